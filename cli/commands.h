@@ -1,0 +1,9 @@
+#pragma once
+// Every subcommand, each defined in cli/<name>_command.cpp. Add a subcommand here and in the
+// table in main.cpp only once it works: `diskref --help` lists exactly these.
+
+#include "cli/command.h"
+
+namespace diskref::cli {
+
+}  // namespace diskref::cli

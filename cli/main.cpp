@@ -1,0 +1,58 @@
+// diskref: the camera referee for flip-disk tabletop games. This file only wires subcommands;
+// each lives in cli/<name>_command.cpp over the libraries.
+
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <map>
+
+#include "cli/commands.h"
+#include "engine/io/input_error.h"
+
+namespace {
+
+using diskref::cli::SetupFunction;
+
+// In the order `diskref --help` lists them.
+const SetupFunction kCommands[] = {
+    nullptr,
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"diskref: the camera referee for flip-disk tabletop games (Star Trek: Red Alert!)"};
+  app.set_version_flag("--version", "diskref " DISKREF_VERSION);
+  app.require_subcommand(1);
+  app.fallthrough(false);
+
+  std::map<CLI::App*, diskref::cli::RunFunction> runners;
+  for (SetupFunction setup : kCommands) {
+    if (setup == nullptr) continue;
+    std::size_t before = app.get_subcommands({}).size();
+    diskref::cli::RunFunction run = setup(app);
+    auto subs = app.get_subcommands({});
+    if (subs.size() == before + 1) runners[subs.back()] = std::move(run);
+  }
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+
+  for (auto& [sub, run] : runners) {
+    if (!sub->parsed()) continue;
+    try {
+      return run();
+    } catch (const diskref::InputError& e) {
+      std::fprintf(stderr, "diskref %s: %s\n", sub->get_name().c_str(), e.what());
+      return diskref::cli::kExitBadInput;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "diskref %s: error: %s\n", sub->get_name().c_str(), e.what());
+      return diskref::cli::kExitFailure;
+    }
+  }
+  std::cerr << app.help();
+  return diskref::cli::kExitBadInput;
+}

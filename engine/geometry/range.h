@@ -1,0 +1,28 @@
+#pragma once
+// Range: can the range template be placed so that it overlaps both disks?
+//
+// IMPLEMENTATION OWNED BY THE GEOMETRY ISSUE: the rules engine and UI already call these
+// declarations; extend them, do not change their meaning.
+
+#include "engine/geometry/distance.h"
+
+namespace diskref::geom {
+
+struct RangeOutput {
+  bool in_range = false;
+  double gap_mm = 0;     // outline distance between the disks, 0 when touching or overlapping
+  double reach_mm = 0;   // the template's diagonal: the farthest two of its points can be apart
+  double margin_mm = 0;  // reach_mm - gap_mm; in range when >= 0
+  Vec2 point_a;          // closest points of the two disks (table frame)
+  Vec2 point_b;
+  // A placement of the template overlapping both disks when in range (for drawing); when out of
+  // range, the template laid along the gap from point_a, as close as it gets.
+  Pose template_pose;
+};
+
+// `reach_multiplier` lengthens the template (rules README #5: "+1 range" adds one template
+// length): 1 for base range, 2 for +1 range, ...
+RangeOutput range_check(const PlacedShape& from, const PlacedShape& to, const Rect& range_template,
+                        int reach_multiplier = 1);
+
+}  // namespace diskref::geom

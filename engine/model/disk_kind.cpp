@@ -1,0 +1,40 @@
+#include "engine/model/disk_kind.h"
+
+#include <array>
+#include <utility>
+
+namespace diskref {
+namespace {
+
+constexpr std::array<std::pair<DiskKind, std::string_view>, 6> kKindNames{{
+    {DiskKind::ship, "ship"},
+    {DiskKind::torpedo, "torpedo"},
+    {DiskKind::planet, "planet"},
+    {DiskKind::terrain, "terrain"},
+    {DiskKind::obstruction, "obstruction"},
+    {DiskKind::template_, "template"},
+}};
+
+}  // namespace
+
+std::string_view to_string(DiskKind kind) {
+  for (const auto& [k, name] : kKindNames)
+    if (k == kind) return name;
+  return "unknown";
+}
+
+std::optional<DiskKind> disk_kind_from_string(std::string_view text) {
+  for (const auto& [k, name] : kKindNames)
+    if (name == text) return k;
+  return std::nullopt;
+}
+
+std::string_view to_string(Face face) { return face == Face::up ? "up" : "down"; }
+
+std::optional<Face> face_from_string(std::string_view text) {
+  if (text == "up") return Face::up;
+  if (text == "down") return Face::down;
+  return std::nullopt;
+}
+
+}  // namespace diskref

@@ -1,0 +1,21 @@
+#pragma once
+// What a disk on the table is (spec §4 `kind`) and which face is up.
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace diskref {
+
+enum class DiskKind { ship, torpedo, planet, terrain, obstruction, template_ };
+
+std::string_view to_string(DiskKind kind);
+std::optional<DiskKind> disk_kind_from_string(std::string_view text);
+
+enum class Face { up, down };
+
+std::string_view to_string(Face face);
+std::optional<Face> face_from_string(std::string_view text);
+inline Face other_face(Face f) { return f == Face::up ? Face::down : Face::up; }
+
+}  // namespace diskref

@@ -1,0 +1,69 @@
+#pragma once
+// The disk registry (spec §4): every disk on the table, its shape, and the tags that identify it.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/geometry/shape.h"
+#include "engine/io/json_cursor.h"
+#include "engine/model/disk_kind.h"
+
+namespace diskref {
+
+struct TagSpec {
+  int id = 0;
+  Face face = Face::up;
+  double size_mm = 0;             // side of the detector's corner square (spec §2)
+  double heading_offset_deg = 0;  // heading = tag's +x direction + offset, seen from above
+};
+
+struct DiskSpec {
+  std::string name;
+  DiskKind kind = DiskKind::ship;
+  double thickness_mm = 2.0;  // the visible tag lies this far above the table plane
+  geom::Shape shape;
+  std::vector<TagSpec> tags;
+  // Optional display/print colour as 0xRRGGBB (extension: registry member "color": "#rrggbb").
+  std::optional<unsigned> color_rgb;
+};
+
+// Which disk and face a tag id belongs to.
+struct TagRef {
+  std::size_t disk_index = 0;
+  std::size_t tag_index = 0;
+};
+
+class DiskRegistry {
+ public:
+  DiskRegistry() = default;
+  explicit DiskRegistry(std::vector<DiskSpec> disks);  // builds the tag index; assumes valid input
+
+  const std::vector<DiskSpec>& disks() const { return disks_; }
+  const DiskSpec* find(std::string_view name) const;
+  std::optional<std::size_t> index_of(std::string_view name) const;
+  std::optional<TagRef> find_tag(int tag_id) const;
+  const TagSpec& tag(TagRef ref) const { return disks_[ref.disk_index].tags[ref.tag_index]; }
+
+ private:
+  std::vector<DiskSpec> disks_;
+  std::vector<std::pair<int, TagRef>> tag_index_;  // sorted by tag id
+};
+
+// The printed tag is 1.8 x size_mm wide (tagStandard41h12: 9 cells, 5 between the detector's
+// corners); it must lie inside its disk's outline when centred and turned by -heading_offset.
+// Returns the problem, or empty when it fits.
+std::string tag_fit_problem(const geom::Shape& shape, const TagSpec& tag);
+constexpr double kPrintedTagScale = 1.8;
+
+// Throws InputError naming the file and JSON path for: unknown kinds/faces, bad shapes, duplicate
+// disk names, a tag id used twice (on any disk), tag ids 0..3 (reserved for the corner markers),
+// two tags on one face, a tag that does not fit its disk, a disk with no tag.
+DiskRegistry parse_disk_registry(const JsonCursor& root);
+DiskRegistry load_disk_registry(const std::filesystem::path& file);
+nlohmann::json disk_registry_to_json(const DiskRegistry& registry);
+
+}  // namespace diskref

@@ -1,0 +1,33 @@
+#include "engine/model/shape_json.h"
+
+namespace diskref {
+
+geom::Shape parse_shape(const JsonCursor& cursor) {
+  std::string type = cursor.at("type").one_of({"circle", "flatted_circle", "rect"});
+  if (type == "circle") {
+    cursor.allow_only({"type", "diameter_mm"});
+    return geom::Circle{cursor.at("diameter_mm").positive_number()};
+  }
+  if (type == "flatted_circle") {
+    cursor.allow_only({"type", "diameter_mm", "flat_to_flat_mm"});
+    double diameter = cursor.at("diameter_mm").positive_number();
+    auto flat = cursor.at("flat_to_flat_mm");
+    double flat_to_flat = flat.positive_number();
+    if (flat_to_flat > diameter)
+      flat.fail("flat_to_flat_mm (" + std::to_string(flat_to_flat) + ") must not be larger than diameter_mm (" +
+                std::to_string(diameter) + ")");
+    return geom::FlattedCircle{diameter, flat_to_flat};
+  }
+  cursor.allow_only({"type", "length_mm", "width_mm"});
+  return geom::Rect{cursor.at("length_mm").positive_number(), cursor.at("width_mm").positive_number()};
+}
+
+nlohmann::json shape_to_json(const geom::Shape& shape) {
+  if (auto c = std::get_if<geom::Circle>(&shape)) return {{"type", "circle"}, {"diameter_mm", c->diameter_mm}};
+  if (auto f = std::get_if<geom::FlattedCircle>(&shape))
+    return {{"type", "flatted_circle"}, {"diameter_mm", f->diameter_mm}, {"flat_to_flat_mm", f->flat_to_flat_mm}};
+  const auto& r = std::get<geom::Rect>(shape);
+  return {{"type", "rect"}, {"length_mm", r.length_mm}, {"width_mm", r.width_mm}};
+}
+
+}  // namespace diskref

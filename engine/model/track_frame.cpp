@@ -1,0 +1,91 @@
+#include "engine/model/track_frame.h"
+
+#include <cmath>
+#include <fstream>
+
+#include "engine/io/input_error.h"
+
+namespace diskref {
+namespace {
+
+double round_to(double v, double step) { return std::round(v / step) * step; }
+
+}  // namespace
+
+std::string_view to_string(TrackState state) {
+  switch (state) {
+    case TrackState::visible: return "visible";
+    case TrackState::stale: return "stale";
+    case TrackState::lost: return "lost";
+  }
+  return "lost";
+}
+
+std::string_view to_string(Motion motion) { return motion == Motion::moving ? "moving" : "settled"; }
+
+nlohmann::json to_json(const TrackFrame& frame) {
+  nlohmann::json disks = nlohmann::json::array();
+  for (const auto& d : frame.disks) {
+    nlohmann::json j = {{"name", d.name}, {"kind", to_string(d.kind)}};
+    if (d.state != TrackState::lost && d.x && d.y && d.heading) {
+      j["x"] = round_to(*d.x, 0.01);
+      j["y"] = round_to(*d.y, 0.01);
+      double h = round_to(*d.heading, 0.01);
+      j["heading"] = h >= 360.0 ? 0.0 : h;
+    }
+    j["face"] = to_string(d.face);
+    j["state"] = to_string(d.state);
+    j["sigma_mm"] = round_to(d.sigma_mm, 0.01);
+    if (d.motion) j["motion"] = to_string(*d.motion);
+    if (d.age_s) j["age_s"] = round_to(*d.age_s, 0.001);
+    disks.push_back(std::move(j));
+  }
+  nlohmann::json out = {{"frame", frame.frame}, {"t", round_to(frame.t, 1e-6)}, {"disks", disks}};
+  if (frame.settled) out["settled"] = *frame.settled;
+  return out;
+}
+
+std::string to_jsonl_line(const TrackFrame& frame) { return to_json(frame).dump(); }
+
+TrackFrame parse_track_frame(const JsonCursor& c) {
+  TrackFrame f;
+  f.frame = c.at("frame").integer();
+  f.t = c.at("t").number();
+  if (auto s = c.find("settled")) f.settled = s->boolean();
+  auto disks = c.at("disks");
+  for (std::size_t i = 0; i < disks.size(); ++i) {
+    auto d = disks.at(i);
+    DiskTrack t;
+    t.name = d.at("name").non_empty_string();
+    t.kind = *disk_kind_from_string(d.at("kind").one_of({"ship", "torpedo", "planet", "terrain", "obstruction", "template"}));
+    std::string state = d.at("state").one_of({"visible", "stale", "lost"});
+    t.state = state == "visible" ? TrackState::visible : state == "stale" ? TrackState::stale : TrackState::lost;
+    if (t.state != TrackState::lost) {
+      t.x = d.at("x").number();
+      t.y = d.at("y").number();
+      t.heading = d.at("heading").number();
+    }
+    t.face = *face_from_string(d.at("face").one_of({"up", "down"}));
+    t.sigma_mm = d.number_or("sigma_mm", 0.0);
+    if (auto m = d.find("motion")) t.motion = m->one_of({"settled", "moving"}) == "moving" ? Motion::moving : Motion::settled;
+    if (auto a = d.find("age_s")) t.age_s = a->non_negative_number();
+    f.disks.push_back(std::move(t));
+  }
+  return f;
+}
+
+std::vector<TrackFrame> load_track_jsonl(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) throw InputError(file.string(), "", "cannot be opened (missing or unreadable)");
+  std::vector<TrackFrame> frames;
+  std::string line;
+  for (long long number = 1; std::getline(in, line); ++number) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    std::string where = file.string() + " line " + std::to_string(number);
+    nlohmann::json doc = parse_json_text(line, where);
+    frames.push_back(parse_track_frame(JsonCursor(doc, where)));
+  }
+  return frames;
+}
+
+}  // namespace diskref

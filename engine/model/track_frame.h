@@ -1,0 +1,54 @@
+#pragma once
+// One frame of tracking output (spec §5), as written by `diskref track` and by the renderer's
+// ground truth (truth.jsonl), and read back by evaluation, replay and the UI.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/io/json_cursor.h"
+#include "engine/model/disk_kind.h"
+
+namespace diskref {
+
+enum class TrackState { visible, stale, lost };
+std::string_view to_string(TrackState state);
+
+// Motion of a disk (extension to §5, member "motion"): still, or moving.
+enum class Motion { settled, moving };
+std::string_view to_string(Motion motion);
+
+struct DiskTrack {
+  std::string name;
+  DiskKind kind = DiskKind::ship;
+  // Table frame, mm and degrees; absent when lost.
+  std::optional<double> x;
+  std::optional<double> y;
+  std::optional<double> heading;
+  Face face = Face::up;
+  TrackState state = TrackState::visible;
+  double sigma_mm = 0;
+  // Extensions (documented in the README); absent when not known.
+  std::optional<Motion> motion;
+  std::optional<double> age_s;  // time since last seen, for stale disks
+};
+
+struct TrackFrame {
+  long long frame = 0;
+  double t = 0;
+  std::vector<DiskTrack> disks;
+  // Extension: the whole table is still and uncovered (absent when not known).
+  std::optional<bool> settled;
+};
+
+nlohmann::json to_json(const TrackFrame& frame);
+// Rounds positions to 0.01 mm/deg, sigma to 0.01 mm, as the JSONL output does.
+std::string to_jsonl_line(const TrackFrame& frame);
+TrackFrame parse_track_frame(const JsonCursor& cursor);
+// Reads a whole JSONL file; errors name the file and "line N".
+std::vector<TrackFrame> load_track_jsonl(const std::filesystem::path& file);
+
+}  // namespace diskref

@@ -1,0 +1,114 @@
+#include "engine/model/disk_registry.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "engine/io/input_error.h"
+
+namespace diskref {
+namespace {
+
+using ::testing::HasSubstr;
+
+const char* kSpecExample = R"({
+  "disks": [
+    {"name": "enterprise", "kind": "ship", "thickness_mm": 2.0,
+     "shape": {"type": "flatted_circle", "diameter_mm": 63.5, "flat_to_flat_mm": 57.2},
+     "tags": [{"id": 10, "face": "up",   "size_mm": 24, "heading_offset_deg": 0},
+              {"id": 11, "face": "down", "size_mm": 24, "heading_offset_deg": 0}]},
+    {"name": "torpedo-1", "kind": "torpedo",
+     "shape": {"type": "circle", "diameter_mm": 25.4},
+     "tags": [{"id": 40, "face": "up", "size_mm": 9.5, "heading_offset_deg": 0}]},
+    {"name": "range", "kind": "template",
+     "shape": {"type": "rect", "length_mm": 88.9, "width_mm": 25.4},
+     "tags": [{"id": 60, "face": "up", "size_mm": 12, "heading_offset_deg": 0}]}
+  ]
+})";
+
+DiskRegistry parse(const std::string& text) {
+  auto doc = nlohmann::json::parse(text);
+  return parse_disk_registry(JsonCursor(doc, "disks.json"));
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    parse(text);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return text.replace(at, from.size(), to);
+}
+
+TEST(DiskRegistry, ParsesTheSpecExample) {
+  DiskRegistry r = parse(kSpecExample);
+  ASSERT_EQ(r.disks().size(), 3u);
+  const DiskSpec* e = r.find("enterprise");
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->kind, DiskKind::ship);
+  auto f = std::get<geom::FlattedCircle>(e->shape);
+  EXPECT_DOUBLE_EQ(f.flat_to_flat_mm, 57.2);
+  EXPECT_DOUBLE_EQ(r.find("torpedo-1")->thickness_mm, 2.0) << "thickness defaults to 2 mm";
+  auto ref = r.find_tag(11);
+  ASSERT_TRUE(ref.has_value());
+  EXPECT_EQ(r.disks()[ref->disk_index].name, "enterprise");
+  EXPECT_EQ(r.tag(*ref).face, Face::down);
+  EXPECT_FALSE(r.find_tag(12).has_value());
+  EXPECT_EQ(r.find("range")->kind, DiskKind::template_);
+}
+
+TEST(DiskRegistry, RoundTripsThroughJson) {
+  DiskRegistry r = parse(kSpecExample);
+  auto again = parse(disk_registry_to_json(r).dump());
+  EXPECT_EQ(disk_registry_to_json(again), disk_registry_to_json(r));
+}
+
+TEST(DiskRegistry, RefusesDuplicatesAndReservedIds) {
+  EXPECT_THAT(error_of(replaced(kSpecExample, "\"torpedo-1\"", "\"enterprise\"")),
+              HasSubstr("disks.json: disks[1].name: disk name \"enterprise\" is used twice (first at disks[0].name)"));
+  EXPECT_THAT(error_of(replaced(kSpecExample, "\"id\": 40", "\"id\": 11")),
+              HasSubstr("disks[1].tags[0].id: tag id 11 is used twice (first at disks[0].tags[1].id)"));
+  EXPECT_THAT(error_of(replaced(kSpecExample, "\"id\": 60", "\"id\": 2")),
+              HasSubstr("disks[2].tags[0].id: tag ids 0, 1, 2, 3 are the corner markers"));
+  EXPECT_THAT(error_of(replaced(kSpecExample, "\"face\": \"down\"", "\"face\": \"up\"")),
+              HasSubstr("disks[0].tags[1]: disk \"enterprise\" already has a tag on this face"));
+}
+
+TEST(DiskRegistry, RefusesBadShapes) {
+  EXPECT_THAT(error_of(replaced(kSpecExample, "\"flat_to_flat_mm\": 57.2", "\"flat_to_flat_mm\": 70")),
+              HasSubstr("disks[0].shape.flat_to_flat_mm: flat_to_flat_mm (70.000000) must not be larger than"));
+  EXPECT_THAT(error_of(replaced(kSpecExample, "\"diameter_mm\": 25.4", "\"diameter_mm\": -25.4")),
+              HasSubstr("disks[1].shape.diameter_mm: must be > 0"));
+  EXPECT_THAT(error_of(replaced(kSpecExample, "\"type\": \"circle\"", "\"type\": \"hexagon\"")),
+              HasSubstr("disks[1].shape.type: \"hexagon\" is not one of: circle, flatted_circle, rect"));
+  EXPECT_THAT(error_of(replaced(kSpecExample, "\"kind\": \"torpedo\"", "\"kind\": \"starbase\"")),
+              HasSubstr("disks[1].kind: \"starbase\" is not one of"));
+}
+
+TEST(DiskRegistry, TagMustFitOnItsDisk) {
+  // Spec §2: a 63.5 mm disk takes at most a 24.9 mm tag.
+  geom::Shape disk = geom::Circle{63.5};
+  EXPECT_EQ(tag_fit_problem(disk, TagSpec{10, Face::up, 24.9, 0}), "");
+  EXPECT_NE(tag_fit_problem(disk, TagSpec{10, Face::up, 25.0, 0}), "");
+  // On a flatted disk the flats bind when the tag is turned so that its side faces a flat.
+  geom::Shape flatted = geom::FlattedCircle{63.5, 40.0};
+  EXPECT_NE(tag_fit_problem(flatted, TagSpec{10, Face::up, 24, 0}), "");
+  EXPECT_EQ(tag_fit_problem(flatted, TagSpec{10, Face::up, 22, 0}), "");
+  EXPECT_THAT(error_of(replaced(kSpecExample, "\"size_mm\": 9.5", "\"size_mm\": 20")),
+              HasSubstr("disks[1].tags[0].size_mm: printed tag (36.0 mm square"));
+}
+
+TEST(DiskRegistry, ColourExtension) {
+  DiskRegistry r = parse(replaced(kSpecExample, "\"kind\": \"torpedo\",", "\"kind\": \"torpedo\", \"color\": \"#ff8800\","));
+  EXPECT_EQ(r.find("torpedo-1")->color_rgb, 0xff8800u);
+  EXPECT_THAT(error_of(replaced(kSpecExample, "\"kind\": \"torpedo\",", "\"kind\": \"torpedo\", \"color\": \"red\",")),
+              HasSubstr("disks[1].color: must be a colour written \"#rrggbb\""));
+}
+
+}  // namespace
+}  // namespace diskref
