@@ -1,0 +1,90 @@
+#pragma once
+// Where the camera is relative to the table, and the maps between image pixels and table
+// millimetres at any height above the table (disks' tags lie thickness_mm above it).
+//
+// IMPLEMENTATION OWNED BY THE CALIBRATION ISSUE ("Camera calibration and the table plane");
+// vision, render and the UI already call these declarations: extend them, keep their meaning.
+//
+// Frames: table frame as spec §1 (mm, z up out of the table). Camera frame as OpenCV's (x right,
+// y down, z forward). camera_from_table: x_cam = R * x_table + t. Pixels in OpenCV's convention
+// (centres at integers), raw (distorted) image coordinates unless a name says "undistorted".
+
+#include <array>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <opencv2/core.hpp>
+
+#include "calibration/camera_model.h"
+#include "engine/geometry/vec2.h"
+#include "engine/model/table_spec.h"
+
+namespace diskref {
+
+// A corner marker as the detector saw it: four corners in apriltag's order (bottom-left,
+// bottom-right, top-right, top-left of the upright bitmap), raw pixels, OpenCV convention.
+struct MarkerObservation {
+  int id = 0;
+  std::array<cv::Point2d, 4> corners_px;
+};
+
+struct MarkerDistanceCheck {
+  int id_a = 0;
+  int id_b = 0;
+  double expected_mm = 0;  // from the table file
+  double measured_mm = 0;  // marker centres mapped through the estimated pose
+};
+
+struct TablePose {
+  // The lens: calibrated (from --calib), or, without one, a pinhole estimated from the markers
+  // with zero distortion (lens_calibrated = false).
+  CameraModel camera;
+  bool lens_calibrated = false;
+  cv::Matx33d rotation = cv::Matx33d::eye();  // camera_from_table
+  cv::Vec3d translation{0, 0, 0};             // camera_from_table, mm
+
+  // Quality of the fit.
+  double reprojection_rms_px = 0;  // marker corners, image
+  double reprojection_rms_mm = 0;  // marker corners, mapped back onto the table
+  std::vector<int> markers_used;
+  std::vector<int> markers_missing;
+  std::vector<MarkerDistanceCheck> distance_checks;
+
+  // Camera centre in the table frame (mm).
+  cv::Vec3d camera_center_table() const;
+};
+
+// Projects a table-frame point (mm; z = height above the table) into the raw image.
+cv::Point2d image_from_table(const TablePose& pose, const cv::Point3d& table_mm);
+// Batch form of the above.
+std::vector<cv::Point2d> image_from_table(const TablePose& pose, const std::vector<cv::Point3d>& table_mm);
+// Maps a raw image pixel to the table-frame point at `height_mm` above the table that it sees;
+// nullopt when the ray does not meet that plane in front of the camera.
+std::optional<geom::Vec2> table_from_image(const TablePose& pose, const cv::Point2d& pixel, double height_mm);
+// Batch form: undistorts once for all points (much faster for many points).
+std::vector<std::optional<geom::Vec2>> table_from_image(const TablePose& pose, const std::vector<cv::Point2d>& pixels,
+                                                       double height_mm);
+
+struct TablePoseEstimate {
+  std::optional<TablePose> pose;  // absent when it could not be estimated
+  std::string problem;            // why not (e.g. "only 1 corner marker visible (need 2)")
+  std::vector<std::string> notes; // e.g. "corner marker 2 hidden; pose from markers 0, 1, 3"
+};
+
+// Estimates the camera's pose relative to the table from the corner markers seen in one image
+// (or several images' observations averaged). `lens` absent: no lens correction, the pinhole is
+// estimated from the markers. Markers with unknown ids are ignored.
+TablePoseEstimate estimate_table_pose(const TableSpec& table, const std::vector<MarkerObservation>& markers,
+                                      const std::optional<CameraModel>& lens, cv::Size image_size);
+
+// The table pose file (extension to the spec, documented in the README): the camera model (spec
+// §7 members), the pose and its quality. Saving is atomic.
+nlohmann::json table_pose_to_json(const TablePose& pose);
+TablePose parse_table_pose(const JsonCursor& root);
+TablePose load_table_pose(const std::filesystem::path& file);
+void save_table_pose(const TablePose& pose, const std::filesystem::path& file);
+
+}  // namespace diskref
