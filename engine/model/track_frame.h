@@ -15,6 +15,11 @@
 namespace diskref {
 
 enum class TrackState { visible, stale, lost };
+
+// How long a disk may go unseen before it is `lost` (spec §5). The tracker's default, and the
+// value the renderer's ground truth (what a perfect tracker would output) uses, so both agree.
+// Long enough that a hand resting over a ship while a player thinks does not lose it.
+inline constexpr double kDefaultLostAfterSeconds = 10.0;
 std::string_view to_string(TrackState state);
 
 // Motion of a disk (extension to §5, member "motion"): still, or moving.
