@@ -40,6 +40,10 @@ struct EndOverlap {
   double separation_mm = 0;  // signed distance where the mover ends (<= 0)
 };
 
+// Overlap rule used throughout: shapes overlap when they share a point, touching included
+// (signed distance <= 0), as geom::overlaps. Whoever builds `others` decides what counts as an
+// obstacle; `diskref check` leaves templates out (a template lies on the table only while
+// measuring, and a ship flipping over it does not collide with it).
 struct FlipOutput {
   std::vector<Pose> landings;  // one per flip; each faces the direction of travel
   std::vector<TorpedoContact> torpedo_contacts;
@@ -48,9 +52,31 @@ struct FlipOutput {
   std::optional<int> first_flip_outside;  // 1-based flip whose landing centre is outside
   // Smallest distance from a landing centre to the play area's edge, signed (negative outside):
   // the margin of the leaves_play_area verdict.
+  // With no flips there is no landing: leaves_play_area is false and the margin is the start's.
   double play_area_margin_mm = 0;
+
+  // Margins of the other verdicts, so callers can say "too close to call":
+  // the torpedo that came nearest at any landing (contact or not), absent without torpedoes;
+  std::optional<TorpedoContact> nearest_torpedo;
+  // every other disk's signed distance where the mover ends, nearest first (end_overlaps are the
+  // ones <= 0).
+  std::vector<EndOverlap> end_separations;
+  Pose end_pose;  // the last landing, or the start when there are no flips
 };
 
 FlipOutput flip_path(const FlipInput& input);
+
+// Signed distance of a point to the play area [0, w] x [0, h]'s edge: positive inside (the
+// distance to the nearest edge), negative outside (minus the distance to the area).
+double play_area_margin(Vec2 point, Vec2 play_area_mm);
+
+// The region the mover sweeps over between consecutive footprints, for drawing: the convex hull
+// of the footprint at `from` and at `to` (a counter-clockwise polygon, arcs split into short
+// chords; never used for answers).
+std::vector<Vec2> swept_outline(const Shape& mover, const Pose& from, const Pose& to);
+
+// One swept outline per flip: from the start (turned to the direction of travel) to landing 1,
+// then landing to landing.
+std::vector<std::vector<Vec2>> swept_outlines(const FlipInput& input, const FlipOutput& output);
 
 }  // namespace diskref::geom

@@ -93,4 +93,36 @@ bool contains(const PlacedShape& placed, Vec2 point_table) {
       placed.shape);
 }
 
+Outline make_outline(const Shape& shape) {
+  return std::visit(
+      Overloaded{
+          [](const Circle& c) {
+            Outline o;
+            o.arc_radius = c.diameter_mm / 2;
+            return o;
+          },
+          [](const FlattedCircle& f) {
+            double r = f.diameter_mm / 2;
+            double h = std::min(f.flat_to_flat_mm / 2, r);
+            double k = std::sqrt(std::max(0.0, r * r - h * h));
+            Outline o;
+            o.corner_count = 4;
+            o.corners = {Vec2{h, -k}, Vec2{h, k}, Vec2{-h, k}, Vec2{-h, -k}};
+            o.edge_is_arc = {false, true, false, true};  // front flat, top arc, back flat, bottom arc
+            o.edge_normals = {Vec2{1, 0}, Vec2{0, 1}, Vec2{-1, 0}, Vec2{0, -1}};
+            o.arc_radius = r;
+            return o;
+          },
+          [](const Rect& r) {
+            double h = r.length_mm / 2;
+            double k = r.width_mm / 2;
+            Outline o;
+            o.corner_count = 4;
+            o.corners = {Vec2{h, -k}, Vec2{h, k}, Vec2{-h, k}, Vec2{-h, -k}};
+            o.edge_normals = {Vec2{1, 0}, Vec2{0, 1}, Vec2{-1, 0}, Vec2{0, -1}};
+            return o;
+          }},
+      shape);
+}
+
 }  // namespace diskref::geom

@@ -5,6 +5,7 @@
 // variant over the three kinds; the one dispatch point from a Shape to the query machinery is in
 // shape.cpp (support function, flip length, bounds), in the manner of Box2D v3.
 
+#include <array>
 #include <string>
 #include <variant>
 
@@ -59,5 +60,26 @@ Vec2 support(const PlacedShape& placed, Vec2 dir_table);
 
 // Whether a table-frame point lies inside or on the placed shape's outline.
 bool contains(const PlacedShape& placed, Vec2 point_table);
+
+// The outline as the exact query core sees it (engine/geometry/outline.h): up to four corners in
+// counter-clockwise order, each followed by an edge that is either straight (with its outward
+// unit normal) or an arc of `arc_radius` about the centre. All three kinds fit:
+//   circle          no corners, one arc all round;
+//   flatted_circle  corners (+-f/2, +-k) with k = sqrt(r^2 - (f/2)^2); flats at local x = +-f/2
+//                   (normals +-x) alternate with arcs (top and bottom);
+//   rect            corners (+-l/2, +-w/2); four straight edges.
+// Normals of straight edges are given, not derived from corners, so that a degenerate flat
+// (flat_to_flat == diameter, a zero-length flat) still has its normal. Local frame, millimetres.
+struct Outline {
+  int corner_count = 0;
+  std::array<Vec2, 4> corners{};
+  std::array<bool, 4> edge_is_arc{};     // edge from corners[i] to corners[(i + 1) % n]
+  std::array<Vec2, 4> edge_normals{};    // outward unit normal of a straight edge
+  double arc_radius = 0;
+};
+
+// The one place (besides the small per-kind facts above) that turns a Shape kind into the
+// representation every exact query works on.
+Outline make_outline(const Shape& shape);
 
 }  // namespace diskref::geom
