@@ -1,0 +1,78 @@
+#include "render/image_effects.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "render/rng.h"
+
+namespace diskref::render {
+
+std::string image_effects_problem(const ImageEffects& e) {
+  if (!(std::isfinite(e.noise_sigma) && e.noise_sigma >= 0 && e.noise_sigma <= 64)) return "noise_sigma must be in [0, 64]";
+  if (!(std::isfinite(e.blur_sigma_px) && e.blur_sigma_px >= 0 && e.blur_sigma_px <= 20)) return "blur_sigma_px must be in [0, 20]";
+  if (!(std::isfinite(e.vignetting) && e.vignetting >= 0 && e.vignetting <= 1)) return "vignetting must be in [0, 1]";
+  if (!(std::isfinite(e.light_gradient) && e.light_gradient >= 0 && e.light_gradient <= 1))
+    return "light_gradient must be in [0, 1]";
+  if (e.jpeg_quality < 0 || e.jpeg_quality > 100) return "jpeg_quality must be in [0, 100]";
+  if (e.supersample < 1 || e.supersample > 8) return "supersample must be in [1, 8]";
+  if (!(std::isfinite(e.exposure) && e.exposure > 0 && e.exposure <= 4)) return "exposure must be in (0, 4]";
+  return "";
+}
+
+cv::Mat illumination_map(cv::Size size, const ImageEffects& effects, uint64_t seed) {
+  Rng rng(seed);
+  double angle = rng.uniform(0, 2 * std::numbers::pi);
+  double gx = std::cos(angle), gy = std::sin(angle);
+  double cx = (size.width - 1) / 2.0, cy = (size.height - 1) / 2.0;
+  double half_diagonal = std::hypot(cx, cy);
+  cv::Mat map(size, CV_32F);
+  for (int v = 0; v < size.height; ++v) {
+    auto* row = map.ptr<float>(v);
+    for (int u = 0; u < size.width; ++u) {
+      double dx = (u - cx) / half_diagonal, dy = (v - cy) / half_diagonal;
+      // Gradient: 1 at the bright side, 1 - light_gradient at the dark side.
+      double along = 0.5 * (1 + dx * gx + dy * gy);  // 0..1
+      double light = 1 - effects.light_gradient * (1 - along);
+      // Vignetting: a smooth cos^4-like falloff reaching 1 - vignetting in the corners.
+      double r2 = dx * dx + dy * dy;
+      double vignette = 1 - effects.vignetting * r2 * (0.6 + 0.4 * r2);
+      row[u] = static_cast<float>(effects.exposure * light * vignette);
+    }
+  }
+  return map;
+}
+
+cv::Mat finish_frame(const cv::Mat& radiance, const cv::Mat& illumination, const ImageEffects& effects,
+                     uint64_t seed) {
+  CV_Assert(radiance.type() == CV_32FC3 && illumination.type() == CV_32F && radiance.size() == illumination.size());
+  cv::Mat lit(radiance.size(), CV_32FC3);
+  cv::parallel_for_(cv::Range(0, radiance.rows), [&](const cv::Range& rows) {
+    for (int v = rows.start; v < rows.end; ++v) {
+      const auto* in = radiance.ptr<cv::Vec3f>(v);
+      const auto* gain = illumination.ptr<float>(v);
+      auto* out = lit.ptr<cv::Vec3f>(v);
+      for (int u = 0; u < radiance.cols; ++u) out[u] = in[u] * (255.0f * gain[u]);
+    }
+  });
+  if (effects.blur_sigma_px > 0) cv::GaussianBlur(lit, lit, cv::Size(), effects.blur_sigma_px);
+  if (effects.noise_sigma > 0) {
+    cv::Mat noise(lit.size(), CV_32FC3);
+    cv::RNG rng(seed | 1);  // cv::RNG's fill is deterministic for its state
+    rng.fill(noise, cv::RNG::NORMAL, 0.0, effects.noise_sigma);
+    lit += noise;
+  }
+  cv::Mat out;
+  lit.convertTo(out, CV_8UC3);  // rounds and saturates
+  if (effects.jpeg_quality > 0) {
+    std::vector<uint8_t> bytes;
+    cv::imencode(".jpg", out, bytes, {cv::IMWRITE_JPEG_QUALITY, effects.jpeg_quality});
+    out = cv::imdecode(bytes, cv::IMREAD_COLOR);
+  }
+  return out;
+}
+
+}  // namespace diskref::render
