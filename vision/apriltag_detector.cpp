@@ -84,6 +84,9 @@ AprilTagDetector::~AprilTagDetector() = default;
 AprilTagDetector::AprilTagDetector(AprilTagDetector&&) noexcept = default;
 AprilTagDetector& AprilTagDetector::operator=(AprilTagDetector&&) noexcept = default;
 
+int AprilTagDetector::cells_across_corners() const { return impl_->family->width_at_border; }
+int AprilTagDetector::cells_across_tag() const { return impl_->family->total_width; }
+
 void AprilTagDetector::set_quad_decimate(double decimate) {
   if (!(decimate >= 1.0)) throw std::invalid_argument("quad_decimate must be >= 1");
   options_.quad_decimate = decimate;

@@ -60,6 +60,12 @@ class AprilTagDetector {
   AprilTagDetector& operator=(AprilTagDetector&&) noexcept;
 
   const DetectorOptions& options() const { return options_; }
+  // Tag cells between the detector's corners (the square a tag's size_mm measures): 5 for
+  // tagStandard41h12, 8 for tag36h11. Pixels per cell = tag side in pixels / this.
+  int cells_across_corners() const;
+  // Cells across the whole printed tag (9 for tagStandard41h12, 10 for tag36h11 with its white
+  // border): the printed tag is cells_across_tag / cells_across_corners times size_mm wide.
+  int cells_across_tag() const;
   // Changes decimation/blur/sharpening between calls (the family stays).
   void set_quad_decimate(double decimate);
 

@@ -1,0 +1,83 @@
+#include "vision/change_detector.h"
+
+#include <algorithm>
+#include <array>
+
+#include <opencv2/imgproc.hpp>
+
+namespace diskref::vision {
+namespace {
+
+// Median of a CV_16S image's values (a histogram over the +-255 range).
+int median_difference(const cv::Mat& diff16) {
+  std::array<int, 511> histogram{};
+  for (int r = 0; r < diff16.rows; ++r) {
+    const short* row = diff16.ptr<short>(r);
+    for (int c = 0; c < diff16.cols; ++c) ++histogram[static_cast<std::size_t>(row[c] + 255)];
+  }
+  const int half = static_cast<int>(diff16.total() / 2);
+  int seen = 0;
+  for (std::size_t i = 0; i < histogram.size(); ++i) {
+    seen += histogram[i];
+    if (seen > half) return static_cast<int>(i) - 255;
+  }
+  return 0;
+}
+
+}  // namespace
+
+ChangeDetector::ChangeDetector(ChangeDetectorOptions options) : options_(options) {}
+
+int ChangeDetector::scale_for(int width) const {
+  return std::max(1, width / std::max(1, options_.target_width));
+}
+
+ChangeResult ChangeDetector::update(const cv::Mat& gray) {
+  ChangeResult result;
+  result.scale = scale_for(gray.cols);
+  // Cropped to a multiple of the factor, so that area averaging takes its fast integer path.
+  const cv::Size small_size(gray.cols / result.scale, gray.rows / result.scale);
+  cv::Mat small;
+  cv::resize(gray(cv::Rect(0, 0, small_size.width * result.scale, small_size.height * result.scale)), small, small_size,
+             0, 0, cv::INTER_AREA);
+  if (previous_small_.size() != small.size()) {
+    previous_small_ = small;
+    result.changed_small = cv::Mat::zeros(small.size(), CV_8U);
+    return result;
+  }
+  result.first_frame = false;
+
+  cv::Mat diff16;
+  cv::subtract(small, previous_small_, diff16, cv::noArray(), CV_16S);
+  const int shift = median_difference(diff16);
+  cv::Mat centred;
+  cv::subtract(diff16, cv::Scalar(shift), centred);
+  cv::Mat magnitude = cv::abs(centred);
+  cv::Mat changed;
+  cv::compare(magnitude, cv::Scalar(options_.threshold_levels), changed, cv::CMP_GT);
+  cv::dilate(changed, changed, cv::Mat());
+  result.changed_small = changed;
+  previous_small_ = small;
+
+  cv::Mat labels, stats, centroids;
+  const int count = cv::connectedComponentsWithStats(changed, labels, stats, centroids, 8, CV_32S);
+  const cv::Rect frame(0, 0, gray.cols, gray.rows);
+  for (int i = 1; i < count; ++i) {
+    if (stats.at<int>(i, cv::CC_STAT_AREA) < options_.min_region_pixels) continue;
+    cv::Rect box(stats.at<int>(i, cv::CC_STAT_LEFT) * result.scale, stats.at<int>(i, cv::CC_STAT_TOP) * result.scale,
+                 stats.at<int>(i, cv::CC_STAT_WIDTH) * result.scale, stats.at<int>(i, cv::CC_STAT_HEIGHT) * result.scale);
+    result.regions.push_back(box & frame);
+  }
+  return result;
+}
+
+double ChangeDetector::changed_fraction(const ChangeResult& result, const cv::Mat& mask_small) {
+  if (result.first_frame || result.changed_small.empty() || mask_small.size() != result.changed_small.size()) return 0;
+  const int total = cv::countNonZero(mask_small);
+  if (total == 0) return 0;
+  cv::Mat both;
+  cv::bitwise_and(result.changed_small, mask_small, both);
+  return static_cast<double>(cv::countNonZero(both)) / total;
+}
+
+}  // namespace diskref::vision

@@ -1,0 +1,53 @@
+#pragma once
+// Cheap image-change detection: where did the picture change since the previous frame?
+//
+// Frames are shrunk by an integer factor (area averaging, which also averages sensor noise away),
+// and compared with the previous one. A global brightness shift (auto-exposure, flicker) is
+// removed first (the median difference), then differences above `threshold_levels` grey levels mark
+// a small pixel as changed. Changed pixels are grown by one small pixel and grouped; each group's
+// bounding box, scaled back to full-resolution pixels, is a changed region.
+//
+// Used twice: to search only where something changed (a hand placing a disk, a disk sliding out
+// of its search window), and to tell whether the table is quiet (nothing moving over it).
+// Not thread-safe (it keeps the previous frame); one per pipeline.
+
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+namespace diskref::vision {
+
+struct ChangeDetectorOptions {
+  // The shrunk image is about this many pixels wide (the factor is an integer >= 1).
+  int target_width = 240;
+  double threshold_levels = 8.0;
+  // Groups smaller than this many small pixels are noise.
+  int min_region_pixels = 2;
+};
+
+struct ChangeResult {
+  bool first_frame = true;              // nothing to compare with yet
+  std::vector<cv::Rect> regions;        // full-resolution pixels
+  cv::Mat changed_small;                // CV_8U mask (255 = changed) at the shrunk scale
+  int scale = 1;                        // full-resolution pixels per shrunk pixel
+};
+
+class ChangeDetector {
+ public:
+  explicit ChangeDetector(ChangeDetectorOptions options = {});
+
+  // `gray`: 8-bit single-channel frame. Restarts (first_frame) when the frame size changes.
+  ChangeResult update(const cv::Mat& gray);
+
+  // Fraction of the shrunk pixels inside `mask_small` (same size as the shrunk image, 255 = counts)
+  // that changed in `result`; 0 without a previous frame.
+  static double changed_fraction(const ChangeResult& result, const cv::Mat& mask_small);
+  // The shrinking factor for a frame of this width.
+  int scale_for(int width) const;
+
+ private:
+  ChangeDetectorOptions options_;
+  cv::Mat previous_small_;
+};
+
+}  // namespace diskref::vision

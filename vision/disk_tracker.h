@@ -1,0 +1,103 @@
+#pragma once
+// The tracker's memory: from each frame's accepted disk observations to the spec §5 record.
+//
+// Per disk: `visible` when observed in this frame; `stale` when not (its last reported pose is kept
+// unchanged and its age counted); `lost` once unseen for longer than `lost_after_s` (no pose). A disk
+// never observed is not listed. Both faces' tags are one disk: a flip only changes `face`.
+//
+// Motion and smoothing (no quantisation, no lag beyond the noise): each disk keeps a "still
+// window", the observations since it last moved. An observation further from the window's mean
+// than the motion tolerance (max(still_sigmas * noise, still_floor_px in the image)) is motion: the
+// window restarts from it. The reported pose is the window's mean (the average of its still frames;
+// a single raw observation right after motion), so a moving disk's pose is its raw measurement and a
+// still disk's pose is the average of all its still frames. A disk is `moving` while it has moved
+// within the last `settle_time_s`, else `settled`.
+//
+// The table is `settled` when every listed disk that is not lost is visible and settled and the
+// image over the table is quiet (no hands: the caller's change detection).
+//
+// Pure data in, data out: no OpenCV, no clocks, no threads; not thread-safe (one per pipeline).
+
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "engine/geometry/pose.h"
+#include "engine/model/disk_registry.h"
+#include "engine/model/track_frame.h"
+
+namespace diskref::vision {
+
+// One disk measured in one frame (the pipeline has already rejected what cannot be real).
+struct DiskObservation {
+  std::size_t disk_index = 0;  // into the registry
+  Face face = Face::up;
+  geom::Pose table_from_disk;  // table frame: the disk's centre and heading
+  double noise_sigma_mm = 0;   // this measurement's noise, per axis (corner fit)
+  double heading_noise_deg = 0;
+  double calibration_sigma_mm = 0;  // the table pose's share of the uncertainty, per axis
+  double pixels_per_mm = 1;         // image scale at the disk, for thresholds given in pixels
+  double tag_size_mm = 0;           // the seen tag's size, for the heading threshold in pixels
+};
+
+struct DiskTrackerOptions {
+  double lost_after_s = kDefaultLostAfterSeconds;
+  // A change of pose bigger than this many noise sigmas is motion...
+  double still_sigmas = 4.0;
+  // ...and so is one bigger than this in the image (pixels; a corner moving this far), whatever the
+  // noise estimate says; smaller changes are what a still tag's detection does from frame to frame.
+  double still_floor_px = 0.3;
+  // A disk that moved within this time is `moving`.
+  double settle_time_s = 0.1;
+};
+
+// What the tracker knows about one disk now, for the pipeline's search (where to look).
+struct DiskEstimate {
+  bool ever_seen = false;
+  TrackState state = TrackState::lost;
+  Face face = Face::up;
+  geom::Pose last_observed;  // raw, table frame
+  geom::Vec2 velocity_mm_s{};
+  double last_seen_t = 0;
+};
+
+class DiskTracker {
+ public:
+  explicit DiskTracker(DiskRegistry registry, DiskTrackerOptions options = {});
+
+  // Feeds one frame. `observations` holds at most one per disk. `table_quiet`: no change in the
+  // image over the table (hands, moving things) in this frame. Frames must come in time order.
+  TrackFrame update(long long frame, double t, std::span<const DiskObservation> observations, bool table_quiet);
+
+  const std::vector<DiskEstimate>& estimates() const { return estimates_; }
+  const DiskTrackerOptions& options() const { return options_; }
+
+ private:
+  struct StillWindow {
+    int count = 0;
+    double sum_x = 0, sum_y = 0, sum_xx = 0, sum_yy = 0;
+    double sum_cos = 0, sum_sin = 0;
+    double sum_noise2 = 0;  // sum of per-frame noise variances
+    void add(const DiskObservation& o);
+    geom::Pose mean() const;
+    // Per-axis 1-sigma of the mean from noise (see disk_tracker.cpp).
+    double mean_noise_sigma() const;
+  };
+  struct DiskMemory {
+    StillWindow window;
+    double last_motion_t = -1e300;
+    double previous_t = 0;
+    geom::Pose reported;
+    double reported_sigma_mm = 0;
+    Motion motion = Motion::settled;
+  };
+
+  bool is_motion(const DiskMemory& memory, const DiskObservation& o) const;
+
+  DiskRegistry registry_;
+  DiskTrackerOptions options_;
+  std::vector<DiskMemory> memory_;
+  std::vector<DiskEstimate> estimates_;
+};
+
+}  // namespace diskref::vision

@@ -1,0 +1,43 @@
+#pragma once
+// From a detected tag's four image corners to the tag's pose on the table, with its uncertainty.
+//
+// The corners (raw pixels, OpenCV convention, apriltag order) are lens-corrected and intersected
+// with the plane `height_mm` above the table through the table pose (points only, never whole
+// images), then a square of the registry's size is fitted to them (tag_square_fit.h).
+//
+// Uncertainty: the corner noise (pixels, per coordinate) is estimated from the fit's residuals,
+// pooled with a prior for the detector's corner precision (4 corners leave only 5 degrees of
+// freedom, so the residuals alone are a noisy estimate); it is propagated to the centre and the
+// heading through the local Jacobian of the image-to-table map at the tag.
+
+#include <array>
+#include <optional>
+
+#include <opencv2/core.hpp>
+
+#include "calibration/table_pose.h"
+#include "vision/tag_square_fit.h"
+
+namespace diskref::vision {
+
+struct TagMeasurementOptions {
+  // Prior for the detector's corner noise, pixels per coordinate (apriltag refines edges to about
+  // 0.05-0.1 px on sharp images), and its weight in degrees of freedom.
+  double prior_corner_sigma_px = 0.1;
+  double prior_dof = 5;
+};
+
+struct TagMeasurement {
+  TagSquareFit fit;                 // table frame, mm, at the tag's height
+  cv::Matx22d table_from_image_jacobian;  // mm per pixel at the tag: d(table xy) / d(pixel xy)
+  double pixels_per_mm = 0;         // the tag's mean scale in the image
+  double corner_sigma_px = 0;       // estimated corner noise, per coordinate
+  double center_sigma_mm = 0;       // 1-sigma of the centre along any direction (RMS over directions)
+  double heading_sigma_deg = 0;
+};
+
+// nullopt when a corner's ray misses the plane (behind the camera) or the quad is degenerate.
+std::optional<TagMeasurement> measure_tag(const TablePose& pose, const std::array<cv::Point2d, 4>& corners_px,
+                                          double size_mm, double height_mm, const TagMeasurementOptions& options = {});
+
+}  // namespace diskref::vision

@@ -1,0 +1,48 @@
+#pragma once
+// Running the AprilTag detector over a list of image regions, on several threads.
+//
+// apriltag's cost grows with the pixels it looks at, so diskref looks only where tags can be: small
+// windows around the disks it already knows, regions that changed, and a slow sweep over the rest
+// (search_planner.h). Each region has its own quad decimation, chosen from the size its tags have
+// in the image. Regions are shared out between `threads` detectors (one each: an apriltag detector
+// is not thread-safe) by area; detections of one tag found in two overlapping regions are merged.
+//
+// Not thread-safe itself (it owns the detectors); one per pipeline.
+
+#include <span>
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "vision/apriltag_detector.h"
+
+namespace diskref::vision {
+
+struct SearchRegion {
+  cv::Rect roi;               // full-resolution pixels
+  double quad_decimate = 1;   // >= 1
+};
+
+class TagSearch {
+ public:
+  // `options.threads` is the number of detectors run side by side (each single-threaded).
+  explicit TagSearch(const DetectorOptions& options);
+
+  // Detections in full-image coordinates (OpenCV pixel convention, apriltag corner order), one per
+  // tag (the duplicates from overlapping regions merged), sorted by id.
+  std::vector<TagDetection> detect(const cv::Mat& gray, std::span<const SearchRegion> regions);
+
+  int threads() const { return static_cast<int>(detectors_.size()); }
+  int cells_across_corners() const { return detectors_.front().cells_across_corners(); }
+  int cells_across_tag() const { return detectors_.front().cells_across_tag(); }
+
+ private:
+  std::vector<AprilTagDetector> detectors_;  // single-threaded, one per worker
+  AprilTagDetector parallel_;                // `threads` threads, for a lone region
+};
+
+// Detections of the same id whose centres are within `tolerance_px` are one tag seen twice (from
+// overlapping regions); keeps the one with the larger decision margin.
+std::vector<TagDetection> merge_duplicate_detections(std::vector<TagDetection> detections, double tolerance_px);
+
+}  // namespace diskref::vision

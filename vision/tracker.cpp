@@ -1,0 +1,398 @@
+#include "vision/tracker.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+#include <opencv2/imgproc.hpp>
+
+#include "engine/geometry/shape.h"
+
+namespace diskref::vision {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point& start) {
+  const auto now = Clock::now();
+  const double ms = std::chrono::duration<double, std::milli>(now - start).count();
+  start = now;
+  return ms;
+}
+
+// How long a disk's motion is extrapolated into the future at most (s): beyond that the change
+// detection and the sweep find it.
+constexpr double kMaxPredictionS = 0.25;
+
+std::string join_ids(const std::vector<int>& ids) {
+  std::string out;
+  for (std::size_t i = 0; i < ids.size(); ++i) out += (i ? ", " : "") + std::to_string(ids[i]);
+  return out;
+}
+
+cv::Rect2d bounding_box(const std::vector<cv::Point2d>& points) {
+  double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
+  for (const auto& p : points) {
+    x0 = std::min(x0, p.x);
+    y0 = std::min(y0, p.y);
+    x1 = std::max(x1, p.x);
+    y1 = std::max(y1, p.y);
+  }
+  return {x0, y0, x1 - x0, y1 - y0};
+}
+
+// Image pixels per table millimetre at a table point (square root of the local area scale).
+double pixels_per_mm_at(const TablePose& pose, geom::Vec2 p, double height_mm) {
+  auto q = image_from_table(pose, {{p.x, p.y, height_mm}, {p.x + 1, p.y, height_mm}, {p.x, p.y + 1, height_mm}});
+  const cv::Point2d dx = q[1] - q[0], dy = q[2] - q[0];
+  return std::sqrt(std::fabs(dx.x * dy.y - dx.y * dy.x));
+}
+
+// The corners of a square of half-side `half` about `centre`, at `height_mm`, in the image.
+std::vector<cv::Point2d> square_in_image(const TablePose& pose, geom::Vec2 centre, double half, double height_mm) {
+  return image_from_table(pose, {{centre.x - half, centre.y - half, height_mm},
+                                 {centre.x + half, centre.y - half, height_mm},
+                                 {centre.x + half, centre.y + half, height_mm},
+                                 {centre.x - half, centre.y + half, height_mm}});
+}
+
+}  // namespace
+
+std::string_view to_string(RejectReason reason) {
+  switch (reason) {
+    case RejectReason::unknown_id: return "id not in the registry";
+    case RejectReason::wrong_size: return "tag size does not match the registry";
+    case RejectReason::off_table: return "off the table";
+    case RejectReason::seen_twice: return "disk seen twice at once";
+    case RejectReason::mirrored: return "mirror image (seen through the table?)";
+    case RejectReason::no_table_pose: return "no table pose yet";
+  }
+  return "?";
+}
+
+long long TrackerStats::rejected_total() const {
+  long long total = 0;
+  for (long long r : rejected) total += r;
+  return total;
+}
+
+// What follows from the table pose and the image size; recomputed when either changes.
+struct Tracker::PoseGeometry {
+  cv::Size image_size;
+  cv::Rect table_px;            // play area and markers, printed tags included
+  double min_pixels_per_cell = 1;
+  double max_tag_px = 64;
+  int mask_scale = 1;
+  cv::Mat play_area_small;      // play-area polygon at the change detector's scale (255 inside)
+};
+
+Tracker::Tracker(TableSpec table, DiskRegistry registry, std::optional<CameraModel> lens, TrackerOptions options)
+    : table_(std::move(table)),
+      registry_(std::move(registry)),
+      lens_(std::move(lens)),
+      options_(options),
+      search_(options.detector),
+      planner_(options.search),
+      change_(options.change),
+      disks_(registry_, options.disks) {
+  if (!(options.size_tolerance > 0)) throw std::invalid_argument("size_tolerance must be > 0");
+  if (!(options.disks.lost_after_s >= 0)) throw std::invalid_argument("lost_after_s must be >= 0");
+}
+
+void Tracker::set_table_pose(TablePose pose) {
+  pose_ = std::make_shared<const TablePose>(std::move(pose));
+  geometry_.reset();
+  fixed_pose_ = true;
+}
+
+void Tracker::reset() {
+  disks_ = DiskTracker(registry_, options_.disks);
+  change_ = ChangeDetector(options_.change);
+  planner_.reset();
+  search_everything_ = true;
+}
+
+void Tracker::update_table_pose(const std::vector<MarkerObservation>& markers, cv::Size image_size,
+                                TrackerResult& result) {
+  if (pose_ || markers.empty()) return;
+  TablePoseEstimate estimate = estimate_table_pose(table_, markers, lens_, image_size);
+  if (!estimate.pose) return;
+  char text[160];
+  std::snprintf(text, sizeof text, "table pose from corner markers %s (%.2f px, %.2f mm)",
+                join_ids(estimate.pose->markers_used).c_str(), estimate.pose->reprojection_rms_px,
+                estimate.pose->reprojection_rms_mm);
+  result.notes.emplace_back(text);
+  for (auto& note : estimate.notes) result.notes.push_back(std::move(note));
+  pose_ = std::make_shared<const TablePose>(std::move(*estimate.pose));
+  geometry_.reset();
+}
+
+SearchScene Tracker::search_scene(cv::Size image_size, double t, const ChangeResult& change) const {
+  SearchScene scene;
+  scene.image_size = image_size;
+  if (!pose_ || !geometry_) return scene;
+  const TablePose& pose = *pose_;
+  const double cells = search_.cells_across_corners();
+  const double printed = static_cast<double>(search_.cells_across_tag()) / cells;
+  scene.table_px = geometry_->table_px;
+  scene.min_pixels_per_cell = geometry_->min_pixels_per_cell;
+  scene.max_tag_px = geometry_->max_tag_px;
+  scene.changed = change.regions;
+
+  for (const auto& marker : table_.corner_markers) {
+    const double half = marker.size_mm * printed / 2;
+    auto corners = square_in_image(pose, marker.center_mm, half, 0.0);
+    const cv::Rect2d box = bounding_box(corners);
+    scene.expected.push_back({box, box.width / printed / cells});
+  }
+  for (std::size_t i = 0; i < registry_.disks().size(); ++i) {
+    const DiskEstimate& e = disks_.estimates()[i];
+    if (!e.ever_seen || e.state == TrackState::lost) continue;
+    const DiskSpec& disk = registry_.disks()[i];
+    double largest_mm = 0, smallest_mm = 1e300;
+    for (const auto& tag : disk.tags) {
+      largest_mm = std::max(largest_mm, tag.size_mm);
+      smallest_mm = std::min(smallest_mm, tag.size_mm);
+    }
+    // Any turn of the printed tag fits in a square of half-side (printed side / sqrt 2).
+    const double half = largest_mm * printed / std::sqrt(2.0);
+    const double ahead = std::clamp(t - e.last_seen_t, 0.0, kMaxPredictionS);
+    const geom::Vec2 predicted = e.last_observed.position + ahead * e.velocity_mm_s;
+    auto corners = square_in_image(pose, e.last_observed.position, half, disk.thickness_mm);
+    if (!(predicted == e.last_observed.position)) {
+      auto more = square_in_image(pose, predicted, half, disk.thickness_mm);
+      corners.insert(corners.end(), more.begin(), more.end());
+    }
+    const cv::Rect2d box = bounding_box(corners);
+    const double px_per_mm = pixels_per_mm_at(pose, e.last_observed.position, disk.thickness_mm);
+    scene.expected.push_back({box, smallest_mm * px_per_mm / cells});
+  }
+  return scene;
+}
+
+std::vector<DiskObservation> Tracker::measure(std::vector<DetectionRecord>& records) {
+  struct Candidate {
+    std::size_t record = 0;
+    DiskObservation observation;
+  };
+  std::vector<std::vector<Candidate>> per_disk(registry_.disks().size());
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    DetectionRecord& record = records[r];
+    if (record.corner_marker) continue;
+    const std::optional<TagRef> ref = registry_.find_tag(record.tag.id);
+    if (!ref) {
+      record.rejected = RejectReason::unknown_id;
+      continue;
+    }
+    record.disk_index = ref->disk_index;
+    if (!pose_) {
+      record.rejected = RejectReason::no_table_pose;
+      continue;
+    }
+    const DiskSpec& disk = registry_.disks()[ref->disk_index];
+    const TagSpec& tag = registry_.tag(*ref);
+    auto m = measure_tag(*pose_, record.tag.corners, tag.size_mm, disk.thickness_mm, options_.measurement);
+    if (!m) {
+      record.rejected = RejectReason::off_table;
+      continue;
+    }
+    const geom::Pose table_from_tag = m->fit.table_from_tag;
+    const geom::Pose table_from_disk{table_from_tag.position,
+                                     geom::compose(table_from_tag.rotation, geom::Rot::from_degrees(tag.heading_offset_deg))};
+    record.table_from_disk = table_from_disk;
+    record.fitted_size_mm = m->fit.fitted_size_mm;
+    const double radius = geom::bounding_radius(disk.shape);
+    const geom::Vec2 p = table_from_disk.position;
+    if (m->fit.mirrored) {
+      record.rejected = RejectReason::mirrored;
+    } else if (std::fabs(m->fit.fitted_size_mm / tag.size_mm - 1) > options_.size_tolerance) {
+      record.rejected = RejectReason::wrong_size;
+    } else if (p.x < -radius || p.y < -radius || p.x > table_.play_area_mm.x + radius ||
+               p.y > table_.play_area_mm.y + radius) {
+      record.rejected = RejectReason::off_table;
+    } else {
+      DiskObservation o;
+      o.disk_index = ref->disk_index;
+      o.face = tag.face;
+      o.table_from_disk = table_from_disk;
+      o.noise_sigma_mm = m->center_sigma_mm;
+      o.heading_noise_deg = m->heading_sigma_deg;
+      // The pose's fit, RMS distance over the marker corners on the table, per axis.
+      o.calibration_sigma_mm = pose_->reprojection_rms_mm / std::sqrt(2.0);
+      o.pixels_per_mm = m->pixels_per_mm;
+      o.tag_size_mm = tag.size_mm;
+      per_disk[ref->disk_index].push_back({r, o});
+    }
+  }
+
+  // One disk seen more than once: only one can be real. The one where the disk already is wins
+  // when all the others are beyond the disk's own size from it; otherwise none is trusted.
+  std::vector<DiskObservation> out;
+  for (std::size_t d = 0; d < per_disk.size(); ++d) {
+    auto& candidates = per_disk[d];
+    if (candidates.empty()) continue;
+    if (candidates.size() == 1) {
+      out.push_back(candidates.front().observation);
+      continue;
+    }
+    const DiskEstimate& e = disks_.estimates()[d];
+    std::optional<std::size_t> winner;
+    if (e.ever_seen && e.state != TrackState::lost) {
+      auto distance_to_track = [&](const Candidate& c) {
+        return geom::distance(c.observation.table_from_disk.position, e.last_observed.position);
+      };
+      std::sort(candidates.begin(), candidates.end(),
+                [&](const Candidate& a, const Candidate& b) { return distance_to_track(a) < distance_to_track(b); });
+      const double size = 2 * geom::bounding_radius(registry_.disks()[d].shape);
+      if (distance_to_track(candidates[0]) < size && distance_to_track(candidates[1]) >= size) winner = 0;
+    }
+    for (std::size_t c = 0; c < candidates.size(); ++c) {
+      if (winner && *winner == c)
+        out.push_back(candidates[c].observation);
+      else
+        records[candidates[c].record].rejected = RejectReason::seen_twice;
+    }
+  }
+  return out;
+}
+
+TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, double t) {
+  TrackerResult result;
+  auto clock = Clock::now();
+
+  // grey
+  if (image.empty()) throw std::invalid_argument("Tracker::process: empty image");
+  if (image.type() == CV_8UC3)
+    cv::cvtColor(image, grey_, cv::COLOR_BGR2GRAY);
+  else if (image.type() == CV_8UC4)
+    cv::cvtColor(image, grey_, cv::COLOR_BGRA2GRAY);
+  else if (image.type() == CV_8UC1)
+    grey_ = image;
+  else
+    throw std::invalid_argument("Tracker::process: needs an 8-bit BGR, BGRA or grey image");
+  const cv::Size size = grey_.size();
+  result.times.grey_ms = ms_since(clock);
+
+  // change
+  ChangeResult change = change_.update(grey_);
+  result.times.change_ms = ms_since(clock);
+
+  // plan
+  if (pose_ && (!geometry_ || geometry_->image_size != size)) {
+    // (Re)build what follows from the pose.
+    auto g = std::make_shared<PoseGeometry>();
+    g->image_size = size;
+    const TablePose& pose = *pose_;
+    const double cells = search_.cells_across_corners();
+    const double printed = static_cast<double>(search_.cells_across_tag()) / cells;
+    std::vector<cv::Point2d> outline;
+    for (const auto& m : table_.corner_markers) {
+      auto c = square_in_image(pose, m.center_mm, m.size_mm * printed / 2, 0.0);
+      outline.insert(outline.end(), c.begin(), c.end());
+    }
+    double min_tag_mm = 1e300, max_tag_mm = 0, max_height = 0;
+    for (const auto& m : table_.corner_markers) {
+      min_tag_mm = std::min(min_tag_mm, m.size_mm);
+      max_tag_mm = std::max(max_tag_mm, m.size_mm);
+    }
+    for (const auto& disk : registry_.disks()) {
+      max_height = std::max(max_height, disk.thickness_mm);
+      for (const auto& tag : disk.tags) {
+        min_tag_mm = std::min(min_tag_mm, tag.size_mm);
+        max_tag_mm = std::max(max_tag_mm, tag.size_mm);
+      }
+    }
+    // Scale over the table: a 5 x 5 grid of the play area.
+    double min_scale = 1e300, max_scale = 0;
+    std::vector<cv::Point3d> edge;
+    const geom::Vec2 area = table_.play_area_mm;
+    for (int iy = 0; iy <= 4; ++iy)
+      for (int ix = 0; ix <= 4; ++ix) {
+        const geom::Vec2 p{area.x * ix / 4, area.y * iy / 4};
+        for (double h : {0.0, max_height}) {
+          const double s = pixels_per_mm_at(pose, p, h);
+          min_scale = std::min(min_scale, s);
+          max_scale = std::max(max_scale, s);
+        }
+      }
+    const int samples = 16;
+    const geom::Vec2 corner[4] = {{0, 0}, {area.x, 0}, {area.x, area.y}, {0, area.y}};
+    for (int side = 0; side < 4; ++side)
+      for (int k = 0; k < samples; ++k) {
+        const geom::Vec2 p = corner[side] + (static_cast<double>(k) / samples) * (corner[(side + 1) % 4] - corner[side]);
+        edge.emplace_back(p.x, p.y, 0.0);
+      }
+    auto edge_px = image_from_table(pose, edge);
+    outline.insert(outline.end(), edge_px.begin(), edge_px.end());
+    const cv::Rect2d box = bounding_box(outline);
+    g->table_px = cv::Rect(static_cast<int>(std::floor(box.x)), static_cast<int>(std::floor(box.y)),
+                           static_cast<int>(std::ceil(box.width)) + 1, static_cast<int>(std::ceil(box.height)) + 1) &
+                  cv::Rect(0, 0, size.width, size.height);
+    g->min_pixels_per_cell = min_tag_mm * min_scale / cells;
+    g->max_tag_px = max_tag_mm * printed * max_scale * std::sqrt(2.0);
+    g->mask_scale = change_.scale_for(size.width);
+    g->play_area_small = cv::Mat::zeros(size.height / g->mask_scale, size.width / g->mask_scale, CV_8U);
+    std::vector<cv::Point> polygon;
+    for (const auto& p : edge_px)
+      polygon.emplace_back(static_cast<int>(std::lround(p.x / g->mask_scale)), static_cast<int>(std::lround(p.y / g->mask_scale)));
+    cv::fillPoly(g->play_area_small, std::vector<std::vector<cv::Point>>{polygon}, cv::Scalar(255));
+    geometry_ = std::move(g);
+  }
+  const bool everything = search_everything_ || !pose_ || options_.exhaustive_search;
+  result.searched = planner_.plan(search_scene(size, t, change), everything);
+  result.times.plan_ms = ms_since(clock);
+
+  // detect
+  std::vector<TagDetection> tags = search_.detect(grey_, result.searched);
+  for (const auto& r : result.searched) stats_.pixels_searched += r.roi.area();
+  result.times.detect_ms = ms_since(clock);
+
+  // table
+  std::vector<MarkerObservation> markers;
+  for (const auto& tag : tags) {
+    DetectionRecord record;
+    record.tag = tag;
+    record.corner_marker = tag.id >= 0 && tag.id < 4;
+    if (record.corner_marker) markers.push_back({tag.id, tag.corners});
+    result.detections.push_back(record);
+  }
+  if (!fixed_pose_) update_table_pose(markers, size, result);
+  result.table_pose = pose_;
+  result.times.table_ms = ms_since(clock);
+
+  // measure
+  std::vector<DiskObservation> observations = measure(result.detections);
+  result.times.measure_ms = ms_since(clock);
+
+  // track
+  bool quiet = true;
+  if (geometry_ && !change.first_frame) {
+    for (const auto& region : change.regions) {
+      const int s = geometry_->mask_scale;
+      const cv::Rect small = cv::Rect(region.x / s, region.y / s, region.width / s, region.height / s) &
+                             cv::Rect(0, 0, geometry_->play_area_small.cols, geometry_->play_area_small.rows);
+      if (small.area() == 0) continue;
+      cv::Mat both;
+      cv::bitwise_and(geometry_->play_area_small(small), change.changed_small(small), both);
+      if (cv::countNonZero(both) > 0) quiet = false;
+    }
+  }
+  result.track = disks_.update(frame_index, t, observations, quiet);
+  result.times.track_ms = ms_since(clock);
+
+  ++stats_.frames;
+  if (!pose_) ++stats_.frames_without_table_pose;
+  for (const auto& d : result.detections) {
+    if (d.corner_marker) continue;
+    if (d.rejected)
+      ++stats_.rejected[static_cast<std::size_t>(*d.rejected)];
+    else
+      ++stats_.accepted;
+  }
+  if (pose_) search_everything_ = false;
+  return result;
+}
+
+}  // namespace diskref::vision

@@ -1,0 +1,145 @@
+#pragma once
+// diskref's eye: camera frames in, where every disk is (spec §5) out.
+//
+// One call per frame, as a list of named stages:
+//   grey       the frame as 8-bit grey (tags are black and white; colour costs time)
+//   change     where the image changed since the previous frame (change_detector.h)
+//   plan       where to look: around known disks and markers, where it changed, one sweep tile
+//              (search_planner.h); the whole table when nothing is known yet
+//   detect     apriltag over those regions on `detector.threads` threads (tag_search.h)
+//   table      the corner markers seen -> the table pose (estimated once the markers are seen; a
+//              fixed pose when one is given)
+//   measure    every other tag -> its disk (registry), its pose on the table at the disk's
+//              thickness, lens-corrected corner points (tag_measurement.h); what cannot be real is
+//              rejected and counted by reason
+//   track      states, motion, smoothing (disk_tracker.h)
+//
+// Threading: a Tracker is used from one thread at a time (e.g. the UI's worker thread); it keeps
+// no global state and runs its detectors on OpenCV's thread pool inside process(). Two Trackers
+// are independent. Library code: it never prints or exits; bad arguments throw.
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "calibration/camera_model.h"
+#include "calibration/table_pose.h"
+#include "engine/model/disk_registry.h"
+#include "engine/model/table_spec.h"
+#include "engine/model/track_frame.h"
+#include "vision/apriltag_detector.h"
+#include "vision/change_detector.h"
+#include "vision/disk_tracker.h"
+#include "vision/search_planner.h"
+#include "vision/tag_measurement.h"
+
+namespace diskref::vision {
+
+// Why a detection was not taken as a disk.
+enum class RejectReason {
+  unknown_id,    // the id is in no disk's tags (and is not a corner marker)
+  wrong_size,    // its size on the table does not match the registry's size_mm
+  off_table,     // its disk's centre would lie off the play area (or its corners' rays miss the table)
+  seen_twice,    // its disk was seen more than once in the same frame
+  mirrored,      // its corners go round the wrong way on the table (seen through the table?)
+  no_table_pose, // the table pose is not known yet: nothing can be placed
+};
+inline constexpr std::size_t kRejectReasonCount = 6;
+std::string_view to_string(RejectReason reason);
+
+struct TrackerOptions {
+  DetectorOptions detector;  // family (tagStandard41h12), threads, hamming, margins
+  DiskTrackerOptions disks;
+  SearchPlannerOptions search;
+  ChangeDetectorOptions change;
+  TagMeasurementOptions measurement;
+  // A tag whose fitted size differs from its registry size by more than this fraction is rejected.
+  double size_tolerance = 0.15;
+  // Search the whole table every frame instead of only where tags can be (slow; for comparison).
+  bool exhaustive_search = false;
+};
+
+// One detection, for overlays and diagnostics.
+struct DetectionRecord {
+  TagDetection tag;                         // raw image corners (OpenCV convention, apriltag order)
+  bool corner_marker = false;               // ids 0..3
+  std::optional<std::size_t> disk_index;    // the registry's disk this id belongs to
+  std::optional<RejectReason> rejected;     // absent: accepted
+  std::optional<geom::Pose> table_from_disk;// where it put the disk (table frame), when measured
+  double fitted_size_mm = 0;
+};
+
+struct StageTimes {
+  double grey_ms = 0, change_ms = 0, plan_ms = 0, detect_ms = 0, table_ms = 0, measure_ms = 0, track_ms = 0;
+  double total_ms() const { return grey_ms + change_ms + plan_ms + detect_ms + table_ms + measure_ms + track_ms; }
+};
+
+struct TrackerResult {
+  TrackFrame track;                       // spec §5 (with the motion/age_s/settled extensions)
+  std::vector<DetectionRecord> detections;
+  std::vector<SearchRegion> searched;     // where it looked this frame
+  std::shared_ptr<const TablePose> table_pose;  // null until known; shared, never modified
+  std::vector<std::string> notes;         // e.g. "table pose from corner markers 0, 1, 2, 3 (0.21 px)"
+  StageTimes times;
+};
+
+struct TrackerStats {
+  long long frames = 0;
+  long long frames_without_table_pose = 0;
+  long long accepted = 0;
+  std::array<long long, kRejectReasonCount> rejected{};
+  long long pixels_searched = 0;
+  long long rejected_total() const;
+};
+
+class Tracker {
+ public:
+  // `lens`: a calibrated camera (spec §7), or none (the pinhole is estimated from the corner
+  // markers, no lens correction). Throws std::invalid_argument for bad options.
+  Tracker(TableSpec table, DiskRegistry registry, std::optional<CameraModel> lens, TrackerOptions options = {});
+
+  // Uses this table pose from now on instead of estimating one from the corner markers.
+  void set_table_pose(TablePose pose);
+
+  // Processes one frame (8-bit BGR or grey; every frame the same size). `frame_index` and `t`
+  // (seconds) are the frame's number and time in the stream, copied to the output; frames come in
+  // time order.
+  TrackerResult process(const cv::Mat& image, long long frame_index, double t);
+
+  // Forgets the disks and the previous frame (after a seek): the next frame is searched whole.
+  // The table pose is kept.
+  void reset();
+
+  const TrackerStats& stats() const { return stats_; }
+  const DiskRegistry& registry() const { return registry_; }
+  const TableSpec& table() const { return table_; }
+  std::shared_ptr<const TablePose> table_pose() const { return pose_; }
+
+ private:
+  struct PoseGeometry;  // what follows from the table pose (image bounds, scales), cached
+
+  void update_table_pose(const std::vector<MarkerObservation>& markers, cv::Size image_size, TrackerResult& result);
+  SearchScene search_scene(cv::Size image_size, double t, const ChangeResult& change) const;
+  std::vector<DiskObservation> measure(std::vector<DetectionRecord>& records);
+
+  TableSpec table_;
+  DiskRegistry registry_;
+  std::optional<CameraModel> lens_;
+  TrackerOptions options_;
+  bool fixed_pose_ = false;
+  std::shared_ptr<const TablePose> pose_;
+  std::shared_ptr<const PoseGeometry> geometry_;
+  TagSearch search_;
+  SearchPlanner planner_;
+  ChangeDetector change_;
+  DiskTracker disks_;
+  bool search_everything_ = true;
+  cv::Mat grey_;
+  TrackerStats stats_;
+};
+
+}  // namespace diskref::vision
