@@ -6,4 +6,6 @@
 
 namespace diskref::cli {
 
+RunFunction setup_check(CLI::App& app);  // check_command.cpp (spec §6)
+
 }  // namespace diskref::cli

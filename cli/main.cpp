@@ -15,6 +15,7 @@ using diskref::cli::SetupFunction;
 
 // In the order `diskref --help` lists them.
 const SetupFunction kCommands[] = {
+    diskref::cli::setup_check,
     nullptr,
 };
 

@@ -1,0 +1,34 @@
+// `diskref check SCENE.json` (spec §6): answer a scene's geometry questions as JSON on stdout.
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "cli/commands.h"
+#include "engine/geometry/scene_check.h"
+
+namespace diskref::cli {
+namespace {
+
+struct CheckOptions {
+  std::string scene;
+};
+
+int run_check(const CheckOptions& options) {
+  geom::Scene scene = geom::load_scene(options.scene);
+  std::string out = geom::format_answers(geom::answer_scene(scene));
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return kExitOk;
+}
+
+}  // namespace
+
+RunFunction setup_check(CLI::App& app) {
+  auto options = std::make_shared<CheckOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "check", "Answer geometry questions about a scene (range, overlap, move, template_check) as JSON");
+  sub->add_option("scene", options->scene, "Scene file (JSON, spec §6)")->required();
+  return [options] { return run_check(*options); };
+}
+
+}  // namespace diskref::cli
