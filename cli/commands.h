@@ -6,6 +6,10 @@
 
 namespace diskref::cli {
 
+#ifdef DISKREF_HAS_UI
+RunFunction setup_ui(CLI::App& app);  // ui_command.cpp (only when built with the UI)
+#endif
+
 RunFunction setup_check(CLI::App& app);  // check_command.cpp (spec §6)
 
 }  // namespace diskref::cli

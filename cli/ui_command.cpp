@@ -1,0 +1,129 @@
+// `diskref ui`: the companion screen (spec §8). Parses options into ui::AppOptions and runs the
+// app; everything else is in ui/.
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "cli/commands.h"
+#include "engine/io/input_error.h"
+#include "ui/app.h"
+
+namespace diskref::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The bundled sample: found from the working directory (a checkout's root) or the source tree
+// this program was built from.
+fs::path default_video() {
+  const fs::path rel = fs::path("duel") / "video.mp4";
+  if (fs::is_regular_file("sample_videos" / rel)) return "sample_videos" / rel;
+  return fs::path(DISKREF_UI_SAMPLE_DIR) / rel;
+}
+
+struct UiOptions {
+  std::string video;
+  int camera = -1;
+  std::string camera_device;
+  std::string replay;
+  std::string table, disks, calib, tracks, record, screenshot;
+  long long frames = -1;
+  std::string size = "1280x800";
+  std::vector<std::string> select;
+  int template_index = 0;
+  int reach = 1;
+  std::string flip;
+  bool paused = false;
+  bool stats = false;
+};
+
+void print_summary(const ui::RunSummary& s) {
+  std::printf("display: %.1f frames/s (%lld frames in %.2f s); video frames shown: %lld (%.1f/s, source %.1f fps); "
+              "tracking: %.1f ms/frame; last frame %lld\n",
+              s.display_fps, s.ui_frames, s.seconds, s.video_frames_shown, s.video_fps_shown, s.source_fps,
+              s.mean_process_ms, s.last_frame_index);
+}
+
+int run_ui(const UiOptions& o) {
+  ui::AppOptions a;
+  int sources = (o.camera >= 0 || !o.camera_device.empty() ? 1 : 0) + (!o.video.empty() ? 1 : 0) + (!o.replay.empty() ? 1 : 0);
+  if (sources > 1) throw InputError("", "", "give one of --video, --camera and --replay");
+  if (!o.replay.empty()) {
+    a.source.kind = ui::SourceChoice::Kind::replay;
+    a.source.replay_dir = o.replay;
+  } else if (o.camera >= 0 || !o.camera_device.empty()) {
+    a.source.kind = ui::SourceChoice::Kind::camera;
+    a.source.camera_index = std::max(0, o.camera);
+    if (!o.camera_device.empty()) a.camera_device = o.camera_device;
+  } else {
+    a.source.kind = ui::SourceChoice::Kind::video;
+    a.source.video = o.video.empty() ? default_video() : fs::path(o.video);
+  }
+  if (!o.table.empty()) a.source.table = o.table;
+  if (!o.disks.empty()) a.source.disks = o.disks;
+  if (!o.calib.empty()) a.source.camera_file = o.calib;
+  if (!o.tracks.empty()) a.source.tracks = o.tracks;
+  if (!o.record.empty()) a.record_dir = o.record;
+  if (!o.screenshot.empty()) a.screenshot = o.screenshot;
+  a.frames = o.frames;
+  if (a.screenshot && a.frames < 1) a.frames = 1;
+  if (std::sscanf(o.size.c_str(), "%dx%d", &a.width, &a.height) != 2 || a.width < 640 || a.height < 400) {
+    throw InputError("", "--size", "expected WIDTHxHEIGHT, at least 640x400");
+  }
+  if (!o.select.empty()) {
+    a.initial.a = o.select[0];
+    if (o.select.size() > 1) a.initial.b = o.select[1];
+  }
+  a.initial.template_index = o.template_index;
+  a.initial.reach_multiplier = o.reach;
+  if (!o.flip.empty()) {
+    auto colon = o.flip.rfind(':');
+    if (colon == std::string::npos || colon == 0) throw InputError("", "--flip", "expected SHIP:SPEED, e.g. enterprise:3");
+    a.initial.mover = o.flip.substr(0, colon);
+    try {
+      a.initial.flips = std::stoi(o.flip.substr(colon + 1));
+    } catch (const std::exception&) {
+      throw InputError("", "--flip", "the speed after ':' must be a whole number of flips");
+    }
+    if (a.initial.flips < 1 || a.initial.flips > 20) throw InputError("", "--flip", "speed must be 1..20 flips");
+  }
+  a.start_paused = o.paused;
+
+  ui::RunSummary s = ui::run_app(a);
+  for (const std::string& n : s.notes) std::fprintf(stderr, "diskref ui: %s\n", n.c_str());
+  if (a.screenshot) std::fprintf(stderr, "diskref ui: wrote %s (frame %lld)\n", a.screenshot->c_str(), s.last_frame_index);
+  if (s.recording) std::fprintf(stderr, "diskref ui: recorded the session in %s\n", s.recording->c_str());
+  if (o.stats) print_summary(s);
+  return kExitOk;
+}
+
+}  // namespace
+
+RunFunction setup_ui(CLI::App& app) {
+  auto o = std::make_shared<UiOptions>();
+  CLI::App* sub = app.add_subcommand("ui", "The companion screen: camera and table views, disputes, the disk list (spec §8)");
+  sub->add_option("--video", o->video, "Open this recording (default: the bundled sample video, sample_videos/duel)");
+  sub->add_option("--camera", o->camera, "Open live camera N (needs --table and --disks)")->check(CLI::Range(0, 63));
+  sub->add_option("--camera-device", o->camera_device, "Open this camera device (e.g. /dev/video2) instead of an index");
+  sub->add_option("--replay", o->replay, "Replay a session recording (a directory written by --record)");
+  sub->add_option("--table", o->table, "Table file (default: table.json beside the video)");
+  sub->add_option("--disks", o->disks, "Disk registry (default: disks.json beside the video)");
+  sub->add_option("--calib", o->calib, "Camera file, spec §7 (default: camera.json beside the video, if any)");
+  sub->add_option("--tracks", o->tracks, "Show this track file (JSONL, spec §5) instead of running the tracker");
+  sub->add_option("--record", o->record, "Record the session (tracks and event log, flushed per frame) into this new directory");
+  sub->add_option("--screenshot", o->screenshot, "Write a PNG of the whole window after --frames frames, then exit");
+  sub->add_option("--frames", o->frames, "Run this many video frames, then exit")->check(CLI::PositiveNumber);
+  sub->add_option("--size", o->size, "Window size WIDTHxHEIGHT")->capture_default_str();
+  sub->add_option("--select", o->select, "Preselect two disks for the dispute tool: A,B")->delimiter(',')->expected(1, 2);
+  sub->add_option("--template", o->template_index,
+                  "Range template: 0 = the rules' default 88.9 x 25.4 mm, 1.. = the registry's templates in order")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--reach", o->reach, "Template lengths of reach: 1 = base range, 2 = +1 range")->check(CLI::Range(1, 4));
+  sub->add_option("--flip", o->flip, "Preselect a ship and a speed for the flip path: SHIP:SPEED");
+  sub->add_flag("--paused", o->paused, "Start paused on the first frame");
+  sub->add_flag("--stats", o->stats, "Print the display rate and tracking time on exit");
+  return [o] { return run_ui(*o); };
+}
+
+}  // namespace diskref::cli

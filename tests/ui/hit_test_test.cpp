@@ -1,0 +1,94 @@
+#include "ui/hit_test.h"
+
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "engine/geometry/outline.h"
+#include "test_scene.h"
+
+namespace diskref::ui {
+namespace {
+
+using geom::Vec2;
+using testing::test_registry;
+using testing::track;
+
+TEST(PolygonContains, AgreesWithTheShapeItOutlines) {
+  // The polygon is the outline sampled into chords: inside it means inside the shape (chords cut
+  // corners inwards), and points well inside the shape are inside the polygon.
+  geom::PlacedShape placed{geom::FlattedCircle{63.5, 57.2}, geom::Pose::from_degrees(40, -20, 33)};
+  std::vector<Vec2> poly = geom::outline_polygon(placed, 2.0);
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> u(-40, 40);
+  int checked = 0;
+  for (int i = 0; i < 4000; ++i) {
+    Vec2 p = placed.pose.position + Vec2{u(rng), u(rng)};
+    bool in_poly = polygon_contains(poly, p);
+    if (in_poly) {
+      EXPECT_TRUE(geom::contains(placed, p));
+    } else if (distance_to_boundary(poly, p) > 0.2) {
+      EXPECT_FALSE(geom::contains(placed, p)) << p.x << "," << p.y;
+    }
+    ++checked;
+  }
+  EXPECT_EQ(checked, 4000);
+}
+
+TEST(PickInTable, FlatsMatter) {
+  DiskRegistry reg = test_registry();
+  TrackFrame f;
+  f.disks.push_back(track("enterprise", DiskKind::ship, Vec2{300, 300}, 0));
+  TableScene scene = make_scene(reg, f);
+  // Heading +x: the front flat is at x = 300 + 28.6. A point 30 mm ahead is inside the circle of
+  // diameter 63.5 but beyond the flat: not the ship (without tolerance).
+  EXPECT_FALSE(pick_disk_in_table(scene, {330, 300}, 0.0));
+  EXPECT_EQ(pick_disk_in_table(scene, {328, 300}, 0.0), std::optional<std::size_t>(0));
+  // Beside it (across the heading) the full radius counts.
+  EXPECT_EQ(pick_disk_in_table(scene, {300, 331}, 0.0), std::optional<std::size_t>(0));
+  // With tolerance the point just past the flat is picked.
+  EXPECT_EQ(pick_disk_in_table(scene, {330, 300}, 2.0), std::optional<std::size_t>(0));
+}
+
+TEST(PickInTable, NearestCentreWinsAmongStackedDisksAndLostDisksAreNeverPicked) {
+  DiskRegistry reg = test_registry();
+  TrackFrame f;
+  f.disks.push_back(track("range", DiskKind::template_, Vec2{500, 500}, 0));
+  f.disks.push_back(track("torpedo-1", DiskKind::torpedo, Vec2{530, 500}, 0));
+  f.disks.push_back(track("tderet", DiskKind::ship, Vec2{100, 100}, 0, 0, TrackState::lost));
+  TableScene scene = make_scene(reg, f);
+  EXPECT_EQ(pick_disk_in_table(scene, {528, 501}, 0.0), std::optional<std::size_t>(1));  // the torpedo on top
+  EXPECT_EQ(pick_disk_in_table(scene, {470, 501}, 0.0), std::optional<std::size_t>(0));  // the template
+  EXPECT_FALSE(pick_disk_in_table(scene, {100, 100}, 50.0));                              // lost: no pose
+  EXPECT_FALSE(pick_disk_in_table(scene, {800, 800}, 10.0));
+}
+
+TEST(PickOutline, InsideThenNearestEdgeWithinTolerance) {
+  std::vector<std::vector<Vec2>> outlines = {
+      {{0, 0}, {10, 0}, {10, 10}, {0, 10}},
+      {},  // a lost disk has no outline
+      {{20, 0}, {30, 0}, {30, 10}, {20, 10}},
+  };
+  EXPECT_EQ(pick_outline(outlines, {5, 5}, 0), std::optional<std::size_t>(0));
+  EXPECT_EQ(pick_outline(outlines, {25, 5}, 0), std::optional<std::size_t>(2));
+  EXPECT_EQ(pick_outline(outlines, {16, 5}, 5), std::optional<std::size_t>(2));  // 4 px from disk 2, 6 from disk 0
+  EXPECT_FALSE(pick_outline(outlines, {15, 5}, 4));
+}
+
+TEST(TableSceneTest, JoinsTracksWithTheRegistry) {
+  DiskRegistry reg = test_registry();
+  TrackFrame f = testing::spec_example_frame();
+  f.disks.push_back(track("klingon", DiskKind::ship, Vec2{1, 1}, 0));
+  f.disks.push_back(track("torpedo-1", DiskKind::torpedo, std::nullopt, 0, 0, TrackState::lost));
+  TableScene scene = make_scene(reg, f);
+  ASSERT_EQ(scene.disks.size(), 3u);
+  EXPECT_EQ(scene.unknown, std::vector<std::string>{"klingon"});
+  EXPECT_TRUE(scene.disks[0].has_pose());
+  EXPECT_FALSE(scene.disks[2].has_pose());
+  EXPECT_EQ(scene.index_of("tderet"), std::optional<std::size_t>(1));
+  EXPECT_NEAR(scene.disks[0].pose->heading_deg(), 90, 1e-9);
+  EXPECT_EQ(scene.frame, 7);
+}
+
+}  // namespace
+}  // namespace diskref::ui

@@ -1,0 +1,143 @@
+#include "ui/source_worker.h"
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "test_scene.h"
+
+namespace diskref::ui {
+namespace {
+
+using namespace std::chrono_literals;
+
+// A video of `count` frames at 30 fps whose images are 1x1 with the frame index as their value.
+class CountingFeed : public FrameFeed {
+ public:
+  explicit CountingFeed(long long count) : count_(count) {}
+  bool next(SourceFrame& out) override {
+    if (pos_ >= count_) return false;
+    out.image = cv::Mat(1, 1, CV_8UC3, cv::Scalar::all(static_cast<double>(pos_ % 256)));
+    out.index = pos_;
+    out.t = static_cast<double>(pos_) / 30.0;
+    ++pos_;
+    return true;
+  }
+  bool can_seek() const override { return true; }
+  void seek(long long index) override { pos_ = std::clamp(index, 0LL, count_); }
+  long long frame_count() const override { return count_; }
+  double fps() const override { return 30; }
+  std::string describe() const override { return "counting"; }
+
+ private:
+  long long count_;
+  long long pos_ = 0;
+};
+
+// Tracks: enterprise visible on every frame but hidden (stale) on frames 5..6.
+class FakeTracker : public TrackProducer {
+ public:
+  explicit FakeTracker(std::atomic<int>* restarts) : restarts_(restarts) {}
+  TrackResult process(const SourceFrame& f) override {
+    TrackResult r;
+    TrackFrame t = testing::spec_example_frame();
+    t.frame = f.index;
+    t.t = f.t;
+    if (f.index >= 5 && f.index <= 6) t.disks[0].state = TrackState::stale;
+    r.frame = t;
+    return r;
+  }
+  void restart() override { ++*restarts_; }
+  std::string describe() const override { return "fake"; }
+
+ private:
+  std::atomic<int>* restarts_;
+};
+
+template <typename Pred>
+bool wait_for(Pred pred, std::chrono::milliseconds limit = 5000ms) {
+  auto end = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < end) {
+    if (pred()) return true;
+    std::this_thread::sleep_for(1ms);
+  }
+  return pred();
+}
+
+TEST(SourceWorkerTest, StopsAfterTheAskedFrameAndHooksEveryFrame) {
+  std::atomic<int> restarts{0};
+  std::vector<long long> hooked;
+  std::mutex m;
+  WorkerOptions o;
+  o.realtime = false;
+  o.stop_after = 9;
+  SourceWorker w(std::make_unique<CountingFeed>(100), std::make_unique<FakeTracker>(&restarts), o,
+                 [&](const TrackFrame& f) {
+                   std::lock_guard lock(m);
+                   hooked.push_back(f.frame);
+                 });
+  ASSERT_TRUE(wait_for([&] { return w.latest() && w.latest()->source.index == 9 && w.paused(); }));
+  std::this_thread::sleep_for(30ms);
+  EXPECT_EQ(w.latest()->source.index, 9) << "paused after frame 9";
+  std::lock_guard lock(m);
+  ASSERT_EQ(hooked.size(), 10u) << "the recorder's hook sees every frame, even those the screen skipped";
+  for (long long i = 0; i < 10; ++i) EXPECT_EQ(hooked[static_cast<std::size_t>(i)], i);
+  EXPECT_EQ(w.stats().frames_processed, 10);
+}
+
+TEST(SourceWorkerTest, EventsOfEveryFrameReachTheScreen) {
+  std::atomic<int> restarts{0};
+  WorkerOptions o;
+  o.realtime = false;
+  o.stop_after = 9;
+  SourceWorker w(std::make_unique<CountingFeed>(100), std::make_unique<FakeTracker>(&restarts), o);
+  ASSERT_TRUE(wait_for([&] { return w.paused() && w.latest() && w.latest()->source.index == 9; }));
+  std::vector<Event> e = w.take_events();
+  std::vector<std::string> t;
+  for (const Event& ev : e) t.push_back(std::to_string(ev.frame).append(" ").append(ev.text));
+  // appeared x2 on frame 0, hidden on 5, seen again on 7.
+  ASSERT_EQ(e.size(), 4u) << ::testing::PrintToString(t);
+  EXPECT_EQ(e[2].frame, 5);
+  EXPECT_EQ(e[3].frame, 7);
+  EXPECT_TRUE(w.take_events().empty()) << "taken once";
+}
+
+TEST(SourceWorkerTest, StepSeekAndEnd) {
+  std::atomic<int> restarts{0};
+  WorkerOptions o;
+  o.realtime = false;
+  o.start_paused = true;
+  SourceWorker w(std::make_unique<CountingFeed>(20), std::make_unique<FakeTracker>(&restarts), o);
+  std::this_thread::sleep_for(30ms);
+  EXPECT_FALSE(w.latest()) << "paused from the start: nothing processed";
+  w.step();
+  ASSERT_TRUE(wait_for([&] { return w.latest() && w.latest()->source.index == 0; }));
+  w.step();
+  ASSERT_TRUE(wait_for([&] { return w.latest()->source.index == 1; }));
+  w.seek(15);
+  ASSERT_TRUE(wait_for([&] { return w.latest()->source.index == 15; }));
+  EXPECT_EQ(restarts.load(), 1) << "the tracker is told the frames no longer follow";
+  w.set_paused(false);
+  ASSERT_TRUE(wait_for([&] { return w.stats().at_end; }));
+  EXPECT_EQ(w.latest()->source.index, 19);
+}
+
+TEST(SourceWorkerTest, RealTimePlaybackFollowsTheVideosClock) {
+  std::atomic<int> restarts{0};
+  WorkerOptions o;
+  o.realtime = true;
+  o.stop_after = 6;  // 6 frame intervals at 30 fps = 0.2 s of video
+  auto start = std::chrono::steady_clock::now();
+  SourceWorker w(std::make_unique<CountingFeed>(100), std::make_unique<FakeTracker>(&restarts), o);
+  ASSERT_TRUE(wait_for([&] { return w.paused() && w.latest() && w.latest()->source.index == 6; }));
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_GE(s, 0.19) << "not faster than the video";
+  // Double speed halves it (checked from the video's clock, not against a deadline).
+  w.set_speed(2.0);
+  EXPECT_DOUBLE_EQ(w.speed(), 2.0);
+}
+
+}  // namespace
+}  // namespace diskref::ui

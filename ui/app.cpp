@@ -1,0 +1,295 @@
+// The companion screen in three acts, in the manner of Dear ImGui's example_glfw_opengl3: set up
+// (files, source, worker, window), loop (take the newest snapshot, draw the panels), shut down in
+// reverse.
+
+#include "ui/app.h"
+
+#include <chrono>
+#include <ctime>
+#include <stdexcept>
+#include <thread>
+
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "calibration/camera_model.h"
+#include "engine/io/input_error.h"
+#include "ui/gl_texture.h"
+#include "ui/layout.h"
+#include "ui/marker_pose.h"
+#include "ui/panels.h"
+#include "ui/recorded_tracks.h"
+#include "ui/vision_adapters.h"
+
+namespace diskref::ui {
+namespace fs = std::filesystem;
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Xvfb has no vertical sync: the screen paces itself, which also leaves the CPU to the tracker.
+constexpr double kMaxDisplayFps = 60.0;
+constexpr const char* kFontFile = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+constexpr float kFontPx = 15.0f;
+
+std::string utc_now() {
+  std::time_t now = std::time(nullptr);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return text;
+}
+
+void check_choice_names(const DiskRegistry& registry, const DisputeChoice& c) {
+  for (const auto* name : {&c.a, &c.b, &c.mover}) {
+    if (*name && !registry.find(**name)) throw InputError("", "", "no disk named \"" + **name + "\" in the disk registry");
+  }
+  if (c.mover && registry.find(*c.mover)->kind != DiskKind::ship) {
+    throw InputError("", "", "\"" + *c.mover + "\" is not a ship (only ships flip)");
+  }
+}
+
+// What the worker reads and who tracks it.
+struct Sources {
+  std::unique_ptr<FrameFeed> feed;
+  std::unique_ptr<TrackProducer> producer;
+  SessionInfo info;
+};
+
+Sources open_sources(const AppOptions& o, const ResolvedSession& rs, const Screen& screen, RunSummary& summary) {
+  Sources s;
+  s.info.started_utc = utc_now();
+  std::vector<TrackFrame> tracks;
+  bool has_video = false;
+
+  if (o.source.kind == SourceChoice::Kind::replay) {
+    Recording rec = load_recording(o.source.replay_dir);
+    for (const std::string& w : rec.warnings) summary.notes.push_back(w);
+    tracks = std::move(rec.frames);
+    if (rec.info.video && fs::is_regular_file(*rec.info.video)) {
+      s.feed = open_video_feed(*rec.info.video);
+      has_video = true;
+      s.info.video = fs::absolute(*rec.info.video).string();
+    } else {
+      summary.notes.push_back("replay without its video: table view only");
+      s.feed = make_timeline_feed(tracks, 30.0);
+    }
+    s.info.source = rec.info.source;
+    s.info.camera_index = rec.info.camera_index;
+  } else if (o.source.kind == SourceChoice::Kind::camera) {
+    vision::CameraOptions cam;
+    cam.device = o.camera_device.value_or(std::to_string(o.source.camera_index));
+    s.feed = open_camera_feed(cam);
+    has_video = true;
+    s.info.source = "camera";
+    s.info.camera_index = o.source.camera_index;
+  } else {
+    s.feed = open_video_feed(*rs.video);
+    has_video = true;
+    s.info.source = "video";
+    s.info.video = fs::absolute(*rs.video).string();
+  }
+
+  if (rs.tracks) {
+    if (o.source.kind != SourceChoice::Kind::replay) tracks = load_track_jsonl(*rs.tracks);
+    std::unique_ptr<MarkerPose> pose;
+    if (has_video) pose = std::make_unique<MarkerPose>(screen.table, screen.lens);
+    s.producer = std::make_unique<RecordedTracks>(std::move(tracks), rs.tracks_label, std::move(pose));
+    s.info.tracks_from = o.source.kind == SourceChoice::Kind::replay ? "replay" : "file";
+  } else {
+    s.producer = make_tracker_producer(screen.table, screen.registry, screen.lens);
+    s.info.tracks_from = "tracker";
+  }
+  return s;
+}
+
+void load_font(ImGuiIO& io) {
+  if (fs::is_regular_file(kFontFile)) {
+    if (io.Fonts->AddFontFromFileTTF(kFontFile, kFontPx) != nullptr) return;
+  }
+  io.Fonts->AddFontDefault();  // ProggyClean, smaller but always there
+}
+
+void style_screen() {
+  ImGui::StyleColorsDark();
+  ImGuiStyle& st = ImGui::GetStyle();
+  st.WindowRounding = 0;
+  st.WindowBorderSize = 1;
+  st.FrameRounding = 3;
+  st.WindowPadding = ImVec2(8, 6);
+  st.ItemSpacing = ImVec2(8, 5);
+}
+
+struct Window {
+  GLFWwindow* handle = nullptr;
+  Window(int w, int h) {
+    glfwSetErrorCallback(nullptr);
+    if (!glfwInit()) throw std::runtime_error("cannot open a window: no display (run it under xvfb-run for screenshots)");
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    handle = glfwCreateWindow(w, h, "diskref", nullptr, nullptr);
+    if (handle == nullptr) {
+      glfwTerminate();
+      throw std::runtime_error("cannot open a window with OpenGL 3.3 (no display, or no OpenGL driver)");
+    }
+    // No window manager under Xvfb: put it at the screen's corner ourselves.
+    glfwSetWindowPos(handle, 0, 0);
+    glfwMakeContextCurrent(handle);
+    glfwSwapInterval(0);
+  }
+  ~Window() {
+    glfwDestroyWindow(handle);
+    glfwTerminate();
+  }
+  Window(const Window&) = delete;
+  Window& operator=(const Window&) = delete;
+};
+
+struct ImGuiSession {
+  ImGuiSession(GLFWwindow* window, bool ignore_mouse) {
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;  // the layout is computed, nothing to save
+    // Screenshots must not depend on where the pointer happens to be.
+    if (ignore_mouse) io.ConfigFlags |= ImGuiConfigFlags_NoMouse;
+    style_screen();
+    load_font(io);
+    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    ImGui_ImplOpenGL3_Init("#version 330 core");
+  }
+  ~ImGuiSession() {
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+  }
+  ImGuiSession(const ImGuiSession&) = delete;
+  ImGuiSession& operator=(const ImGuiSession&) = delete;
+};
+
+void draw_panels(Screen& screen, int width, int height) {
+  Layout layout = compute_layout({static_cast<double>(width), static_cast<double>(height)});
+  draw_camera_view(screen, layout.camera);
+  draw_table_view(screen, layout.table);
+  draw_dispute_panel(screen, layout.dispute);
+  draw_disks_panel(screen, layout.disks);
+  draw_side_panel(screen, layout.side);
+}
+
+}  // namespace
+
+RunSummary run_app(const AppOptions& o) {
+  RunSummary summary;
+  // --- Act 1: set up. Files first (bad input fails before any window opens).
+  ResolvedSession rs = resolve_session(o.source, kTrackerAvailable);
+  for (const std::string& n : rs.notes) summary.notes.push_back(n);
+  Screen screen;
+  screen.table = load_table(rs.files.table);
+  screen.registry = load_disk_registry(rs.files.disks);
+  if (rs.files.camera) screen.lens = load_camera_model(*rs.files.camera);
+  screen.templates = range_template_choices(screen.registry);
+  check_choice_names(screen.registry, o.initial);
+  screen.choice = o.initial;
+  screen.choice.template_index = std::clamp(screen.choice.template_index, 0, static_cast<int>(screen.templates.size()) - 1);
+
+  Sources sources = open_sources(o, rs, screen, summary);
+  std::unique_ptr<SessionRecorder> recorder;
+  if (o.record_dir) {
+    recorder = std::make_unique<SessionRecorder>(*o.record_dir, sources.info, rs.files);
+    summary.recording = recorder->dir();
+  }
+  screen.recorder = recorder.get();
+  summary.source_fps = sources.feed->fps();
+
+  Window window(o.width, o.height);
+  ImGuiSession imgui(window.handle, o.screenshot.has_value());
+
+  WorkerOptions wo;
+  wo.realtime = !o.screenshot;  // a screenshot wants frame N, not a race with the clock
+  wo.stop_after = o.frames > 0 ? o.frames - 1 : -1;
+  wo.start_paused = o.start_paused;
+  SourceWorker::FrameHook hook;
+  if (recorder) hook = [rec = recorder.get()](const TrackFrame& f) { rec->write_frame(f); };
+  SourceWorker worker(std::move(sources.feed), std::move(sources.producer), wo, hook);
+  screen.worker = &worker;
+  screen.note(Severity::info, "opened " + worker.feed_description() + "; tracks: " + worker.producer_description());
+  for (const std::string& n : summary.notes) screen.note(Severity::warning, n);
+  if (recorder) screen.note(Severity::info, "recording to " + recorder->dir().string());
+
+  // --- Act 2: the loop.
+  std::optional<Clock::time_point> first_shown;
+  int settle_frames = 0;  // frames drawn after the target frame arrived (ImGui tables settle in 1-2)
+  const auto frame_budget = std::chrono::duration<double>(1.0 / kMaxDisplayFps);
+  while (!glfwWindowShouldClose(window.handle)) {
+    auto frame_start = Clock::now();
+    glfwPollEvents();
+
+    std::shared_ptr<const Snapshot> snap = worker.latest();
+    if (snap && (!screen.snap || snap->sequence != screen.snap->sequence)) {
+      if (!snap->source.image.empty()) {
+        cv::Mat bgr = snap->source.image;
+        if (bgr.channels() == 1) cv::cvtColor(bgr, bgr, cv::COLOR_GRAY2BGR);
+        screen.texture = upload_bgr_texture(screen.texture, bgr);
+        screen.texture_size = {static_cast<double>(bgr.cols), static_cast<double>(bgr.rows)};
+      }
+      screen.snap = snap;
+      ++summary.video_frames_shown;
+      if (!first_shown) first_shown = Clock::now();
+    }
+    for (Event& e : worker.take_events()) {
+      if (recorder) recorder->write_event(e);
+      screen.log.add(std::move(e));
+    }
+    screen.refresh();
+    screen.display_fps = ImGui::GetIO().Framerate;
+
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    int fb_w = 0;
+    int fb_h = 0;
+    glfwGetFramebufferSize(window.handle, &fb_w, &fb_h);
+    draw_panels(screen, fb_w, fb_h);
+    ImGui::Render();
+    glViewport(0, 0, fb_w, fb_h);
+    glClearColor(0.08f, 0.09f, 0.10f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    if (first_shown) ++summary.ui_frames;
+
+    bool reached = o.frames > 0 && screen.snap && screen.snap->source.index >= o.frames - 1;
+    bool ended = worker.stats().at_end && worker.latest() == screen.snap;
+    if ((o.frames > 0 || o.screenshot) && (reached || ended) && ++settle_frames >= 3) {
+      if (o.screenshot) {
+        cv::Mat shot = read_framebuffer_bgr(fb_w, fb_h);
+        if (!cv::imwrite(o.screenshot->string(), shot)) {
+          throw std::runtime_error(o.screenshot->string() + ": cannot write the screenshot");
+        }
+      }
+      break;
+    }
+    glfwSwapBuffers(window.handle);
+    std::this_thread::sleep_until(frame_start + std::chrono::duration_cast<Clock::duration>(frame_budget));
+  }
+
+  // --- Act 3: shut down in reverse (the worker stops first, then GL objects, then the window).
+  WorkerStats ws = worker.stats();
+  summary.mean_process_ms = ws.mean_process_ms;
+  summary.last_frame_index = screen.snap ? screen.snap->source.index : -1;
+  if (first_shown) {
+    summary.seconds = std::chrono::duration<double>(Clock::now() - *first_shown).count();
+    if (summary.seconds > 0) {
+      summary.display_fps = static_cast<double>(summary.ui_frames) / summary.seconds;
+      summary.video_fps_shown = static_cast<double>(summary.video_frames_shown) / summary.seconds;
+    }
+  }
+  delete_texture(screen.texture);
+  return summary;
+}
+
+}  // namespace diskref::ui

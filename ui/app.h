@@ -1,0 +1,45 @@
+#pragma once
+// The companion screen's program: opens the source, starts the worker, runs the window until it
+// is closed (or, for screenshots and measurements, until a number of frames has been shown).
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ui/screen.h"
+#include "ui/session_setup.h"
+
+namespace diskref::ui {
+
+struct AppOptions {
+  SourceChoice source;
+  std::optional<std::string> camera_device;  // for SourceChoice::Kind::camera: overrides the index
+  std::optional<std::filesystem::path> record_dir;  // record the session here
+  // Write a screenshot of the whole window once frame `frames - 1` is on the screen, then stop.
+  std::optional<std::filesystem::path> screenshot;
+  long long frames = -1;  // stop after this many video frames (-1: run until closed / the end)
+  int width = 1280;
+  int height = 800;
+  DisputeChoice initial;  // preselected disks, template, ship and speed
+  bool start_paused = false;
+};
+
+struct RunSummary {
+  long long ui_frames = 0;          // frames the screen rendered
+  double seconds = 0;               // from the first video frame shown to the end
+  double display_fps = 0;           // ui_frames / seconds
+  long long video_frames_shown = 0; // distinct video frames that reached the screen
+  double video_fps_shown = 0;
+  double source_fps = 0;            // the video's nominal rate
+  double mean_process_ms = 0;       // the worker's per-frame tracking time
+  long long last_frame_index = -1;
+  std::optional<std::filesystem::path> recording;
+  std::vector<std::string> notes;   // what the screen said in its event log's warnings, etc.
+};
+
+// Throws InputError for bad input files, std::runtime_error when the window cannot be opened
+// (e.g. no display).
+RunSummary run_app(const AppOptions& options);
+
+}  // namespace diskref::ui

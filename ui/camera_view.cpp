@@ -1,0 +1,77 @@
+// The camera view: the frame as the camera sees it, with the table drawn over it where the
+// calibration says it is.
+
+#include <cstdio>
+
+#include "ui/calibration_quality.h"
+#include "ui/camera_overlay.h"
+#include "ui/hit_test.h"
+#include "ui/imgui_draw.h"
+#include "ui/panels.h"
+#include "ui/scene_overlay.h"
+
+namespace diskref::ui {
+
+void draw_camera_view(Screen& s, const ScreenRect& rect) {
+  if (!begin_panel("Camera view###camera", rect)) {
+    ImGui::End();
+    return;
+  }
+  ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImVec2 avail = ImGui::GetContentRegionAvail();
+  ScreenRect area{origin.x, origin.y, avail.x, avail.y};
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+
+  if (!s.snap || s.texture == 0) {
+    ImGui::TextUnformatted("Waiting for the first frame...");
+    ImGui::End();
+    return;
+  }
+  ImageViewTransform view = fit_image(s.texture_size, area);
+  ScreenRect img = view.image_rect();
+  dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(s.texture)), im(img.min()), im(img.max()));
+  dl->PushClipRect(im(img.min()), im(img.max()), true);
+
+  const std::optional<TablePose>& pose = s.snap->result.table_pose;
+  std::vector<std::vector<Vec2>> outlines;
+  if (pose) {
+    auto map = [&](const std::vector<Vec2>& pts, double z) { return screen_from_table(*pose, view, pts, z); };
+    draw_polygon(dl, map(play_area_edge_mm(s.table.play_area_mm, 24), 0.0), im_color(colors::kPlayArea, 200), 1.5f);
+    outlines = draw_scene(dl, s, map, OverlayStyle{});
+  }
+  if (s.show_detections) {
+    for (const OverlayTag& t : s.snap->result.detections) {
+      std::vector<Vec2> q;
+      for (const cv::Point2d& c : t.corners_px) q.push_back(view.screen_from_image({c.x, c.y}));
+      draw_polygon(dl, q, im_color(colors::kDetection, 200), 1.0f);
+    }
+  }
+  // Calibration trouble is shown where people look, not only in its tab.
+  Vec2 warn_at = img.min() + Vec2{8, 6};
+  for (const std::string& w : calibration_warnings(pose, s.lens_rms(), s.camera_moved)) {
+    draw_label(dl, warn_at, im_color(colors::kStale), "WARNING: " + w);
+    warn_at.y += static_cast<double>(ImGui::GetTextLineHeight()) + 2;
+  }
+  char status[160];
+  std::snprintf(status, sizeof status, "frame %lld   t %.2f s   %s", s.snap->source.index, s.snap->source.t,
+                s.worker ? s.worker->producer_description().c_str() : "");
+  draw_label(dl, Vec2{img.x + 8, img.y + img.h - 22}, IM_COL32(235, 235, 235, 255), status);
+  dl->PopClipRect();
+
+  // Clicks: left picks disks for the dispute tool, right picks the ship to move.
+  ImGui::InvisibleButton("##camera_click", avail, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
+  if (pose && ImGui::IsItemHovered()) {
+    Vec2 m = vec(ImGui::GetIO().MousePos);
+    bool left = ImGui::IsMouseClicked(ImGuiMouseButton_Left);
+    bool right = ImGui::IsMouseClicked(ImGuiMouseButton_Right);
+    if (left || right) {
+      if (auto hit = pick_outline(outlines, m, 6.0)) {
+        const std::string& name = s.scene.disks[*hit].name();
+        left ? s.click_disk(name) : s.click_mover(name);
+      }
+    }
+  }
+  ImGui::End();
+}
+
+}  // namespace diskref::ui

@@ -1,0 +1,88 @@
+#include "ui/event_log.h"
+
+#include <cstdio>
+
+namespace diskref::ui {
+
+nlohmann::json to_json(const Event& e) {
+  nlohmann::json j = {{"t", e.t}, {"severity", e.severity == Severity::warning ? "warning" : "info"}, {"text", e.text}};
+  if (e.frame >= 0) j["frame"] = e.frame;
+  return j;
+}
+
+std::string format_event(const Event& e) {
+  char head[64];
+  if (e.frame >= 0) {
+    std::snprintf(head, sizeof head, "%8.2f s  #%-5lld ", e.t, e.frame);
+  } else {
+    std::snprintf(head, sizeof head, "%8.2f s         ", e.t);
+  }
+  return std::string(head) + (e.severity == Severity::warning ? "WARNING: " : "") + e.text;
+}
+
+namespace {
+
+const DiskTrack* find_track(const TrackFrame& f, const std::string& name) {
+  for (const DiskTrack& d : f.disks) {
+    if (d.name == name) return &d;
+  }
+  return nullptr;
+}
+
+std::string pose_text(const DiskTrack& d) {
+  if (!d.x || !d.y || !d.heading) return "";
+  char buf[80];
+  std::snprintf(buf, sizeof buf, " at (%.1f, %.1f) mm, heading %.1f deg", *d.x, *d.y, *d.heading);
+  return buf;
+}
+
+}  // namespace
+
+std::vector<Event> table_events(const TrackFrame* previous, const TrackFrame& current) {
+  std::vector<Event> out;
+  auto add = [&](Severity s, std::string text) { out.push_back({current.t, current.frame, s, std::move(text)}); };
+
+  for (const DiskTrack& d : current.disks) {
+    const DiskTrack* p = previous ? find_track(*previous, d.name) : nullptr;
+    if (p == nullptr) {
+      add(Severity::info, d.name + " appeared (" + std::string(to_string(d.face)) + ")" + pose_text(d));
+      continue;
+    }
+    if (p->state != d.state) {
+      if (d.state == TrackState::lost) {
+        add(Severity::warning, d.name + " lost");
+      } else if (d.state == TrackState::stale) {
+        add(Severity::info, d.name + " hidden (last pose kept)");
+      } else {
+        add(Severity::info, d.name + " seen again" + pose_text(d));
+      }
+    }
+    if (p->face != d.face && d.state == TrackState::visible) {
+      add(Severity::info, d.name + " now " + std::string(to_string(d.face)) + " face up");
+    }
+    if (p->motion && d.motion && *p->motion != *d.motion) {
+      if (*d.motion == Motion::moving) {
+        add(Severity::info, d.name + " moving");
+      } else {
+        add(Severity::info, d.name + " settled" + pose_text(d));
+      }
+    }
+  }
+  if (previous) {
+    for (const DiskTrack& p : previous->disks) {
+      if (find_track(current, p.name) == nullptr) add(Severity::warning, p.name + " no longer reported");
+    }
+  }
+  if (previous && previous->settled && current.settled && *previous->settled != *current.settled) {
+    add(Severity::info, *current.settled ? "table settled" : "table busy (something moving or covering it)");
+  }
+  return out;
+}
+
+void EventLog::add(Event event) {
+  ++total_;
+  events_.push_back(std::move(event));
+  while (events_.size() > capacity_) events_.pop_front();
+}
+
+}  // namespace diskref::ui

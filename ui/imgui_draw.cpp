@@ -1,0 +1,77 @@
+#include "ui/imgui_draw.h"
+
+#include <cmath>
+
+namespace diskref::ui {
+
+bool begin_panel(const char* title, const ScreenRect& rect, ImGuiWindowFlags extra) {
+  ImGui::SetNextWindowPos(im(rect.min()), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(static_cast<float>(rect.w), static_cast<float>(rect.h)), ImGuiCond_Always);
+  return ImGui::Begin(title, nullptr,
+                      ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                          ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus | extra);
+}
+
+void draw_polygon(ImDrawList* dl, const std::vector<Vec2>& pts, ImU32 color, float thickness, bool closed) {
+  if (pts.size() < 2) return;
+  std::vector<ImVec2> p;
+  p.reserve(pts.size());
+  for (Vec2 v : pts) p.push_back(im(v));
+  dl->AddPolyline(p.data(), static_cast<int>(p.size()), color, closed ? ImDrawFlags_Closed : ImDrawFlags_None, thickness);
+}
+
+void fill_polygon(ImDrawList* dl, const std::vector<Vec2>& pts, ImU32 color) {
+  if (pts.size() < 3) return;
+  std::vector<ImVec2> p;
+  p.reserve(pts.size());
+  for (Vec2 v : pts) p.push_back(im(v));
+  dl->AddConvexPolyFilled(p.data(), static_cast<int>(p.size()), color);
+}
+
+void draw_arrow(ImDrawList* dl, Vec2 from, Vec2 to, ImU32 color, float thickness) {
+  Vec2 d = to - from;
+  double len = geom::length(d);
+  if (len < 1e-6) return;
+  Vec2 u = d / len;
+  Vec2 n = geom::perp(u);
+  double head = std::min(len * 0.45, 4.0 + 2.0 * static_cast<double>(thickness));
+  dl->AddLine(im(from), im(to - u * (head * 0.5)), color, thickness);
+  dl->AddTriangleFilled(im(to), im(to - u * head + n * (head * 0.55)), im(to - u * head - n * (head * 0.55)), color);
+}
+
+void draw_label(ImDrawList* dl, Vec2 at, ImU32 color, const std::string& text) {
+  ImVec2 p = im(at);
+  ImU32 shadow = IM_COL32(0, 0, 0, 220);
+  for (int dx = -1; dx <= 1; ++dx) {
+    for (int dy = -1; dy <= 1; ++dy) {
+      if (dx != 0 || dy != 0) dl->AddText(ImVec2(p.x + static_cast<float>(dx), p.y + static_cast<float>(dy)), shadow, text.c_str());
+    }
+  }
+  dl->AddText(p, color, text.c_str());
+}
+
+void draw_dashed(ImDrawList* dl, const std::vector<Vec2>& pts, ImU32 color, float thickness, float dash_px) {
+  if (pts.size() < 2) return;
+  bool on = true;
+  double left = dash_px;
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    Vec2 a = pts[i];
+    Vec2 b = pts[(i + 1) % pts.size()];
+    double seg = geom::distance(a, b);
+    double done = 0;
+    while (done < seg) {
+      double step = std::min(left, seg - done);
+      Vec2 p0 = a + (b - a) * (done / seg);
+      Vec2 p1 = a + (b - a) * ((done + step) / seg);
+      if (on) dl->AddLine(im(p0), im(p1), color, thickness);
+      done += step;
+      left -= step;
+      if (left <= 0) {
+        on = !on;
+        left = dash_px;
+      }
+    }
+  }
+}
+
+}  // namespace diskref::ui

@@ -1,0 +1,32 @@
+#pragma once
+// Small drawing helpers shared by the panels (ImGui's draw list with diskref's value types).
+
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+
+#include "ui/theme.h"
+#include "ui/view_transform.h"
+
+namespace diskref::ui {
+
+inline ImVec2 im(Vec2 v) { return {static_cast<float>(v.x), static_cast<float>(v.y)}; }
+inline Vec2 vec(ImVec2 v) { return {v.x, v.y}; }
+inline ImU32 im_color(Rgb c, int alpha = 255) { return IM_COL32(c.r, c.g, c.b, alpha); }
+inline ImVec4 im_color4(Rgb c, float alpha = 1.0f) { return {c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, alpha}; }
+
+// Starts a fixed panel window at `rect` (no moving, resizing or collapsing: there is no window
+// manager, and the layout owns placement).
+bool begin_panel(const char* title, const ScreenRect& rect, ImGuiWindowFlags extra = 0);
+
+void draw_polygon(ImDrawList* dl, const std::vector<Vec2>& pts, ImU32 color, float thickness, bool closed = true);
+void fill_polygon(ImDrawList* dl, const std::vector<Vec2>& pts, ImU32 color);
+// An arrow from `from` to `to` with a small head.
+void draw_arrow(ImDrawList* dl, Vec2 from, Vec2 to, ImU32 color, float thickness);
+// Text with a dark outline so it reads on any background.
+void draw_label(ImDrawList* dl, Vec2 at, ImU32 color, const std::string& text);
+// A dashed polyline (stale disks, ghosts).
+void draw_dashed(ImDrawList* dl, const std::vector<Vec2>& pts, ImU32 color, float thickness, float dash_px);
+
+}  // namespace diskref::ui

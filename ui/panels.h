@@ -1,0 +1,17 @@
+#pragma once
+// The panels of the companion screen. Each draws one ImGui window at the rectangle the layout
+// gives it (ui/layout.h), reads the Screen and edits only its choices.
+
+#include "ui/layout.h"
+#include "ui/screen.h"
+
+namespace diskref::ui {
+
+void draw_camera_view(Screen& screen, const ScreenRect& rect);
+void draw_table_view(Screen& screen, const ScreenRect& rect);
+void draw_dispute_panel(Screen& screen, const ScreenRect& rect);
+void draw_disks_panel(Screen& screen, const ScreenRect& rect);
+// Source (playback, camera), calibration and the event log.
+void draw_side_panel(Screen& screen, const ScreenRect& rect);
+
+}  // namespace diskref::ui

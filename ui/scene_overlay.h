@@ -1,0 +1,28 @@
+#pragma once
+// Drawing the table's contents in a view, the same way in the camera view and the table view:
+// each view supplies only its map from table millimetres to the screen.
+
+#include <functional>
+#include <vector>
+
+#include <imgui.h>
+
+#include "ui/screen.h"
+
+namespace diskref::ui {
+
+// Table-frame points (mm) at `height_mm` above the table -> screen points.
+using TableToScreen = std::function<std::vector<Vec2>(const std::vector<Vec2>& table_mm, double height_mm)>;
+
+struct OverlayStyle {
+  bool fill_disks = false;  // the table view fills disks with their registry colour
+  float line_px = 2.0f;
+};
+
+// Draws every disk with a pose (outline by state colour, heading arrow, centre dot, name), the
+// dispute tool's marks (selection, template placement, gap, flip path ghosts), and returns each
+// scene disk's outline on the screen (empty for lost disks) for picking.
+std::vector<std::vector<Vec2>> draw_scene(ImDrawList* dl, const Screen& screen, const TableToScreen& map,
+                                          const OverlayStyle& style);
+
+}  // namespace diskref::ui

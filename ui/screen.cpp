@@ -1,0 +1,95 @@
+#include "ui/screen.h"
+
+#include <cstdio>
+
+namespace diskref::ui {
+
+std::vector<RangeTemplateChoice> range_template_choices(const DiskRegistry& registry) {
+  std::vector<RangeTemplateChoice> out;
+  char label[96];
+  std::snprintf(label, sizeof label, "default %.1f x %.1f mm", kDefaultRangeTemplate.length_mm,
+                kDefaultRangeTemplate.width_mm);
+  out.push_back({label, kDefaultRangeTemplate});
+  for (const DiskSpec& d : registry.disks()) {
+    if (const auto* r = std::get_if<geom::Rect>(&d.shape)) {
+      std::snprintf(label, sizeof label, "%s %.1f x %.1f mm", d.name.c_str(), r->length_mm, r->width_mm);
+      out.push_back({label, *r});
+    }
+  }
+  return out;
+}
+
+std::optional<double> Screen::lens_rms() const {
+  if (snap && snap->result.table_pose && snap->result.table_pose->lens_calibrated) return snap->result.table_pose->camera.rms_px;
+  return lens ? lens->rms_px : std::nullopt;
+}
+
+void Screen::note(Severity severity, std::string text) {
+  Event e{snap ? snap->source.t : 0.0, snap ? snap->source.index : -1, severity, std::move(text)};
+  if (recorder) recorder->write_event(e);
+  log.add(std::move(e));
+}
+
+void Screen::click_disk(const std::string& name) {
+  if (!choice.a || (choice.a && choice.b)) {
+    choice.a = name;
+    choice.b.reset();
+  } else if (*choice.a != name) {
+    choice.b = name;
+  }
+}
+
+void Screen::click_mover(const std::string& name) {
+  if (choice.mover == name) {
+    choice.mover.reset();
+  } else {
+    choice.mover = name;
+  }
+}
+
+namespace {
+
+std::string pair_call_text(const Screen& s, const PairDispute& p) {
+  char text[200];
+  std::snprintf(text, sizeof text, "range %s -> %s: %s (margin %+.2f mm, +-%.2f mm at 2 sigma)",
+                s.scene.disks[p.a].name().c_str(), s.scene.disks[p.b].name().c_str(),
+                p.in_range == Call::yes ? "in range" : p.in_range == Call::no ? "out of range" : "too close to call",
+                p.range.margin_mm, kCallSigmas * p.sigma_mm);
+  return text;
+}
+
+}  // namespace
+
+void Screen::refresh() {
+  if (snap && snap->result.frame) scene = make_scene(registry, *snap->result.frame);
+  pair.reset();
+  flip.reset();
+  pair_problem.clear();
+
+  if (choice.a && choice.b) {
+    auto ia = scene.index_of(*choice.a);
+    auto ib = scene.index_of(*choice.b);
+    if (!ia || !ib) {
+      pair_problem = "not on the table now";
+    } else if (!scene.disks[*ia].has_pose() || !scene.disks[*ib].has_pose()) {
+      pair_problem = "lost: no position to measure from";
+    } else {
+      std::size_t t = static_cast<std::size_t>(std::clamp<int>(choice.template_index, 0, static_cast<int>(templates.size()) - 1));
+      pair = evaluate_pair(scene, *ia, *ib, templates.empty() ? kDefaultRangeTemplate : templates[t].rect,
+                           std::max(1, choice.reach_multiplier));
+      // The referee's calls are worth keeping: log each new one.
+      std::string call = pair_call_text(*this, *pair);
+      std::string key = call.substr(0, call.find(':')) + std::string(to_string(pair->in_range));
+      if (key != last_logged_call) {
+        last_logged_call = key;
+        note(Severity::info, call);
+      }
+    }
+  }
+  if (choice.mover) {
+    auto im = scene.index_of(*choice.mover);
+    if (im && scene.disks[*im].has_pose() && choice.flips > 0) flip = evaluate_flip(scene, table, *im, choice.flips);
+  }
+}
+
+}  // namespace diskref::ui

@@ -1,0 +1,81 @@
+#pragma once
+// What every panel of the companion screen reads and edits: the fixed inputs (table, registry,
+// lens), the newest snapshot from the worker and the table scene built from it, the dispute
+// choices, the event log. One instance, owned by the app's loop; the panels are free functions
+// over it (ui/panels.h). Disk state is never copied into panels: they read the scene each frame.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "calibration/camera_model.h"
+#include "engine/model/disk_registry.h"
+#include "engine/model/table_spec.h"
+#include "ui/dispute.h"
+#include "ui/event_log.h"
+#include "ui/session_recording.h"
+#include "ui/source_worker.h"
+#include "ui/table_scene.h"
+#include "ui/view_transform.h"
+
+namespace diskref::ui {
+
+struct RangeTemplateChoice {
+  std::string label;
+  geom::Rect rect;
+};
+
+// The dispute tool's inputs, by disk name so they survive frames and re-ordering.
+struct DisputeChoice {
+  std::optional<std::string> a;
+  std::optional<std::string> b;
+  std::optional<std::string> mover;
+  int flips = 3;
+  int template_index = 0;    // into Screen::templates
+  int reach_multiplier = 1;  // 1 = base range, 2 = "+1 range"
+};
+
+struct Screen {
+  // Fixed for the session.
+  TableSpec table;
+  DiskRegistry registry;
+  std::optional<CameraModel> lens;  // from the camera file, when there is one
+  std::vector<RangeTemplateChoice> templates;
+  SourceWorker* worker = nullptr;
+  SessionRecorder* recorder = nullptr;  // null when not recording
+
+  // The newest frame and what it shows.
+  std::shared_ptr<const Snapshot> snap;
+  TableScene scene;
+  unsigned texture = 0;  // the frame as an OpenGL texture
+  Vec2 texture_size;
+
+  // The dispute tool, recomputed every frame from the scene.
+  DisputeChoice choice;
+  std::optional<PairDispute> pair;
+  std::optional<FlipDispute> flip;
+  std::string pair_problem;  // why there is no pair result (a disk lost, ...)
+  std::string last_logged_call;
+
+  EventLog log;
+  bool camera_moved = false;  // the table monitor's verdict, when it runs
+  bool show_detections = true;
+  double display_fps = 0;
+
+  // The lens calibration's RMS: the pose's calibrated lens, else the camera file's.
+  std::optional<double> lens_rms() const;
+  // Adds to the log and to the recording.
+  void note(Severity severity, std::string text);
+  // Left click on a disk: A, then B; a click with both chosen starts again with A.
+  void click_disk(const std::string& name);
+  // Right click: the ship whose flip path is shown (again: no ship).
+  void click_mover(const std::string& name);
+  // Rebuilds the scene and the dispute results after a new snapshot or a new choice.
+  void refresh();
+};
+
+// The range templates to choose from: the rules' default, then every template in the registry.
+std::vector<RangeTemplateChoice> range_template_choices(const DiskRegistry& registry);
+
+}  // namespace diskref::ui

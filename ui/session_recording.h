@@ -1,0 +1,80 @@
+#pragma once
+// Session recording: what the tracker output and what happened, written as it happens so that
+// nothing is lost if the program dies, and read back for replay.
+//
+// A recording is a directory:
+//   session.json   what was recorded: the source (video file or camera index), when, by which
+//                  diskref; written first, atomically.
+//   table.json, disks.json, camera.json (when there was one)
+//                  copies of the files the session ran with, so a replay needs nothing else.
+//   track.jsonl    one tracking frame per line (spec §5 plus its extensions), flushed after
+//                  every frame.
+//   events.jsonl   one event per line ({"t", "frame", "severity", "text"}), flushed after each.
+// A crash can at worst cut the last line of a .jsonl file short; loading drops such a line with
+// a warning. A bad line anywhere else is an input error.
+
+#include <cstdio>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/model/track_frame.h"
+#include "ui/event_log.h"
+
+namespace diskref::ui {
+
+struct SessionInfo {
+  std::string source;                    // "video" or "camera"
+  std::optional<std::string> video;      // absolute path of the video, for a video source
+  std::optional<int> camera_index;       // for a camera source
+  std::string started_utc;               // ISO 8601
+  std::string tracks_from;               // "tracker", "truth" (a rendered video's ground truth), "replay"
+};
+
+struct SessionFiles {
+  std::filesystem::path table;
+  std::filesystem::path disks;
+  std::optional<std::filesystem::path> camera;
+};
+
+// Writes one recording. Thread-safe: the tracker's worker writes frames, the screen writes
+// events.
+class SessionRecorder {
+ public:
+  // Creates `dir` (it must not exist or be empty), copies the files, writes session.json.
+  // Throws std::runtime_error naming the path on failure.
+  SessionRecorder(const std::filesystem::path& dir, const SessionInfo& info, const SessionFiles& files);
+  ~SessionRecorder();
+  SessionRecorder(const SessionRecorder&) = delete;
+  SessionRecorder& operator=(const SessionRecorder&) = delete;
+
+  const std::filesystem::path& dir() const { return dir_; }
+  void write_frame(const TrackFrame& frame);
+  void write_event(const Event& event);
+  long long frames_written() const;
+
+ private:
+  std::filesystem::path dir_;
+  mutable std::mutex mutex_;
+  std::FILE* track_ = nullptr;
+  std::FILE* events_ = nullptr;
+  long long frames_written_ = 0;
+};
+
+struct Recording {
+  std::filesystem::path dir;
+  SessionInfo info;
+  SessionFiles files;
+  std::vector<TrackFrame> frames;
+  std::vector<Event> events;
+  std::vector<std::string> warnings;  // e.g. a last line cut short
+};
+
+// Throws InputError naming the file (and line) for anything but a cut-short last line.
+Recording load_recording(const std::filesystem::path& dir);
+
+nlohmann::json session_info_to_json(const SessionInfo& info);
+
+}  // namespace diskref::ui

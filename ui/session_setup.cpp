@@ -1,0 +1,80 @@
+#include "ui/session_setup.h"
+
+#include "engine/io/input_error.h"
+
+namespace diskref::ui {
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path required_file(const std::optional<fs::path>& given, const fs::path& beside, const char* what,
+                       const char* option) {
+  fs::path p = given ? *given : beside;
+  if (!fs::is_regular_file(p)) {
+    throw InputError(p.string(), "", std::string(what) + " not found" +
+                                         (given ? "" : std::string(" beside the video (give it with ") + option + ")"));
+  }
+  return p;
+}
+
+}  // namespace
+
+ResolvedSession resolve_session(const SourceChoice& c, bool tracker_available) {
+  ResolvedSession r;
+  if (c.kind == SourceChoice::Kind::replay) {
+    // A recording carries its own files (session_recording.h); the video is where it was.
+    fs::path dir = c.replay_dir;
+    if (!fs::is_regular_file(dir / "session.json")) {
+      throw InputError((dir / "session.json").string(), "", "not a session recording (session.json missing)");
+    }
+    r.files.table = required_file(c.table, dir / "table.json", "table file", "--table");
+    r.files.disks = required_file(c.disks, dir / "disks.json", "disk registry", "--disks");
+    if (c.camera_file) {
+      r.files.camera = required_file(c.camera_file, {}, "camera file", "--calib");
+    } else if (fs::is_regular_file(dir / "camera.json")) {
+      r.files.camera = dir / "camera.json";
+    }
+    r.tracks = dir / "track.jsonl";
+    r.tracks_label = "recording " + dir.filename().string();
+    return r;  // the video comes from session.json (the app reads the recording)
+  }
+
+  if (c.kind == SourceChoice::Kind::camera) {
+    if (!c.table || !c.disks) throw InputError("", "", "a live camera needs --table and --disks");
+    r.files.table = required_file(c.table, {}, "table file", "--table");
+    r.files.disks = required_file(c.disks, {}, "disk registry", "--disks");
+    if (c.camera_file) r.files.camera = required_file(c.camera_file, {}, "camera file", "--calib");
+  } else {
+    if (!fs::is_regular_file(c.video)) throw InputError(c.video.string(), "", "video not found");
+    r.video = c.video;
+    fs::path dir = c.video.parent_path();
+    r.files.table = required_file(c.table, dir / "table.json", "table file", "--table");
+    r.files.disks = required_file(c.disks, dir / "disks.json", "disk registry", "--disks");
+    if (c.camera_file) {
+      r.files.camera = required_file(c.camera_file, {}, "camera file", "--calib");
+    } else if (fs::is_regular_file(dir / "camera.json")) {
+      r.files.camera = dir / "camera.json";
+    }
+  }
+
+  if (c.tracks) {
+    if (!fs::is_regular_file(*c.tracks)) throw InputError(c.tracks->string(), "", "track file not found");
+    r.tracks = *c.tracks;
+    r.tracks_label = "tracks from " + c.tracks->filename().string();
+  } else if (!tracker_available) {
+    fs::path truth = r.video ? r.video->parent_path() / "truth.jsonl" : fs::path{};
+    if (r.video && fs::is_regular_file(truth)) {
+      r.tracks = truth;
+      r.tracks_label = "ground truth (truth.jsonl): no tracker in this build";
+      r.notes.push_back("no tracker in this build: showing the video's ground truth");
+    } else {
+      throw InputError(r.video ? r.video->string() : "camera", "",
+                       "this build has no tracker; give a track file with --tracks");
+    }
+  } else {
+    r.tracks_label = "tracker";
+  }
+  return r;
+}
+
+}  // namespace diskref::ui

@@ -1,0 +1,153 @@
+#include "ui/source_worker.h"
+
+#include <chrono>
+
+namespace diskref::ui {
+namespace {
+using Clock = std::chrono::steady_clock;
+}
+
+SourceWorker::SourceWorker(std::unique_ptr<FrameFeed> feed, std::unique_ptr<TrackProducer> producer,
+                           WorkerOptions options, FrameHook on_frame)
+    : feed_(std::move(feed)), producer_(std::move(producer)), options_(options), on_frame_(std::move(on_frame)) {
+  frame_count_ = feed_->frame_count();
+  fps_ = feed_->fps() > 0 ? feed_->fps() : 30.0;
+  can_seek_ = feed_->can_seek();
+  feed_description_ = feed_->describe();
+  producer_description_ = producer_->describe();
+  paused_ = options_.start_paused;
+  thread_ = std::jthread([this](std::stop_token st) { run(st); });
+}
+
+SourceWorker::~SourceWorker() {
+  thread_.request_stop();
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+std::shared_ptr<const Snapshot> SourceWorker::latest() const {
+  std::lock_guard lock(mutex_);
+  return latest_;
+}
+
+std::vector<Event> SourceWorker::take_events() {
+  std::lock_guard lock(mutex_);
+  std::vector<Event> out;
+  out.swap(events_);
+  return out;
+}
+
+void SourceWorker::set_paused(bool paused) {
+  paused_ = paused;
+  wake_.notify_all();
+}
+
+void SourceWorker::set_speed(double speed) {
+  speed_ = std::clamp(speed, 0.05, 16.0);
+  wake_.notify_all();
+}
+
+void SourceWorker::step() {
+  ++pending_steps_;
+  wake_.notify_all();
+}
+
+void SourceWorker::seek(long long index) {
+  if (!can_seek_) return;
+  pending_seek_ = std::max(0LL, index);
+  wake_.notify_all();
+}
+
+WorkerStats SourceWorker::stats() const {
+  std::lock_guard lock(mutex_);
+  return stats_;
+}
+
+void SourceWorker::run(std::stop_token stop) {
+  // The playback clock: frame time `anchor_t` was due at wall time `anchor_wall`.
+  bool anchored = false;
+  Clock::time_point anchor_wall;
+  double anchor_t = 0;
+  double anchor_speed = 1;
+
+  while (!stop.stop_requested()) {
+    bool forced = false;  // a seek or a step shows one frame even while paused
+    long long seek_to = pending_seek_.exchange(-1);
+    if (seek_to >= 0) {
+      feed_->seek(seek_to);
+      producer_->restart();
+      std::lock_guard lock(mutex_);
+      previous_track_.reset();
+      stats_.at_end = false;
+      anchored = false;
+      forced = true;
+    }
+    if (!forced && pending_steps_.load() > 0) {
+      --pending_steps_;
+      forced = true;
+      anchored = false;
+    }
+    bool at_end;
+    {
+      std::lock_guard lock(mutex_);
+      at_end = stats_.at_end;
+    }
+    if (!forced && (paused_.load() || at_end)) {
+      anchored = false;
+      std::unique_lock lock(mutex_);
+      wake_.wait_for(lock, std::chrono::milliseconds(50));
+      continue;
+    }
+
+    SourceFrame frame;
+    if (!feed_->next(frame)) {
+      std::lock_guard lock(mutex_);
+      stats_.at_end = true;
+      continue;
+    }
+    auto start = Clock::now();
+    TrackResult result = producer_->process(frame);
+    double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+
+    if (options_.realtime && !forced) {
+      double speed = speed_.load();
+      if (!anchored || speed != anchor_speed) {
+        anchored = true;
+        anchor_wall = Clock::now();
+        anchor_t = frame.t;
+        anchor_speed = speed;
+      }
+      auto due = anchor_wall + std::chrono::duration_cast<Clock::duration>(
+                                   std::chrono::duration<double>((frame.t - anchor_t) / speed));
+      std::unique_lock lock(mutex_);
+      wake_.wait_until(lock, due, [&] { return stop.stop_requested() || pending_seek_.load() >= 0; });
+      if (Clock::now() > due + std::chrono::milliseconds(250)) anchored = false;  // fell behind: don't rush
+    }
+
+    if (result.frame && on_frame_) on_frame_(*result.frame);
+
+    auto snap = std::make_shared<Snapshot>();
+    snap->source = std::move(frame);
+    snap->process_ms = ms;
+    {
+      std::lock_guard lock(mutex_);
+      if (result.frame) {
+        std::vector<Event> changes = table_events(previous_track_ ? &*previous_track_ : nullptr, *result.frame);
+        events_.insert(events_.end(), changes.begin(), changes.end());
+        previous_track_ = *result.frame;
+      }
+      events_.insert(events_.end(), result.notes.begin(), result.notes.end());
+      snap->result = std::move(result);
+      snap->sequence = ++sequence_;
+      ++stats_.frames_processed;
+      total_process_ms_ += ms;
+      stats_.mean_process_ms = total_process_ms_ / static_cast<double>(stats_.frames_processed);
+      stats_.max_process_ms = std::max(stats_.max_process_ms, ms);
+      long long index = snap->source.index;
+      latest_ = std::move(snap);
+      if (options_.stop_after >= 0 && index >= options_.stop_after) paused_ = true;
+    }
+  }
+}
+
+}  // namespace diskref::ui

@@ -1,0 +1,156 @@
+#pragma once
+// The worker thread between the frame source and the screen. It reads frames, has them tracked,
+// records the tracker's output, notes what changed on the table, and publishes the newest result
+// as an immutable snapshot. The screen only ever takes the newest snapshot (a pointer copy under
+// a mutex): it never waits for decoding or detection.
+//
+// Two seams keep the worker independent of where frames and tracks come from:
+//   FrameFeed      images with their index and time (a video file, a live camera);
+//   TrackProducer  a TrackFrame for an image (the tracker; or a recorded/ground-truth track file
+//                  looked up by frame index), with the table pose and raw detections when known.
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "calibration/table_pose.h"
+#include "engine/model/track_frame.h"
+#include "ui/event_log.h"
+
+namespace diskref::ui {
+
+struct SourceFrame {
+  cv::Mat image;  // BGR, 8-bit
+  long long index = 0;
+  double t = 0;   // seconds (video time; since opening for a camera)
+};
+
+class FrameFeed {
+ public:
+  virtual ~FrameFeed() = default;
+  // The next frame; false at the end of a video or when a camera fails.
+  virtual bool next(SourceFrame& out) = 0;
+  virtual bool can_seek() const = 0;
+  // The next call to next() returns frame `index` (clamped to the video).
+  virtual void seek(long long index) = 0;
+  virtual long long frame_count() const = 0;  // -1 for a live camera
+  virtual double fps() const = 0;
+  virtual std::string describe() const = 0;
+};
+
+// A raw detection to draw over the image: a tag's corners in raw image pixels.
+struct OverlayTag {
+  int id = 0;
+  std::array<cv::Point2d, 4> corners_px;
+};
+
+struct TrackResult {
+  std::optional<TrackFrame> frame;  // absent when the producer has nothing for this image
+  std::optional<TablePose> table_pose;
+  std::vector<OverlayTag> detections;
+  std::vector<Event> notes;  // warnings from the producer (e.g. "camera moved")
+};
+
+class TrackProducer {
+ public:
+  virtual ~TrackProducer() = default;
+  virtual TrackResult process(const SourceFrame& frame) = 0;
+  // Called after a seek: the next frame does not follow the previous one.
+  virtual void restart() = 0;
+  // "tracker", "ground truth (truth.jsonl)", "recording".
+  virtual std::string describe() const = 0;
+};
+
+// What the screen shows for one processed frame. Immutable once published.
+struct Snapshot {
+  long long sequence = 0;  // counts published snapshots
+  SourceFrame source;
+  TrackResult result;
+  double process_ms = 0;   // producer time for this frame
+};
+
+struct WorkerOptions {
+  // Real time: frames are released at the video's rate times the speed. Otherwise as fast as
+  // the producer goes (screenshots, tests, benchmarks).
+  bool realtime = true;
+  // Stop (pause) after this frame index has been published; -1 = never.
+  long long stop_after = -1;
+  bool start_paused = false;
+};
+
+struct WorkerStats {
+  long long frames_processed = 0;
+  double mean_process_ms = 0;
+  double max_process_ms = 0;
+  bool at_end = false;
+};
+
+class SourceWorker {
+ public:
+  // `on_frame` (may be empty) runs on the worker thread for every processed frame with a track:
+  // recording hooks in here, so no frame is missed even when the screen skips some.
+  using FrameHook = std::function<void(const TrackFrame&)>;
+  SourceWorker(std::unique_ptr<FrameFeed> feed, std::unique_ptr<TrackProducer> producer, WorkerOptions options,
+               FrameHook on_frame = {});
+  ~SourceWorker();  // stops the thread
+  SourceWorker(const SourceWorker&) = delete;
+  SourceWorker& operator=(const SourceWorker&) = delete;
+
+  // Screen side; none of these wait for the worker's processing.
+  std::shared_ptr<const Snapshot> latest() const;
+  std::vector<Event> take_events();
+  void set_paused(bool paused);
+  bool paused() const { return paused_.load(); }
+  void set_speed(double speed);
+  double speed() const { return speed_.load(); }
+  void step();                 // one frame while paused
+  void seek(long long index);  // video only
+  WorkerStats stats() const;
+
+  // Fixed facts about the source (safe from any thread).
+  long long frame_count() const { return frame_count_; }
+  double fps() const { return fps_; }
+  bool can_seek() const { return can_seek_; }
+  const std::string& feed_description() const { return feed_description_; }
+  const std::string& producer_description() const { return producer_description_; }
+
+ private:
+  void run(std::stop_token stop);
+
+  std::unique_ptr<FrameFeed> feed_;
+  std::unique_ptr<TrackProducer> producer_;
+  WorkerOptions options_;
+  FrameHook on_frame_;
+  long long frame_count_ = -1;
+  double fps_ = 30;
+  bool can_seek_ = false;
+  std::string feed_description_;
+  std::string producer_description_;
+
+  std::atomic<bool> paused_{false};
+  std::atomic<double> speed_{1.0};
+  std::atomic<int> pending_steps_{0};
+  std::atomic<long long> pending_seek_{-1};
+
+  mutable std::mutex mutex_;  // guards everything below
+  std::condition_variable wake_;
+  std::shared_ptr<const Snapshot> latest_;
+  std::vector<Event> events_;
+  std::optional<TrackFrame> previous_track_;
+  WorkerStats stats_;
+  double total_process_ms_ = 0;
+  long long sequence_ = 0;
+
+  std::jthread thread_;  // last: starts after everything above exists
+};
+
+}  // namespace diskref::ui

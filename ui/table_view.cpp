@@ -1,0 +1,92 @@
+// The table view: top-down in millimetres, table +y up the screen, with a grid, the play area,
+// the corner markers and every disk.
+
+#include <cmath>
+#include <cstdio>
+
+#include "ui/hit_test.h"
+#include "ui/imgui_draw.h"
+#include "ui/panels.h"
+#include "ui/scene_overlay.h"
+
+namespace diskref::ui {
+
+void draw_table_view(Screen& s, const ScreenRect& rect) {
+  if (!begin_panel("Table view (mm, seen from above)###table", rect)) {
+    ImGui::End();
+    return;
+  }
+  ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImVec2 avail = ImGui::GetContentRegionAvail();
+  ScreenRect area = ScreenRect{origin.x, origin.y, avail.x, avail.y}.inset(6);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+
+  // Show the play area and the corner markers around it.
+  Vec2 lo{0, 0};
+  Vec2 hi = s.table.play_area_mm;
+  for (const CornerMarker& m : s.table.corner_markers) {
+    for (Vec2 c : m.corners_mm()) {
+      lo = {std::min(lo.x, c.x), std::min(lo.y, c.y)};
+      hi = {std::max(hi.x, c.x), std::max(hi.y, c.y)};
+    }
+  }
+  TableViewTransform view = fit_table(lo - Vec2{5, 5}, hi + Vec2{5, 5}, area);
+  auto to_screen = [&](Vec2 p) { return view.screen_from_table(p); };
+
+  // Cloth, grid, play area, markers.
+  Vec2 pa = s.table.play_area_mm;
+  dl->AddRectFilled(im(to_screen({0, pa.y})), im(to_screen({pa.x, 0})), im_color(colors::kTableCloth));
+  double step = grid_step_mm(view.px_per_mm, 12.0);
+  for (double x = step; x < pa.x; x += step) {
+    bool major = std::fmod(x, step * 4) < 1e-6;
+    dl->AddLine(im(to_screen({x, 0})), im(to_screen({x, pa.y})), im_color(colors::kGrid, major ? 255 : 130), 1.0f);
+  }
+  for (double y = step; y < pa.y; y += step) {
+    bool major = std::fmod(y, step * 4) < 1e-6;
+    dl->AddLine(im(to_screen({0, y})), im(to_screen({pa.x, y})), im_color(colors::kGrid, major ? 255 : 130), 1.0f);
+  }
+  dl->AddRect(im(to_screen({0, pa.y})), im(to_screen({pa.x, 0})), im_color(colors::kPlayArea), 0.0f, 0, 1.5f);
+  for (const CornerMarker& m : s.table.corner_markers) {
+    auto c = m.corners_mm();
+    std::vector<Vec2> q;
+    for (Vec2 p : c) q.push_back(to_screen(p));
+    fill_polygon(dl, q, IM_COL32(200, 200, 200, 255));
+    char id[8];
+    std::snprintf(id, sizeof id, "%d", m.id);
+    draw_label(dl, to_screen(m.center_mm) - Vec2{3, 7}, IM_COL32(20, 20, 20, 255), id);
+  }
+  char scale[64];
+  std::snprintf(scale, sizeof scale, "grid %.0f mm", step);
+  draw_label(dl, area.min() + Vec2{4, 2}, IM_COL32(200, 200, 200, 255), scale);
+
+  auto map = [&](const std::vector<Vec2>& pts, double) {
+    std::vector<Vec2> out;
+    out.reserve(pts.size());
+    for (Vec2 p : pts) out.push_back(to_screen(p));
+    return out;
+  };
+  OverlayStyle style;
+  style.fill_disks = true;
+  draw_scene(dl, s, map, style);
+
+  ImGui::InvisibleButton("##table_click", avail, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
+  if (ImGui::IsItemHovered()) {
+    Vec2 m = view.table_from_screen(vec(ImGui::GetIO().MousePos));
+    bool left = ImGui::IsMouseClicked(ImGuiMouseButton_Left);
+    bool right = ImGui::IsMouseClicked(ImGuiMouseButton_Right);
+    if ((left || right)) {
+      if (auto hit = pick_disk_in_table(s.scene, m, 6.0 / view.px_per_mm)) {
+        const std::string& name = s.scene.disks[*hit].name();
+        left ? s.click_disk(name) : s.click_mover(name);
+      }
+    }
+    if (s.scene.frame >= 0) {
+      char pos[64];
+      std::snprintf(pos, sizeof pos, "(%.0f, %.0f) mm", m.x, m.y);
+      ImGui::SetTooltip("%s", pos);
+    }
+  }
+  ImGui::End();
+}
+
+}  // namespace diskref::ui
