@@ -1,0 +1,18 @@
+#pragma once
+// Actions in JSON, as scripts write them (README "diskref play"):
+//   {"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack", "attack": "beam",
+//    "target": "tderet", "drops": [{"purpose": "damage", "hits": 2}, {"crits": ["bridge"]}]}
+// Every action may carry a "note" (ignored: for the rule text a step illustrates).
+
+#include <nlohmann/json.hpp>
+
+#include "engine/io/json_cursor.h"
+#include "engine/rules/actions.h"
+
+namespace diskref::rules {
+
+// Throws InputError naming the file, the JSON path and the problem.
+Action parse_action(const JsonCursor& cursor);
+nlohmann::json action_to_json(const Action& action);
+
+}  // namespace diskref::rules

@@ -1,0 +1,36 @@
+#pragma once
+// What every rule function works on while an action is applied: the working copy of the state,
+// the card data, the drop source and the event log. apply_action builds one per action; when a
+// rule refuses (throws Refused) the working copy is dropped, so rule functions may change the
+// state freely before they find a reason to refuse.
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/rules/drops.h"
+#include "engine/rules/events.h"
+#include "engine/rules/game_data.h"
+#include "engine/rules/state.h"
+
+namespace diskref::rules {
+
+struct Ctx {
+  GameState& state;
+  const GameData& data;
+  DropSource& drops;
+  std::vector<Event>& events;
+  std::string player;  // who acts
+
+  void emit(std::string type, std::string text, nlohmann::json detail = nlohmann::json::object()) {
+    events.push_back({std::move(type), std::move(text), std::move(detail)});
+  }
+
+  // Drops counters through the source, counts the drop and logs it.
+  DropOutcome drop(const DropRequest& request);
+
+  const Parameters& params() const { return data.parameters; }
+};
+
+}  // namespace diskref::rules

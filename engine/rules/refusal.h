@@ -1,0 +1,53 @@
+#pragma once
+// Why an action was refused. A refused action changes nothing; the reason says what rule or input
+// stopped it, so a UI or the play command can show it and the game goes on.
+
+#include <exception>
+#include <string>
+#include <string_view>
+
+namespace diskref::rules {
+
+enum class RefusalKind {
+  game_over,            // the game has ended
+  wrong_step,           // not allowed in this step, phase or stage
+  unknown_name,         // no such player, ship, disk, torpedo or terrain
+  not_yours,            // the player does not control that ship or disk
+  not_your_option,      // another ship holds the option, or another ship is acting
+  cannot_defer,         // the last ship to go cannot defer; a ship that started acting cannot defer
+  already_done,         // orders already placed, order already revealed, ship already moved, ...
+  order_not_available,  // no such order pending for this ship this phase
+  illegal_value,        // a value the rule does not allow (speed change of 3, shields above maximum, ...)
+  out_of_range,         // the range template cannot touch both disks
+  shields_up,           // transporting needs both shields at 0
+  disk_not_ready,       // concealed, activated or removed from play
+  cloaked,              // cloaked ships cannot fire or be fired upon
+  missing_drop,         // the action needs a drop the referee did not give (table drops)
+  unused_drops,         // the action gave more drops than it needed
+  bad_drop,             // a given drop does not fit what is asked
+  choice_needed,        // a player's choice is needed (reposition, combat loss, ...)
+  bad_choice,           // the given choice is not allowed
+};
+
+std::string_view to_string(RefusalKind kind);
+
+struct Refusal {
+  RefusalKind kind = RefusalKind::wrong_step;
+  std::string reason;
+};
+
+// Thrown inside the rules and caught by apply_action, which then discards its working copy of the
+// state: the public interface returns a Refusal value and the caller's state is untouched.
+class Refused : public std::exception {
+ public:
+  explicit Refused(Refusal refusal) : refusal_(std::move(refusal)) {}
+  const Refusal& refusal() const { return refusal_; }
+  const char* what() const noexcept override { return refusal_.reason.c_str(); }
+
+ private:
+  Refusal refusal_;
+};
+
+[[noreturn]] inline void refuse(RefusalKind kind, std::string reason) { throw Refused({kind, std::move(reason)}); }
+
+}  // namespace diskref::rules

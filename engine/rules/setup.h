@@ -1,0 +1,18 @@
+#pragma once
+// The starting position of a game from a script's "setup" (README "diskref play"): players and
+// teams, ships with their crew and tech, their poses on the table, terrain, and where drops come
+// from. Checks the keyword limits (README #17): Unique one per game, one Captain or Admiral per
+// ship, one of each non-Unlimited disk per ship, capacity, and fleet points when a player has them.
+
+#include "engine/io/json_cursor.h"
+#include "engine/model/disk_registry.h"
+#include "engine/rules/game_data.h"
+#include "engine/rules/state.h"
+
+namespace diskref::rules {
+
+// `registry` (may be null) gives shapes to disks that do not carry one; the play area is
+// `data.parameters.play_area_mm`. Throws InputError naming the file and path of what is wrong.
+GameState build_initial_state(const JsonCursor& setup, const GameData& data, const DiskRegistry* registry);
+
+}  // namespace diskref::rules

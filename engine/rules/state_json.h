@@ -1,0 +1,22 @@
+#pragma once
+// The game state as JSON, and back. state_from_json(state_to_json(s)) gives s again exactly
+// (doubles are written with enough digits to round-trip; the PRNG words as hex strings).
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/io/json_cursor.h"
+#include "engine/rules/state.h"
+
+namespace diskref::rules {
+
+nlohmann::json state_to_json(const GameState& state);
+// Throws InputError naming the file and JSON path of anything malformed.
+GameState state_from_json(const JsonCursor& root);
+
+nlohmann::json pose_to_json(const TablePose& pose);
+// {"x": .., "y": .., "heading": ..} (heading in degrees, any finite value; stored wrapped to [0, 360)).
+TablePose parse_pose(const JsonCursor& cursor);
+
+}  // namespace diskref::rules

@@ -1,0 +1,36 @@
+#include "engine/rules/table_geometry.h"
+
+namespace diskref::rules {
+
+geom::Pose to_geom(const TablePose& pose) { return geom::Pose::from_degrees(pose.x, pose.y, pose.heading_deg); }
+
+TablePose from_geom(const geom::Pose& pose) { return {pose.position.x, pose.position.y, pose.heading_deg()}; }
+
+geom::PlacedShape placed(const ShipState& ship) { return {ship.shape, to_geom(ship.pose)}; }
+geom::PlacedShape placed(const Torpedo& torpedo) { return {torpedo.shape, to_geom(torpedo.pose)}; }
+geom::PlacedShape placed(const Terrain& terrain) { return {terrain.shape, to_geom(terrain.pose)}; }
+
+std::vector<geom::Obstacle> obstacles_except(const GameState& state, std::string_view mover) {
+  std::vector<geom::Obstacle> out;
+  for (const ShipState& s : state.ships)
+    if (!s.destroyed && s.id != mover) out.push_back({s.id, placed(s), false});
+  for (const Terrain& t : state.terrain)
+    if (t.in_play && t.id != mover) out.push_back({t.id, placed(t), false});
+  for (const Torpedo& t : state.torpedoes)
+    if (t.id != mover) out.push_back({t.id, placed(t), true});
+  return out;
+}
+
+geom::RangeOutput range_between(const Parameters& params, const geom::PlacedShape& from, const geom::PlacedShape& to,
+                                int extra_ranges) {
+  int multiplier = 1 + extra_ranges * params.plus_one_range_template_lengths;
+  return geom::range_check(from, to, params.range_template, multiplier);
+}
+
+Adjacency adjacency(const Parameters& params, const geom::PlacedShape& a, const geom::PlacedShape& b) {
+  double gap = geom::signed_distance(a, b).distance;
+  // overlaps() is "distance <= 0"; touching exactly counts as adjacent, any penetration does not.
+  return {gap >= 0 && gap <= params.adjacent_tolerance_mm, gap};
+}
+
+}  // namespace diskref::rules

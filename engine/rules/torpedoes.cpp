@@ -1,0 +1,174 @@
+#include "engine/rules/torpedoes.h"
+
+#include <algorithm>
+
+#include "engine/rules/damage.h"
+#include "engine/rules/text.h"
+#include "engine/rules/refusal.h"
+#include "engine/rules/state_queries.h"
+#include "engine/rules/table_geometry.h"
+
+namespace diskref::rules {
+
+bool torpedo_can_strike(const Ctx& ctx, const ShipState& ship) {
+  return !ship.destroyed && (!ship.cloaked || ctx.params().torpedoes_hit_cloaked);
+}
+
+namespace {
+
+// The ship the torpedo overlaps most deeply at `pose`, or nullptr.
+ShipState* struck_ship(Ctx& ctx, const Torpedo& torpedo, const geom::Pose& pose) {
+  geom::PlacedShape t{torpedo.shape, pose};
+  ShipState* best = nullptr;
+  double deepest = 0;
+  for (ShipState& s : ctx.state.ships) {
+    if (!torpedo_can_strike(ctx, s)) continue;
+    double d = geom::signed_distance(t, placed(s)).distance;
+    if (d <= 0 && (best == nullptr || d < deepest)) {
+      best = &s;
+      deepest = d;
+    }
+  }
+  return best;
+}
+
+void remove_torpedo(GameState& state, const std::string& id) {
+  std::erase_if(state.torpedoes, [&](const Torpedo& t) { return t.id == id; });
+}
+
+std::string fresh_torpedo_id(GameState& state) {
+  for (;;) {
+    std::string id = "torpedo-" + std::to_string(state.next_torpedo++);
+    bool taken = find_ship(state, id) || find_disk(state, id) || find_torpedo(state, id) || find_terrain(state, id);
+    if (!taken) return id;
+  }
+}
+
+geom::FlipOutput torpedo_path(const Ctx& ctx, const Torpedo& torpedo, int flips, double heading_deg) {
+  geom::FlipInput in;
+  in.mover = placed(torpedo);
+  in.flips = flips;
+  in.heading_deg = heading_deg;
+  in.play_area_mm = ctx.state.play_area_mm;
+  return geom::flip_path(in);
+}
+
+// Puts the torpedo at a landing; returns false when the torpedo is gone (left the table or struck).
+bool land(Ctx& ctx, const std::string& id, const geom::Pose& landing, bool outside) {
+  Torpedo* torpedo = find_torpedo(ctx.state, id);
+  if (torpedo == nullptr) return false;
+  torpedo->pose = from_geom(landing);
+  if (outside) {
+    ctx.emit("torpedo_gone", id + " leaves the play area", {{"torpedo", id}});
+    remove_torpedo(ctx.state, id);
+    return false;
+  }
+  if (ShipState* ship = struck_ship(ctx, *torpedo, landing)) {
+    torpedo_strikes(ctx, id, *ship);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void torpedo_strikes(Ctx& ctx, const std::string& torpedo_id, ShipState& ship) {
+  Torpedo torpedo = *find_torpedo(ctx.state, torpedo_id);
+  remove_torpedo(ctx.state, torpedo_id);
+  ctx.emit("torpedo_contact", torpedo_id + " (from " + torpedo.launcher + ") makes contact with " + ship.id,
+           {{"torpedo", torpedo_id}, {"ship", ship.id}, {"launcher", torpedo.launcher}});
+  weapon_damage(ctx, ship, torpedo.damage, "torpedo " + torpedo_id);
+}
+
+void launch_torpedo(Ctx& ctx, ShipState& ship, const LaunchTorpedo& order) {
+  const ShipCard& card = card_of(ctx.data, ship);
+  if (!card.torpedo) refuse(RefusalKind::order_not_available, ship.id + " carries no torpedoes");
+  if (ship.cloaked && !ctx.params().cloaked_can_launch)
+    refuse(RefusalKind::cloaked, "a cloaked ship cannot launch torpedoes (README #21)");
+  const TorpedoData& data = *card.torpedo;
+  if (static_cast<int>(order.headings_after_flips.size()) > data.movement - 1)
+    refuse(RefusalKind::illegal_value, "a torpedo with movement " + std::to_string(data.movement) + " turns after at most " +
+                                           std::to_string(data.movement - 1) + " flips");
+  // The bay is "the small depression along the front": the torpedo starts touching the middle of
+  // the ship's front, facing the ship's heading.
+  geom::Pose ship_pose = to_geom(ship.pose);
+  geom::Vec2 dir = ship_pose.heading_dir();
+  double front = geom::dot(geom::support(placed(ship), dir) - ship_pose.position, dir);
+  double back = -geom::support_local(data.shape, {-1, 0}).x;
+  Torpedo torpedo;
+  torpedo.id = fresh_torpedo_id(ctx.state);
+  torpedo.launcher = ship.id;
+  torpedo.pose = from_geom({ship_pose.position + (front + back) * dir, ship_pose.rotation});
+  torpedo.shape = data.shape;
+  torpedo.movement = data.movement;
+  torpedo.damage = data.damage;
+  torpedo.moves_left = ctx.params().torpedo_end_of_phase_moves;
+  ctx.state.torpedoes.push_back(torpedo);
+  ctx.emit("torpedo_launched", ship.id + " launches " + torpedo.id,
+           {{"ship", ship.id}, {"torpedo", torpedo.id}, {"x", torpedo.pose.x}, {"y", torpedo.pose.y}});
+  // "When the torpedo is launched, you may change its heading after each flip."
+  double heading = ship.pose.heading_deg;
+  for (int flip = 1; flip <= data.movement; ++flip) {
+    if (flip >= 2 && static_cast<std::size_t>(flip - 2) < order.headings_after_flips.size())
+      heading = order.headings_after_flips[static_cast<std::size_t>(flip - 2)];
+    const Torpedo* t = find_torpedo(ctx.state, torpedo.id);
+    geom::FlipOutput path = torpedo_path(ctx, *t, 1, heading);
+    if (!land(ctx, torpedo.id, path.landings.front(), path.leaves_play_area)) return;
+  }
+}
+
+void move_all_torpedoes(Ctx& ctx, const MoveTorpedoes& action) {
+  if (ctx.state.step != Step::execute || ctx.state.phase.stage != PhaseStage::torpedoes)
+    refuse(RefusalKind::wrong_step, "torpedoes move at the end of an orders phase, after every ship has acted");
+  for (const auto& [id, heading] : action.headings)
+    if (find_torpedo(ctx.state, id) == nullptr) refuse(RefusalKind::unknown_name, "no torpedo " + in_quotes(id) + " in flight");
+  // "On its three subsequent movements, you may change its heading at the beginning of each move."
+  struct Plan {
+    std::string id;
+    geom::FlipOutput path;
+  };
+  std::vector<Plan> plans;
+  int most_flips = 0;
+  for (Torpedo& t : ctx.state.torpedoes) {
+    auto it = action.headings.find(t.id);
+    if (it != action.headings.end()) t.pose.heading_deg = it->second;
+    plans.push_back({t.id, torpedo_path(ctx, t, t.movement, t.pose.heading_deg)});
+    most_flips = std::max(most_flips, t.movement);
+  }
+  ctx.emit("torpedoes_move", std::to_string(plans.size()) + " torpedo" + (plans.size() == 1 ? "" : "es") +
+                                 " move simultaneously",
+           {{"count", plans.size()}});
+  // "During torpedo movement, all torpedoes move simultaneously": flip by flip, all torpedoes.
+  std::vector<bool> alive(plans.size(), true);
+  for (int flip = 1; flip <= most_flips; ++flip) {
+    for (std::size_t i = 0; i < plans.size(); ++i) {
+      const auto& landings = plans[i].path.landings;
+      if (!alive[i] || static_cast<int>(landings.size()) < flip) continue;
+      bool outside = plans[i].path.first_flip_outside && *plans[i].path.first_flip_outside == flip;
+      alive[i] = land(ctx, plans[i].id, landings[static_cast<std::size_t>(flip - 1)], outside);
+    }
+  }
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    Torpedo* t = find_torpedo(ctx.state, plans[i].id);
+    if (!alive[i] || t == nullptr) continue;
+    if (--t->moves_left <= 0) {
+      ctx.emit("torpedo_expired", t->id + " expires and is removed from the table", {{"torpedo", t->id}});
+      remove_torpedo(ctx.state, plans[i].id);
+    }
+  }
+}
+
+void resolve_resting_contacts(Ctx& ctx) {
+  for (bool struck = true; struck;) {
+    struck = false;
+    for (const Torpedo& t : ctx.state.torpedoes) {
+      if (ShipState* ship = struck_ship(ctx, t, to_geom(t.pose))) {
+        torpedo_strikes(ctx, t.id, *ship);
+        struck = true;
+        break;  // the torpedo list changed
+      }
+    }
+  }
+}
+
+}  // namespace diskref::rules

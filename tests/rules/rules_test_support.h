@@ -1,0 +1,66 @@
+#pragma once
+// Shared by the rules tests: the sample data set, games built from setup JSON, and actions written
+// exactly as play scripts write them. Every applied action is followed by the invariant check.
+
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "engine/rules/apply.h"
+#include "engine/rules/game_data.h"
+#include "engine/rules/state.h"
+
+namespace diskref::rules::testing {
+
+// data/rules/ (the sample data set).
+const GameData& sample_data();
+
+// A flatted ship disk (the spec's example): 63.5 mm across, 57.2 mm flat to flat = one flip.
+inline constexpr double kShipDiameter = 63.5;
+inline constexpr double kFlip = 57.2;
+nlohmann::json ship_shape();
+
+// {"x":..,"y":..,"heading":..}
+nlohmann::json pose(double x, double y, double heading);
+
+class Game {
+ public:
+  // `setup` as in a play script's "setup" (without "data": the sample data is used).
+  explicit Game(const nlohmann::json& setup, GameData data = sample_data());
+
+  // Applies an action written as in a script; fails the test if it is refused or breaks an
+  // invariant. Returns its events.
+  std::vector<Event> play(const std::string& action_json);
+  // Expects a refusal of `kind`, and that nothing changed. Returns the reason.
+  std::string refused(const std::string& action_json, RefusalKind kind);
+  // The raw result, for tests that look at both outcomes.
+  ActionResult try_play(const std::string& action_json) const;
+
+  // Step One for every player (nobody reveals anything more) and Step Two with these orders.
+  void reveal_all();
+  void orders(const std::string& player, const std::string& ship, const std::vector<std::string>& orders);
+
+  const GameState& state() const { return state_; }
+  GameState& mutable_state() { return state_; }
+  const GameData& data() const { return data_; }
+  const ShipState& ship(const std::string& id) const;
+  const CrewTechDisk& disk(const std::string& id) const;
+
+ private:
+  GameData data_;
+  GameState state_;
+};
+
+// Events of a type.
+std::vector<Event> of_type(const std::vector<Event>& events, const std::string& type);
+bool has_event(const std::vector<Event>& events, const std::string& type);
+
+// Two players on opposite teams, "diana" with ship "enterprise" at (x1, y1, h1) and "owen" with
+// "tderet" at (x2, y2, h2), both at `speed`; extra members merged into each ship entry.
+nlohmann::json duel_setup(double x1, double y1, double h1, double x2, double y2, double h2, int speed,
+                          const nlohmann::json& enterprise_extra = nlohmann::json::object(),
+                          const nlohmann::json& tderet_extra = nlohmann::json::object());
+
+}  // namespace diskref::rules::testing
