@@ -79,7 +79,7 @@ struct Builder {
   }
 
   void add_ship(const JsonCursor& c) {
-    c.allow_only({"id", "card", "player", "pose", "shape", "speed", "shields", "hull", "crew", "tech"});
+    c.allow_only({"id", "card", "player", "pose", "shape", "speed", "shields", "hull", "crits", "crew", "tech"});
     ShipState s;
     s.id = c.at("id").non_empty_string();
     claim_id(c.at("id"), s.id);
@@ -98,6 +98,11 @@ struct Builder {
     s.speed = int_member("speed", 0, 0, card->max_speed);
     s.shields = int_member("shields", card->shields, 0, card->shields);
     s.hull = int_member("hull", card->hull, 1, card->hull);
+    if (auto crits = c.find("crits"))
+      for (const std::string& id : crits->keys()) {
+        if (data.crit(id) == nullptr) crits->at(id).fail("no critical type " + in_quotes(id) + " in the game data");
+        if (int n = crits->at(id).int_in(0, 1); n > 0) s.crits[id] = n;  // a second would have destroyed it
+      }
     points_spent[s.controller] += card->points;
     state.ships.push_back(s);
     for (auto [key, kind] : {std::pair{"crew", DiskKindOfCard::crew}, std::pair{"tech", DiskKindOfCard::tech}})

@@ -47,8 +47,7 @@ void check_ship(const GameState& s, const GameData& data, const ShipState& ship,
     if (!data.parameters.same_order_twice)
       for (std::size_t j = 0; j < i; ++j)
         if (ship.orders[j].kind == ship.orders[i].kind) bad("the same order twice");
-    if (ship.orders[i].revealed && (s.step != Step::execute || static_cast<int>(i) >= s.phase.number) &&
-        s.step != Step::boarding)
+    if (ship.orders[i].revealed && s.step == Step::execute && static_cast<int>(i) >= s.phase.number)
       bad("order " + std::to_string(i + 1) + " revealed before its phase");
     if (ship.orders[i].revealed && ship.orders[i].removed) bad("an order both revealed and removed");
   }

@@ -105,8 +105,8 @@ nlohmann::json duel_setup(double x1, double y1, double h1, double x2, double y2,
                                {"pose", pose(x1, y1, h1)}, {"shape", ship_shape()}, {"speed", speed}};
   nlohmann::json tderet = {{"id", "tderet"}, {"card", "tderet"}, {"player", "owen"},
                            {"pose", pose(x2, y2, h2)}, {"shape", ship_shape()}, {"speed", speed}};
-  enterprise.update(enterprise_extra);
-  tderet.update(tderet_extra);
+  if (enterprise_extra.is_object()) enterprise.update(enterprise_extra);
+  if (tderet_extra.is_object()) tderet.update(tderet_extra);
   return {{"players", {{{"id", "diana"}}, {{"id", "owen"}}}}, {"ships", {enterprise, tderet}}};
 }
 
