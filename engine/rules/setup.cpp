@@ -7,6 +7,7 @@
 #include "engine/model/shape_json.h"
 #include "engine/rules/text.h"
 #include "engine/rules/drops.h"
+#include "engine/rules/state_queries.h"
 #include "engine/rules/state_json.h"
 
 namespace diskref::rules {
@@ -61,9 +62,10 @@ struct Builder {
   }
 
   void check_keywords(const JsonCursor& entry, const ShipState& ship, const ShipCard& card) {
+    // The ship's own loadout: disks of its side (crew placed aboard by the other side are boarders).
     std::vector<const CrewTechDisk*> aboard;
     for (const CrewTechDisk& d : state.disks)
-      if (d.location == ship.id) aboard.push_back(&d);
+      if (d.location == ship.id && same_team(state, d.owner, ship.controller)) aboard.push_back(&d);
     if (static_cast<int>(aboard.size()) > card.capacity)
       entry.fail(ship.id + " carries " + std::to_string(aboard.size()) + " crew and tech disks; its capacity is " +
                  std::to_string(card.capacity));
