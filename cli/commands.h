@@ -11,5 +11,6 @@ RunFunction setup_ui(CLI::App& app);  // ui_command.cpp (only when built with th
 #endif
 
 RunFunction setup_check(CLI::App& app);  // check_command.cpp (spec §6)
+RunFunction setup_track(CLI::App& app);  // track_command.cpp (spec §5)
 
 }  // namespace diskref::cli

@@ -16,6 +16,7 @@ using diskref::cli::SetupFunction;
 // In the order `diskref --help` lists them.
 const SetupFunction kCommands[] = {
     diskref::cli::setup_check,
+    diskref::cli::setup_track,
 #ifdef DISKREF_HAS_UI
     diskref::cli::setup_ui,
 #endif

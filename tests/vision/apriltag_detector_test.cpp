@@ -1,6 +1,8 @@
-// The detector on real photographs (tests/data/real-apriltag-photos, tag36h11): every reference
-// tag found, corners within 1 px, nothing extra.
+// The detector, alone and as the tracking pipeline's detection stage, on real photographs
+// (tests/data/real-apriltag-photos, tag36h11): every reference tag found, corners within 1 px,
+// nothing extra.
 #include "vision/apriltag_detector.h"
+#include "vision/tracker.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -34,26 +36,8 @@ std::vector<Reference> read_reference(const std::filesystem::path& file) {
   return out;
 }
 
-class RealPhotos : public ::testing::TestWithParam<std::string> {};
-
-TEST_P(RealPhotos, EveryReferenceTagFoundWithin1pxAndNothingExtra) {
-  std::filesystem::path dir = std::filesystem::path(DISKREF_TEST_DATA_DIR) / "real-apriltag-photos";
-  cv::Mat gray = cv::imread((dir / (GetParam() + ".jpg")).string(), cv::IMREAD_GRAYSCALE);
-  ASSERT_FALSE(gray.empty());
-  auto reference = read_reference(dir / (GetParam() + ".txt"));
-  ASSERT_FALSE(reference.empty());
-
-  DetectorOptions options;
-  options.family = "tag36h11";
-  // The reference detections were made with the library's defaults for this family
-  // (2 corrected bits; tag36h11 has a minimum Hamming distance of 11, so that is safe), full
-  // resolution and no edge refinement.
-  options.quad_decimate = 1.0;
-  options.refine_edges = false;
-  options.max_hamming = 2;
-  AprilTagDetector detector(options);
-  auto found = detector.detect(gray);
-
+// Every reference tag found with all corners within 1 px, and nothing extra.
+void expect_matches_reference(const std::vector<TagDetection>& found, const std::vector<Reference>& reference) {
   std::vector<bool> matched(found.size(), false);
   for (const auto& ref : reference) {
     double best = 1e9;
@@ -76,6 +60,51 @@ TEST_P(RealPhotos, EveryReferenceTagFoundWithin1pxAndNothingExtra) {
     matched[best_index] = true;
   }
   for (std::size_t i = 0; i < found.size(); ++i) EXPECT_TRUE(matched[i]) << "extra detection of id " << found[i].id;
+}
+
+// The reference detections were made with the library's defaults for this family (2 corrected
+// bits; tag36h11 has a minimum Hamming distance of 11, so that is safe), full resolution and no
+// edge refinement.
+DetectorOptions reference_options() {
+  DetectorOptions options;
+  options.family = "tag36h11";
+  options.quad_decimate = 1.0;
+  options.refine_edges = false;
+  options.max_hamming = 2;
+  return options;
+}
+
+class RealPhotos : public ::testing::TestWithParam<std::string> {
+ protected:
+  std::filesystem::path dir = std::filesystem::path(DISKREF_TEST_DATA_DIR) / "real-apriltag-photos";
+  cv::Mat gray() const { return cv::imread((dir / (GetParam() + ".jpg")).string(), cv::IMREAD_GRAYSCALE); }
+  std::vector<Reference> reference() const { return read_reference(dir / (GetParam() + ".txt")); }
+};
+
+TEST_P(RealPhotos, EveryReferenceTagFoundWithin1pxAndNothingExtra) {
+  cv::Mat image = gray();
+  ASSERT_FALSE(image.empty());
+  auto ref = reference();
+  ASSERT_FALSE(ref.empty());
+  AprilTagDetector detector(reference_options());
+  expect_matches_reference(detector.detect(image), ref);
+}
+
+// The same photos through the tracking pipeline's detection stage (search planning, region
+// detection, merging): with nothing known about the table, the first frame is searched whole, and
+// every detection is reported (here all rejected: no disk has these ids, and ids 0-3 are taken as
+// corner markers of a table they do not belong to).
+TEST_P(RealPhotos, ThroughTheTrackersDetectionStage) {
+  cv::Mat image = gray();
+  ASSERT_FALSE(image.empty());
+  TrackerOptions options;
+  options.detector = reference_options();
+  Tracker tracker(default_table(), DiskRegistry{}, std::nullopt, options);
+  TrackerResult result = tracker.process(image, 0, 0.0);
+  std::vector<TagDetection> found;
+  for (const auto& d : result.detections) found.push_back(d.tag);
+  expect_matches_reference(found, reference());
+  EXPECT_TRUE(result.track.disks.empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(Photos, RealPhotos,

@@ -18,10 +18,10 @@ extern "C" {
 
 namespace diskref::vision::test {
 
-// A camera `height_mm` above the table point (cx, cy), looking straight down and then tilted by
-// `tilt_deg` about its own x axis, with OpenCV distortion k1 (k2..k3 zero).
-inline TablePose camera_above(cv::Size image, double focal_px, geom::Vec2 above, double height_mm, double tilt_deg,
-                              double k1 = 0.0) {
+// A camera looking at the table point `target` from `distance_mm` away, its view turned from
+// straight down by `tilt_deg` about its own x axis, with OpenCV distortion k1 (k2..k3 zero).
+inline TablePose camera_looking_at(cv::Size image, double focal_px, geom::Vec2 target, double distance_mm,
+                                   double tilt_deg, double k1 = 0.0) {
   TablePose pose;
   pose.camera.image_size = image;
   pose.camera.camera_matrix = cv::Matx33d(focal_px, 0, (image.width - 1) / 2.0, 0, focal_px, (image.height - 1) / 2.0, 0, 0, 1);
@@ -31,9 +31,21 @@ inline TablePose camera_above(cv::Size image, double focal_px, geom::Vec2 above,
   const cv::Matx33d down(1, 0, 0, 0, -1, 0, 0, 0, -1);  // camera x = table x, y = -table y, z = -table z
   const cv::Matx33d tilt(1, 0, 0, 0, std::cos(a), -std::sin(a), 0, std::sin(a), std::cos(a));
   pose.rotation = tilt * down;
-  // The tilt turns the view; keep the camera centre where asked.
-  const cv::Vec3d centre(above.x, above.y, height_mm);
+  const cv::Vec3d axis_table = pose.rotation.t() * cv::Vec3d(0, 0, 1);
+  const cv::Vec3d centre = cv::Vec3d(target.x, target.y, 0) - distance_mm * axis_table;
   pose.translation = -(pose.rotation * centre);
+  return pose;
+}
+
+// A camera `height_mm` straight above the table point `above`, then tilted by `tilt_deg` about its
+// own x axis (its centre stays put), with OpenCV distortion k1.
+inline TablePose camera_above(cv::Size image, double focal_px, geom::Vec2 above, double height_mm, double tilt_deg,
+                              double k1 = 0.0) {
+  TablePose pose = camera_looking_at(image, focal_px, above, height_mm, 0.0, k1);
+  const double a = geom::deg_to_rad(tilt_deg);
+  const cv::Matx33d tilt(1, 0, 0, 0, std::cos(a), -std::sin(a), 0, std::sin(a), std::cos(a));
+  pose.rotation = tilt * pose.rotation;
+  pose.translation = -(pose.rotation * cv::Vec3d(above.x, above.y, height_mm));
   return pose;
 }
 

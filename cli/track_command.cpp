@@ -1,0 +1,218 @@
+// `diskref track VIDEO --table TABLE.json --disks DISKS.json [--calib CAMERA.json] --out OUT.jsonl`
+// (spec §5): one JSON line per video frame, written and flushed as it goes, so that a crash loses
+// nothing already recorded. Progress on stderr, a closing summary, bad input -> status 2.
+//
+// Extensions (README): --camera DEVICE for a live camera (with --camera-size, --camera-fps,
+// --exposure, --frames), --table-pose FILE for a fixed table pose, --lost-after S, --truth FILE to
+// compare the output with ground truth, --tag-family, --threads.
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <string>
+
+#include "calibration/camera_model.h"
+#include "calibration/table_pose.h"
+#include "cli/commands.h"
+#include "engine/io/input_error.h"
+#include "engine/model/disk_registry.h"
+#include "engine/model/table_spec.h"
+#include "vision/frame_source.h"
+#include "vision/track_evaluation.h"
+#include "vision/tracker.h"
+
+namespace diskref::cli {
+namespace {
+
+struct TrackOptions {
+  std::string video;
+  std::string table;
+  std::string disks;
+  std::string calib;
+  std::string out;
+  std::string camera;
+  std::string camera_size;
+  double camera_fps = 0;
+  double exposure = -1;
+  long long max_frames = -1;
+  std::string table_pose;
+  double lost_after_s = kDefaultLostAfterSeconds;
+  std::string truth;
+  std::string family = "tagStandard41h12";
+  int threads = 2;
+  bool quiet = false;
+};
+
+std::atomic<bool> g_stop{false};
+extern "C" void on_interrupt(int) { g_stop = true; }
+
+// A progress line on stderr: redrawn in place on a terminal, every 10 % otherwise.
+class Progress {
+ public:
+  Progress(std::optional<long long> total, bool quiet) : total_(total), quiet_(quiet), tty_(isatty(STDERR_FILENO) != 0) {}
+
+  void update(long long done, double fps) {
+    if (quiet_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (tty_) {
+      if (now - last_ < std::chrono::milliseconds(200)) return;
+      last_ = now;
+      if (total_ && *total_ > 0) {
+        const double f = std::min(1.0, static_cast<double>(done) / static_cast<double>(*total_));
+        const int filled = static_cast<int>(f * 30);
+        std::fprintf(stderr, "\r[%s%s] %3.0f %%  frame %lld/%lld  %.0f fps ", std::string(filled, '#').c_str(),
+                     std::string(30 - filled, ' ').c_str(), 100 * f, done, *total_, fps);
+      } else {
+        std::fprintf(stderr, "\rframe %lld  %.0f fps ", done, fps);
+      }
+    } else if (total_ && *total_ > 0) {
+      const int tenth = static_cast<int>(10 * done / *total_);
+      if (tenth > last_tenth_) {
+        last_tenth_ = tenth;
+        std::fprintf(stderr, "%d %% (frame %lld/%lld, %.0f fps)\n", 10 * tenth, done, *total_, fps);
+      }
+    }
+  }
+  void finish() {
+    if (!quiet_ && tty_) std::fprintf(stderr, "\n");
+  }
+
+ private:
+  std::optional<long long> total_;
+  bool quiet_;
+  bool tty_;
+  int last_tenth_ = 0;
+  std::chrono::steady_clock::time_point last_{};
+};
+
+std::unique_ptr<vision::FrameSource> open_source(const TrackOptions& o) {
+  if (o.camera.empty()) return vision::open_video_file(o.video);
+  vision::CameraOptions camera;
+  camera.device = o.camera;
+  if (!o.camera_size.empty()) {
+    int w = 0, h = 0;
+    if (std::sscanf(o.camera_size.c_str(), "%dx%d", &w, &h) != 2 || w <= 0 || h <= 0)
+      throw InputError("", "--camera-size", "must be WIDTHxHEIGHT, e.g. 1920x1080 (got \"" + o.camera_size + "\")");
+    camera.width = w;
+    camera.height = h;
+  }
+  camera.fps = o.camera_fps;
+  if (o.exposure >= 0) camera.exposure = o.exposure;
+  return vision::open_camera(camera);
+}
+
+void print_summary(const vision::Tracker& tracker, const vision::FrameSource& source, long long frames, double seconds,
+                   const std::set<std::string>& seen) {
+  const auto& s = tracker.stats();
+  std::fprintf(stderr, "%s: %lld frames in %.1f s (%.1f frames per second)\n", source.description().c_str(), frames,
+               seconds, seconds > 0 ? static_cast<double>(frames) / seconds : 0.0);
+  std::string names;
+  for (const auto& n : seen) names += (names.empty() ? "" : ", ") + n;
+  std::fprintf(stderr, "disks seen: %zu of %zu%s%s\n", seen.size(), tracker.registry().disks().size(),
+               seen.empty() ? "" : " (", seen.empty() ? "" : (names + ")").c_str());
+  std::fprintf(stderr, "detections accepted: %lld; rejected: %lld", s.accepted, s.rejected_total());
+  bool first = true;
+  for (std::size_t r = 0; r < vision::kRejectReasonCount; ++r) {
+    if (s.rejected[r] == 0) continue;
+    std::fprintf(stderr, "%s%lld %s", first ? " (" : ", ", s.rejected[r],
+                 std::string(vision::to_string(static_cast<vision::RejectReason>(r))).c_str());
+    first = false;
+  }
+  std::fprintf(stderr, "%s\n", first ? "" : ")");
+  std::fprintf(stderr, "corrupt frames skipped: %lld\n", source.corrupt_frames_skipped());
+  if (s.frames_without_table_pose > 0)
+    std::fprintf(stderr, "frames without a table pose (corner markers not seen): %lld\n", s.frames_without_table_pose);
+}
+
+int run_track(const TrackOptions& o) {
+  if (o.video.empty() == o.camera.empty())
+    throw InputError("", "", o.video.empty() ? "give a VIDEO file or --camera DEVICE" : "give a VIDEO file or --camera, not both");
+  // Every input is read before the output is touched.
+  TableSpec table = load_table(o.table);
+  DiskRegistry registry = load_disk_registry(o.disks);
+  std::optional<CameraModel> lens;
+  if (!o.calib.empty()) lens = load_camera_model(o.calib);
+  std::optional<TablePose> fixed_pose;
+  if (!o.table_pose.empty()) fixed_pose = load_table_pose(o.table_pose);
+  std::optional<std::vector<TrackFrame>> truth;
+  if (!o.truth.empty()) truth = load_track_jsonl(o.truth);
+  std::unique_ptr<vision::FrameSource> source = open_source(o);
+
+  vision::TrackerOptions options;
+  options.detector.family = o.family;
+  options.detector.threads = o.threads;
+  options.disks.lost_after_s = o.lost_after_s;
+  vision::Tracker tracker(table, registry, lens, options);
+  if (fixed_pose) tracker.set_table_pose(*fixed_pose);
+
+  std::ofstream out(o.out, std::ios::out | std::ios::trunc);
+  if (!out) throw InputError(o.out, "", "cannot be written");
+
+  g_stop = false;
+  auto previous_handler = std::signal(SIGINT, on_interrupt);
+  Progress progress(source->frame_count(), o.quiet);
+  std::set<std::string> seen;
+  std::vector<TrackFrame> written;
+  long long frames = 0;
+  const auto start = std::chrono::steady_clock::now();
+  while (!g_stop && (o.max_frames < 0 || frames < o.max_frames)) {
+    std::optional<vision::Frame> frame = source->next();
+    if (!frame) break;
+    vision::TrackerResult result = tracker.process(frame->image, frame->index, frame->t);
+    for (const auto& note : result.notes) {
+      if (!o.quiet) progress.finish();
+      std::fprintf(stderr, "frame %lld: %s\n", frame->index, note.c_str());
+    }
+    out << to_jsonl_line(result.track) << '\n';
+    out.flush();
+    if (!out) throw std::runtime_error("writing " + o.out + " failed (disk full?)");
+    for (const auto& d : result.track.disks) seen.insert(d.name);
+    if (truth) written.push_back(std::move(result.track));
+    ++frames;
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    progress.update(frame->index + 1, elapsed > 0 ? static_cast<double>(frames) / elapsed : 0.0);
+  }
+  std::signal(SIGINT, previous_handler);
+  progress.finish();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  print_summary(tracker, *source, frames, seconds, seen);
+  if (truth) std::fprintf(stderr, "compared with %s:\n%s", o.truth.c_str(), vision::format_evaluation(vision::evaluate_tracks(written, *truth)).c_str());
+  if (!tracker.table_pose()) {
+    std::fprintf(stderr, "diskref track: no table pose: the corner markers were never seen (is the table file right?)\n");
+    return kExitFailure;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+RunFunction setup_track(CLI::App& app) {
+  auto o = std::make_shared<TrackOptions>();
+  CLI::App* sub = app.add_subcommand("track", "Track the disks in a video (or a live camera) into JSON lines (spec §5)");
+  sub->add_option("video", o->video, "Video file");
+  sub->add_option("--table", o->table, "Table file (spec §3)")->required();
+  sub->add_option("--disks", o->disks, "Disk registry (spec §4)")->required();
+  sub->add_option("--calib", o->calib, "Camera calibration (spec §7); without it, no lens correction");
+  sub->add_option("--out", o->out, "Output, one JSON object per frame (spec §5)")->required();
+  sub->add_option("--camera", o->camera, "Live V4L2 camera instead of a video: index (0) or device path");
+  sub->add_option("--camera-size", o->camera_size, "Camera resolution WIDTHxHEIGHT");
+  sub->add_option("--camera-fps", o->camera_fps, "Camera frame rate")->check(CLI::PositiveNumber);
+  sub->add_option("--exposure", o->exposure, "Manual camera exposure (driver units; default automatic)")->check(CLI::NonNegativeNumber);
+  sub->add_option("--frames", o->max_frames, "Stop after this many frames")->check(CLI::PositiveNumber);
+  sub->add_option("--table-pose", o->table_pose, "Use this table pose file instead of finding the corner markers");
+  sub->add_option("--lost-after", o->lost_after_s, "Seconds unseen before a disk is lost")
+      ->check(CLI::NonNegativeNumber)->capture_default_str();
+  sub->add_option("--truth", o->truth, "Compare the output with this ground truth (truth.jsonl) and print the figures");
+  sub->add_option("--tag-family", o->family, "AprilTag family")->capture_default_str();
+  sub->add_option("--threads", o->threads, "Detection threads")->check(CLI::Range(1, 64))->capture_default_str();
+  sub->add_flag("--quiet", o->quiet, "No progress on stderr");
+  return [o] { return run_track(*o); };
+}
+
+}  // namespace diskref::cli

@@ -1,0 +1,77 @@
+#pragma once
+// Comparing a tracker's output with ground truth (truth.jsonl from the renderer: what a perfect
+// tracker would write), frame by frame. One place for this, used by the tests, `diskref track
+// --truth`, the bench and the README's figures.
+//
+// Frames are matched by `frame`; disks by name. For every truth disk that is `visible`:
+//   - recall: the output has it `visible` in that frame (by kind);
+//   - position and heading errors (when both are visible and it is where it should be);
+//   - identity: the output's disk lies nearer another disk's true place than its own gate;
+//   - sigma: each axis' error over the output's sigma_mm, to check it behaves as a 1-sigma figure
+//     (a Gaussian puts 68.3 % within 1 sigma and 95.4 % within 2).
+// And for disks the truth calls `stale` (covered): whether the output calls them stale too, and
+// whether a stale output pose ever moves.
+
+#include <array>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/model/track_frame.h"
+
+namespace diskref::vision {
+
+struct EvaluationOptions {
+  // An output pose further than this from its disk's true place is not that disk's measurement
+  // (a wrong identity, or a wild detection), mm.
+  double identity_gate_mm = 15.0;
+};
+
+// a / b as a double (0 when b is 0).
+inline double ratio(long long a, long long b) { return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0; }
+
+struct KindFigures {
+  long long truth_visible = 0;   // (frame, disk) pairs the truth says are visible
+  long long found_visible = 0;   // ... that the output has visible too
+  long long pose_samples = 0;    // ... and within the identity gate (errors below are over these)
+  double position_sum2 = 0;      // mm^2 (distance)
+  double heading_sum2 = 0;       // deg^2
+  double position_max = 0;
+  double heading_max = 0;
+  double recall() const { return truth_visible ? ratio(found_visible, truth_visible) : 1.0; }
+  double position_rms_mm() const;
+  double heading_rms_deg() const;
+};
+
+struct TrackEvaluation {
+  long long frames_compared = 0;
+  long long frames_missing = 0;     // truth frames with no output frame
+  std::map<DiskKind, KindFigures> by_kind;
+  KindFigures all;
+  long long identity_errors = 0;    // output visible, but at another disk's place
+  long long misplaced = 0;          // output visible, beyond the gate from its own true place
+  long long face_errors = 0;
+  long long false_visible = 0;      // output visible where the truth says it is not (stale/lost/absent)
+  long long truth_stale = 0;        // (frame, disk) pairs the truth says are stale
+  long long stale_agreed = 0;       // ... and the output too
+  long long stale_moved = 0;        // output stale with a pose different from its previous frame's
+  // Sigma check over visible pose samples, per axis.
+  long long sigma_axis_samples = 0;
+  long long within_1_sigma = 0;
+  long long within_2_sigma = 0;
+  double mean_sigma_mm = 0;
+  // Extensions, when both sides give them.
+  long long motion_samples = 0, motion_agreed = 0;
+  long long settled_samples = 0, settled_agreed = 0;
+
+  double fraction_within_1_sigma() const;
+  double fraction_within_2_sigma() const;
+};
+
+TrackEvaluation evaluate_tracks(const std::vector<TrackFrame>& output, const std::vector<TrackFrame>& truth,
+                                const EvaluationOptions& options = {});
+
+// A few lines for people: recall per kind, RMS errors, identity, stale, sigma, motion.
+std::string format_evaluation(const TrackEvaluation& evaluation);
+
+}  // namespace diskref::vision
