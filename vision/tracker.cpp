@@ -101,10 +101,14 @@ Tracker::Tracker(TableSpec table, DiskRegistry registry, std::optional<CameraMod
   if (!(options.disks.lost_after_s >= 0)) throw std::invalid_argument("lost_after_s must be >= 0");
 }
 
-void Tracker::set_table_pose(TablePose pose) {
+void Tracker::use_pose(TablePose pose) {
   pose_ = std::make_shared<const TablePose>(std::move(pose));
   geometry_.reset();
-  fixed_pose_ = true;
+}
+
+void Tracker::set_table_pose(TablePose pose) {
+  monitor_.emplace(table_, lens_, pose);
+  use_pose(std::move(pose));
 }
 
 void Tracker::reset() {
@@ -114,19 +118,27 @@ void Tracker::reset() {
   search_everything_ = true;
 }
 
-void Tracker::update_table_pose(const std::vector<MarkerObservation>& markers, cv::Size image_size,
+void Tracker::update_table_pose(const std::vector<MarkerObservation>& markers, cv::Size image_size, long long frame,
                                 TrackerResult& result) {
-  if (pose_ || markers.empty()) return;
+  if (!monitor_) monitor_.emplace(table_, lens_, image_size);
+  if (auto event = monitor_->update(frame, markers)) {
+    result.notes.push_back(event->message);
+    if (event->kind != TableMonitorEvent::Kind::marker_moved && monitor_->pose()) use_pose(*monitor_->pose());
+  }
+  if (monitor_->pose()) return;
+  // Not acquired yet: this frame's markers alone give a provisional pose.
+  if (markers.size() < 2) return;
   TablePoseEstimate estimate = estimate_table_pose(table_, markers, lens_, image_size);
   if (!estimate.pose) return;
-  char text[160];
-  std::snprintf(text, sizeof text, "table pose from corner markers %s (%.2f px, %.2f mm)",
-                join_ids(estimate.pose->markers_used).c_str(), estimate.pose->reprojection_rms_px,
-                estimate.pose->reprojection_rms_mm);
-  result.notes.emplace_back(text);
-  for (auto& note : estimate.notes) result.notes.push_back(std::move(note));
-  pose_ = std::make_shared<const TablePose>(std::move(*estimate.pose));
-  geometry_.reset();
+  if (!pose_) {
+    char text[160];
+    std::snprintf(text, sizeof text, "frame %lld: provisional table pose from corner markers %s (%.2f px, %.2f mm)",
+                  frame, join_ids(estimate.pose->markers_used).c_str(), estimate.pose->reprojection_rms_px,
+                  estimate.pose->reprojection_rms_mm);
+    result.notes.emplace_back(text);
+    for (auto& note : estimate.notes) result.notes.push_back("frame " + std::to_string(frame) + ": " + note);
+  }
+  use_pose(std::move(*estimate.pose));
 }
 
 SearchScene Tracker::search_scene(cv::Size image_size, double t, const ChangeResult& change) const {
@@ -358,7 +370,7 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
     if (record.corner_marker) markers.push_back({tag.id, tag.corners});
     result.detections.push_back(record);
   }
-  if (!fixed_pose_) update_table_pose(markers, size, result);
+  update_table_pose(markers, size, frame_index, result);
   result.table_pose = pose_;
   result.times.table_ms = ms_since(clock);
 
@@ -391,7 +403,11 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
     else
       ++stats_.accepted;
   }
-  if (pose_) search_everything_ = false;
+  // Most of the table changed at once (the camera was bumped, the light changed): everything may
+  // have moved in the image, so the next frame is searched whole.
+  search_everything_ = !pose_ || (geometry_ && !change.first_frame &&
+                                  ChangeDetector::changed_fraction(change, geometry_->play_area_small) >
+                                      options_.rescan_changed_fraction);
   return result;
 }
 

@@ -7,8 +7,10 @@
 //   plan       where to look: around known disks and markers, where it changed, one sweep tile
 //              (search_planner.h); the whole table when nothing is known yet
 //   detect     apriltag over those regions on `detector.threads` threads (tag_search.h)
-//   table      the corner markers seen -> the table pose (estimated once the markers are seen; a
-//              fixed pose when one is given)
+//   table      the corner markers seen -> the table pose, through calibration's TableMonitor (it
+//              acquires the pose from the first frames' markers, notices a bumped camera and
+//              re-estimates); until it has acquired one, a provisional pose from each frame's
+//              markers alone, so that the first frames are measured too
 //   measure    every other tag -> its disk (registry), its pose on the table at the disk's
 //              thickness, lens-corrected corner points (tag_measurement.h); what cannot be real is
 //              rejected and counted by reason
@@ -27,6 +29,7 @@
 #include <opencv2/core.hpp>
 
 #include "calibration/camera_model.h"
+#include "calibration/table_monitor.h"
 #include "calibration/table_pose.h"
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"
@@ -61,6 +64,9 @@ struct TrackerOptions {
   double size_tolerance = 0.15;
   // Search the whole table every frame instead of only where tags can be (slow; for comparison).
   bool exhaustive_search = false;
+  // When more than this fraction of the play area changed in one frame (a bumped camera, a light
+  // switched on), the next frame is searched whole.
+  double rescan_changed_fraction = 0.3;
 };
 
 // One detection, for overlays and diagnostics.
@@ -102,7 +108,8 @@ class Tracker {
   // markers, no lens correction). Throws std::invalid_argument for bad options.
   Tracker(TableSpec table, DiskRegistry registry, std::optional<CameraModel> lens, TrackerOptions options = {});
 
-  // Uses this table pose from now on instead of estimating one from the corner markers.
+  // Starts from this table pose (e.g. a saved table-pose file) instead of acquiring one from the
+  // corner markers; the monitor still re-estimates it if the camera is bumped.
   void set_table_pose(TablePose pose);
 
   // Processes one frame (8-bit BGR or grey; every frame the same size). `frame_index` and `t`
@@ -122,7 +129,9 @@ class Tracker {
  private:
   struct PoseGeometry;  // what follows from the table pose (image bounds, scales), cached
 
-  void update_table_pose(const std::vector<MarkerObservation>& markers, cv::Size image_size, TrackerResult& result);
+  void update_table_pose(const std::vector<MarkerObservation>& markers, cv::Size image_size, long long frame,
+                         TrackerResult& result);
+  void use_pose(TablePose pose);
   SearchScene search_scene(cv::Size image_size, double t, const ChangeResult& change) const;
   std::vector<DiskObservation> measure(std::vector<DetectionRecord>& records);
 
@@ -130,7 +139,7 @@ class Tracker {
   DiskRegistry registry_;
   std::optional<CameraModel> lens_;
   TrackerOptions options_;
-  bool fixed_pose_ = false;
+  std::optional<TableMonitor> monitor_;
   std::shared_ptr<const TablePose> pose_;
   std::shared_ptr<const PoseGeometry> geometry_;
   TagSearch search_;

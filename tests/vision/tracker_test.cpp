@@ -201,5 +201,19 @@ TEST_F(TrackerOnSyntheticTable, ADiskPlacedLaterIsFound) {
   expect_at(r.track, torpedo, 0.15, 1.0);
 }
 
+TEST_F(TrackerOnSyntheticTable, ABumpedCameraIsNoticedAndThePoseReestimated) {
+  Tracker tracker(table, reg, pose.camera);
+  Truth ship{"enterprise", geom::Pose::from_degrees(250, 350, 60)};
+  bool moved_noted = false;
+  for (int i = 0; i < 25; ++i) {
+    if (i == 10) pose = test::camera_looking_at({1920, 1080}, 1300, {320, 290}, 1000, 11);  // bumped
+    TrackerResult r = tracker.process(frame({ship}), i, i / 30.0);
+    for (const auto& note : r.notes) moved_noted = moved_noted || note.find("camera moved") != std::string::npos;
+    // Right before the bump and once the monitor has confirmed it (5 frames), the disk is in place.
+    if (i < 10 || i >= 16) expect_at(r.track, ship, 0.15, 0.5);
+  }
+  EXPECT_TRUE(moved_noted);
+}
+
 }  // namespace
 }  // namespace diskref::vision
