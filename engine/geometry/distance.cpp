@@ -24,17 +24,23 @@
 namespace diskref::geom {
 namespace {
 
-constexpr double kTwoPi = 2 * std::numbers::pi;
 // Points of a support feature within this of the farthest are treated as one flat (witness
 // points only; the distance value itself does not depend on it).
 constexpr double kFeatureTolerance = 1e-9;
 
+// A monotone stand-in for the angle of a direction, in [0, 4) counter-clockwise from +x (one unit
+// per quarter turn): orders directions exactly like atan2 without any trigonometry.
+double pseudo_angle(Vec2 v) {
+  double s = std::fabs(v.x) + std::fabs(v.y);
+  if (s == 0) return 0;
+  double t = v.y / s;                  // in [-1, 1]
+  return v.x >= 0 ? (t >= 0 ? t : 4 + t) : 2 - t;
+}
+
 struct Break {
-  double angle;  // atan2 of n, in (-pi, pi]
+  double angle;  // pseudo_angle(n)
   Vec2 n;
 };
-
-double angle_of(Vec2 v) { return std::atan2(v.y, v.x); }
 
 // The separation along n on one interval between breaks: s(n) = n.V - C.
 struct Piecewise {
@@ -43,12 +49,31 @@ struct Piecewise {
   double at(Vec2 n) const { return dot(n, v) - c; }
 };
 
-Piecewise piece_between(const PlacedShape& a, const Outline& oa, const PlacedShape& b, const Outline& ob, Vec2 n_mid) {
-  SupportPiece pa = support_piece(oa, dir_to_local(a.pose, n_mid));
-  SupportPiece pb = support_piece(ob, dir_to_local(b.pose, -n_mid));
-  Vec2 va = to_table(a.pose, pa.point);
-  Vec2 vb = to_table(b.pose, pb.point);
-  return {vb - va, pa.radius + pb.radius};
+// The outline turned into the table frame's orientation (still about the shape's centre), so the
+// per-interval work needs no rotations.
+Outline turned(Outline o, Rot q) {
+  for (int i = 0; i < o.corner_count; ++i) {
+    o.corners[i] = rotate(q, o.corners[i]);
+    o.edge_normals[i] = rotate(q, o.edge_normals[i]);
+  }
+  return o;
+}
+
+// The smallest support value over all directions (the inner radius about the centre): a lower
+// bound on h used to skip intervals that cannot hold the maximum.
+double min_support(const Outline& o) {
+  if (o.corner_count == 0) return o.arc_radius;
+  double m = o.arc_radius > 0 ? o.arc_radius : 1e300;
+  for (int i = 0; i < o.corner_count; ++i)
+    if (!o.edge_is_arc[i]) m = std::min(m, dot(o.edge_normals[i], o.corners[i]));
+  return m;
+}
+
+// Whether direction `v` (pseudo-angle pv) lies in the interval starting at `lo` of `width`.
+bool inside(double pv, double lo, double width) {
+  double offset = pv - lo;
+  if (offset < 0) offset += 4;
+  return offset < width;
 }
 
 // Witness points: the two support features facing each other along `normal`, paired at the
@@ -81,23 +106,22 @@ void witness_points(const PlacedShape& a, const Outline& oa, const PlacedShape& 
 DistanceOutput signed_distance(const PlacedShape& a, const PlacedShape& b) {
   const Outline oa = make_outline(a.shape);
   const Outline ob = make_outline(b.shape);
+  const Outline ta = turned(oa, a.pose.rotation);
+  const Outline tb = turned(ob, b.pose.rotation);
+  const Vec2 centres = b.pose.position - a.pose.position;
 
   // 1. The directions n where a support piece changes: A's breaks, and B's breaks turned round
   //    (B is probed in direction -n).
   std::array<Break, 16> breaks;
   int count = 0;
   std::array<Vec2, 8> local;
-  int na = support_breaks(oa, local);
-  for (int i = 0; i < na; ++i) {
-    Vec2 n = dir_to_table(a.pose, local[i]);
-    breaks[count++] = {angle_of(n), n};
-  }
-  int nb = support_breaks(ob, local);
-  for (int i = 0; i < nb; ++i) {
-    Vec2 n = -dir_to_table(b.pose, local[i]);
-    breaks[count++] = {angle_of(n), n};
-  }
-  std::sort(breaks.begin(), breaks.begin() + count, [](const Break& x, const Break& y) { return x.angle < y.angle; });
+  int na = support_breaks(ta, local);
+  for (int i = 0; i < na; ++i) breaks[count++] = {pseudo_angle(local[i]), local[i]};
+  int nb = support_breaks(tb, local);
+  for (int i = 0; i < nb; ++i) breaks[count++] = {pseudo_angle(-local[i]), -local[i]};
+  // Insertion sort: each shape's breaks already come in counter-clockwise order.
+  for (int i = 1; i < count; ++i)
+    for (int j = i; j > 0 && breaks[j].angle < breaks[j - 1].angle; --j) std::swap(breaks[j], breaks[j - 1]);
 
   DistanceOutput out;
   out.distance = -1e300;
@@ -108,29 +132,46 @@ DistanceOutput signed_distance(const PlacedShape& a, const PlacedShape& b) {
       out.normal = n;
     }
   };
+  auto piece_at = [&](Vec2 n) {
+    SupportPiece pa = support_piece(ta, n);
+    SupportPiece pb = support_piece(tb, -n);
+    return Piecewise{centres + pb.point - pa.point, pa.radius + pb.radius};
+  };
 
   if (count == 0) {
     // Two circles: one piece all round; the maximum is along the line of centres.
-    Piecewise p = piece_between(a, oa, b, ob, Vec2{1, 0});
+    Piecewise p = piece_at(Vec2{1, 0});
     consider(p, normalized(p.v));
     out.iterations = 1;
   } else {
-    // 2. On each interval between consecutive breaks, maximise n.V - C in closed form.
+    // 2. On each interval between consecutive breaks, maximise n.V - C in closed form. Start
+    //    with the interval facing B, and skip intervals whose bound
+    //    max n.(c_B - c_A) - min h_A - min h_B cannot beat the best so far.
+    const double floor_c = min_support(ta) + min_support(tb);
+    const double pc = pseudo_angle(centres);
+    int first = 0;
     for (int i = 0; i < count; ++i) {
+      double width = breaks[(i + 1) % count].angle - breaks[i].angle + (i + 1 == count ? 4 : 0);
+      if (width > 0 && inside(pc, breaks[i].angle, width)) first = i;
+    }
+    for (int k = 0; k < count; ++k) {
+      const int i = (first + k) % count;
       const Break& lo = breaks[i];
       const Break& hi = breaks[(i + 1) % count];
       double width = hi.angle - lo.angle;
-      if (i + 1 == count) width += kTwoPi;  // the interval that wraps round
-      if (width <= 0) continue;             // coincident breaks
-      double mid_angle = lo.angle + width / 2;
-      Piecewise p = piece_between(a, oa, b, ob, {std::cos(mid_angle), std::sin(mid_angle)});
+      if (i + 1 == count) width += 4;  // the interval that wraps round
+      if (width <= 0) continue;        // coincident breaks
+      double bound = std::max(dot(lo.n, centres), dot(hi.n, centres));
+      if (inside(pc, lo.angle, width)) bound = length(centres);
+      if (bound - floor_c <= out.distance) continue;
+      // A direction strictly inside the interval: the bisector of its ends (turned round when
+      // the interval spans more than half a turn; square to lo when exactly half a turn).
+      Vec2 sum = lo.n + hi.n;
+      Vec2 mid = width < 2 ? sum : (width > 2 && length_squared(sum) > 0 ? -sum : perp(lo.n));
+      Piecewise p = piece_at(normalized(mid));
       consider(p, lo.n);
       consider(p, hi.n);
-      if (length_squared(p.v) > 0) {
-        double offset = angle_of(p.v) - lo.angle;
-        offset -= kTwoPi * std::floor(offset / kTwoPi);
-        if (offset < width) consider(p, normalized(p.v));
-      }
+      if (length_squared(p.v) > 0 && inside(pseudo_angle(p.v), lo.angle, width)) consider(p, normalized(p.v));
       ++out.iterations;
     }
   }

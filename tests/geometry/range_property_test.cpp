@@ -105,7 +105,7 @@ TEST(RangeProperty, VerdictPlacementAndRandomSearchAgreeWithBruteForce) {
 // maximise how deep the template reaches into `to` (minus its signed distance): a grid of 48
 // outline points x 48 orientations x 2 corners (the other two corners give the same placements
 // turned half a turn), then a zooming 5 x 5 pattern search around the best three (each round half
-// the previous span, 36 rounds: down to ~1e-12 rad). Brute force says "in range" when that depth
+// the previous span, 32 rounds: down to ~4e-11 rad). Brute force says "in range" when that depth
 // is >= 0. The depths are evaluated with the library's signed distance, itself checked against
 // brute force for rect-disk pairs in distance_property_test.cpp.
 //
@@ -117,7 +117,7 @@ TEST(RangeProperty, SystematicSearchAgreesAwayFromTheBoundary) {
   constexpr double kBoundary = 1e-3;
   const double two_pi = 2 * std::numbers::pi;
   int checked = 0, found = 0;
-  for (int i = 0; i < 150; ++i) {
+  for (int i = 0; i < 110; ++i) {
     RangeCase c = random_case(s);
     DistanceOutput d = signed_distance(c.from, c.to);
     if (d.distance <= 0) continue;
@@ -153,7 +153,7 @@ TEST(RangeProperty, SystematicSearchAgreesAwayFromTheBoundary) {
     for (int k = 0; k < 3; ++k) {
       Probe p = grid[k];
       double wt = two_pi / 48, wp = two_pi / 48;
-      for (int round = 0; round < 36; ++round, wt /= 2, wp /= 2) {
+      for (int round = 0; round < 32; ++round, wt /= 2, wp /= 2) {
         Probe centre = p;
         for (int a = -2; a <= 2; ++a)
           for (int b = -2; b <= 2; ++b) {
@@ -172,7 +172,7 @@ TEST(RangeProperty, SystematicSearchAgreesAwayFromTheBoundary) {
     }
   }
   std::printf("systematic: %d configurations near the boundary, %d found in range\n", checked, found);
-  EXPECT_GT(checked, 80);
+  EXPECT_GT(checked, 60);
   EXPECT_GT(found, checked / 4);
   EXPECT_LT(found, checked * 3 / 4);
 }
