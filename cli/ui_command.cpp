@@ -27,7 +27,7 @@ struct UiOptions {
   int camera = -1;
   std::string camera_device;
   std::string replay;
-  std::string table, disks, calib, tracks, record, screenshot;
+  std::string table, disks, calib, tracks, record, screenshot, views_json;
   long long frames = -1;
   std::string size = "1280x800";
   std::vector<std::string> select;
@@ -35,14 +35,17 @@ struct UiOptions {
   int reach = 1;
   std::string flip;
   bool paused = false;
+  bool zoom = false;
+  bool exit_at_end = false;
   bool stats = false;
 };
 
 void print_summary(const ui::RunSummary& s) {
-  std::printf("display: %.1f frames/s (%lld frames in %.2f s); video frames shown: %lld (%.1f/s, source %.1f fps); "
-              "tracking: %.1f ms/frame; last frame %lld\n",
-              s.display_fps, s.ui_frames, s.seconds, s.video_frames_shown, s.video_fps_shown, s.source_fps,
-              s.mean_process_ms, s.last_frame_index);
+  std::printf("display: %.1f frames/s (%lld frames in %.2f s; work per frame %.1f ms mean, %.1f ms p95)\n"
+              "video: %lld frames shown (%.1f/s; the source runs at %.1f fps), last frame %lld\n"
+              "tracking (worker thread): %.1f ms/frame; CPU used by the program: %.2f cores\n",
+              s.display_fps, s.ui_frames, s.seconds, s.mean_frame_work_ms, s.p95_frame_work_ms, s.video_frames_shown,
+              s.video_fps_shown, s.source_fps, s.last_frame_index, s.mean_process_ms, s.cpu_cores_used);
 }
 
 int run_ui(const UiOptions& o) {
@@ -66,6 +69,10 @@ int run_ui(const UiOptions& o) {
   if (!o.tracks.empty()) a.source.tracks = o.tracks;
   if (!o.record.empty()) a.record_dir = o.record;
   if (!o.screenshot.empty()) a.screenshot = o.screenshot;
+  if (!o.views_json.empty()) {
+    if (!a.screenshot) throw InputError("", "--views-json", "goes with --screenshot");
+    a.views_json = o.views_json;
+  }
   a.frames = o.frames;
   if (a.screenshot && a.frames < 1) a.frames = 1;
   if (std::sscanf(o.size.c_str(), "%dx%d", &a.width, &a.height) != 2 || a.width < 640 || a.height < 400) {
@@ -89,6 +96,8 @@ int run_ui(const UiOptions& o) {
     if (a.initial.flips < 1 || a.initial.flips > 20) throw InputError("", "--flip", "speed must be 1..20 flips");
   }
   a.start_paused = o.paused;
+  a.zoom_to_dispute = o.zoom;
+  a.exit_at_end = o.exit_at_end;
 
   ui::RunSummary s = ui::run_app(a);
   for (const std::string& n : s.notes) std::fprintf(stderr, "diskref ui: %s\n", n.c_str());
@@ -113,6 +122,8 @@ RunFunction setup_ui(CLI::App& app) {
   sub->add_option("--tracks", o->tracks, "Show this track file (JSONL, spec §5) instead of running the tracker");
   sub->add_option("--record", o->record, "Record the session (tracks and event log, flushed per frame) into this new directory");
   sub->add_option("--screenshot", o->screenshot, "Write a PNG of the whole window after --frames frames, then exit");
+  sub->add_option("--views-json", o->views_json,
+                  "With --screenshot: write where each view is in the picture (JSON), for tests and tools");
   sub->add_option("--frames", o->frames, "Run this many video frames, then exit")->check(CLI::PositiveNumber);
   sub->add_option("--size", o->size, "Window size WIDTHxHEIGHT")->capture_default_str();
   sub->add_option("--select", o->select, "Preselect two disks for the dispute tool: A,B")->delimiter(',')->expected(1, 2);
@@ -122,6 +133,8 @@ RunFunction setup_ui(CLI::App& app) {
   sub->add_option("--reach", o->reach, "Template lengths of reach: 1 = base range, 2 = +1 range")->check(CLI::Range(1, 4));
   sub->add_option("--flip", o->flip, "Preselect a ship and a speed for the flip path: SHIP:SPEED");
   sub->add_flag("--paused", o->paused, "Start paused on the first frame");
+  sub->add_flag("--exit-at-end", o->exit_at_end, "Exit when the video ends");
+  sub->add_flag("--zoom", o->zoom, "Start with the table view zoomed to the dispute");
   sub->add_flag("--stats", o->stats, "Print the display rate and tracking time on exit");
   return [o] { return run_ui(*o); };
 }

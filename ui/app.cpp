@@ -4,17 +4,20 @@
 
 #include "ui/app.h"
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <fstream>
 #include <stdexcept>
 #include <thread>
+
+#include <sys/resource.h>
 
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 #include <opencv2/imgcodecs.hpp>
-#include <opencv2/imgproc.hpp>
 
 #include "calibration/camera_model.h"
 #include "engine/io/input_error.h"
@@ -106,6 +109,13 @@ Sources open_sources(const AppOptions& o, const ResolvedSession& rs, const Scree
   return s;
 }
 
+double process_cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  auto sec = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
+  return sec(u.ru_utime) + sec(u.ru_stime);
+}
+
 void load_font(ImGuiIO& io) {
   if (fs::is_regular_file(kFontFile)) {
     if (io.Fonts->AddFontFromFileTTF(kFontFile, kFontPx) != nullptr) return;
@@ -172,8 +182,31 @@ struct ImGuiSession {
   ImGuiSession& operator=(const ImGuiSession&) = delete;
 };
 
-void draw_panels(Screen& screen, int width, int height) {
-  Layout layout = compute_layout({static_cast<double>(width), static_cast<double>(height)});
+nlohmann::json rect_json(const ScreenRect& r) { return {r.x, r.y, r.w, r.h}; }
+
+void write_views_json(const fs::path& file, const Screen& s, const Layout& layout, int width, int height) {
+  nlohmann::json j;
+  j["window"] = {width, height};
+  j["frame"] = s.snap ? s.snap->source.index : -1;
+  for (Panel p : kAllPanels) {
+    static const char* const kNames[] = {"camera", "table", "dispute", "disks", "side"};
+    j["panels"][kNames[static_cast<int>(p)]] = rect_json(layout.rect(p));
+  }
+  if (s.camera_view_drawn) {
+    j["camera_view"] = {{"image_rect", rect_json(s.camera_view_drawn->image_rect())},
+                        {"image_size", {s.camera_view_drawn->image_size.x, s.camera_view_drawn->image_size.y}},
+                        {"scale", s.camera_view_drawn->scale}};
+  }
+  if (s.table_view_drawn) {
+    j["table_view"] = {{"px_per_mm", s.table_view_drawn->px_per_mm},
+                       {"origin", {s.table_view_drawn->screen_origin.x, s.table_view_drawn->screen_origin.y}}};
+  }
+  std::ofstream out(file);
+  out << j.dump(2) << "\n";
+  if (!out) throw std::runtime_error(file.string() + ": cannot be written");
+}
+
+void draw_panels(Screen& screen, const Layout& layout) {
   draw_camera_view(screen, layout.camera);
   draw_table_view(screen, layout.table);
   draw_dispute_panel(screen, layout.dispute);
@@ -195,6 +228,7 @@ RunSummary run_app(const AppOptions& o) {
   screen.templates = range_template_choices(screen.registry);
   check_choice_names(screen.registry, o.initial);
   screen.choice = o.initial;
+  screen.zoom_to_dispute = o.zoom_to_dispute;
   screen.choice.template_index = std::clamp(screen.choice.template_index, 0, static_cast<int>(screen.templates.size()) - 1);
 
   Sources sources = open_sources(o, rs, screen, summary);
@@ -223,7 +257,9 @@ RunSummary run_app(const AppOptions& o) {
 
   // --- Act 2: the loop.
   std::optional<Clock::time_point> first_shown;
-  int settle_frames = 0;  // frames drawn after the target frame arrived (ImGui tables settle in 1-2)
+  double cpu_at_first_shown = 0;
+  int settle_frames = 0;
+  std::vector<double> work_ms;  // per displayed frame: everything but the pacing sleep  // frames drawn after the target frame arrived (ImGui tables settle in 1-2)
   const auto frame_budget = std::chrono::duration<double>(1.0 / kMaxDisplayFps);
   while (!glfwWindowShouldClose(window.handle)) {
     auto frame_start = Clock::now();
@@ -231,15 +267,17 @@ RunSummary run_app(const AppOptions& o) {
 
     std::shared_ptr<const Snapshot> snap = worker.latest();
     if (snap && (!screen.snap || snap->sequence != screen.snap->sequence)) {
-      if (!snap->source.image.empty()) {
-        cv::Mat bgr = snap->source.image;
-        if (bgr.channels() == 1) cv::cvtColor(bgr, bgr, cv::COLOR_GRAY2BGR);
-        screen.texture = upload_bgr_texture(screen.texture, bgr);
-        screen.texture_size = {static_cast<double>(bgr.cols), static_cast<double>(bgr.rows)};
+      if (!snap->display_image.empty()) {
+        screen.texture = upload_bgr_texture(screen.texture, snap->display_image);
+        // Overlays work in the source image's pixels; the texture is drawn over the same rectangle.
+        screen.texture_size = {static_cast<double>(snap->source.image.cols), static_cast<double>(snap->source.image.rows)};
       }
       screen.snap = snap;
       ++summary.video_frames_shown;
-      if (!first_shown) first_shown = Clock::now();
+      if (!first_shown) {
+        first_shown = Clock::now();
+        cpu_at_first_shown = process_cpu_seconds();
+      }
     }
     for (Event& e : worker.take_events()) {
       if (recorder) recorder->write_event(e);
@@ -254,7 +292,9 @@ RunSummary run_app(const AppOptions& o) {
     int fb_w = 0;
     int fb_h = 0;
     glfwGetFramebufferSize(window.handle, &fb_w, &fb_h);
-    draw_panels(screen, fb_w, fb_h);
+    Layout layout = compute_layout({static_cast<double>(fb_w), static_cast<double>(fb_h)});
+    worker.set_display_size(static_cast<int>(layout.camera.w), static_cast<int>(layout.camera.h));
+    draw_panels(screen, layout);
     ImGui::Render();
     glViewport(0, 0, fb_w, fb_h);
     glClearColor(0.08f, 0.09f, 0.10f, 1.0f);
@@ -264,16 +304,18 @@ RunSummary run_app(const AppOptions& o) {
 
     bool reached = o.frames > 0 && screen.snap && screen.snap->source.index >= o.frames - 1;
     bool ended = worker.stats().at_end && worker.latest() == screen.snap;
-    if ((o.frames > 0 || o.screenshot) && (reached || ended) && ++settle_frames >= 3) {
+    if ((o.frames > 0 || o.screenshot || o.exit_at_end) && (reached || ended) && ++settle_frames >= 3) {
       if (o.screenshot) {
         cv::Mat shot = read_framebuffer_bgr(fb_w, fb_h);
         if (!cv::imwrite(o.screenshot->string(), shot)) {
           throw std::runtime_error(o.screenshot->string() + ": cannot write the screenshot");
         }
+        if (o.views_json) write_views_json(*o.views_json, screen, layout, fb_w, fb_h);
       }
       break;
     }
     glfwSwapBuffers(window.handle);
+    if (first_shown) work_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - frame_start).count());
     std::this_thread::sleep_until(frame_start + std::chrono::duration_cast<Clock::duration>(frame_budget));
   }
 
@@ -284,9 +326,17 @@ RunSummary run_app(const AppOptions& o) {
   if (first_shown) {
     summary.seconds = std::chrono::duration<double>(Clock::now() - *first_shown).count();
     if (summary.seconds > 0) {
+      summary.cpu_cores_used = (process_cpu_seconds() - cpu_at_first_shown) / summary.seconds;
       summary.display_fps = static_cast<double>(summary.ui_frames) / summary.seconds;
       summary.video_fps_shown = static_cast<double>(summary.video_frames_shown) / summary.seconds;
     }
+  }
+  if (!work_ms.empty()) {
+    double total = 0;
+    for (double ms : work_ms) total += ms;
+    summary.mean_frame_work_ms = total / static_cast<double>(work_ms.size());
+    std::sort(work_ms.begin(), work_ms.end());
+    summary.p95_frame_work_ms = work_ms[std::min(work_ms.size() - 1, work_ms.size() * 95 / 100)];
   }
   delete_texture(screen.texture);
   return summary;

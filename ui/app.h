@@ -18,17 +18,29 @@ struct AppOptions {
   std::optional<std::filesystem::path> record_dir;  // record the session here
   // Write a screenshot of the whole window once frame `frames - 1` is on the screen, then stop.
   std::optional<std::filesystem::path> screenshot;
+  // With the screenshot: where each view and panel is on it (JSON), so tools and tests can find
+  // a table point or an image pixel in the picture.
+  std::optional<std::filesystem::path> views_json;
   long long frames = -1;  // stop after this many video frames (-1: run until closed / the end)
   int width = 1280;
   int height = 800;
   DisputeChoice initial;  // preselected disks, template, ship and speed
   bool start_paused = false;
+  bool exit_at_end = false;  // close when the video ends (measurements, the demo)
+  bool zoom_to_dispute = false;  // the table view starts zoomed to the dispute
 };
 
 struct RunSummary {
   long long ui_frames = 0;          // frames the screen rendered
   double seconds = 0;               // from the first video frame shown to the end
-  double display_fps = 0;           // ui_frames / seconds
+  double display_fps = 0;           // ui_frames / seconds (paced to at most 60)
+  // Time the screen's thread spends on one frame (events, refresh, panels, OpenGL, swap): what
+  // it could sustain without the pacing sleep is about 1000 / this.
+  double mean_frame_work_ms = 0;
+  double p95_frame_work_ms = 0;
+  // CPU time the whole program used (every thread: screen, OpenGL's software rasterizer, worker
+  // decoding and tracking) per second of wall time: 2.0 would be both cores of a 2-core machine.
+  double cpu_cores_used = 0;
   long long video_frames_shown = 0; // distinct video frames that reached the screen
   double video_fps_shown = 0;
   double source_fps = 0;            // the video's nominal rate

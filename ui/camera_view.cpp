@@ -28,6 +28,7 @@ void draw_camera_view(Screen& s, const ScreenRect& rect) {
     return;
   }
   ImageViewTransform view = fit_image(s.texture_size, area);
+  s.camera_view_drawn = view;
   ScreenRect img = view.image_rect();
   dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(s.texture)), im(img.min()), im(img.max()));
   dl->PushClipRect(im(img.min()), im(img.max()), true);

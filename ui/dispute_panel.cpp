@@ -80,10 +80,10 @@ void pair_section(Screen& s) {
   const PairDispute& p = *s.pair;
   double band = kCallSigmas * p.sigma_mm;
   char detail[128];
-  std::snprintf(detail, sizeof detail, "margin %+.2f mm  +- %.2f", p.range.margin_mm, band);
+  std::snprintf(detail, sizeof detail, "margin %+.2f mm \u00b1 %.2f", p.range.margin_mm, band);
   verdict_banner(p.in_range, "IN RANGE", "OUT OF RANGE", detail);
   ImGui::Text("gap %.2f mm   reach %.2f mm   margin %+.2f mm", p.range.gap_mm, p.range.reach_mm, p.range.margin_mm);
-  ImGui::TextDisabled("uncertainty +-%.2f mm (%.0f sigma of sigma_A %.2f, sigma_B %.2f)", band, kCallSigmas,
+  ImGui::TextDisabled("uncertainty \u00b1%.2f mm (%.0f sigma; sigma A %.2f, B %.2f mm)", band, kCallSigmas,
                       s.scene.disks[p.a].track.sigma_mm, s.scene.disks[p.b].track.sigma_mm);
   ImGui::Text("Overlap: %s   separation %+.2f mm", call_word(p.overlapping, "overlapping", "no"), p.separation.distance);
   for (const TemplateTouch& t : p.templates) {

@@ -1,7 +1,6 @@
 #include "ui/marker_pose.h"
 
 #include <cmath>
-#include <cstdio>
 
 #include <opencv2/imgproc.hpp>
 
@@ -14,34 +13,28 @@ void MarkerPose::restart() { last_t_.reset(); }
 
 MarkerPose::Update MarkerPose::update(const SourceFrame& frame) {
   Update u;
-  bool due = !pose_ || !last_t_ || std::fabs(frame.t - *last_t_) >= refresh_s_;
+  // Detection over the whole image costs tens of milliseconds: look every refresh_s of video (the
+  // first frame, and the first after a seek, always look).
+  bool due = !last_t_ || std::fabs(frame.t - *last_t_) >= refresh_s_;
   if (due && !frame.image.empty()) {
     last_t_ = frame.t;
-    cv::Mat gray;
-    cv::cvtColor(frame.image, gray, cv::COLOR_BGR2GRAY);
+    cv::Mat gray = frame.image;
+    if (frame.image.channels() == 3) cv::cvtColor(frame.image, gray, cv::COLOR_BGR2GRAY);
     std::vector<MarkerObservation> observed;
     for (const vision::TagDetection& d : detector_.detect(gray)) {
       if (d.id < 0 || d.id > 3) continue;
       observed.push_back({d.id, d.corners});
       u.markers.push_back({d.id, d.corners});
     }
-    // The calibration scales a lens calibrated at another resolution itself.
-    TablePoseEstimate est = estimate_table_pose(table_, observed, lens_, frame.image.size());
-    if (est.pose) {
-      if (!pose_) {
-        char text[160];
-        std::snprintf(text, sizeof text, "table found: %zu corner markers, reprojection %.2f px (%.2f mm)",
-                      est.pose->markers_used.size(), est.pose->reprojection_rms_px, est.pose->reprojection_rms_mm);
-        u.notes.push_back({frame.t, frame.index, Severity::info, text});
-      }
-      pose_ = est.pose;
-      last_problem_.clear();
-    } else if (est.problem != last_problem_) {
-      last_problem_ = est.problem;
-      u.notes.push_back({frame.t, frame.index, Severity::warning, "table pose: " + est.problem});
+    if (!monitor_) monitor_.emplace(table_, lens_, frame.image.size());
+    if (std::optional<TableMonitorEvent> e = monitor_->update(frame.index, observed)) {
+      bool moved = e->kind == TableMonitorEvent::Kind::camera_moved;
+      u.camera_moved = moved;
+      u.notes.push_back({frame.t, frame.index,
+                         e->kind == TableMonitorEvent::Kind::acquired ? Severity::info : Severity::warning, e->message});
     }
   }
-  u.pose = pose_;
+  if (monitor_) u.pose = monitor_->pose();
   return u;
 }
 

@@ -1,12 +1,13 @@
 #pragma once
 // The table pose for overlays when the tracks do not come from the live tracker (ground truth or
-// a recording over its video): found from the corner markers in the image through the
-// calibration library, refreshed every few seconds of video.
+// a recording shown over its video): the corner markers are found in the image every
+// `refresh_s` seconds of video and handed to calibration's TableMonitor, which acquires the pose,
+// notices a bumped camera and re-estimates it.
 
 #include <optional>
 #include <vector>
 
-#include "calibration/table_pose.h"
+#include "calibration/table_monitor.h"
 #include "engine/model/table_spec.h"
 #include "ui/source_worker.h"
 #include "vision/apriltag_detector.h"
@@ -15,12 +16,13 @@ namespace diskref::ui {
 
 class MarkerPose {
  public:
-  MarkerPose(TableSpec table, std::optional<CameraModel> lens, double refresh_s = 2.0);
+  MarkerPose(TableSpec table, std::optional<CameraModel> lens, double refresh_s = 0.25);
 
   struct Update {
-    std::optional<TablePose> pose;     // the current estimate (kept between refreshes)
-    std::vector<OverlayTag> markers;   // corner markers seen, on frames that refreshed
-    std::vector<Event> notes;
+    std::optional<TablePose> pose;     // the monitor's current pose
+    std::vector<OverlayTag> markers;   // corner markers seen, on frames that looked
+    std::vector<Event> notes;          // the monitor's events
+    bool camera_moved = false;
   };
   Update update(const SourceFrame& frame);
   void restart();
@@ -30,9 +32,8 @@ class MarkerPose {
   std::optional<CameraModel> lens_;
   double refresh_s_;
   vision::AprilTagDetector detector_;
-  std::optional<TablePose> pose_;
+  std::optional<TableMonitor> monitor_;
   std::optional<double> last_t_;
-  std::string last_problem_;
 };
 
 }  // namespace diskref::ui

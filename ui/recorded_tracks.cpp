@@ -19,6 +19,7 @@ TrackResult RecordedTracks::process(const SourceFrame& frame) {
     r.table_pose = u.pose;
     r.detections = std::move(u.markers);
     r.notes = std::move(u.notes);
+    r.camera_moved = u.camera_moved;
   }
   return r;
 }

@@ -24,6 +24,34 @@ std::optional<double> Screen::lens_rms() const {
   return lens ? lens->rms_px : std::nullopt;
 }
 
+std::optional<TableBox> dispute_bounds(const Screen& s, double margin_mm) {
+  std::optional<TableBox> box;
+  auto grow = [&](Vec2 p, double r) {
+    if (!box) box = TableBox{p, p};
+    box->min = {std::min(box->min.x, p.x - r), std::min(box->min.y, p.y - r)};
+    box->max = {std::max(box->max.x, p.x + r), std::max(box->max.y, p.y + r)};
+  };
+  auto grow_disk = [&](std::size_t i) {
+    const SceneDisk& d = s.scene.disks[i];
+    if (d.has_pose()) grow(d.pose->position, geom::bounding_radius(d.spec->shape));
+  };
+  if (s.pair) {
+    grow_disk(s.pair->a);
+    grow_disk(s.pair->b);
+    grow(s.pair->range.template_pose.position, s.pair->range.template_length_mm / 2);
+  }
+  if (s.flip) {
+    grow_disk(s.flip->mover);
+    double r = geom::bounding_radius(s.scene.disks[s.flip->mover].spec->shape);
+    for (const geom::Pose& p : s.flip->path.landings) grow(p.position, r);
+  }
+  if (box) {
+    box->min = box->min - Vec2{margin_mm, margin_mm};
+    box->max = box->max + Vec2{margin_mm, margin_mm};
+  }
+  return box;
+}
+
 void Screen::note(Severity severity, std::string text) {
   Event e{snap ? snap->source.t : 0.0, snap ? snap->source.index : -1, severity, std::move(text)};
   if (recorder) recorder->write_event(e);
@@ -62,6 +90,9 @@ std::string pair_call_text(const Screen& s, const PairDispute& p) {
 
 void Screen::refresh() {
   if (snap && snap->result.frame) scene = make_scene(registry, *snap->result.frame);
+  if (snap && snap->result.camera_moved) camera_moved_t = snap->source.t;
+  camera_moved = snap && camera_moved_t && snap->source.t - *camera_moved_t >= 0 &&
+                 snap->source.t - *camera_moved_t < kCameraMovedShowS;
   pair.reset();
   flip.reset();
   pair_problem.clear();

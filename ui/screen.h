@@ -36,6 +36,9 @@ struct DisputeChoice {
   int reach_multiplier = 1;  // 1 = base range, 2 = "+1 range"
 };
 
+// How long the camera view keeps saying that the camera moved.
+inline constexpr double kCameraMovedShowS = 10.0;
+
 struct Screen {
   // Fixed for the session.
   TableSpec table;
@@ -58,8 +61,14 @@ struct Screen {
   std::string pair_problem;  // why there is no pair result (a disk lost, ...)
   std::string last_logged_call;
 
+  // Where the views drew this frame (set by the panels), for --views-json.
+  std::optional<ImageViewTransform> camera_view_drawn;
+  std::optional<TableViewTransform> table_view_drawn;
+
   EventLog log;
-  bool camera_moved = false;  // the table monitor's verdict, when it runs
+  bool camera_moved = false;  // the camera was re-located in the last kCameraMovedShowS seconds
+  std::optional<double> camera_moved_t;  // source time of the last re-location
+  bool zoom_to_dispute = false;  // the table view shows only the disputed disks' surroundings
   bool show_detections = true;
   double display_fps = 0;
 
@@ -74,6 +83,14 @@ struct Screen {
   // Rebuilds the scene and the dispute results after a new snapshot or a new choice.
   void refresh();
 };
+
+// The table-frame box around everything the dispute tool shows (the chosen disks, the template
+// placement, the flip path), grown by `margin_mm`; absent when nothing is chosen.
+struct TableBox {
+  Vec2 min;
+  Vec2 max;
+};
+std::optional<TableBox> dispute_bounds(const Screen& screen, double margin_mm);
 
 // The range templates to choose from: the rules' default, then every template in the registry.
 std::vector<RangeTemplateChoice> range_template_choices(const DiskRegistry& registry);

@@ -24,8 +24,6 @@ void playback(Screen& s) {
   float speed = static_cast<float>(w->speed());
   ImGui::SetNextItemWidth(110);
   if (ImGui::SliderFloat("speed", &speed, 0.1f, 4.0f, "%.2fx", ImGuiSliderFlags_Logarithmic)) w->set_speed(speed);
-  ImGui::SameLine();
-  ImGui::Text("%.0f fps", s.display_fps);
 
   long long index = s.snap ? s.snap->source.index : 0;
   if (w->can_seek() && w->frame_count() > 0) {
@@ -35,7 +33,8 @@ void playback(Screen& s) {
   }
   WorkerStats st = w->stats();
   ImGui::TextDisabled("%s", w->feed_description().c_str());
-  ImGui::TextDisabled("tracks: %s  (%.1f ms/frame)", w->producer_description().c_str(), st.mean_process_ms);
+  ImGui::TextDisabled("tracks: %s", w->producer_description().c_str());
+  ImGui::TextDisabled("display %.0f fps, tracking %.1f ms/frame", static_cast<double>(s.display_fps), st.mean_process_ms);
   if (s.recorder) ImGui::TextDisabled("recording to %s", s.recorder->dir().c_str());
 }
 

@@ -2,6 +2,8 @@
 
 #include <chrono>
 
+#include <opencv2/imgproc.hpp>
+
 namespace diskref::ui {
 namespace {
 using Clock = std::chrono::steady_clock;
@@ -51,6 +53,30 @@ void SourceWorker::step() {
   ++pending_steps_;
   wake_.notify_all();
 }
+
+void SourceWorker::set_display_size(int width, int height) {
+  display_w_ = std::max(0, width);
+  display_h_ = std::max(0, height);
+}
+
+namespace {
+
+// The frame as the screen will show it: BGR, and no larger than the view (INTER_AREA averages
+// the pixels a shrink drops, so fine detail does not shimmer).
+cv::Mat display_image(const cv::Mat& image, int max_w, int max_h) {
+  if (image.empty()) return {};
+  cv::Mat bgr = image;
+  if (image.channels() == 1) cv::cvtColor(image, bgr, cv::COLOR_GRAY2BGR);
+  if (max_w <= 0 || max_h <= 0 || (bgr.cols <= max_w && bgr.rows <= max_h)) return bgr;
+  double scale = std::min(static_cast<double>(max_w) / bgr.cols, static_cast<double>(max_h) / bgr.rows);
+  cv::Mat small;
+  cv::resize(bgr, small, cv::Size(std::max(1, static_cast<int>(bgr.cols * scale + 0.5)),
+                                  std::max(1, static_cast<int>(bgr.rows * scale + 0.5))),
+             0, 0, cv::INTER_AREA);
+  return small;
+}
+
+}  // namespace
 
 void SourceWorker::seek(long long index) {
   if (!can_seek_) return;
@@ -127,6 +153,7 @@ void SourceWorker::run(std::stop_token stop) {
     if (result.frame && on_frame_) on_frame_(*result.frame);
 
     auto snap = std::make_shared<Snapshot>();
+    snap->display_image = display_image(frame.image, display_w_.load(), display_h_.load());
     snap->source = std::move(frame);
     snap->process_ms = ms;
     {

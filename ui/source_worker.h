@@ -57,7 +57,8 @@ struct TrackResult {
   std::optional<TrackFrame> frame;  // absent when the producer has nothing for this image
   std::optional<TablePose> table_pose;
   std::vector<OverlayTag> detections;
-  std::vector<Event> notes;  // warnings from the producer (e.g. "camera moved")
+  std::vector<Event> notes;  // what the producer has to say (table pose acquired, camera moved, ...)
+  bool camera_moved = false; // the table monitor re-located the camera at this frame
 };
 
 class TrackProducer {
@@ -74,6 +75,10 @@ class TrackProducer {
 struct Snapshot {
   long long sequence = 0;  // counts published snapshots
   SourceFrame source;
+  // The image as the screen shows it: BGR, shrunk (on the worker thread) to the camera view's
+  // size so the screen uploads a small texture; empty when the source has no image. Overlays
+  // still use source.image's pixel coordinates.
+  cv::Mat display_image;
   TrackResult result;
   double process_ms = 0;   // producer time for this frame
 };
@@ -114,6 +119,8 @@ class SourceWorker {
   double speed() const { return speed_.load(); }
   void step();                 // one frame while paused
   void seek(long long index);  // video only
+  // The camera view's size on the screen in pixels (0: full resolution).
+  void set_display_size(int width, int height);
   WorkerStats stats() const;
 
   // Fixed facts about the source (safe from any thread).
@@ -140,6 +147,8 @@ class SourceWorker {
   std::atomic<double> speed_{1.0};
   std::atomic<int> pending_steps_{0};
   std::atomic<long long> pending_seek_{-1};
+  std::atomic<int> display_w_{0};
+  std::atomic<int> display_h_{0};
 
   mutable std::mutex mutex_;  // guards everything below
   std::condition_variable wake_;

@@ -16,6 +16,7 @@ void draw_table_view(Screen& s, const ScreenRect& rect) {
     ImGui::End();
     return;
   }
+  ImGui::Checkbox("zoom to the dispute", &s.zoom_to_dispute);
   ImVec2 origin = ImGui::GetCursorScreenPos();
   ImVec2 avail = ImGui::GetContentRegionAvail();
   ScreenRect area = ScreenRect{origin.x, origin.y, avail.x, avail.y}.inset(6);
@@ -30,7 +31,10 @@ void draw_table_view(Screen& s, const ScreenRect& rect) {
       hi = {std::max(hi.x, c.x), std::max(hi.y, c.y)};
     }
   }
-  TableViewTransform view = fit_table(lo - Vec2{5, 5}, hi + Vec2{5, 5}, area);
+  std::optional<TableBox> focus = s.zoom_to_dispute ? dispute_bounds(s, 40.0) : std::nullopt;
+  TableViewTransform view = focus ? fit_table(focus->min, focus->max, area) : fit_table(lo - Vec2{5, 5}, hi + Vec2{5, 5}, area);
+  s.table_view_drawn = view;
+  dl->PushClipRect(im(area.min()), im(area.max()), true);
   auto to_screen = [&](Vec2 p) { return view.screen_from_table(p); };
 
   // Cloth, grid, play area, markers.
@@ -55,9 +59,6 @@ void draw_table_view(Screen& s, const ScreenRect& rect) {
     std::snprintf(id, sizeof id, "%d", m.id);
     draw_label(dl, to_screen(m.center_mm) - Vec2{3, 7}, IM_COL32(20, 20, 20, 255), id);
   }
-  char scale[64];
-  std::snprintf(scale, sizeof scale, "grid %.0f mm", step);
-  draw_label(dl, area.min() + Vec2{4, 2}, IM_COL32(200, 200, 200, 255), scale);
 
   auto map = [&](const std::vector<Vec2>& pts, double) {
     std::vector<Vec2> out;
@@ -68,6 +69,10 @@ void draw_table_view(Screen& s, const ScreenRect& rect) {
   OverlayStyle style;
   style.fill_disks = true;
   draw_scene(dl, s, map, style);
+  char scale[64];
+  std::snprintf(scale, sizeof scale, "grid %.0f mm", step);
+  draw_label(dl, Vec2{area.center().x - 30, area.y + area.h - 18}, IM_COL32(200, 200, 200, 255), scale);
+  dl->PopClipRect();
 
   ImGui::InvisibleButton("##table_click", avail, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
   if (ImGui::IsItemHovered()) {
