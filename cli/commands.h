@@ -12,5 +12,6 @@ RunFunction setup_ui(CLI::App& app);  // ui_command.cpp (only when built with th
 
 RunFunction setup_check(CLI::App& app);  // check_command.cpp (spec §6)
 RunFunction setup_track(CLI::App& app);  // track_command.cpp (spec §5)
+RunFunction setup_play(CLI::App& app);    // play_command.cpp (scripted Red Alert games)
 
 }  // namespace diskref::cli

@@ -17,6 +17,7 @@ using diskref::cli::SetupFunction;
 const SetupFunction kCommands[] = {
     diskref::cli::setup_check,
     diskref::cli::setup_track,
+    diskref::cli::setup_play,
 #ifdef DISKREF_HAS_UI
     diskref::cli::setup_ui,
 #endif

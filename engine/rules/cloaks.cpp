@@ -11,6 +11,12 @@ CrewTechDisk* cloak_device(GameState& state, const GameData& data, const ShipSta
   return nullptr;
 }
 
+namespace {
+std::string roman(CloakType type) {
+  return type == CloakType::type_1 ? "I" : type == CloakType::type_2 ? "II" : "III";
+}
+}  // namespace
+
 CloakType cloak_type(const GameData& data, const CrewTechDisk& device) {
   return card_of(data, device).ability(AbilityType::cloak)->cloak;
 }
@@ -26,7 +32,7 @@ void raise_cloak(Ctx& ctx, ShipState& ship, CrewTechDisk& device, bool by_order)
   ship.cloak_raised_phase = ctx.state.phase_serial;
   ship.shields = 0;
   ctx.emit("cloak_raised",
-           ship.id + " raises its Type " + std::to_string(static_cast<int>(type)) + " cloak; shields reduced to 0",
+           ship.id + " raises its Type " + roman(type) + " cloak; shields reduced to 0",
            {{"ship", ship.id}, {"device", device.id}, {"type", static_cast<int>(type)}});
 }
 

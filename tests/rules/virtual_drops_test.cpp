@@ -8,6 +8,8 @@
 #include "engine/rules/context.h"
 #include "engine/rules/criticals.h"
 #include "engine/rules/drops.h"
+#include "engine/rules/script.h"
+#include "engine/rules/state_check.h"
 #include "engine/rules/state_json.h"
 #include "tests/rules/rules_test_support.h"
 
@@ -119,6 +121,23 @@ TEST(VirtualDrops, SeedSurvivesTheJsonRoundTrip) {
   EXPECT_EQ(back.drops.seed, s.drops.seed);
   EXPECT_EQ(back.drops.rng, s.drops.rng);
   EXPECT_EQ(back.drops.made, 12);
+}
+
+// The log replays the game: the same script (setup, seed, actions) gives the same game, event for
+// event, and a different seed gives a different one.
+TEST(VirtualDrops, AVirtualGameReplaysIdenticallyFromItsSeed) {
+  Script script = load_script(std::string(DISKREF_SOURCE_DIR) + "/data/scripts/virtual_skirmish.json");
+  auto check = [](const GameState& state, const GameData& data) {
+    for (const std::string& problem : state_problems(state, data)) ADD_FAILURE() << problem;
+  };
+  nlohmann::json first = play_result_to_json(run_script(script, check), std::nullopt);
+  nlohmann::json second = play_result_to_json(run_script(script), std::nullopt);
+  EXPECT_EQ(first, second);
+  EXPECT_EQ(first["refused"], 1) << "the one deliberate refusal of the script";
+  EXPECT_GT(first["final_state"]["drops"]["made"].get<int>(), 3);
+  script.initial.drops.rng = rng_state_from_seed(2025);
+  nlohmann::json other = play_result_to_json(run_script(script), std::nullopt);
+  EXPECT_NE(first["final_state"]["drops"]["rng"], other["final_state"]["drops"]["rng"]);
 }
 
 }  // namespace
