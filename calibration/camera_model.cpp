@@ -1,8 +1,6 @@
 #include "calibration/camera_model.h"
 
-#include <fstream>
-
-#include "engine/io/input_error.h"
+#include "calibration/atomic_write.h"
 
 namespace diskref {
 
@@ -46,15 +44,7 @@ nlohmann::json camera_model_to_json(const CameraModel& cam) {
 }
 
 void save_camera_model(const CameraModel& camera, const std::filesystem::path& file) {
-  std::filesystem::path tmp = file;
-  tmp += ".tmp";
-  {
-    std::ofstream out(tmp);
-    if (!out) throw InputError(file.string(), "", "cannot be written");
-    out << camera_model_to_json(camera).dump(2) << "\n";
-    if (!out) throw InputError(file.string(), "", "write failed");
-  }
-  std::filesystem::rename(tmp, file);
+  write_text_atomically(file, camera_model_to_json(camera).dump(2) + "\n");
 }
 
 CameraModel scaled(const CameraModel& camera, cv::Size new_size) {

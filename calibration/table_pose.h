@@ -38,6 +38,13 @@ struct MarkerDistanceCheck {
   double measured_mm = 0;  // marker centres mapped through the estimated pose
 };
 
+// How far a marker's observed corners, mapped onto the table, lie from where the table file puts
+// them (RMS over its four corners, mm). A marker that was knocked out of place stands out here.
+struct MarkerResidual {
+  int id = 0;
+  double rms_mm = 0;
+};
+
 struct TablePose {
   // The lens: calibrated (from --calib), or, without one, a pinhole estimated from the markers
   // with zero distortion (lens_calibrated = false).
@@ -48,10 +55,12 @@ struct TablePose {
 
   // Quality of the fit.
   double reprojection_rms_px = 0;  // marker corners, image
-  double reprojection_rms_mm = 0;  // marker corners, mapped back onto the table
+  double reprojection_rms_mm = 0;  // marker corners, mapped back onto the table (markers used)
   std::vector<int> markers_used;
   std::vector<int> markers_missing;
+  // Over every corner marker seen, including one left out of the fit for disagreeing.
   std::vector<MarkerDistanceCheck> distance_checks;
+  std::vector<MarkerResidual> marker_residuals;
 
   // Camera centre in the table frame (mm).
   cv::Vec3d camera_center_table() const;
@@ -77,8 +86,21 @@ struct TablePoseEstimate {
 // Estimates the camera's pose relative to the table from the corner markers seen in one image
 // (or several images' observations averaged). `lens` absent: no lens correction, the pinhole is
 // estimated from the markers. Markers with unknown ids are ignored.
+//
+// Needs 2 corner markers (8 corners); works with any one hidden (the notes say which). With the
+// lens: planar PnP (IPPE, then Levenberg-Marquardt). Without: a pinhole with no distortion that
+// maps the table as a homography would, its focal length from the markers' perspective (see
+// pinhole_from_plane.h). A lens calibrated at another resolution of the same
+// aspect ratio is scaled to `image_size`. When one of 3 or 4 markers disagrees with the others
+// (it was moved), the pose is taken from the others and a note says so. A corner marker id seen
+// twice is ignored (noted).
 TablePoseEstimate estimate_table_pose(const TableSpec& table, const std::vector<MarkerObservation>& markers,
                                       const std::optional<CameraModel>& lens, cv::Size image_size);
+
+// Several frames' observations of the corner markers combined into one: for each marker id, the
+// median of each corner coordinate over the frames that saw it (noise down, one bad detection
+// out). Markers seen in fewer than half of the frames that saw the most-seen marker are left out.
+std::vector<MarkerObservation> median_observations(const std::vector<std::vector<MarkerObservation>>& frames);
 
 // The table pose file (extension to the spec, documented in the README): the camera model (spec
 // §7 members), the pose and its quality. Saving is atomic.

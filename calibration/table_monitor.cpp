@@ -1,0 +1,192 @@
+#include "calibration/table_monitor.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <utility>
+
+namespace diskref {
+namespace {
+
+// Corner markers 0..3 seen once each in this frame.
+std::vector<MarkerObservation> corner_markers_only(const std::vector<MarkerObservation>& markers) {
+  std::map<int, int> count;
+  for (const auto& m : markers) ++count[m.id];
+  std::vector<MarkerObservation> out;
+  for (const auto& m : markers)
+    if (m.id >= 0 && m.id <= 3 && count[m.id] == 1) out.push_back(m);
+  return out;
+}
+
+double corner_fit_rms_px(const TablePose& pose, const TableSpec& table, const std::vector<MarkerObservation>& markers) {
+  std::vector<cv::Point3d> table_points;
+  std::vector<cv::Point2d> seen;
+  for (const auto& m : markers) {
+    auto corners = table.corner_markers[static_cast<std::size_t>(m.id)].corners_mm();
+    for (std::size_t k = 0; k < 4; ++k) {
+      table_points.emplace_back(corners[k].x, corners[k].y, 0.0);
+      seen.push_back(m.corners_px[k]);
+    }
+  }
+  if (seen.empty()) return 0;
+  auto projected = image_from_table(pose, table_points);
+  double sum = 0;
+  for (std::size_t i = 0; i < seen.size(); ++i) sum += std::pow(cv::norm(projected[i] - seen[i]), 2);
+  return std::sqrt(sum / static_cast<double>(seen.size()));
+}
+
+std::string describe(long long frame, const char* what, double shift_mm, const TablePoseEstimate* estimate) {
+  char text[200];
+  std::snprintf(text, sizeof text, "frame %lld: %s", frame, what);
+  std::string out = text;
+  if (shift_mm > 0) {
+    std::snprintf(text, sizeof text, " (markers shifted %.1f mm)", shift_mm);
+    out += text;
+  }
+  if (estimate && estimate->pose) {
+    cv::Vec3d c = estimate->pose->camera_center_table();
+    std::snprintf(text, sizeof text, "; camera at (%.0f, %.0f, %.0f) mm, fit %.2f px / %.2f mm", c[0], c[1], c[2],
+                  estimate->pose->reprojection_rms_px, estimate->pose->reprojection_rms_mm);
+    out += text;
+    for (const auto& note : estimate->notes) out += "; " + note;
+  }
+  return out;
+}
+
+}  // namespace
+
+const char* to_string(TableMonitorEvent::Kind kind) {
+  switch (kind) {
+    case TableMonitorEvent::Kind::acquired: return "acquired";
+    case TableMonitorEvent::Kind::camera_moved: return "camera_moved";
+    case TableMonitorEvent::Kind::marker_moved: return "marker_moved";
+  }
+  return "?";
+}
+
+TableMonitor::TableMonitor(TableSpec table, std::optional<CameraModel> lens, TablePose pose,
+                           TableMonitorOptions options)
+    : table_(std::move(table)), lens_(std::move(lens)), image_size_(pose.camera.image_size), options_(options) {
+  // Until a frame is seen, a marker is expected where the given pose projects it.
+  std::vector<MarkerObservation> predicted;
+  for (const auto& marker : table_.corner_markers) {
+    MarkerObservation m;
+    m.id = marker.id;
+    auto corners = marker.corners_mm();
+    for (std::size_t k = 0; k < 4; ++k) m.corners_px[k] = image_from_table(pose, {corners[k].x, corners[k].y, 0.0});
+    predicted.push_back(m);
+  }
+  set_pose(std::move(pose), predicted);
+}
+
+TableMonitor::TableMonitor(TableSpec table, std::optional<CameraModel> lens, cv::Size image_size,
+                           TableMonitorOptions options)
+    : table_(std::move(table)), lens_(std::move(lens)), image_size_(image_size), options_(options) {}
+
+void TableMonitor::set_pose(TablePose pose, const std::vector<MarkerObservation>& reference) {
+  pose_ = std::move(pose);
+  reference_.clear();
+  for (const auto& m : reference) reference_[m.id] = m;
+  pending_.clear();
+  moved_marker_streak_.clear();
+}
+
+std::vector<TableMonitor::Displacement> TableMonitor::displacements(
+    const std::vector<MarkerObservation>& markers) const {
+  // Both the reference and the observed corners are mapped onto the table through the current
+  // pose: the distance is in table millimetres whatever the view's foreshortening, and the pose's
+  // own model error (no lens calibration) cancels.
+  std::vector<Displacement> out;
+  for (const auto& m : markers) {
+    auto ref = reference_.find(m.id);
+    if (ref == reference_.end()) continue;
+    std::vector<cv::Point2d> pixels;
+    for (const auto& p : m.corners_px) pixels.push_back(p);
+    for (const auto& p : ref->second.corners_px) pixels.push_back(p);
+    auto on_table = table_from_image(*pose_, pixels, 0.0);
+    double mm = 0;
+    for (std::size_t k = 0; k < 4; ++k) {
+      if (!on_table[k] || !on_table[k + 4]) {
+        mm = std::numeric_limits<double>::infinity();
+        break;
+      }
+      mm += geom::distance(*on_table[k], *on_table[k + 4]) / 4;
+    }
+    out.push_back({m.id, mm});
+  }
+  return out;
+}
+
+std::optional<TableMonitorEvent> TableMonitor::try_new_pose(long long frame, TableMonitorEvent::Kind kind,
+                                                            double shift_mm) {
+  std::vector<MarkerObservation> combined = median_observations(pending_);
+  TablePoseEstimate estimate = estimate_table_pose(table_, combined, lens_, image_size_);
+  bool consistent = estimate.pose.has_value();
+  if (consistent)
+    for (const auto& frame_markers : pending_)
+      if (corner_fit_rms_px(*estimate.pose, table_, frame_markers) > options_.max_fit_px) consistent = false;
+  if (!consistent) {
+    // Still moving (or one bad frame): slide the window and wait for steadier frames.
+    pending_.erase(pending_.begin());
+    return std::nullopt;
+  }
+  TableMonitorEvent event;
+  event.kind = kind;
+  event.frame = frame;
+  event.shift_mm = shift_mm;
+  event.message = describe(frame, kind == TableMonitorEvent::Kind::acquired ? "table pose acquired"
+                                                                            : "camera moved, table pose re-estimated",
+                           shift_mm, &estimate);
+  set_pose(std::move(*estimate.pose), combined);
+  events_.push_back(event);
+  return event;
+}
+
+std::optional<TableMonitorEvent> TableMonitor::update(long long frame, const std::vector<MarkerObservation>& markers) {
+  std::vector<MarkerObservation> seen = corner_markers_only(markers);
+  if (seen.size() < 2) return std::nullopt;  // neutral: too little to confirm or deny anything
+
+  if (!pose_) {
+    pending_.push_back(seen);
+    if (static_cast<int>(pending_.size()) < options_.confirm_frames) return std::nullopt;
+    return try_new_pose(frame, TableMonitorEvent::Kind::acquired, 0.0);
+  }
+
+  std::vector<Displacement> moved;
+  for (const auto& d : displacements(seen))
+    if (d.mm > options_.moved_mm) moved.push_back(d);
+  double shift = 0;
+  for (const auto& d : moved) shift += d.mm / static_cast<double>(moved.size());
+
+  if (static_cast<int>(moved.size()) >= options_.min_moved_markers) {
+    pending_.push_back(seen);
+    if (static_cast<int>(pending_.size()) < options_.confirm_frames) return std::nullopt;
+    return try_new_pose(frame, TableMonitorEvent::Kind::camera_moved, shift);
+  }
+  pending_.clear();  // the markers agree with the pose: whatever moved before was not the camera
+
+  // A single marker moved on its own (knocked): say so once it has stayed moved for
+  // confirm_frames frames, and again only after it was back in place.
+  for (const auto& m : seen) {
+    auto d = std::find_if(moved.begin(), moved.end(), [&](const Displacement& x) { return x.id == m.id; });
+    int& streak = moved_marker_streak_[m.id];
+    if (d == moved.end()) {
+      streak = 0;
+      continue;
+    }
+    if (++streak != options_.confirm_frames) continue;
+    TableMonitorEvent event;
+    event.kind = TableMonitorEvent::Kind::marker_moved;
+    event.frame = frame;
+    event.shift_mm = d->mm;
+    event.message = describe(frame, ("corner marker " + std::to_string(m.id) +
+                                     " moved on its own; ignored (the other markers agree with the pose)").c_str(),
+                             d->mm, nullptr);
+    events_.push_back(event);
+    return event;
+  }
+  return std::nullopt;
+}
+
+}  // namespace diskref

@@ -1,0 +1,99 @@
+#pragma once
+// Keeping the table pose right during a session: the tracker hands every frame's corner-marker
+// detections to a TableMonitor, which holds the current pose, notices when the camera was bumped
+// (the markers moved in the image, consistently, over several frames), re-estimates the pose and
+// reports the change for the log.
+//
+//   TableMonitor monitor(table, lens, loaded_pose);           // or (table, lens, image_size)
+//   for each frame:
+//     std::vector<MarkerObservation> seen = ...;              // tags 0..3 found in this frame
+//     if (auto event = monitor.update(frame_index, seen)) log(event->message);
+//     if (!monitor.pose()) continue;                          // nothing to measure with yet
+//     const TablePose& pose = *monitor.pose();
+//
+// What counts as a move: a marker has moved when its corners, mapped onto the table through the
+// current pose, lie more than `moved_mm` from where they were when the pose was set.
+// A frame is "moved" when at least `min_moved_markers` of its markers have moved. The camera is
+// re-located when `confirm_frames` moved frames follow one another and one pose fits them all.
+// So one noisy detection, a hand over a marker (it is simply not seen: the frame neither confirms
+// nor denies), or a single knocked marker never move the pose; a single knocked marker is
+// reported once (kind marker_moved) and ignored. Frames with fewer than 2 corner markers are
+// neutral.
+//
+// Not thread-safe; one monitor per video stream. Library code: it never prints; the caller logs.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "calibration/camera_model.h"
+#include "calibration/table_pose.h"
+#include "engine/model/table_spec.h"
+
+namespace diskref {
+
+struct TableMonitorOptions {
+  double moved_mm = 1.0;     // a marker displaced by more than this (table mm) has moved
+  int min_moved_markers = 2; // markers that must have moved for a frame to count as moved
+  int confirm_frames = 5;    // consecutive moved frames before the camera is re-located
+  double max_fit_px = 1.5;   // a new pose must fit every confirming frame's markers this well (RMS)
+};
+
+struct TableMonitorEvent {
+  enum class Kind {
+    acquired,      // first pose, from the first confirm_frames frames with 2+ markers
+    camera_moved,  // the camera moved; the pose was re-estimated
+    marker_moved,  // one corner marker moved on its own; it is ignored until it is back
+  };
+  Kind kind = Kind::acquired;
+  long long frame = 0;    // the frame at which it was decided
+  double shift_mm = 0;    // camera_moved, marker_moved: mean displacement of the moved markers, mm
+  std::string message;    // one line for the log, e.g. "frame 812: camera moved (markers shifted 3.4 mm); ..."
+};
+
+const char* to_string(TableMonitorEvent::Kind kind);
+
+class TableMonitor {
+ public:
+  // Starts from a known pose (e.g. diskref track --table-pose). `lens` as for estimate_table_pose
+  // (nullopt: uncalibrated).
+  TableMonitor(TableSpec table, std::optional<CameraModel> lens, TablePose pose, TableMonitorOptions options = {});
+  // Starts with no pose; acquires one from the first frames (event kind acquired).
+  TableMonitor(TableSpec table, std::optional<CameraModel> lens, cv::Size image_size,
+               TableMonitorOptions options = {});
+
+  // Call once per frame, in frame order, with that frame's corner-marker detections (raw pixels,
+  // OpenCV convention, apriltag corner order; ids other than 0..3 are ignored, an empty list is
+  // fine). Returns an event when something changed at this frame.
+  std::optional<TableMonitorEvent> update(long long frame, const std::vector<MarkerObservation>& markers);
+
+  // The current pose; nullopt until one was acquired.
+  const std::optional<TablePose>& pose() const { return pose_; }
+  // Every event so far, in order.
+  const std::vector<TableMonitorEvent>& events() const { return events_; }
+
+ private:
+  struct Displacement {
+    int id = 0;
+    double mm = 0;
+  };
+  std::vector<Displacement> displacements(const std::vector<MarkerObservation>& markers) const;
+  std::optional<TableMonitorEvent> try_new_pose(long long frame, TableMonitorEvent::Kind kind, double shift_mm);
+  void set_pose(TablePose pose, const std::vector<MarkerObservation>& reference);
+
+  TableSpec table_;
+  std::optional<CameraModel> lens_;
+  cv::Size image_size_;
+  TableMonitorOptions options_;
+  std::optional<TablePose> pose_;
+  // Where each marker's corners were when the pose was set (observed; or predicted by a given pose).
+  std::map<int, MarkerObservation> reference_;
+  std::vector<std::vector<MarkerObservation>> pending_;  // consecutive moved (or, before a pose, usable) frames
+  std::map<int, int> moved_marker_streak_;  // consecutive frames each marker alone was moved
+  std::vector<TableMonitorEvent> events_;
+};
+
+}  // namespace diskref

@@ -1,0 +1,99 @@
+// The table pose file: the camera model's spec §7 members at the top level (so a table pose file
+// is also a camera file), then the pose and its quality. Format documented in the README.
+#include <cmath>
+#include <filesystem>
+
+#include "calibration/table_pose.h"
+#include "calibration/atomic_write.h"
+
+namespace diskref {
+
+nlohmann::json table_pose_to_json(const TablePose& pose) {
+  nlohmann::json out = camera_model_to_json(pose.camera);
+  out["lens_calibrated"] = pose.lens_calibrated;
+  nlohmann::json rotation = nlohmann::json::array();
+  for (int r = 0; r < 3; ++r) rotation.push_back({pose.rotation(r, 0), pose.rotation(r, 1), pose.rotation(r, 2)});
+  out["camera_from_table"] = {{"rotation", rotation},
+                              {"translation_mm", {pose.translation[0], pose.translation[1], pose.translation[2]}}};
+  cv::Vec3d centre = pose.camera_center_table();
+  out["camera_center_mm"] = {centre[0], centre[1], centre[2]};
+  nlohmann::json checks = nlohmann::json::array();
+  for (const auto& c : pose.distance_checks)
+    checks.push_back({{"a", c.id_a}, {"b", c.id_b}, {"expected_mm", c.expected_mm}, {"measured_mm", c.measured_mm}});
+  nlohmann::json residuals = nlohmann::json::array();
+  for (const auto& r : pose.marker_residuals) residuals.push_back({{"id", r.id}, {"rms_mm", r.rms_mm}});
+  out["quality"] = {{"reprojection_rms_px", pose.reprojection_rms_px},
+                    {"reprojection_rms_mm", pose.reprojection_rms_mm},
+                    {"markers_used", pose.markers_used},
+                    {"markers_missing", pose.markers_missing},
+                    {"distance_checks", checks},
+                    {"marker_residuals", residuals}};
+  return out;
+}
+
+namespace {
+
+std::vector<int> marker_ids(const JsonCursor& list) {
+  std::vector<int> ids;
+  for (std::size_t i = 0; i < list.size(); ++i) ids.push_back(list.at(i).int_in(0, 3));
+  return ids;
+}
+
+}  // namespace
+
+TablePose parse_table_pose(const JsonCursor& root) {
+  root.allow_only({"image_size", "camera_matrix", "dist_coeffs", "rms_px", "lens_calibrated", "camera_from_table",
+                   "camera_center_mm", "quality"});
+  TablePose pose;
+  pose.camera = parse_camera_model(root);
+  pose.lens_calibrated = root.at("lens_calibrated").boolean();
+
+  auto extrinsics = root.at("camera_from_table");
+  extrinsics.allow_only({"rotation", "translation_mm"});
+  auto rotation = extrinsics.at("rotation");
+  if (rotation.size() != 3) rotation.fail("must be a 3x3 matrix (3 rows of 3 numbers)");
+  for (int r = 0; r < 3; ++r) {
+    auto row = rotation.at(static_cast<std::size_t>(r)).numbers(3);
+    for (int c = 0; c < 3; ++c) pose.rotation(r, c) = row[static_cast<std::size_t>(c)];
+  }
+  // A rotation: orthonormal with determinant +1 (a mirror would put the camera under the table).
+  cv::Matx33d should_be_identity = pose.rotation.t() * pose.rotation;
+  if (cv::norm(should_be_identity - cv::Matx33d::eye()) > 1e-6 || std::abs(cv::determinant(pose.rotation) - 1) > 1e-6)
+    rotation.fail("is not a rotation matrix (orthonormal, determinant +1)");
+  auto t = extrinsics.at("translation_mm").numbers(3);
+  pose.translation = cv::Vec3d(t[0], t[1], t[2]);
+  if (!(pose.camera_center_table()[2] > 0)) extrinsics.fail("puts the camera at or below the table plane");
+
+  if (auto quality = root.find("quality")) {
+    quality->allow_only({"reprojection_rms_px", "reprojection_rms_mm", "markers_used", "markers_missing",
+                         "distance_checks", "marker_residuals"});
+    pose.reprojection_rms_px = quality->at("reprojection_rms_px").non_negative_number();
+    pose.reprojection_rms_mm = quality->at("reprojection_rms_mm").non_negative_number();
+    pose.markers_used = marker_ids(quality->at("markers_used"));
+    pose.markers_missing = marker_ids(quality->at("markers_missing"));
+    if (auto checks = quality->find("distance_checks"))
+      for (std::size_t i = 0; i < checks->size(); ++i) {
+        auto c = checks->at(i);
+        pose.distance_checks.push_back({c.at("a").int_in(0, 3), c.at("b").int_in(0, 3),
+                                        c.at("expected_mm").non_negative_number(),
+                                        c.at("measured_mm").non_negative_number()});
+      }
+    if (auto residuals = quality->find("marker_residuals"))
+      for (std::size_t i = 0; i < residuals->size(); ++i) {
+        auto r = residuals->at(i);
+        pose.marker_residuals.push_back({r.at("id").int_in(0, 3), r.at("rms_mm").non_negative_number()});
+      }
+  }
+  return pose;
+}
+
+TablePose load_table_pose(const std::filesystem::path& file) {
+  nlohmann::json doc = read_json_file(file);
+  return parse_table_pose(JsonCursor(doc, file.string()));
+}
+
+void save_table_pose(const TablePose& pose, const std::filesystem::path& file) {
+  write_text_atomically(file, table_pose_to_json(pose).dump(2) + "\n");
+}
+
+}  // namespace diskref

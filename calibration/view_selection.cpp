@@ -1,0 +1,119 @@
+#include "calibration/view_selection.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "calibration/number_text.h"
+#include "calibration/view_quality.h"
+
+namespace diskref {
+namespace {
+
+
+// The blur limit: the absolute limit, or relative to the sharpest quarter of the views when the
+// whole set is softer than that (a soft lens, a small sensor).
+double blur_limit(const std::vector<ViewCandidate>& candidates, const ViewSelectionOptions& options) {
+  std::vector<double> widths;
+  for (const auto& c : candidates)
+    if (c.edge_width_px) widths.push_back(*c.edge_width_px);
+  if (widths.empty()) return options.max_edge_width_px;
+  std::sort(widths.begin(), widths.end());
+  double sharp_quarter = widths[widths.size() / 4];
+  return std::max(options.max_edge_width_px, options.relative_edge_width * sharp_quarter);
+}
+
+}  // namespace
+
+std::optional<ViewCandidate> examine_view(const cv::Mat& gray, const cv::Mat& previous_gray, const BoardSpec& board,
+                                          const std::string& name) {
+  auto view = detect_board(gray, board, name);
+  if (!view) return std::nullopt;
+  ViewCandidate candidate{std::move(*view), std::nullopt, std::nullopt};
+  candidate.edge_width_px = edge_width_px(gray, candidate.view, board);
+  if (!previous_gray.empty()) candidate.motion_px = board_motion_px(previous_gray, gray, candidate.view);
+  return candidate;
+}
+
+ViewSelection select_views(std::vector<ViewCandidate> candidates, cv::Size image_size,
+                           const ViewSelectionOptions& options) {
+  ViewSelection out;
+
+  // 1. Moving boards.
+  std::vector<ViewCandidate> still;
+  for (auto& c : candidates) {
+    if (c.motion_px && *c.motion_px > options.max_motion_px)
+      out.dropped.push_back({c.view.name, "moving: board moved " + fixed(*c.motion_px, 2) +
+                                                 " px since the previous frame (limit " +
+                                                 fixed(options.max_motion_px, 2) + " px)"});
+    else
+      still.push_back(std::move(c));
+  }
+
+  // 2. Blurred boards.
+  out.edge_width_limit_px = blur_limit(still, options);
+  std::vector<ViewCandidate> sharp;
+  for (auto& c : still) {
+    if (c.edge_width_px && *c.edge_width_px > out.edge_width_limit_px)
+      out.dropped.push_back({c.view.name, "blurred: edges " + fixed(*c.edge_width_px, 2) + " px wide (limit " +
+                                                 fixed(out.edge_width_limit_px, 2) + " px)"});
+    else
+      sharp.push_back(std::move(c));
+  }
+
+  // 3. Near-duplicates: the sharpest (then the most complete) view of each pose is kept.
+  std::map<std::string, std::size_t> input_order;
+  for (std::size_t i = 0; i < sharp.size(); ++i) input_order.emplace(sharp[i].view.name, i);
+  auto width = [](const ViewCandidate& c) { return c.edge_width_px.value_or(std::numeric_limits<double>::max()); };
+  std::stable_sort(sharp.begin(), sharp.end(), [&](const ViewCandidate& a, const ViewCandidate& b) {
+    if (width(a) != width(b)) return width(a) < width(b);
+    return a.view.image_points.size() > b.view.image_points.size();
+  });
+  double diagonal = std::hypot(image_size.width, image_size.height);
+  double duplicate_px = options.duplicate_fraction * diagonal;
+  for (auto& c : sharp) {
+    const BoardView* twin = nullptr;
+    double twin_distance = 0;
+    for (const auto& kept : out.kept) {
+      auto d = view_distance_px(c.view, kept);
+      if (d && *d < duplicate_px && (!twin || *d < twin_distance)) {
+        twin = &kept;
+        twin_distance = *d;
+      }
+    }
+    if (twin)
+      out.dropped.push_back({c.view.name, "near-duplicate of " + twin->name + " (corners " +
+                                              fixed(twin_distance, 1) + " px apart on average, limit " +
+                                              fixed(duplicate_px, 1) + " px)"});
+    else
+      out.kept.push_back(std::move(c.view));
+  }
+
+  // 4. Too many views: repeatedly drop the less sharp view of the most alike pair.
+  while (static_cast<int>(out.kept.size()) > options.max_views) {
+    double closest = std::numeric_limits<double>::max();
+    std::size_t drop = out.kept.size() - 1, twin = 0;
+    for (std::size_t i = 0; i < out.kept.size(); ++i)
+      for (std::size_t j = i + 1; j < out.kept.size(); ++j) {
+        auto d = view_distance_px(out.kept[i], out.kept[j]);
+        if (d && *d < closest) {
+          closest = *d;
+          drop = j;  // kept is sharpest first: j is the less sharp of the pair
+          twin = i;
+        }
+      }
+    std::string reason = closest < std::numeric_limits<double>::max()
+                             ? "alike " + out.kept[twin].name + " (" + fixed(closest, 1) + " px apart; at most " +
+                                   std::to_string(options.max_views) + " views are kept)"
+                             : "less sharp than the " + std::to_string(options.max_views) + " views kept";
+    out.dropped.push_back({out.kept[drop].name, reason});
+    out.kept.erase(out.kept.begin() + static_cast<std::ptrdiff_t>(drop));
+  }
+  std::stable_sort(out.kept.begin(), out.kept.end(), [&](const BoardView& a, const BoardView& b) {
+    return input_order[a.name] < input_order[b.name];
+  });
+  return out;
+}
+
+}  // namespace diskref

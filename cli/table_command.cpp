@@ -1,0 +1,141 @@
+// `diskref table`: find the camera's pose relative to the table from the four corner markers in an
+// image, or in the first frames of a video, report how good it is and write the table pose file
+// that `diskref track --table-pose` reads.
+
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "calibration/camera_model.h"
+#include "calibration/number_text.h"
+#include "calibration/table_pose.h"
+#include "cli/commands.h"
+#include "cli/image_input.h"
+#include "engine/model/table_spec.h"
+#include "vision/apriltag_detector.h"
+#include "vision/frame_source.h"
+
+namespace diskref::cli {
+namespace {
+
+struct TableOptions {
+  std::string input;
+  std::string table;
+  std::string calib;
+  std::string out;
+  int frames = 30;
+};
+
+std::vector<MarkerObservation> corner_markers_in(vision::AprilTagDetector& detector, const cv::Mat& gray) {
+  std::vector<MarkerObservation> out;
+  for (const auto& tag : detector.detect(gray))
+    if (tag.id >= 0 && tag.id <= 3) out.push_back({tag.id, tag.corners});
+  return out;
+}
+
+struct Observed {
+  std::vector<std::vector<MarkerObservation>> frames;  // the frames with the most corner markers
+  cv::Size image_size;
+  std::string summary;
+};
+
+// The corner markers of an image, or of the first `frame_limit` frames of a video; of a video, the
+// frames that see the most corner markers are kept (a hand over a marker in a few frames).
+Observed observe(const TableOptions& o, vision::AprilTagDetector& detector) {
+  Observed observed;
+  if (is_image_file(o.input)) {
+    cv::Mat gray = read_gray_image(o.input);
+    observed.image_size = gray.size();
+    observed.frames.push_back(corner_markers_in(detector, gray));
+    observed.summary = "image " + o.input;
+    return observed;
+  }
+  auto source = vision::open_video_file(o.input);
+  observed.image_size = source->frame_size();
+  std::vector<std::vector<MarkerObservation>> all;
+  std::size_t most = 0;
+  while (static_cast<int>(all.size()) < o.frames) {
+    auto frame = source->next();
+    if (!frame) break;
+    all.push_back(corner_markers_in(detector, to_gray(frame->image)));
+    most = std::max(most, all.back().size());
+  }
+  for (auto& markers : all)
+    if (markers.size() == most) observed.frames.push_back(std::move(markers));
+  observed.summary = "the first " + std::to_string(all.size()) + " frames of " + o.input + "; " +
+                     std::to_string(observed.frames.size()) + " of them see " + std::to_string(most) +
+                     " corner marker(s) and are combined (median corners)";
+  return observed;
+}
+
+void print_report(const TablePose& pose, const TablePoseEstimate& estimate) {
+  for (const auto& note : estimate.notes) std::printf("note: %s\n", note.c_str());
+  cv::Vec3d c = pose.camera_center_table();
+  std::printf("camera centre (table frame): x %s, y %s, z %s mm\n", fixed(c[0], 1).c_str(), fixed(c[1], 1).c_str(),
+              fixed(c[2], 1).c_str());
+  std::printf("lens: %s, fx %s fy %s cx %s cy %s px\n", pose.lens_calibrated ? "calibrated" : "estimated (no --calib)",
+              fixed(pose.camera.fx(), 1).c_str(), fixed(pose.camera.fy(), 1).c_str(), fixed(pose.camera.cx(), 1).c_str(),
+              fixed(pose.camera.cy(), 1).c_str());
+  std::printf("fit to the marker corners: %s px RMS in the image, %s mm RMS on the table\n",
+              fixed(pose.reprojection_rms_px, 3).c_str(), fixed(pose.reprojection_rms_mm, 3).c_str());
+  std::printf("markers used:");
+  for (int id : pose.markers_used) std::printf(" %d", id);
+  if (!pose.markers_missing.empty()) {
+    std::printf("; not used:");
+    for (int id : pose.markers_missing) std::printf(" %d", id);
+  }
+  std::printf("\nmarker residuals (mm RMS):");
+  for (const auto& r : pose.marker_residuals) std::printf(" %d: %s", r.id, fixed(r.rms_mm, 3).c_str());
+  std::printf("\nmarker centre distances, measured vs table file:\n");
+  for (const auto& d : pose.distance_checks)
+    std::printf("  %d-%d  %s vs %s mm  (%s%s mm)\n", d.id_a, d.id_b, fixed(d.measured_mm, 2).c_str(),
+                fixed(d.expected_mm, 2).c_str(), d.measured_mm >= d.expected_mm ? "+" : "",
+                fixed(d.measured_mm - d.expected_mm, 2).c_str());
+}
+
+int run_table(const TableOptions& o) {
+  TableSpec table = load_table(o.table);
+  std::optional<CameraModel> lens;
+  if (!o.calib.empty()) lens = load_camera_model(o.calib);
+
+  // Full resolution: the corner markers must be found even when small, and this runs once.
+  vision::DetectorOptions detector_options;
+  detector_options.quad_decimate = 1.0;
+  vision::AprilTagDetector detector(detector_options);
+  Observed observed = observe(o, detector);
+  std::printf("table: %s (play area %s x %s mm)\n", o.table.c_str(), fixed(table.play_area_mm.x, 1).c_str(),
+              fixed(table.play_area_mm.y, 1).c_str());
+  std::printf("from: %s (%dx%d)\n", observed.summary.c_str(), observed.image_size.width, observed.image_size.height);
+
+  TablePoseEstimate estimate =
+      estimate_table_pose(table, median_observations(observed.frames), lens, observed.image_size);
+  if (!estimate.pose) {
+    for (const auto& note : estimate.notes) std::fprintf(stderr, "note: %s\n", note.c_str());
+    std::fprintf(stderr, "diskref table: %s: no table pose: %s\n", o.input.c_str(), estimate.problem.c_str());
+    return kExitFailure;
+  }
+  print_report(*estimate.pose, estimate);
+  save_table_pose(*estimate.pose, o.out);
+  std::printf("wrote %s\n", o.out.c_str());
+  return kExitOk;
+}
+
+}  // namespace
+
+RunFunction setup_table(CLI::App& app) {
+  auto o = std::make_shared<TableOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "table", "Find the table plane from the corner markers in an image or a video's first frames (writes a table "
+               "pose file for track --table-pose)");
+  sub->add_option("input", o->input, "Image, or video (its first frames are used)")->required();
+  sub->add_option("--table", o->table, "Table file (JSON, spec §3)")->required();
+  sub->add_option("--calib", o->calib, "Camera file from diskref calibrate (without it: no lens correction)");
+  sub->add_option("--out", o->out, "Table pose file to write (JSON)")->required();
+  sub->add_option("--frames", o->frames, "Video: use the first N frames")->capture_default_str()->check(CLI::Range(1, 10000));
+  return [o] { return run_table(*o); };
+}
+
+}  // namespace diskref::cli

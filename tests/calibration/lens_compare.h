@@ -1,0 +1,65 @@
+#pragma once
+// Test support: how far apart two lens models put the rays of the same pixels, in pixels.
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include <opencv2/calib3d.hpp>
+#include <opencv2/core.hpp>
+
+#include "calibration/camera_model.h"
+
+namespace diskref::testing {
+
+// Unit rays (camera frame) of the given raw pixels under `camera`, undistorted to convergence.
+inline std::vector<cv::Vec3d> unit_rays(const CameraModel& camera, const std::vector<cv::Point2d>& pixels) {
+  std::vector<cv::Point2d> normalized;
+  cv::undistortPoints(pixels, normalized, cv::Mat(camera.camera_matrix), camera.dist_mat(), cv::noArray(), cv::noArray(),
+                      cv::TermCriteria(cv::TermCriteria::COUNT + cv::TermCriteria::EPS, 200, 1e-15));
+  std::vector<cv::Vec3d> rays;
+  for (const auto& n : normalized) rays.push_back(cv::normalize(cv::Vec3d(n.x, n.y, 1.0)));
+  return rays;
+}
+
+// Pixel centres on a grid over the whole image, its border included.
+inline std::vector<cv::Point2d> image_grid(cv::Size size, int steps) {
+  std::vector<cv::Point2d> out;
+  for (int i = 0; i <= steps; ++i)
+    for (int j = 0; j <= steps; ++j)
+      out.emplace_back((size.width - 1) * static_cast<double>(j) / steps, (size.height - 1) * static_cast<double>(i) / steps);
+  return out;
+}
+
+struct RayMapError {
+  double max_px = 0;          // largest angle between the models' rays of a pixel, in true pixels
+  double max_aligned_px = 0;  // the same after the best rotation of one camera frame onto the other
+};
+
+// How differently `estimate` and `truth` map the pixels of a grid over the whole image to rays,
+// expressed in pixels of the true camera (angle x its focal length). A rotation of the camera frame
+// is absorbed by any pose estimated later (a table pose), so `max_aligned_px` is what measuring
+// the table sees.
+inline RayMapError ray_map_error(const CameraModel& truth, const CameraModel& estimate, int steps = 40) {
+  auto pixels = image_grid(truth.image_size, steps);
+  auto a = unit_rays(truth, pixels);
+  auto b = unit_rays(estimate, pixels);
+  // Kabsch: the rotation taking b onto a.
+  cv::Matx33d h = cv::Matx33d::zeros();
+  for (std::size_t i = 0; i < a.size(); ++i) h += b[i] * a[i].t();
+  cv::Mat w, u, vt;
+  cv::SVD::compute(cv::Mat(h), w, u, vt);
+  cv::Matx33d v = cv::Matx33d(cv::Mat(vt.t())), ut = cv::Matx33d(cv::Mat(u.t()));
+  double d = cv::determinant(v * ut) < 0 ? -1.0 : 1.0;
+  cv::Matx33d rotation = v * cv::Matx33d(1, 0, 0, 0, 1, 0, 0, 0, d) * ut;
+  double f = truth.fx();
+  RayMapError out;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    auto angle = [](cv::Vec3d p, cv::Vec3d q) { return std::atan2(cv::norm(p.cross(q)), p.dot(q)); };
+    out.max_px = std::max(out.max_px, f * angle(a[i], b[i]));
+    out.max_aligned_px = std::max(out.max_aligned_px, f * angle(a[i], rotation * b[i]));
+  }
+  return out;
+}
+
+}  // namespace diskref::testing

@@ -1,0 +1,178 @@
+// Lens calibration on boards rendered through a known camera (render/board_views.h): detection,
+// view selection and calibration end to end, against the true lens. Chessboard and ChArUco.
+#include <cstdio>
+
+#include <gtest/gtest.h>
+#include <opencv2/imgproc.hpp>
+
+#include "calibration/lens_calibration.h"
+#include "calibration/view_quality.h"
+#include "calibration/view_selection.h"
+#include "lens_compare.h"
+#include "projected_views.h"
+#include "render/board_views.h"
+
+namespace diskref {
+namespace {
+
+// A 720p webcam with noticeable barrel distortion and its principal point off centre.
+CameraModel true_camera() {
+  CameraModel c;
+  c.image_size = {1280, 720};
+  c.camera_matrix = cv::Matx33d(1010.0, 0, 652.3, 0, 1006.0, 355.8, 0, 0, 1);
+  c.dist_coeffs = {-0.21, 0.08, 0.0007, -0.0004, -0.015};
+  return c;
+}
+
+// What a real webcam adds: sensor noise, a little defocus, vignetting, uneven light.
+render::ImageEffects realistic_effects() {
+  render::ImageEffects e;
+  e.noise_sigma = 2.0;
+  e.blur_sigma_px = 0.6;
+  e.vignetting = 0.25;
+  e.light_gradient = 0.3;
+  e.supersample = 4;
+  return e;
+}
+
+render::BoardSpec render_spec(const BoardSpec& board) {
+  render::BoardSpec spec;
+  if (const auto* chess = std::get_if<ChessboardSpec>(&board)) {
+    spec.type = render::BoardSpec::Type::chessboard;
+    spec.cols = chess->inner_corners.width;
+    spec.rows = chess->inner_corners.height;
+    spec.square_mm = chess->square_mm;
+  } else {
+    const auto& charuco = std::get<CharucoSpec>(board);
+    EXPECT_EQ(charuco.dictionary, "DICT_5X5_100");
+    spec.type = render::BoardSpec::Type::charuco;
+    spec.cols = charuco.squares.width;
+    spec.rows = charuco.squares.height;
+    spec.square_mm = charuco.square_mm;
+    spec.marker_mm = charuco.marker_mm;
+    spec.aruco_dictionary = cv::aruco::DICT_5X5_100;
+  }
+  return spec;
+}
+
+// Poses that show the whole card and reach the image's edges and corners (spread_board_poses),
+// as someone calibrating carefully holds the board.
+std::vector<std::pair<cv::Matx33d, cv::Vec3d>> card_poses(const CameraModel& camera, const render::BoardSpec& spec,
+                                                          int count, uint64_t seed) {
+  render::BoardPattern pattern(spec);
+  cv::Rect2d card = pattern.card_mm();
+  std::vector<cv::Point3f> outline;
+  for (double fx : {0.0, 0.5, 1.0})
+    for (double fy : {0.0, 0.5, 1.0})
+      outline.emplace_back(static_cast<float>(card.x + fx * card.width), static_cast<float>(card.y + fy * card.height), 0.0f);
+  std::vector<std::pair<cv::Matx33d, cv::Vec3d>> out;
+  for (const auto& pose : testing::spread_board_poses(camera, outline, 3 * count, seed, 0.35, 0.6, 10)) {
+    cv::Matx33d r;
+    cv::Rodrigues(pose.rvec, r);
+    if (!render::board_fully_visible(camera, r, pose.tvec, pattern, 8.0)) continue;
+    out.emplace_back(r, pose.tvec);
+    if (static_cast<int>(out.size()) == count) break;
+  }
+  return out;
+}
+
+struct Rendered {
+  std::vector<ViewCandidate> candidates;
+  double corner_rms_px = 0;  // detected corners against the truth
+  int views_without_board = 0;
+};
+
+Rendered render_and_detect(const CameraModel& camera, const BoardSpec& board, int count, uint64_t seed,
+                           const render::ImageEffects& effects) {
+  render::BoardSpec spec = render_spec(board);
+  Rendered out;
+  double sum = 0;
+  std::size_t n = 0;
+  auto poses = card_poses(camera, spec, count, seed);
+  for (std::size_t i = 0; i < poses.size(); ++i) {
+    const auto& [r, t] = poses[i];
+    cv::Mat gray;
+    cv::cvtColor(render::render_board_view(camera, r, t, spec, effects, seed + i), gray, cv::COLOR_BGR2GRAY);
+    auto candidate = examine_view(gray, cv::Mat(), board, "view " + std::to_string(i));
+    if (!candidate) {
+      ++out.views_without_board;
+      continue;
+    }
+    auto truth = render::board_corner_truth(camera, r, t, spec);
+    // A chessboard seen upside down is reported in reverse order (the same board, turned).
+    const auto& ids = candidate->view.corner_ids;
+    const auto& found = candidate->view.image_points;
+    auto error_with = [&](bool reversed) {
+      double e = 0;
+      for (std::size_t k = 0; k < ids.size(); ++k) {
+        std::size_t id = static_cast<std::size_t>(ids[k]);
+        cv::Point2d expected = truth[reversed ? truth.size() - 1 - id : id];
+        e += std::pow(cv::norm(cv::Point2d(found[k]) - expected), 2);
+      }
+      return e;
+    };
+    bool can_reverse = std::holds_alternative<ChessboardSpec>(board);
+    sum += can_reverse ? std::min(error_with(false), error_with(true)) : error_with(false);
+    n += ids.size();
+    out.candidates.push_back(std::move(*candidate));
+  }
+  out.corner_rms_px = std::sqrt(sum / static_cast<double>(std::max<std::size_t>(n, 1)));
+  return out;
+}
+
+void expect_recovers_the_lens(const BoardSpec& board, uint64_t seed) {
+  CameraModel truth = true_camera();
+  Rendered rendered = render_and_detect(truth, board, 25, seed, realistic_effects());
+  EXPECT_EQ(rendered.views_without_board, 0);
+  ViewSelection selection = select_views(rendered.candidates, truth.image_size);
+  for (const auto& d : selection.dropped) std::printf("  dropped %s: %s\n", d.name.c_str(), d.reason.c_str());
+  LensCalibration cal = calibrate_lens(selection.kept, truth.image_size);
+  auto error = testing::ray_map_error(truth, cal.camera);
+  std::printf("%s: %zu views, corner error %.3f px RMS; calibration rms %.3f px; fx %+.2f fy %+.2f cx %+.2f cy %+.2f px; "
+              "ray map error %.3f px (%.3f px after aligning the camera frames)\n",
+              describe_board(board).c_str(), cal.views.size(), rendered.corner_rms_px, cal.rms_px,
+              cal.camera.fx() - truth.fx(), cal.camera.fy() - truth.fy(), cal.camera.cx() - truth.cx(),
+              cal.camera.cy() - truth.cy(), error.max_px, error.max_aligned_px);
+  EXPECT_NEAR(cal.camera.fx(), truth.fx(), 0.005 * truth.fx());
+  EXPECT_NEAR(cal.camera.fy(), truth.fy(), 0.005 * truth.fy());
+  EXPECT_NEAR(cal.camera.cx(), truth.cx(), 2.0);
+  EXPECT_NEAR(cal.camera.cy(), truth.cy(), 2.0);
+  EXPECT_LT(error.max_aligned_px, 0.3);
+  EXPECT_LE(cal.rms_px, 0.3);
+}
+
+TEST(RenderedBoards, ChessboardRecoversTheLens) { expect_recovers_the_lens(ChessboardSpec{{9, 6}, 30.0}, 100); }
+
+TEST(RenderedBoards, CharucoRecoversTheLens) {
+  expect_recovers_the_lens(CharucoSpec{{11, 8}, 24.0, 16.0, "DICT_5X5_100"}, 200);
+}
+
+TEST(RenderedBoards, BlurredViewsAreDroppedAndNamed) {
+  // Two views out of focus (Gaussian sigma 3 px) among sharp ones.
+  CameraModel truth = true_camera();
+  BoardSpec board = ChessboardSpec{{9, 6}, 30.0};
+  render::BoardSpec spec = render_spec(board);
+  auto poses = card_poses(truth, spec, 8, 300);
+  std::vector<ViewCandidate> candidates;
+  for (std::size_t i = 0; i < poses.size(); ++i) {
+    render::ImageEffects effects = realistic_effects();
+    if (i == 2 || i == 5) effects.blur_sigma_px = 3.0;
+    cv::Mat gray;
+    cv::cvtColor(render::render_board_view(truth, poses[i].first, poses[i].second, spec, effects, i), gray,
+                 cv::COLOR_BGR2GRAY);
+    auto candidate = examine_view(gray, cv::Mat(), board, "view " + std::to_string(i));
+    ASSERT_TRUE(candidate) << i;
+    ASSERT_TRUE(candidate->edge_width_px);
+    std::printf("view %zu: edges %.2f px\n", i, *candidate->edge_width_px);
+    candidates.push_back(std::move(*candidate));
+  }
+  ViewSelection selection = select_views(candidates, truth.image_size);
+  std::vector<std::string> blurred;
+  for (const auto& d : selection.dropped)
+    if (d.reason.find("blurred") != std::string::npos) blurred.push_back(d.name);
+  EXPECT_EQ(blurred, (std::vector<std::string>{"view 2", "view 5"}));
+  EXPECT_EQ(selection.kept.size(), 6u);
+}
+
+}  // namespace
+}  // namespace diskref
