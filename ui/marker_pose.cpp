@@ -13,9 +13,10 @@ void MarkerPose::restart() { last_t_.reset(); }
 
 MarkerPose::Update MarkerPose::update(const SourceFrame& frame) {
   Update u;
-  // Detection over the whole image costs tens of milliseconds: look every refresh_s of video (the
-  // first frame, and the first after a seek, always look).
-  bool due = !last_t_ || std::fabs(frame.t - *last_t_) >= refresh_s_;
+  // Detection over the whole image costs tens of milliseconds: once the monitor has a pose, look
+  // every refresh_s of video (and on the first frame after a seek); until then, every frame.
+  bool acquired = monitor_ && monitor_->pose();
+  bool due = !acquired || !last_t_ || std::fabs(frame.t - *last_t_) >= refresh_s_;
   if (due && !frame.image.empty()) {
     last_t_ = frame.t;
     cv::Mat gray = frame.image;
