@@ -14,7 +14,7 @@
 
 namespace {
 
-struct Run {
+struct CommandResult {
   int status = -1;
   std::string out, err;
 };
@@ -26,12 +26,12 @@ std::string slurp(const std::filesystem::path& p) {
   return s.str();
 }
 
-Run run_check(const std::string& scene) {
+CommandResult run_check(const std::string& scene) {
   auto dir = std::filesystem::temp_directory_path() / ("diskref-check-test-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   std::string command = std::string(DISKREF_BINARY_DIR) + "/diskref check '" + scene + "' > '" +
                         (dir / "out").string() + "' 2> '" + (dir / "err").string() + "'";
-  Run r;
+  CommandResult r;
   int raw = std::system(command.c_str());
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   r.out = slurp(dir / "out");
@@ -41,7 +41,7 @@ Run run_check(const std::string& scene) {
 }
 
 TEST(CheckCommand, SpecExampleScene) {
-  Run r = run_check(std::string(DISKREF_SOURCE_DIR) + "/data/scenes/spec-example.json");
+  CommandResult r = run_check(std::string(DISKREF_SOURCE_DIR) + "/data/scenes/spec-example.json");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find(R"({"id": "q1", "in_range": true, "gap_mm": 69.65, "reach_mm": 92.46, "margin_mm": 22.81)"),
             std::string::npos)
@@ -61,7 +61,7 @@ TEST(CheckCommand, BrokenSceneNamesFileAndPath) {
     {"name": "b", "kind": "ship", "shape": {"type": "circle", "diameter_mm": 60}, "x": 0, "y": 0, "heading": 0},
     {"name": "c", "kind": "ship", "shape": {"type": "flatted_circle", "diameter_mm": 60, "flat_to_flat_mm": 70},
      "x": 0, "y": 0, "heading": 0}], "questions": []})";
-  Run r = run_check(file.string());
+  CommandResult r = run_check(file.string());
   std::filesystem::remove(file);
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find(file.string()), std::string::npos) << r.err;
@@ -70,7 +70,7 @@ TEST(CheckCommand, BrokenSceneNamesFileAndPath) {
 }
 
 TEST(CheckCommand, MissingFile) {
-  Run r = run_check("/nonexistent/scene.json");
+  CommandResult r = run_check("/nonexistent/scene.json");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("/nonexistent/scene.json"), std::string::npos) << r.err;
 }

@@ -6,11 +6,13 @@
 
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include "brute_force.h"
 #include "engine/geometry/distance.h"
+#include "engine/geometry/outline.h"
 
 namespace diskref::geom {
 namespace {
@@ -118,6 +120,25 @@ TEST(DistanceProperty, FlattedCirclesAtAllRelativeAngles) {
         }
       }
     }
+  }
+}
+
+// The drawing outlines (outline_polygon, used for swept regions and the UI): every vertex on the
+// true outline, counter-clockwise, no vertex repeated.
+TEST(OutlinePolygon, VerticesOnTheOutlineCounterClockwise) {
+  brute::ShapeSampler sampler(8);
+  for (int i = 0; i < 300; ++i) {
+    PlacedShape p{sampler.shape(i % 3), sampler.pose_near({50, 50}, 40)};
+    std::vector<Vec2> poly = outline_polygon(p, 5.0);
+    ASSERT_GE(poly.size(), 4u);
+    double area = 0;
+    for (std::size_t k = 0; k < poly.size(); ++k) {
+      ASSERT_NEAR(brute::point_signed_distance(p, poly[k]), 0, 1e-9);
+      Vec2 next = poly[(k + 1) % poly.size()];
+      area += cross(poly[k] - p.pose.position, next - p.pose.position) / 2;
+      ASSERT_GT(distance(poly[k], next), 0);  // no repeated vertex
+    }
+    EXPECT_GT(area, 0);
   }
 }
 
