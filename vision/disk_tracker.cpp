@@ -5,39 +5,54 @@
 
 namespace diskref::vision {
 
+namespace {
+
+// Observations claiming less noise than this (mm) are weighted as if they had this much: one
+// perfect-looking frame must not outweigh all the others.
+constexpr double kMinNoiseMm = 1e-3;
+
+}  // namespace
+
 void DiskTracker::StillWindow::add(const DiskObservation& o) {
   const geom::Vec2 p = o.table_from_disk.position;
+  if (count == 0) origin = p;
+  const double sigma = std::max(o.noise_sigma_mm, kMinNoiseMm);
+  const double w = 1.0 / (sigma * sigma);
+  const geom::Vec2 d = p - origin;
   ++count;
-  sum_x += p.x;
-  sum_y += p.y;
-  sum_xx += p.x * p.x;
-  sum_yy += p.y * p.y;
+  sum_w += w;
+  sum_w2 += w * w;
+  sum_wx += w * d.x;
+  sum_wy += w * d.y;
+  sum_wxx += w * d.x * d.x;
+  sum_wyy += w * d.y * d.y;
   // Headings are averaged as unit vectors: no wrap-around at 0/360.
-  sum_cos += o.table_from_disk.rotation.c;
-  sum_sin += o.table_from_disk.rotation.s;
-  sum_noise2 += o.noise_sigma_mm * o.noise_sigma_mm;
+  sum_wcos += w * o.table_from_disk.rotation.c;
+  sum_wsin += w * o.table_from_disk.rotation.s;
 }
 
 geom::Pose DiskTracker::StillWindow::mean() const {
-  const double n = count;
-  const double norm = std::hypot(sum_cos, sum_sin);
-  geom::Rot rotation = norm > 0 ? geom::Rot{sum_cos / norm, sum_sin / norm} : geom::Rot{};
-  return {{sum_x / n, sum_y / n}, rotation};
+  const double norm = std::hypot(sum_wcos, sum_wsin);
+  geom::Rot rotation = norm > 0 ? geom::Rot{sum_wcos / norm, sum_wsin / norm} : geom::Rot{};
+  return {origin + geom::Vec2{sum_wx / sum_w, sum_wy / sum_w}, rotation};
 }
 
 // The error of a mean of n frames has two parts: what changes from frame to frame (sensor noise,
-// compression), which averaging divides by n, and what stays (the pixel grid under a still tag,
+// compression), which averaging divides down, and what stays (the pixel grid under a still tag,
 // lens and pose errors), which it does not. The window's own spread `s2` measures the first; the
-// per-frame noise estimate bounds the sum; the rest is taken as fixed.
+// per-frame noise estimate (harmonic mean of the frames' variances) bounds the sum; the rest is
+// taken as fixed.
 double DiskTracker::StillWindow::mean_noise_sigma() const {
   const double n = count;
-  const double per_frame2 = sum_noise2 / n;
+  const double per_frame2 = n / sum_w;
   if (count < 2) return std::sqrt(per_frame2);
-  const double mx = sum_x / n, my = sum_y / n;
-  const double var_x = std::max(0.0, (sum_xx - n * mx * mx) / (n - 1));
-  const double var_y = std::max(0.0, (sum_yy - n * my * my) / (n - 1));
+  const double n_eff = sum_w * sum_w / sum_w2;  // effective number of frames under the weights
+  const double mx = sum_wx / sum_w, my = sum_wy / sum_w;
+  const double correction = n_eff > 1 ? n_eff / (n_eff - 1) : 1.0;
+  const double var_x = std::max(0.0, sum_wxx / sum_w - mx * mx) * correction;
+  const double var_y = std::max(0.0, sum_wyy / sum_w - my * my) * correction;
   const double s2 = (var_x + var_y) / 2;
-  return std::sqrt(std::max(per_frame2 - s2, 0.0) + s2 / n);
+  return std::sqrt(std::max(per_frame2 - s2, 0.0) + s2 / n_eff);
 }
 
 DiskTracker::DiskTracker(DiskRegistry registry, DiskTrackerOptions options)
@@ -71,7 +86,8 @@ TrackFrame DiskTracker::update(long long frame, double t, std::span<const DiskOb
   TrackFrame out;
   out.frame = frame;
   out.t = t;
-  bool all_settled = table_quiet;
+  if (!table_quiet) last_table_change_t_ = t;
+  bool all_settled = t - last_table_change_t_ >= options_.settle_time_s;
   for (std::size_t i = 0; i < memory_.size(); ++i) {
     DiskMemory& m = memory_[i];
     DiskEstimate& e = estimates_[i];
@@ -120,8 +136,7 @@ TrackFrame DiskTracker::update(long long frame, double t, std::span<const DiskOb
       track.motion = m.motion;
     }
     if (e.state == TrackState::stale) track.age_s = t - e.last_seen_t;
-    if (e.state == TrackState::stale || (e.state == TrackState::visible && m.motion == Motion::moving))
-      all_settled = false;
+    if (e.state == TrackState::visible && m.motion == Motion::moving) all_settled = false;
     out.disks.push_back(std::move(track));
   }
   out.settled = all_settled;

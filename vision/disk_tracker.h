@@ -8,13 +8,15 @@
 // Motion and smoothing (no quantisation, no lag beyond the noise): each disk keeps a "still
 // window", the observations since it last moved. An observation further from the window's mean
 // than the motion tolerance (max(still_sigmas * noise, still_floor_px in the image)) is motion: the
-// window restarts from it. The reported pose is the window's mean (the average of its still frames;
-// a single raw observation right after motion), so a moving disk's pose is its raw measurement and a
-// still disk's pose is the average of all its still frames. A disk is `moving` while it has moved
+// window restarts from it. The reported pose is the window's mean (the inverse-variance weighted
+// average of its still frames; a single raw observation right after motion), so a moving disk's
+// pose is its raw measurement and a still disk's pose is the average of all its still frames. A disk is `moving` while it has moved
 // within the last `settle_time_s`, else `settled`.
 //
-// The table is `settled` when every listed disk that is not lost is visible and settled and the
-// image over the table is quiet (no hands: the caller's change detection).
+// The table is `settled` when no visible disk is moving and the image over the table has been quiet
+// (no hands moving: the caller's change detection) for `settle_time_s`. Stale disks do not count:
+// a disk under the range template, or one taken away and not yet lost, leaves the table settled.
+// (A hand held perfectly still over the table is not noticed; real hands are never that still.)
 //
 // Pure data in, data out: no OpenCV, no clocks, no threads; not thread-safe (one per pipeline).
 
@@ -73,11 +75,15 @@ class DiskTracker {
   const DiskTrackerOptions& options() const { return options_; }
 
  private:
+  // The observations since the disk last moved, averaged with inverse-variance weights (a frame
+  // measured badly, e.g. a blurred one, counts for little). Positions are summed relative to the
+  // first one, for precision.
   struct StillWindow {
     int count = 0;
-    double sum_x = 0, sum_y = 0, sum_xx = 0, sum_yy = 0;
-    double sum_cos = 0, sum_sin = 0;
-    double sum_noise2 = 0;  // sum of per-frame noise variances
+    geom::Vec2 origin{};
+    double sum_w = 0, sum_w2 = 0;
+    double sum_wx = 0, sum_wy = 0, sum_wxx = 0, sum_wyy = 0;
+    double sum_wcos = 0, sum_wsin = 0;
     void add(const DiskObservation& o);
     geom::Pose mean() const;
     // Per-axis 1-sigma of the mean from noise (see disk_tracker.cpp).
@@ -97,6 +103,7 @@ class DiskTracker {
   DiskRegistry registry_;
   DiskTrackerOptions options_;
   std::vector<DiskMemory> memory_;
+  double last_table_change_t_ = -1e300;
   std::vector<DiskEstimate> estimates_;
 };
 

@@ -48,6 +48,13 @@ std::optional<TagMeasurement> measure_tag(const TablePose& pose, const std::arra
     cv::Vec2d rp = image_from_table * cv::Vec2d(r.x, r.y);
     residual_px2 += rp.dot(rp);
   }
+  double shape_px2 = 0;
+  for (const auto& r : m.fit.shape_residuals_mm) {
+    cv::Vec2d rp = image_from_table * cv::Vec2d(r.x, r.y);
+    shape_px2 += rp.dot(rp);
+  }
+  m.shape_residual_px = std::sqrt(shape_px2 / 8);
+  for (std::size_t i = 0; i < 4; ++i) m.side_px += cv::norm(corners_px[(i + 1) % 4] - corners_px[i]) / 4;
   const double prior2 = options.prior_corner_sigma_px * options.prior_corner_sigma_px;
   m.corner_sigma_px = std::sqrt((residual_px2 + options.prior_dof * prior2) / (kSquareFitResidualDof + options.prior_dof));
 

@@ -32,6 +32,10 @@ struct TagMeasurement {
   cv::Matx22d table_from_image_jacobian;  // mm per pixel at the tag: d(table xy) / d(pixel xy)
   double pixels_per_mm = 0;         // the tag's mean scale in the image
   double corner_sigma_px = 0;       // estimated corner noise, per coordinate
+  // RMS per coordinate (pixels) of the corners' departure from a square of free size: how far the
+  // tag is from lying flat on its plane (tilted in a flip, lifted, smeared by motion).
+  double shape_residual_px = 0;
+  double side_px = 0;               // the tag's mean side in the image
   double center_sigma_mm = 0;       // 1-sigma of the centre along any direction (RMS over directions)
   double heading_sigma_deg = 0;
 };

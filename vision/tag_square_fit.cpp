@@ -42,6 +42,8 @@ TagSquareFit fit_tag_square(const std::array<geom::Vec2, 4>& corners_table_mm, d
     geom::Vec2 predicted = geom::to_table(fit.table_from_tag, half * kUnitCorners[i]);
     fit.residuals_mm[i] = corners_table_mm[i] - predicted;
     fit.residual_sum_squares_mm2 += geom::length_squared(fit.residuals_mm[i]);
+    const double fitted_half = fit.fitted_size_mm / 2;
+    fit.shape_residuals_mm[i] = corners_table_mm[i] - geom::to_table(fit.table_from_tag, fitted_half * kUnitCorners[i]);
   }
   fit.mirrored = signed_area(corners_table_mm) < 0;
   return fit;

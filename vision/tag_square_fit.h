@@ -22,6 +22,9 @@ struct TagSquareFit {
   // carry both the corner noise and any mismatch between the tag and its registry size.
   std::array<geom::Vec2, 4> residuals_mm{};
   double residual_sum_squares_mm2 = 0;
+  // Corner residuals against the best-fitting square of free size: the shape alone (a tag seen
+  // tilted, lifted off the table or smeared is no longer a square on the table plane), mm.
+  std::array<geom::Vec2, 4> shape_residuals_mm{};
   // The points go round clockwise seen from above: a tag can only look like this if something is
   // badly wrong (seen through the table, or a false detection).
   bool mirrored = false;

@@ -68,6 +68,7 @@ std::string_view to_string(RejectReason reason) {
     case RejectReason::seen_twice: return "disk seen twice at once";
     case RejectReason::mirrored: return "mirror image (seen through the table?)";
     case RejectReason::no_table_pose: return "no table pose yet";
+    case RejectReason::not_flat: return "not lying flat (tilted, lifted or smeared)";
   }
   return "?";
 }
@@ -215,12 +216,16 @@ std::vector<DiskObservation> Tracker::measure(std::vector<DetectionRecord>& reco
                                      geom::compose(table_from_tag.rotation, geom::Rot::from_degrees(tag.heading_offset_deg))};
     record.table_from_disk = table_from_disk;
     record.fitted_size_mm = m->fit.fitted_size_mm;
+    record.shape_residual_px = m->shape_residual_px;
     const double radius = geom::bounding_radius(disk.shape);
     const geom::Vec2 p = table_from_disk.position;
     if (m->fit.mirrored) {
       record.rejected = RejectReason::mirrored;
     } else if (std::fabs(m->fit.fitted_size_mm / tag.size_mm - 1) > options_.size_tolerance) {
       record.rejected = RejectReason::wrong_size;
+    } else if (m->shape_residual_px >
+               std::max(options_.max_shape_residual_px, options_.max_shape_residual_fraction * m->side_px)) {
+      record.rejected = RejectReason::not_flat;
     } else if (p.x < -radius || p.y < -radius || p.x > table_.play_area_mm.x + radius ||
                p.y > table_.play_area_mm.y + radius) {
       record.rejected = RejectReason::off_table;

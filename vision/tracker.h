@@ -50,8 +50,9 @@ enum class RejectReason {
   seen_twice,    // its disk was seen more than once in the same frame
   mirrored,      // its corners go round the wrong way on the table (seen through the table?)
   no_table_pose, // the table pose is not known yet: nothing can be placed
+  not_flat,      // not a square on the table plane: tilted in a flip, lifted, or smeared
 };
-inline constexpr std::size_t kRejectReasonCount = 6;
+inline constexpr std::size_t kRejectReasonCount = 7;
 std::string_view to_string(RejectReason reason);
 
 struct TrackerOptions {
@@ -62,6 +63,11 @@ struct TrackerOptions {
   TagMeasurementOptions measurement;
   // A tag whose fitted size differs from its registry size by more than this fraction is rejected.
   double size_tolerance = 0.15;
+  // A tag whose corners depart from a square (RMS per coordinate) by more than the larger of these
+  // is not lying flat: rejected. Flat tags stay within a few tenths of a pixel (noise, blur, a
+  // slightly unsquare print); a disk tilted 15 degrees in a flip is about 3 % off square.
+  double max_shape_residual_px = 0.5;
+  double max_shape_residual_fraction = 0.03;  // of the tag's side in pixels
   // Search the whole table every frame instead of only where tags can be (slow; for comparison).
   bool exhaustive_search = false;
   // When more than this fraction of the play area changed in one frame (a bumped camera, a light
@@ -77,6 +83,7 @@ struct DetectionRecord {
   std::optional<RejectReason> rejected;     // absent: accepted
   std::optional<geom::Pose> table_from_disk;// where it put the disk (table frame), when measured
   double fitted_size_mm = 0;
+  double shape_residual_px = 0;
 };
 
 struct StageTimes {

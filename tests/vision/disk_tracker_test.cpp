@@ -74,7 +74,7 @@ TEST(DiskTracker, UnseenDiskIsStaleWithItsLastPoseThenLost) {
     EXPECT_EQ(*d.heading, *last_seen.disks[0].heading);
     ASSERT_TRUE(d.age_s);
     EXPECT_NEAR(*d.age_s, t - 0.1, 1e-12);
-    EXPECT_FALSE(*f.settled) << "a covered disk keeps the table from being settled";
+    EXPECT_TRUE(*f.settled) << "a stale disk (under the template, taken away) leaves the table settled";
   }
   TrackFrame f = tracker.update(22, 2.2 + 1e-9, {}, true);
   ASSERT_EQ(f.disks.size(), 1u);
@@ -174,11 +174,15 @@ TEST(DiskTracker, HeadingsAverageAcrossZero) {
   EXPECT_NEAR(geom::angle_difference_deg(*f.disks[0].heading, 0), 0, 1e-9);
 }
 
-TEST(DiskTracker, MotionInTheImageKeepsTheTableUnsettled) {
-  DiskTracker tracker(two_disk_registry());
+TEST(DiskTracker, MotionInTheImageKeepsTheTableUnsettledForTheSettleTime) {
+  DiskTrackerOptions options;
+  options.settle_time_s = 0.1;
+  DiskTracker tracker(two_disk_registry(), options);
   std::vector<DiskObservation> obs = {seen(0, 100, 200, 0), seen(1, 300, 300, 0)};
   EXPECT_TRUE(*tracker.update(0, 0, obs, true).settled);
-  EXPECT_FALSE(*tracker.update(1, 0.1, obs, false).settled);
+  EXPECT_FALSE(*tracker.update(1, 0.2, obs, false).settled);
+  EXPECT_FALSE(*tracker.update(2, 0.25, obs, true).settled);
+  EXPECT_TRUE(*tracker.update(3, 0.31, obs, true).settled);
 }
 
 }  // namespace

@@ -162,7 +162,6 @@ TEST_F(TrackerOnSyntheticTable, ACoveredDiskIsStaleAndDoesNotMove) {
       EXPECT_EQ(*d->y, *before->y);
       EXPECT_EQ(*d->heading, *before->heading);
       EXPECT_NEAR(*d->age_s, (i - 4) / 30.0, 1e-9);
-      EXPECT_FALSE(*r.track.settled);
       expect_at(r.track, torpedo, 0.15, 1.0);
     } else {
       expect_at(r.track, ship, 0.1, 0.3);
