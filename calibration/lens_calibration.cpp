@@ -98,7 +98,7 @@ LensCalibration calibrate_lens(const std::vector<BoardView>& views_in, cv::Size 
     std::vector<DroppedView> dropped;
     for (std::size_t i = 0; i < views.size(); ++i) {
       if (fit.view_rms[i] > limit)
-        dropped.push_back({views[i].name, "outlier: view error " + fixed(fit.view_rms[i], 3) + " px (limit " +
+        dropped.push_back({views[i].name, "outlier", "outlier: view error " + fixed(fit.view_rms[i], 3) + " px (limit " +
                                                  fixed(limit, 3) + " px; median view " + fixed(typical, 3) + " px)"});
       else
         inliers.push_back(views[i]);

@@ -44,7 +44,7 @@ ViewSelection select_views(std::vector<ViewCandidate> candidates, cv::Size image
   std::vector<ViewCandidate> still;
   for (auto& c : candidates) {
     if (c.motion_px && *c.motion_px > options.max_motion_px)
-      out.dropped.push_back({c.view.name, "moving: board moved " + fixed(*c.motion_px, 2) +
+      out.dropped.push_back({c.view.name, "moving", "moving: board moved " + fixed(*c.motion_px, 2) +
                                                  " px since the previous frame (limit " +
                                                  fixed(options.max_motion_px, 2) + " px)"});
     else
@@ -56,7 +56,7 @@ ViewSelection select_views(std::vector<ViewCandidate> candidates, cv::Size image
   std::vector<ViewCandidate> sharp;
   for (auto& c : still) {
     if (c.edge_width_px && *c.edge_width_px > out.edge_width_limit_px)
-      out.dropped.push_back({c.view.name, "blurred: edges " + fixed(*c.edge_width_px, 2) + " px wide (limit " +
+      out.dropped.push_back({c.view.name, "blurred", "blurred: edges " + fixed(*c.edge_width_px, 2) + " px wide (limit " +
                                                  fixed(out.edge_width_limit_px, 2) + " px)"});
     else
       sharp.push_back(std::move(c));
@@ -83,7 +83,7 @@ ViewSelection select_views(std::vector<ViewCandidate> candidates, cv::Size image
       }
     }
     if (twin)
-      out.dropped.push_back({c.view.name, "near-duplicate of " + twin->name + " (corners " +
+      out.dropped.push_back({c.view.name, "near-duplicate", "near-duplicate of " + twin->name + " (corners " +
                                               fixed(twin_distance, 1) + " px apart on average, limit " +
                                               fixed(duplicate_px, 1) + " px)"});
     else
@@ -107,7 +107,7 @@ ViewSelection select_views(std::vector<ViewCandidate> candidates, cv::Size image
                              ? "alike " + out.kept[twin].name + " (" + fixed(closest, 1) + " px apart; at most " +
                                    std::to_string(options.max_views) + " views are kept)"
                              : "less sharp than the " + std::to_string(options.max_views) + " views kept";
-    out.dropped.push_back({out.kept[drop].name, reason});
+    out.dropped.push_back({out.kept[drop].name, "too many views", reason});
     out.kept.erase(out.kept.begin() + static_cast<std::ptrdiff_t>(drop));
   }
   std::stable_sort(out.kept.begin(), out.kept.end(), [&](const BoardView& a, const BoardView& b) {

@@ -13,10 +13,11 @@
 
 namespace diskref {
 
-// A view that was left out, and why ("blurred: edges 5.2 px wide (limit 3.0 px)").
+// A view that was left out, and why.
 struct DroppedView {
   std::string name;
-  std::string reason;
+  std::string kind;    // "moving", "blurred", "near-duplicate", "too many views", "outlier"
+  std::string reason;  // "blurred: edges 5.20 px wide (limit 3.00 px)"
 };
 
 // A view found in an image or video frame, with the measures selection needs.

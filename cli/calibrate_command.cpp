@@ -2,6 +2,7 @@
 // ChArUco board. Prints the views used and dropped, each view's error, the intrinsics with their
 // standard deviations, and `rms_px=...` as the last line of stdout; writes the camera file.
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -85,7 +86,7 @@ void collect_video(const std::string& input, const BoardSpec& board, int frame_b
     cv::Mat gray = to_gray(frame->image);
     if (frame->index % stride == 0) {
       ++examined;
-      std::string name = input + " frame " + std::to_string(frame->index);
+      std::string name = std::filesystem::path(input).filename().string() + " frame " + std::to_string(frame->index);
       cv::Mat before = previous_index == frame->index - 1 ? previous : cv::Mat();
       if (auto candidate = examine_view(gray, before, board, name)) {
         c.candidates.push_back(std::move(*candidate));
@@ -130,12 +131,41 @@ Collected collect(const CalibrateOptions& o, const BoardSpec& board) {
   return c;
 }
 
+// Dropped views: one line each for images; for video frames, one line per video and reason,
+// listing the frames (a video can drop hundreds).
+void print_dropped(const std::vector<DroppedView>& dropped) {
+  struct Group {
+    std::string example;  // the first frame's full reason
+    std::vector<std::string> frames;
+  };
+  std::vector<std::pair<std::string, Group>> groups;  // key: "VIDEO: KIND", in first-seen order
+  for (const auto& d : dropped) {
+    auto at = d.name.rfind(" frame ");
+    if (at == std::string::npos) {
+      std::printf("dropped %s: %s\n", d.name.c_str(), d.reason.c_str());
+      continue;
+    }
+    std::string key = d.name.substr(0, at) + ": " + d.kind;
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == key; });
+    if (it == groups.end()) it = groups.insert(groups.end(), {key, Group{d.name + ": " + d.reason, {}}});
+    it->second.frames.push_back(d.name.substr(at + 7));
+  }
+  for (auto& [key, group] : groups) {
+    std::sort(group.frames.begin(), group.frames.end(),
+              [](const std::string& a, const std::string& b) { return std::stoll(a) < std::stoll(b); });
+    std::string frames;
+    for (const auto& f : group.frames) frames += (frames.empty() ? "" : ", ") + f;
+    std::printf("dropped %zu frame(s) of %s (e.g. %s): frames %s\n", group.frames.size(), key.c_str(),
+                group.example.c_str(), frames.c_str());
+  }
+}
+
 void print_calibration(const LensCalibration& cal) {
   std::printf("views used: %zu (boards cover %.0f %% of the image; corners reach %.0f %% of a 4x4 grid)\n",
               cal.views.size(), 100 * cal.area_coverage, 100 * cal.cell_coverage);
   std::printf("view errors (RMS px):\n");
   for (const auto& v : cal.views) std::printf("  %-40s %6.3f  (%d corners)\n", v.name.c_str(), v.rms_px, v.corners);
-  for (const auto& d : cal.outliers) std::printf("dropped %s: %s\n", d.name.c_str(), d.reason.c_str());
+  print_dropped(cal.outliers);
   const CameraModel& k = cal.camera;
   double values[9] = {k.fx(), k.fy(), k.cx(), k.cy(), k.dist_coeffs[0], k.dist_coeffs[1],
                       k.dist_coeffs[2], k.dist_coeffs[3], k.dist_coeffs[4]};
@@ -163,7 +193,7 @@ int run_calibrate(const CalibrateOptions& o) {
   ViewSelectionOptions selection_options;
   selection_options.max_views = o.max_views;
   ViewSelection selection = select_views(std::move(c.candidates), c.image_size, selection_options);
-  for (const auto& d : selection.dropped) std::printf("dropped %s: %s\n", d.name.c_str(), d.reason.c_str());
+  print_dropped(selection.dropped);
 
   LensCalibration cal;
   try {
