@@ -79,7 +79,7 @@ TEST(RangeProperty, VerdictPlacementAndRandomSearchAgreeWithBruteForce) {
 
     // Random placements between the disks (centre near a point between random outline points of
     // the two, any orientation): any that overlaps both must come with "in range".
-    for (int k = 0; k < 6; ++k) {
+    for (int k = 0; k < 4; ++k) {
       Vec2 a = to_table(c.from.pose, brute::outline_point_local(c.from.shape, s.uniform(0, 7)));
       Vec2 b = to_table(c.to.pose, brute::outline_point_local(c.to.shape, s.uniform(0, 7)));
       Vec2 centre = a + s.uniform(0, 1) * (b - a);
@@ -117,7 +117,7 @@ TEST(RangeProperty, SystematicSearchAgreesAwayFromTheBoundary) {
   constexpr double kBoundary = 1e-3;
   const double two_pi = 2 * std::numbers::pi;
   int checked = 0, found = 0;
-  for (int i = 0; i < 110; ++i) {
+  for (int i = 0; i < 80; ++i) {
     RangeCase c = random_case(s);
     DistanceOutput d = signed_distance(c.from, c.to);
     if (d.distance <= 0) continue;
@@ -172,7 +172,7 @@ TEST(RangeProperty, SystematicSearchAgreesAwayFromTheBoundary) {
     }
   }
   std::printf("systematic: %d configurations near the boundary, %d found in range\n", checked, found);
-  EXPECT_GT(checked, 60);
+  EXPECT_GT(checked, 50);
   EXPECT_GT(found, checked / 4);
   EXPECT_LT(found, checked * 3 / 4);
 }
