@@ -14,6 +14,7 @@ RunFunction setup_check(CLI::App& app);  // check_command.cpp (spec §6)
 RunFunction setup_calibrate(CLI::App& app);  // calibrate_command.cpp (spec §7)
 RunFunction setup_table(CLI::App& app);      // table_command.cpp (the table plane)
 RunFunction setup_track(CLI::App& app);  // track_command.cpp (spec §5)
+RunFunction setup_render(CLI::App& app);  // render_command.cpp (synthetic sessions with ground truth)
 RunFunction setup_play(CLI::App& app);    // play_command.cpp (scripted Red Alert games)
 
 }  // namespace diskref::cli

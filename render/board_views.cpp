@@ -73,8 +73,7 @@ cv::Mat render_board_view(const CameraModel& camera, const cv::Matx33d& rotation
       }
     }
   });
-  cv::Mat light = illumination_map(size, effects, rng.next_u64());
-  return finish_frame(radiance, light, effects, rng.next_u64());
+  return finish_frame(radiance, effects, rng.next_u64());
 }
 
 std::vector<cv::Point2d> board_corner_truth(const CameraModel& camera, const cv::Matx33d& rotation,

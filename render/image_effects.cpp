@@ -46,33 +46,67 @@ cv::Mat illumination_map(cv::Size size, const ImageEffects& effects, uint64_t se
   return map;
 }
 
-cv::Mat finish_frame(const cv::Mat& radiance, const cv::Mat& illumination, const ImageEffects& effects,
-                     uint64_t seed) {
-  CV_Assert(radiance.type() == CV_32FC3 && illumination.type() == CV_32F && radiance.size() == illumination.size());
-  cv::Mat lit(radiance.size(), CV_32FC3);
+namespace {
+constexpr int kNoiseMargin = 61;  // odd, so successive offsets rarely line up
+constexpr float kNoiseUnit = 16.0f;
+}  // namespace
+
+CameraFinish::CameraFinish(cv::Size size, const ImageEffects& effects, uint64_t seed) : effects_(effects) {
+  Rng rng(seed);
+  illumination_ = illumination_map(size, effects, rng.next_u64());
+  if (effects.noise_sigma > 0) {
+    cv::Mat noise(size.height + kNoiseMargin, size.width + kNoiseMargin, CV_32FC3);
+    cv::RNG fill(rng.next_u64() | 1);  // cv::RNG's fill is deterministic for its state
+    fill.fill(noise, cv::RNG::NORMAL, 0.0, effects.noise_sigma * static_cast<double>(kNoiseUnit));
+    noise.convertTo(noise_, CV_16SC3);
+  }
+  lit_.create(size, CV_32FC3);
+  out_.create(size, CV_8UC3);
+}
+
+const cv::Mat& CameraFinish::finish(const cv::Mat& radiance, uint64_t frame_seed) {
+  CV_Assert(radiance.type() == CV_32FC3 && radiance.size() == illumination_.size());
   cv::parallel_for_(cv::Range(0, radiance.rows), [&](const cv::Range& rows) {
     for (int v = rows.start; v < rows.end; ++v) {
       const auto* in = radiance.ptr<cv::Vec3f>(v);
-      const auto* gain = illumination.ptr<float>(v);
-      auto* out = lit.ptr<cv::Vec3f>(v);
+      const auto* gain = illumination_.ptr<float>(v);
+      auto* out = lit_.ptr<cv::Vec3f>(v);
       for (int u = 0; u < radiance.cols; ++u) out[u] = in[u] * (255.0f * gain[u]);
     }
   });
-  if (effects.blur_sigma_px > 0) cv::GaussianBlur(lit, lit, cv::Size(), effects.blur_sigma_px);
-  if (effects.noise_sigma > 0) {
-    cv::Mat noise(lit.size(), CV_32FC3);
-    cv::RNG rng(seed | 1);  // cv::RNG's fill is deterministic for its state
-    rng.fill(noise, cv::RNG::NORMAL, 0.0, effects.noise_sigma);
-    lit += noise;
+  const cv::Mat* sharp = &lit_;
+  if (effects_.blur_sigma_px > 0) {
+    cv::GaussianBlur(lit_, blurred_, cv::Size(), effects_.blur_sigma_px);
+    sharp = &blurred_;
   }
-  cv::Mat out;
-  lit.convertTo(out, CV_8UC3);  // rounds and saturates
-  if (effects.jpeg_quality > 0) {
+  Rng rng(frame_seed);
+  int dx = rng.uniform_int(0, kNoiseMargin - 1), dy = rng.uniform_int(0, kNoiseMargin - 1);
+  cv::parallel_for_(cv::Range(0, radiance.rows), [&](const cv::Range& rows) {
+    for (int v = rows.start; v < rows.end; ++v) {
+      const auto* in = sharp->ptr<cv::Vec3f>(v);
+      auto* out = out_.ptr<cv::Vec3b>(v);
+      const cv::Vec3s* noise = noise_.empty() ? nullptr : noise_.ptr<cv::Vec3s>(v + dy) + dx;
+      for (int u = 0; u < radiance.cols; ++u) {
+        cv::Vec3f value = in[u];
+        if (noise)
+          for (int c = 0; c < 3; ++c) value[c] += static_cast<float>(noise[u][c]) * (1.0f / kNoiseUnit);
+        out[u] = cv::Vec3b(cv::saturate_cast<uint8_t>(value[0]), cv::saturate_cast<uint8_t>(value[1]),
+                           cv::saturate_cast<uint8_t>(value[2]));
+      }
+    }
+  });
+  if (effects_.jpeg_quality > 0) {
     std::vector<uint8_t> bytes;
-    cv::imencode(".jpg", out, bytes, {cv::IMWRITE_JPEG_QUALITY, effects.jpeg_quality});
-    out = cv::imdecode(bytes, cv::IMREAD_COLOR);
+    cv::imencode(".jpg", out_, bytes, {cv::IMWRITE_JPEG_QUALITY, effects_.jpeg_quality});
+    out_ = cv::imdecode(bytes, cv::IMREAD_COLOR);
   }
-  return out;
+  return out_;
+}
+
+cv::Mat finish_frame(const cv::Mat& radiance, const ImageEffects& effects, uint64_t seed) {
+  Rng rng(seed);
+  CameraFinish camera(radiance.size(), effects, rng.next_u64());
+  return camera.finish(radiance, rng.next_u64()).clone();
 }
 
 }  // namespace diskref::render

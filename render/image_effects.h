@@ -29,9 +29,27 @@ std::string image_effects_problem(const ImageEffects& effects);
 // and vignetting. Deterministic for a seed (the gradient's direction).
 cv::Mat illumination_map(cv::Size size, const ImageEffects& effects, uint64_t seed);
 
-// radiance (CV_32FC3, 0..1) x illumination (CV_32F) -> defocus -> noise -> 8 bit -> JPEG.
-// Deterministic for a seed. Returns CV_8UC3.
-cv::Mat finish_frame(const cv::Mat& radiance, const cv::Mat& illumination, const ImageEffects& effects,
-                     uint64_t seed);
+// The camera after the scene: radiance (CV_32FC3, 0..1) x illumination -> defocus -> sensor
+// noise -> 8 bit -> JPEG, for many frames of one size. Buffers are kept between frames, and the
+// noise of a frame is a window at a random offset into one large field of Gaussian noise made
+// once (white noise, so windows at different offsets are independent): 1080p frames cost tens of
+// milliseconds instead of hundreds. Deterministic for the seeds.
+class CameraFinish {
+ public:
+  CameraFinish(cv::Size size, const ImageEffects& effects, uint64_t seed);
+
+  const cv::Mat& illumination() const { return illumination_; }
+  // Returns CV_8UC3, valid until the next call.
+  const cv::Mat& finish(const cv::Mat& radiance, uint64_t frame_seed);
+
+ private:
+  ImageEffects effects_;
+  cv::Mat illumination_;  // CV_32F
+  cv::Mat noise_;         // CV_16SC3, 1/16 grey level units, larger than the frame by kNoiseMargin
+  cv::Mat lit_, blurred_, out_;
+};
+
+// One frame through a fresh CameraFinish (board views, tests).
+cv::Mat finish_frame(const cv::Mat& radiance, const ImageEffects& effects, uint64_t seed);
 
 }  // namespace diskref::render
