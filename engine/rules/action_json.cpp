@@ -2,6 +2,7 @@
 
 #include <type_traits>
 
+#include "engine/rules/rules_json.h"
 #include "engine/rules/text.h"
 #include "engine/rules/state_json.h"
 
@@ -9,31 +10,19 @@ namespace diskref::rules {
 
 namespace {
 
-std::vector<std::string> strings(const JsonCursor& c) {
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < c.size(); ++i) out.push_back(c.at(i).non_empty_string());
-  return out;
-}
-
-OrderKind parse_order_name(const JsonCursor& c) {
-  auto kind = order_kind_from_string(c.string());
-  if (!kind) c.fail(in_quotes(c.string()) + " is not an order (change_speed, change_heading, raise_shields, attack, activate)");
-  return *kind;
-}
-
 SeenDrop parse_drop(const JsonCursor& c) {
   c.allow_only({"purpose", "subject", "hits", "crits", "note"});
   SeenDrop d;
   if (auto p = c.find("purpose")) d.purpose = p->one_of({"damage", "critical", "collision", "initiative", "boarding"});
   if (auto s = c.find("subject")) d.subject = s->non_empty_string();
   if (auto h = c.find("hits")) d.hits = h->int_in(0, 1000);
-  if (auto k = c.find("crits")) d.crits = strings(*k);
+  if (auto k = c.find("crits")) d.crits = string_list(*k);
   if (!d.hits && !d.crits) c.fail("a drop gives \"hits\" or \"crits\"");
   return d;
 }
 
 OrderBody parse_order_body(const JsonCursor& c) {
-  OrderKind kind = parse_order_name(c.at("order"));
+  OrderKind kind = parse_order_kind(c.at("order"));
   const std::initializer_list<std::string_view> common = {"do", "player", "ship", "order", "drops", "note"};
   auto allow = [&](std::initializer_list<std::string_view> extra) {
     std::vector<std::string_view> all(common);
@@ -82,7 +71,7 @@ OrderBody parse_order_body(const JsonCursor& c) {
     return t;
   }
   allow({"attack", "target", "crew"});
-  return Transport{c.at("target").non_empty_string(), strings(c.at("crew"))};
+  return Transport{c.at("target").non_empty_string(), string_list(c.at("crew"))};
 }
 
 ActionBody parse_body(const JsonCursor& c, const std::string& name) {
@@ -96,15 +85,15 @@ ActionBody parse_body(const JsonCursor& c, const std::string& name) {
   if (name == "reveal") {
     only({"reveal", "conceal"});
     RevealConceal r;
-    if (auto v = c.find("reveal")) r.reveal = strings(*v);
-    if (auto v = c.find("conceal")) r.conceal = strings(*v);
+    if (auto v = c.find("reveal")) r.reveal = string_list(*v);
+    if (auto v = c.find("conceal")) r.conceal = string_list(*v);
     return r;
   }
   if (name == "orders") {
     only({"ship", "orders"});
     PlaceOrders p{c.at("ship").non_empty_string(), {}};
     auto orders = c.at("orders");
-    for (std::size_t i = 0; i < orders.size(); ++i) p.orders.push_back(parse_order_name(orders.at(i)));
+    for (std::size_t i = 0; i < orders.size(); ++i) p.orders.push_back(parse_order_kind(orders.at(i)));
     return p;
   }
   if (name == "initiative" || name == "defer") {
@@ -143,7 +132,7 @@ ActionBody parse_body(const JsonCursor& c, const std::string& name) {
   }
   only({"ship", "losses"});
   BoardingSegment b{c.at("ship").non_empty_string(), {}};
-  if (auto l = c.find("losses")) b.losses = strings(*l);
+  if (auto l = c.find("losses")) b.losses = string_list(*l);
   return b;
 }
 

@@ -4,18 +4,13 @@
 
 #include "engine/io/input_error.h"
 #include "engine/model/shape_json.h"
+#include "engine/rules/rules_json.h"
 #include "engine/rules/text.h"
 #include "engine/rules/parameters_json.h"
 
 namespace diskref::rules {
 
 namespace {
-
-std::vector<std::string> string_list(const JsonCursor& c) {
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < c.size(); ++i) out.push_back(c.at(i).non_empty_string());
-  return out;
-}
 
 // "placeholder" must name members the entry has.
 std::vector<std::string> placeholders(const JsonCursor& entry) {
@@ -99,12 +94,7 @@ DiskCard parse_disk_card(const JsonCursor& c, DiskKindOfCard kind) {
       auto row = rows->at(r);
       if (row.size() < 1 || row.size() > 2) row.fail("an order row holds one order or a pair");
       std::vector<OrderKind> orders;
-      for (std::size_t i = 0; i < row.size(); ++i) {
-        auto name = row.at(i);
-        auto kind_of = order_kind_from_string(name.string());
-        if (!kind_of) name.fail(in_quotes(name.string()) + " is not an order (change_speed, change_heading, raise_shields, attack, activate)");
-        orders.push_back(*kind_of);
-      }
+      for (std::size_t i = 0; i < row.size(); ++i) orders.push_back(parse_order_kind(row.at(i)));
       d.order_rows.push_back(orders);
     }
   }

@@ -20,6 +20,13 @@ Setter fixed(std::string_view only) {
   return [only](Parameters&, const JsonCursor& c) { c.one_of({only}); };
 }
 
+// [a, b], both > 0.
+geom::Vec2 positive_pair(const JsonCursor& c) {
+  auto v = c.numbers(2);
+  if (!(v[0] > 0 && v[1] > 0)) c.fail("both sizes must be > 0");
+  return {v[0], v[1]};
+}
+
 const std::vector<ParameterEntry>& entries() {
   static const std::vector<ParameterEntry> kEntries = {
       {"disk_sizes", 1, fixed("registry")},
@@ -29,18 +36,12 @@ const std::vector<ParameterEntry>& entries() {
        [](Parameters& p, const JsonCursor& c) { p.torpedo_end_of_phase_moves = c.int_in(1, 20); }},
       {"range_template_mm", 5,
        [](Parameters& p, const JsonCursor& c) {
-         auto v = c.numbers(2);
-         if (!(v[0] > 0 && v[1] > 0)) c.fail("both sizes must be > 0");
-         p.range_template = {v[0], v[1]};
+         auto v = positive_pair(c);
+         p.range_template = {v.x, v.y};
        }},
       {"plus_one_range_template_lengths", 5,
        [](Parameters& p, const JsonCursor& c) { p.plus_one_range_template_lengths = c.int_in(1, 10); }},
-      {"play_area_mm", 6,
-       [](Parameters& p, const JsonCursor& c) {
-         auto v = c.numbers(2);
-         if (!(v[0] > 0 && v[1] > 0)) c.fail("both sizes must be > 0");
-         p.play_area_mm = {v[0], v[1]};
-       }},
+      {"play_area_mm", 6, [](Parameters& p, const JsonCursor& c) { p.play_area_mm = positive_pair(c); }},
       {"moved_out_when", 6, fixed("centre_beyond_edge")},
       {"terrain_sizes_and_damage", 7, fixed("scenario")},
       {"hit_face_odds", 8,

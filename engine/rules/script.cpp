@@ -11,6 +11,7 @@
 #include "engine/rules/player_view.h"
 #include "engine/rules/setup.h"
 #include "engine/rules/state_json.h"
+#include "engine/rules/state_queries.h"
 
 namespace diskref::rules {
 
@@ -95,7 +96,13 @@ nlohmann::json log_entry_to_json(const LogEntry& entry) {
 
 nlohmann::json play_result_to_json(const PlayResult& result, const std::optional<std::string>& viewer) {
   nlohmann::json log = nlohmann::json::array();
-  for (const LogEntry& e : result.log) log.push_back(log_entry_to_json(e));
+  for (const LogEntry& e : result.log) {
+    log.push_back(log_entry_to_json(e));
+    // The viewer does not see the other side's orders being placed (they are face down).
+    if (viewer && std::holds_alternative<PlaceOrders>(e.action.body) &&
+        !same_team(result.final_state, e.action.player, *viewer))
+      log.back()["action"]["orders"] = "hidden";
+  }
   return {{"log", log},
           {"refused", result.refused},
           {"final_state", viewer ? state_view_for(result.final_state, *viewer) : state_to_json(result.final_state)}};

@@ -1,6 +1,7 @@
 #include "engine/rules/state_json.h"
 
 #include <cstdio>
+#include "engine/rules/rules_json.h"
 #include "engine/rules/text.h"
 
 #include "engine/geometry/vec2.h"
@@ -24,12 +25,6 @@ std::uint64_t parse_hex64(const JsonCursor& c) {
   return std::stoull(text.substr(2), nullptr, 16);
 }
 
-std::vector<std::string> strings(const JsonCursor& c) {
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < c.size(); ++i) out.push_back(c.at(i).string());
-  return out;
-}
-
 template <typename Enum, std::size_t N>
 Enum enum_from(const JsonCursor& c, const std::array<Enum, N>& values) {
   std::string text = c.string();
@@ -39,10 +34,6 @@ Enum enum_from(const JsonCursor& c, const std::array<Enum, N>& values) {
     list += (list.empty() ? "" : ", ") + std::string(to_string(v));
   }
   c.fail(in_quotes(text) + " is not one of: " + list);
-}
-
-OrderKind parse_order(const JsonCursor& c) {
-  return enum_from(c, kAllOrders);
 }
 
 nlohmann::json ship_to_json(const ShipState& s) {
@@ -86,7 +77,7 @@ ShipState parse_ship(const JsonCursor& c) {
   auto orders = c.at("orders");
   for (std::size_t i = 0; i < orders.size(); ++i) {
     auto o = orders.at(i);
-    s.orders.push_back({parse_order(o.at("order")), o.at("revealed").boolean(), o.at("removed").boolean()});
+    s.orders.push_back({parse_order_kind(o.at("order")), o.at("revealed").boolean(), o.at("removed").boolean()});
   }
   s.cloaked = c.at("cloaked").boolean();
   s.cloak_raised_phase = c.at("cloak_raised_phase").int_in(-1, 1 << 30);
@@ -95,7 +86,7 @@ ShipState parse_ship(const JsonCursor& c) {
   s.moved = c.at("moved").boolean();
   auto pending = c.at("pending");
   for (std::size_t i = 0; i < pending.size(); ++i)
-    s.pending.push_back({parse_order(pending.at(i).at("order")), pending.at(i).at("source").string()});
+    s.pending.push_back({parse_order_kind(pending.at(i).at("order")), pending.at(i).at("source").string()});
   return s;
 }
 
@@ -181,15 +172,15 @@ GameState state_from_json(const JsonCursor& root) {
   s.phase.number = phase.at("number").int_in(1, 3);
   s.phase.stage =
       enum_from(phase.at("stage"), std::array{PhaseStage::initiative, PhaseStage::ships, PhaseStage::torpedoes});
-  s.phase.initiative = strings(phase.at("initiative"));
-  s.phase.to_act = strings(phase.at("to_act"));
+  s.phase.initiative = string_list(phase.at("initiative"));
+  s.phase.to_act = string_list(phase.at("to_act"));
   s.phase.option = phase.at("option").int_in(0, 1 << 20);
   if (auto acting = phase.find("acting")) s.phase.acting = acting->string();
   s.phase_serial = root.at("phase_serial").int_in(0, 1 << 30);
   auto players = root.at("players");
   for (std::size_t i = 0; i < players.size(); ++i)
     s.players.push_back({players.at(i).at("id").non_empty_string(), players.at(i).at("team").non_empty_string()});
-  s.reveal_done = strings(root.at("reveal_done"));
+  s.reveal_done = string_list(root.at("reveal_done"));
   auto ships = root.at("ships");
   for (std::size_t i = 0; i < ships.size(); ++i) s.ships.push_back(parse_ship(ships.at(i)));
   auto disks = root.at("disks");

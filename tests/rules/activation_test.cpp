@@ -17,19 +17,17 @@ nlohmann::json disk(const std::string& id, const std::string& card, bool reveale
   return {{"id", id}, {"card", card}, {"revealed", revealed}, {"ready", ready}};
 }
 
-// Diana's enterprise facing the tderet `gap` mm away (flats facing), both at Full Stop; Diana has
-// La Forge revealed so she acts first.
-Game facing(double gap, nlohmann::json crew, nlohmann::json tech, std::vector<std::string> orders,
-            nlohmann::json enterprise_extra = nlohmann::json::object(), nlohmann::json tderet_extra = nlohmann::json::object()) {
-  crew.push_back(disk("laforge", "la_forge"));
-  nlohmann::json extra = {{"crew", crew}, {"tech", tech}};
-  if (enterprise_extra.is_object()) extra.update(enterprise_extra);
-  Game g(duel_setup(300, 300, 0, 300 + kFlip + gap, 300, 180, 0, extra, tderet_extra));
-  g.reveal_all();
-  g.orders("diana", "enterprise", orders);
-  g.orders("owen", "tderet", {"attack", "raise_shields", "change_speed"});
-  g.play(R"({"do": "initiative"})");
-  return g;
+// face_to_face with these crew and tech aboard the enterprise (La Forge is added).
+Game facing(double gap, const nlohmann::json& crew, const nlohmann::json& tech, const std::vector<std::string>& orders,
+            nlohmann::json enterprise_extra = nlohmann::json::object(), const nlohmann::json& tderet_extra = nlohmann::json::object()) {
+  if (!enterprise_extra.is_object()) enterprise_extra = nlohmann::json::object();
+  // A braced list of one disk arrives as that disk (nlohmann's initializer-list rule).
+  auto as_list = [](const nlohmann::json& j) {
+    return j.is_array() ? j : j.is_object() ? nlohmann::json::array({j}) : nlohmann::json::array();
+  };
+  enterprise_extra["crew"] = as_list(crew);
+  enterprise_extra["tech"] = as_list(tech);
+  return face_to_face(gap, enterprise_extra, tderet_extra, orders);
 }
 
 std::string execute(const std::string& rest) {

@@ -16,19 +16,9 @@ const double kReach = std::hypot(88.9, 25.4);  // the range template's diagonal
 
 nlohmann::json la_forge() { return {{"id", "laforge"}, {"card", "la_forge"}, {"revealed", true}}; }
 
-// Diana's enterprise at (300, 300) facing east, the tderet `gap` mm beyond its front flat (flats
-// facing), both at Full Stop; Diana has the option.
 Game facing(double gap, nlohmann::json enterprise_extra = nlohmann::json::object(),
-            nlohmann::json tderet_extra = nlohmann::json::object(),
-            std::vector<std::string> diana_orders = {"attack", "raise_shields", "change_speed"}) {
-  nlohmann::json extra = {{"crew", {la_forge()}}};
-  if (enterprise_extra.is_object()) extra.update(enterprise_extra);
-  Game g(duel_setup(300, 300, 0, 300 + kFlip + gap, 300, 180, 0, extra, tderet_extra));
-  g.reveal_all();
-  g.orders("diana", "enterprise", diana_orders);
-  g.orders("owen", "tderet", {"attack", "raise_shields", "change_speed"});
-  g.play(R"({"do": "initiative"})");
-  return g;
+            nlohmann::json tderet_extra = nlohmann::json::object()) {
+  return face_to_face(gap, std::move(enterprise_extra), tderet_extra);
 }
 
 const std::string kBeam =
@@ -38,7 +28,7 @@ const std::string kBeam =
 // a photon torpedo, or transport any number of onboard crew to another ship."
 TEST(Attack, BeamTorpedoOrTransport) {
   for (const char* attack : {"beam", "torpedo", "transport"}) {
-    Game g = facing(30, {{"shields", 0}, {"crew", {la_forge(), {{"id", "sec"}, {"card", "security"}, {"revealed", true}}}}},
+    Game g = facing(30, {{"shields", 0}, {"crew", {{{"id", "sec"}, {"card", "security"}, {"revealed", true}}}}},
                     {{"shields", 0}});
     std::string a = R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack", "attack": ")" +
                     std::string(attack) + "\"";
@@ -117,8 +107,7 @@ TEST(Attack, TheTorpedoStartsInTheBayAtTheFront) {
 // "You may transport any number of ready crew (see “Ready & Activated,” below)."
 TEST(Attack, TransportNeedsRangeAndBothShieldsDown) {
   nlohmann::json team = {{"crew",
-                          {la_forge(),
-                           {{"id", "at1"}, {"card", "away_team"}, {"revealed", true}},
+                          {{{"id", "at1"}, {"card", "away_team"}, {"revealed", true}},
                            {{"id", "at2"}, {"card", "away_team"}, {"revealed", true}},
                            {{"id", "at3"}, {"card", "away_team"}, {"revealed", true}, {"ready", false}},
                            {{"id", "at4"}, {"card", "away_team"}, {"revealed", false}}}}};
@@ -156,10 +145,7 @@ TEST(Attack, TransportToATerrainDisk) {
   setup["terrain"] = {{{"id", "vulcan"}, {"kind", "planet"}, {"pose", pose(420, 300, 0)},
                        {"shape", {{"type", "circle"}, {"diameter_mm", 100}}}}};
   Game g(setup);
-  g.reveal_all();
-  g.orders("diana", "enterprise", {"attack", "raise_shields", "change_speed"});
-  g.orders("owen", "tderet", {"attack", "raise_shields", "change_speed"});
-  g.play(R"({"do": "initiative"})");
+  g.start_duel({"attack", "raise_shields", "change_speed"}, {"attack", "raise_shields", "change_speed"});
   g.play(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack", "attack": "transport",
              "target": "vulcan", "crew": ["at1"]})");
   EXPECT_EQ(g.disk("at1").location, "vulcan");

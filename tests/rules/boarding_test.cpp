@@ -20,11 +20,8 @@ Game boarding_game(const nlohmann::json& aboard_tderet, const nlohmann::json& ab
   return Game(setup);
 }
 
-// Plays Step One, Step Two and the three phases with every ship declining and staying put.
-void to_step_four(Game& g) {
-  g.reveal_all();
-  for (const ShipState& s : g.state().ships)
-    if (!s.destroyed) g.orders(s.controller, s.id, {"attack", "raise_shields", "change_speed"});
+// Plays the rest of Step Three with every ship declining its orders and staying put.
+void finish_step_three(Game& g) {
   while (g.state().step == Step::execute) {
     if (g.state().phase.stage == PhaseStage::initiative) {
       g.play(R"({"do": "initiative"})");
@@ -34,6 +31,33 @@ void to_step_four(Game& g) {
     const std::string who = R"({"player": ")" + g.ship(id).controller + R"(", "ship": ")" + id + R"(", )";
     g.play(who + R"("do": "decline"})");
     g.play(who + R"("do": "move"})");
+  }
+}
+
+// Plays Step One, Step Two and the three phases with every ship declining and staying put.
+void to_step_four(Game& g) {
+  g.reveal_all();
+  for (const ShipState& s : g.state().ships)
+    if (!s.destroyed) g.orders(s.controller, s.id, {"attack", "raise_shields", "change_speed"});
+  finish_step_three(g);
+}
+
+// Four Security (Owen, command 0) against four Away Teams (Diana, command 1 each) aboard the tderet.
+nlohmann::json four_against_four() {
+  nlohmann::json aboard = nlohmann::json::array();
+  for (int i = 1; i <= 4; ++i) {
+    aboard.push_back(crew("sec" + std::to_string(i), "security", "owen"));
+    aboard.push_back(crew("at" + std::to_string(i), "away_team", "diana"));
+  }
+  return aboard;
+}
+
+// Three tied segments (no hits): each side loses crew number 1, 2, 3.
+void three_drawn_segments(Game& g) {
+  for (int segment = 1; segment <= 3; ++segment) {
+    std::string n = std::to_string(segment);
+    g.play(R"({"do": "boarding_segment", "ship": "tderet", "losses": ["sec)" + n + R"(", "at)" + n +
+           R"("], "drops": [{"hits": 0}, {"hits": 0}]})");
   }
 }
 
@@ -58,25 +82,13 @@ TEST(Boarding, TransportingAboardLeadsToCombat) {
                                     {{"shields", 0}, {"crew", {crew("sec", "security", "owen")}}});
   setup["drops"] = {{"mode", "virtual"}, {"seed", 1}};
   Game g(setup);
-  g.reveal_all();
-  g.orders("diana", "enterprise", {"attack", "raise_shields", "change_speed"});
-  g.orders("owen", "tderet", {"attack", "raise_shields", "change_speed"});
-  g.play(R"({"do": "initiative"})");
+  g.start_duel({"attack", "raise_shields", "change_speed"}, {"attack", "raise_shields", "change_speed"});
   g.play(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack", "attack": "transport",
              "target": "tderet", "crew": ["at"]})");
   g.play(R"({"do": "move", "player": "diana", "ship": "enterprise"})");
   g.play(R"({"do": "decline", "player": "owen", "ship": "tderet"})");
   g.play(R"({"do": "move", "player": "owen", "ship": "tderet"})");
-  while (g.state().step == Step::execute) {
-    if (g.state().phase.stage == PhaseStage::initiative) {
-      g.play(R"({"do": "initiative"})");
-      continue;
-    }
-    const std::string id = g.state().phase.to_act[static_cast<std::size_t>(g.state().phase.option)];
-    const std::string who = R"({"player": ")" + g.ship(id).controller + R"(", "ship": ")" + id + R"(", )";
-    g.play(who + R"("do": "decline"})");
-    g.play(who + R"("do": "move"})");
-  }
+  finish_step_three(g);
   ASSERT_EQ(g.state().step, Step::boarding);
   EXPECT_EQ(g.state().boarding.at(0).ship, "tderet");
 }
@@ -148,19 +160,9 @@ TEST(Boarding, ATieCostsBothSidesACrew) {
 // "At the end of Step 4, the player whose crew has the highest total command value on the ship
 // controls that ship for the next turn."
 TEST(Boarding, ThreeSegmentsThenTheHighestCommandControls) {
-  // Owen: four Security (command 0); Diana: four Away Teams (command 1 each).
-  nlohmann::json aboard = nlohmann::json::array();
-  for (int i = 1; i <= 4; ++i) {
-    aboard.push_back(crew("sec" + std::to_string(i), "security", "owen"));
-    aboard.push_back(crew("at" + std::to_string(i), "away_team", "diana"));
-  }
-  Game g = boarding_game(aboard);
+  Game g = boarding_game(four_against_four());
   to_step_four(g);
-  for (int segment = 1; segment <= 3; ++segment) {
-    std::string n = std::to_string(segment);
-    g.play(R"({"do": "boarding_segment", "ship": "tderet", "losses": ["sec)" + n + R"(", "at)" + n +
-           R"("], "drops": [{"hits": 0}, {"hits": 0}]})");
-  }
+  three_drawn_segments(g);
   EXPECT_EQ(g.state().step, Step::reveal) << "combat ends after three segments, and Step 4 with it";
   EXPECT_EQ(g.ship("tderet").controller, "diana") << "command 1 against 0";
   EXPECT_TRUE(g.disk("sec4").in_play);
@@ -182,18 +184,9 @@ TEST(Boarding, CombatEndsWhenOneSideHasNoCrewLeft) {
 // "The other player may not be out of the game, though, especially if he still has crew on board, or
 // if his teammates can transport crew aboard to retake the ship!"
 TEST(Boarding, TheNewControllerCommandsTheShipAndTheOldOneIsNotOut) {
-  nlohmann::json aboard = nlohmann::json::array();
-  for (int i = 1; i <= 4; ++i) {
-    aboard.push_back(crew("sec" + std::to_string(i), "security", "owen"));
-    aboard.push_back(crew("at" + std::to_string(i), "away_team", "diana"));
-  }
-  Game g = boarding_game(aboard);
+  Game g = boarding_game(four_against_four());
   to_step_four(g);
-  for (int segment = 1; segment <= 3; ++segment) {
-    std::string n = std::to_string(segment);
-    g.play(R"({"do": "boarding_segment", "ship": "tderet", "losses": ["sec)" + n + R"(", "at)" + n +
-           R"("], "drops": [{"hits": 0}, {"hits": 0}]})");
-  }
+  three_drawn_segments(g);
   // Diana controls both ships, but Owen still has crew aboard the tderet: the game goes on.
   EXPECT_EQ(g.state().step, Step::reveal);
   EXPECT_FALSE(g.state().winner.has_value());

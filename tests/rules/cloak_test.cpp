@@ -14,10 +14,7 @@ Game cloaked_duel(const std::string& card, std::vector<std::string> owen_orders 
   nlohmann::json tderet = {{"crew", {{{"id", "lf"}, {"card", "la_forge"}, {"revealed", true}}}},
                            {"tech", {{{"id", "cloak"}, {"card", card}, {"revealed", true}}}}};
   Game g(duel_setup(300, 300, 0, 300 + kFlip + 30, 300, 180, 0, nlohmann::json::object(), tderet));
-  g.reveal_all();
-  g.orders("diana", "enterprise", diana_orders);
-  g.orders("owen", "tderet", owen_orders);
-  g.play(R"({"do": "initiative"})");
+  g.start_duel(diana_orders, owen_orders);
   return g;
 }
 

@@ -16,10 +16,7 @@ Game head_on(double other_x, nlohmann::json setup_extra = nlohmann::json::object
   nlohmann::json setup = duel_setup(300, 300, 0, other_x, 300, 180, 2, la_forge(), {{"speed", 0}});
   setup.update(setup_extra);
   Game g(setup, data);
-  g.reveal_all();
-  g.orders("diana", "enterprise", {"attack", "raise_shields", "change_speed"});
-  g.orders("owen", "tderet", {"attack", "raise_shields", "change_speed"});
-  g.play(R"({"do": "initiative"})");
+  g.start_duel({"attack", "raise_shields", "change_speed"}, {"attack", "raise_shields", "change_speed"});
   return g;
 }
 

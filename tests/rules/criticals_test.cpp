@@ -8,16 +8,9 @@
 namespace diskref::rules::testing {
 namespace {
 
-nlohmann::json la_forge() { return {{"id", "laforge"}, {"card", "la_forge"}, {"revealed", true}}; }
-
 // The enterprise (La Forge, first to act) 30 mm from the tderet, ready to fire its beam (rating 4).
-Game in_sights(nlohmann::json tderet_extra, GameData data = sample_data()) {
-  Game g(duel_setup(300, 300, 0, 300 + kFlip + 30, 300, 180, 0, {{"crew", {la_forge()}}}, tderet_extra), data);
-  g.reveal_all();
-  g.orders("diana", "enterprise", {"attack", "raise_shields", "change_speed"});
-  g.orders("owen", "tderet", {"attack", "raise_shields", "change_speed"});
-  g.play(R"({"do": "initiative"})");
-  return g;
+Game in_sights(const nlohmann::json& tderet_extra, const GameData& data = sample_data()) {
+  return face_to_face(30, nlohmann::json::object(), tderet_extra, {"attack", "raise_shields", "change_speed"}, data);
 }
 
 std::string fire(int hits, const std::string& crits) {

@@ -109,10 +109,7 @@ TEST(Initiative, OnceATurnKeepsThePhaseOneOrderWhenTheParameterSaysSo) {
   data.parameters.initiative = InitiativeTiming::once_per_turn;
   nlohmann::json setup = duel_setup(100, 100, 90, 700, 100, 90, 1, {{"crew", {crew("lf", "la_forge")}}});
   Game g(setup, data);
-  g.reveal_all();
-  g.orders("diana", "enterprise", {"raise_shields", "change_speed", "change_heading"});
-  g.orders("owen", "tderet", {"raise_shields", "change_speed", "change_heading"});
-  g.play(R"({"do": "initiative"})");
+  g.start_duel({"raise_shields", "change_speed", "change_heading"}, {"raise_shields", "change_speed", "change_heading"});
   for (auto [p, s] : {std::pair{"diana", "enterprise"}, std::pair{"owen", "tderet"}}) {
     std::string prefix = R"({"player": ")" + std::string(p) + R"(", "ship": ")" + s + R"(", )";
     g.play(prefix + R"("do": "decline"})");

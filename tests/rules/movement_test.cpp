@@ -15,10 +15,7 @@ nlohmann::json la_forge() { return {{"crew", {{{"id", "laforge"}, {"card", "la_f
 Game ready_to_act(int speed, const std::vector<std::string>& diana_orders,
                   nlohmann::json enterprise_extra = la_forge()) {
   Game g(duel_setup(100, 100, 0, 800, 800, 180, speed, enterprise_extra));
-  g.reveal_all();
-  g.orders("diana", "enterprise", diana_orders);
-  g.orders("owen", "tderet", {"raise_shields", "change_speed", "change_heading"});
-  g.play(R"({"do": "initiative"})");
+  g.start_duel(diana_orders, {"raise_shields", "change_speed", "change_heading"});
   return g;
 }
 
@@ -119,10 +116,7 @@ TEST(Movement, CrewOrdersBeforeAndAfterMovementInEverySequence) {
 // "It flips a number of times equal to its current speed."
 TEST(Movement, FlipsItsSpeedInAStraightLine) {
   Game g(duel_setup(300, 300, 30, 800, 800, 180, 3, la_forge()));
-  g.reveal_all();
-  g.orders("diana", "enterprise", {"raise_shields", "change_speed", "change_heading"});
-  g.orders("owen", "tderet", {"raise_shields", "change_speed", "change_heading"});
-  g.play(R"({"do": "initiative"})");
+  g.start_duel({"raise_shields", "change_speed", "change_heading"}, {"raise_shields", "change_speed", "change_heading"});
   auto events = g.play(R"({"do": "move", "player": "diana", "ship": "enterprise"})");
   EXPECT_EQ(of_type(events, "move").front().detail["flips"], 3);
   double rad = 30 * 3.14159265358979323846 / 180;
@@ -178,10 +172,7 @@ TEST(Movement, SpeedChangesByOneOrTwoNeverAboveTheMaximum) {
 TEST(Movement, ShipsPassOverOneAnother) {
   // The enterprise's path crosses the tderet and ends well past it.
   Game g(duel_setup(100, 300, 0, 100 + 2 * kFlip, 300, 90, 4, la_forge()));
-  g.reveal_all();
-  g.orders("diana", "enterprise", {"raise_shields", "change_speed", "change_heading"});
-  g.orders("owen", "tderet", {"raise_shields", "change_speed", "change_heading"});
-  g.play(R"({"do": "initiative"})");
+  g.start_duel({"raise_shields", "change_speed", "change_heading"}, {"raise_shields", "change_speed", "change_heading"});
   auto events = g.play(R"({"do": "move", "player": "diana", "ship": "enterprise"})");
   EXPECT_NEAR(g.ship("enterprise").pose.x, 100 + 4 * kFlip, 1e-6);
   EXPECT_FALSE(has_event(events, "collision"));
@@ -192,10 +183,7 @@ TEST(Movement, ShipsPassOverOneAnother) {
 // "Any ship that moves out of the play area is considered destroyed."
 TEST(Movement, MovingOutOfThePlayAreaDestroys) {
   Game g(duel_setup(800, 100, 0, 100, 800, 180, 3, la_forge()));
-  g.reveal_all();
-  g.orders("diana", "enterprise", {"raise_shields", "change_speed", "change_heading"});
-  g.orders("owen", "tderet", {"raise_shields", "change_speed", "change_heading"});
-  g.play(R"({"do": "initiative"})");
+  g.start_duel({"raise_shields", "change_speed", "change_heading"}, {"raise_shields", "change_speed", "change_heading"});
   auto events = g.play(R"({"do": "move", "player": "diana", "ship": "enterprise"})");
   EXPECT_TRUE(g.ship("enterprise").destroyed);
   ASSERT_TRUE(has_event(events, "destroyed"));

@@ -79,6 +79,12 @@ TEST(PlayCli, TextLogAndPlayerView) {
   ASSERT_EQ(text.status, 0);
   EXPECT_NE(text.out.find("tderet takes 2 damage from beam from enterprise: shields 7 -> 5"), std::string::npos);
   EXPECT_NE(text.out.find("winner: federation"), std::string::npos);
+  CliRun owen = play("--as owen " + kScripts + "diana_owen_duel.json");
+  ASSERT_EQ(owen.status, 0) << owen.err;
+  nlohmann::json seen = nlohmann::json::parse(owen.out);
+  EXPECT_EQ(seen["log"][2]["action"]["orders"], "hidden") << "Diana's orders, placed face down";
+  EXPECT_TRUE(seen["log"][3]["action"]["orders"].is_array()) << "Owen's own orders";
+  EXPECT_EQ(seen["final_state"]["viewer"], "owen");
   CliRun view = play("--as owen " + kScripts + "charles_picard.json");
   EXPECT_EQ(view.status, 2);
   EXPECT_NE(view.err.find("no player \"owen\""), std::string::npos);

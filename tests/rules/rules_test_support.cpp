@@ -79,6 +79,14 @@ void Game::orders(const std::string& player, const std::string& ship, const std:
   play(a.dump());
 }
 
+void Game::start_duel(const std::vector<std::string>& diana_orders, const std::vector<std::string>& owen_orders,
+                      const std::string& initiative) {
+  reveal_all();
+  orders("diana", "enterprise", diana_orders);
+  orders("owen", "tderet", owen_orders);
+  play(initiative);
+}
+
 const ShipState& Game::ship(const std::string& id) const {
   for (const ShipState& s : state_.ships)
     if (s.id == id) return s;
@@ -108,6 +116,17 @@ nlohmann::json duel_setup(double x1, double y1, double h1, double x2, double y2,
   if (enterprise_extra.is_object()) enterprise.update(enterprise_extra);
   if (tderet_extra.is_object()) tderet.update(tderet_extra);
   return {{"players", {{{"id", "diana"}}, {{"id", "owen"}}}}, {"ships", {enterprise, tderet}}};
+}
+
+Game face_to_face(double gap, nlohmann::json enterprise_extra, const nlohmann::json& tderet_extra,
+                  const std::vector<std::string>& diana_orders, const GameData& data) {
+  if (!enterprise_extra.is_object()) enterprise_extra = nlohmann::json::object();
+  nlohmann::json crew = enterprise_extra.value("crew", nlohmann::json::array());
+  crew.push_back({{"id", "laforge"}, {"card", "la_forge"}, {"revealed", true}});
+  enterprise_extra["crew"] = crew;
+  Game g(duel_setup(300, 300, 0, 300 + kFlip + gap, 300, 180, 0, enterprise_extra, tderet_extra), data);
+  g.start_duel(diana_orders, {"attack", "raise_shields", "change_speed"});
+  return g;
 }
 
 }  // namespace diskref::rules::testing

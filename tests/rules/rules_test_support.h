@@ -41,6 +41,10 @@ class Game {
   // Step One for every player (nobody reveals anything more) and Step Two with these orders.
   void reveal_all();
   void orders(const std::string& player, const std::string& ship, const std::vector<std::string>& orders);
+  // For duel_setup games: Step One for both, the enterprise's and the tderet's orders, and the first
+  // command initiative (`initiative` is the action, with its drops when there is a tie).
+  void start_duel(const std::vector<std::string>& diana_orders, const std::vector<std::string>& owen_orders,
+                  const std::string& initiative = R"({"do": "initiative"})");
 
   const GameState& state() const { return state_; }
   GameState& mutable_state() { return state_; }
@@ -62,5 +66,13 @@ bool has_event(const std::vector<Event>& events, const std::string& type);
 nlohmann::json duel_setup(double x1, double y1, double h1, double x2, double y2, double h2, int speed,
                           const nlohmann::json& enterprise_extra = nlohmann::json::object(),
                           const nlohmann::json& tderet_extra = nlohmann::json::object());
+
+// Diana's enterprise at (300, 300) facing east and Owen's tderet `gap` mm beyond its front flat,
+// flats facing, both at Full Stop. La Forge (revealed) joins Diana's crew so that she has the
+// first option. Started: Step One, both ships' orders and the first initiative.
+Game face_to_face(double gap, nlohmann::json enterprise_extra = nlohmann::json::object(),
+                  const nlohmann::json& tderet_extra = nlohmann::json::object(),
+                  const std::vector<std::string>& diana_orders = {"attack", "raise_shields", "change_speed"},
+                  const GameData& data = sample_data());
 
 }  // namespace diskref::rules::testing

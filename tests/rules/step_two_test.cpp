@@ -79,10 +79,7 @@ TEST(StepTwo, TheSameOrderTwiceIsAllowedWhenTheParameterSaysSo) {
 // "If your ship’s speed falls to zero, remove the status counter so the control panel shows “Full Stop.”"
 TEST(StepTwo, ChangeSpeedByOneOrTwoAndFullStop) {
   Game g = two_ships(2);
-  g.reveal_all();
-  g.orders("diana", "enterprise", {"change_speed", "attack", "raise_shields"});
-  g.orders("owen", "tderet", {"change_speed", "attack", "raise_shields"});
-  g.play(R"({"do": "initiative"})");
+  g.start_duel({"change_speed", "attack", "raise_shields"}, {"change_speed", "attack", "raise_shields"});
   g.refused(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "change_speed", "speed": 5})",
             RefusalKind::illegal_value);
   g.refused(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "change_speed", "speed": 2})",
@@ -99,10 +96,7 @@ TEST(StepTwo, ChangeSpeedByOneOrTwoAndFullStop) {
 // "When you do so, rotate your ship in any direction up to 360º."
 TEST(StepTwo, ChangeHeadingTurnsAnyAmountAndOnlyByOrderWhenMoving) {
   Game g = two_ships(2);
-  g.reveal_all();
-  g.orders("diana", "enterprise", {"change_heading", "attack", "raise_shields"});
-  g.orders("owen", "tderet", {"change_speed", "attack", "raise_shields"});
-  g.play(R"({"do": "initiative"})");
+  g.start_duel({"change_heading", "attack", "raise_shields"}, {"change_speed", "attack", "raise_shields"});
   // Moving ships cannot turn without the order.
   g.refused(R"({"do": "turn", "player": "diana", "ship": "enterprise", "heading": 90})", RefusalKind::order_not_available);
   g.play(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "change_heading", "heading": 359})");
@@ -130,10 +124,7 @@ TEST(StepTwo, AShipAtSpeedZeroTurnsAtAnyTime) {
 TEST(StepTwo, EvasiveActionTurnsWithoutAnOrder) {
   // Head-on: the enterprise would end its 2 flips on top of the tderet.
   Game g(duel_setup(300, 300, 0, 300 + 2 * kFlip, 300, 180, 2));
-  g.reveal_all();
-  g.orders("diana", "enterprise", {"attack", "raise_shields", "change_speed"});
-  g.orders("owen", "tderet", {"attack", "raise_shields", "change_speed"});
-  g.play(R"({"do": "initiative", "drops": [{"subject": "enterprise", "hits": 3}, {"subject": "tderet", "hits": 1}]})");
+  g.start_duel({"attack", "raise_shields", "change_speed"}, {"attack", "raise_shields", "change_speed"}, R"({"do": "initiative", "drops": [{"subject": "enterprise", "hits": 3}, {"subject": "tderet", "hits": 1}]})");
   g.play(R"({"do": "move", "player": "diana", "ship": "enterprise", "evasive": {"after_flip": 1, "heading": 90}})");
   EXPECT_NEAR(g.ship("enterprise").pose.heading_deg, 90, 1e-9);
 }
@@ -144,10 +135,7 @@ TEST(StepTwo, EvasiveActionTurnsWithoutAnOrder) {
 // The two sentences disagree (rules README #11): any value by default, the maximum by parameter.
 TEST(StepTwo, RaiseShieldsAnySettingOrMaximumByParameter) {
   Game g = two_ships(2);
-  g.reveal_all();
-  g.orders("diana", "enterprise", {"raise_shields", "attack", "change_speed"});
-  g.orders("owen", "tderet", {"raise_shields", "attack", "change_speed"});
-  g.play(R"({"do": "initiative"})");
+  g.start_duel({"raise_shields", "attack", "change_speed"}, {"raise_shields", "attack", "change_speed"});
   g.refused(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "raise_shields", "value": 8})",
             RefusalKind::illegal_value);
   g.play(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "raise_shields", "value": 0})");
@@ -156,10 +144,7 @@ TEST(StepTwo, RaiseShieldsAnySettingOrMaximumByParameter) {
   GameData data = sample_data();
   data.parameters.raise_shields = RaiseShieldsRule::maximum;
   Game m(duel_setup(200, 200, 0, 700, 700, 180, 2, {{"shields", 2}}), data);
-  m.reveal_all();
-  m.orders("diana", "enterprise", {"raise_shields", "attack", "change_speed"});
-  m.orders("owen", "tderet", {"raise_shields", "attack", "change_speed"});
-  m.play(R"({"do": "initiative", "drops": [{"hits": 4}, {"hits": 2}]})");
+  m.start_duel({"raise_shields", "attack", "change_speed"}, {"raise_shields", "attack", "change_speed"}, R"({"do": "initiative", "drops": [{"hits": 4}, {"hits": 2}]})");
   m.refused(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "raise_shields", "value": 5})",
             RefusalKind::illegal_value);
   m.play(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "raise_shields"})");
@@ -171,10 +156,7 @@ TEST(StepTwo, RaiseShieldsAnySettingOrMaximumByParameter) {
 // your ship to another ship or terrain disk."
 TEST(StepTwo, AttackIsOneAttackAction) {
   Game g(duel_setup(300, 300, 0, 420, 300, 180, 0));
-  g.reveal_all();
-  g.orders("diana", "enterprise", {"attack", "raise_shields", "change_speed"});
-  g.orders("owen", "tderet", {"attack", "raise_shields", "change_speed"});
-  g.play(R"({"do": "initiative", "drops": [{"hits": 3}, {"hits": 1}]})");
+  g.start_duel({"attack", "raise_shields", "change_speed"}, {"attack", "raise_shields", "change_speed"}, R"({"do": "initiative", "drops": [{"hits": 3}, {"hits": 1}]})");
   g.play(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack", "attack": "beam",
              "target": "tderet", "drops": [{"purpose": "damage", "hits": 0}]})");
   // The one attack is spent: no second beam, and no torpedo either.
@@ -191,10 +173,7 @@ TEST(StepTwo, AttackIsOneAttackAction) {
 TEST(StepTwo, ActivateCrewTechUsesACrewDiskAboard) {
   nlohmann::json crew = {{"crew", {{{"id", "laforge"}, {"card", "la_forge"}, {"revealed", true}}}}};
   Game g(duel_setup(200, 200, 0, 700, 700, 180, 2, crew));
-  g.reveal_all();
-  g.orders("diana", "enterprise", {"activate", "attack", "change_speed"});
-  g.orders("owen", "tderet", {"activate", "attack", "change_speed"});
-  g.play(R"({"do": "initiative"})");
+  g.start_duel({"activate", "attack", "change_speed"}, {"activate", "attack", "change_speed"});
   g.play(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "activate", "disk": "laforge", "row": 1})");
   EXPECT_FALSE(g.disk("laforge").ready);
   ASSERT_EQ(g.ship("enterprise").pending.size(), 1u);

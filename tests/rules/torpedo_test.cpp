@@ -17,10 +17,7 @@ Game launcher(nlohmann::json tderet_pose = pose(800, 100, 90), int speed = 0, Ga
                                     {{"crew", {{{"id", "lf"}, {"card", "la_forge"}, {"revealed", true}}}}},
                                     {{"pose", tderet_pose}, {"speed", 0}});
   Game g(setup, data);
-  g.reveal_all();
-  g.orders("diana", "enterprise", {"attack", "raise_shields", "change_speed"});
-  g.orders("owen", "tderet", {"attack", "raise_shields", "change_speed"});
-  g.play(R"({"do": "initiative"})");
+  g.start_duel({"attack", "raise_shields", "change_speed"}, {"attack", "raise_shields", "change_speed"});
   return g;
 }
 

@@ -105,10 +105,7 @@ TEST(VirtualDrops, TheRngLivesInTheStateAndARefusalDoesNotAdvanceIt) {
   EXPECT_EQ(g.state().drops.rng, rng);
   // Seen drops given with an action are used first even in virtual mode.
   Game h(setup);
-  h.reveal_all();
-  h.orders("diana", "enterprise", {"attack", "raise_shields", "change_speed"});
-  h.orders("owen", "tderet", {"attack", "raise_shields", "change_speed"});
-  h.play(R"({"do": "initiative", "drops": [{"subject": "enterprise", "hits": 0}, {"subject": "tderet", "hits": 5}]})");
+  h.start_duel({"attack", "raise_shields", "change_speed"}, {"attack", "raise_shields", "change_speed"}, R"({"do": "initiative", "drops": [{"subject": "enterprise", "hits": 0}, {"subject": "tderet", "hits": 5}]})");
   EXPECT_EQ(h.state().phase.to_act.front(), "tderet");
   EXPECT_EQ(h.state().drops.rng, before) << "no virtual drop was needed";
 }
