@@ -27,13 +27,34 @@ void draw_camera_view(Screen& s, const ScreenRect& rect) {
     ImGui::End();
     return;
   }
+  const std::optional<TablePose>& pose = s.snap->result.table_pose;
+  // Fit the table (play area and corner markers) to the view when its place in the image is
+  // known: the disks are then as large as the view allows. Otherwise the whole image.
   ImageViewTransform view = fit_image(s.texture_size, area);
+  if (pose && s.fit_camera_to_table) {
+    std::vector<Vec2> around;
+    for (const CornerMarker& m : s.table.corner_markers) {
+      for (Vec2 c : m.corners_mm()) around.push_back(c);
+    }
+    ImageViewTransform unit;  // image pixels as they are
+    std::vector<Vec2> px = screen_from_table(*pose, unit, around, 0.0);
+    Vec2 lo = px.front();
+    Vec2 hi = px.front();
+    for (Vec2 p : px) {
+      lo = {std::min(lo.x, p.x), std::min(lo.y, p.y)};
+      hi = {std::max(hi.x, p.x), std::max(hi.y, p.y)};
+    }
+    Vec2 pad = (hi - lo) * 0.03;
+    view = fit_image_region(s.texture_size, lo - pad - Vec2{0.5, 0.5}, hi + pad - Vec2{0.5, 0.5}, area);
+  }
   s.camera_view_drawn = view;
   ScreenRect img = view.image_rect();
+  dl->PushClipRect(im(area.min()), im(area.max()), true);
   dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(s.texture)), im(img.min()), im(img.max()));
-  dl->PushClipRect(im(img.min()), im(img.max()), true);
-
-  const std::optional<TablePose>& pose = s.snap->result.table_pose;
+  // From here on `img` is the part of the image on the screen.
+  img = ScreenRect{std::max(img.x, area.x), std::max(img.y, area.y), 0, 0};
+  img.w = std::min(view.image_rect().max().x, area.max().x) - img.x;
+  img.h = std::min(view.image_rect().max().y, area.max().y) - img.y;
   std::vector<std::vector<Vec2>> outlines;
   if (pose) {
     auto map = [&](const std::vector<Vec2>& pts, double z) { return screen_from_table(*pose, view, pts, z); };
@@ -60,6 +81,7 @@ void draw_camera_view(Screen& s, const ScreenRect& rect) {
   dl->PopClipRect();
 
   // Clicks: left picks disks for the dispute tool, right picks the ship to move.
+  ImGui::SetCursorScreenPos(origin);
   ImGui::InvisibleButton("##camera_click", avail, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
   if (pose && ImGui::IsItemHovered()) {
     Vec2 m = vec(ImGui::GetIO().MousePos);

@@ -17,6 +17,19 @@ fs::path required_file(const std::optional<fs::path>& given, const fs::path& bes
   return p;
 }
 
+// table.json, disks.json and (when there) camera.json in `dir`, unless the choice names others.
+SessionFiles files_beside(const SourceChoice& c, const fs::path& dir) {
+  SessionFiles f;
+  f.table = required_file(c.table, dir / "table.json", "table file", "--table");
+  f.disks = required_file(c.disks, dir / "disks.json", "disk registry", "--disks");
+  if (c.camera_file) {
+    f.camera = required_file(c.camera_file, {}, "camera file", "--calib");
+  } else if (fs::is_regular_file(dir / "camera.json")) {
+    f.camera = dir / "camera.json";
+  }
+  return f;
+}
+
 }  // namespace
 
 ResolvedSession resolve_session(const SourceChoice& c, bool tracker_available) {
@@ -27,13 +40,7 @@ ResolvedSession resolve_session(const SourceChoice& c, bool tracker_available) {
     if (!fs::is_regular_file(dir / "session.json")) {
       throw InputError((dir / "session.json").string(), "", "not a session recording (session.json missing)");
     }
-    r.files.table = required_file(c.table, dir / "table.json", "table file", "--table");
-    r.files.disks = required_file(c.disks, dir / "disks.json", "disk registry", "--disks");
-    if (c.camera_file) {
-      r.files.camera = required_file(c.camera_file, {}, "camera file", "--calib");
-    } else if (fs::is_regular_file(dir / "camera.json")) {
-      r.files.camera = dir / "camera.json";
-    }
+    r.files = files_beside(c, dir);
     r.tracks = dir / "track.jsonl";
     r.tracks_label = "recording " + dir.filename().string();
     return r;  // the video comes from session.json (the app reads the recording)
@@ -47,14 +54,7 @@ ResolvedSession resolve_session(const SourceChoice& c, bool tracker_available) {
   } else {
     if (!fs::is_regular_file(c.video)) throw InputError(c.video.string(), "", "video not found");
     r.video = c.video;
-    fs::path dir = c.video.parent_path();
-    r.files.table = required_file(c.table, dir / "table.json", "table file", "--table");
-    r.files.disks = required_file(c.disks, dir / "disks.json", "disk registry", "--disks");
-    if (c.camera_file) {
-      r.files.camera = required_file(c.camera_file, {}, "camera file", "--calib");
-    } else if (fs::is_regular_file(dir / "camera.json")) {
-      r.files.camera = dir / "camera.json";
-    }
+    r.files = files_beside(c, c.video.parent_path());
   }
 
   if (c.tracks) {

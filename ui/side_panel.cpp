@@ -31,6 +31,9 @@ void playback(Screen& s) {
     ImGui::SetNextItemWidth(-1);
     if (ImGui::SliderInt("##seek", &frame, 0, static_cast<int>(w->frame_count() - 1), "frame %d")) w->seek(frame);
   }
+  ImGui::Checkbox("camera view: fit the table", &s.fit_camera_to_table);
+  ImGui::SameLine();
+  ImGui::Checkbox("tag outlines", &s.show_detections);
   WorkerStats st = w->stats();
   ImGui::TextDisabled("%s", w->feed_description().c_str());
   ImGui::TextDisabled("tracks: %s", w->producer_description().c_str());

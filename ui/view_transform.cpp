@@ -25,6 +25,20 @@ ImageViewTransform fit_image(Vec2 image_size_px, const ScreenRect& area) {
   return t;
 }
 
+ImageViewTransform fit_image_region(Vec2 image_size_px, Vec2 region_min, Vec2 region_max, const ScreenRect& area) {
+  Vec2 lo{std::max(region_min.x, -0.5), std::max(region_min.y, -0.5)};
+  Vec2 hi{std::min(region_max.x, image_size_px.x - 0.5), std::min(region_max.y, image_size_px.y - 0.5)};
+  Vec2 size = hi - lo;
+  if (size.x <= 0 || size.y <= 0 || area.w <= 0 || area.h <= 0) return fit_image(image_size_px, area);
+  ImageViewTransform t;
+  t.image_size = image_size_px;
+  t.scale = std::min(area.w / size.x, area.h / size.y);
+  // The region's middle goes to the area's middle: c = origin + scale * (mid + 0.5).
+  Vec2 mid = (lo + hi) / 2;
+  t.image_origin = area.center() - t.scale * (mid + Vec2{0.5, 0.5});
+  return t;
+}
+
 TableViewTransform fit_table(Vec2 min_mm, Vec2 max_mm, const ScreenRect& area) {
   TableViewTransform t;
   Vec2 size = max_mm - min_mm;

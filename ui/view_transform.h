@@ -40,6 +40,10 @@ struct ImageViewTransform {
 };
 
 ImageViewTransform fit_image(Vec2 image_size_px, const ScreenRect& area);
+// The same scaled so that the image region [region_min, region_max] (OpenCV pixel coordinates)
+// fills the area, centred: parts of the image outside the region fall outside the area (the
+// caller clips). The region is first clamped to the image.
+ImageViewTransform fit_image_region(Vec2 image_size_px, Vec2 region_min, Vec2 region_max, const ScreenRect& area);
 
 // The table view: top-down, table +x to the right and +y up the screen (seen from above, as the
 // table frame is defined), uniform scale. screen_from_table: s = (o.x + k x, o.y - k y).

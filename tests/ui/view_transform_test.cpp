@@ -42,6 +42,26 @@ TEST(ImageView, RoundTrips) {
   }
 }
 
+TEST(ImageView, ARegionFillsTheAreaCentred) {
+  // Region 400 x 200 px in a 1920 x 1080 image, shown in a 800 x 800 area: scale 2, centred.
+  ScreenRect area{10, 20, 800, 800};
+  ImageViewTransform t = fit_image_region({1920, 1080}, {100, 300}, {500, 500}, area);
+  EXPECT_DOUBLE_EQ(t.scale, 2.0);
+  Vec2 c = t.screen_from_image({300, 400});
+  EXPECT_NEAR(c.x, area.center().x, 1e-9);  // the region's middle
+  EXPECT_NEAR(c.y, area.center().y, 1e-9);
+  Vec2 lo = t.screen_from_image({100, 300});
+  Vec2 hi = t.screen_from_image({500, 500});
+  EXPECT_NEAR(lo.x, 10, 1e-9);
+  EXPECT_NEAR(hi.x, 810, 1e-9);
+  EXPECT_NEAR((lo.y + hi.y) / 2, area.center().y, 1e-9);
+  // A region reaching past the image is clamped to it; an empty one falls back to the whole image.
+  ImageViewTransform clamped = fit_image_region({100, 100}, {-50, -50}, {49.5, 49.5}, {0, 0, 100, 100});
+  EXPECT_DOUBLE_EQ(clamped.scale, 2.0);
+  ImageViewTransform whole = fit_image_region({100, 50}, {5, 5}, {5, 5}, {0, 0, 200, 100});
+  EXPECT_DOUBLE_EQ(whole.scale, 2.0);
+}
+
 TEST(TableView, TableYGoesUpTheScreen) {
   TableViewTransform t = fit_table({0, 0}, {1000, 500}, {0, 0, 400, 400});
   EXPECT_DOUBLE_EQ(t.px_per_mm, 0.4);
