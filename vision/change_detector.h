@@ -1,8 +1,9 @@
 #pragma once
 // Cheap image-change detection: where did the picture change since the previous frame?
 //
-// Frames are shrunk by an integer factor (area averaging, which also averages sensor noise away),
-// and compared with the previous one. A global brightness shift (auto-exposure, flicker) is
+// Frames are shrunk by an integer factor (averaging, which also averages sensor noise away: area
+// averaging for grey frames; for colour frames a cheap bilinear shrink to twice the target size,
+// grey conversion of that small image, then area averaging), and compared with the previous one. A global brightness shift (auto-exposure, flicker) is
 // removed first (the median difference), then differences above `threshold_levels` grey levels mark
 // a small pixel as changed. Changed pixels are grown by one small pixel and grouped; each group's
 // bounding box, scaled back to full-resolution pixels, is a changed region.
@@ -36,8 +37,8 @@ class ChangeDetector {
  public:
   explicit ChangeDetector(ChangeDetectorOptions options = {});
 
-  // `gray`: 8-bit single-channel frame. Restarts (first_frame) when the frame size changes.
-  ChangeResult update(const cv::Mat& gray);
+  // `image`: 8-bit grey or BGR frame. Restarts (first_frame) when the frame size changes.
+  ChangeResult update(const cv::Mat& image);
 
   // Fraction of the shrunk pixels inside `mask_small` (same size as the shrunk image, 255 = counts)
   // that changed in `result`; 0 without a previous frame.

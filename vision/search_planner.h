@@ -44,7 +44,7 @@ struct SearchPlannerOptions {
   // tags below 3.2 px per cell). 2.0 keeps a margin.
   double min_decimated_pixels_per_cell = 2.0;
   // Margin around an expected tag, as a fraction of its box's larger side (plus min_margin_px).
-  double expected_margin = 0.5;
+  double expected_margin = 0.2;
   int min_margin_px = 6;
   // The sweep covers the table once every this many frames.
   int sweep_frames = 30;

@@ -69,6 +69,7 @@ std::string_view to_string(RejectReason reason) {
     case RejectReason::mirrored: return "mirror image (seen through the table?)";
     case RejectReason::no_table_pose: return "no table pose yet";
     case RejectReason::not_flat: return "not lying flat (tilted, lifted or smeared)";
+    case RejectReason::camera_moved: return "camera moved (table pose being re-estimated)";
   }
   return "?";
 }
@@ -113,6 +114,7 @@ void Tracker::set_table_pose(TablePose pose) {
 }
 
 void Tracker::reset() {
+  camera_suspect_ = false;
   disks_ = DiskTracker(registry_, options_.disks);
   change_ = ChangeDetector(options_.change);
   planner_.reset();
@@ -126,7 +128,23 @@ void Tracker::update_table_pose(const std::vector<MarkerObservation>& markers, c
     result.notes.push_back(event->message);
     if (event->kind != TableMonitorEvent::Kind::marker_moved && monitor_->pose()) use_pose(*monitor_->pose());
   }
-  if (monitor_->pose()) return;
+  if (monitor_->pose()) {
+    // Markers away from where the pose puts them: the camera may have moved (the monitor needs a
+    // few frames to be sure). Until they agree again nothing is measured with the old pose.
+    int seen = 0, displaced = 0;
+    const double tolerance_px = std::max(options_.marker_shift_px, 3 * pose_->reprojection_rms_px);
+    for (const auto& m : markers) {
+      if (m.id < 0 || m.id > 3) continue;
+      auto corners = table_.corner_markers[static_cast<std::size_t>(m.id)].corners_mm();
+      double shift = 0;
+      for (std::size_t k = 0; k < 4; ++k)
+        shift += cv::norm(image_from_table(*pose_, {corners[k].x, corners[k].y, 0.0}) - m.corners_px[k]) / 4;
+      ++seen;
+      if (shift > tolerance_px) ++displaced;
+    }
+    if (seen >= 2) camera_suspect_ = displaced >= 2;
+    return;
+  }
   // Not acquired yet: this frame's markers alone give a provisional pose.
   if (markers.size() < 2) return;
   TablePoseEstimate estimate = estimate_table_pose(table_, markers, lens_, image_size);
@@ -142,7 +160,7 @@ void Tracker::update_table_pose(const std::vector<MarkerObservation>& markers, c
   use_pose(std::move(*estimate.pose));
 }
 
-SearchScene Tracker::search_scene(cv::Size image_size, double t, const ChangeResult& change) const {
+SearchScene Tracker::search_scene(cv::Size image_size, long long frame_index, double t, const ChangeResult& change) const {
   SearchScene scene;
   scene.image_size = image_size;
   if (!pose_ || !geometry_) return scene;
@@ -154,7 +172,10 @@ SearchScene Tracker::search_scene(cv::Size image_size, double t, const ChangeRes
   scene.max_tag_px = geometry_->max_tag_px;
   scene.changed = change.regions;
 
+  const bool check_markers = !monitor_ || !monitor_->pose() || camera_suspect_ || options_.marker_check_frames <= 1 ||
+                             frame_index % options_.marker_check_frames == 0;
   for (const auto& marker : table_.corner_markers) {
+    if (!check_markers) break;
     const double half = marker.size_mm * printed / 2;
     auto corners = square_in_image(pose, marker.center_mm, half, 0.0);
     const cv::Rect2d box = bounding_box(corners);
@@ -202,6 +223,10 @@ std::vector<DiskObservation> Tracker::measure(std::vector<DetectionRecord>& reco
     record.disk_index = ref->disk_index;
     if (!pose_) {
       record.rejected = RejectReason::no_table_pose;
+      continue;
+    }
+    if (camera_suspect_) {
+      record.rejected = RejectReason::camera_moved;
       continue;
     }
     const DiskSpec& disk = registry_.disks()[ref->disk_index];
@@ -279,21 +304,13 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
   TrackerResult result;
   auto clock = Clock::now();
 
-  // grey
   if (image.empty()) throw std::invalid_argument("Tracker::process: empty image");
-  if (image.type() == CV_8UC3)
-    cv::cvtColor(image, grey_, cv::COLOR_BGR2GRAY);
-  else if (image.type() == CV_8UC4)
-    cv::cvtColor(image, grey_, cv::COLOR_BGRA2GRAY);
-  else if (image.type() == CV_8UC1)
-    grey_ = image;
-  else
+  if (image.type() != CV_8UC3 && image.type() != CV_8UC4 && image.type() != CV_8UC1)
     throw std::invalid_argument("Tracker::process: needs an 8-bit BGR, BGRA or grey image");
-  const cv::Size size = grey_.size();
-  result.times.grey_ms = ms_since(clock);
+  const cv::Size size = image.size();
 
-  // change
-  ChangeResult change = change_.update(grey_);
+  // change (on a shrunk copy: no full-resolution work)
+  ChangeResult change = change_.update(image);
   result.times.change_ms = ms_since(clock);
 
   // plan
@@ -358,11 +375,23 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
     geometry_ = std::move(g);
   }
   const bool everything = search_everything_ || !pose_ || options_.exhaustive_search;
-  result.searched = planner_.plan(search_scene(size, t, change), everything);
+  result.searched = planner_.plan(search_scene(size, frame_index, t, change), everything);
   result.times.plan_ms = ms_since(clock);
 
+  // grey: only the regions searched are converted (a colour frame is three times the pixels).
+  cv::Mat grey = image;
+  if (image.type() != CV_8UC1) {
+    grey_buffer_.create(size, CV_8UC1);
+    for (const auto& region : result.searched) {
+      cv::Mat target = grey_buffer_(region.roi);  // converted in place: the header shares the buffer's pixels
+      cv::cvtColor(image(region.roi), target, image.type() == CV_8UC4 ? cv::COLOR_BGRA2GRAY : cv::COLOR_BGR2GRAY);
+    }
+    grey = grey_buffer_;
+  }
+  result.times.grey_ms = ms_since(clock);
+
   // detect
-  std::vector<TagDetection> tags = search_.detect(grey_, result.searched);
+  std::vector<TagDetection> tags = search_.detect(grey, result.searched);
   for (const auto& r : result.searched) stats_.pixels_searched += r.roi.area();
   result.times.detect_ms = ms_since(clock);
 

@@ -2,10 +2,12 @@
 // diskref's eye: camera frames in, where every disk is (spec §5) out.
 //
 // One call per frame, as a list of named stages:
-//   grey       the frame as 8-bit grey (tags are black and white; colour costs time)
-//   change     where the image changed since the previous frame (change_detector.h)
+//   change     where the image changed since the previous frame (change_detector.h, on a shrunk
+//              copy)
 //   plan       where to look: around known disks and markers, where it changed, one sweep tile
 //              (search_planner.h); the whole table when nothing is known yet
+//   grey       those regions as 8-bit grey (tags are black and white; converting only them saves
+//              converting the whole colour frame)
 //   detect     apriltag over those regions on `detector.threads` threads (tag_search.h)
 //   table      the corner markers seen -> the table pose, through calibration's TableMonitor (it
 //              acquires the pose from the first frames' markers, notices a bumped camera and
@@ -51,8 +53,9 @@ enum class RejectReason {
   mirrored,      // its corners go round the wrong way on the table (seen through the table?)
   no_table_pose, // the table pose is not known yet: nothing can be placed
   not_flat,      // not a square on the table plane: tilted in a flip, lifted, or smeared
+  camera_moved,  // the corner markers moved in the image: until the pose is re-estimated, not measured
 };
-inline constexpr std::size_t kRejectReasonCount = 7;
+inline constexpr std::size_t kRejectReasonCount = 8;
 std::string_view to_string(RejectReason reason);
 
 struct TrackerOptions {
@@ -73,6 +76,13 @@ struct TrackerOptions {
   // When more than this fraction of the play area changed in one frame (a bumped camera, a light
   // switched on), the next frame is searched whole.
   double rescan_changed_fraction = 0.3;
+  // Once the table pose is known, the corner markers are looked for every this many frames (for
+  // the monitor that notices a bumped camera; a bump also makes the next frame a whole search).
+  int marker_check_frames = 4;
+  // Two or more corner markers further than this from where the table pose puts them (or 3 times
+  // the pose's own fit, if larger) mean the camera may have moved: disks are not measured (they go
+  // stale) and the markers are looked for every frame until the monitor has re-estimated the pose.
+  double marker_shift_px = 2.0;
 };
 
 // One detection, for overlays and diagnostics.
@@ -139,7 +149,7 @@ class Tracker {
   void update_table_pose(const std::vector<MarkerObservation>& markers, cv::Size image_size, long long frame,
                          TrackerResult& result);
   void use_pose(TablePose pose);
-  SearchScene search_scene(cv::Size image_size, double t, const ChangeResult& change) const;
+  SearchScene search_scene(cv::Size image_size, long long frame_index, double t, const ChangeResult& change) const;
   std::vector<DiskObservation> measure(std::vector<DetectionRecord>& records);
 
   TableSpec table_;
@@ -154,7 +164,8 @@ class Tracker {
   ChangeDetector change_;
   DiskTracker disks_;
   bool search_everything_ = true;
-  cv::Mat grey_;
+  bool camera_suspect_ = false;
+  cv::Mat grey_buffer_;  // grey copies of the searched regions of colour frames
   TrackerStats stats_;
 };
 

@@ -1,0 +1,234 @@
+// track_bench: diskref's tracker against the plain AprilTag baseline, in one process, on the same
+// video (README "Tracking figures").
+//
+//   build/bench/track_bench [VIDEO_DIR]            (default: sample_videos/duel)
+//   build/bench/track_bench --video V --table T --disks D [--calib C] [--truth TRUTH] [--frames N]
+//
+// VIDEO_DIR holds video.mp4, table.json, disks.json, camera.json (optional, used as --calib) and
+// truth.jsonl, as `diskref render` writes them. Three passes over the video, each decoding it
+// afresh:
+//   decode    reading the frames only (OpenCV/FFmpeg), the cost every pass pays;
+//   (a)       baseline: apriltag (tagStandard41h12) over every whole frame with its defaults
+//             (quad_decimate 2, 2 threads), after the grey conversion it needs;
+//   (b)       diskref's tracker (grey conversion, change detection, planned regions, detection,
+//             measurement, tracking), 2 threads.
+// Frames per second are given for the work alone and with decoding; recall against the truth
+// (a (frame, disk) the truth calls visible counts as found by (a) when one of the disk's tags was
+// detected, by (b) when the output calls it visible); the peak memory (getrusage ru_maxrss).
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <unordered_map>
+
+#include <opencv2/imgproc.hpp>
+
+#include "calibration/camera_model.h"
+#include "engine/io/input_error.h"
+#include "engine/model/disk_registry.h"
+#include "engine/model/table_spec.h"
+#include "engine/model/track_frame.h"
+#include "vision/apriltag_detector.h"
+#include "vision/frame_source.h"
+#include "vision/track_evaluation.h"
+#include "vision/tracker.h"
+
+namespace {
+
+using namespace diskref;
+using Clock = std::chrono::steady_clock;
+namespace fs = std::filesystem;
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+double peak_memory_mb() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // kB on Linux
+}
+
+struct Inputs {
+  fs::path video, table, disks, calib, truth;
+  long long max_frames = -1;
+};
+
+struct PassTimes {
+  long long frames = 0;
+  double decode_s = 0;
+  double work_s = 0;
+  double work_fps() const { return work_s > 0 ? static_cast<double>(frames) / work_s : 0; }
+  double total_fps() const { return decode_s + work_s > 0 ? static_cast<double>(frames) / (decode_s + work_s) : 0; }
+};
+
+// Recall per kind of a set of (frame -> disk names found) against the truth's visible disks.
+std::map<DiskKind, std::pair<long long, long long>> recall(const std::vector<TrackFrame>& truth,
+                                                           const std::unordered_map<long long, std::set<std::string>>& found) {
+  std::map<DiskKind, std::pair<long long, long long>> out;  // kind -> (found, truth visible)
+  for (const auto& f : truth) {
+    auto it = found.find(f.frame);
+    for (const auto& d : f.disks) {
+      if (d.state != TrackState::visible) continue;
+      auto& counts = out[d.kind];
+      ++counts.second;
+      if (it != found.end() && it->second.count(d.name)) ++counts.first;
+    }
+  }
+  return out;
+}
+
+void print_recall(const char* label, const std::map<DiskKind, std::pair<long long, long long>>& r) {
+  std::printf("  recall %s:", label);
+  for (const auto& [kind, counts] : r)
+    std::printf("  %s %.2f %% (%lld/%lld)", std::string(to_string(kind)).c_str(),
+                counts.second ? 100.0 * static_cast<double>(counts.first) / static_cast<double>(counts.second) : 100.0,
+                counts.first, counts.second);
+  std::printf("\n");
+}
+
+int run(const Inputs& in) {
+  const TableSpec table = load_table(in.table);
+  const DiskRegistry registry = load_disk_registry(in.disks);
+  std::optional<CameraModel> lens;
+  if (!in.calib.empty()) lens = load_camera_model(in.calib);
+  std::vector<TrackFrame> truth;
+  if (!in.truth.empty()) truth = load_track_jsonl(in.truth);
+  auto limit = [&](long long n) { return in.max_frames < 0 || n < in.max_frames; };
+
+  std::printf("video %s\n", in.video.string().c_str());
+  // Decoding alone.
+  PassTimes decode;
+  {
+    auto source = vision::open_video_file(in.video);
+    std::printf("  %dx%d, %.2f fps, %lld frames\n", source->frame_size().width, source->frame_size().height,
+                source->frames_per_second(), source->frame_count().value_or(-1));
+    auto t0 = Clock::now();
+    while (limit(decode.frames) && source->next()) ++decode.frames;
+    decode.decode_s = seconds_since(t0);
+  }
+  std::printf("decode only:        %7.1f fps (%.2f ms per frame)\n", static_cast<double>(decode.frames) / decode.decode_s,
+              1000 * decode.decode_s / static_cast<double>(decode.frames));
+  const double memory_after_decode = peak_memory_mb();
+
+  // (a) baseline.
+  PassTimes baseline;
+  std::unordered_map<long long, std::set<std::string>> baseline_found;
+  {
+    auto source = vision::open_video_file(in.video);
+    vision::AprilTagDetector detector;  // defaults: tagStandard41h12, quad_decimate 2, 2 threads
+    cv::Mat grey;
+    while (limit(baseline.frames)) {
+      auto t0 = Clock::now();
+      auto frame = source->next();
+      baseline.decode_s += seconds_since(t0);
+      if (!frame) break;
+      t0 = Clock::now();
+      cv::cvtColor(frame->image, grey, cv::COLOR_BGR2GRAY);
+      auto tags = detector.detect(grey);
+      baseline.work_s += seconds_since(t0);
+      auto& names = baseline_found[frame->index];
+      for (const auto& tag : tags)
+        if (auto ref = registry.find_tag(tag.id)) names.insert(registry.disks()[ref->disk_index].name);
+      ++baseline.frames;
+    }
+  }
+  const double memory_after_baseline = peak_memory_mb();
+
+  // (b) diskref's tracker.
+  PassTimes tracker_times;
+  std::vector<TrackFrame> output;
+  vision::StageTimes stages;
+  long long pixels = 0;
+  {
+    auto source = vision::open_video_file(in.video);
+    vision::Tracker tracker(table, registry, lens);
+    while (limit(tracker_times.frames)) {
+      auto t0 = Clock::now();
+      auto frame = source->next();
+      tracker_times.decode_s += seconds_since(t0);
+      if (!frame) break;
+      t0 = Clock::now();
+      vision::TrackerResult r = tracker.process(frame->image, frame->index, frame->t);
+      tracker_times.work_s += seconds_since(t0);
+      stages.grey_ms += r.times.grey_ms;
+      stages.change_ms += r.times.change_ms;
+      stages.plan_ms += r.times.plan_ms;
+      stages.detect_ms += r.times.detect_ms;
+      stages.table_ms += r.times.table_ms;
+      stages.measure_ms += r.times.measure_ms;
+      stages.track_ms += r.times.track_ms;
+      output.push_back(std::move(r.track));
+      ++tracker_times.frames;
+    }
+    pixels = tracker.stats().pixels_searched;
+  }
+  const double memory_after_tracker = peak_memory_mb();
+
+  const cv::Size size = vision::open_video_file(in.video)->frame_size();
+  std::printf("(a) apriltag whole frames: %7.1f fps work, %7.1f fps with decoding\n", baseline.work_fps(),
+              baseline.total_fps());
+  std::printf("(b) diskref tracker:       %7.1f fps work, %7.1f fps with decoding\n", tracker_times.work_fps(),
+              tracker_times.total_fps());
+  std::printf("ratio (b)/(a):             %7.2f x work, %7.2f x with decoding\n",
+              tracker_times.work_fps() / baseline.work_fps(), tracker_times.total_fps() / baseline.total_fps());
+  const double n = static_cast<double>(tracker_times.frames);
+  std::printf("(b) per frame: grey %.2f, change %.2f, plan %.2f, detect %.2f, table %.2f, measure %.2f, track %.2f ms; "
+              "%.1f %% of the pixels searched\n",
+              stages.grey_ms / n, stages.change_ms / n, stages.plan_ms / n, stages.detect_ms / n, stages.table_ms / n,
+              stages.measure_ms / n, stages.track_ms / n,
+              100.0 * static_cast<double>(pixels) / (n * size.width * size.height));
+  std::printf("peak memory (ru_maxrss): %.0f MB after decoding, %.0f MB after (a), %.0f MB after (b)\n",
+              memory_after_decode, memory_after_baseline, memory_after_tracker);
+
+  if (!truth.empty()) {
+    std::unordered_map<long long, std::set<std::string>> tracker_found;
+    for (const auto& f : output)
+      for (const auto& d : f.disks)
+        if (d.state == TrackState::visible) tracker_found[f.frame].insert(d.name);
+    print_recall("(a)", recall(truth, baseline_found));
+    print_recall("(b)", recall(truth, tracker_found));
+    std::printf("(b) against the truth:\n%s", vision::format_evaluation(vision::evaluate_tracks(output, truth)).c_str());
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Inputs in;
+  fs::path dir = fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "duel";
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--video") in.video = value();
+    else if (a == "--table") in.table = value();
+    else if (a == "--disks") in.disks = value();
+    else if (a == "--calib") in.calib = value();
+    else if (a == "--truth") in.truth = value();
+    else if (a == "--frames") in.max_frames = std::stoll(value());
+    else if (a == "--help" || a == "-h") {
+      std::printf("usage: track_bench [VIDEO_DIR] [--video V --table T --disks D --calib C --truth TRUTH] [--frames N]\n");
+      return 0;
+    } else dir = a;
+  }
+  if (in.video.empty()) in.video = dir / "video.mp4";
+  if (in.table.empty()) in.table = dir / "table.json";
+  if (in.disks.empty()) in.disks = dir / "disks.json";
+  if (in.calib.empty() && fs::exists(dir / "camera.json")) in.calib = dir / "camera.json";
+  if (in.truth.empty() && fs::exists(dir / "truth.jsonl")) in.truth = dir / "truth.jsonl";
+  try {
+    return run(in);
+  } catch (const diskref::InputError& e) {
+    std::fprintf(stderr, "track_bench: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "track_bench: %s\n", e.what());
+    return 1;
+  }
+}
