@@ -70,7 +70,7 @@ double min_corner_spacing(const std::vector<cv::Point2f>& points, cv::Size grid)
   return best;
 }
 
-std::optional<std::vector<cv::Point2f>> find_chessboard(const cv::Mat& gray, cv::Size grid) {
+std::optional<std::vector<cv::Point2f>> find_chessboard(const cv::Mat& gray, cv::Size grid, DetectionEffort effort) {
   std::vector<cv::Point2f> corners;
   // The classic detector with sub-pixel refinement is the most accurate on sharp images; the
   // sector-based detector finds boards the classic one misses (strong perspective, uneven light).
@@ -84,7 +84,8 @@ std::optional<std::vector<cv::Point2f>> find_chessboard(const cv::Mat& gray, cv:
                      cv::TermCriteria(cv::TermCriteria::EPS + cv::TermCriteria::COUNT, 50, 0.001));
     return corners;
   }
-  if (cv::findChessboardCornersSB(gray, grid, corners, cv::CALIB_CB_NORMALIZE_IMAGE | cv::CALIB_CB_EXHAUSTIVE))
+  if (effort == DetectionEffort::thorough &&
+      cv::findChessboardCornersSB(gray, grid, corners, cv::CALIB_CB_NORMALIZE_IMAGE | cv::CALIB_CB_EXHAUSTIVE))
     return corners;
   return std::nullopt;
 }
@@ -162,7 +163,8 @@ std::string describe_board(const BoardSpec& board) {
   return text;
 }
 
-std::optional<BoardView> detect_board(const cv::Mat& gray, const BoardSpec& board, const std::string& name) {
+std::optional<BoardView> detect_board(const cv::Mat& gray, const BoardSpec& board, const std::string& name,
+                                      DetectionEffort effort) {
   CV_Assert(gray.type() == CV_8UC1);
   cv::Size grid = corner_grid(board);
   std::vector<cv::Point3f> all_corners = board_corners_mm(board);
@@ -171,7 +173,7 @@ std::optional<BoardView> detect_board(const cv::Mat& gray, const BoardSpec& boar
   view.image_size = gray.size();
 
   if (std::holds_alternative<ChessboardSpec>(board)) {
-    auto corners = find_chessboard(gray, grid);
+    auto corners = find_chessboard(gray, grid, effort);
     if (!corners) return std::nullopt;
     view.image_points = std::move(*corners);
     for (int id = 0; id < grid.area(); ++id) view.corner_ids.push_back(id);

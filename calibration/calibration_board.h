@@ -57,8 +57,14 @@ struct BoardView {
   std::vector<cv::Point3f> object_points;    // board mm, z = 0; same order
 };
 
+// How hard to look for a chessboard. `thorough` tries OpenCV's sector-based detector when the
+// classic one fails (it finds boards under strong perspective or uneven light, but takes over a
+// second on a 1080p frame without a board); `fast` does not (for the many frames of a video).
+enum class DetectionEffort { thorough, fast };
+
 // Finds the board in an 8-bit grey image. A chessboard must be seen whole; a ChArUco board may be
 // partly hidden (at least 6 corners not all on one line). nullopt when not found.
-std::optional<BoardView> detect_board(const cv::Mat& gray, const BoardSpec& board, const std::string& name);
+std::optional<BoardView> detect_board(const cv::Mat& gray, const BoardSpec& board, const std::string& name,
+                                      DetectionEffort effort = DetectionEffort::thorough);
 
 }  // namespace diskref

@@ -27,8 +27,8 @@ double blur_limit(const std::vector<ViewCandidate>& candidates, const ViewSelect
 }  // namespace
 
 std::optional<ViewCandidate> examine_view(const cv::Mat& gray, const cv::Mat& previous_gray, const BoardSpec& board,
-                                          const std::string& name) {
-  auto view = detect_board(gray, board, name);
+                                          const std::string& name, DetectionEffort effort) {
+  auto view = detect_board(gray, board, name, effort);
   if (!view) return std::nullopt;
   ViewCandidate candidate{std::move(*view), std::nullopt, std::nullopt};
   candidate.edge_width_px = edge_width_px(gray, candidate.view, board);

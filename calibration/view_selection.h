@@ -30,7 +30,8 @@ struct ViewCandidate {
 // Finds the board in `gray` and measures it. `previous_gray` (the video frame before, or an empty
 // Mat for still images) gives the board's motion. nullopt when the board is not found.
 std::optional<ViewCandidate> examine_view(const cv::Mat& gray, const cv::Mat& previous_gray, const BoardSpec& board,
-                                          const std::string& name);
+                                          const std::string& name,
+                                          DetectionEffort effort = DetectionEffort::thorough);
 
 struct ViewSelectionOptions {
   // Blurred: edges wider than max(max_edge_width_px, relative_edge_width x the sharpest quarter's

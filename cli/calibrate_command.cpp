@@ -88,7 +88,7 @@ void collect_video(const std::string& input, const BoardSpec& board, int frame_b
       ++examined;
       std::string name = std::filesystem::path(input).filename().string() + " frame " + std::to_string(frame->index);
       cv::Mat before = previous_index == frame->index - 1 ? previous : cv::Mat();
-      if (auto candidate = examine_view(gray, before, board, name)) {
+      if (auto candidate = examine_view(gray, before, board, name, DetectionEffort::fast)) {
         c.candidates.push_back(std::move(*candidate));
         ++found;
       }

@@ -1,12 +1,7 @@
 // `diskref calibrate` end to end: real photos, a rendered video with moving and repeated frames,
 // and the refusals and bad inputs, each with its message and exit status.
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include <gtest/gtest.h>
 #include <opencv2/imgcodecs.hpp>
@@ -14,6 +9,7 @@
 #include <opencv2/videoio.hpp>
 
 #include "calibration/camera_model.h"
+#include "command_runner.h"
 #include "projected_views.h"
 #include "render/board_views.h"
 
@@ -21,50 +17,18 @@ namespace diskref {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::CommandRun;
 
-const fs::path kDiskref = fs::path(DISKREF_BINARY_DIR) / "diskref";
 const fs::path kPhotos = fs::path(DISKREF_TEST_DATA_DIR) / "real-chessboard-photos";
 
-struct CommandRun {
-  int status = -1;
-  std::string out, err;
-  std::string last_line() const {
-    std::string text = out;
-    while (!text.empty() && text.back() == '\n') text.pop_back();
-    auto at = text.rfind('\n');
-    return at == std::string::npos ? text : text.substr(at + 1);
-  }
-};
-
-std::string slurp(const fs::path& file) {
-  std::ifstream in(file);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-class CalibrateCommand : public ::testing::Test {
+class CalibrateCommand : public testing::CommandTest {
  protected:
-  fs::path dir_ = fs::temp_directory_path() / ("diskref-calibrate-" + std::to_string(::getpid()));
-  void SetUp() override { fs::create_directories(dir_); }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  CommandRun run(const std::string& arguments) {
-    CommandRun r;
-    std::string command = kDiskref.string() + " calibrate " + arguments + " > " + (dir_ / "out.txt").string() + " 2> " +
-                          (dir_ / "err.txt").string();
-    int status = std::system(command.c_str());
-    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(dir_ / "out.txt");
-    r.err = slurp(dir_ / "err.txt");
-    return r;
-  }
-
+  CommandRun calibrate(const std::string& arguments) { return run("calibrate " + arguments); }
   std::string photos(const std::string& pattern = "left[01]*.jpg") { return (kPhotos / pattern).string(); }
 };
 
 TEST_F(CalibrateCommand, RealPhotosCalibrateAndTheLastLineIsTheRms) {
-  CommandRun r = run("--chessboard 9x6 --square-mm 25 --out " + (dir_ / "camera.json").string() + " " + photos());
+  CommandRun r = calibrate("--chessboard 9x6 --square-mm 25 --out " + (dir_ / "camera.json").string() + " " + photos());
   ASSERT_EQ(r.status, 0) << r.err;
   CameraModel camera = load_camera_model(dir_ / "camera.json");
   ASSERT_TRUE(camera.rms_px);
@@ -84,44 +48,44 @@ TEST_F(CalibrateCommand, ImagesWithoutTheBoardAreNamedAndSkipped) {
   cv::Mat blank(480, 640, CV_8UC1, cv::Scalar(128));
   cv::randn(blank, 128, 20);
   cv::imwrite((dir_ / "no-board.png").string(), blank);
-  CommandRun r = run("--chessboard 9x6 --square-mm 25 --out " + (dir_ / "camera.json").string() + " " + photos() + " " +
+  CommandRun r = calibrate("--chessboard 9x6 --square-mm 25 --out " + (dir_ / "camera.json").string() + " " + photos() + " " +
               (dir_ / "no-board.png").string());
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("board not found in " + (dir_ / "no-board.png").string()), std::string::npos) << r.out;
 }
 
 TEST_F(CalibrateCommand, FewerThanThreeViewsIsRefused) {
-  CommandRun r = run("--chessboard 9x6 --square-mm 25 --out " + (dir_ / "camera.json").string() + " " + photos("left0[12].jpg"));
+  CommandRun r = calibrate("--chessboard 9x6 --square-mm 25 --out " + (dir_ / "camera.json").string() + " " + photos("left0[12].jpg"));
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("at least 3"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir_ / "camera.json"));
 }
 
 TEST_F(CalibrateCommand, BadInputIsNamed) {
-  CommandRun missing = run("--chessboard 9x6 --square-mm 25 --out " + (dir_ / "c.json").string() + " " +
+  CommandRun missing = calibrate("--chessboard 9x6 --square-mm 25 --out " + (dir_ / "c.json").string() + " " +
                     (dir_ / "nowhere.jpg").string());
   EXPECT_EQ(missing.status, 2);
   EXPECT_NE(missing.err.find("nowhere.jpg: does not exist"), std::string::npos) << missing.err;
 
   std::ofstream(dir_ / "broken.mp4") << "not a video at all";
-  CommandRun broken = run("--chessboard 9x6 --square-mm 25 --out " + (dir_ / "c.json").string() + " " +
+  CommandRun broken = calibrate("--chessboard 9x6 --square-mm 25 --out " + (dir_ / "c.json").string() + " " +
                    (dir_ / "broken.mp4").string());
   EXPECT_EQ(broken.status, 2);
   EXPECT_NE(broken.err.find("broken.mp4"), std::string::npos) << broken.err;
 
-  CommandRun mixed = run("--chessboard 9x6 --square-mm 25 --out " + (dir_ / "c.json").string() + " " + photos("left01.jpg") +
+  CommandRun mixed = calibrate("--chessboard 9x6 --square-mm 25 --out " + (dir_ / "c.json").string() + " " + photos("left01.jpg") +
                   " " + photos("left.jpg"));
   EXPECT_EQ(mixed.status, 2);
   EXPECT_NE(mixed.err.find("left.jpg: is 612x459 but the first input is 640x480"), std::string::npos) << mixed.err;
 
-  CommandRun grid = run("--chessboard 9by6 --square-mm 25 --out " + (dir_ / "c.json").string() + " " + photos());
+  CommandRun grid = calibrate("--chessboard 9by6 --square-mm 25 --out " + (dir_ / "c.json").string() + " " + photos());
   EXPECT_NE(grid.status, 0);
   EXPECT_NE(grid.err.find("COLSxROWS"), std::string::npos) << grid.err;
 
-  CommandRun both = run("--chessboard 9x6 --charuco 11x8 --square-mm 25 --out " + (dir_ / "c.json").string() + " " + photos());
+  CommandRun both = calibrate("--chessboard 9x6 --charuco 11x8 --square-mm 25 --out " + (dir_ / "c.json").string() + " " + photos());
   EXPECT_NE(both.status, 0);
 
-  CommandRun marker = run("--charuco 11x8 --square-mm 20 --marker-mm 25 --out " + (dir_ / "c.json").string() + " " + photos());
+  CommandRun marker = calibrate("--charuco 11x8 --square-mm 20 --marker-mm 25 --out " + (dir_ / "c.json").string() + " " + photos());
   EXPECT_EQ(marker.status, 2);
   EXPECT_NE(marker.err.find("marker size"), std::string::npos) << marker.err;
 }
@@ -173,7 +137,7 @@ TEST_F(CalibrateCommand, AVideoKeepsSharpStillVariedFrames) {
   }
   video.release();
 
-  CommandRun r = run("--chessboard 9x6 --square-mm 25 --out " + (dir_ / "camera.json").string() + " " +
+  CommandRun r = calibrate("--chessboard 9x6 --square-mm 25 --out " + (dir_ / "camera.json").string() + " " +
               (dir_ / "board.mkv").string());
   ASSERT_EQ(r.status, 0) << r.err << r.out;
   std::printf("%s", r.out.c_str());

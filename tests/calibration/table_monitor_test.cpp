@@ -21,13 +21,22 @@ testing::TableScene bumped(testing::TableScene scene, double degrees, cv::Vec3d 
   return scene;
 }
 
+// Feeds `frames` frames (markers_of(frame)) to the monitor; the events it reported.
+template <class MarkersOfFrame>
+std::vector<TableMonitorEvent> run(TableMonitor& monitor, long long frames, MarkersOfFrame markers_of) {
+  std::vector<TableMonitorEvent> events;
+  for (long long frame = 0; frame < frames; ++frame)
+    if (auto e = monitor.update(frame, markers_of(frame))) events.push_back(*e);
+  return events;
+}
+
+uint64_t seed_of(long long frame) { return static_cast<uint64_t>(frame); }
+
 TEST(TableMonitor, AcquiresFromTheFirstFramesAndKeepsThePoseThroughNoise) {
   TableSpec table = default_table();
   auto scene = testing::oblique_scene(true);
   TableMonitor monitor(table, scene.camera, scene.camera.image_size);
-  std::vector<TableMonitorEvent> events;
-  for (long long frame = 0; frame < 60; ++frame)
-    if (auto e = monitor.update(frame, scene.markers(table, kNoisePx, static_cast<uint64_t>(frame)))) events.push_back(*e);
+  auto events = run(monitor, 60, [&](long long f) { return scene.markers(table, kNoisePx, seed_of(f)); });
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(events[0].kind, Kind::acquired);
   EXPECT_EQ(events[0].frame, 4);  // confirm_frames = 5
@@ -41,11 +50,7 @@ TEST(TableMonitor, ABumpedCameraIsNoticedConfirmedAndReLocated) {
   auto scene = testing::oblique_scene(true);
   auto after = bumped(scene, 0.4, {3, -2, 0});
   TableMonitor monitor(table, scene.camera, scene.truth);
-  std::vector<TableMonitorEvent> events;
-  for (long long frame = 0; frame < 80; ++frame) {
-    const auto& now = frame < 40 ? scene : after;
-    if (auto e = monitor.update(frame, now.markers(table, kNoisePx, static_cast<uint64_t>(frame)))) events.push_back(*e);
-  }
+  auto events = run(monitor, 80, [&](long long f) { return (f < 40 ? scene : after).markers(table, kNoisePx, seed_of(f)); });
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(events[0].kind, Kind::camera_moved);
   EXPECT_EQ(events[0].frame, 44);  // 5 moved frames: 40..44
@@ -61,13 +66,12 @@ TEST(TableMonitor, ACameraStillSwingingIsWaitedOut) {
   auto scene = testing::oblique_scene(true);
   auto settled = bumped(scene, 0.5, {0, 0, 0});
   TableMonitor monitor(table, scene.camera, scene.truth);
-  std::vector<TableMonitorEvent> events;
-  for (long long frame = 0; frame < 60; ++frame) {
+  auto events = run(monitor, 60, [&](long long f) {
     testing::TableScene now = scene;
-    if (frame >= 10 && frame < 30) now = bumped(scene, 0.5 + 0.3 * std::sin(static_cast<double>(frame)), {0, 0, 0});
-    if (frame >= 30) now = settled;
-    if (auto e = monitor.update(frame, now.markers(table, kNoisePx, static_cast<uint64_t>(frame)))) events.push_back(*e);
-  }
+    if (f >= 10 && f < 30) now = bumped(scene, 0.5 + 0.3 * std::sin(static_cast<double>(f)), {0, 0, 0});
+    if (f >= 30) now = settled;
+    return now.markers(table, kNoisePx, seed_of(f));
+  });
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(events[0].kind, Kind::camera_moved);
   EXPECT_GE(events[0].frame, 30);
@@ -80,7 +84,7 @@ TEST(TableMonitor, OneWildDetectionOrCoveredMarkersDoNotMoveThePose) {
   TableMonitor monitor(table, scene.camera, scene.truth);
   TablePose before = *monitor.pose();
   for (long long frame = 0; frame < 60; ++frame) {
-    auto markers = scene.markers(table, kNoisePx, static_cast<uint64_t>(frame));
+    auto markers = scene.markers(table, kNoisePx, seed_of(frame));
     if (frame == 10 || frame == 20)  // two markers misread in one frame, not the next
       for (int id : {0, 1})
         for (auto& c : markers[static_cast<std::size_t>(id)].corners_px) c += cv::Point2d(8, 3);
@@ -97,11 +101,7 @@ TEST(TableMonitor, AKnockedMarkerIsReportedOnceAndIgnored) {
   TableSpec knocked = table;
   knocked.corner_markers[3].center_mm = knocked.corner_markers[3].center_mm + geom::Vec2{6, 4};
   TableMonitor monitor(table, scene.camera, scene.truth);
-  std::vector<TableMonitorEvent> events;
-  for (long long frame = 0; frame < 40; ++frame) {
-    const TableSpec& real = frame < 10 ? table : knocked;
-    if (auto e = monitor.update(frame, scene.markers(real, kNoisePx, static_cast<uint64_t>(frame)))) events.push_back(*e);
-  }
+  auto events = run(monitor, 40, [&](long long f) { return scene.markers(f < 10 ? table : knocked, kNoisePx, seed_of(f)); });
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(events[0].kind, Kind::marker_moved);
   EXPECT_EQ(events[0].frame, 14);
@@ -116,10 +116,8 @@ TEST(TableMonitor, WorksWithoutALens) {
   auto after = bumped(scene, -0.3, {0, 4, 0});
   TableMonitor monitor(table, std::nullopt, scene.camera.image_size);
   std::vector<Kind> kinds;
-  for (long long frame = 0; frame < 40; ++frame) {
-    const auto& now = frame < 20 ? scene : after;
-    if (auto e = monitor.update(frame, now.markers(table, kNoisePx, static_cast<uint64_t>(frame)))) kinds.push_back(e->kind);
-  }
+  for (const auto& e : run(monitor, 40, [&](long long f) { return (f < 20 ? scene : after).markers(table, kNoisePx, seed_of(f)); }))
+    kinds.push_back(e.kind);
   EXPECT_EQ(kinds, (std::vector<Kind>{Kind::acquired, Kind::camera_moved}));
   EXPECT_FALSE(monitor.pose()->lens_calibrated);
   EXPECT_LT(testing::max_play_area_error_mm(after, *monitor.pose(), table, 2.0), 0.5);

@@ -74,23 +74,37 @@ std::vector<MarkerObservation> combined_frames(const testing::TableScene& scene,
 TEST(TablePose, WorksWithAnyOneMarkerHiddenAndSaysWhich) {
   // With a marker hidden the far corner of the play area is extrapolated from three small squares,
   // so the corners' noise counts several times more than with four: from one frame it is up to
-  // ~1 mm there (up to ~1.6 mm without a lens calibration); the 30 frames `diskref table` combines
-  // bring it within 0.5 mm.
+  // ~0.7 mm there; the 30 frames `diskref table` combines bring it within 0.5 mm.
   TableSpec table = default_table();
-  for (bool with_lens : {true, false})
-    for (auto scene : {testing::oblique_scene(with_lens), testing::overhead_scene(with_lens)})
-      for (int hidden = 0; hidden < 4; ++hidden) {
-        auto markers = combined_frames(scene, table, 30, 3 + static_cast<uint64_t>(hidden));
-        markers.erase(markers.begin() + hidden);
-        auto lens = with_lens ? std::optional<CameraModel>(scene.camera) : std::nullopt;
-        auto estimate = estimate_table_pose(table, markers, lens, scene.camera.image_size);
-        ASSERT_TRUE(estimate.pose) << estimate.problem;
-        EXPECT_EQ(estimate.pose->markers_missing, std::vector<int>{hidden});
-        EXPECT_TRUE(any_note_contains(estimate, "corner marker " + std::to_string(hidden) + " hidden"));
-        EXPECT_LT(max_play_area_error_mm(scene, *estimate.pose, table, 0.0), 0.5) << "hidden " << hidden;
-        EXPECT_LT(max_play_area_error_mm(scene, *estimate.pose, table, 2.0), 0.5) << "hidden " << hidden;
-        EXPECT_EQ(estimate.pose->distance_checks.size(), 3u);
-      }
+  for (auto scene : {testing::oblique_scene(true), testing::overhead_scene(true)})
+    for (int hidden = 0; hidden < 4; ++hidden) {
+      auto markers = combined_frames(scene, table, 30, 3 + static_cast<uint64_t>(hidden));
+      markers.erase(markers.begin() + hidden);
+      auto estimate = estimate_table_pose(table, markers, scene.camera, scene.camera.image_size);
+      ASSERT_TRUE(estimate.pose) << estimate.problem;
+      EXPECT_EQ(estimate.pose->markers_missing, std::vector<int>{hidden});
+      EXPECT_TRUE(any_note_contains(estimate, "corner marker " + std::to_string(hidden) + " hidden"));
+      EXPECT_LT(max_play_area_error_mm(scene, *estimate.pose, table, 0.0), 0.5) << "hidden " << hidden;
+      EXPECT_LT(max_play_area_error_mm(scene, *estimate.pose, table, 2.0), 0.5) << "hidden " << hidden;
+      EXPECT_EQ(estimate.pose->distance_checks.size(), 3u);
+    }
+}
+
+TEST(TablePose, WithoutTheLensAHiddenMarkerIsWarnedAbout) {
+  // Three small squares fix a pinhole only up to its focal length; on rendered tables, whose
+  // corners carry the detector's small systematic errors, the far corner is then off by up to
+  // ~2 mm (rendered_tables_test.cpp). The estimate still works, and says so.
+  TableSpec table = default_table();
+  auto scene = testing::oblique_scene(false);
+  auto markers = scene.markers(table, kCornerNoisePx, 12);
+  markers.erase(markers.begin() + 2);
+  auto estimate = estimate_table_pose(table, markers, std::nullopt, scene.camera.image_size);
+  ASSERT_TRUE(estimate.pose) << estimate.problem;
+  EXPECT_TRUE(any_note_contains(estimate, "focal length is uncertain"));
+  EXPECT_LT(max_play_area_error_mm(scene, *estimate.pose, table, 0.0), 3.0);
+  // With all four it says nothing of the kind.
+  auto all = estimate_table_pose(table, scene.markers(table, kCornerNoisePx, 12), std::nullopt, scene.camera.image_size);
+  EXPECT_FALSE(any_note_contains(all, "focal length is uncertain"));
 }
 
 TEST(TablePose, OneMarkerIsNotEnough) {
