@@ -23,7 +23,9 @@ std::vector<cv::Point3d> GroundTruth::tag_corners(const DiskInstant& disk) const
   double o = -tag->heading_offset_deg * std::numbers::pi / 180;
   double c = std::cos(o), s = std::sin(o), h = tag->size_mm / 2;
   std::vector<cv::Point3d> out;
-  for (auto [tx, ty] : {std::pair{-h, h}, std::pair{h, h}, std::pair{h, -h}, std::pair{-h, -h}})
+  // apriltag's order: bottom-left, bottom-right, top-right, top-left of the upright bitmap (its
+  // own frame has y down the bitmap); our tag frame has y up the bitmap.
+  for (auto [tx, ty] : {std::pair{-h, -h}, std::pair{h, -h}, std::pair{h, h}, std::pair{-h, h}})
     out.push_back(top_face_point(disk, look.spec().thickness_mm, c * tx - s * ty, s * tx + c * ty));
   return out;
 }

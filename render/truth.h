@@ -28,8 +28,9 @@ class GroundTruth {
 
   // Whether the disk's visible tag is wholly in the image and uncovered in this instant.
   bool tag_visible(const SceneInstant& instant, const DiskInstant& disk) const;
-  // The table-frame 3-D corners of the disk's visible tag, in apriltag's order ((-1,1), (1,1),
-  // (1,-1), (-1,-1) of the tag's own frame), for a disk lying flat; empty when that face has no tag.
+  // The table-frame 3-D corners of the disk's visible tag, in apriltag's order (bottom-left,
+  // bottom-right, top-right, top-left of the upright bitmap, as CornerMarker::corners_mm); empty
+  // when that face has no tag.
   std::vector<cv::Point3d> tag_corners(const DiskInstant& disk) const;
 
  private:
