@@ -51,9 +51,14 @@ Fit run_calibrate_camera(const std::vector<BoardView>& views, cv::Size image_siz
 
 // The better of OpenCV's default run and a converged refinement of it.
 Fit best_fit(const std::vector<BoardView>& views, cv::Size image_size) {
-  Fit fit = run_calibrate_camera(views, image_size, nullptr);
-  Fit refined = run_calibrate_camera(views, image_size, &fit);
-  return refined.rms_px < fit.rms_px ? refined : fit;
+  try {
+    Fit fit = run_calibrate_camera(views, image_size, nullptr);
+    Fit refined = run_calibrate_camera(views, image_size, &fit);
+    return refined.rms_px < fit.rms_px ? refined : fit;
+  } catch (const cv::Exception& e) {
+    // Degenerate views (all boards parallel, too few corners): OpenCV's assertion says why.
+    throw CalibrationRefused("OpenCV cannot calibrate from these views: " + e.msg);
+  }
 }
 
 double median(std::vector<double> values) {

@@ -9,33 +9,6 @@
 namespace diskref {
 namespace {
 
-// Corner markers 0..3 seen once each in this frame.
-std::vector<MarkerObservation> corner_markers_only(const std::vector<MarkerObservation>& markers) {
-  std::map<int, int> count;
-  for (const auto& m : markers) ++count[m.id];
-  std::vector<MarkerObservation> out;
-  for (const auto& m : markers)
-    if (m.id >= 0 && m.id <= 3 && count[m.id] == 1) out.push_back(m);
-  return out;
-}
-
-double corner_fit_rms_px(const TablePose& pose, const TableSpec& table, const std::vector<MarkerObservation>& markers) {
-  std::vector<cv::Point3d> table_points;
-  std::vector<cv::Point2d> seen;
-  for (const auto& m : markers) {
-    auto corners = table.corner_markers[static_cast<std::size_t>(m.id)].corners_mm();
-    for (std::size_t k = 0; k < 4; ++k) {
-      table_points.emplace_back(corners[k].x, corners[k].y, 0.0);
-      seen.push_back(m.corners_px[k]);
-    }
-  }
-  if (seen.empty()) return 0;
-  auto projected = image_from_table(pose, table_points);
-  double sum = 0;
-  for (std::size_t i = 0; i < seen.size(); ++i) sum += std::pow(cv::norm(projected[i] - seen[i]), 2);
-  return std::sqrt(sum / static_cast<double>(seen.size()));
-}
-
 std::string describe(long long frame, const char* what, double shift_mm, const TablePoseEstimate* estimate) {
   char text[200];
   std::snprintf(text, sizeof text, "frame %lld: %s", frame, what);
@@ -125,7 +98,7 @@ std::optional<TableMonitorEvent> TableMonitor::try_new_pose(long long frame, Tab
   bool consistent = estimate.pose.has_value();
   if (consistent)
     for (const auto& frame_markers : pending_)
-      if (corner_fit_rms_px(*estimate.pose, table_, frame_markers) > options_.max_fit_px) consistent = false;
+      if (marker_fit_rms_px(*estimate.pose, table_, frame_markers) > options_.max_fit_px) consistent = false;
   if (!consistent) {
     // Still moving (or one bad frame): slide the window and wait for steadier frames.
     pending_.erase(pending_.begin());
@@ -144,7 +117,7 @@ std::optional<TableMonitorEvent> TableMonitor::try_new_pose(long long frame, Tab
 }
 
 std::optional<TableMonitorEvent> TableMonitor::update(long long frame, const std::vector<MarkerObservation>& markers) {
-  std::vector<MarkerObservation> seen = corner_markers_only(markers);
+  std::vector<MarkerObservation> seen = corner_markers_seen_once(markers);
   if (seen.size() < 2) return std::nullopt;  // neutral: too little to confirm or deny anything
 
   if (!pose_) {

@@ -23,22 +23,15 @@ std::string join_ids(const std::vector<int>& ids) {
   return out.str();
 }
 
-// The observations of corner markers 0..3, each seen exactly once; the others' fate in notes.
+// The corner markers seen once each, by id; the ones seen twice are named in the notes.
 std::map<int, MarkerObservation> usable_markers(const std::vector<MarkerObservation>& markers,
                                                 std::vector<std::string>& notes) {
-  std::map<int, int> count;
-  for (const auto& m : markers)
-    if (m.id >= 0 && m.id <= 3) ++count[m.id];
+  std::vector<int> twice;
   std::map<int, MarkerObservation> out;
-  for (const auto& m : markers) {
-    if (m.id < 0 || m.id > 3) continue;
-    if (count[m.id] > 1) continue;
-    out[m.id] = m;
-  }
-  for (const auto& [id, n] : count)
-    if (n > 1)
-      notes.push_back("corner marker " + std::to_string(id) + " seen " + std::to_string(n) +
-                      " times in one image; ignored (a false detection or a second copy of the tag?)");
+  for (const auto& m : corner_markers_seen_once(markers, &twice)) out[m.id] = m;
+  for (int id : twice)
+    notes.push_back("corner marker " + std::to_string(id) +
+                    " seen more than once in one image; ignored (a false detection or a second copy of the tag?)");
   return out;
 }
 
@@ -273,14 +266,31 @@ TablePoseEstimate estimate_table_pose(const TableSpec& table, const std::vector<
   return result;
 }
 
+double marker_fit_rms_px(const TablePose& pose, const TableSpec& table, const std::vector<MarkerObservation>& markers) {
+  std::map<int, MarkerObservation> by_id;
+  for (const auto& m : corner_markers_seen_once(markers)) by_id[m.id] = m;
+  if (by_id.empty()) return 0;
+  return reprojection_rms_px(pose, correspondences(table, by_id));
+}
+
+std::vector<MarkerObservation> corner_markers_seen_once(const std::vector<MarkerObservation>& markers,
+                                                        std::vector<int>* seen_twice) {
+  std::map<int, int> count;
+  for (const auto& m : markers)
+    if (m.id >= 0 && m.id <= 3) ++count[m.id];
+  std::vector<MarkerObservation> out;
+  for (const auto& m : markers)
+    if (m.id >= 0 && m.id <= 3 && count[m.id] == 1) out.push_back(m);
+  if (seen_twice)
+    for (const auto& [id, n] : count)
+      if (n > 1) seen_twice->push_back(id);
+  return out;
+}
+
 std::vector<MarkerObservation> median_observations(const std::vector<std::vector<MarkerObservation>>& frames) {
   std::map<int, std::vector<MarkerObservation>> by_id;
-  for (const auto& frame : frames) {
-    std::map<int, int> count;
-    for (const auto& m : frame) ++count[m.id];
-    for (const auto& m : frame)
-      if (count[m.id] == 1) by_id[m.id].push_back(m);  // an id twice in one frame is ambiguous
-  }
+  for (const auto& frame : frames)
+    for (const auto& m : corner_markers_seen_once(frame)) by_id[m.id].push_back(m);
   std::size_t most = 0;
   for (const auto& [id, seen] : by_id) most = std::max(most, seen.size());
   std::vector<MarkerObservation> out;

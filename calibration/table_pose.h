@@ -97,9 +97,21 @@ struct TablePoseEstimate {
 TablePoseEstimate estimate_table_pose(const TableSpec& table, const std::vector<MarkerObservation>& markers,
                                       const std::optional<CameraModel>& lens, cv::Size image_size);
 
+// How well `pose` explains the corner markers seen: the RMS image distance (px) between their
+// observed corners and the corners of the table file's markers projected through the pose. 0 when
+// no corner marker is given.
+double marker_fit_rms_px(const TablePose& pose, const TableSpec& table, const std::vector<MarkerObservation>& markers);
+
+// The observations of corner markers 0..3 that are each seen exactly once: an id seen twice in one
+// image is ambiguous (a false detection or a second copy of the tag) and left out, its id added to
+// `seen_twice` when given. Other ids are dropped.
+std::vector<MarkerObservation> corner_markers_seen_once(const std::vector<MarkerObservation>& markers,
+                                                        std::vector<int>* seen_twice = nullptr);
+
 // Several frames' observations of the corner markers combined into one: for each marker id, the
-// median of each corner coordinate over the frames that saw it (noise down, one bad detection
-// out). Markers seen in fewer than half of the frames that saw the most-seen marker are left out.
+// median of each corner coordinate over the frames that saw it once (noise down, one bad
+// detection out). Markers seen in fewer than half of the frames that saw the most-seen marker are
+// left out.
 std::vector<MarkerObservation> median_observations(const std::vector<std::vector<MarkerObservation>>& frames);
 
 // The table pose file (extension to the spec, documented in the README): the camera model (spec

@@ -22,7 +22,7 @@ const std::filesystem::path kPhotos = std::filesystem::path(DISKREF_TEST_DATA_DI
 // the scale does not change the intrinsics).
 const BoardSpec kPhotoBoard = ChessboardSpec{{9, 6}, 25.0};
 
-std::vector<BoardView> real_photo_views() {
+std::vector<BoardView> find_boards_in_photos() {
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::directory_iterator(kPhotos))
     if (entry.path().extension() == ".jpg") files.push_back(entry.path());
@@ -32,6 +32,12 @@ std::vector<BoardView> real_photo_views() {
     cv::Mat gray = cv::imread(file.string(), cv::IMREAD_GRAYSCALE);
     if (auto view = detect_board(gray, kPhotoBoard, file.filename().string())) views.push_back(*view);
   }
+  return views;
+}
+
+// Detected once for all the tests (about a second).
+const std::vector<BoardView>& real_photo_views() {
+  static const std::vector<BoardView> views = find_boards_in_photos();
   return views;
 }
 

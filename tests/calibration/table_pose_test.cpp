@@ -185,7 +185,7 @@ TEST(TablePose, AMarkerIdSeenTwiceIsIgnored) {
   markers.push_back(ghost);
   auto estimate = estimate_table_pose(table, markers, scene.camera, scene.camera.image_size);
   ASSERT_TRUE(estimate.pose);
-  EXPECT_TRUE(any_note_contains(estimate, "corner marker 0 seen 2 times"));
+  EXPECT_TRUE(any_note_contains(estimate, "corner marker 0 seen more than once"));
   EXPECT_EQ(estimate.pose->markers_used, (std::vector<int>{1, 2, 3}));
   EXPECT_LT(max_play_area_error_mm(scene, *estimate.pose, table, 0.0), 0.5);
 }
@@ -201,6 +201,19 @@ TEST(TablePose, ImageAndTableMapsAreInverse) {
     }
   // A ray that never comes down to the plane (a pixel above the horizon of the plane z = 2000 mm).
   EXPECT_FALSE(table_from_image(scene.truth, cv::Point2d(960, 540), 2000.0));
+}
+
+TEST(TablePose, MarkerFitIsTheRmsImageDistanceOfTheCorners) {
+  TableSpec table = default_table();
+  auto scene = testing::oblique_scene(true);
+  auto markers = scene.markers(table, 0.0, 1);
+  EXPECT_LT(marker_fit_rms_px(scene.truth, table, markers), 1e-6);
+  for (auto& m : markers)
+    for (auto& c : m.corners_px) c += cv::Point2d(1.2, -1.6);  // 2 px away
+  EXPECT_NEAR(marker_fit_rms_px(scene.truth, table, markers), 2.0, 1e-6);
+  markers.push_back({7, {}});  // not a corner marker: ignored
+  EXPECT_NEAR(marker_fit_rms_px(scene.truth, table, markers), 2.0, 1e-6);
+  EXPECT_EQ(marker_fit_rms_px(scene.truth, table, {}), 0.0);
 }
 
 TEST(PinholeFromPlane, FocalLengthFromPerspectiveOrFromThePriorWhenSeenStraightOn) {
