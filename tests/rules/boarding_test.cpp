@@ -37,7 +37,8 @@ void finish_step_three(Game& g) {
 // Plays Step One, Step Two and the three phases with every ship declining and staying put.
 void to_step_four(Game& g) {
   g.reveal_all();
-  for (const ShipState& s : g.state().ships)
+  const std::vector<ShipState> ships = g.state().ships;  // copied: playing replaces the state
+  for (const ShipState& s : ships)
     if (!s.destroyed) g.orders(s.controller, s.id, {"attack", "raise_shields", "change_speed"});
   finish_step_three(g);
 }

@@ -69,9 +69,11 @@ std::string Game::refused(const std::string& action_json, RefusalKind kind) {
 }
 
 void Game::reveal_all() {
+  std::vector<std::string> waiting;  // copied: play() replaces the state
   for (const Player& p : state_.players)
     if (std::find(state_.reveal_done.begin(), state_.reveal_done.end(), p.id) == state_.reveal_done.end())
-      play(R"({"do": "reveal", "player": ")" + p.id + "\"}");
+      waiting.push_back(p.id);
+  for (const std::string& id : waiting) play(R"({"do": "reveal", "player": ")" + id + "\"}");
 }
 
 void Game::orders(const std::string& player, const std::string& ship, const std::vector<std::string>& orders) {
