@@ -70,7 +70,8 @@ void boarding_segment(Ctx& ctx, const BoardingSegment& action) {
     if (!present) continue;
     int hits = total > 0 ? ctx.drop({DropPurpose::boarding, p.id, total, {}}).hits() : 0;
     team_hits[p.team] += hits;
-    ctx.emit("boarding_drop", p.id + " drops " + std::to_string(total) + " counters: " + std::to_string(hits) + " hits",
+    ctx.emit("boarding_drop", p.id + " drops " + std::to_string(total) + " counters for crew combat: " + std::to_string(hits) +
+                 (hits == 1 ? " hit" : " hits"),
              {{"ship", action.ship}, {"player", p.id}, {"combat", total}, {"hits", hits}});
   }
   int best = 0;
