@@ -37,6 +37,7 @@ struct UiOptions {
   bool paused = false;
   bool zoom = false;
   bool exit_at_end = false;
+  double seconds = 0;
   bool stats = false;
 };
 
@@ -98,6 +99,7 @@ int run_ui(const UiOptions& o) {
   a.start_paused = o.paused;
   a.zoom_to_dispute = o.zoom;
   a.exit_at_end = o.exit_at_end;
+  a.run_seconds = o.seconds;
 
   ui::RunSummary s = ui::run_app(a);
   for (const std::string& n : s.notes) std::fprintf(stderr, "diskref ui: %s\n", n.c_str());
@@ -134,6 +136,7 @@ RunFunction setup_ui(CLI::App& app) {
   sub->add_option("--flip", o->flip, "Preselect a ship and a speed for the flip path: SHIP:SPEED");
   sub->add_flag("--paused", o->paused, "Start paused on the first frame");
   sub->add_flag("--exit-at-end", o->exit_at_end, "Exit when the video ends");
+  sub->add_option("--seconds", o->seconds, "Exit after this many seconds on the screen")->check(CLI::PositiveNumber);
   sub->add_flag("--zoom", o->zoom, "Start with the table view zoomed to the dispute");
   sub->add_flag("--stats", o->stats, "Print the display rate and tracking time on exit");
   return [o] { return run_ui(*o); };

@@ -6,7 +6,8 @@
 # Without one (a server, CI, a container): runs the very same screen under Xvfb, plays the whole
 # sample in real time and prints the display rate it kept, then writes two screenshots of the
 # window to demo-output/ (the screen as it opens, and with the dispute tool asked whether
-# enterprise can reach tderet and where enterprise lands after 3 flips). Nothing is faked: the
+# enterprise can reach ktinga, whether the range template lying on the table touches both, and
+# where enterprise lands after 3 flips). Nothing is faked: the
 # screenshots are the window's own pixels.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,8 +40,8 @@ echo "demo: 1. the whole sample in real time, recording the session to demo-outp
 rm -rf demo-output/session
 "${xvfb[@]}" build/diskref ui --video "$sample/video.mp4" --record demo-output/session --exit-at-end --stats
 echo "demo: 2. screenshots"
-"${xvfb[@]}" build/diskref ui --video "$sample/video.mp4" --frames 90 --screenshot demo-output/ui.png
-"${xvfb[@]}" build/diskref ui --video "$sample/video.mp4" --frames 90 --select enterprise,tderet \
+"${xvfb[@]}" build/diskref ui --video "$sample/video.mp4" --frames 100 --screenshot demo-output/ui.png
+"${xvfb[@]}" build/diskref ui --video "$sample/video.mp4" --frames 190 --select enterprise,ktinga \
   --flip enterprise:3 --zoom --screenshot demo-output/ui-dispute.png
 echo "demo: wrote demo-output/ui.png and demo-output/ui-dispute.png; the session's tracks and events are in"
 echo "demo: demo-output/session (replay it with: build/diskref ui --replay demo-output/session)"

@@ -302,6 +302,10 @@ RunSummary run_app(const AppOptions& o) {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     if (first_shown) ++summary.ui_frames;
 
+    if (o.run_seconds > 0 && first_shown &&
+        std::chrono::duration<double>(Clock::now() - *first_shown).count() >= o.run_seconds) {
+      break;
+    }
     bool reached = o.frames > 0 && screen.snap && screen.snap->source.index >= o.frames - 1;
     bool ended = worker.stats().at_end && worker.latest() == screen.snap;
     if ((o.frames > 0 || o.screenshot || o.exit_at_end) && (reached || ended) && ++settle_frames >= 3) {

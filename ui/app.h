@@ -27,6 +27,7 @@ struct AppOptions {
   DisputeChoice initial;  // preselected disks, template, ship and speed
   bool start_paused = false;
   bool exit_at_end = false;  // close when the video ends (measurements, the demo)
+  double run_seconds = 0;    // close after this long on the screen (0: no limit)
   bool zoom_to_dispute = false;  // the table view starts zoomed to the dispute
 };
 

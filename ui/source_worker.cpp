@@ -22,6 +22,7 @@ SourceWorker::SourceWorker(std::unique_ptr<FrameFeed> feed, std::unique_ptr<Trac
   feed_description_ = feed_->describe();
   producer_description_ = producer_->describe();
   paused_ = options_.start_paused;
+  if (options_.start_paused) pending_steps_ = 1;  // paused on the first frame, not on nothing
   thread_ = std::jthread([this](std::stop_token st) { run(st); });
 }
 

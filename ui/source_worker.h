@@ -89,7 +89,7 @@ struct WorkerOptions {
   bool realtime = true;
   // Stop (pause) after this frame index has been published; -1 = never.
   long long stop_after = -1;
-  bool start_paused = false;
+  bool start_paused = false;  // paused on the first frame
 };
 
 struct WorkerStats {
