@@ -167,7 +167,7 @@ int run_track(const TrackOptions& o) {
     vision::TrackerResult result = tracker.process(frame->image, frame->index, frame->t);
     for (const auto& note : result.notes) {
       if (!o.quiet) progress.finish();
-      std::fprintf(stderr, "frame %lld: %s\n", frame->index, note.c_str());
+      std::fprintf(stderr, "%s\n", note.c_str());  // notes name their frame
     }
     out << to_jsonl_line(result.track) << '\n';
     out.flush();

@@ -90,8 +90,10 @@ std::vector<SearchRegion> SearchPlanner::plan(const SearchScene& scene, bool sea
   const cv::Rect image(0, 0, scene.image_size.width, scene.image_size.height);
   const cv::Rect table = scene.table_px.area() > 0 ? (scene.table_px & image) : image;
   const double anywhere_decimate = quad_decimate_for(scene.min_pixels_per_cell, options_.min_decimated_pixels_per_cell);
-  // Anything a whole tag wide lies whole in one of two tiles overlapping by this much.
+  // Anything a whole tag wide lies whole in one of two tiles overlapping by this much; for changes
+  // and the sweep only the disks' tags matter (the markers have their own windows).
   const int overlap = static_cast<int>(std::ceil(scene.max_tag_px)) + 2 * options_.min_margin_px;
+  const int disk_overlap = static_cast<int>(std::ceil(std::min(scene.max_disk_tag_px, scene.max_tag_px))) + 2 * options_.min_margin_px;
 
   std::vector<SearchRegion> regions;
   // Nothing known about the table: the whole image at full resolution, in one piece (tags of any
@@ -108,7 +110,7 @@ std::vector<SearchRegion> SearchPlanner::plan(const SearchScene& scene, bool sea
       if (roi.area() > 0) regions.push_back({roi, quad_decimate_for(e.pixels_per_cell, options_.min_decimated_pixels_per_cell)});
     }
     for (const auto& c : scene.changed) {
-      const cv::Rect roi = grown(c, overlap / 2) & table;
+      const cv::Rect roi = grown(c, disk_overlap / 2) & table;
       if (roi.area() > 0) regions.push_back({roi, anywhere_decimate});
     }
     // One tile of the sweep: the table cut into sweep_frames tiles, row by row.
@@ -120,7 +122,7 @@ std::vector<SearchRegion> SearchPlanner::plan(const SearchScene& scene, bool sea
     const int cx = index % cols, cy = index / cols;
     const cv::Rect tile(table.x + table.width * cx / cols, table.y + table.height * cy / rows, table.width / cols + 1,
                         table.height / rows + 1);
-    const cv::Rect roi = grown(tile, overlap / 2) & table;
+    const cv::Rect roi = grown(tile, disk_overlap / 2) & table;
     if (roi.area() > 0) regions.push_back({roi, anywhere_decimate});
   }
 

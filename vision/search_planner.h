@@ -35,7 +35,8 @@ struct SearchScene {
   std::vector<ExpectedTag> expected;
   std::vector<cv::Rect> changed;
   double min_pixels_per_cell = 1;  // the smallest tag the registry has, where it is smallest on the table
-  double max_tag_px = 64;          // the largest printed tag's side, where it is largest on the table
+  double max_tag_px = 64;          // the largest printed tag's side (corner markers too), turned, where largest
+  double max_disk_tag_px = 64;     // the same for the disks' tags only
 };
 
 struct SearchPlannerOptions {
@@ -47,7 +48,7 @@ struct SearchPlannerOptions {
   double expected_margin = 0.2;
   int min_margin_px = 6;
   // The sweep covers the table once every this many frames.
-  int sweep_frames = 30;
+  int sweep_frames = 60;
   // Regions larger than this (pixels) are cut into tiles so that the work spreads over threads.
   int max_region_area = 300 * 300;
 };

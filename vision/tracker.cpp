@@ -9,6 +9,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "engine/geometry/shape.h"
+#include "vision/pose_uncertainty.h"
 
 namespace diskref::vision {
 namespace {
@@ -85,7 +86,8 @@ struct Tracker::PoseGeometry {
   cv::Size image_size;
   cv::Rect table_px;            // play area and markers, printed tags included
   double min_pixels_per_cell = 1;
-  double max_tag_px = 64;
+  double max_tag_px = 64;       // any tag, corner markers included
+  double max_disk_tag_px = 64;  // the disks' tags
   int mask_scale = 1;
   cv::Mat play_area_small;      // play-area polygon at the change detector's scale (255 inside)
 };
@@ -103,18 +105,23 @@ Tracker::Tracker(TableSpec table, DiskRegistry registry, std::optional<CameraMod
   if (!(options.disks.lost_after_s >= 0)) throw std::invalid_argument("lost_after_s must be >= 0");
 }
 
-void Tracker::use_pose(TablePose pose) {
+void Tracker::use_pose(TablePose pose, cv::Size image_size) {
   pose_ = std::make_shared<const TablePose>(std::move(pose));
   geometry_.reset();
+  const std::vector<MarkerObservation> markers =
+      marker_history_.empty() ? std::vector<MarkerObservation>{} : median_observations(marker_history_);
+  calibration_sigma_mm_ = table_pose_sigma_mm(table_, *pose_, markers, lens_, image_size);
 }
 
 void Tracker::set_table_pose(TablePose pose) {
-  monitor_.emplace(table_, lens_, pose);
-  use_pose(std::move(pose));
+  monitor_.emplace(table_, lens_, pose, options_.table_monitor);
+  const cv::Size size = pose.camera.image_size;
+  use_pose(std::move(pose), size);
 }
 
 void Tracker::reset() {
   camera_suspect_ = false;
+  suspect_marker_frames_ = 0;
   disks_ = DiskTracker(registry_, options_.disks);
   change_ = ChangeDetector(options_.change);
   planner_.reset();
@@ -123,14 +130,35 @@ void Tracker::reset() {
 
 void Tracker::update_table_pose(const std::vector<MarkerObservation>& markers, cv::Size image_size, long long frame,
                                 TrackerResult& result) {
-  if (!monitor_) monitor_.emplace(table_, lens_, image_size);
-  if (auto event = monitor_->update(frame, markers)) {
-    result.notes.push_back(event->message);
-    if (event->kind != TableMonitorEvent::Kind::marker_moved && monitor_->pose()) use_pose(*monitor_->pose());
+  if (!monitor_) monitor_.emplace(table_, lens_, image_size, options_.table_monitor);
+  const int confirm = std::max(1, options_.table_monitor.confirm_frames);
+  if (markers.size() >= 2) {
+    marker_history_.push_back(markers);
+    if (marker_history_.size() > kMarkerHistoryFrames) marker_history_.erase(marker_history_.begin());
+    if (!monitor_->pose()) ++unacquired_marker_frames_;
   }
-  if (monitor_->pose()) {
-    // Markers away from where the pose puts them: the camera may have moved (the monitor needs a
-    // few frames to be sure). Until they agree again nothing is measured with the old pose.
+  auto keep_recent_history = [&] {
+    // Only the frames since the move describe the new view.
+    if (marker_history_.size() > static_cast<std::size_t>(confirm))
+      marker_history_.erase(marker_history_.begin(), marker_history_.end() - confirm);
+  };
+
+  // A monitor that could not acquire a pose from many frames (a lens the pinhole cannot fit well
+  // enough for it) is given up: the provisional pose below carries on, re-estimated after a move.
+  const bool monitor_gave_up = !monitor_->pose() && unacquired_marker_frames_ > 4 * confirm;
+  if (auto event = monitor_gave_up ? std::nullopt : monitor_->update(frame, markers)) {
+    result.notes.push_back(event->message);
+    if (event->kind != TableMonitorEvent::Kind::marker_moved && monitor_->pose()) {
+      if (event->kind == TableMonitorEvent::Kind::camera_moved) keep_recent_history();
+      use_pose(*monitor_->pose(), image_size);
+      camera_suspect_ = false;
+      suspect_marker_frames_ = 0;
+    }
+  }
+
+  // Markers away from where the pose puts them: the camera may have moved (the monitor needs a few
+  // frames to be sure). Until they agree again nothing is measured with the old pose.
+  if (pose_ && markers.size() >= 2) {
     int seen = 0, displaced = 0;
     const double tolerance_px = std::max(options_.marker_shift_px, 3 * pose_->reprojection_rms_px);
     for (const auto& m : markers) {
@@ -143,21 +171,37 @@ void Tracker::update_table_pose(const std::vector<MarkerObservation>& markers, c
       if (shift > tolerance_px) ++displaced;
     }
     if (seen >= 2) camera_suspect_ = displaced >= 2;
-    return;
+    suspect_marker_frames_ = camera_suspect_ ? suspect_marker_frames_ + 1 : 0;
   }
-  // Not acquired yet: this frame's markers alone give a provisional pose.
-  if (markers.size() < 2) return;
-  TablePoseEstimate estimate = estimate_table_pose(table_, markers, lens_, image_size);
+  if (monitor_->pose()) return;
+
+  // The monitor has not acquired its pose (yet): a provisional pose from the markers seen so far,
+  // from the first frame that shows them, once more from the median of kMarkerHistoryFrames
+  // frames, and again after the camera has moved (markers displaced in `confirm` frames).
+  const bool history_full = marker_history_.size() == kMarkerHistoryFrames;
+  const bool moved = suspect_marker_frames_ >= confirm;
+  if (marker_history_.empty()) return;
+  if (pose_ && !moved && (!history_full || provisional_from_full_history_)) return;
+  if (moved) {
+    keep_recent_history();
+    provisional_from_full_history_ = false;
+  } else {
+    provisional_from_full_history_ = history_full;
+  }
+  TablePoseEstimate estimate = estimate_table_pose(table_, median_observations(marker_history_), lens_, image_size);
   if (!estimate.pose) return;
-  if (!pose_) {
-    char text[160];
-    std::snprintf(text, sizeof text, "frame %lld: provisional table pose from corner markers %s (%.2f px, %.2f mm)",
-                  frame, join_ids(estimate.pose->markers_used).c_str(), estimate.pose->reprojection_rms_px,
+  if (!pose_ || moved) {
+    char text[200];
+    std::snprintf(text, sizeof text, "frame %lld: %s from corner markers %s (%.2f px, %.2f mm)", frame,
+                  moved ? "camera moved, provisional table pose re-estimated" : "provisional table pose",
+                  join_ids(estimate.pose->markers_used).c_str(), estimate.pose->reprojection_rms_px,
                   estimate.pose->reprojection_rms_mm);
     result.notes.emplace_back(text);
     for (auto& note : estimate.notes) result.notes.push_back("frame " + std::to_string(frame) + ": " + note);
   }
-  use_pose(std::move(*estimate.pose));
+  use_pose(std::move(*estimate.pose), image_size);
+  camera_suspect_ = false;
+  suspect_marker_frames_ = 0;
 }
 
 SearchScene Tracker::search_scene(cv::Size image_size, long long frame_index, double t, const ChangeResult& change) const {
@@ -170,9 +214,14 @@ SearchScene Tracker::search_scene(cv::Size image_size, long long frame_index, do
   scene.table_px = geometry_->table_px;
   scene.min_pixels_per_cell = geometry_->min_pixels_per_cell;
   scene.max_tag_px = geometry_->max_tag_px;
+  scene.max_disk_tag_px = geometry_->max_disk_tag_px;
   scene.changed = change.regions;
 
-  const bool check_markers = !monitor_ || !monitor_->pose() || camera_suspect_ || options_.marker_check_frames <= 1 ||
+  // Every frame until there is a pose, while the monitor acquires its own (for a few frames: a lens
+  // the pinhole cannot fit makes it try again, at some cost, with every frame it is given) and
+  // while the camera seems to have moved; otherwise every marker_check_frames frames.
+  const bool acquiring = !monitor_ || (!monitor_->pose() && unacquired_marker_frames_ < 2 * options_.table_monitor.confirm_frames);
+  const bool check_markers = !pose_ || acquiring || camera_suspect_ || options_.marker_check_frames <= 1 ||
                              frame_index % options_.marker_check_frames == 0;
   for (const auto& marker : table_.corner_markers) {
     if (!check_markers) break;
@@ -261,8 +310,8 @@ std::vector<DiskObservation> Tracker::measure(std::vector<DetectionRecord>& reco
       o.table_from_disk = table_from_disk;
       o.noise_sigma_mm = m->center_sigma_mm;
       o.heading_noise_deg = m->heading_sigma_deg;
-      // The pose's fit, RMS distance over the marker corners on the table, per axis.
-      o.calibration_sigma_mm = pose_->reprojection_rms_mm / std::sqrt(2.0);
+      // The table pose's share (pose_uncertainty.h).
+      o.calibration_sigma_mm = calibration_sigma_mm_;
       o.pixels_per_mm = m->pixels_per_mm;
       o.tag_size_mm = tag.size_mm;
       per_disk[ref->disk_index].push_back({r, o});
@@ -300,6 +349,65 @@ std::vector<DiskObservation> Tracker::measure(std::vector<DetectionRecord>& reco
   return out;
 }
 
+std::shared_ptr<const Tracker::PoseGeometry> Tracker::pose_geometry(const TablePose& pose, cv::Size size) const {
+  auto g = std::make_shared<PoseGeometry>();
+  g->image_size = size;
+  const double cells = search_.cells_across_corners();
+  const double printed = static_cast<double>(search_.cells_across_tag()) / cells;
+  std::vector<cv::Point2d> outline;
+  for (const auto& m : table_.corner_markers) {
+    auto c = square_in_image(pose, m.center_mm, m.size_mm * printed / 2, 0.0);
+    outline.insert(outline.end(), c.begin(), c.end());
+  }
+  double min_tag_mm = 1e300, max_disk_tag_mm = 0, max_marker_mm = 0, max_height = 0;
+  for (const auto& m : table_.corner_markers) max_marker_mm = std::max(max_marker_mm, m.size_mm);
+  for (const auto& disk : registry_.disks()) {
+    max_height = std::max(max_height, disk.thickness_mm);
+    for (const auto& tag : disk.tags) {
+      min_tag_mm = std::min(min_tag_mm, tag.size_mm);
+      max_disk_tag_mm = std::max(max_disk_tag_mm, tag.size_mm);
+    }
+  }
+  if (registry_.disks().empty()) min_tag_mm = max_disk_tag_mm = max_marker_mm;
+  // Scale over the table: a 5 x 5 grid of the play area.
+  double min_scale = 1e300, max_scale = 0;
+  std::vector<cv::Point3d> edge;
+  const geom::Vec2 area = table_.play_area_mm;
+  for (int iy = 0; iy <= 4; ++iy)
+    for (int ix = 0; ix <= 4; ++ix) {
+      const geom::Vec2 p{area.x * ix / 4, area.y * iy / 4};
+      for (double h : {0.0, max_height}) {
+        const double s = pixels_per_mm_at(pose, p, h);
+        min_scale = std::min(min_scale, s);
+        max_scale = std::max(max_scale, s);
+      }
+    }
+  const int samples = 16;
+  const geom::Vec2 corner[4] = {{0, 0}, {area.x, 0}, {area.x, area.y}, {0, area.y}};
+  for (int side = 0; side < 4; ++side)
+    for (int k = 0; k < samples; ++k) {
+      const geom::Vec2 p = corner[side] + (static_cast<double>(k) / samples) * (corner[(side + 1) % 4] - corner[side]);
+      edge.emplace_back(p.x, p.y, 0.0);
+    }
+  auto edge_px = image_from_table(pose, edge);
+  outline.insert(outline.end(), edge_px.begin(), edge_px.end());
+  const cv::Rect2d box = bounding_box(outline);
+  g->table_px = cv::Rect(static_cast<int>(std::floor(box.x)), static_cast<int>(std::floor(box.y)),
+                         static_cast<int>(std::ceil(box.width)) + 1, static_cast<int>(std::ceil(box.height)) + 1) &
+                cv::Rect(0, 0, size.width, size.height);
+  g->min_pixels_per_cell = min_tag_mm * min_scale / cells;
+  // Printed sides at any turn (x sqrt 2), where the table looks largest.
+  g->max_disk_tag_px = max_disk_tag_mm * printed * max_scale * std::sqrt(2.0);
+  g->max_tag_px = std::max(max_disk_tag_mm, max_marker_mm) * printed * max_scale * std::sqrt(2.0);
+  g->mask_scale = change_.scale_for(size.width);
+  g->play_area_small = cv::Mat::zeros(size.height / g->mask_scale, size.width / g->mask_scale, CV_8U);
+  std::vector<cv::Point> polygon;
+  for (const auto& p : edge_px)
+    polygon.emplace_back(static_cast<int>(std::lround(p.x / g->mask_scale)), static_cast<int>(std::lround(p.y / g->mask_scale)));
+  cv::fillPoly(g->play_area_small, std::vector<std::vector<cv::Point>>{polygon}, cv::Scalar(255));
+  return g;
+}
+
 TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, double t) {
   TrackerResult result;
   auto clock = Clock::now();
@@ -314,66 +422,7 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
   result.times.change_ms = ms_since(clock);
 
   // plan
-  if (pose_ && (!geometry_ || geometry_->image_size != size)) {
-    // (Re)build what follows from the pose.
-    auto g = std::make_shared<PoseGeometry>();
-    g->image_size = size;
-    const TablePose& pose = *pose_;
-    const double cells = search_.cells_across_corners();
-    const double printed = static_cast<double>(search_.cells_across_tag()) / cells;
-    std::vector<cv::Point2d> outline;
-    for (const auto& m : table_.corner_markers) {
-      auto c = square_in_image(pose, m.center_mm, m.size_mm * printed / 2, 0.0);
-      outline.insert(outline.end(), c.begin(), c.end());
-    }
-    double min_tag_mm = 1e300, max_tag_mm = 0, max_height = 0;
-    for (const auto& m : table_.corner_markers) {
-      min_tag_mm = std::min(min_tag_mm, m.size_mm);
-      max_tag_mm = std::max(max_tag_mm, m.size_mm);
-    }
-    for (const auto& disk : registry_.disks()) {
-      max_height = std::max(max_height, disk.thickness_mm);
-      for (const auto& tag : disk.tags) {
-        min_tag_mm = std::min(min_tag_mm, tag.size_mm);
-        max_tag_mm = std::max(max_tag_mm, tag.size_mm);
-      }
-    }
-    // Scale over the table: a 5 x 5 grid of the play area.
-    double min_scale = 1e300, max_scale = 0;
-    std::vector<cv::Point3d> edge;
-    const geom::Vec2 area = table_.play_area_mm;
-    for (int iy = 0; iy <= 4; ++iy)
-      for (int ix = 0; ix <= 4; ++ix) {
-        const geom::Vec2 p{area.x * ix / 4, area.y * iy / 4};
-        for (double h : {0.0, max_height}) {
-          const double s = pixels_per_mm_at(pose, p, h);
-          min_scale = std::min(min_scale, s);
-          max_scale = std::max(max_scale, s);
-        }
-      }
-    const int samples = 16;
-    const geom::Vec2 corner[4] = {{0, 0}, {area.x, 0}, {area.x, area.y}, {0, area.y}};
-    for (int side = 0; side < 4; ++side)
-      for (int k = 0; k < samples; ++k) {
-        const geom::Vec2 p = corner[side] + (static_cast<double>(k) / samples) * (corner[(side + 1) % 4] - corner[side]);
-        edge.emplace_back(p.x, p.y, 0.0);
-      }
-    auto edge_px = image_from_table(pose, edge);
-    outline.insert(outline.end(), edge_px.begin(), edge_px.end());
-    const cv::Rect2d box = bounding_box(outline);
-    g->table_px = cv::Rect(static_cast<int>(std::floor(box.x)), static_cast<int>(std::floor(box.y)),
-                           static_cast<int>(std::ceil(box.width)) + 1, static_cast<int>(std::ceil(box.height)) + 1) &
-                  cv::Rect(0, 0, size.width, size.height);
-    g->min_pixels_per_cell = min_tag_mm * min_scale / cells;
-    g->max_tag_px = max_tag_mm * printed * max_scale * std::sqrt(2.0);
-    g->mask_scale = change_.scale_for(size.width);
-    g->play_area_small = cv::Mat::zeros(size.height / g->mask_scale, size.width / g->mask_scale, CV_8U);
-    std::vector<cv::Point> polygon;
-    for (const auto& p : edge_px)
-      polygon.emplace_back(static_cast<int>(std::lround(p.x / g->mask_scale)), static_cast<int>(std::lround(p.y / g->mask_scale)));
-    cv::fillPoly(g->play_area_small, std::vector<std::vector<cv::Point>>{polygon}, cv::Scalar(255));
-    geometry_ = std::move(g);
-  }
+  if (pose_ && (!geometry_ || geometry_->image_size != size)) geometry_ = pose_geometry(*pose_, size);
   const bool everything = search_everything_ || !pose_ || options_.exhaustive_search;
   result.searched = planner_.plan(search_scene(size, frame_index, t, change), everything);
   result.times.plan_ms = ms_since(clock);

@@ -64,6 +64,7 @@ struct TrackerOptions {
   SearchPlannerOptions search;
   ChangeDetectorOptions change;
   TagMeasurementOptions measurement;
+  TableMonitorOptions table_monitor;  // when the camera counts as moved (calibration/table_monitor.h)
   // A tag whose fitted size differs from its registry size by more than this fraction is rejected.
   double size_tolerance = 0.15;
   // A tag whose corners depart from a square (RMS per coordinate) by more than the larger of these
@@ -75,7 +76,7 @@ struct TrackerOptions {
   bool exhaustive_search = false;
   // When more than this fraction of the play area changed in one frame (a bumped camera, a light
   // switched on), the next frame is searched whole.
-  double rescan_changed_fraction = 0.3;
+  double rescan_changed_fraction = 0.6;
   // Once the table pose is known, the corner markers are looked for every this many frames (for
   // the monitor that notices a bumped camera; a bump also makes the next frame a whole search).
   int marker_check_frames = 4;
@@ -145,10 +146,11 @@ class Tracker {
 
  private:
   struct PoseGeometry;  // what follows from the table pose (image bounds, scales), cached
+  std::shared_ptr<const PoseGeometry> pose_geometry(const TablePose& pose, cv::Size size) const;
 
   void update_table_pose(const std::vector<MarkerObservation>& markers, cv::Size image_size, long long frame,
                          TrackerResult& result);
-  void use_pose(TablePose pose);
+  void use_pose(TablePose pose, cv::Size image_size);
   SearchScene search_scene(cv::Size image_size, long long frame_index, double t, const ChangeResult& change) const;
   std::vector<DiskObservation> measure(std::vector<DetectionRecord>& records);
 
@@ -165,6 +167,14 @@ class Tracker {
   DiskTracker disks_;
   bool search_everything_ = true;
   bool camera_suspect_ = false;
+  int suspect_marker_frames_ = 0;     // consecutive marker checks that found the camera moved
+  int unacquired_marker_frames_ = 0;  // marker frames given to the monitor before it acquired
+  // Recent frames' corner-marker observations (frames that saw 2 or more): the provisional pose and
+  // the pose's uncertainty are taken from their median.
+  static constexpr std::size_t kMarkerHistoryFrames = 15;
+  std::vector<std::vector<MarkerObservation>> marker_history_;
+  bool provisional_from_full_history_ = false;
+  double calibration_sigma_mm_ = 0;
   cv::Mat grey_buffer_;  // grey copies of the searched regions of colour frames
   TrackerStats stats_;
 };
