@@ -27,7 +27,7 @@ std::vector<SceneDisk> parse_disks(const JsonCursor& list) {
     disk.name = name.non_empty_string();
     if (auto [it, fresh] = seen.emplace(disk.name, i); !fresh)
       name.fail("duplicate disk name \"" + disk.name + "\" (also disks[" + std::to_string(it->second) + "])");
-    disk.kind = *disk_kind_from_string(d.at("kind").one_of({"ship", "torpedo", "planet", "terrain", "obstruction", "template"}));
+    disk.kind = parse_disk_kind(d.at("kind"));
     disk.placed.shape = parse_shape(d.at("shape"));
     disk.placed.pose = Pose::from_degrees(d.at("x").number(), d.at("y").number(), d.at("heading").number());
     disks.push_back(std::move(disk));

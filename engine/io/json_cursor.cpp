@@ -35,6 +35,11 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& file) {
     std::string message = e.what();
     if (auto close = message.find("] "); close != std::string::npos) message = message.substr(close + 2);
     throw InputError(file, "", "is not valid JSON: " + message);
+  } catch (const nlohmann::json::exception& e) {
+    // e.g. out_of_range for a number such as 1e999 that no double can hold.
+    std::string message = e.what();
+    if (auto close = message.find("] "); close != std::string::npos) message = message.substr(close + 2);
+    throw InputError(file, "", "is not usable JSON: " + message);
   }
 }
 

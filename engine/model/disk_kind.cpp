@@ -29,6 +29,12 @@ std::optional<DiskKind> disk_kind_from_string(std::string_view text) {
   return std::nullopt;
 }
 
+DiskKind parse_disk_kind(const JsonCursor& cursor) {
+  return *disk_kind_from_string(cursor.one_of({"ship", "torpedo", "planet", "terrain", "obstruction", "template"}));
+}
+
+Face parse_face(const JsonCursor& cursor) { return *face_from_string(cursor.one_of({"up", "down"})); }
+
 std::string_view to_string(Face face) { return face == Face::up ? "up" : "down"; }
 
 std::optional<Face> face_from_string(std::string_view text) {

@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "engine/io/json_cursor.h"
+
 namespace diskref {
 
 enum class DiskKind { ship, torpedo, planet, terrain, obstruction, template_ };
@@ -17,5 +19,9 @@ enum class Face { up, down };
 std::string_view to_string(Face face);
 std::optional<Face> face_from_string(std::string_view text);
 inline Face other_face(Face f) { return f == Face::up ? Face::down : Face::up; }
+
+// Read from JSON; an unknown name fails at the cursor, listing the names allowed.
+DiskKind parse_disk_kind(const JsonCursor& cursor);
+Face parse_face(const JsonCursor& cursor);
 
 }  // namespace diskref

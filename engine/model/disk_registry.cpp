@@ -84,8 +84,7 @@ DiskRegistry parse_disk_registry(const JsonCursor& root) {
     spec.name = name.non_empty_string();
     if (auto [it, fresh] = name_paths.emplace(spec.name, name.path()); !fresh)
       name.fail("disk name \"" + spec.name + "\" is used twice (first at " + it->second + ")");
-    auto kind = d.at("kind");
-    spec.kind = *disk_kind_from_string(kind.one_of({"ship", "torpedo", "planet", "terrain", "obstruction", "template"}));
+    spec.kind = parse_disk_kind(d.at("kind"));
     if (auto t = d.find("thickness_mm")) spec.thickness_mm = t->non_negative_number();
     spec.shape = parse_shape(d.at("shape"));
     if (auto c = d.find("color")) spec.color_rgb = parse_color(*c);
@@ -102,7 +101,7 @@ DiskRegistry parse_disk_registry(const JsonCursor& root) {
       if (tag.id <= 3) id.fail("tag ids 0, 1, 2, 3 are the corner markers (spec §2)");
       if (auto [it, fresh] = tag_paths.emplace(tag.id, id.path()); !fresh)
         id.fail("tag id " + std::to_string(tag.id) + " is used twice (first at " + it->second + ")");
-      tag.face = tc.has("face") ? *face_from_string(tc.at("face").one_of({"up", "down"})) : Face::up;
+      tag.face = tc.has("face") ? parse_face(tc.at("face")) : Face::up;
       int face_slot = tag.face == Face::up ? 0 : 1;
       if (face_used[face_slot]) tc.fail("disk \"" + spec.name + "\" already has a tag on this face");
       face_used[face_slot] = true;

@@ -57,7 +57,7 @@ TrackFrame parse_track_frame(const JsonCursor& c) {
     auto d = disks.at(i);
     DiskTrack t;
     t.name = d.at("name").non_empty_string();
-    t.kind = *disk_kind_from_string(d.at("kind").one_of({"ship", "torpedo", "planet", "terrain", "obstruction", "template"}));
+    t.kind = parse_disk_kind(d.at("kind"));
     std::string state = d.at("state").one_of({"visible", "stale", "lost"});
     t.state = state == "visible" ? TrackState::visible : state == "stale" ? TrackState::stale : TrackState::lost;
     if (t.state != TrackState::lost) {
@@ -65,7 +65,7 @@ TrackFrame parse_track_frame(const JsonCursor& c) {
       t.y = d.at("y").number();
       t.heading = d.at("heading").number();
     }
-    t.face = *face_from_string(d.at("face").one_of({"up", "down"}));
+    t.face = parse_face(d.at("face"));
     t.sigma_mm = d.number_or("sigma_mm", 0.0);
     if (auto m = d.find("motion")) t.motion = m->one_of({"settled", "moving"}) == "moving" ? Motion::moving : Motion::settled;
     if (auto a = d.find("age_s")) t.age_s = a->non_negative_number();

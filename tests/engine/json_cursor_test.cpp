@@ -81,5 +81,9 @@ TEST(JsonFiles, MissingFileAndSyntaxErrorsNameTheFile) {
   std::filesystem::remove(path);
 }
 
+TEST(JsonFiles, NumbersNoDoubleHoldsAreInputErrors) {
+  EXPECT_THAT(error_of([] { parse_json_text(R"({"x": 1e999})", "big.json"); }), HasSubstr("big.json: is not usable JSON"));
+}
+
 }  // namespace
 }  // namespace diskref
