@@ -57,6 +57,7 @@ ChangeResult ChangeDetector::update(const cv::Mat& image) {
   }
   if (previous_small_.size() != small.size()) {
     previous_small_ = small;
+    history_.clear();
     result.changed_small = cv::Mat::zeros(small.size(), CV_8U);
     return result;
   }
@@ -74,16 +75,31 @@ ChangeResult ChangeDetector::update(const cv::Mat& image) {
   result.changed_small = changed;
   previous_small_ = small;
 
+  // Where the change has just ended: changed in one of the last `ended_frames` frames, quiet now.
+  cv::Mat recently = cv::Mat::zeros(changed.size(), CV_8U);
+  for (const auto& past : history_) cv::bitwise_or(recently, past, recently);
+  cv::Mat ended;
+  cv::bitwise_and(recently, ~changed, ended);
+  history_.push_back(changed);
+  while (static_cast<int>(history_.size()) > options_.ended_frames) history_.erase(history_.begin());
+
+  result.regions = regions_of(changed, result.scale, image.size());
+  result.ended_regions = regions_of(ended, result.scale, image.size());
+  return result;
+}
+
+std::vector<cv::Rect> ChangeDetector::regions_of(const cv::Mat& mask_small, int scale, cv::Size image_size) const {
+  std::vector<cv::Rect> out;
   cv::Mat labels, stats, centroids;
-  const int count = cv::connectedComponentsWithStats(changed, labels, stats, centroids, 8, CV_32S);
-  const cv::Rect frame(0, 0, image.cols, image.rows);
+  const int count = cv::connectedComponentsWithStats(mask_small, labels, stats, centroids, 8, CV_32S);
+  const cv::Rect frame(0, 0, image_size.width, image_size.height);
   for (int i = 1; i < count; ++i) {
     if (stats.at<int>(i, cv::CC_STAT_AREA) < options_.min_region_pixels) continue;
-    cv::Rect box(stats.at<int>(i, cv::CC_STAT_LEFT) * result.scale, stats.at<int>(i, cv::CC_STAT_TOP) * result.scale,
-                 stats.at<int>(i, cv::CC_STAT_WIDTH) * result.scale, stats.at<int>(i, cv::CC_STAT_HEIGHT) * result.scale);
-    result.regions.push_back(box & frame);
+    cv::Rect box(stats.at<int>(i, cv::CC_STAT_LEFT) * scale, stats.at<int>(i, cv::CC_STAT_TOP) * scale,
+                 stats.at<int>(i, cv::CC_STAT_WIDTH) * scale, stats.at<int>(i, cv::CC_STAT_HEIGHT) * scale);
+    out.push_back(box & frame);
   }
-  return result;
+  return out;
 }
 
 double ChangeDetector::changed_fraction(const ChangeResult& result, const cv::Mat& mask_small) {

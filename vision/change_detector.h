@@ -24,11 +24,14 @@ struct ChangeDetectorOptions {
   double threshold_levels = 8.0;
   // Groups smaller than this many small pixels are noise.
   int min_region_pixels = 2;
+  // A region changed in any of this many previous frames and quiet now has "just ended" changing.
+  int ended_frames = 2;
 };
 
 struct ChangeResult {
   bool first_frame = true;              // nothing to compare with yet
-  std::vector<cv::Rect> regions;        // full-resolution pixels
+  std::vector<cv::Rect> regions;        // changed since the previous frame, full-resolution pixels
+  std::vector<cv::Rect> ended_regions;  // changed in the last ended_frames frames, quiet now
   cv::Mat changed_small;                // CV_8U mask (255 = changed) at the shrunk scale
   int scale = 1;                        // full-resolution pixels per shrunk pixel
 };
@@ -47,8 +50,11 @@ class ChangeDetector {
   int scale_for(int width) const;
 
  private:
+  std::vector<cv::Rect> regions_of(const cv::Mat& mask_small, int scale, cv::Size image_size) const;
+
   ChangeDetectorOptions options_;
   cv::Mat previous_small_;
+  std::vector<cv::Mat> history_;  // the last ended_frames changed masks
 };
 
 }  // namespace diskref::vision

@@ -78,10 +78,13 @@ bool DiskTracker::is_motion(const DiskMemory& memory, const DiskObservation& o) 
 }
 
 TrackFrame DiskTracker::update(long long frame, double t, std::span<const DiskObservation> observations,
-                               bool table_quiet) {
+                               bool table_quiet, std::span<const std::size_t> unchanged) {
   std::vector<const DiskObservation*> seen(memory_.size(), nullptr);
   for (const auto& o : observations)
     if (o.disk_index < seen.size() && !seen[o.disk_index]) seen[o.disk_index] = &o;
+  std::vector<bool> same(memory_.size(), false);
+  for (std::size_t i : unchanged)
+    if (i < same.size()) same[i] = true;
 
   TrackFrame out;
   out.frame = frame;
@@ -117,6 +120,10 @@ TrackFrame DiskTracker::update(long long frame, double t, std::span<const DiskOb
       const double noise = m.window.mean_noise_sigma();
       m.reported_sigma_mm = std::hypot(noise, o->calibration_sigma_mm);
       m.motion = t - m.last_motion_t < options_.settle_time_s ? Motion::moving : Motion::settled;
+      e.motion = m.motion;
+    } else if (same[i] && e.state == TrackState::visible && m.motion == Motion::settled) {
+      // Seen again, the same picture: visible where it was, nothing new to average.
+      e.last_seen_t = t;
     } else if (e.ever_seen) {
       e.state = t - e.last_seen_t > options_.lost_after_s ? TrackState::lost : TrackState::stale;
       e.velocity_mm_s = {};

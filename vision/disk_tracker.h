@@ -61,15 +61,19 @@ struct DiskEstimate {
   geom::Pose last_observed;  // raw, table frame
   geom::Vec2 velocity_mm_s{};
   double last_seen_t = 0;
+  Motion motion = Motion::settled;
 };
 
 class DiskTracker {
  public:
   explicit DiskTracker(DiskRegistry registry, DiskTrackerOptions options = {});
 
-  // Feeds one frame. `observations` holds at most one per disk. `table_quiet`: no change in the
-  // image over the table (hands, moving things) in this frame. Frames must come in time order.
-  TrackFrame update(long long frame, double t, std::span<const DiskObservation> observations, bool table_quiet);
+  // Feeds one frame. `observations` holds at most one per disk. `unchanged`: disks not measured
+  // again because the image around them is the same as when they were last measured (they are
+  // seen, where they were; only a visible, settled disk can be unchanged). `table_quiet`: no change
+  // in the image over the table (hands, moving things) in this frame. Frames come in time order.
+  TrackFrame update(long long frame, double t, std::span<const DiskObservation> observations, bool table_quiet,
+                    std::span<const std::size_t> unchanged = {});
 
   const std::vector<DiskEstimate>& estimates() const { return estimates_; }
   const DiskTrackerOptions& options() const { return options_; }

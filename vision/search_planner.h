@@ -48,7 +48,7 @@ struct SearchPlannerOptions {
   double expected_margin = 0.2;
   int min_margin_px = 6;
   // The sweep covers the table once every this many frames.
-  int sweep_frames = 60;
+  int sweep_frames = 90;
   // Regions larger than this (pixels) are cut into tiles so that the work spreads over threads.
   int max_region_area = 300 * 300;
 };

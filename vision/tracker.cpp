@@ -59,6 +59,16 @@ std::vector<cv::Point2d> square_in_image(const TablePose& pose, geom::Vec2 centr
                                  {centre.x - half, centre.y + half, height_mm}});
 }
 
+// Whether any pixel changed in `box` (full-resolution pixels; a small pixel's margin around it).
+bool changed_in(const ChangeResult& change, const cv::Rect2d& box) {
+  if (change.first_frame) return true;
+  const int s = change.scale;
+  const cv::Rect small = cv::Rect(static_cast<int>(box.x) / s - 1, static_cast<int>(box.y) / s - 1,
+                                  static_cast<int>(box.width) / s + 3, static_cast<int>(box.height) / s + 3) &
+                         cv::Rect(0, 0, change.changed_small.cols, change.changed_small.rows);
+  return small.area() > 0 && cv::countNonZero(change.changed_small(small)) > 0;
+}
+
 }  // namespace
 
 std::string_view to_string(RejectReason reason) {
@@ -100,7 +110,8 @@ Tracker::Tracker(TableSpec table, DiskRegistry registry, std::optional<CameraMod
       search_(options.detector),
       planner_(options.search),
       change_(options.change),
-      disks_(registry_, options.disks) {
+      disks_(registry_, options.disks),
+      last_measured_frame_(registry_.disks().size(), -1) {
   if (!(options.size_tolerance > 0)) throw std::invalid_argument("size_tolerance must be > 0");
   if (!(options.disks.lost_after_s >= 0)) throw std::invalid_argument("lost_after_s must be >= 0");
 }
@@ -121,6 +132,7 @@ void Tracker::set_table_pose(TablePose pose) {
 
 void Tracker::reset() {
   camera_suspect_ = false;
+  std::fill(last_measured_frame_.begin(), last_measured_frame_.end(), -1);
   suspect_marker_frames_ = 0;
   disks_ = DiskTracker(registry_, options_.disks);
   change_ = ChangeDetector(options_.change);
@@ -204,7 +216,8 @@ void Tracker::update_table_pose(const std::vector<MarkerObservation>& markers, c
   suspect_marker_frames_ = 0;
 }
 
-SearchScene Tracker::search_scene(cv::Size image_size, long long frame_index, double t, const ChangeResult& change) const {
+SearchScene Tracker::search_scene(cv::Size image_size, long long frame_index, double t, const ChangeResult& change,
+                                  std::vector<std::size_t>& unchanged) const {
   SearchScene scene;
   scene.image_size = image_size;
   if (!pose_ || !geometry_) return scene;
@@ -215,7 +228,7 @@ SearchScene Tracker::search_scene(cv::Size image_size, long long frame_index, do
   scene.min_pixels_per_cell = geometry_->min_pixels_per_cell;
   scene.max_tag_px = geometry_->max_tag_px;
   scene.max_disk_tag_px = geometry_->max_disk_tag_px;
-  scene.changed = change.regions;
+  scene.changed = change.ended_regions;  // where a hand has just moved on
 
   // Every frame until there is a pose, while the monitor acquires its own (for a few frames: a lens
   // the pinhole cannot fit makes it try again, at some cost, with every frame it is given) and
@@ -223,13 +236,17 @@ SearchScene Tracker::search_scene(cv::Size image_size, long long frame_index, do
   const bool acquiring = !monitor_ || (!monitor_->pose() && unacquired_marker_frames_ < 2 * options_.table_monitor.confirm_frames);
   const bool check_markers = !pose_ || acquiring || camera_suspect_ || options_.marker_check_frames <= 1 ||
                              frame_index % options_.marker_check_frames == 0;
+  std::vector<ExpectedTag> markers;
+  bool marker_changed = false;
   for (const auto& marker : table_.corner_markers) {
-    if (!check_markers) break;
     const double half = marker.size_mm * printed / 2;
     auto corners = square_in_image(pose, marker.center_mm, half, 0.0);
     const cv::Rect2d box = bounding_box(corners);
-    scene.expected.push_back({box, box.width / printed / cells});
+    markers.push_back({box, box.width / printed / cells});
+    marker_changed = marker_changed || changed_in(change, box);
   }
+  // ...and at once when the picture changed where a marker is (a bumped camera changes it all).
+  if (check_markers || marker_changed) scene.expected.insert(scene.expected.end(), markers.begin(), markers.end());
   for (std::size_t i = 0; i < registry_.disks().size(); ++i) {
     const DiskEstimate& e = disks_.estimates()[i];
     if (!e.ever_seen || e.state == TrackState::lost) continue;
@@ -249,6 +266,14 @@ SearchScene Tracker::search_scene(cv::Size image_size, long long frame_index, do
       corners.insert(corners.end(), more.begin(), more.end());
     }
     const cv::Rect2d box = bounding_box(corners);
+    // Settled, measured recently, and not a pixel changed around it: the same picture as before.
+    if (e.state == TrackState::visible && e.motion == Motion::settled && !change.first_frame &&
+        frame_index - last_measured_frame_[i] < options_.still_refresh_frames) {
+      if (!changed_in(change, box)) {
+        unchanged.push_back(i);
+        continue;
+      }
+    }
     const double px_per_mm = pixels_per_mm_at(pose, e.last_observed.position, disk.thickness_mm);
     scene.expected.push_back({box, smallest_mm * px_per_mm / cells});
   }
@@ -424,7 +449,9 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
   // plan
   if (pose_ && (!geometry_ || geometry_->image_size != size)) geometry_ = pose_geometry(*pose_, size);
   const bool everything = search_everything_ || !pose_ || options_.exhaustive_search;
-  result.searched = planner_.plan(search_scene(size, frame_index, t, change), everything);
+  std::vector<std::size_t> unchanged;
+  result.searched = planner_.plan(search_scene(size, frame_index, t, change, unchanged), everything);
+  if (everything) unchanged.clear();  // searched anyway
   result.times.plan_ms = ms_since(clock);
 
   // grey: only the regions searched are converted (a colour frame is three times the pixels).
@@ -474,7 +501,12 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
       if (cv::countNonZero(both) > 0) quiet = false;
     }
   }
-  result.track = disks_.update(frame_index, t, observations, quiet);
+  // A disk left unmeasured as unchanged but detected anyway (in another region) counts as measured.
+  std::erase_if(unchanged, [&](std::size_t i) {
+    return std::any_of(observations.begin(), observations.end(), [&](const DiskObservation& o) { return o.disk_index == i; });
+  });
+  for (const auto& o : observations) last_measured_frame_[o.disk_index] = frame_index;
+  result.track = disks_.update(frame_index, t, observations, quiet, unchanged);
   result.times.track_ms = ms_since(clock);
 
   ++stats_.frames;

@@ -80,6 +80,9 @@ struct TrackerOptions {
   // Once the table pose is known, the corner markers are looked for every this many frames (for
   // the monitor that notices a bumped camera; a bump also makes the next frame a whole search).
   int marker_check_frames = 4;
+  // A settled disk whose surroundings have not changed (change detection) is measured again only
+  // every this many frames (the picture is the same: it is seen where it was); 1 = every frame.
+  int still_refresh_frames = 6;
   // Two or more corner markers further than this from where the table pose puts them (or 3 times
   // the pose's own fit, if larger) mean the camera may have moved: disks are not measured (they go
   // stale) and the markers are looked for every frame until the monitor has re-estimated the pose.
@@ -151,7 +154,10 @@ class Tracker {
   void update_table_pose(const std::vector<MarkerObservation>& markers, cv::Size image_size, long long frame,
                          TrackerResult& result);
   void use_pose(TablePose pose, cv::Size image_size);
-  SearchScene search_scene(cv::Size image_size, long long frame_index, double t, const ChangeResult& change) const;
+  // Where to look this frame; `unchanged` receives the settled disks not looked for again because
+  // the image around them has not changed since they were last measured.
+  SearchScene search_scene(cv::Size image_size, long long frame_index, double t, const ChangeResult& change,
+                           std::vector<std::size_t>& unchanged) const;
   std::vector<DiskObservation> measure(std::vector<DetectionRecord>& records);
 
   TableSpec table_;
@@ -174,6 +180,7 @@ class Tracker {
   static constexpr std::size_t kMarkerHistoryFrames = 15;
   std::vector<std::vector<MarkerObservation>> marker_history_;
   bool provisional_from_full_history_ = false;
+  std::vector<long long> last_measured_frame_;  // per disk; -1 = never
   double calibration_sigma_mm_ = 0;
   cv::Mat grey_buffer_;  // grey copies of the searched regions of colour frames
   TrackerStats stats_;

@@ -53,5 +53,27 @@ TEST(ChangeDetector, AMovedObjectGivesARegionAroundBothPlaces) {
   EXPECT_GT(ChangeDetector::changed_fraction(r, cv::Mat(r.changed_small.size(), CV_8U, cv::Scalar(255))), 0.0);
 }
 
+TEST(ChangeDetector, ARegionThatStopsChangingIsReportedAsEnded) {
+  ChangeDetector detector;
+  cv::Mat still = noisy_table(1);
+  cv::Mat hand = still.clone();
+  cv::circle(hand, {700, 400}, 60, cv::Scalar(200), cv::FILLED);
+  detector.update(still);
+  ChangeResult r = detector.update(hand);  // the hand comes
+  EXPECT_FALSE(r.regions.empty());
+  EXPECT_TRUE(r.ended_regions.empty()) << "still changing: nothing to search yet";
+  r = detector.update(hand);  // the hand rests
+  EXPECT_TRUE(r.regions.empty());
+  ASSERT_FALSE(r.ended_regions.empty());
+  EXPECT_TRUE(r.ended_regions.front().contains({700, 400}));
+  r = detector.update(still);  // the hand leaves: changing again
+  EXPECT_FALSE(r.regions.empty());
+  r = detector.update(still);  // and quiet: what it left is to be searched
+  ASSERT_FALSE(r.ended_regions.empty());
+  EXPECT_TRUE(r.ended_regions.front().contains({700, 400}));
+  for (int i = 0; i < 3; ++i) r = detector.update(still);
+  EXPECT_TRUE(r.ended_regions.empty()) << "ended only for a couple of frames";
+}
+
 }  // namespace
 }  // namespace diskref::vision

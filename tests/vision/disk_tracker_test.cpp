@@ -185,5 +185,38 @@ TEST(DiskTracker, MotionInTheImageKeepsTheTableUnsettledForTheSettleTime) {
   EXPECT_TRUE(*tracker.update(3, 0.31, obs, true).settled);
 }
 
+TEST(DiskTracker, AnUnchangedSettledDiskStaysVisibleWhereItWas) {
+  DiskTracker tracker(two_disk_registry());
+  std::vector<DiskObservation> obs = {seen(0, 100, 200, 10), seen(1, 300, 300, 0)};
+  TrackFrame f;
+  for (int i = 0; i < 5; ++i) f = tracker.update(i, i / 30.0, obs, true);
+  const DiskTrack* found = find(f, "enterprise");
+  ASSERT_NE(found, nullptr);
+  const DiskTrack before = *found;
+  const std::vector<std::size_t> unchanged = {0};
+  std::vector<DiskObservation> only_torpedo = {seen(1, 300, 300, 0)};
+  f = tracker.update(5, 5 / 30.0, only_torpedo, true, unchanged);
+  const DiskTrack* d = find(f, "enterprise");
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->state, TrackState::visible);
+  EXPECT_EQ(*d->x, *before.x);
+  EXPECT_EQ(*d->heading, *before.heading);
+  EXPECT_FALSE(d->age_s);
+  EXPECT_NEAR(tracker.estimates()[0].last_seen_t, 5 / 30.0, 1e-12);
+}
+
+TEST(DiskTracker, OnlyASettledVisibleDiskCanBeUnchanged) {
+  DiskTracker tracker(two_disk_registry());
+  std::vector<DiskObservation> obs = {seen(0, 100, 200, 10)};
+  tracker.update(0, 0.0, obs, true);
+  obs = {seen(0, 130, 200, 10)};  // moved: moving for settle_time_s
+  tracker.update(1, 1 / 30.0, obs, true);
+  const std::vector<std::size_t> unchanged = {0};
+  TrackFrame f = tracker.update(2, 2 / 30.0, {}, true, unchanged);
+  const DiskTrack* d = find(f, "enterprise");
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->state, TrackState::stale);
+}
+
 }  // namespace
 }  // namespace diskref::vision

@@ -195,8 +195,10 @@ TEST_F(TrackerOnSyntheticTable, ADiskPlacedLaterIsFound) {
   Truth ship{"enterprise", geom::Pose::from_degrees(200, 300, 0)};
   Truth torpedo{"torpedo-1", geom::Pose::from_degrees(440, 420, 10)};
   for (int i = 0; i < 5; ++i) tracker.process(frame({ship}), i, i / 30.0);
-  // It appears (the hand that brought it has gone): the image changed there.
-  TrackerResult r = tracker.process(frame({ship, torpedo}), 5, 5 / 30.0);
+  // It appears (the hand that brought it has gone): the image changed there, and once it has
+  // stopped changing, that place is searched.
+  tracker.process(frame({ship, torpedo}), 5, 5 / 30.0);
+  TrackerResult r = tracker.process(frame({ship, torpedo}), 6, 6 / 30.0);
   expect_at(r.track, torpedo, 0.15, 1.0);
 }
 
@@ -221,6 +223,27 @@ TEST_F(TrackerOnSyntheticTable, ABumpedCameraIsNoticedAndThePoseReestimated) {
   }
   EXPECT_TRUE(moved_noted);
   EXPECT_EQ(tracker.stats().rejected[static_cast<std::size_t>(RejectReason::camera_moved)], 4);
+}
+
+TEST_F(TrackerOnSyntheticTable, StillDisksInAnUnchangedPictureAreNotSearchedEveryFrameYetStayVisible) {
+  std::vector<Truth> truth = {{"enterprise", geom::Pose::from_degrees(200, 300, 30)},
+                              {"d7", geom::Pose::from_degrees(450, 480, 200)}};
+  Tracker tracker(table, reg, pose.camera);
+  const cv::Mat image = frame(truth);
+  int frames_searching_enterprise = 0;
+  const cv::Point2d at = test::tag_corners_image(pose, truth[0].pose, 24, 2.0)[0];
+  for (int i = 0; i < 30; ++i) {
+    TrackerResult r = tracker.process(image, i, i / 30.0);
+    for (const auto& t : truth) expect_at(r.track, t, 0.1, 0.3);
+    for (const auto& s : r.searched)
+      if (s.roi.contains(at)) {
+        ++frames_searching_enterprise;
+        break;
+      }
+  }
+  // Measured again every still_refresh_frames frames (and found by the sweep now and then).
+  EXPECT_LE(frames_searching_enterprise, 30 / TrackerOptions{}.still_refresh_frames + 6);
+  EXPECT_GE(frames_searching_enterprise, 30 / TrackerOptions{}.still_refresh_frames);
 }
 
 }  // namespace
