@@ -6,15 +6,16 @@
 
 namespace diskref::cli {
 
-#ifdef DISKREF_HAS_UI
-RunFunction setup_ui(CLI::App& app);  // ui_command.cpp (only when built with the UI)
-#endif
-
 RunFunction setup_check(CLI::App& app);  // check_command.cpp (spec §6)
 RunFunction setup_calibrate(CLI::App& app);  // calibrate_command.cpp (spec §7)
 RunFunction setup_table(CLI::App& app);      // table_command.cpp (the table plane)
 RunFunction setup_track(CLI::App& app);  // track_command.cpp (spec §5)
 RunFunction setup_render(CLI::App& app);  // render_command.cpp (synthetic sessions with ground truth)
+RunFunction setup_tags(CLI::App& app);    // tags_command.cpp (printable tag sheets)
 RunFunction setup_play(CLI::App& app);    // play_command.cpp (scripted Red Alert games)
+
+#ifdef DISKREF_HAS_UI
+RunFunction setup_ui(CLI::App& app);  // ui_command.cpp (only when built with the UI)
+#endif
 
 }  // namespace diskref::cli

@@ -20,6 +20,7 @@ const SetupFunction kCommands[] = {
     diskref::cli::setup_table,
     diskref::cli::setup_track,
     diskref::cli::setup_render,
+    diskref::cli::setup_tags,
     diskref::cli::setup_play,
 #ifdef DISKREF_HAS_UI
     diskref::cli::setup_ui,

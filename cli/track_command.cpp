@@ -24,6 +24,7 @@
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"
 #include "vision/frame_source.h"
+#include "vision/prefetching_source.h"
 #include "vision/track_evaluation.h"
 #include "vision/tracker.h"
 
@@ -92,7 +93,8 @@ class Progress {
 };
 
 std::unique_ptr<vision::FrameSource> open_source(const TrackOptions& o) {
-  if (o.camera.empty()) return vision::open_video_file(o.video);
+  // A file is decoded ahead on a thread of its own while the tracker works.
+  if (o.camera.empty()) return vision::prefetching(vision::open_video_file(o.video));
   vision::CameraOptions camera;
   camera.device = o.camera;
   if (!o.camera_size.empty()) {

@@ -46,7 +46,7 @@ class CameraFinish {
   ImageEffects effects_;
   cv::Mat illumination_;  // CV_32F
   cv::Mat noise_;         // CV_16SC3, 1/16 grey level units, larger than the frame by kNoiseMargin
-  cv::Mat lit_, blurred_, out_;
+  cv::Mat lit_, out_;     // CV_16UC3 (1/64 grey level units), CV_8UC3
 };
 
 // One frame through a fresh CameraFinish (board views, tests).

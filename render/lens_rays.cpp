@@ -57,7 +57,7 @@ std::optional<cv::Vec2d> ray_from_pixel(const CameraModel& camera, cv::Point2d p
     double dx = (j(1, 1) * ex - j(0, 1) * ey) / det;
     double dy = (-j(1, 0) * ex + j(0, 0) * ey) / det;
     // Damp big steps: the model is only trustworthy near the image.
-    double step = std::hypot(dx, dy);
+    double step = std::sqrt(dx * dx + dy * dy);
     if (step > 0.5) {
       dx *= 0.5 / step;
       dy *= 0.5 / step;

@@ -28,7 +28,7 @@ std::filesystem::path resolve(const std::filesystem::path& base_dir, const std::
   return p.is_absolute() ? p : base_dir / p;
 }
 
-Face parse_face(const JsonCursor& c) { return *face_from_string(c.one_of({"up", "down"})); }
+Face read_face(const JsonCursor& c) { return *face_from_string(c.one_of({"up", "down"})); }
 
 ArmDirection parse_arm(const JsonCursor& parent, std::string_view key) {
   auto c = parent.find(key);
@@ -211,7 +211,7 @@ ScenarioEvent parse_event(const JsonCursor& c, const Scenario& s) {
     p.x = a.at("x").number();
     p.y = a.at("y").number();
     p.heading = a.at("heading").number();
-    if (auto f = a.find("face")) p.face = parse_face(*f);
+    if (auto f = a.find("face")) p.face = read_face(*f);
     if (auto d = a.find("duration_s")) p.duration_s = d->number_in(0.3, 30);
     p.from = parse_arm(a, "from");
     ev.what = p;
@@ -294,7 +294,7 @@ Scenario parse_scenario(const JsonCursor& root, const std::filesystem::path& bas
       sp.x = p.at("x").number();
       sp.y = p.at("y").number();
       sp.heading = p.at("heading").number();
-      if (auto f = p.find("face")) sp.face = parse_face(*f);
+      if (auto f = p.find("face")) sp.face = read_face(*f);
       s.start.push_back(sp);
     }
   }

@@ -34,7 +34,7 @@ using ArmDirection = std::optional<double>;
 struct FlipEvent {
   std::string disk;
   int count = 1;
-  double seconds_per_flip = 0.5;
+  double seconds_per_flip = 0.3;  // a quick turn: too blurred to read
   double pause_s = 0.25;  // lying still between flips
 };
 

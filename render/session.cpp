@@ -27,7 +27,8 @@ void write_text_atomically(const std::filesystem::path& file, const std::string&
 }
 
 double texels_per_mm_for(const CameraRig& rig) {
-  return std::clamp(2.0 * pixels_per_mm_at_center(rig), 1.0, 4.0);
+  // About one and a half texels per pixel: supersampling does the rest.
+  return std::clamp(1.5 * pixels_per_mm_at_center(rig), 1.0, 3.0);
 }
 
 }  // namespace

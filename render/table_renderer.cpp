@@ -11,7 +11,7 @@
 namespace diskref::render {
 namespace {
 
-constexpr int kTile = 16;
+constexpr int kTile = 8;
 constexpr int kHandKeyBase = 100000;
 constexpr int kBoardKey = 200000;
 
@@ -127,7 +127,7 @@ bool TableRenderer::ray_at(double u, double v, cv::Vec3d& direction_table) const
     d[k] = (1 - fv) * ((1 - fu) * p[k] + fu * p[k + 3]) + fv * ((1 - fu) * q[k] + fu * q[k + 3]);
   float n2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
   if (!(n2 > 0)) return false;  // NaN (outside the lens model) fails this too: black
-  double inv = 1.0 / std::sqrt(static_cast<double>(n2));
+  auto inv = static_cast<double>(1.0f / std::sqrt(n2));  // float: 1e-7, far below a micrometre
   direction_table = cv::Vec3d(static_cast<double>(d[0]) * inv, static_cast<double>(d[1]) * inv, static_cast<double>(d[2]) * inv);
   return true;
 }
@@ -282,15 +282,18 @@ void TableRenderer::trace_tile(const cv::Rect& tile, const std::vector<SceneInst
     }
     candidates[j].board = instant.board && overlaps(kBoardKey);
   }
-  bool any = false;
-  for (const Candidates& c : candidates) any = any || !c.disks.empty() || !c.hands.empty() || c.board;
-  if (!any) {
-    bare_table_(tile).copyTo(radiance_(tile));
-    return;
+  bool any_solid = false;  // anything a ray can meet here (as opposed to a shadow only)
+  for (const Candidates& c : candidates) {
+    any_solid = any_solid || !c.disks.empty() || c.board;
+    for (uint32_t parts : c.hand_parts) any_solid = any_solid || parts != 0;
   }
   // Shadows are soft: once per pixel, at the exposure's middle.
   const std::size_t middle = instants.size() / 2;
   const bool shadows = !candidates[middle].hands.empty();
+  if (!any_solid && !shadows) {
+    bare_table_(tile).copyTo(radiance_(tile));
+    return;
+  }
   const float weight = 1.0f / static_cast<float>(offsets_.size());
   for (int v = tile.y; v < tile.y + tile.height; ++v) {
     auto* row = radiance_.ptr<cv::Vec3f>(v);
@@ -300,6 +303,10 @@ void TableRenderer::trace_tile(const cv::Rect& tile, const std::vector<SceneInst
       cv::Vec3d centre;
       if (shadows && ray_at(u, v, centre))
         if (auto p = table_hit(camera_center_, centre)) shade = hand_shadows(instants[middle], *p, &candidates[middle]);
+      if (!any_solid) {
+        row[u] = bare[u] * shade;
+        continue;
+      }
       cv::Vec3f objects(0, 0, 0);
       int table_samples = 0;
       for (std::size_t k = 0; k < offsets_.size(); ++k) {

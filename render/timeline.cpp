@@ -272,7 +272,7 @@ SceneInstant Timeline::at(double t) const {
     for (const auto& [b0, b1] : track.busy) d.moving = d.moving || (t >= b0 && t < b1);
     const DiskMotion* active = nullptr;
     for (const DiskMotion& m : track.motions)
-      if (t >= m.t0 && t < m.t1) active = &m;
+      if (t < m.t1 && (t > m.t0 || (t == m.t0 && !m.flip))) active = &m;  // a flip at its start still lies flat
     if (active && active->flip) {
       // Turn over about the front edge: pivot (f, 0, thickness / 2) in the body frame.
       double f = geom::flip_length(specs[i].shape) / 2, half = specs[i].thickness_mm / 2;

@@ -36,12 +36,20 @@ struct RayMapError {
   double max_aligned_px = 0;  // the same after the best rotation of one camera frame onto the other
 };
 
+// How differently `estimate` and `truth` map `pixels` to rays (see ray_map_error).
+inline RayMapError ray_map_error_at(const CameraModel& truth, const CameraModel& estimate,
+                                    const std::vector<cv::Point2d>& pixels);
+
 // How differently `estimate` and `truth` map the pixels of a grid over the whole image to rays,
 // expressed in pixels of the true camera (angle x its focal length). A rotation of the camera frame
 // is absorbed by any pose estimated later (a table pose), so `max_aligned_px` is what measuring
 // the table sees.
 inline RayMapError ray_map_error(const CameraModel& truth, const CameraModel& estimate, int steps = 40) {
-  auto pixels = image_grid(truth.image_size, steps);
+  return ray_map_error_at(truth, estimate, image_grid(truth.image_size, steps));
+}
+
+inline RayMapError ray_map_error_at(const CameraModel& truth, const CameraModel& estimate,
+                                    const std::vector<cv::Point2d>& pixels) {
   auto a = unit_rays(truth, pixels);
   auto b = unit_rays(estimate, pixels);
   // Kabsch: the rotation taking b onto a.

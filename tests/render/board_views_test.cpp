@@ -107,7 +107,8 @@ TEST(BoardViews, EdgeCoverageGivesTheTrueEdgePosition) {
   cv::Mat image = render_board_view(camera, cv::Matx33d::eye(), t, chessboard_9x6(), clean(), 1);
   auto truth = board_corner_truth(camera, cv::Matx33d::eye(), t, chessboard_9x6());
   auto grey = [&](int v, int u) { return double(image.at<cv::Vec3b>(v, u)[1]); };
-  double white = grey(int(truth[0].y) + 12, int(truth[0].x) + 12), black = grey(int(truth[0].y) + 12, int(truth[0].x) - 12);
+  // Square (1, 1), below right of corner 0, is black (board_pattern.cpp); the one left of it white.
+  double black = grey(int(truth[0].y) + 12, int(truth[0].x) + 12), white = grey(int(truth[0].y) + 12, int(truth[0].x) - 12);
   ASSERT_GT(white - black, 150);
   for (int j = 1; j < 8; ++j) {
     // A vertical edge through corner j, 25 px below it: black on the left when j is odd.

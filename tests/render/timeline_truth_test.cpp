@@ -152,7 +152,7 @@ TEST(Timeline, ImpossibleEventsAreRefusedWithTheirPlace) {
     return std::string();
   };
   EXPECT_EQ(refused({{{"t", 1.0}, {"flip", {{"disk", "enterprise"}, {"count", 3}}}}, {{"t", 1.5}, {"rotate", {{"disk", "enterprise"}, {"heading", 0}}}}}),
-            "events[1]: disk \"enterprise\" is still moving until t = 3 s");
+            "events[1]: disk \"enterprise\" is still moving until t = 2.4 s");
   EXPECT_NE(refused({{{"t", 1.0}, {"remove", {{"disk", "torpedo"}}}}, {{"t", 5.0}, {"flip", {{"disk", "torpedo"}}}}}).find("is not on the table"),
             std::string::npos);
   EXPECT_NE(refused({{{"t", 1.0}, {"place", {{"disk", "torpedo"}, {"x", 1}, {"y", 1}, {"heading", 0}}}}}).find("already on the table"),

@@ -1,0 +1,75 @@
+// The sample calibration clips (sample_videos/calibration-*) calibrate with the README's command,
+// and the lens found is the one they were rendered with (their camera.json).
+#include <gtest/gtest.h>
+
+#include "calibration/camera_model.h"
+#include "calibration/table_pose.h"
+#include "engine/io/json_cursor.h"
+#include "command_runner.h"
+#include "lens_compare.h"
+
+namespace diskref {
+namespace {
+
+using testing::CommandRun;
+
+// The clip's true camera pose over the table (camera.json of `diskref render`).
+TablePose load_true_pose(const std::string& camera_file) {
+  nlohmann::json doc = read_json_file(camera_file);
+  JsonCursor root(doc, camera_file);
+  TablePose truth;
+  truth.camera = parse_camera_model(root);
+  auto r = root.at("camera_from_table").at("rotation");
+  for (std::size_t i = 0; i < 3; ++i) {
+    auto row = r.at(i).numbers(3);
+    for (std::size_t j = 0; j < 3; ++j) truth.rotation(static_cast<int>(i), static_cast<int>(j)) = row[j];
+  }
+  auto t = root.at("camera_from_table").at("translation_mm").numbers(3);
+  truth.translation = cv::Vec3d(t[0], t[1], t[2]);
+  return truth;
+}
+
+class SampleClips : public testing::CommandTest {
+ protected:
+  void expect_calibrates(const std::string& clip, const std::string& board_options) {
+    std::string dir = std::string(DISKREF_SOURCE_DIR) + "/sample_videos/" + clip;
+    // Exactly the README's command.
+    CommandRun r = run("calibrate " + board_options + " --out " + path("camera.json") + " " + dir + "/video.mp4");
+    ASSERT_EQ(r.status, 0) << r.err << r.out;
+    std::printf("%s", r.out.c_str());
+    CameraModel truth = load_camera_model(dir + "/camera.json");
+    CameraModel found = load_camera_model(path("camera.json"));
+    ASSERT_TRUE(found.rms_px);
+    char last[32];
+    std::snprintf(last, sizeof last, "rms_px=%.3f", *found.rms_px);
+    EXPECT_EQ(r.last_line(), last);
+    EXPECT_LE(*found.rms_px, 0.3);
+    EXPECT_NEAR(found.fx(), truth.fx(), 0.005 * truth.fx());
+    EXPECT_NEAR(found.fy(), truth.fy(), 0.005 * truth.fy());
+    EXPECT_NEAR(found.cx(), truth.cx(), 2.0);
+    EXPECT_NEAR(found.cy(), truth.cy(), 2.0);
+    // Where the table is (the play area as the clip's camera sees it), the lens is right to a
+    // third of a pixel. (The image's far left and right edges, where no board corner came, are
+    // extrapolated: the command says how far the nearest corner was.)
+    TablePose where = load_true_pose(dir + "/camera.json");
+    std::vector<cv::Point2d> table_pixels;
+    for (double x = 0; x <= 914.4; x += 914.4 / 20)
+      for (double y = 0; y <= 914.4; y += 914.4 / 20) table_pixels.push_back(image_from_table(where, {x, y, 0.0}));
+    auto on_table = testing::ray_map_error_at(truth, found, table_pixels);
+    auto everywhere = testing::ray_map_error(truth, found);
+    std::printf("%s: ray map error over the table %.3f px (%.3f px aligned), over the whole image %.3f px (%.3f px)\n",
+                clip.c_str(), on_table.max_px, on_table.max_aligned_px, everywhere.max_px, everywhere.max_aligned_px);
+    EXPECT_LT(on_table.max_aligned_px, 0.3);
+  }
+};
+
+TEST_F(SampleClips, ChessboardClip) {
+  expect_calibrates("calibration-chessboard", "--chessboard 9x6 --square-mm 25");
+}
+
+TEST_F(SampleClips, CharucoClip) {
+  expect_calibrates("calibration-charuco", "--charuco 7x5 --square-mm 35 --marker-mm 26");
+}
+
+}  // namespace
+}  // namespace diskref
