@@ -8,7 +8,12 @@
 namespace diskref {
 namespace {
 
-double round_to(double v, double step) { return std::round(v / step) * step; }
+// To `decimals` places, as the nearest double to the decimal (divided, not multiplied by 0.01, so
+// that it prints as 80.07 and not 80.07000000000001).
+double round_to(double v, int decimals) {
+  double scale = std::pow(10.0, decimals);
+  return std::round(v * scale) / scale;
+}
 
 }  // namespace
 
@@ -28,19 +33,19 @@ nlohmann::json to_json(const TrackFrame& frame) {
   for (const auto& d : frame.disks) {
     nlohmann::json j = {{"name", d.name}, {"kind", to_string(d.kind)}};
     if (d.state != TrackState::lost && d.x && d.y && d.heading) {
-      j["x"] = round_to(*d.x, 0.01);
-      j["y"] = round_to(*d.y, 0.01);
-      double h = round_to(*d.heading, 0.01);
+      j["x"] = round_to(*d.x, 2);
+      j["y"] = round_to(*d.y, 2);
+      double h = round_to(*d.heading, 2);
       j["heading"] = h >= 360.0 ? 0.0 : h;
     }
     j["face"] = to_string(d.face);
     j["state"] = to_string(d.state);
-    j["sigma_mm"] = round_to(d.sigma_mm, 0.01);
+    j["sigma_mm"] = round_to(d.sigma_mm, 2);
     if (d.motion) j["motion"] = to_string(*d.motion);
-    if (d.age_s) j["age_s"] = round_to(*d.age_s, 0.001);
+    if (d.age_s) j["age_s"] = round_to(*d.age_s, 3);
     disks.push_back(std::move(j));
   }
-  nlohmann::json out = {{"frame", frame.frame}, {"t", round_to(frame.t, 1e-6)}, {"disks", disks}};
+  nlohmann::json out = {{"frame", frame.frame}, {"t", round_to(frame.t, 6)}, {"disks", disks}};
   if (frame.settled) out["settled"] = *frame.settled;
   return out;
 }
