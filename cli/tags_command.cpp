@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <regex>
+#include <sstream>
 #include <string>
 
 #include "cli/commands.h"
@@ -30,59 +31,85 @@ struct TagsOptions {
   double camera_height_mm = 0;
 };
 
+// A positive decimal number, all of `text` (std::stod would accept "1.2.3" as 1.2).
+std::optional<double> parse_number(const std::string& text) {
+  static const std::regex number(R"([0-9]+(\.[0-9]*)?|\.[0-9]+)");
+  if (!std::regex_match(text, number)) return std::nullopt;
+  return std::stod(text);
+}
+
 // "a4", "letter", "a3" or "WIDTHxHEIGHT" in millimetres.
 void parse_page(const std::string& text, render::SheetOptions& o) {
   if (text == "a4") { o.page_width_mm = 210; o.page_height_mm = 297; return; }
   if (text == "a3") { o.page_width_mm = 297; o.page_height_mm = 420; return; }
   if (text == "letter") { o.page_width_mm = 215.9; o.page_height_mm = 279.4; return; }
-  std::smatch m;
-  if (std::regex_match(text, m, std::regex(R"(([0-9.]+)x([0-9.]+))"))) {
-    o.page_width_mm = std::stod(m[1]);
-    o.page_height_mm = std::stod(m[2]);
-    return;
+  auto x = text.find('x');
+  std::optional<double> w, h;
+  if (x != std::string::npos) {
+    w = parse_number(text.substr(0, x));
+    h = parse_number(text.substr(x + 1));
   }
-  throw InputError("", "--page", "expected a4, a3, letter or WIDTHxHEIGHT in mm, not \"" + text + "\"");
+  if (!w || !h) throw InputError("", "--page", "expected a4, a3, letter or WIDTHxHEIGHT in mm, not \"" + text + "\"");
+  if (!(*w >= 100 && *h >= 100 && *w <= 2000 && *h <= 2000))
+    throw InputError("", "--page", "each side must be between 100 and 2000 mm, not \"" + text + "\"");
+  o.page_width_mm = *w;
+  o.page_height_mm = *h;
 }
 
 // "none", "chessboard:COLSxROWS:SQUARE_MM" (inner corners) or "charuco:COLSxROWS:SQUARE_MM:MARKER_MM" (squares).
 std::optional<render::BoardSpec> parse_board(const std::string& text) {
   if (text == "none") return std::nullopt;
+  static const std::string kNumber = R"(([0-9]+(?:\.[0-9]*)?))";
   std::smatch m;
   render::BoardSpec b;
-  if (std::regex_match(text, m, std::regex(R"(chessboard:([0-9]+)x([0-9]+):([0-9.]+))"))) {
+  if (std::regex_match(text, m, std::regex("chessboard:([0-9]+)x([0-9]+):" + kNumber))) {
     b = {render::BoardSpec::Type::chessboard, std::stoi(m[1]), std::stoi(m[2]), std::stod(m[3]), 0, 0};
-  } else if (std::regex_match(text, m, std::regex(R"(charuco:([0-9]+)x([0-9]+):([0-9.]+):([0-9.]+))"))) {
+  } else if (std::regex_match(text, m, std::regex("charuco:([0-9]+)x([0-9]+):" + kNumber + ":" + kNumber))) {
     b = {render::BoardSpec::Type::charuco, std::stoi(m[1]), std::stoi(m[2]), std::stod(m[3]), std::stod(m[4]),
          cv::aruco::DICT_5X5_100};
   } else {
     throw InputError("", "--board", "expected none, chessboard:9x6:20 or charuco:7x5:30:22, not \"" + text + "\"");
   }
-  if (auto problem = render::board_spec_problem(b); !problem.empty()) throw InputError("", "--board", problem);
+  if (auto problem = render::board_spec_problem(b); !problem.empty())
+    throw InputError("", "--board", problem + " (\"" + text + "\")");
   return b;
 }
 
+std::optional<render::ViewingCamera> parse_camera(const TagsOptions& o) {
+  if (o.camera_resolution.empty() && o.camera_fov_deg == 0 && o.camera_height_mm == 0) return std::nullopt;
+  std::smatch m;
+  if (!std::regex_match(o.camera_resolution, m, std::regex(R"(([1-9][0-9]{0,4})x([1-9][0-9]{0,4}))")) ||
+      !(o.camera_fov_deg > 0 && o.camera_fov_deg < 180) || !(o.camera_height_mm > 0))
+    throw InputError("", "--camera-resolution/--camera-fov/--camera-height",
+                     "the readability check needs all three: a resolution, a field of view between 0 and 180 "
+                     "degrees and a height above 0 mm, e.g. --camera-resolution 1920x1080 --camera-fov 70 "
+                     "--camera-height 1100");
+  return render::ViewingCamera{{std::stoi(m[1]), std::stoi(m[2])}, o.camera_fov_deg, o.camera_height_mm};
+}
+
+bool ends_with(const std::string& text, const std::string& suffix) {
+  return text.size() > suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
 int run_tags(const TagsOptions& options) {
+  // The command line first, so that a typo costs no rendering.
+  const std::string& out = options.out;
+  const bool pdf = ends_with(out, ".pdf");
+  if (!pdf && !ends_with(out, ".png")) throw InputError(out, "", "the output must end in .pdf or .png");
+  render::SheetOptions sheet;
+  parse_page(options.page, sheet);
+  if (!(options.dpi >= 72 && options.dpi <= 1200))
+    throw InputError("", "--dpi", "must be between 72 and 1200, not " + (std::ostringstream() << options.dpi).str());
+  sheet.dpi = options.dpi;
+  sheet.board = parse_board(options.board);
+  std::optional<render::ViewingCamera> camera = parse_camera(options);
+
   DiskRegistry registry = load_disk_registry(options.disks);
   std::optional<TableSpec> table;
   if (!options.table.empty()) table = load_table(options.table);
-
-  std::optional<render::ViewingCamera> camera;
-  if (!options.camera_resolution.empty() || options.camera_fov_deg > 0 || options.camera_height_mm > 0) {
-    std::smatch m;
-    if (!std::regex_match(options.camera_resolution, m, std::regex(R"(([0-9]+)x([0-9]+))")) ||
-        !(options.camera_fov_deg > 0) || !(options.camera_height_mm > 0))
-      throw InputError("", "--camera-resolution/--camera-fov/--camera-height",
-                       "the readability check needs all three: e.g. --camera-resolution 1920x1080 --camera-fov 70 "
-                       "--camera-height 1100");
-    camera = render::ViewingCamera{{std::stoi(m[1]), std::stoi(m[2])}, options.camera_fov_deg, options.camera_height_mm};
-  }
   for (const std::string& w : render::tag_warnings(registry, table ? &*table : nullptr, camera))
     std::fprintf(stderr, "diskref tags: warning: %s\n", w.c_str());
 
-  render::SheetOptions sheet;
-  parse_page(options.page, sheet);
-  sheet.dpi = options.dpi;
-  sheet.board = parse_board(options.board);
   sheet.title = options.disks;
   std::vector<cv::Mat> pages;
   try {
@@ -91,21 +118,20 @@ int run_tags(const TagsOptions& options) {
     throw InputError(options.disks, "", e.what());
   }
 
-  std::string out = options.out;
-  std::string extension = out.size() > 4 ? out.substr(out.size() - 4) : "";
-  if (extension == ".pdf") {
+  std::vector<std::string> written;
+  if (pdf) {
     render::write_pdf(pages, sheet.dpi, out);
-  } else if (extension == ".png") {
+    written.push_back(out);
+  } else {
     // One file per page: FILE.png, FILE-2.png, ...
     for (std::size_t i = 0; i < pages.size(); ++i) {
-      std::string name = i == 0 ? out : out.substr(0, out.size() - 4) + "-" + std::to_string(i + 1) + ".png";
-      render::write_png_with_dpi(pages[i], sheet.dpi, name);
+      written.push_back(i == 0 ? out : out.substr(0, out.size() - 4) + "-" + std::to_string(i + 1) + ".png");
+      render::write_png_with_dpi(pages[i], sheet.dpi, written.back());
     }
-  } else {
-    throw InputError(out, "", "the output must end in .pdf or .png");
   }
-  std::printf("%zu page(s) at %g DPI (%.0f x %.0f mm) written to %s\n", pages.size(), sheet.dpi, sheet.page_width_mm,
-              sheet.page_height_mm, out.c_str());
+  std::string files = written.front() + (written.size() > 1 ? " ... " + written.back() : "");
+  std::printf("%zu page(s) at %g DPI (%g x %g mm, %dx%d px) written to %s\n", pages.size(), sheet.dpi,
+              sheet.page_width_mm, sheet.page_height_mm, pages.front().cols, pages.front().rows, files.c_str());
   return kExitOk;
 }
 
@@ -118,7 +144,7 @@ RunFunction setup_tags(CLI::App& app) {
   sub->add_option("--table", options->table, "Table file (JSON, spec §3): also print the corner markers");
   sub->add_option("--out", options->out, "Output file: .pdf (all pages) or .png (FILE.png, FILE-2.png, ...)")->required();
   sub->add_option("--page", options->page, "Page size: a4, a3, letter or WIDTHxHEIGHT in mm")->capture_default_str();
-  sub->add_option("--dpi", options->dpi, "Resolution of the sheets")->check(CLI::Range(72.0, 1200.0))->capture_default_str();
+  sub->add_option("--dpi", options->dpi, "Resolution of the sheets, 72 to 1200")->capture_default_str();
   sub->add_option("--board", options->board,
                   "Calibration board to print: none, chessboard:COLSxROWS:SQUARE_MM (inner corners) or "
                   "charuco:COLSxROWS:SQUARE_MM:MARKER_MM (squares, DICT_5X5_100)")

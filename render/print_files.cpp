@@ -1,6 +1,5 @@
 #include "render/print_files.h"
 
-#include <array>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -8,6 +7,7 @@
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
+#include <zlib.h>
 
 namespace diskref::render {
 namespace {
@@ -60,21 +60,6 @@ void write_bytes(const std::filesystem::path& file, const std::vector<uint8_t>& 
 
 }  // namespace
 
-uint32_t crc32(const uint8_t* data, std::size_t size, uint32_t crc) {
-  static const std::array<uint32_t, 256> table = [] {
-    std::array<uint32_t, 256> t{};
-    for (uint32_t n = 0; n < 256; ++n) {
-      uint32_t c = n;
-      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      t[n] = c;
-    }
-    return t;
-  }();
-  crc = ~crc;
-  for (std::size_t i = 0; i < size; ++i) crc = table[(crc ^ data[i]) & 0xFFu] ^ (crc >> 8);
-  return ~crc;
-}
-
 std::vector<uint8_t> png_with_dpi(const cv::Mat& image, double dpi) {
   std::vector<uint8_t> png = encode_png(image);
   auto chunks = png_chunks(png);
@@ -87,7 +72,8 @@ std::vector<uint8_t> png_with_dpi(const cv::Mat& image, double dpi) {
   append_be32(chunk, per_metre);
   append_be32(chunk, per_metre);
   chunk.push_back(1);
-  append_be32(chunk, crc32(chunk.data() + 4, chunk.size() - 4));
+  // The chunk CRC covers the type and the data (PNG spec 5.3), zlib's CRC-32.
+  append_be32(chunk, static_cast<uint32_t>(::crc32(0, chunk.data() + 4, static_cast<uInt>(chunk.size() - 4))));
   std::size_t after_ihdr = chunks[0].data_offset + chunks[0].length + 4;
   std::vector<uint8_t> out(png.begin(), png.begin() + static_cast<std::ptrdiff_t>(after_ihdr));
   for (const PngChunk& c : chunks)

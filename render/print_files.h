@@ -5,7 +5,8 @@
 // The PDF embeds each page's pixels as a Flate-compressed image XObject. OpenCV's PNG encoder
 // already produces exactly that stream (zlib data with PNG row predictors), so the IDAT data of
 // cv::imencode(".png") is embedded as is, with /DecodeParms telling the reader about the
-// predictors (PDF 1.2+, "FlateDecode ... /Predictor 15"). No PDF or zlib library is needed.
+// predictors (PDF 1.2+, "FlateDecode ... /Predictor 15"): no PDF library, and no second compression
+// pass, is needed. The pHYs chunk's CRC is zlib's crc32.
 
 #include <filesystem>
 #include <string>
@@ -24,8 +25,5 @@ std::vector<uint8_t> png_with_dpi(const cv::Mat& image, double dpi);
 
 // Writes a PDF with one page per image, each page exactly the image's size at `dpi`.
 void write_pdf(const std::vector<cv::Mat>& pages, double dpi, const std::filesystem::path& file);
-
-// CRC-32 (ISO 3309, as PNG chunks use).
-uint32_t crc32(const uint8_t* data, std::size_t size, uint32_t crc = 0);
 
 }  // namespace diskref::render
