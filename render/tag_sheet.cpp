@@ -7,6 +7,7 @@
 #include <numbers>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 #include <opencv2/imgproc.hpp>
 
@@ -223,42 +224,45 @@ struct Placement {
   cv::Point2d at;
 };
 
-// First-fit decreasing-height shelf packing: items sorted by height fill rows ("shelves") left
-// to right; an item goes on the first shelf, on any page, with room for it, else starts a new
-// shelf on the first page with room below, else a new page. Faces of one disk stay together
-// (stable sort, same height). Returns the placements (by item) and the number of pages.
+// Guillotine packing: items, tallest first, each go to the free rectangle nearest the top-left of
+// the earliest page that holds them (with the gap on their right and below), which is then cut in
+// two: the rest of the item's row to its right, and everything below. So items form rows, and
+// smaller ones stack in the room beside a tall one (a board, a corner marker). Faces of one disk
+// stay together (stable sort, same height). Returns the placements (by item) and the page count.
 std::pair<std::vector<Placement>, std::size_t> pack(const std::vector<cv::Size2d>& footprints, double left,
                                                     double right, double top, double bottom) {
-  struct Shelf {
+  struct Free {
     std::size_t page;
-    double y, height, next_x;
+    double x, y, w, h;  // page mm, including room for the gap on the right and below
   };
   std::vector<std::size_t> order(footprints.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return footprints[a].height > footprints[b].height; });
-  std::vector<Shelf> shelves;
-  std::vector<double> page_next_y;  // where the next shelf of each page starts
+  std::vector<Free> free;
+  std::size_t page_count = 0;
   std::vector<Placement> placed(footprints.size());
+  const double eps = 1e-9;
   for (std::size_t i : order) {
-    const cv::Size2d& f = footprints[i];
-    auto shelf = std::find_if(shelves.begin(), shelves.end(), [&](const Shelf& s) {
-      return f.height <= s.height + 1e-9 && s.next_x + f.width <= right + 1e-9;
-    });
-    if (shelf == shelves.end()) {
-      std::size_t page = 0;
-      while (page < page_next_y.size() && page_next_y[page] + f.height > bottom + 1e-9) ++page;
-      if (page == page_next_y.size()) page_next_y.push_back(top);
-      shelves.push_back({page, page_next_y[page], f.height, left});
-      page_next_y[page] += f.height + kGapMm;
-      shelf = shelves.end() - 1;
+    const double w = footprints[i].width + kGapMm, h = footprints[i].height + kGapMm;
+    auto best = free.end();
+    for (auto f = free.begin(); f != free.end(); ++f) {
+      if (w > f->w + eps || h > f->h + eps) continue;
+      if (best == free.end() || std::tie(f->page, f->y, f->x) < std::tie(best->page, best->y, best->x)) best = f;
     }
-    placed[i] = {shelf->page, {shelf->next_x, shelf->y}};
-    shelf->next_x += f.width + kGapMm;
+    if (best == free.end()) {
+      free.push_back({page_count++, left, top, right - left + kGapMm, bottom - top + kGapMm});
+      best = free.end() - 1;
+    }
+    Free room = *best;
+    free.erase(best);
+    placed[i] = {room.page, {room.x, room.y}};
+    if (room.w - w > eps) free.push_back({room.page, room.x + w, room.y, room.w - w, h});
+    if (room.h - h > eps) free.push_back({room.page, room.x, room.y + h, room.w, room.h - h});
   }
   // Pages in the order of the items' first appearance (markers, disks, then the board), not of
   // their heights.
-  std::size_t pages = std::max<std::size_t>(page_next_y.size(), 1);
+  std::size_t pages = std::max<std::size_t>(page_count, 1);
   std::vector<std::size_t> first_item(pages, footprints.size());
   for (std::size_t i = 0; i < placed.size(); ++i) first_item[placed[i].page] = std::min(first_item[placed[i].page], i);
   std::vector<std::size_t> page_order(pages), new_number(pages);
@@ -344,17 +348,24 @@ double pixels_per_cell(const TagSpec& tag, const ViewingCamera& camera) {
 std::vector<std::string> tag_warnings(const DiskRegistry& registry, const TableSpec* table,
                                       const std::optional<ViewingCamera>& camera) {
   std::vector<std::string> out;
-  auto check_readable = [&](const std::string& what, const TagSpec& tag) {
+  // `shape`: the disk the tag is glued on (nullptr for a corner marker, whose card can grow).
+  auto check_readable = [&](const std::string& what, const TagSpec& tag, const geom::Shape* shape) {
     if (!camera) return;
     double cell = pixels_per_cell(tag, *camera);
     if (cell >= kMinPixelsPerCell) return;
+    double needed = std::ceil(10 * tag.size_mm * kMinPixelsPerCell / cell) / 10;
+    char remedy[160];
+    if (shape && !tag_fit_problem(*shape, TagSpec{tag.id, tag.face, needed, tag.heading_offset_deg}).empty())
+      std::snprintf(remedy, sizeof remedy, "a tag of at least %.1f mm, larger than fits this disk (%.1f mm): a closer or "
+                    "sharper camera", needed, std::floor(10 * largest_fitting_tag_mm(*shape, tag)) / 10);
+    else
+      std::snprintf(remedy, sizeof remedy, "a tag of at least %.1f mm, or a closer or sharper camera", needed);
     char text[400];
     std::snprintf(text, sizeof text,
                   "%s: tag %d (%g mm) has %.2f px per cell seen from %g mm by a %dx%d camera with a %g degree field of "
-                  "view; it needs %g: a tag of at least %.1f mm, or a closer or sharper camera",
+                  "view; it needs %g: %s",
                   what.c_str(), tag.id, tag.size_mm, cell, camera->height_mm, camera->resolution.width,
-                  camera->resolution.height, camera->horizontal_fov_deg, kMinPixelsPerCell,
-                  std::ceil(10 * tag.size_mm * kMinPixelsPerCell / cell) / 10);
+                  camera->resolution.height, camera->horizontal_fov_deg, kMinPixelsPerCell, remedy);
     out.push_back(text);
   };
   for (const DiskSpec& d : registry.disks()) {
@@ -366,7 +377,7 @@ std::vector<std::string> tag_warnings(const DiskRegistry& registry, const TableS
         out.push_back(what + ": tag " + std::to_string(t.id) + ": " + problem + "; the largest that fits is " +
                       largest + " mm");
       }
-      check_readable(what, t);
+      check_readable(what, t, &d.shape);
     }
   }
   if (table)
@@ -374,7 +385,7 @@ std::vector<std::string> tag_warnings(const DiskRegistry& registry, const TableS
       TagSpec t;
       t.id = m.id;
       t.size_mm = m.size_mm;
-      check_readable("corner marker " + std::to_string(m.id), t);
+      check_readable("corner marker " + std::to_string(m.id), t, nullptr);
     }
   return out;
 }
