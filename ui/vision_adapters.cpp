@@ -56,13 +56,10 @@ class TrackerProducer : public TrackProducer {
     out.frame = std::move(r.track);
     if (r.table_pose) out.table_pose = *r.table_pose;
     for (const vision::DetectionRecord& d : r.detections) out.detections.push_back({d.tag.id, d.tag.corners});
-    for (std::string& n : r.notes) {
-      // The tracker passes its table monitor's events as text only; "camera moved" is the monitor's
-      // wording for a re-located camera (calibration/table_monitor.cpp).
-      bool moved = n.find("camera moved") != std::string::npos;
-      out.camera_moved = out.camera_moved || moved;
-      out.notes.push_back({frame.t, frame.index, moved ? Severity::warning : Severity::info, std::move(n)});
-    }
+    // A frame where the camera was found moved makes its notes warnings (the pose was re-estimated).
+    out.camera_moved = r.camera_moved;
+    for (std::string& n : r.notes)
+      out.notes.push_back({frame.t, frame.index, r.camera_moved ? Severity::warning : Severity::info, std::move(n)});
     return out;
   }
   void restart() override { tracker_->reset(); }

@@ -160,6 +160,7 @@ void Tracker::update_table_pose(const std::vector<MarkerObservation>& markers, c
   const bool monitor_gave_up = !monitor_->pose() && unacquired_marker_frames_ > 4 * confirm;
   if (auto event = monitor_gave_up ? std::nullopt : monitor_->update(frame, markers)) {
     result.notes.push_back(event->message);
+    result.camera_moved = result.camera_moved || event->kind == TableMonitorEvent::Kind::camera_moved;
     if (event->kind != TableMonitorEvent::Kind::marker_moved && monitor_->pose()) {
       if (event->kind == TableMonitorEvent::Kind::camera_moved) keep_recent_history();
       use_pose(*monitor_->pose(), image_size);
@@ -209,6 +210,7 @@ void Tracker::update_table_pose(const std::vector<MarkerObservation>& markers, c
                   join_ids(estimate.pose->markers_used).c_str(), estimate.pose->reprojection_rms_px,
                   estimate.pose->reprojection_rms_mm);
     result.notes.emplace_back(text);
+    result.camera_moved = result.camera_moved || moved;
     for (auto& note : estimate.notes) result.notes.push_back("frame " + std::to_string(frame) + ": " + note);
   }
   use_pose(std::move(*estimate.pose), image_size);

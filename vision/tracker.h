@@ -111,6 +111,7 @@ struct TrackerResult {
   std::vector<SearchRegion> searched;     // where it looked this frame
   std::shared_ptr<const TablePose> table_pose;  // null until known; shared, never modified
   std::vector<std::string> notes;         // e.g. "table pose from corner markers 0, 1, 2, 3 (0.21 px)"
+  bool camera_moved = false;              // this frame: the camera was found moved and the pose re-estimated
   StageTimes times;
 };
 

@@ -36,17 +36,8 @@ nlohmann::json scenario() {
 // The true pose of the rendered camera (camera.json of `diskref render`).
 TablePose true_pose(const std::string& camera_file) {
   nlohmann::json doc = read_json_file(camera_file);
-  JsonCursor root(doc, camera_file);
-  TablePose truth;
-  truth.camera = parse_camera_model(root);
-  auto r = root.at("camera_from_table").at("rotation");
-  for (std::size_t i = 0; i < 3; ++i) {
-    auto row = r.at(i).numbers(3);
-    for (std::size_t j = 0; j < 3; ++j) truth.rotation(static_cast<int>(i), static_cast<int>(j)) = row[j];
-  }
-  auto t = root.at("camera_from_table").at("translation_mm").numbers(3);
-  truth.translation = cv::Vec3d(t[0], t[1], t[2]);
-  return truth;
+  doc["lens_calibrated"] = true;  // the table pose file's one field camera.json lacks
+  return parse_table_pose(JsonCursor(doc, camera_file));
 }
 
 double max_play_area_error_mm(const TablePose& truth, const TablePose& estimate) {

@@ -2,6 +2,7 @@
 // derives for fair counters, and replays that reproduce a game from its seed.
 
 #include <cmath>
+#include <cstdio>
 
 #include <gtest/gtest.h>
 
@@ -39,6 +40,7 @@ double critical_rate(bool hull_damage, double hit_odds, std::uint64_t seed, int 
 
 void expect_within_four_sigma(double measured, double p, int trials) {
   double sigma = std::sqrt(p * (1 - p) / trials);
+  std::printf("measured %.4f over %d trials, expected %.4f (1 sigma %.4f)\n", measured, trials, p, sigma);
   EXPECT_NEAR(measured, p, 4 * sigma) << "sigma " << sigma;
 }
 

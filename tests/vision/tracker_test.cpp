@@ -209,7 +209,10 @@ TEST_F(TrackerOnSyntheticTable, ABumpedCameraIsNoticedAndThePoseReestimated) {
   for (int i = 0; i < 25; ++i) {
     if (i == 10) pose = test::camera_looking_at({1920, 1080}, 1300, {320, 290}, 1000, 11);  // bumped
     TrackerResult r = tracker.process(frame({ship}), i, i / 30.0);
-    for (const auto& note : r.notes) moved_noted = moved_noted || note.find("camera moved") != std::string::npos;
+    bool said = false;
+    for (const auto& note : r.notes) said = said || note.find("camera moved") != std::string::npos;
+    EXPECT_EQ(r.camera_moved, said) << i;  // the flag and the log line come together
+    moved_noted = moved_noted || r.camera_moved;
     const DiskTrack* d = find(r.track, "enterprise");
     ASSERT_NE(d, nullptr);
     if (i < 10 || i >= 14) {
