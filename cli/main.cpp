@@ -48,7 +48,10 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version end successfully; every other command-line error is bad input (2),
+    // as for bad files, whatever CLI11's own code for it.
+    int status = app.exit(e);
+    return status == 0 ? 0 : diskref::cli::kExitBadInput;
   }
 
   for (auto& [sub, run] : runners) {

@@ -26,10 +26,11 @@ std::string slurp(const std::filesystem::path& p) {
   return s.str();
 }
 
-CommandResult run_check(const std::string& scene) {
+// `diskref ARGS` (ARGS as a shell would split them).
+CommandResult run_diskref(const std::string& args) {
   auto dir = std::filesystem::temp_directory_path() / ("diskref-check-test-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  std::string command = std::string(DISKREF_BINARY_DIR) + "/diskref check '" + scene + "' > '" +
+  std::string command = std::string(DISKREF_BINARY_DIR) + "/diskref " + args + " > '" +
                         (dir / "out").string() + "' 2> '" + (dir / "err").string() + "'";
   CommandResult r;
   int raw = std::system(command.c_str());
@@ -39,6 +40,8 @@ CommandResult run_check(const std::string& scene) {
   std::filesystem::remove_all(dir);
   return r;
 }
+
+CommandResult run_check(const std::string& scene) { return run_diskref("check '" + scene + "'"); }
 
 TEST(CheckCommand, SpecExampleScene) {
   CommandResult r = run_check(std::string(DISKREF_SOURCE_DIR) + "/data/scenes/spec-example.json");
@@ -73,6 +76,21 @@ TEST(CheckCommand, MissingFile) {
   CommandResult r = run_check("/nonexistent/scene.json");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("/nonexistent/scene.json"), std::string::npos) << r.err;
+}
+
+// Command-line mistakes are bad input like bad files: status 2 and the reason, whatever the
+// parser's own code; asking for help is not a mistake.
+TEST(CheckCommand, CommandLineMistakesExitWithStatus2) {
+  CommandResult missing = run_diskref("check");
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.err.find("scene"), std::string::npos) << missing.err;
+  CommandResult unknown = run_diskref("check --no-such-option x.json");
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_NE(unknown.err.find("--no-such-option"), std::string::npos) << unknown.err;
+  EXPECT_EQ(run_diskref("no-such-command").status, 2);
+  CommandResult help = run_diskref("--help");
+  EXPECT_EQ(help.status, 0);
+  EXPECT_NE(help.out.find("check"), std::string::npos);
 }
 
 }  // namespace
