@@ -21,6 +21,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -174,6 +175,7 @@ int run(const Inputs& in) {
   // the decoder idle.
   PassTimes baseline_work, tracker_work;
   vision::StageTimes stages;
+  std::map<double, long long> searched_by_decimation;  // full-resolution pixels searched at each quad_decimate
   {
     auto source = vision::open_video_file(in.video);
     vision::AprilTagDetector detector;
@@ -199,6 +201,7 @@ int run(const Inputs& in) {
         stages.table_ms += r.times.table_ms;
         stages.measure_ms += r.times.measure_ms;
         stages.track_ms += r.times.track_ms;
+        for (const vision::SearchRegion& region : r.searched) searched_by_decimation[region.quad_decimate] += region.roi.area();
       }
       tracker_work.work_s += seconds_since(t0);
       baseline_work.frames += static_cast<long long>(chunk.size());
@@ -223,6 +226,10 @@ int run(const Inputs& in) {
               stages.change_ms / n, stages.plan_ms / n, stages.grey_ms / n, stages.detect_ms / n, stages.table_ms / n,
               stages.measure_ms / n, stages.track_ms / n,
               100.0 * static_cast<double>(pixels) / (static_cast<double>(tracker_times.frames) * size.width * size.height));
+  std::printf("(b) searched per frame, by quad_decimate:");
+  for (const auto& [decimate, area] : searched_by_decimation)
+    std::printf(" %g: %.1f %%", decimate, 100.0 * static_cast<double>(area) / n / (static_cast<double>(size.width) * size.height));
+  std::printf(" of the image\n");
   std::printf("peak memory (ru_maxrss): %.0f MB for the decoding and end-to-end passes, %.0f MB with the decoded chunks\n",
               streaming_memory, peak_memory_mb());
 
