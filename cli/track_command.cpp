@@ -19,6 +19,7 @@
 
 #include "calibration/camera_model.h"
 #include "calibration/table_pose.h"
+#include "cli/camera_settings.h"
 #include "cli/commands.h"
 #include "engine/io/input_error.h"
 #include "engine/model/disk_registry.h"
@@ -38,9 +39,7 @@ struct TrackOptions {
   std::string calib;
   std::string out;
   std::string camera;
-  std::string camera_size;
-  double camera_fps = 0;
-  double exposure = -1;
+  CameraSettingsText camera_settings;
   long long max_frames = -1;
   std::string table_pose;
   double lost_after_s = kDefaultLostAfterSeconds;
@@ -95,18 +94,7 @@ class Progress {
 std::unique_ptr<vision::FrameSource> open_source(const TrackOptions& o) {
   // A file is decoded ahead on a thread of its own while the tracker works.
   if (o.camera.empty()) return vision::prefetching(vision::open_video_file(o.video));
-  vision::CameraOptions camera;
-  camera.device = o.camera;
-  if (!o.camera_size.empty()) {
-    int w = 0, h = 0;
-    if (std::sscanf(o.camera_size.c_str(), "%dx%d", &w, &h) != 2 || w <= 0 || h <= 0)
-      throw InputError("", "--camera-size", "must be WIDTHxHEIGHT, e.g. 1920x1080 (got \"" + o.camera_size + "\")");
-    camera.width = w;
-    camera.height = h;
-  }
-  camera.fps = o.camera_fps;
-  if (o.exposure >= 0) camera.exposure = o.exposure;
-  return vision::open_camera(camera);
+  return vision::open_camera(camera_options(o.camera, o.camera_settings));
 }
 
 void print_summary(const vision::Tracker& tracker, const vision::FrameSource& source, long long frames, double seconds,
@@ -135,6 +123,8 @@ void print_summary(const vision::Tracker& tracker, const vision::FrameSource& so
 int run_track(const TrackOptions& o) {
   if (o.video.empty() == o.camera.empty())
     throw InputError("", "", o.video.empty() ? "give a VIDEO file or --camera DEVICE" : "give a VIDEO file or --camera, not both");
+  if (any_given(o.camera_settings) && o.camera.empty())
+    throw InputError("", "--camera-size/--camera-fps/--exposure", "go with --camera");
   // Every input is read before the output is touched.
   TableSpec table = load_table(o.table);
   DiskRegistry registry = load_disk_registry(o.disks);
@@ -203,9 +193,7 @@ RunFunction setup_track(CLI::App& app) {
   sub->add_option("--calib", o->calib, "Camera calibration (spec §7); without it, no lens correction");
   sub->add_option("--out", o->out, "Output, one JSON object per frame (spec §5)")->required();
   sub->add_option("--camera", o->camera, "Live V4L2 camera instead of a video: index (0) or device path");
-  sub->add_option("--camera-size", o->camera_size, "Camera resolution WIDTHxHEIGHT");
-  sub->add_option("--camera-fps", o->camera_fps, "Camera frame rate")->check(CLI::PositiveNumber);
-  sub->add_option("--exposure", o->exposure, "Manual camera exposure (driver units; default automatic)")->check(CLI::NonNegativeNumber);
+  add_camera_settings(sub, o->camera_settings);
   sub->add_option("--frames", o->max_frames, "Stop after this many frames")->check(CLI::PositiveNumber);
   sub->add_option("--table-pose", o->table_pose, "Use this table pose file instead of finding the corner markers");
   sub->add_option("--lost-after", o->lost_after_s, "Seconds unseen before a disk is lost")

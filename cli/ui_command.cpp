@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <string>
 
+#include "cli/camera_settings.h"
 #include "cli/commands.h"
 #include "engine/io/input_error.h"
 #include "ui/app.h"
@@ -26,6 +27,7 @@ struct UiOptions {
   std::string video;
   int camera = -1;
   std::string camera_device;
+  CameraSettingsText camera_settings;
   std::string replay;
   std::string table, disks, calib, tracks, record, screenshot, views_json;
   long long frames = -1;
@@ -53,6 +55,8 @@ int run_ui(const UiOptions& o) {
   ui::AppOptions a;
   int sources = (o.camera >= 0 || !o.camera_device.empty() ? 1 : 0) + (!o.video.empty() ? 1 : 0) + (!o.replay.empty() ? 1 : 0);
   if (sources > 1) throw InputError("", "", "give one of --video, --camera and --replay");
+  if (any_given(o.camera_settings) && o.camera < 0 && o.camera_device.empty())
+    throw InputError("", "--camera-size/--camera-fps/--exposure", "go with --camera or --camera-device");
   if (!o.replay.empty()) {
     a.source.kind = ui::SourceChoice::Kind::replay;
     a.source.replay_dir = o.replay;
@@ -60,6 +64,7 @@ int run_ui(const UiOptions& o) {
     a.source.kind = ui::SourceChoice::Kind::camera;
     a.source.camera_index = std::max(0, o.camera);
     if (!o.camera_device.empty()) a.camera_device = o.camera_device;
+    a.camera_settings = camera_options(a.camera_device.value_or(std::to_string(a.source.camera_index)), o.camera_settings);
   } else {
     a.source.kind = ui::SourceChoice::Kind::video;
     a.source.video = o.video.empty() ? default_video() : fs::path(o.video);
@@ -117,6 +122,7 @@ RunFunction setup_ui(CLI::App& app) {
   sub->add_option("--video", o->video, "Open this recording (default: the bundled sample video, sample_videos/duel)");
   sub->add_option("--camera", o->camera, "Open live camera N (needs --table and --disks)")->check(CLI::Range(0, 63));
   sub->add_option("--camera-device", o->camera_device, "Open this camera device (e.g. /dev/video2) instead of an index");
+  add_camera_settings(sub, o->camera_settings);
   sub->add_option("--replay", o->replay, "Replay a session recording (a directory written by --record)");
   sub->add_option("--table", o->table, "Table file (default: table.json beside the video)");
   sub->add_option("--disks", o->disks, "Disk registry (default: disks.json beside the video)");

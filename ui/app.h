@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ui/screen.h"
+#include "vision/frame_source.h"
 #include "ui/session_setup.h"
 
 namespace diskref::ui {
@@ -15,6 +16,7 @@ namespace diskref::ui {
 struct AppOptions {
   SourceChoice source;
   std::optional<std::string> camera_device;  // for SourceChoice::Kind::camera: overrides the index
+  vision::CameraOptions camera_settings;     // size, frame rate, exposure (its device is not used)
   std::optional<std::filesystem::path> record_dir;  // record the session here
   // Write a screenshot of the whole window once frame `frames - 1` is on the screen, then stop.
   std::optional<std::filesystem::path> screenshot;

@@ -205,5 +205,11 @@ TEST_F(UiScreen, BadPreselectionIsRefusedBeforeAnyWindowOpens) {
   EXPECT_EQ(run_ui("--frames 1 --select enterprise,nosuchship --screenshot /dev/null 2>/dev/null"), 2);
 }
 
+// Camera settings go with a camera: with a video they are refused (2) before any window opens.
+TEST_F(UiScreen, CameraSettingsWithAVideoAreRefusedBeforeAnyWindowOpens) {
+  EXPECT_EQ(run_ui("--frames 1 --camera-size 1280x720 2>/dev/null"), 2);
+  EXPECT_EQ(run_ui("--frames 1 --exposure 30 2>/dev/null"), 2);
+}
+
 }  // namespace
 }  // namespace diskref::ui

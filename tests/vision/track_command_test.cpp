@@ -97,6 +97,14 @@ TEST(TrackCommand, BadInputIsNamedWithStatus2) {
   r = diskref("track " + video + " --table " + (tmp / "broken.json").string() + " --disks " + (dir / "disks.json").string() + out);
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.stderr_text.find("broken.json"), std::string::npos) << r.stderr_text;
+  // Camera settings: only with a camera, and a size is WIDTHxHEIGHT (checked before the device).
+  r = diskref("track " + video + files(dir) + out + " --camera-size 1280x720");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.stderr_text.find("go with --camera"), std::string::npos) << r.stderr_text;
+  r = diskref("track --camera /dev/no-such-camera --camera-size 1280by720" + files(dir) + out);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.stderr_text.find("--camera-size: must be WIDTHxHEIGHT"), std::string::npos) << r.stderr_text;
+
   // Nothing was written for bad input.
   EXPECT_FALSE(fs::exists(tmp / "out.jsonl"));
 }
