@@ -331,16 +331,6 @@ std::vector<cv::Mat> tag_sheets(const DiskRegistry& registry, const TableSpec* t
   return pages;
 }
 
-double largest_fitting_tag_mm(const geom::Shape& shape, TagSpec tag) {
-  // Fitting is monotonic in the size (the printed square is centred), so bisect.
-  double fits = 0, too_big = 2 * geom::support_local(shape, {1, 0}).x + 2 * geom::support_local(shape, {0, 1}).y;
-  for (int i = 0; i < 40; ++i) {
-    tag.size_mm = (fits + too_big) / 2;
-    (tag_fit_problem(shape, tag).empty() ? fits : too_big) = tag.size_mm;
-  }
-  return fits;
-}
-
 double pixels_per_cell(const TagSpec& tag, const ViewingCamera& camera) {
   double f = (camera.resolution.width / 2.0) / std::tan(camera.horizontal_fov_deg * std::numbers::pi / 360.0);
   return tag.size_mm / kTagBorderCells * f / camera.height_mm;

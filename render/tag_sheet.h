@@ -43,10 +43,6 @@ struct ViewingCamera {
 double pixels_per_cell(const TagSpec& tag, const ViewingCamera& camera);
 inline constexpr double kMinPixelsPerCell = 2.5;  // spec §2
 
-// The largest size_mm of `tag` (same heading offset) that fits `shape` (disk_registry.h
-// tag_fit_problem), to 0.01 mm.
-double largest_fitting_tag_mm(const geom::Shape& shape, TagSpec tag);
-
 // One line per problem, naming the disk (or marker), its face and the tag: a tag too big for its disk (disk_registry.h tag_fit_problem), or with
 // fewer than kMinPixelsPerCell pixels per cell from `camera` (when given).
 std::vector<std::string> tag_warnings(const DiskRegistry& registry, const TableSpec* table,

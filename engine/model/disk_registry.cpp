@@ -1,6 +1,7 @@
 #include "engine/model/disk_registry.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 
@@ -107,12 +108,27 @@ DiskRegistry parse_disk_registry(const JsonCursor& root) {
       face_used[face_slot] = true;
       tag.size_mm = tc.at("size_mm").positive_number();
       tag.heading_offset_deg = tc.number_or("heading_offset_deg", 0.0);
-      if (auto problem = tag_fit_problem(spec.shape, tag); !problem.empty()) tc.at("size_mm").fail(problem);
+      if (auto problem = tag_fit_problem(spec.shape, tag); !problem.empty()) {
+        char largest[96];
+        std::snprintf(largest, sizeof largest, "; the largest that fits is %.1f mm",
+                      std::floor(10 * largest_fitting_tag_mm(spec.shape, tag)) / 10);
+        tc.at("size_mm").fail("disk \"" + spec.name + "\": " + problem + largest);
+      }
       spec.tags.push_back(tag);
     }
     out.push_back(std::move(spec));
   }
   return DiskRegistry(std::move(out));
+}
+
+double largest_fitting_tag_mm(const geom::Shape& shape, TagSpec tag) {
+  // Fitting is monotonic in the size (the printed square is centred), so bisect.
+  double fits = 0, too_big = 2 * geom::support_local(shape, {1, 0}).x + 2 * geom::support_local(shape, {0, 1}).y;
+  for (int i = 0; i < 40; ++i) {
+    tag.size_mm = (fits + too_big) / 2;
+    (tag_fit_problem(shape, tag).empty() ? fits : too_big) = tag.size_mm;
+  }
+  return fits;
 }
 
 DiskRegistry load_disk_registry(const std::filesystem::path& file) {

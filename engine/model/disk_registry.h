@@ -57,6 +57,9 @@ class DiskRegistry {
 // corners); it must lie inside its disk's outline when centred and turned by -heading_offset.
 // Returns the problem, or empty when it fits.
 std::string tag_fit_problem(const geom::Shape& shape, const TagSpec& tag);
+
+// The largest size_mm of `tag` (same heading offset) that fits `shape` (tag_fit_problem), to 0.01 mm.
+double largest_fitting_tag_mm(const geom::Shape& shape, TagSpec tag);
 constexpr double kPrintedTagScale = 1.8;
 
 // Throws InputError naming the file and JSON path for: unknown kinds/faces, bad shapes, duplicate

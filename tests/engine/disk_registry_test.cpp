@@ -1,5 +1,7 @@
 #include "engine/model/disk_registry.h"
 
+#include <cmath>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -100,7 +102,11 @@ TEST(DiskRegistry, TagMustFitOnItsDisk) {
   EXPECT_NE(tag_fit_problem(flatted, TagSpec{10, Face::up, 24, 0}), "");
   EXPECT_EQ(tag_fit_problem(flatted, TagSpec{10, Face::up, 22, 0}), "");
   EXPECT_THAT(error_of(replaced(kSpecExample, "\"size_mm\": 9.5", "\"size_mm\": 20")),
-              HasSubstr("disks[1].tags[0].size_mm: printed tag (36.0 mm square"));
+              HasSubstr("disks[1].tags[0].size_mm: disk \"torpedo-1\": printed tag (36.0 mm square"));
+  // ...and says how large a tag may be: 25.4 / (1.8 sqrt 2) = 9.98 mm on a 25.4 mm torpedo.
+  EXPECT_THAT(error_of(replaced(kSpecExample, "\"size_mm\": 9.5", "\"size_mm\": 20")),
+              HasSubstr("the largest that fits is 9.9 mm"));
+  EXPECT_NEAR(largest_fitting_tag_mm(geom::Circle{25.4}, TagSpec{10, Face::up, 1, 0}), 25.4 / (1.8 * std::sqrt(2.0)), 0.01);
 }
 
 TEST(DiskRegistry, ColourExtension) {

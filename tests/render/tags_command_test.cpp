@@ -506,7 +506,7 @@ TEST_F(TagsCommand, ATagTooBigForItsDiskIsRefusedNamingTheFileThePlaceAndTheProb
   write_text(path("disks.json"), disks);
   auto r = run("tags --disks " + path("disks.json") + " --out " + path("s.png"));
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find(path("disks.json") + ": disks[1].tags[0].size_mm: printed tag (55.8 mm square = 1.8 x size_mm 31.00) does not fit on the disk"),
+  EXPECT_NE(r.err.find(path("disks.json") + ": disks[1].tags[0].size_mm: disk \"hawk\": printed tag (55.8 mm square = 1.8 x size_mm 31.00) does not fit on the disk; the largest that fits is"),
             std::string::npos)
       << r.err;
   EXPECT_FALSE(fs::exists(path("s.png")));
