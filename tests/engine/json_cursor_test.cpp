@@ -1,5 +1,7 @@
 #include "engine/io/json_cursor.h"
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 
@@ -73,7 +75,7 @@ TEST(JsonCursor, NullCountsAsAbsentAndDefaultsApply) {
 TEST(JsonFiles, MissingFileAndSyntaxErrorsNameTheFile) {
   EXPECT_THAT(error_of([] { read_json_file("/nonexistent/table.json"); }),
               HasSubstr("/nonexistent/table.json: cannot be opened"));
-  auto path = std::filesystem::temp_directory_path() / "diskref_json_cursor_bad.json";
+  auto path = std::filesystem::temp_directory_path() / ("diskref_json_cursor_bad." + std::to_string(::getpid()) + ".json");
   std::ofstream(path) << "{\n  \"a\": 1,\n  \"b\": ]\n}";
   std::string message = error_of([&] { read_json_file(path); });
   EXPECT_THAT(message, HasSubstr(path.string() + ": is not valid JSON"));

@@ -1,5 +1,7 @@
 #include "engine/model/track_frame.h"
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 
@@ -50,7 +52,7 @@ TEST(TrackFrame, HeadingNeverRoundsTo360) {
 }
 
 TEST(TrackFrame, JsonlRoundTripAndLineNumbersInErrors) {
-  auto path = std::filesystem::temp_directory_path() / "diskref_track_frame_test.jsonl";
+  auto path = std::filesystem::temp_directory_path() / ("diskref_track_frame_test." + std::to_string(::getpid()) + ".jsonl");
   TrackFrame f;
   f.frame = 3;
   f.t = 0.1;

@@ -1,5 +1,7 @@
 // `diskref play` end to end: the example scripts and bad scripts, through the real program.
 
+#include <unistd.h>
+
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -19,7 +21,9 @@ struct CliRun {
 };
 
 CliRun play(const std::string& args) {
-  const std::string err_file = (std::filesystem::temp_directory_path() / "diskref_play_cli_test.err").string();
+  // One file per test process: CTest runs these tests in parallel processes.
+  const std::string err_file =
+      (std::filesystem::temp_directory_path() / ("diskref_play_cli_test." + std::to_string(::getpid()) + ".err")).string();
   const std::string command = std::string(DISKREF_BINARY_DIR) + "/diskref play " + args + " 2>" + err_file;
   CliRun run;
   FILE* pipe = popen(command.c_str(), "r");
@@ -32,6 +36,7 @@ CliRun play(const std::string& args) {
   std::ostringstream text;
   text << err.rdbuf();
   run.err = text.str();
+  std::filesystem::remove(err_file);
   return run;
 }
 
