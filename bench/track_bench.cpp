@@ -133,40 +133,41 @@ int run(const Inputs& in) {
   // while the frames are worked on; the time waiting for frames plus the time working is the
   // honest end-to-end rate.
   PassTimes baseline, tracker_times;
-  std::unordered_map<long long, std::set<std::string>> baseline_found;
-  {
+  // One such pass: `work` on each frame (timed apart from the wait for it), then `keep` its result
+  // (not timed).
+  auto end_to_end_pass = [&](PassTimes& times, auto&& work, auto&& keep) {
     auto source = vision::prefetching(vision::open_video_file(in.video));
-    vision::AprilTagDetector detector;  // defaults: tagStandard41h12, quad_decimate 2, 2 threads
-    cv::Mat grey;
-    while (limit(baseline.frames)) {
+    while (limit(times.frames)) {
       auto t0 = Clock::now();
       auto frame = source->next();
-      baseline.decode_s += seconds_since(t0);
+      times.decode_s += seconds_since(t0);
       if (!frame) break;
       t0 = Clock::now();
-      cv::cvtColor(frame->image, grey, cv::COLOR_BGR2GRAY);
-      auto tags = detector.detect(grey);
-      baseline.work_s += seconds_since(t0);
-      baseline_found[frame->index] = names_of(tags);
-      ++baseline.frames;
+      auto result = work(*frame);
+      times.work_s += seconds_since(t0);
+      keep(*frame, std::move(result));
+      ++times.frames;
     }
+  };
+  std::unordered_map<long long, std::set<std::string>> baseline_found;
+  {
+    vision::AprilTagDetector detector;  // defaults: tagStandard41h12, quad_decimate 2, 2 threads
+    cv::Mat grey;
+    end_to_end_pass(
+        baseline,
+        [&](const vision::Frame& frame) {
+          cv::cvtColor(frame.image, grey, cv::COLOR_BGR2GRAY);
+          return detector.detect(grey);
+        },
+        [&](const vision::Frame& frame, std::vector<vision::TagDetection> tags) { baseline_found[frame.index] = names_of(tags); });
   }
   std::vector<TrackFrame> output;
   long long pixels = 0;
   {
-    auto source = vision::prefetching(vision::open_video_file(in.video));
     vision::Tracker tracker(table, registry, lens);
-    while (limit(tracker_times.frames)) {
-      auto t0 = Clock::now();
-      auto frame = source->next();
-      tracker_times.decode_s += seconds_since(t0);
-      if (!frame) break;
-      t0 = Clock::now();
-      vision::TrackerResult r = tracker.process(frame->image, frame->index, frame->t);
-      tracker_times.work_s += seconds_since(t0);
-      output.push_back(std::move(r.track));
-      ++tracker_times.frames;
-    }
+    end_to_end_pass(
+        tracker_times, [&](const vision::Frame& frame) { return tracker.process(frame.image, frame.index, frame.t); },
+        [&](const vision::Frame&, vision::TrackerResult r) { output.push_back(std::move(r.track)); });
     pixels = tracker.stats().pixels_searched;
   }
   const double streaming_memory = peak_memory_mb();
