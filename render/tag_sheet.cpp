@@ -361,12 +361,8 @@ std::vector<std::string> tag_warnings(const DiskRegistry& registry, const TableS
   for (const DiskSpec& d : registry.disks()) {
     for (const TagSpec& t : d.tags) {
       std::string what = d.name + " " + std::string(to_string(t.face));
-      if (auto problem = tag_fit_problem(d.shape, t); !problem.empty()) {
-        char largest[64];
-        std::snprintf(largest, sizeof largest, "%.1f", std::floor(10 * largest_fitting_tag_mm(d.shape, t)) / 10);
-        out.push_back(what + ": tag " + std::to_string(t.id) + ": " + problem + "; the largest that fits is " +
-                      largest + " mm");
-      }
+      if (auto problem = tag_fit_problem_and_remedy(d.shape, t); !problem.empty())
+        out.push_back(what + ": tag " + std::to_string(t.id) + ": " + problem);
       check_readable(what, t, &d.shape);
     }
   }

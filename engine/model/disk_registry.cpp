@@ -108,12 +108,8 @@ DiskRegistry parse_disk_registry(const JsonCursor& root) {
       face_used[face_slot] = true;
       tag.size_mm = tc.at("size_mm").positive_number();
       tag.heading_offset_deg = tc.number_or("heading_offset_deg", 0.0);
-      if (auto problem = tag_fit_problem(spec.shape, tag); !problem.empty()) {
-        char largest[96];
-        std::snprintf(largest, sizeof largest, "; the largest that fits is %.1f mm",
-                      std::floor(10 * largest_fitting_tag_mm(spec.shape, tag)) / 10);
-        tc.at("size_mm").fail("disk \"" + spec.name + "\": " + problem + largest);
-      }
+      if (auto problem = tag_fit_problem_and_remedy(spec.shape, tag); !problem.empty())
+        tc.at("size_mm").fail("disk \"" + spec.name + "\": " + problem);
       spec.tags.push_back(tag);
     }
     out.push_back(std::move(spec));
@@ -129,6 +125,15 @@ double largest_fitting_tag_mm(const geom::Shape& shape, TagSpec tag) {
     (tag_fit_problem(shape, tag).empty() ? fits : too_big) = tag.size_mm;
   }
   return fits;
+}
+
+std::string tag_fit_problem_and_remedy(const geom::Shape& shape, const TagSpec& tag) {
+  std::string problem = tag_fit_problem(shape, tag);
+  if (problem.empty()) return problem;
+  char largest[64];
+  std::snprintf(largest, sizeof largest, "; the largest that fits is %.1f mm",
+                std::floor(10 * largest_fitting_tag_mm(shape, tag)) / 10);
+  return problem + largest;
 }
 
 DiskRegistry load_disk_registry(const std::filesystem::path& file) {

@@ -60,6 +60,9 @@ std::string tag_fit_problem(const geom::Shape& shape, const TagSpec& tag);
 
 // The largest size_mm of `tag` (same heading offset) that fits `shape` (tag_fit_problem), to 0.01 mm.
 double largest_fitting_tag_mm(const geom::Shape& shape, TagSpec tag);
+
+// tag_fit_problem with its remedy, "...; the largest that fits is 24.9 mm", or empty when it fits.
+std::string tag_fit_problem_and_remedy(const geom::Shape& shape, const TagSpec& tag);
 constexpr double kPrintedTagScale = 1.8;
 
 // Throws InputError naming the file and JSON path for: unknown kinds/faces, bad shapes, duplicate
