@@ -63,8 +63,8 @@ int run_ui(const UiOptions& o) {
   } else if (o.camera >= 0 || !o.camera_device.empty()) {
     a.source.kind = ui::SourceChoice::Kind::camera;
     a.source.camera_index = std::max(0, o.camera);
-    if (!o.camera_device.empty()) a.camera_device = o.camera_device;
-    a.camera_settings = camera_options(a.camera_device.value_or(std::to_string(a.source.camera_index)), o.camera_settings);
+    a.camera = camera_options(o.camera_device.empty() ? std::to_string(a.source.camera_index) : o.camera_device,
+                              o.camera_settings);
   } else {
     a.source.kind = ui::SourceChoice::Kind::video;
     a.source.video = o.video.empty() ? default_video() : fs::path(o.video);

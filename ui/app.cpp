@@ -86,9 +86,7 @@ Sources open_sources(const AppOptions& o, const ResolvedSession& rs, const Scree
     s.info.source = rec.info.source;
     s.info.camera_index = rec.info.camera_index;
   } else if (o.source.kind == SourceChoice::Kind::camera) {
-    vision::CameraOptions cam = o.camera_settings;
-    cam.device = o.camera_device.value_or(std::to_string(o.source.camera_index));
-    s.feed = open_camera_feed(cam);
+    s.feed = open_camera_feed(o.camera);
     has_video = true;
     s.info.source = "camera";
     s.info.camera_index = o.source.camera_index;

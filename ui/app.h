@@ -8,15 +8,14 @@
 #include <vector>
 
 #include "ui/screen.h"
-#include "vision/frame_source.h"
 #include "ui/session_setup.h"
+#include "vision/frame_source.h"
 
 namespace diskref::ui {
 
 struct AppOptions {
   SourceChoice source;
-  std::optional<std::string> camera_device;  // for SourceChoice::Kind::camera: overrides the index
-  vision::CameraOptions camera_settings;     // size, frame rate, exposure (its device is not used)
+  vision::CameraOptions camera;  // for SourceChoice::Kind::camera: the device and its settings
   std::optional<std::filesystem::path> record_dir;  // record the session here
   // Write a screenshot of the whole window once frame `frames - 1` is on the screen, then stop.
   std::optional<std::filesystem::path> screenshot;
