@@ -7,13 +7,13 @@
 
 namespace diskref {
 
-void write_text_atomically(const std::filesystem::path& file, const std::string& text) {
+void write_file_atomically(const std::filesystem::path& file, std::string_view contents) {
   std::filesystem::path tmp = file;
   tmp += ".tmp";
   {
-    std::ofstream out(tmp);
+    std::ofstream out(tmp, std::ios::binary);
     if (!out) throw InputError(file.string(), "", "cannot be written");
-    out << text;
+    out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
     if (!out) throw InputError(file.string(), "", "write failed");
   }
   std::error_code error;

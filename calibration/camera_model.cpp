@@ -44,7 +44,7 @@ nlohmann::json camera_model_to_json(const CameraModel& cam) {
 }
 
 void save_camera_model(const CameraModel& camera, const std::filesystem::path& file) {
-  write_text_atomically(file, camera_model_to_json(camera).dump(2) + "\n");
+  write_file_atomically(file, camera_model_to_json(camera).dump(2) + "\n");
 }
 
 CameraModel scaled(const CameraModel& camera, cv::Size new_size) {

@@ -93,7 +93,7 @@ TablePose load_table_pose(const std::filesystem::path& file) {
 }
 
 void save_table_pose(const TablePose& pose, const std::filesystem::path& file) {
-  write_text_atomically(file, table_pose_to_json(pose).dump(2) + "\n");
+  write_file_atomically(file, table_pose_to_json(pose).dump(2) + "\n");
 }
 
 }  // namespace diskref

@@ -2,12 +2,13 @@
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <stdexcept>
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <zlib.h>
+
+#include "calibration/atomic_write.h"
 
 namespace diskref::render {
 namespace {
@@ -48,14 +49,7 @@ std::vector<uint8_t> encode_png(const cv::Mat& image) {
 }
 
 void write_bytes(const std::filesystem::path& file, const std::vector<uint8_t>& bytes) {
-  std::filesystem::path tmp = file;
-  tmp += ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    if (!out) throw std::runtime_error("cannot write " + file.string());
-  }
-  std::filesystem::rename(tmp, file);
+  write_file_atomically(file, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
 }  // namespace

@@ -3,28 +3,17 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <stdexcept>
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/videoio.hpp>
 
+#include "calibration/atomic_write.h"
 #include "engine/model/track_frame.h"
 #include "render/rng.h"
 
 namespace diskref::render {
 namespace {
-
-void write_text_atomically(const std::filesystem::path& file, const std::string& text) {
-  std::filesystem::path tmp = file;
-  tmp += ".tmp";
-  {
-    std::ofstream out(tmp);
-    out << text;
-    if (!out) throw std::runtime_error("cannot write " + file.string());
-  }
-  std::filesystem::rename(tmp, file);
-}
 
 double texels_per_mm_for(const CameraRig& rig) {
   // About one and a half texels per pixel: supersampling does the rest.
@@ -128,10 +117,10 @@ SessionSummary render_session(const Scenario& scenario, const std::filesystem::p
   }
   std::filesystem::rename(video_tmp, video);
   summary.video_bytes = std::filesystem::file_size(video);
-  write_text_atomically(out_dir / "truth.jsonl", truth_text);
-  write_text_atomically(out_dir / "table.json", table_to_json(scenario.table).dump(2) + "\n");
-  write_text_atomically(out_dir / "disks.json", disk_registry_to_json(scenario.registry).dump(2) + "\n");
-  write_text_atomically(out_dir / "camera.json", camera_json(scenario.rig).dump(2) + "\n");
+  write_file_atomically(out_dir / "truth.jsonl", truth_text);
+  write_file_atomically(out_dir / "table.json", table_to_json(scenario.table).dump(2) + "\n");
+  write_file_atomically(out_dir / "disks.json", disk_registry_to_json(scenario.registry).dump(2) + "\n");
+  write_file_atomically(out_dir / "camera.json", camera_json(scenario.rig).dump(2) + "\n");
   summary.frames = frames;
   summary.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return summary;

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "calibration/atomic_write.h"
 #include "engine/io/input_error.h"
 #include "engine/io/json_cursor.h"
 
@@ -29,17 +30,6 @@ void write_line(std::FILE* f, const std::string& line) {
   std::fwrite(line.data(), 1, line.size(), f);
   std::fputc('\n', f);
   std::fflush(f);  // a crash after this loses nothing already written
-}
-
-void write_file_atomically(const fs::path& file, const std::string& text) {
-  fs::path tmp = file;
-  tmp += ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << text;
-    if (!out) throw std::runtime_error(tmp.string() + ": cannot be written");
-  }
-  fs::rename(tmp, file);
 }
 
 // Reads a JSON-lines file; each complete line goes to `on_line`. A last line without its
