@@ -67,13 +67,13 @@ struct PassTimes {
 };
 
 // Recall per kind of a set of (frame -> disk names found) against the truth's visible disks.
-std::map<DiskKind, std::pair<long long, long long>> recall(const std::vector<TrackFrame>& truth,
+std::map<model::DiskKind, std::pair<long long, long long>> recall(const std::vector<model::TrackFrame>& truth,
                                                            const std::unordered_map<long long, std::set<std::string>>& found) {
-  std::map<DiskKind, std::pair<long long, long long>> out;  // kind -> (found, truth visible)
+  std::map<model::DiskKind, std::pair<long long, long long>> out;  // kind -> (found, truth visible)
   for (const auto& f : truth) {
     auto it = found.find(f.frame);
     for (const auto& d : f.disks) {
-      if (d.state != TrackState::visible) continue;
+      if (d.state != model::TrackState::visible) continue;
       auto& counts = out[d.kind];
       ++counts.second;
       if (it != found.end() && it->second.count(d.name)) ++counts.first;
@@ -82,7 +82,7 @@ std::map<DiskKind, std::pair<long long, long long>> recall(const std::vector<Tra
   return out;
 }
 
-void print_recall(const char* label, const std::map<DiskKind, std::pair<long long, long long>>& r) {
+void print_recall(const char* label, const std::map<model::DiskKind, std::pair<long long, long long>>& r) {
   std::printf("  recall %s:", label);
   for (const auto& [kind, counts] : r)
     std::printf("  %s %.2f %% (%lld/%lld)", std::string(to_string(kind)).c_str(),
@@ -101,12 +101,12 @@ std::vector<vision::Frame> decode_chunk(vision::FrameSource& source, std::size_t
 }
 
 int run(const Inputs& in) {
-  const TableSpec table = load_table(in.table);
-  const DiskRegistry registry = load_disk_registry(in.disks);
-  std::optional<CameraModel> lens;
-  if (!in.calib.empty()) lens = load_camera_model(in.calib);
-  std::vector<TrackFrame> truth;
-  if (!in.truth.empty()) truth = load_track_jsonl(in.truth);
+  const model::TableSpec table = model::load_table(in.table);
+  const model::DiskRegistry registry = model::load_disk_registry(in.disks);
+  std::optional<calib::CameraModel> lens;
+  if (!in.calib.empty()) lens = calib::load_camera_model(in.calib);
+  std::vector<model::TrackFrame> truth;
+  if (!in.truth.empty()) truth = model::load_track_jsonl(in.truth);
   auto limit = [&](long long n) { return in.max_frames < 0 || n < in.max_frames; };
   auto names_of = [&](const std::vector<vision::TagDetection>& tags) {
     std::set<std::string> names;
@@ -161,7 +161,7 @@ int run(const Inputs& in) {
         },
         [&](const vision::Frame& frame, std::vector<vision::TagDetection> tags) { baseline_found[frame.index] = names_of(tags); });
   }
-  std::vector<TrackFrame> output;
+  std::vector<model::TrackFrame> output;
   long long pixels = 0;
   {
     vision::Tracker tracker(table, registry, lens);
@@ -238,7 +238,7 @@ int run(const Inputs& in) {
     std::unordered_map<long long, std::set<std::string>> tracker_found;
     for (const auto& f : output)
       for (const auto& d : f.disks)
-        if (d.state == TrackState::visible) tracker_found[f.frame].insert(d.name);
+        if (d.state == model::TrackState::visible) tracker_found[f.frame].insert(d.name);
     print_recall("(a)", recall(truth, baseline_found));
     print_recall("(b)", recall(truth, tracker_found));
     std::printf("(b) against the truth:\n%s", vision::format_evaluation(vision::evaluate_tracks(output, truth)).c_str());
@@ -275,7 +275,7 @@ int main(int argc, char** argv) {
   if (in.truth.empty() && fs::exists(dir / "truth.jsonl")) in.truth = dir / "truth.jsonl";
   try {
     return run(in);
-  } catch (const diskref::InputError& e) {
+  } catch (const diskref::io::InputError& e) {
     std::fprintf(stderr, "track_bench: %s\n", e.what());
     return 2;
   } catch (const std::exception& e) {

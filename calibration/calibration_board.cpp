@@ -13,7 +13,7 @@
 
 #include "calibration/charuco_corners.h"
 
-namespace diskref {
+namespace diskref::calib {
 namespace {
 
 struct DictionaryName {
@@ -209,4 +209,4 @@ std::optional<BoardView> detect_board(const cv::Mat& gray, const BoardSpec& boar
   return view;
 }
 
-}  // namespace diskref
+}  // namespace diskref::calib

@@ -16,7 +16,7 @@
 
 #include <opencv2/core.hpp>
 
-namespace diskref {
+namespace diskref::calib {
 
 struct ChessboardSpec {
   cv::Size inner_corners;  // columns x rows of inner corners
@@ -67,4 +67,4 @@ enum class DetectionEffort { thorough, fast };
 std::optional<BoardView> detect_board(const cv::Mat& gray, const BoardSpec& board, const std::string& name,
                                       DetectionEffort effort = DetectionEffort::thorough);
 
-}  // namespace diskref
+}  // namespace diskref::calib

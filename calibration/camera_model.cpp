@@ -1,10 +1,10 @@
 #include "calibration/camera_model.h"
 
-#include "calibration/atomic_write.h"
+#include "engine/io/atomic_write.h"
 
-namespace diskref {
+namespace diskref::calib {
 
-CameraModel parse_camera_model(const JsonCursor& root) {
+CameraModel parse_camera_model(const io::JsonCursor& root) {
   CameraModel cam;
   auto size = root.at("image_size");
   auto wh = size.numbers(2);
@@ -29,8 +29,8 @@ CameraModel parse_camera_model(const JsonCursor& root) {
 }
 
 CameraModel load_camera_model(const std::filesystem::path& file) {
-  nlohmann::json doc = read_json_file(file);
-  return parse_camera_model(JsonCursor(doc, file.string()));
+  nlohmann::json doc = io::read_json_file(file);
+  return parse_camera_model(io::JsonCursor(doc, file.string()));
 }
 
 nlohmann::json camera_model_to_json(const CameraModel& cam) {
@@ -44,7 +44,7 @@ nlohmann::json camera_model_to_json(const CameraModel& cam) {
 }
 
 void save_camera_model(const CameraModel& camera, const std::filesystem::path& file) {
-  write_file_atomically(file, camera_model_to_json(camera).dump(2) + "\n");
+  io::write_file_atomically(file, camera_model_to_json(camera).dump(2) + "\n");
 }
 
 CameraModel scaled(const CameraModel& camera, cv::Size new_size) {
@@ -61,4 +61,4 @@ CameraModel scaled(const CameraModel& camera, cv::Size new_size) {
   return out;
 }
 
-}  // namespace diskref
+}  // namespace diskref::calib

@@ -11,7 +11,7 @@
 
 #include "engine/io/json_cursor.h"
 
-namespace diskref {
+namespace diskref::calib {
 
 struct CameraModel {
   cv::Size image_size;
@@ -28,7 +28,7 @@ struct CameraModel {
 
 // Throws InputError (file, JSON path, problem): sizes > 0, focal lengths > 0, finite numbers,
 // exactly five coefficients.
-CameraModel parse_camera_model(const JsonCursor& root);
+CameraModel parse_camera_model(const io::JsonCursor& root);
 CameraModel load_camera_model(const std::filesystem::path& file);
 nlohmann::json camera_model_to_json(const CameraModel& camera);
 // Writes atomically (temporary file, then rename) so that a crash never leaves half a file.
@@ -37,4 +37,4 @@ void save_camera_model(const CameraModel& camera, const std::filesystem::path& f
 // The same model for an image resized by `scale` (a 1080p calibration used on 720p frames).
 CameraModel scaled(const CameraModel& camera, cv::Size new_size);
 
-}  // namespace diskref
+}  // namespace diskref::calib

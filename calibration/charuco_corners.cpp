@@ -8,7 +8,7 @@
 #include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>
 
-namespace diskref {
+namespace diskref::calib {
 namespace {
 
 // The homography from the board plane to the image fitted to the corners of the markers nearest
@@ -111,4 +111,4 @@ void place_charuco_corners(const cv::Mat& gray, const cv::aruco::CharucoBoard& b
   }
 }
 
-}  // namespace diskref
+}  // namespace diskref::calib

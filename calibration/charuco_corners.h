@@ -18,7 +18,7 @@
 #include <opencv2/aruco/charuco.hpp>
 #include <opencv2/core.hpp>
 
-namespace diskref {
+namespace diskref::calib {
 
 // `ids`/`corners` as interpolateCornersCharuco returned them; corners are replaced in place.
 // `marker_mm` is the side of the board's markers, in the board's units like its squares.
@@ -27,4 +27,4 @@ void place_charuco_corners(const cv::Mat& gray, const cv::aruco::CharucoBoard& b
                            const std::vector<int>& marker_ids, const std::vector<int>& ids,
                            std::vector<cv::Point2f>& corners);
 
-}  // namespace diskref
+}  // namespace diskref::calib

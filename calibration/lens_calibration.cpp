@@ -6,10 +6,10 @@
 
 #include <opencv2/calib3d.hpp>
 
-#include "calibration/number_text.h"
+#include "engine/io/number_text.h"
 #include "calibration/view_quality.h"
 
-namespace diskref {
+namespace diskref::calib {
 namespace {
 
 struct Fit {
@@ -103,8 +103,8 @@ LensCalibration calibrate_lens(const std::vector<BoardView>& views_in, cv::Size 
     std::vector<DroppedView> dropped;
     for (std::size_t i = 0; i < views.size(); ++i) {
       if (fit.view_rms[i] > limit)
-        dropped.push_back({views[i].name, "outlier", "outlier: view error " + fixed(fit.view_rms[i], 3) + " px (limit " +
-                                                 fixed(limit, 3) + " px; median view " + fixed(typical, 3) + " px)"});
+        dropped.push_back({views[i].name, "outlier", "outlier: view error " + io::fixed(fit.view_rms[i], 3) + " px (limit " +
+                                                 io::fixed(limit, 3) + " px; median view " + io::fixed(typical, 3) + " px)"});
       else
         inliers.push_back(views[i]);
     }
@@ -147,4 +147,4 @@ double reprojection_rms_px(const CameraModel& camera, const std::vector<BoardVie
   return count ? std::sqrt(sum / static_cast<double>(count)) : 0.0;
 }
 
-}  // namespace diskref
+}  // namespace diskref::calib

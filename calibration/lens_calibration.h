@@ -13,7 +13,7 @@
 #include "calibration/camera_model.h"
 #include "calibration/view_selection.h"
 
-namespace diskref {
+namespace diskref::calib {
 
 // The views cannot give a trustworthy calibration (too few, or they leave the image uncovered).
 class CalibrationRefused : public std::runtime_error {
@@ -70,4 +70,4 @@ LensCalibration calibrate_lens(const std::vector<BoardView>& views, cv::Size ima
 // a given model explains a set of views (used to compare models on the same corners).
 double reprojection_rms_px(const CameraModel& camera, const std::vector<BoardView>& views);
 
-}  // namespace diskref
+}  // namespace diskref::calib

@@ -7,7 +7,7 @@
 
 #include <opencv2/calib3d.hpp>
 
-namespace diskref {
+namespace diskref::calib {
 namespace {
 
 // Weights of the fit: the data's pixel noise (a tag corner's, roughly) and the priors: the focal
@@ -158,4 +158,4 @@ std::optional<PlanarPinholeFit> fit_pinhole_to_plane(const std::vector<cv::Point
   return best;
 }
 
-}  // namespace diskref
+}  // namespace diskref::calib

@@ -16,7 +16,7 @@
 
 #include <opencv2/core.hpp>
 
-namespace diskref {
+namespace diskref::calib {
 
 struct PlanarPinholeFit {
   cv::Matx33d camera_matrix = cv::Matx33d::eye();
@@ -37,4 +37,4 @@ double prior_focal_px(cv::Size image_size);
 std::optional<PlanarPinholeFit> fit_pinhole_to_plane(const std::vector<cv::Point3d>& plane_points,
                                       const std::vector<cv::Point2d>& image_points, cv::Size image_size);
 
-}  // namespace diskref
+}  // namespace diskref::calib

@@ -6,10 +6,10 @@
 #include <limits>
 #include <utility>
 
-namespace diskref {
+namespace diskref::calib {
 namespace {
 
-std::string describe(long long frame, const char* what, double shift_mm, const TablePoseEstimate* estimate) {
+std::string describe(long long frame, const char* what, double shift_mm, const CameraPoseEstimate* estimate) {
   char text[200];
   std::snprintf(text, sizeof text, "frame %lld: %s", frame, what);
   std::string out = text;
@@ -38,7 +38,7 @@ const char* to_string(TableMonitorEvent::Kind kind) {
   return "?";
 }
 
-TableMonitor::TableMonitor(TableSpec table, std::optional<CameraModel> lens, TablePose pose,
+TableMonitor::TableMonitor(model::TableSpec table, std::optional<CameraModel> lens, CameraPose pose,
                            TableMonitorOptions options)
     : table_(std::move(table)), lens_(std::move(lens)), image_size_(pose.camera.image_size), options_(options) {
   // Until a frame is seen, a marker is expected where the given pose projects it.
@@ -53,11 +53,11 @@ TableMonitor::TableMonitor(TableSpec table, std::optional<CameraModel> lens, Tab
   set_pose(std::move(pose), predicted);
 }
 
-TableMonitor::TableMonitor(TableSpec table, std::optional<CameraModel> lens, cv::Size image_size,
+TableMonitor::TableMonitor(model::TableSpec table, std::optional<CameraModel> lens, cv::Size image_size,
                            TableMonitorOptions options)
     : table_(std::move(table)), lens_(std::move(lens)), image_size_(image_size), options_(options) {}
 
-void TableMonitor::set_pose(TablePose pose, const std::vector<MarkerObservation>& reference) {
+void TableMonitor::set_pose(CameraPose pose, const std::vector<MarkerObservation>& reference) {
   pose_ = std::move(pose);
   reference_.clear();
   for (const auto& m : reference) reference_[m.id] = m;
@@ -94,7 +94,7 @@ std::vector<TableMonitor::Displacement> TableMonitor::displacements(
 std::optional<TableMonitorEvent> TableMonitor::try_new_pose(long long frame, TableMonitorEvent::Kind kind,
                                                             double shift_mm) {
   std::vector<MarkerObservation> combined = median_observations(pending_);
-  TablePoseEstimate estimate = estimate_table_pose(table_, combined, lens_, image_size_);
+  CameraPoseEstimate estimate = estimate_camera_pose(table_, combined, lens_, image_size_);
   bool consistent = estimate.pose.has_value();
   if (consistent)
     for (const auto& frame_markers : pending_)
@@ -162,4 +162,4 @@ std::optional<TableMonitorEvent> TableMonitor::update(long long frame, const std
   return std::nullopt;
 }
 
-}  // namespace diskref
+}  // namespace diskref::calib

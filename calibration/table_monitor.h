@@ -9,7 +9,7 @@
 //     std::vector<MarkerObservation> seen = ...;              // tags 0..3 found in this frame
 //     if (auto event = monitor.update(frame_index, seen)) log(event->message);
 //     if (!monitor.pose()) continue;                          // nothing to measure with yet
-//     const TablePose& pose = *monitor.pose();
+//     const CameraPose& pose = *monitor.pose();
 //
 // What counts as a move: a marker has moved when its corners, mapped onto the table through the
 // current pose, lie more than `moved_mm` from where they were when the pose was set.
@@ -30,10 +30,10 @@
 #include <opencv2/core.hpp>
 
 #include "calibration/camera_model.h"
-#include "calibration/table_pose.h"
+#include "calibration/camera_pose.h"
 #include "engine/model/table_spec.h"
 
-namespace diskref {
+namespace diskref::calib {
 
 struct TableMonitorOptions {
   double moved_mm = 1.0;     // a marker displaced by more than this (table mm) has moved
@@ -58,11 +58,11 @@ const char* to_string(TableMonitorEvent::Kind kind);
 
 class TableMonitor {
  public:
-  // Starts from a known pose (e.g. diskref track --table-pose). `lens` as for estimate_table_pose
+  // Starts from a known pose (e.g. diskref track --table-pose). `lens` as for estimate_camera_pose
   // (nullopt: uncalibrated).
-  TableMonitor(TableSpec table, std::optional<CameraModel> lens, TablePose pose, TableMonitorOptions options = {});
+  TableMonitor(model::TableSpec table, std::optional<CameraModel> lens, CameraPose pose, TableMonitorOptions options = {});
   // Starts with no pose; acquires one from the first frames (event kind acquired).
-  TableMonitor(TableSpec table, std::optional<CameraModel> lens, cv::Size image_size,
+  TableMonitor(model::TableSpec table, std::optional<CameraModel> lens, cv::Size image_size,
                TableMonitorOptions options = {});
 
   // Call once per frame, in frame order, with that frame's corner-marker detections (raw pixels,
@@ -71,7 +71,7 @@ class TableMonitor {
   std::optional<TableMonitorEvent> update(long long frame, const std::vector<MarkerObservation>& markers);
 
   // The current pose; nullopt until one was acquired.
-  const std::optional<TablePose>& pose() const { return pose_; }
+  const std::optional<CameraPose>& pose() const { return pose_; }
   // Every event so far, in order.
   const std::vector<TableMonitorEvent>& events() const { return events_; }
 
@@ -82,13 +82,13 @@ class TableMonitor {
   };
   std::vector<Displacement> displacements(const std::vector<MarkerObservation>& markers) const;
   std::optional<TableMonitorEvent> try_new_pose(long long frame, TableMonitorEvent::Kind kind, double shift_mm);
-  void set_pose(TablePose pose, const std::vector<MarkerObservation>& reference);
+  void set_pose(CameraPose pose, const std::vector<MarkerObservation>& reference);
 
-  TableSpec table_;
+  model::TableSpec table_;
   std::optional<CameraModel> lens_;
   cv::Size image_size_;
   TableMonitorOptions options_;
-  std::optional<TablePose> pose_;
+  std::optional<CameraPose> pose_;
   // Where each marker's corners were when the pose was set (observed; or predicted by a given pose).
   std::map<int, MarkerObservation> reference_;
   std::vector<std::vector<MarkerObservation>> pending_;  // consecutive moved (or, before a pose, usable) frames
@@ -96,4 +96,4 @@ class TableMonitor {
   std::vector<TableMonitorEvent> events_;
 };
 
-}  // namespace diskref
+}  // namespace diskref::calib

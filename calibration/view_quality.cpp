@@ -7,7 +7,7 @@
 #include <opencv2/imgproc.hpp>
 #include <opencv2/video/tracking.hpp>
 
-namespace diskref {
+namespace diskref::calib {
 namespace {
 
 double median(std::vector<double> values) {
@@ -187,4 +187,4 @@ double corner_cell_coverage(const std::vector<BoardView>& views, cv::Size image_
   return static_cast<double>(std::count(touched.begin(), touched.end(), true)) / static_cast<double>(touched.size());
 }
 
-}  // namespace diskref
+}  // namespace diskref::calib

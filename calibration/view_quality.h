@@ -10,7 +10,7 @@
 
 #include "calibration/calibration_board.h"
 
-namespace diskref {
+namespace diskref::calib {
 
 // Blur of a view: the 10 %–90 % rise width (pixels) of the board's black/white edges, measured
 // across each edge midway between two neighbouring corners. The edges along the grid's rows and
@@ -37,4 +37,4 @@ double image_coverage(const std::vector<BoardView>& views, cv::Size image_size);
 // corner of some view. Distortion is only measured where corners were seen.
 double corner_cell_coverage(const std::vector<BoardView>& views, cv::Size image_size, int cells);
 
-}  // namespace diskref
+}  // namespace diskref::calib

@@ -5,10 +5,10 @@
 #include <limits>
 #include <map>
 
-#include "calibration/number_text.h"
+#include "engine/io/number_text.h"
 #include "calibration/view_quality.h"
 
-namespace diskref {
+namespace diskref::calib {
 namespace {
 
 
@@ -44,9 +44,9 @@ ViewSelection select_views(std::vector<ViewCandidate> candidates, cv::Size image
   std::vector<ViewCandidate> still;
   for (auto& c : candidates) {
     if (c.motion_px && *c.motion_px > options.max_motion_px)
-      out.dropped.push_back({c.view.name, "moving", "moving: board moved " + fixed(*c.motion_px, 2) +
+      out.dropped.push_back({c.view.name, "moving", "moving: board moved " + io::fixed(*c.motion_px, 2) +
                                                  " px since the previous frame (limit " +
-                                                 fixed(options.max_motion_px, 2) + " px)"});
+                                                 io::fixed(options.max_motion_px, 2) + " px)"});
     else
       still.push_back(std::move(c));
   }
@@ -56,8 +56,8 @@ ViewSelection select_views(std::vector<ViewCandidate> candidates, cv::Size image
   std::vector<ViewCandidate> sharp;
   for (auto& c : still) {
     if (c.edge_width_px && *c.edge_width_px > out.edge_width_limit_px)
-      out.dropped.push_back({c.view.name, "blurred", "blurred: edges " + fixed(*c.edge_width_px, 2) + " px wide (limit " +
-                                                 fixed(out.edge_width_limit_px, 2) + " px)"});
+      out.dropped.push_back({c.view.name, "blurred", "blurred: edges " + io::fixed(*c.edge_width_px, 2) + " px wide (limit " +
+                                                 io::fixed(out.edge_width_limit_px, 2) + " px)"});
     else
       sharp.push_back(std::move(c));
   }
@@ -84,8 +84,8 @@ ViewSelection select_views(std::vector<ViewCandidate> candidates, cv::Size image
     }
     if (twin)
       out.dropped.push_back({c.view.name, "near-duplicate", "near-duplicate of " + twin->name + " (corners " +
-                                              fixed(twin_distance, 1) + " px apart on average, limit " +
-                                              fixed(duplicate_px, 1) + " px)"});
+                                              io::fixed(twin_distance, 1) + " px apart on average, limit " +
+                                              io::fixed(duplicate_px, 1) + " px)"});
     else
       out.kept.push_back(std::move(c.view));
   }
@@ -104,7 +104,7 @@ ViewSelection select_views(std::vector<ViewCandidate> candidates, cv::Size image
         }
       }
     std::string reason = closest < std::numeric_limits<double>::max()
-                             ? "alike " + out.kept[twin].name + " (" + fixed(closest, 1) + " px apart; at most " +
+                             ? "alike " + out.kept[twin].name + " (" + io::fixed(closest, 1) + " px apart; at most " +
                                    std::to_string(options.max_views) + " views are kept)"
                              : "less sharp than the " + std::to_string(options.max_views) + " views kept";
     out.dropped.push_back({out.kept[drop].name, "too many views", reason});
@@ -116,4 +116,4 @@ ViewSelection select_views(std::vector<ViewCandidate> candidates, cv::Size image
   return out;
 }
 
-}  // namespace diskref
+}  // namespace diskref::calib

@@ -11,7 +11,7 @@
 
 #include "calibration/calibration_board.h"
 
-namespace diskref {
+namespace diskref::calib {
 
 // A view that was left out, and why.
 struct DroppedView {
@@ -57,4 +57,4 @@ struct ViewSelection {
 ViewSelection select_views(std::vector<ViewCandidate> candidates, cv::Size image_size,
                            const ViewSelectionOptions& options = {});
 
-}  // namespace diskref
+}  // namespace diskref::calib

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "calibration/lens_calibration.h"
-#include "calibration/number_text.h"
+#include "engine/io/number_text.h"
 #include "calibration/view_selection.h"
 #include "cli/commands.h"
 #include "cli/image_input.h"
@@ -29,7 +29,7 @@ struct CalibrateOptions {
   std::string dictionary = "DICT_5X5_100";
   std::string out;
   std::vector<std::string> inputs;
-  int max_views = ViewSelectionOptions{}.max_views;
+  int max_views = calib::ViewSelectionOptions{}.max_views;
   int video_frames = 200;
 };
 
@@ -42,22 +42,22 @@ std::optional<cv::Size> parse_grid(const std::string& text) {
 }
 
 // The board from the options; throws std::invalid_argument with the problem.
-BoardSpec board_from(const CalibrateOptions& o) {
+calib::BoardSpec board_from(const CalibrateOptions& o) {
   if (o.chessboard.empty() == o.charuco.empty())
     throw std::invalid_argument("give exactly one of --chessboard COLSxROWS or --charuco COLSxROWS");
-  BoardSpec board;
+  calib::BoardSpec board;
   if (!o.chessboard.empty())
-    board = ChessboardSpec{*parse_grid(o.chessboard), o.square_mm};
+    board = calib::ChessboardSpec{*parse_grid(o.chessboard), o.square_mm};
   else
-    board = CharucoSpec{*parse_grid(o.charuco), o.square_mm, o.marker_mm, o.dictionary};
-  validate_board(board);
+    board = calib::CharucoSpec{*parse_grid(o.charuco), o.square_mm, o.marker_mm, o.dictionary};
+  calib::validate_board(board);
   return board;
 }
 
 // Reads every input, finds the board, measures each view. Images without the board are named in
 // `not_found`; videos are sampled evenly (at most video_frames frames each) with progress on stderr.
 struct Collected {
-  std::vector<ViewCandidate> candidates;
+  std::vector<calib::ViewCandidate> candidates;
   std::vector<std::string> not_found;
   std::vector<std::string> summaries;  // one line per video
   cv::Size image_size;
@@ -66,13 +66,13 @@ struct Collected {
 void check_size(Collected& c, cv::Size size, const std::string& input) {
   if (c.image_size.empty()) c.image_size = size;
   if (size != c.image_size)
-    throw InputError(input, "", "is " + std::to_string(size.width) + "x" + std::to_string(size.height) +
+    throw io::InputError(input, "", "is " + std::to_string(size.width) + "x" + std::to_string(size.height) +
                                     " but the first input is " + std::to_string(c.image_size.width) + "x" +
                                     std::to_string(c.image_size.height) +
                                     " (calibrate one camera resolution at a time)");
 }
 
-void collect_video(const std::string& input, const BoardSpec& board, int frame_budget, Collected& c) {
+void collect_video(const std::string& input, const calib::BoardSpec& board, int frame_budget, Collected& c) {
   auto source = vision::open_video_file(input);
   check_size(c, source->frame_size(), input);
   long long total = source->frame_count().value_or(0);
@@ -88,7 +88,7 @@ void collect_video(const std::string& input, const BoardSpec& board, int frame_b
       ++examined;
       std::string name = std::filesystem::path(input).filename().string() + " frame " + std::to_string(frame->index);
       cv::Mat before = previous_index == frame->index - 1 ? previous : cv::Mat();
-      if (auto candidate = examine_view(gray, before, board, name, DetectionEffort::fast)) {
+      if (auto candidate = calib::examine_view(gray, before, board, name, calib::DetectionEffort::fast)) {
         c.candidates.push_back(std::move(*candidate));
         ++found;
       }
@@ -109,7 +109,7 @@ void collect_video(const std::string& input, const BoardSpec& board, int frame_b
                                                           : std::string()));
 }
 
-Collected collect(const CalibrateOptions& o, const BoardSpec& board) {
+Collected collect(const CalibrateOptions& o, const calib::BoardSpec& board) {
   Collected c;
   int images = 0;
   for (const auto& input : o.inputs) {
@@ -121,7 +121,7 @@ Collected collect(const CalibrateOptions& o, const BoardSpec& board) {
     cv::Mat gray = read_gray_image(input);
     check_size(c, gray.size(), input);
     std::string name = std::filesystem::path(input).filename().string();
-    if (auto candidate = examine_view(gray, cv::Mat(), board, name))
+    if (auto candidate = calib::examine_view(gray, cv::Mat(), board, name))
       c.candidates.push_back(std::move(*candidate));
     else
       c.not_found.push_back(input);
@@ -133,7 +133,7 @@ Collected collect(const CalibrateOptions& o, const BoardSpec& board) {
 
 // Dropped views: one line each for images; for video frames, one line per video and reason,
 // listing the frames (a video can drop hundreds).
-void print_dropped(const std::vector<DroppedView>& dropped) {
+void print_dropped(const std::vector<calib::DroppedView>& dropped) {
   struct Group {
     std::string example;  // the first frame's full reason
     std::vector<std::string> frames;
@@ -160,50 +160,50 @@ void print_dropped(const std::vector<DroppedView>& dropped) {
   }
 }
 
-void print_calibration(const LensCalibration& cal) {
+void print_calibration(const calib::LensCalibration& cal) {
   std::printf("views used: %zu (boards cover %.0f %% of the image; corners reach %.0f %% of a 4x4 grid)\n",
               cal.views.size(), 100 * cal.area_coverage, 100 * cal.cell_coverage);
   std::printf("view errors (RMS px):\n");
   for (const auto& v : cal.views) std::printf("  %-40s %6.3f  (%d corners)\n", v.name.c_str(), v.rms_px, v.corners);
   print_dropped(cal.outliers);
-  const CameraModel& k = cal.camera;
+  const calib::CameraModel& k = cal.camera;
   double values[9] = {k.fx(), k.fy(), k.cx(), k.cy(), k.dist_coeffs[0], k.dist_coeffs[1],
                       k.dist_coeffs[2], k.dist_coeffs[3], k.dist_coeffs[4]};
   std::printf("intrinsics (value +- 1 standard deviation):\n");
   for (std::size_t i = 0; i < 9; ++i) {
     int decimals = i < 4 ? 2 : 5;
-    std::printf("  %s = %s +- %s%s\n", kIntrinsicNames[i], fixed(values[i], decimals).c_str(),
-                fixed(cal.intrinsic_std[i], decimals).c_str(), i < 4 ? " px" : "");
+    std::printf("  %s = %s +- %s%s\n", calib::kIntrinsicNames[i], io::fixed(values[i], decimals).c_str(),
+                io::fixed(cal.intrinsic_std[i], decimals).c_str(), i < 4 ? " px" : "");
   }
 }
 
 int run_calibrate(const CalibrateOptions& o) {
-  BoardSpec board;
+  calib::BoardSpec board;
   try {
     board = board_from(o);
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "diskref calibrate: %s\n", e.what());
     return kExitBadInput;
   }
-  std::printf("board: %s\n", describe_board(board).c_str());
+  std::printf("board: %s\n", calib::describe_board(board).c_str());
   Collected c = collect(o, board);
   for (const auto& s : c.summaries) std::printf("%s\n", s.c_str());
   for (const auto& name : c.not_found) std::printf("board not found in %s (skipped)\n", name.c_str());
 
-  ViewSelectionOptions selection_options;
+  calib::ViewSelectionOptions selection_options;
   selection_options.max_views = o.max_views;
-  ViewSelection selection = select_views(std::move(c.candidates), c.image_size, selection_options);
+  calib::ViewSelection selection = calib::select_views(std::move(c.candidates), c.image_size, selection_options);
   print_dropped(selection.dropped);
 
-  LensCalibration cal;
+  calib::LensCalibration cal;
   try {
-    cal = calibrate_lens(selection.kept, c.image_size);
-  } catch (const CalibrationRefused& e) {
+    cal = calib::calibrate_lens(selection.kept, c.image_size);
+  } catch (const calib::CalibrationRefused& e) {
     std::fprintf(stderr, "diskref calibrate: cannot calibrate: %s\n", e.what());
     return kExitFailure;
   }
   print_calibration(cal);
-  save_camera_model(cal.camera, o.out);
+  calib::save_camera_model(cal.camera, o.out);
   std::printf("wrote %s (%dx%d)\n", o.out.c_str(), c.image_size.width, c.image_size.height);
   std::printf("rms_px=%.3f\n", cal.rms_px);
   return kExitOk;
@@ -225,7 +225,7 @@ RunFunction setup_calibrate(CLI::App& app) {
   sub->add_option("--square-mm", o->square_mm, "Side of one square, mm")->required()->check(CLI::PositiveNumber);
   sub->add_option("--marker-mm", o->marker_mm, "ChArUco: side of one ArUco marker, mm")->check(CLI::PositiveNumber);
   std::string dictionaries;
-  for (const auto& name : charuco_dictionary_names()) dictionaries += (dictionaries.empty() ? "" : ", ") + name;
+  for (const auto& name : calib::charuco_dictionary_names()) dictionaries += (dictionaries.empty() ? "" : ", ") + name;
   sub->add_option("--dictionary", o->dictionary, "ChArUco: ArUco dictionary (" + dictionaries + ")")
       ->capture_default_str();
   sub->add_option("--out", o->out, "Camera file to write (JSON, spec §7)")->required();

@@ -24,7 +24,7 @@ vision::CameraOptions camera_options(const std::string& device, const CameraSett
     int w = 0, h = 0;
     char rest = 0;
     if (std::sscanf(settings.size.c_str(), "%dx%d%c", &w, &h, &rest) != 2 || w <= 0 || h <= 0)
-      throw InputError("", "--camera-size", "must be WIDTHxHEIGHT, e.g. 1920x1080 (got \"" + settings.size + "\")");
+      throw io::InputError("", "--camera-size", "must be WIDTHxHEIGHT, e.g. 1920x1080 (got \"" + settings.size + "\")");
     camera.width = w;
     camera.height = h;
   }

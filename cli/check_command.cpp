@@ -5,7 +5,7 @@
 #include <string>
 
 #include "cli/commands.h"
-#include "engine/geometry/scene_check.h"
+#include "engine/model/scene_check.h"
 
 namespace diskref::cli {
 namespace {
@@ -15,8 +15,8 @@ struct CheckOptions {
 };
 
 int run_check(const CheckOptions& options) {
-  geom::Scene scene = geom::load_scene(options.scene);
-  std::string out = geom::format_answers(geom::answer_scene(scene));
+  model::Scene scene = model::load_scene(options.scene);
+  std::string out = model::format_answers(model::answer_scene(scene));
   std::fwrite(out.data(), 1, out.size(), stdout);
   return kExitOk;
 }

@@ -2,7 +2,7 @@
 // The shape of a diskref subcommand (one file per subcommand, in the manner of CLI11's
 // subcom_in_files example): setup_<name>(app) adds the subcommand and its options to `app` and
 // returns the function that runs it once the command line is parsed. The run function returns
-// the exit status; it may throw diskref::InputError for bad input (printed, exit status 2).
+// the exit status; it may throw diskref::io::InputError for bad input (printed, exit status 2).
 
 #include <functional>
 

@@ -8,14 +8,14 @@
 namespace diskref::cli {
 
 bool is_image_file(const std::filesystem::path& file) {
-  if (!std::filesystem::exists(file)) throw InputError(file.string(), "", "does not exist");
-  if (!std::filesystem::is_regular_file(file)) throw InputError(file.string(), "", "is not a file");
+  if (!std::filesystem::exists(file)) throw io::InputError(file.string(), "", "does not exist");
+  if (!std::filesystem::is_regular_file(file)) throw io::InputError(file.string(), "", "is not a file");
   return cv::haveImageReader(file.string());
 }
 
 cv::Mat read_gray_image(const std::filesystem::path& file) {
   cv::Mat gray = cv::imread(file.string(), cv::IMREAD_GRAYSCALE);
-  if (gray.empty()) throw InputError(file.string(), "", "cannot be read as an image (corrupt or truncated?)");
+  if (gray.empty()) throw io::InputError(file.string(), "", "cannot be read as an image (corrupt or truncated?)");
   return gray;
 }
 

@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
     if (!sub->parsed()) continue;
     try {
       return run();
-    } catch (const diskref::InputError& e) {
+    } catch (const diskref::io::InputError& e) {
       std::fprintf(stderr, "diskref %s: %s\n", sub->get_name().c_str(), e.what());
       return diskref::cli::kExitBadInput;
     } catch (const std::exception& e) {

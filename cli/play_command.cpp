@@ -48,7 +48,7 @@ int run_play(const PlayOptions& options) {
   std::optional<std::string> viewer;
   if (!options.as_player.empty()) {
     if (rules::find_player(script.initial, options.as_player) == nullptr)
-      throw InputError(options.script, "setup.players", "no player \"" + options.as_player + "\" (given with --as)");
+      throw io::InputError(options.script, "setup.players", "no player \"" + options.as_player + "\" (given with --as)");
     viewer = options.as_player;
   }
   rules::PlayResult result = rules::run_script(script);

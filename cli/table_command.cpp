@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "calibration/camera_model.h"
-#include "calibration/number_text.h"
-#include "calibration/table_pose.h"
+#include "engine/io/number_text.h"
+#include "calibration/camera_pose.h"
 #include "cli/commands.h"
 #include "cli/image_input.h"
 #include "engine/model/table_spec.h"
@@ -29,15 +29,15 @@ struct TableOptions {
   int frames = 30;
 };
 
-std::vector<MarkerObservation> corner_markers_in(vision::AprilTagDetector& detector, const cv::Mat& gray) {
-  std::vector<MarkerObservation> out;
+std::vector<calib::MarkerObservation> corner_markers_in(vision::AprilTagDetector& detector, const cv::Mat& gray) {
+  std::vector<calib::MarkerObservation> out;
   for (const auto& tag : detector.detect(gray))
     if (tag.id >= 0 && tag.id <= 3) out.push_back({tag.id, tag.corners});
   return out;
 }
 
 struct Observed {
-  std::vector<std::vector<MarkerObservation>> frames;  // the frames with the most corner markers
+  std::vector<std::vector<calib::MarkerObservation>> frames;  // the frames with the most corner markers
   cv::Size image_size;
   std::string summary;
 };
@@ -55,7 +55,7 @@ Observed observe(const TableOptions& o, vision::AprilTagDetector& detector) {
   }
   auto source = vision::open_video_file(o.input);
   observed.image_size = source->frame_size();
-  std::vector<std::vector<MarkerObservation>> all;
+  std::vector<std::vector<calib::MarkerObservation>> all;
   std::size_t most = 0;
   while (static_cast<int>(all.size()) < o.frames) {
     auto frame = source->next();
@@ -71,16 +71,16 @@ Observed observe(const TableOptions& o, vision::AprilTagDetector& detector) {
   return observed;
 }
 
-void print_report(const TablePose& pose, const TablePoseEstimate& estimate) {
+void print_report(const calib::CameraPose& pose, const calib::CameraPoseEstimate& estimate) {
   for (const auto& note : estimate.notes) std::printf("note: %s\n", note.c_str());
   cv::Vec3d c = pose.camera_center_table();
-  std::printf("camera centre (table frame): x %s, y %s, z %s mm\n", fixed(c[0], 1).c_str(), fixed(c[1], 1).c_str(),
-              fixed(c[2], 1).c_str());
+  std::printf("camera centre (table frame): x %s, y %s, z %s mm\n", io::fixed(c[0], 1).c_str(), io::fixed(c[1], 1).c_str(),
+              io::fixed(c[2], 1).c_str());
   std::printf("lens: %s, fx %s fy %s cx %s cy %s px\n", pose.lens_calibrated ? "calibrated" : "estimated (no --calib)",
-              fixed(pose.camera.fx(), 1).c_str(), fixed(pose.camera.fy(), 1).c_str(), fixed(pose.camera.cx(), 1).c_str(),
-              fixed(pose.camera.cy(), 1).c_str());
+              io::fixed(pose.camera.fx(), 1).c_str(), io::fixed(pose.camera.fy(), 1).c_str(), io::fixed(pose.camera.cx(), 1).c_str(),
+              io::fixed(pose.camera.cy(), 1).c_str());
   std::printf("fit to the marker corners: %s px RMS in the image, %s mm RMS on the table\n",
-              fixed(pose.reprojection_rms_px, 3).c_str(), fixed(pose.reprojection_rms_mm, 3).c_str());
+              io::fixed(pose.reprojection_rms_px, 3).c_str(), io::fixed(pose.reprojection_rms_mm, 3).c_str());
   std::printf("markers used:");
   for (int id : pose.markers_used) std::printf(" %d", id);
   if (!pose.markers_missing.empty()) {
@@ -88,37 +88,37 @@ void print_report(const TablePose& pose, const TablePoseEstimate& estimate) {
     for (int id : pose.markers_missing) std::printf(" %d", id);
   }
   std::printf("\nmarker residuals (mm RMS):");
-  for (const auto& r : pose.marker_residuals) std::printf(" %d: %s", r.id, fixed(r.rms_mm, 3).c_str());
+  for (const auto& r : pose.marker_residuals) std::printf(" %d: %s", r.id, io::fixed(r.rms_mm, 3).c_str());
   std::printf("\nmarker centre distances, measured vs table file:\n");
   for (const auto& d : pose.distance_checks)
-    std::printf("  %d-%d  %s vs %s mm  (%s%s mm)\n", d.id_a, d.id_b, fixed(d.measured_mm, 2).c_str(),
-                fixed(d.expected_mm, 2).c_str(), d.measured_mm >= d.expected_mm ? "+" : "",
-                fixed(d.measured_mm - d.expected_mm, 2).c_str());
+    std::printf("  %d-%d  %s vs %s mm  (%s%s mm)\n", d.id_a, d.id_b, io::fixed(d.measured_mm, 2).c_str(),
+                io::fixed(d.expected_mm, 2).c_str(), d.measured_mm >= d.expected_mm ? "+" : "",
+                io::fixed(d.measured_mm - d.expected_mm, 2).c_str());
 }
 
 int run_table(const TableOptions& o) {
-  TableSpec table = load_table(o.table);
-  std::optional<CameraModel> lens;
-  if (!o.calib.empty()) lens = load_camera_model(o.calib);
+  model::TableSpec table = model::load_table(o.table);
+  std::optional<calib::CameraModel> lens;
+  if (!o.calib.empty()) lens = calib::load_camera_model(o.calib);
 
   // Full resolution: the corner markers must be found even when small, and this runs once.
   vision::DetectorOptions detector_options;
   detector_options.quad_decimate = 1.0;
   vision::AprilTagDetector detector(detector_options);
   Observed observed = observe(o, detector);
-  std::printf("table: %s (play area %s x %s mm)\n", o.table.c_str(), fixed(table.play_area_mm.x, 1).c_str(),
-              fixed(table.play_area_mm.y, 1).c_str());
+  std::printf("table: %s (play area %s x %s mm)\n", o.table.c_str(), io::fixed(table.play_area_mm.x, 1).c_str(),
+              io::fixed(table.play_area_mm.y, 1).c_str());
   std::printf("from: %s (%dx%d)\n", observed.summary.c_str(), observed.image_size.width, observed.image_size.height);
 
-  TablePoseEstimate estimate =
-      estimate_table_pose(table, median_observations(observed.frames), lens, observed.image_size);
+  calib::CameraPoseEstimate estimate =
+      calib::estimate_camera_pose(table, calib::median_observations(observed.frames), lens, observed.image_size);
   if (!estimate.pose) {
     for (const auto& note : estimate.notes) std::fprintf(stderr, "note: %s\n", note.c_str());
     std::fprintf(stderr, "diskref table: %s: no table pose: %s\n", o.input.c_str(), estimate.problem.c_str());
     return kExitFailure;
   }
   print_report(*estimate.pose, estimate);
-  save_table_pose(*estimate.pose, o.out);
+  calib::save_camera_pose(*estimate.pose, o.out);
   std::printf("wrote %s\n", o.out.c_str());
   return kExitOk;
 }

@@ -49,9 +49,9 @@ void parse_page(const std::string& text, render::SheetOptions& o) {
     w = parse_number(text.substr(0, x));
     h = parse_number(text.substr(x + 1));
   }
-  if (!w || !h) throw InputError("", "--page", "expected a4, a3, letter or WIDTHxHEIGHT in mm, not \"" + text + "\"");
+  if (!w || !h) throw io::InputError("", "--page", "expected a4, a3, letter or WIDTHxHEIGHT in mm, not \"" + text + "\"");
   if (!(*w >= 100 && *h >= 100 && *w <= 2000 && *h <= 2000))
-    throw InputError("", "--page", "each side must be between 100 and 2000 mm, not \"" + text + "\"");
+    throw io::InputError("", "--page", "each side must be between 100 and 2000 mm, not \"" + text + "\"");
   o.page_width_mm = *w;
   o.page_height_mm = *h;
 }
@@ -68,10 +68,10 @@ std::optional<render::BoardSpec> parse_board(const std::string& text) {
     b = {render::BoardSpec::Type::charuco, std::stoi(m[1]), std::stoi(m[2]), std::stod(m[3]), std::stod(m[4]),
          cv::aruco::DICT_5X5_100};
   } else {
-    throw InputError("", "--board", "expected none, chessboard:9x6:20 or charuco:7x5:30:22, not \"" + text + "\"");
+    throw io::InputError("", "--board", "expected none, chessboard:9x6:20 or charuco:7x5:30:22, not \"" + text + "\"");
   }
   if (auto problem = render::board_spec_problem(b); !problem.empty())
-    throw InputError("", "--board", problem + " (\"" + text + "\")");
+    throw io::InputError("", "--board", problem + " (\"" + text + "\")");
   return b;
 }
 
@@ -80,7 +80,7 @@ std::optional<render::ViewingCamera> parse_camera(const TagsOptions& o) {
   std::smatch m;
   if (!std::regex_match(o.camera_resolution, m, std::regex(R"(([1-9][0-9]{0,4})x([1-9][0-9]{0,4}))")) ||
       !(o.camera_fov_deg > 0 && o.camera_fov_deg < 180) || !(o.camera_height_mm > 0))
-    throw InputError("", "--camera-resolution/--camera-fov/--camera-height",
+    throw io::InputError("", "--camera-resolution/--camera-fov/--camera-height",
                      "the readability check needs all three: a resolution, a field of view between 0 and 180 "
                      "degrees and a height above 0 mm, e.g. --camera-resolution 1920x1080 --camera-fov 70 "
                      "--camera-height 1100");
@@ -95,18 +95,18 @@ int run_tags(const TagsOptions& options) {
   // The command line first, so that a typo costs no rendering.
   const std::string& out = options.out;
   const bool pdf = ends_with(out, ".pdf");
-  if (!pdf && !ends_with(out, ".png")) throw InputError(out, "", "the output must end in .pdf or .png");
+  if (!pdf && !ends_with(out, ".png")) throw io::InputError(out, "", "the output must end in .pdf or .png");
   render::SheetOptions sheet;
   parse_page(options.page, sheet);
   if (!(options.dpi >= 72 && options.dpi <= 1200))
-    throw InputError("", "--dpi", "must be between 72 and 1200, not " + (std::ostringstream() << options.dpi).str());
+    throw io::InputError("", "--dpi", "must be between 72 and 1200, not " + (std::ostringstream() << options.dpi).str());
   sheet.dpi = options.dpi;
   sheet.board = parse_board(options.board);
   std::optional<render::ViewingCamera> camera = parse_camera(options);
 
-  DiskRegistry registry = load_disk_registry(options.disks);
-  std::optional<TableSpec> table;
-  if (!options.table.empty()) table = load_table(options.table);
+  model::DiskRegistry registry = model::load_disk_registry(options.disks);
+  std::optional<model::TableSpec> table;
+  if (!options.table.empty()) table = model::load_table(options.table);
   for (const std::string& w : render::tag_warnings(registry, table ? &*table : nullptr, camera))
     std::fprintf(stderr, "diskref tags: warning: %s\n", w.c_str());
 
@@ -115,7 +115,7 @@ int run_tags(const TagsOptions& options) {
   try {
     pages = render::tag_sheets(registry, table ? &*table : nullptr, sheet);
   } catch (const std::invalid_argument& e) {
-    throw InputError(options.disks, "", e.what());
+    throw io::InputError(options.disks, "", e.what());
   }
 
   std::vector<std::string> written;

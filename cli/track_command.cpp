@@ -18,7 +18,7 @@
 #include <string>
 
 #include "calibration/camera_model.h"
-#include "calibration/table_pose.h"
+#include "calibration/camera_pose.h"
 #include "cli/camera_settings.h"
 #include "cli/commands.h"
 #include "engine/io/input_error.h"
@@ -42,7 +42,7 @@ struct TrackOptions {
   CameraSettingsText camera_settings;
   long long max_frames = -1;
   std::string table_pose;
-  double lost_after_s = kDefaultLostAfterSeconds;
+  double lost_after_s = model::kDefaultLostAfterSeconds;
   std::string truth;
   std::string family = "tagStandard41h12";
   int threads = 2;
@@ -122,18 +122,18 @@ void print_summary(const vision::Tracker& tracker, const vision::FrameSource& so
 
 int run_track(const TrackOptions& o) {
   if (o.video.empty() == o.camera.empty())
-    throw InputError("", "", o.video.empty() ? "give a VIDEO file or --camera DEVICE" : "give a VIDEO file or --camera, not both");
+    throw io::InputError("", "", o.video.empty() ? "give a VIDEO file or --camera DEVICE" : "give a VIDEO file or --camera, not both");
   if (any_given(o.camera_settings) && o.camera.empty())
-    throw InputError("", "--camera-size/--camera-fps/--exposure", "go with --camera");
+    throw io::InputError("", "--camera-size/--camera-fps/--exposure", "go with --camera");
   // Every input is read before the output is touched.
-  TableSpec table = load_table(o.table);
-  DiskRegistry registry = load_disk_registry(o.disks);
-  std::optional<CameraModel> lens;
-  if (!o.calib.empty()) lens = load_camera_model(o.calib);
-  std::optional<TablePose> fixed_pose;
-  if (!o.table_pose.empty()) fixed_pose = load_table_pose(o.table_pose);
-  std::optional<std::vector<TrackFrame>> truth;
-  if (!o.truth.empty()) truth = load_track_jsonl(o.truth);
+  model::TableSpec table = model::load_table(o.table);
+  model::DiskRegistry registry = model::load_disk_registry(o.disks);
+  std::optional<calib::CameraModel> lens;
+  if (!o.calib.empty()) lens = calib::load_camera_model(o.calib);
+  std::optional<calib::CameraPose> fixed_pose;
+  if (!o.table_pose.empty()) fixed_pose = calib::load_camera_pose(o.table_pose);
+  std::optional<std::vector<model::TrackFrame>> truth;
+  if (!o.truth.empty()) truth = model::load_track_jsonl(o.truth);
   std::unique_ptr<vision::FrameSource> source = open_source(o);
 
   vision::TrackerOptions options;
@@ -144,13 +144,13 @@ int run_track(const TrackOptions& o) {
   if (fixed_pose) tracker.set_table_pose(*fixed_pose);
 
   std::ofstream out(o.out, std::ios::out | std::ios::trunc);
-  if (!out) throw InputError(o.out, "", "cannot be written");
+  if (!out) throw io::InputError(o.out, "", "cannot be written");
 
   g_stop = false;
   auto previous_handler = std::signal(SIGINT, on_interrupt);
   Progress progress(source->frame_count(), o.quiet);
   std::set<std::string> seen;
-  std::vector<TrackFrame> written;
+  std::vector<model::TrackFrame> written;
   long long frames = 0;
   const auto start = std::chrono::steady_clock::now();
   while (!g_stop && (o.max_frames < 0 || frames < o.max_frames)) {
@@ -161,7 +161,7 @@ int run_track(const TrackOptions& o) {
       if (!o.quiet) progress.finish();
       std::fprintf(stderr, "%s\n", note.c_str());  // notes name their frame
     }
-    out << to_jsonl_line(result.track) << '\n';
+    out << model::to_jsonl_line(result.track) << '\n';
     out.flush();
     if (!out) throw std::runtime_error("writing " + o.out + " failed (disk full?)");
     for (const auto& d : result.track.disks) seen.insert(d.name);

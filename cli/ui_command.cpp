@@ -54,9 +54,9 @@ void print_summary(const ui::RunSummary& s) {
 int run_ui(const UiOptions& o) {
   ui::AppOptions a;
   int sources = (o.camera >= 0 || !o.camera_device.empty() ? 1 : 0) + (!o.video.empty() ? 1 : 0) + (!o.replay.empty() ? 1 : 0);
-  if (sources > 1) throw InputError("", "", "give one of --video, --camera and --replay");
+  if (sources > 1) throw io::InputError("", "", "give one of --video, --camera and --replay");
   if (any_given(o.camera_settings) && o.camera < 0 && o.camera_device.empty())
-    throw InputError("", "--camera-size/--camera-fps/--exposure", "go with --camera or --camera-device");
+    throw io::InputError("", "--camera-size/--camera-fps/--exposure", "go with --camera or --camera-device");
   if (!o.replay.empty()) {
     a.source.kind = ui::SourceChoice::Kind::replay;
     a.source.replay_dir = o.replay;
@@ -76,13 +76,13 @@ int run_ui(const UiOptions& o) {
   if (!o.record.empty()) a.record_dir = o.record;
   if (!o.screenshot.empty()) a.screenshot = o.screenshot;
   if (!o.views_json.empty()) {
-    if (!a.screenshot) throw InputError("", "--views-json", "goes with --screenshot");
+    if (!a.screenshot) throw io::InputError("", "--views-json", "goes with --screenshot");
     a.views_json = o.views_json;
   }
   a.frames = o.frames;
   if (a.screenshot && a.frames < 1) a.frames = 1;
   if (std::sscanf(o.size.c_str(), "%dx%d", &a.width, &a.height) != 2 || a.width < 640 || a.height < 400) {
-    throw InputError("", "--size", "expected WIDTHxHEIGHT, at least 640x400");
+    throw io::InputError("", "--size", "expected WIDTHxHEIGHT, at least 640x400");
   }
   if (!o.select.empty()) {
     a.initial.a = o.select[0];
@@ -92,14 +92,14 @@ int run_ui(const UiOptions& o) {
   a.initial.reach_multiplier = o.reach;
   if (!o.flip.empty()) {
     auto colon = o.flip.rfind(':');
-    if (colon == std::string::npos || colon == 0) throw InputError("", "--flip", "expected SHIP:SPEED, e.g. enterprise:3");
+    if (colon == std::string::npos || colon == 0) throw io::InputError("", "--flip", "expected SHIP:SPEED, e.g. enterprise:3");
     a.initial.mover = o.flip.substr(0, colon);
     try {
       a.initial.flips = std::stoi(o.flip.substr(colon + 1));
     } catch (const std::exception&) {
-      throw InputError("", "--flip", "the speed after ':' must be a whole number of flips");
+      throw io::InputError("", "--flip", "the speed after ':' must be a whole number of flips");
     }
-    if (a.initial.flips < 1 || a.initial.flips > 20) throw InputError("", "--flip", "speed must be 1..20 flips");
+    if (a.initial.flips < 1 || a.initial.flips > 20) throw io::InputError("", "--flip", "speed must be 1..20 flips");
   }
   a.start_paused = o.paused;
   a.zoom_to_dispute = o.zoom;

@@ -8,13 +8,13 @@
 #include <opencv2/imgproc.hpp>
 
 #include "render/lens_rays.h"
-#include "render/rng.h"
+#include "engine/random/splitmix64.h"
 
 namespace diskref::render {
 namespace {
 
 // A softly, unevenly lit wall behind the board: low-frequency random shading, slightly warm.
-cv::Mat wall_radiance(cv::Size size, Rng& rng) {
+cv::Mat wall_radiance(cv::Size size, random::SplitMix64& rng) {
   cv::Mat coarse(4, 6, CV_32FC3);
   for (int v = 0; v < coarse.rows; ++v)
     for (int u = 0; u < coarse.cols; ++u) {
@@ -28,12 +28,12 @@ cv::Mat wall_radiance(cv::Size size, Rng& rng) {
 
 }  // namespace
 
-cv::Mat render_board_view(const CameraModel& camera, const cv::Matx33d& rotation, const cv::Vec3d& translation,
+cv::Mat render_board_view(const calib::CameraModel& camera, const cv::Matx33d& rotation, const cv::Vec3d& translation,
                           const BoardSpec& board, const ImageEffects& effects, uint64_t seed) {
   if (auto problem = image_effects_problem(effects); !problem.empty()) throw std::invalid_argument(problem);
   BoardPattern pattern(board);
   RayGrid rays(camera);
-  Rng rng(seed);
+  random::SplitMix64 rng(seed);
   cv::Size size = camera.image_size;
   cv::Mat radiance = wall_radiance(size, rng);
 
@@ -76,7 +76,7 @@ cv::Mat render_board_view(const CameraModel& camera, const cv::Matx33d& rotation
   return finish_frame(radiance, effects, rng.next_u64());
 }
 
-std::vector<cv::Point2d> board_corner_truth(const CameraModel& camera, const cv::Matx33d& rotation,
+std::vector<cv::Point2d> board_corner_truth(const calib::CameraModel& camera, const cv::Matx33d& rotation,
                                             const cv::Vec3d& translation, const BoardSpec& board) {
   BoardPattern pattern(board);
   std::vector<cv::Point2d> out;
@@ -87,7 +87,7 @@ std::vector<cv::Point2d> board_corner_truth(const CameraModel& camera, const cv:
   return out;
 }
 
-bool board_fully_visible(const CameraModel& camera, const cv::Matx33d& rotation, const cv::Vec3d& translation,
+bool board_fully_visible(const calib::CameraModel& camera, const cv::Matx33d& rotation, const cv::Vec3d& translation,
                          const BoardPattern& pattern, double margin_px) {
   // Printed side towards the camera: the camera centre lies on the board's -z side.
   cv::Vec3d camera_in_board = -(rotation.t() * translation);
@@ -116,10 +116,10 @@ bool board_fully_visible(const CameraModel& camera, const cv::Matx33d& rotation,
   return true;
 }
 
-std::vector<std::pair<cv::Matx33d, cv::Vec3d>> calibration_poses(const CameraModel& camera, const BoardSpec& board,
+std::vector<std::pair<cv::Matx33d, cv::Vec3d>> calibration_poses(const calib::CameraModel& camera, const BoardSpec& board,
                                                                  int count, uint64_t seed) {
   BoardPattern pattern(board);
-  Rng rng(seed);
+  random::SplitMix64 rng(seed);
   cv::Rect2d card = pattern.card_mm();
   cv::Point2d centre = pattern.center_mm();
   double card_diagonal = std::hypot(card.width, card.height);

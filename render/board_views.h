@@ -25,7 +25,7 @@ namespace diskref::render {
 // The board seen by `camera` (its image size, intrinsics and distortion) at pose
 // camera_from_board, over a softly lit wall, with the effects; BGR, 8 bit. Deterministic for a
 // seed. Throws std::invalid_argument for a bad board spec or bad effects.
-cv::Mat render_board_view(const CameraModel& camera, const cv::Matx33d& rotation_camera_from_board,
+cv::Mat render_board_view(const calib::CameraModel& camera, const cv::Matx33d& rotation_camera_from_board,
                           const cv::Vec3d& translation_camera_from_board, const BoardSpec& board,
                           const ImageEffects& effects, uint64_t seed);
 
@@ -33,19 +33,19 @@ cv::Mat render_board_view(const CameraModel& camera, const cv::Matx33d& rotation
 // chessboard inner corners in object-point order (row by row from the first inner corner;
 // findChessboardCorners returns this order, or its reverse for a board seen upside down);
 // ChArUco chessboard corners by id.
-std::vector<cv::Point2d> board_corner_truth(const CameraModel& camera, const cv::Matx33d& rotation_camera_from_board,
+std::vector<cv::Point2d> board_corner_truth(const calib::CameraModel& camera, const cv::Matx33d& rotation_camera_from_board,
                                             const cv::Vec3d& translation_camera_from_board, const BoardSpec& board);
 
 // `count` varied, plausible calibration poses (camera_from_board) for a camera: the printed side
 // facing the camera, tilted up to ~45 degrees about varied axes, turned up to ~25 degrees in its
 // plane, the whole card in view at different distances, and the board's middle spread over the
 // image, corners included. Deterministic for a seed.
-std::vector<std::pair<cv::Matx33d, cv::Vec3d>> calibration_poses(const CameraModel& camera, const BoardSpec& board,
+std::vector<std::pair<cv::Matx33d, cv::Vec3d>> calibration_poses(const calib::CameraModel& camera, const BoardSpec& board,
                                                                  int count, uint64_t seed);
 
 // Whether the board's whole card is in the image (with `margin_px`) and its printed side faces
 // the camera, at this pose.
-bool board_fully_visible(const CameraModel& camera, const cv::Matx33d& rotation_camera_from_board,
+bool board_fully_visible(const calib::CameraModel& camera, const cv::Matx33d& rotation_camera_from_board,
                          const cv::Vec3d& translation_camera_from_board, const BoardPattern& pattern, double margin_px);
 
 }  // namespace diskref::render

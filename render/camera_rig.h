@@ -10,7 +10,7 @@
 namespace diskref::render {
 
 struct CameraRig {
-  CameraModel camera;
+  calib::CameraModel camera;
   cv::Matx33d rotation = cv::Matx33d::eye();  // camera_from_table
   cv::Vec3d translation{0, 0, 0};             // camera_from_table, mm
 

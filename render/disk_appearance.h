@@ -20,31 +20,31 @@ inline constexpr double kTagQuietCells = 1.0;
 
 // A disk's default body colour (linear BGR reflectance) when the registry gives none: by kind,
 // with a hue that differs between ships by name.
-cv::Vec3f default_disk_color(const DiskSpec& disk);
+cv::Vec3f default_disk_color(const model::DiskSpec& disk);
 // The registry's 0xRRGGBB as a linear BGR reflectance.
 cv::Vec3f color_from_rgb(unsigned rgb);
 
 class DiskAppearance {
  public:
-  explicit DiskAppearance(const DiskSpec& disk);
+  explicit DiskAppearance(const model::DiskSpec& disk);
 
-  const DiskSpec& spec() const { return disk_; }
+  const model::DiskSpec& spec() const { return disk_; }
   cv::Vec3f body_color() const { return body_; }
   cv::Vec3f rim_color() const { return rim_; }
   // Whether a disk-local point lies on the disk (engine geometry's outline).
   bool contains(double x_mm, double y_mm) const;
   // Colour of the face `face` at a disk-local point inside the outline.
-  cv::Vec3f face_color(Face face, double x_mm, double y_mm) const;
+  cv::Vec3f face_color(model::Face face, double x_mm, double y_mm) const;
   // The tag on a face, if any.
-  const TagSpec* tag(Face face) const;
+  const model::TagSpec* tag(model::Face face) const;
 
  private:
-  DiskSpec disk_;
+  model::DiskSpec disk_;
   cv::Vec3f body_;
   cv::Vec3f rim_;
   cv::Vec3f mark_;
   struct FaceTag {
-    std::optional<TagSpec> spec;  // a copy: appearances are moved around in vectors
+    std::optional<model::TagSpec> spec;  // a copy: appearances are moved around in vectors
     const TagCells* cells = nullptr;
     double cos_offset = 1, sin_offset = 0;
   };

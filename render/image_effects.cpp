@@ -8,7 +8,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
-#include "render/rng.h"
+#include "engine/random/splitmix64.h"
 
 namespace diskref::render {
 
@@ -25,7 +25,7 @@ std::string image_effects_problem(const ImageEffects& e) {
 }
 
 cv::Mat illumination_map(cv::Size size, const ImageEffects& effects, uint64_t seed) {
-  Rng rng(seed);
+  random::SplitMix64 rng(seed);
   double angle = rng.uniform(0, 2 * std::numbers::pi);
   double gx = std::cos(angle), gy = std::sin(angle);
   double cx = (size.width - 1) / 2.0, cy = (size.height - 1) / 2.0;
@@ -53,7 +53,7 @@ constexpr float kNoiseUnit = 16.0f;
 }  // namespace
 
 CameraFinish::CameraFinish(cv::Size size, const ImageEffects& effects, uint64_t seed) : effects_(effects) {
-  Rng rng(seed);
+  random::SplitMix64 rng(seed);
   illumination_ = illumination_map(size, effects, rng.next_u64());
   if (effects.noise_sigma > 0) {
     cv::Mat noise(size.height + kNoiseMargin, size.width + kNoiseMargin, CV_32FC3);
@@ -86,7 +86,7 @@ const cv::Mat& CameraFinish::finish(const cv::Mat& radiance, uint64_t frame_seed
     int taps = std::max(7, 2 * static_cast<int>(std::ceil(3 * effects_.blur_sigma_px)) + 1);
     cv::GaussianBlur(lit_, lit_, cv::Size(taps, taps), effects_.blur_sigma_px);
   }
-  Rng rng(frame_seed);
+  random::SplitMix64 rng(frame_seed);
   int dx = rng.uniform_int(0, kNoiseMargin - 1), dy = rng.uniform_int(0, kNoiseMargin - 1);
   cv::parallel_for_(cv::Range(0, radiance.rows), [&](const cv::Range& rows) {
     constexpr int kRatio = static_cast<int>(kLitUnit / kNoiseUnit);
@@ -111,7 +111,7 @@ const cv::Mat& CameraFinish::finish(const cv::Mat& radiance, uint64_t frame_seed
 }
 
 cv::Mat finish_frame(const cv::Mat& radiance, const ImageEffects& effects, uint64_t seed) {
-  Rng rng(seed);
+  random::SplitMix64 rng(seed);
   CameraFinish camera(radiance.size(), effects, rng.next_u64());
   return camera.finish(radiance, rng.next_u64()).clone();
 }

@@ -10,7 +10,7 @@ struct Lens {
   double k1, k2, p1, p2, k3;
 };
 
-Lens lens_of(const CameraModel& camera) {
+Lens lens_of(const calib::CameraModel& camera) {
   const auto& d = camera.dist_coeffs;
   return {d[0], d[1], d[2], d[3], d[4]};
 }
@@ -32,14 +32,14 @@ void distort(const Lens& l, double x, double y, double& xd, double& yd, cv::Matx
 
 }  // namespace
 
-cv::Point2d pixel_from_ray(const CameraModel& camera, cv::Vec2d ray) {
+cv::Point2d pixel_from_ray(const calib::CameraModel& camera, cv::Vec2d ray) {
   double xd = 0, yd = 0;
   distort(lens_of(camera), ray[0], ray[1], xd, yd, nullptr);
   const auto& k = camera.camera_matrix;
   return {k(0, 0) * xd + k(0, 1) * yd + k(0, 2), k(1, 1) * yd + k(1, 2)};
 }
 
-std::optional<cv::Vec2d> ray_from_pixel(const CameraModel& camera, cv::Point2d pixel) {
+std::optional<cv::Vec2d> ray_from_pixel(const calib::CameraModel& camera, cv::Point2d pixel) {
   const auto& k = camera.camera_matrix;
   double yd = (pixel.y - k(1, 2)) / k(1, 1);
   double xd = (pixel.x - k(0, 2) - k(0, 1) * yd) / k(0, 0);
@@ -68,7 +68,7 @@ std::optional<cv::Vec2d> ray_from_pixel(const CameraModel& camera, cv::Point2d p
   return std::nullopt;
 }
 
-RayGrid::RayGrid(const CameraModel& camera)
+RayGrid::RayGrid(const calib::CameraModel& camera)
     : camera_(camera), grid_w_(camera.image_size.width + 2), grid_h_(camera.image_size.height + 2) {
   grid_.assign(static_cast<std::size_t>(grid_w_) * static_cast<std::size_t>(grid_h_),
                cv::Vec2f(std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::quiet_NaN()));

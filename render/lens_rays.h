@@ -19,21 +19,21 @@
 namespace diskref::render {
 
 // Normalized undistorted ray -> raw pixel (the forward model, as cv::projectPoints).
-cv::Point2d pixel_from_ray(const CameraModel& camera, cv::Vec2d ray);
+cv::Point2d pixel_from_ray(const calib::CameraModel& camera, cv::Vec2d ray);
 
 // Raw pixel -> normalized undistorted ray, by Newton's method on the forward model (converges to
 // 1e-12 in a few steps for any lens that a calibration would produce). nullopt when the lens
 // model cannot be inverted there (the forward map folds over, far outside the calibrated field).
-std::optional<cv::Vec2d> ray_from_pixel(const CameraModel& camera, cv::Point2d pixel);
+std::optional<cv::Vec2d> ray_from_pixel(const calib::CameraModel& camera, cv::Point2d pixel);
 
 // The rays of every pixel centre of one camera, computed once, so that the rays of supersamples
 // are bilinear look-ups (error below 1e-4 px for real lenses: the inverse lens map is smooth on the
 // scale of a pixel).
 class RayGrid {
  public:
-  explicit RayGrid(const CameraModel& camera);
+  explicit RayGrid(const calib::CameraModel& camera);
 
-  const CameraModel& camera() const { return camera_; }
+  const calib::CameraModel& camera() const { return camera_; }
   cv::Size image_size() const { return camera_.image_size; }
   // Normalized ray of the raw image point (u, v); u in [-0.5, width - 0.5], v likewise. Returns
   // false where the lens cannot be inverted.
@@ -52,7 +52,7 @@ class RayGrid {
   }
 
  private:
-  CameraModel camera_;
+  calib::CameraModel camera_;
   int grid_w_ = 0;
   int grid_h_ = 0;
   std::vector<cv::Vec2f> grid_;  // (width + 2) x (height + 2), origin at pixel (-1, -1); NaN = none

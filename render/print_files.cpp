@@ -8,7 +8,7 @@
 #include <opencv2/imgproc.hpp>
 #include <zlib.h>
 
-#include "calibration/atomic_write.h"
+#include "engine/io/atomic_write.h"
 
 namespace diskref::render {
 namespace {
@@ -49,7 +49,7 @@ std::vector<uint8_t> encode_png(const cv::Mat& image) {
 }
 
 void write_bytes(const std::filesystem::path& file, const std::vector<uint8_t>& bytes) {
-  write_file_atomically(file, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  io::write_file_atomically(file, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 
 namespace diskref::render {
 
-cv::Mat fractal_noise(cv::Size size, double cells_across, int octaves, double persistence, Rng& rng) {
+cv::Mat fractal_noise(cv::Size size, double cells_across, int octaves, double persistence, random::SplitMix64& rng) {
   cv::Mat sum = cv::Mat::zeros(size, CV_32F);
   double amplitude = 1.0, total = 0.0;
   double longer = std::max(size.width, size.height);

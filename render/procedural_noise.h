@@ -4,13 +4,13 @@
 
 #include <opencv2/core.hpp>
 
-#include "render/rng.h"
+#include "engine/random/splitmix64.h"
 
 namespace diskref::render {
 
 // A CV_32F field of `size` with values around 0 (roughly in [-1, 1]): `octaves` layers, the first
 // with about `cells_across` random values across the larger side, each next layer twice as fine
 // and `persistence` times as strong.
-cv::Mat fractal_noise(cv::Size size, double cells_across, int octaves, double persistence, Rng& rng);
+cv::Mat fractal_noise(cv::Size size, double cells_across, int octaves, double persistence, random::SplitMix64& rng);
 
 }  // namespace diskref::render

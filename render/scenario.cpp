@@ -28,9 +28,9 @@ std::filesystem::path resolve(const std::filesystem::path& base_dir, const std::
   return p.is_absolute() ? p : base_dir / p;
 }
 
-Face read_face(const JsonCursor& c) { return *face_from_string(c.one_of({"up", "down"})); }
+model::Face read_face(const io::JsonCursor& c) { return *model::face_from_string(c.one_of({"up", "down"})); }
 
-ArmDirection parse_arm(const JsonCursor& parent, std::string_view key) {
+ArmDirection parse_arm(const io::JsonCursor& parent, std::string_view key) {
   auto c = parent.find(key);
   if (!c) return std::nullopt;
   if (c->json().is_number()) return c->number();
@@ -41,13 +41,13 @@ ArmDirection parse_arm(const JsonCursor& parent, std::string_view key) {
   return 180.0;
 }
 
-std::string disk_name(const JsonCursor& c, const DiskRegistry& registry) {
+std::string disk_name(const io::JsonCursor& c, const model::DiskRegistry& registry) {
   std::string name = c.non_empty_string();
   if (!registry.find(name)) c.fail("no disk named \"" + name + "\" in the disk registry");
   return name;
 }
 
-void parse_camera(const JsonCursor& c, const TableSpec& table, CameraRig& rig) {
+void parse_camera(const io::JsonCursor& c, const model::TableSpec& table, CameraRig& rig) {
   c.allow_only({"resolution", "horizontal_fov_deg", "camera_matrix", "dist_coeffs", "pose"});
   auto res = c.at("resolution");
   auto wh = res.numbers(2);
@@ -60,8 +60,8 @@ void parse_camera(const JsonCursor& c, const TableSpec& table, CameraRig& rig) {
     nlohmann::json model = {{"image_size", {size.width, size.height}}, {"camera_matrix", k->json()},
                             {"dist_coeffs", {0, 0, 0, 0, 0}}};
     try {
-      rig.camera.camera_matrix = parse_camera_model(JsonCursor(model, c.file(), c.path())).camera_matrix;
-    } catch (const InputError& e) {
+      rig.camera.camera_matrix = calib::parse_camera_model(io::JsonCursor(model, c.file(), c.path())).camera_matrix;
+    } catch (const io::InputError& e) {
       k->fail(e.problem());
     }
   } else {
@@ -105,7 +105,7 @@ void parse_camera(const JsonCursor& c, const TableSpec& table, CameraRig& rig) {
   if (rig.center_table()[2] <= 0) pose.fail("the camera must be above the table (z > 0)");
 }
 
-SurfaceSpec parse_surface(const JsonCursor& c) {
+SurfaceSpec parse_surface(const io::JsonCursor& c) {
   c.allow_only({"mat", "table", "mat_margin_mm", "table_margin_mm", "floor_depth_mm"});
   SurfaceSpec s;
   if (auto m = c.find("mat")) s.mat = *surface_kind_from_string(m->one_of({"starfield", "cloth", "wood"}));
@@ -117,7 +117,7 @@ SurfaceSpec parse_surface(const JsonCursor& c) {
   return s;
 }
 
-ImageEffects parse_effects(const JsonCursor& c, double& shutter) {
+ImageEffects parse_effects(const io::JsonCursor& c, double& shutter) {
   c.allow_only({"noise_sigma", "blur_sigma_px", "vignetting", "light_gradient", "exposure", "supersample", "shutter"});
   ImageEffects e;
   e.supersample = 3;
@@ -132,7 +132,7 @@ ImageEffects parse_effects(const JsonCursor& c, double& shutter) {
   return e;
 }
 
-BoardEvent parse_board(const JsonCursor& c, const CameraRig& rig) {
+BoardEvent parse_board(const io::JsonCursor& c, const CameraRig& rig) {
   c.allow_only({"type", "cols", "rows", "square_mm", "marker_mm", "dictionary", "poses", "seed", "hold_s", "move_s"});
   BoardEvent b;
   std::string type = c.at("type").one_of({"chessboard", "charuco"});
@@ -178,7 +178,7 @@ BoardEvent parse_board(const JsonCursor& c, const CameraRig& rig) {
   return b;
 }
 
-ScenarioEvent parse_event(const JsonCursor& c, const Scenario& s) {
+ScenarioEvent parse_event(const io::JsonCursor& c, const Scenario& s) {
   ScenarioEvent ev;
   ev.path = c.path();
   c.allow_only({"t", "flip", "rotate", "place", "remove", "hand", "template", "board"});
@@ -188,7 +188,7 @@ ScenarioEvent parse_event(const JsonCursor& c, const Scenario& s) {
     if (k != "t") actions.push_back(k);
   if (actions.size() != 1) c.fail("an event needs \"t\" and exactly one of flip, rotate, place, remove, hand, template, board");
   auto a = c.at(actions[0]);
-  const DiskRegistry& reg = s.registry;
+  const model::DiskRegistry& reg = s.registry;
   if (actions[0] == "flip") {
     a.allow_only({"disk", "count", "seconds_per_flip", "pause_s"});
     FlipEvent f;
@@ -242,7 +242,7 @@ ScenarioEvent parse_event(const JsonCursor& c, const Scenario& s) {
     a.allow_only({"disk", "between", "lay_s", "hold_s", "lift_s", "from"});
     TemplateEvent t;
     t.disk = disk_name(a.at("disk"), reg);
-    if (reg.find(t.disk)->kind != DiskKind::template_) a.at("disk").fail("\"" + t.disk + "\" is not a template (kind \"template\")");
+    if (reg.find(t.disk)->kind != model::DiskKind::template_) a.at("disk").fail("\"" + t.disk + "\" is not a template (kind \"template\")");
     auto between = a.at("between");
     if (between.size() != 2) between.fail("needs exactly two disk names");
     t.from_disk = disk_name(between.at(std::size_t{0}), reg);
@@ -260,7 +260,7 @@ ScenarioEvent parse_event(const JsonCursor& c, const Scenario& s) {
 
 }  // namespace
 
-Scenario parse_scenario(const JsonCursor& root, const std::filesystem::path& base_dir) {
+Scenario parse_scenario(const io::JsonCursor& root, const std::filesystem::path& base_dir) {
   root.allow_only({"duration_s", "fps", "seed", "camera", "table", "surface", "disks", "start", "events", "effects"});
   Scenario s;
   s.file = root.file();
@@ -272,10 +272,10 @@ Scenario parse_scenario(const JsonCursor& root, const std::filesystem::path& bas
     s.seed = static_cast<uint64_t>(v);
   }
   auto table = root.at("table");
-  s.table = table.json().is_string() ? load_table(resolve(base_dir, table.non_empty_string())) : parse_table(table);
+  s.table = table.json().is_string() ? model::load_table(resolve(base_dir, table.non_empty_string())) : model::parse_table(table);
   auto disks = root.at("disks");
   s.registry =
-      disks.json().is_string() ? load_disk_registry(resolve(base_dir, disks.non_empty_string())) : parse_disk_registry(disks);
+      disks.json().is_string() ? model::load_disk_registry(resolve(base_dir, disks.non_empty_string())) : model::parse_disk_registry(disks);
   parse_camera(root.at("camera"), s.table, s.rig);
   if (auto surface = root.find("surface")) s.surface = parse_surface(*surface);
   if (auto effects = root.find("effects")) {
@@ -307,8 +307,8 @@ Scenario parse_scenario(const JsonCursor& root, const std::filesystem::path& bas
 }
 
 Scenario load_scenario(const std::filesystem::path& file) {
-  nlohmann::json doc = read_json_file(file);
-  return parse_scenario(JsonCursor(doc, file.string()), file.parent_path());
+  nlohmann::json doc = io::read_json_file(file);
+  return parse_scenario(io::JsonCursor(doc, file.string()), file.parent_path());
 }
 
 }  // namespace diskref::render

@@ -24,7 +24,7 @@ namespace diskref::render {
 struct StartPlacement {
   std::string disk;
   double x = 0, y = 0, heading = 0;
-  Face face = Face::up;
+  model::Face face = model::Face::up;
 };
 
 // Where a hand comes from: the direction (table frame, degrees) from its target towards the arm;
@@ -47,7 +47,7 @@ struct RotateEvent {
 struct PlaceEvent {  // a hand brings the disk in and lays it down
   std::string disk;
   double x = 0, y = 0, heading = 0;
-  Face face = Face::up;
+  model::Face face = model::Face::up;
   double duration_s = 1.6;
   ArmDirection from;
 };
@@ -93,9 +93,9 @@ struct Scenario {
   double fps = 30;
   uint64_t seed = 1;
   CameraRig rig;
-  TableSpec table;
+  model::TableSpec table;
   SurfaceSpec surface;
-  DiskRegistry registry;
+  model::DiskRegistry registry;
   std::vector<StartPlacement> start;
   std::vector<ScenarioEvent> events;  // sorted by time
   ImageEffects effects;
@@ -107,6 +107,6 @@ struct Scenario {
 // Reads a scenario; relative file names inside it ("table": "table.json") are relative to the
 // scenario's directory. Throws InputError naming the file, the JSON path and the problem.
 Scenario load_scenario(const std::filesystem::path& file);
-Scenario parse_scenario(const JsonCursor& root, const std::filesystem::path& base_dir);
+Scenario parse_scenario(const io::JsonCursor& root, const std::filesystem::path& base_dir);
 
 }  // namespace diskref::render

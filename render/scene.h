@@ -24,7 +24,7 @@ namespace diskref::render {
 
 struct DiskInstant {
   std::size_t disk = 0;  // registry index
-  Face top_face = Face::up;
+  model::Face top_face = model::Face::up;
   cv::Matx33d rotation = cv::Matx33d::eye();  // table_from_body
   cv::Vec3d translation{0, 0, 0};             // table_from_body
   bool resting = true;   // lying flat on the table (not turning over, not carried)

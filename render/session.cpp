@@ -8,9 +8,9 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/videoio.hpp>
 
-#include "calibration/atomic_write.h"
+#include "engine/io/atomic_write.h"
 #include "engine/model/track_frame.h"
-#include "render/rng.h"
+#include "engine/random/splitmix64.h"
 
 namespace diskref::render {
 namespace {
@@ -23,10 +23,10 @@ double texels_per_mm_for(const CameraRig& rig) {
 }  // namespace
 
 SessionRenderer::SessionRenderer(const Scenario& scenario) : scenario_(scenario), timeline_(scenario_) {
-  Rng rng(scenario_.seed);
+  random::SplitMix64 rng(scenario_.seed);
   surface_ = std::make_unique<TableSurface>(scenario_.table, scenario_.surface, texels_per_mm_for(scenario_.rig), rng.fork(1).next_u64());
   model_.surface = surface_.get();
-  for (const DiskSpec& d : scenario_.registry.disks()) model_.disks.emplace_back(d);
+  for (const model::DiskSpec& d : scenario_.registry.disks()) model_.disks.emplace_back(d);
   for (const BoardSpec& b : timeline_.boards()) model_.boards.emplace_back(b);
   renderer_ = std::make_unique<TableRenderer>(model_, scenario_.rig, scenario_.effects.supersample);
   camera_ = std::make_unique<CameraFinish>(scenario_.rig.camera.image_size, scenario_.effects, rng.fork(2).next_u64());
@@ -49,13 +49,13 @@ const cv::Mat& SessionRenderer::radiance(int frame) {
 }
 
 const cv::Mat& SessionRenderer::camera_image(int frame, const cv::Mat& light) {
-  return camera_->finish(light, Rng(scenario_.seed).fork(100 + static_cast<uint64_t>(frame)).next_u64());
+  return camera_->finish(light, random::SplitMix64(scenario_.seed).fork(100 + static_cast<uint64_t>(frame)).next_u64());
 }
 
 const cv::Mat& SessionRenderer::frame(int frame) { return camera_image(frame, radiance(frame)); }
 
 nlohmann::json camera_json(const CameraRig& rig) {
-  nlohmann::json out = camera_model_to_json(rig.camera);
+  nlohmann::json out = calib::camera_model_to_json(rig.camera);
   nlohmann::json rotation = nlohmann::json::array();
   for (int r = 0; r < 3; ++r) rotation.push_back({rig.rotation(r, 0), rig.rotation(r, 1), rig.rotation(r, 2)});
   out["camera_from_table"] = {{"rotation", rotation},
@@ -98,9 +98,9 @@ SessionSummary render_session(const Scenario& scenario, const std::filesystem::p
     summary.trace_seconds += std::chrono::duration<double>(t_traced - t0).count();
     summary.effects_seconds += std::chrono::duration<double>(t1 - t_traced).count();
     summary.encode_seconds += std::chrono::duration<double>(t2 - t1).count();
-    TrackFrame tf = truth.next(k, session.frame_time(k), session.timeline().at(session.frame_time(k)));
-    for (const DiskTrack& d : tf.disks) summary.visible_disk_frames += d.state == TrackState::visible;
-    truth_text += to_jsonl_line(tf);
+    model::TrackFrame tf = truth.next(k, session.frame_time(k), session.timeline().at(session.frame_time(k)));
+    for (const model::DiskTrack& d : tf.disks) summary.visible_disk_frames += d.state == model::TrackState::visible;
+    truth_text += model::to_jsonl_line(tf);
     truth_text += '\n';
     if (progress) progress(k + 1, frames);
   }
@@ -117,10 +117,10 @@ SessionSummary render_session(const Scenario& scenario, const std::filesystem::p
   }
   std::filesystem::rename(video_tmp, video);
   summary.video_bytes = std::filesystem::file_size(video);
-  write_file_atomically(out_dir / "truth.jsonl", truth_text);
-  write_file_atomically(out_dir / "table.json", table_to_json(scenario.table).dump(2) + "\n");
-  write_file_atomically(out_dir / "disks.json", disk_registry_to_json(scenario.registry).dump(2) + "\n");
-  write_file_atomically(out_dir / "camera.json", camera_json(scenario.rig).dump(2) + "\n");
+  io::write_file_atomically(out_dir / "truth.jsonl", truth_text);
+  io::write_file_atomically(out_dir / "table.json", model::table_to_json(scenario.table).dump(2) + "\n");
+  io::write_file_atomically(out_dir / "disks.json", model::disk_registry_to_json(scenario.registry).dump(2) + "\n");
+  io::write_file_atomically(out_dir / "camera.json", camera_json(scenario.rig).dump(2) + "\n");
   summary.frames = frames;
   summary.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return summary;

@@ -164,11 +164,11 @@ std::map<int, TableRenderer::ObjectBox> TableRenderer::object_boxes(const std::v
   std::map<int, std::vector<cv::Vec3d>> points;
   for (const SceneInstant& instant : instants) {
     for (const DiskInstant& d : instant.disks) {
-      const DiskSpec& spec = model_.disks[d.disk].spec();
+      const model::DiskSpec& spec = model_.disks[d.disk].spec();
       double r = geom::bounding_radius(spec.shape);
       box_points({-r, -r, 0}, {r, r, spec.thickness_mm}, d.rotation, d.translation, points[static_cast<int>(d.disk)]);
       ObjectBox& b = boxes[static_cast<int>(d.disk)];
-      b.signature = mix(mix(b.signature, d.rotation, d.translation), d.top_face == Face::up ? 1.0 : 2.0);
+      b.signature = mix(mix(b.signature, d.rotation, d.translation), d.top_face == model::Face::up ? 1.0 : 2.0);
     }
     for (const HandInstant& h : instant.hands) {
       // The solids, and the soft shadow they cast on the table (and on disks).

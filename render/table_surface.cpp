@@ -7,7 +7,7 @@
 
 #include "render/board_pattern.h"
 #include "render/procedural_noise.h"
-#include "render/rng.h"
+#include "engine/random/splitmix64.h"
 
 namespace diskref::render {
 namespace {
@@ -33,7 +33,7 @@ cv::Mat blend(const cv::Mat& t, cv::Vec3f a, cv::Vec3f b) {
 }
 
 // Green baize: slow mottling and fine fibres.
-cv::Mat cloth(cv::Size size, double texels_per_mm, Rng& rng) {
+cv::Mat cloth(cv::Size size, double texels_per_mm, random::SplitMix64& rng) {
   double across_mm = std::max(size.width, size.height) / texels_per_mm;
   cv::Mat mottle = fractal_noise(size, across_mm / 180.0, 3, 0.5, rng);
   cv::Mat fibres(size, CV_32F);
@@ -45,7 +45,7 @@ cv::Mat cloth(cv::Size size, double texels_per_mm, Rng& rng) {
 }
 
 // Planks of wood with grain along x.
-cv::Mat wood(cv::Size size, double texels_per_mm, Rng& rng) {
+cv::Mat wood(cv::Size size, double texels_per_mm, random::SplitMix64& rng) {
   double across_mm = std::max(size.width, size.height) / texels_per_mm;
   cv::Mat warp = fractal_noise(size, across_mm / 90.0, 3, 0.5, rng);
   cv::Mat fine = fractal_noise(size, across_mm / 3.0, 2, 0.5, rng);
@@ -71,7 +71,7 @@ cv::Mat wood(cv::Size size, double texels_per_mm, Rng& rng) {
 }
 
 // A space mat: black-blue, faint nebulae, stars of many sizes.
-cv::Mat starfield(cv::Size size, double texels_per_mm, Rng& rng) {
+cv::Mat starfield(cv::Size size, double texels_per_mm, random::SplitMix64& rng) {
   double across_mm = std::max(size.width, size.height) / texels_per_mm;
   cv::Mat nebula_a = fractal_noise(size, across_mm / 300.0, 4, 0.55, rng);
   cv::Mat nebula_b = fractal_noise(size, across_mm / 250.0, 4, 0.55, rng);
@@ -100,7 +100,7 @@ cv::Mat starfield(cv::Size size, double texels_per_mm, Rng& rng) {
   return out;
 }
 
-cv::Mat make_texture(SurfaceKind kind, cv::Size size, double texels_per_mm, Rng& rng) {
+cv::Mat make_texture(SurfaceKind kind, cv::Size size, double texels_per_mm, random::SplitMix64& rng) {
   switch (kind) {
     case SurfaceKind::cloth: return to_texture(cloth(size, texels_per_mm, rng));
     case SurfaceKind::wood: return to_texture(wood(size, texels_per_mm, rng));
@@ -118,9 +118,9 @@ std::optional<SurfaceKind> surface_kind_from_string(const std::string& name) {
   return std::nullopt;
 }
 
-TableSurface::TableSurface(const TableSpec& table, const SurfaceSpec& surface, double texels_per_mm, uint64_t seed)
+TableSurface::TableSurface(const model::TableSpec& table, const SurfaceSpec& surface, double texels_per_mm, uint64_t seed)
     : table_(table), surface_(surface), texels_per_mm_(texels_per_mm) {
-  Rng rng(seed);
+  random::SplitMix64 rng(seed);
   double w = table.play_area_mm.x, h = table.play_area_mm.y;
   top_ = cv::Rect2d(-surface.table_margin_mm, -surface.table_margin_mm, w + 2 * surface.table_margin_mm,
                     h + 2 * surface.table_margin_mm);
@@ -128,7 +128,7 @@ TableSurface::TableSurface(const TableSpec& table, const SurfaceSpec& surface, d
   auto texels = [&](const cv::Rect2d& r) {
     return cv::Size(static_cast<int>(std::ceil(r.width * texels_per_mm)) + 2, static_cast<int>(std::ceil(r.height * texels_per_mm)) + 2);
   };
-  Rng mat_rng = rng.fork(1), table_rng = rng.fork(2);
+  random::SplitMix64 mat_rng = rng.fork(1), table_rng = rng.fork(2);
   mat_texture_ = make_texture(surface.mat, texels(mat_), texels_per_mm, mat_rng);
   table_texture_ = make_texture(surface.table, texels(top_), texels_per_mm, table_rng);
   for (const auto& m : table.corner_markers) marker_cells_[static_cast<std::size_t>(m.id)] = &tag_bitmaps().cells(m.id);

@@ -33,9 +33,9 @@ class TableSurface {
  public:
   // `texels_per_mm`: resolution of the procedural textures (about twice the camera's pixels per
   // mm is plenty). Deterministic for a seed.
-  TableSurface(const TableSpec& table, const SurfaceSpec& surface, double texels_per_mm, uint64_t seed);
+  TableSurface(const model::TableSpec& table, const SurfaceSpec& surface, double texels_per_mm, uint64_t seed);
 
-  const TableSpec& table() const { return table_; }
+  const model::TableSpec& table() const { return table_; }
   const SurfaceSpec& spec() const { return surface_; }
   // The table top's outline, table frame.
   cv::Rect2d table_top_mm() const { return top_; }
@@ -48,7 +48,7 @@ class TableSurface {
   cv::Vec3f texture_at(const cv::Mat& texture, double x_mm, double y_mm) const;
   bool marker_color(double x_mm, double y_mm, cv::Vec3f& color) const;
 
-  TableSpec table_;
+  model::TableSpec table_;
   SurfaceSpec surface_;
   cv::Rect2d top_;
   cv::Rect2d mat_;

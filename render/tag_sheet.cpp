@@ -68,8 +68,8 @@ std::string to_text(const T& value) {
 
 // Disk face: the outline as a cut line, inside it the face as DiskAppearance draws it (the
 // body's colour lightened for paper).
-Item disk_item(const DiskAppearance& look, Face face) {
-  const DiskSpec& disk = look.spec();
+Item disk_item(const DiskAppearance& look, model::Face face) {
+  const model::DiskSpec& disk = look.spec();
   geom::Vec2 extent{2 * geom::support_local(disk.shape, {1, 0}).x, 2 * geom::support_local(disk.shape, {0, 1}).y};
   Item item;
   const double pad = 1.0;  // room for the cut line
@@ -88,12 +88,12 @@ Item disk_item(const DiskAppearance& look, Face face) {
     return to_print(c);
   };
   item.label.push_back(disk.name + " " + std::string(to_string(face)));
-  const TagSpec* tag = look.tag(face);
+  const model::TagSpec* tag = look.tag(face);
   item.label.push_back(tag ? "tag " + std::to_string(tag->id) + ", " + to_text(tag->size_mm) + " mm" : "no tag");
   return item;
 }
 
-Item marker_item(const CornerMarker& m) {
+Item marker_item(const model::CornerMarker& m) {
   double cell = m.size_mm / kTagBorderCells;
   double side = (kTagCells + 2 * kMarkerCardMarginCells) * cell;
   const TagCells* cells = &tag_bitmaps().cells(m.id);
@@ -276,22 +276,22 @@ std::pair<std::vector<Placement>, std::size_t> pack(const std::vector<cv::Size2d
 
 }  // namespace
 
-std::vector<cv::Mat> tag_sheets(const DiskRegistry& registry, const TableSpec* table, const SheetOptions& o) {
+std::vector<cv::Mat> tag_sheets(const model::DiskRegistry& registry, const model::TableSpec* table, const SheetOptions& o) {
   if (!(o.dpi >= 72 && o.dpi <= 1200)) throw std::invalid_argument("the DPI must be between 72 and 1200");
   if (!(o.page_width_mm >= 100 && o.page_height_mm >= 100 && o.page_width_mm <= 2000 && o.page_height_mm <= 2000))
     throw std::invalid_argument("the page must be between 100 and 2000 mm on each side");
   double px_per_mm = o.dpi / 25.4;
   std::vector<DiskAppearance> looks;
-  for (const DiskSpec& d : registry.disks()) looks.emplace_back(d);
+  for (const model::DiskSpec& d : registry.disks()) looks.emplace_back(d);
   std::optional<BoardPattern> board;
   if (o.board) board.emplace(*o.board);
 
   std::vector<Item> items;
   if (table)
-    for (const CornerMarker& m : table->corner_markers) items.push_back(marker_item(m));
+    for (const model::CornerMarker& m : table->corner_markers) items.push_back(marker_item(m));
   for (const DiskAppearance& look : looks) {
-    items.push_back(disk_item(look, Face::up));
-    if (look.tag(Face::down)) items.push_back(disk_item(look, Face::down));
+    items.push_back(disk_item(look, model::Face::up));
+    if (look.tag(model::Face::down)) items.push_back(disk_item(look, model::Face::down));
   }
   if (board) items.push_back(board_item(*board));
 
@@ -331,23 +331,23 @@ std::vector<cv::Mat> tag_sheets(const DiskRegistry& registry, const TableSpec* t
   return pages;
 }
 
-double pixels_per_cell(const TagSpec& tag, const ViewingCamera& camera) {
+double pixels_per_cell(const model::TagSpec& tag, const ViewingCamera& camera) {
   double f = (camera.resolution.width / 2.0) / std::tan(camera.horizontal_fov_deg * std::numbers::pi / 360.0);
   return tag.size_mm / kTagBorderCells * f / camera.height_mm;
 }
-std::vector<std::string> tag_warnings(const DiskRegistry& registry, const TableSpec* table,
+std::vector<std::string> tag_warnings(const model::DiskRegistry& registry, const model::TableSpec* table,
                                       const std::optional<ViewingCamera>& camera) {
   std::vector<std::string> out;
   // `shape`: the disk the tag is glued on (nullptr for a corner marker, whose card can grow).
-  auto check_readable = [&](const std::string& what, const TagSpec& tag, const geom::Shape* shape) {
+  auto check_readable = [&](const std::string& what, const model::TagSpec& tag, const geom::Shape* shape) {
     if (!camera) return;
     double cell = pixels_per_cell(tag, *camera);
     if (cell >= kMinPixelsPerCell) return;
     double needed = std::ceil(10 * tag.size_mm * kMinPixelsPerCell / cell) / 10;
     char remedy[160];
-    if (shape && !tag_fit_problem(*shape, TagSpec{tag.id, tag.face, needed, tag.heading_offset_deg}).empty())
+    if (shape && !model::tag_fit_problem(*shape, model::TagSpec{tag.id, tag.face, needed, tag.heading_offset_deg}).empty())
       std::snprintf(remedy, sizeof remedy, "a tag of at least %.1f mm, larger than fits this disk (%.1f mm): a closer or "
-                    "sharper camera", needed, std::floor(10 * largest_fitting_tag_mm(*shape, tag)) / 10);
+                    "sharper camera", needed, std::floor(10 * model::largest_fitting_tag_mm(*shape, tag)) / 10);
     else
       std::snprintf(remedy, sizeof remedy, "a tag of at least %.1f mm, or a closer or sharper camera", needed);
     char text[400];
@@ -358,17 +358,17 @@ std::vector<std::string> tag_warnings(const DiskRegistry& registry, const TableS
                   camera->resolution.height, camera->horizontal_fov_deg, kMinPixelsPerCell, remedy);
     out.push_back(text);
   };
-  for (const DiskSpec& d : registry.disks()) {
-    for (const TagSpec& t : d.tags) {
+  for (const model::DiskSpec& d : registry.disks()) {
+    for (const model::TagSpec& t : d.tags) {
       std::string what = d.name + " " + std::string(to_string(t.face));
-      if (auto problem = tag_fit_problem_and_remedy(d.shape, t); !problem.empty())
+      if (auto problem = model::tag_fit_problem_and_remedy(d.shape, t); !problem.empty())
         out.push_back(what + ": tag " + std::to_string(t.id) + ": " + problem);
       check_readable(what, t, &d.shape);
     }
   }
   if (table)
-    for (const CornerMarker& m : table->corner_markers) {
-      TagSpec t;
+    for (const model::CornerMarker& m : table->corner_markers) {
+      model::TagSpec t;
       t.id = m.id;
       t.size_mm = m.size_mm;
       check_readable("corner marker " + std::to_string(m.id), t, nullptr);

@@ -30,7 +30,7 @@ struct SheetOptions {
 
 // The pages (BGR, 8 bit, page size at the DPI). Throws std::invalid_argument when something is
 // larger than a page or the options are unusable.
-std::vector<cv::Mat> tag_sheets(const DiskRegistry& registry, const TableSpec* table, const SheetOptions& options);
+std::vector<cv::Mat> tag_sheets(const model::DiskRegistry& registry, const model::TableSpec* table, const SheetOptions& options);
 
 // A camera straight above the table, for the readability check.
 struct ViewingCamera {
@@ -40,12 +40,12 @@ struct ViewingCamera {
 };
 
 // Pixels per tag cell seen from such a camera (at the image centre: the best case).
-double pixels_per_cell(const TagSpec& tag, const ViewingCamera& camera);
+double pixels_per_cell(const model::TagSpec& tag, const ViewingCamera& camera);
 inline constexpr double kMinPixelsPerCell = 2.5;  // spec §2
 
 // One line per problem, naming the disk (or marker), its face and the tag: a tag too big for its disk (disk_registry.h tag_fit_problem), or with
 // fewer than kMinPixelsPerCell pixels per cell from `camera` (when given).
-std::vector<std::string> tag_warnings(const DiskRegistry& registry, const TableSpec* table,
+std::vector<std::string> tag_warnings(const model::DiskRegistry& registry, const model::TableSpec* table,
                                       const std::optional<ViewingCamera>& camera);
 
 }  // namespace diskref::render

@@ -8,7 +8,7 @@
 
 #include "engine/geometry/shape.h"
 #include "engine/io/input_error.h"
-#include "render/rng.h"
+#include "engine/random/splitmix64.h"
 
 namespace diskref::render {
 namespace {
@@ -43,7 +43,7 @@ const cv::Vec3f kSleeves[] = {{0.45f, 0.22f, 0.10f}, {0.12f, 0.12f, 0.14f}, {0.2
 }  // namespace
 
 Timeline::Timeline(const Scenario& scenario) : scenario_(scenario) {
-  const DiskRegistry& registry = scenario_.registry;
+  const model::DiskRegistry& registry = scenario_.registry;
   disks_.resize(registry.disks().size());
   std::vector<RestState> current(disks_.size());
   std::vector<double> busy_until(disks_.size(), 0.0);
@@ -54,7 +54,7 @@ Timeline::Timeline(const Scenario& scenario) : scenario_(scenario) {
   }
 
   for (const ScenarioEvent& ev : scenario_.events) {
-    auto fail = [&](const std::string& problem) { throw InputError(scenario_.file, ev.path, problem); };
+    auto fail = [&](const std::string& problem) { throw io::InputError(scenario_.file, ev.path, problem); };
     auto disk_index = [&](const std::string& name) { return *registry.index_of(name); };
     auto require_still = [&](std::size_t i) {
       if (ev.t < busy_until[i] - 1e-9)
@@ -70,7 +70,7 @@ Timeline::Timeline(const Scenario& scenario) : scenario_(scenario) {
     if (const auto* flip = std::get_if<FlipEvent>(&ev.what)) {
       std::size_t i = disk_index(flip->disk);
       require_present(i);
-      const DiskSpec& spec = registry.disks()[i];
+      const model::DiskSpec& spec = registry.disks()[i];
       double step = geom::flip_length(spec.shape);
       RestState state = current[i];
       double t = ev.t;
@@ -84,7 +84,7 @@ Timeline::Timeline(const Scenario& scenario) : scenario_(scenario) {
         double h = state.heading * kPi / 180;
         state.x += step * std::cos(h);
         state.y += step * std::sin(h);
-        state.face = other_face(state.face);
+        state.face = model::other_face(state.face);
         disks_[i].rests.emplace_back(m.t1, state);
         t = m.t1 + (k + 1 < flip->count ? flip->pause_s : 0.0);
       }
@@ -152,7 +152,7 @@ Timeline::Timeline(const Scenario& scenario) : scenario_(scenario) {
       // Laid across the two disks it measures, so it rests on the thicker one's top.
       double on_top = std::max(registry.disks()[a].thickness_mm, registry.disks()[b].thickness_mm);
       RestState laid{true, (current[a].x + current[b].x) / 2, (current[a].y + current[b].y) / 2,
-                     geom::wrap_degrees(std::atan2(dy, dx) * 180 / kPi), Face::up, on_top};
+                     geom::wrap_degrees(std::atan2(dy, dx) * 180 / kPi), model::Face::up, on_top};
       carry_in(i, laid, ev.t, tmpl->lay_s, tmpl->from);
       carry_out(i, laid, ev.t + tmpl->lay_s + tmpl->hold_s, tmpl->lift_s, tmpl->from);
       current[i].present = false;
@@ -199,7 +199,7 @@ Timeline::HandTrack& Timeline::new_hand(double from_deg) {
   HandTrack track;
   track.id = static_cast<int>(hands_.size());
   track.finger_heading = from_deg + 180;
-  Rng rng = Rng(scenario_.seed).fork(1000 + static_cast<uint64_t>(track.id));
+  random::SplitMix64 rng = random::SplitMix64(scenario_.seed).fork(1000 + static_cast<uint64_t>(track.id));
   track.skin = kSkins[rng.uniform_int(0, static_cast<int>(std::size(kSkins)) - 1)];
   track.sleeve = kSleeves[rng.uniform_int(0, static_cast<int>(std::size(kSleeves)) - 1)];
   hands_.push_back(track);

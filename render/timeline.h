@@ -19,7 +19,7 @@ namespace diskref::render {
 struct RestState {
   bool present = false;
   double x = 0, y = 0, heading = 0;
-  Face face = Face::up;
+  model::Face face = model::Face::up;
   double z = 0;  // height of its underside: 0 on the table; a template lies across the disks it measures
 };
 
@@ -42,7 +42,7 @@ class Timeline {
     bool flip = false;
     bool on_table = false;   // a turn: the disk stays flat on the table throughout
     RestState before;        // pose at t0 (flip: where it turns over from)
-    Face face = Face::up;    // face up while it slides or is carried
+    model::Face face = model::Face::up;    // face up while it slides or is carried
     std::vector<Key> keys;   // slides and carries
   };
   struct DiskTrack {

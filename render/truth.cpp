@@ -17,7 +17,7 @@ GroundTruth::GroundTruth(const SceneModel& model, const CameraRig& rig, double l
 
 std::vector<cv::Point3d> GroundTruth::tag_corners(const DiskInstant& disk) const {
   const DiskAppearance& look = model_.disks[disk.disk];
-  const TagSpec* tag = look.tag(disk.top_face);
+  const model::TagSpec* tag = look.tag(disk.top_face);
   if (!tag) return {};
   // Tag frame -> disk-local: the tag's +x is the heading turned by -offset.
   double o = -tag->heading_offset_deg * std::numbers::pi / 180;
@@ -33,7 +33,7 @@ std::vector<cv::Point3d> GroundTruth::tag_corners(const DiskInstant& disk) const
 bool GroundTruth::tag_visible(const SceneInstant& instant, const DiskInstant& disk) const {
   if (!disk.resting) return false;
   const DiskAppearance& look = model_.disks[disk.disk];
-  const TagSpec* tag = look.tag(disk.top_face);
+  const model::TagSpec* tag = look.tag(disk.top_face);
   if (!tag) return false;
   double o = -tag->heading_offset_deg * std::numbers::pi / 180;
   double c = std::cos(o), s = std::sin(o);
@@ -62,8 +62,8 @@ bool GroundTruth::tag_visible(const SceneInstant& instant, const DiskInstant& di
   return true;
 }
 
-TrackFrame GroundTruth::next(long long frame, double t, const SceneInstant& instant) {
-  TrackFrame out;
+model::TrackFrame GroundTruth::next(long long frame, double t, const SceneInstant& instant) {
+  model::TrackFrame out;
   out.frame = frame;
   out.t = t;
   bool settled = instant.hands.empty() && !instant.board;
@@ -82,33 +82,33 @@ TrackFrame GroundTruth::next(long long frame, double t, const SceneInstant& inst
       m.y = d->translation[1];
       m.heading = geom::wrap_degrees(std::atan2(d->rotation(1, 0), d->rotation(0, 0)) * 180 / std::numbers::pi);
       m.face = d->top_face;
-      DiskTrack track;
+      model::DiskTrack track;
       track.name = model_.disks[i].spec().name;
       track.kind = model_.disks[i].spec().kind;
       track.x = m.x;
       track.y = m.y;
       track.heading = m.heading;
       track.face = m.face;
-      track.state = TrackState::visible;
-      track.motion = d->moving ? Motion::moving : Motion::settled;
+      track.state = model::TrackState::visible;
+      track.motion = d->moving ? model::Motion::moving : model::Motion::settled;
       out.disks.push_back(track);
       continue;
     }
     if (!m.seen) continue;
-    DiskTrack track;
+    model::DiskTrack track;
     track.name = model_.disks[i].spec().name;
     track.kind = model_.disks[i].spec().kind;
     track.face = m.face;
     double age = t - m.last_seen_t;
     if (age >= lost_after_s_) {
-      track.state = TrackState::lost;
+      track.state = model::TrackState::lost;
     } else {
-      track.state = TrackState::stale;
+      track.state = model::TrackState::stale;
       track.x = m.x;
       track.y = m.y;
       track.heading = m.heading;
       track.age_s = age;
-      track.motion = (d && d->moving) ? Motion::moving : Motion::settled;
+      track.motion = (d && d->moving) ? model::Motion::moving : model::Motion::settled;
     }
     out.disks.push_back(track);
   }

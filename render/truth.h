@@ -21,10 +21,10 @@ namespace diskref::render {
 
 class GroundTruth {
  public:
-  GroundTruth(const SceneModel& model, const CameraRig& rig, double lost_after_s = kDefaultLostAfterSeconds);
+  GroundTruth(const SceneModel& model, const CameraRig& rig, double lost_after_s = model::kDefaultLostAfterSeconds);
 
   // The frame's truth given the scene at the frame's time. Call once per frame, in order.
-  TrackFrame next(long long frame, double t, const SceneInstant& instant);
+  model::TrackFrame next(long long frame, double t, const SceneInstant& instant);
 
   // Whether the disk's visible tag is wholly in the image and uncovered in this instant.
   bool tag_visible(const SceneInstant& instant, const DiskInstant& disk) const;
@@ -38,7 +38,7 @@ class GroundTruth {
     bool seen = false;
     double last_seen_t = 0;
     double x = 0, y = 0, heading = 0;
-    Face face = Face::up;
+    model::Face face = model::Face::up;
   };
   const SceneModel& model_;
   CameraRig rig_;

@@ -49,12 +49,12 @@ std::string utc_now() {
   return text;
 }
 
-void check_choice_names(const DiskRegistry& registry, const DisputeChoice& c) {
+void check_choice_names(const model::DiskRegistry& registry, const DisputeChoice& c) {
   for (const auto* name : {&c.a, &c.b, &c.mover}) {
-    if (*name && !registry.find(**name)) throw InputError("", "", "no disk named \"" + **name + "\" in the disk registry");
+    if (*name && !registry.find(**name)) throw io::InputError("", "", "no disk named \"" + **name + "\" in the disk registry");
   }
-  if (c.mover && registry.find(*c.mover)->kind != DiskKind::ship) {
-    throw InputError("", "", "\"" + *c.mover + "\" is not a ship (only ships flip)");
+  if (c.mover && registry.find(*c.mover)->kind != model::DiskKind::ship) {
+    throw io::InputError("", "", "\"" + *c.mover + "\" is not a ship (only ships flip)");
   }
 }
 
@@ -68,7 +68,7 @@ struct Sources {
 Sources open_sources(const AppOptions& o, const ResolvedSession& rs, const Screen& screen, RunSummary& summary) {
   Sources s;
   s.info.started_utc = utc_now();
-  std::vector<TrackFrame> tracks;
+  std::vector<model::TrackFrame> tracks;
   bool has_video = false;
 
   if (o.source.kind == SourceChoice::Kind::replay) {
@@ -98,7 +98,7 @@ Sources open_sources(const AppOptions& o, const ResolvedSession& rs, const Scree
   }
 
   if (rs.tracks) {
-    if (o.source.kind != SourceChoice::Kind::replay) tracks = load_track_jsonl(*rs.tracks);
+    if (o.source.kind != SourceChoice::Kind::replay) tracks = model::load_track_jsonl(*rs.tracks);
     std::unique_ptr<MarkerPose> pose;
     if (has_video) pose = std::make_unique<MarkerPose>(screen.table, screen.lens);
     s.producer = std::make_unique<RecordedTracks>(std::move(tracks), rs.tracks_label, std::move(pose));
@@ -223,9 +223,9 @@ RunSummary run_app(const AppOptions& o) {
   ResolvedSession rs = resolve_session(o.source, kTrackerAvailable);
   for (const std::string& n : rs.notes) summary.notes.push_back(n);
   Screen screen;
-  screen.table = load_table(rs.files.table);
-  screen.registry = load_disk_registry(rs.files.disks);
-  if (rs.files.camera) screen.lens = load_camera_model(*rs.files.camera);
+  screen.table = model::load_table(rs.files.table);
+  screen.registry = model::load_disk_registry(rs.files.disks);
+  if (rs.files.camera) screen.lens = calib::load_camera_model(*rs.files.camera);
   screen.templates = range_template_choices(screen.registry);
   check_choice_names(screen.registry, o.initial);
   screen.choice = o.initial;
@@ -249,7 +249,7 @@ RunSummary run_app(const AppOptions& o) {
   wo.stop_after = o.frames > 0 ? o.frames - 1 : -1;
   wo.start_paused = o.start_paused;
   SourceWorker::FrameHook hook;
-  if (recorder) hook = [rec = recorder.get()](const TrackFrame& f) { rec->write_frame(f); };
+  if (recorder) hook = [rec = recorder.get()](const model::TrackFrame& f) { rec->write_frame(f); };
   SourceWorker worker(std::move(sources.feed), std::move(sources.producer), wo, hook);
   screen.worker = &worker;
   screen.note(Severity::info, "opened " + worker.feed_description() + "; tracks: " + worker.producer_description());

@@ -4,7 +4,7 @@
 
 namespace diskref::ui {
 
-std::vector<std::string> calibration_warnings(const std::optional<TablePose>& pose, std::optional<double> lens_rms_px,
+std::vector<std::string> calibration_warnings(const std::optional<calib::CameraPose>& pose, std::optional<double> lens_rms_px,
                                               bool camera_moved) {
   std::vector<std::string> out;
   char text[160];

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "calibration/table_pose.h"
+#include "calibration/camera_pose.h"
 
 namespace diskref::ui {
 
@@ -19,7 +19,7 @@ inline constexpr double kPoorTableRmsMm = 1.0;
 
 // Short warnings for the screen, empty when all is well. `lens_rms_px`: the lens calibration's
 // RMS when known; `camera_moved`: the table monitor's verdict.
-std::vector<std::string> calibration_warnings(const std::optional<TablePose>& pose, std::optional<double> lens_rms_px,
+std::vector<std::string> calibration_warnings(const std::optional<calib::CameraPose>& pose, std::optional<double> lens_rms_px,
                                               bool camera_moved);
 
 }  // namespace diskref::ui

@@ -2,14 +2,14 @@
 
 namespace diskref::ui {
 
-std::vector<Vec2> screen_from_table(const TablePose& pose, const ImageViewTransform& view, const std::vector<Vec2>& table_mm,
+std::vector<Vec2> screen_from_table(const calib::CameraPose& pose, const ImageViewTransform& view, const std::vector<Vec2>& table_mm,
                                     double height_mm) {
   std::vector<cv::Point3d> pts;
   pts.reserve(table_mm.size());
   for (Vec2 p : table_mm) pts.emplace_back(p.x, p.y, height_mm);
   std::vector<Vec2> out;
   out.reserve(pts.size());
-  for (const cv::Point2d& px : image_from_table(pose, pts)) out.push_back(view.screen_from_image({px.x, px.y}));
+  for (const cv::Point2d& px : calib::image_from_table(pose, pts)) out.push_back(view.screen_from_image({px.x, px.y}));
   return out;
 }
 

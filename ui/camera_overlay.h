@@ -5,12 +5,12 @@
 
 #include <vector>
 
-#include "calibration/table_pose.h"
+#include "calibration/camera_pose.h"
 #include "ui/view_transform.h"
 
 namespace diskref::ui {
 
-std::vector<Vec2> screen_from_table(const TablePose& pose, const ImageViewTransform& view, const std::vector<Vec2>& table_mm,
+std::vector<Vec2> screen_from_table(const calib::CameraPose& pose, const ImageViewTransform& view, const std::vector<Vec2>& table_mm,
                                     double height_mm);
 
 // The play area's edge as a closed polygon, each side cut into `per_side` pieces so that lens

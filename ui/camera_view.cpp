@@ -27,13 +27,13 @@ void draw_camera_view(Screen& s, const ScreenRect& rect) {
     ImGui::End();
     return;
   }
-  const std::optional<TablePose>& pose = s.snap->result.table_pose;
+  const std::optional<calib::CameraPose>& pose = s.snap->result.table_pose;
   // Fit the table (play area and corner markers) to the view when its place in the image is
   // known: the disks are then as large as the view allows. Otherwise the whole image.
   ImageViewTransform view = fit_image(s.texture_size, area);
   if (pose && s.fit_camera_to_table) {
     std::vector<Vec2> around;
-    for (const CornerMarker& m : s.table.corner_markers) {
+    for (const model::CornerMarker& m : s.table.corner_markers) {
       for (Vec2 c : m.corners_mm()) around.push_back(c);
     }
     ImageViewTransform unit;  // image pixels as they are

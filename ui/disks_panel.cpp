@@ -55,8 +55,8 @@ void draw_disks_panel(Screen& s, const ScreenRect& rect) {
       ImGui::TextUnformatted(std::string(to_string(d.track.face)).c_str());
       ImGui::TableNextColumn();
       std::string state(to_string(d.track.state));
-      if (d.track.state == TrackState::visible && d.track.motion == Motion::moving) state = "moving";
-      if (d.track.state == TrackState::stale && d.track.age_s) {
+      if (d.track.state == model::TrackState::visible && d.track.motion == model::Motion::moving) state = "moving";
+      if (d.track.state == model::TrackState::stale && d.track.age_s) {
         char age[32];
         std::snprintf(age, sizeof age, "stale %.0fs", *d.track.age_s);
         state = age;

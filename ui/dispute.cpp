@@ -52,7 +52,7 @@ PairDispute evaluate_pair(const TableScene& scene, std::size_t a, std::size_t b,
 
   for (std::size_t i = 0; i < scene.disks.size(); ++i) {
     const SceneDisk& t = scene.disks[i];
-    if (i == a || i == b || t.spec->kind != DiskKind::template_ || !t.has_pose()) continue;
+    if (i == a || i == b || t.spec->kind != model::DiskKind::template_ || !t.has_pose()) continue;
     TemplateTouch touch;
     touch.template_name = t.name();
     touch.check = geom::check_placed_template(t.placed(), pa, pb);
@@ -64,7 +64,7 @@ PairDispute evaluate_pair(const TableScene& scene, std::size_t a, std::size_t b,
   return out;
 }
 
-FlipDispute evaluate_flip(const TableScene& scene, const TableSpec& table, std::size_t mover, int flips) {
+FlipDispute evaluate_flip(const TableScene& scene, const model::TableSpec& table, std::size_t mover, int flips) {
   const SceneDisk& m = scene.disks.at(mover);
   FlipDispute out;
   out.mover = mover;
@@ -77,8 +77,8 @@ FlipDispute evaluate_flip(const TableScene& scene, const TableSpec& table, std::
   in.play_area_mm = table.play_area_mm;
   for (std::size_t i = 0; i < scene.disks.size(); ++i) {
     const SceneDisk& d = scene.disks[i];
-    if (i == mover || !d.has_pose() || d.spec->kind == DiskKind::template_) continue;
-    in.others.push_back({d.name(), d.placed(), d.spec->kind == DiskKind::torpedo});
+    if (i == mover || !d.has_pose() || d.spec->kind == model::DiskKind::template_) continue;
+    in.others.push_back({d.name(), d.placed(), d.spec->kind == model::DiskKind::torpedo});
   }
   out.path = geom::flip_path(in);
   // Leaving: the margin is how far outside the worst landing centre is.

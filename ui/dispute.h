@@ -80,6 +80,6 @@ struct FlipDispute {
 
 // The mover must have a pose; the other disks with a pose are the obstacles, except templates (a
 // template lies on the table only while measuring; a ship flipping over it does not collide).
-FlipDispute evaluate_flip(const TableScene& scene, const TableSpec& table, std::size_t mover, int flips);
+FlipDispute evaluate_flip(const TableScene& scene, const model::TableSpec& table, std::size_t mover, int flips);
 
 }  // namespace diskref::ui

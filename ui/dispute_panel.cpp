@@ -42,7 +42,7 @@ void disk_combo(const char* label, const Screen& s, std::optional<std::string>& 
   if (ImGui::BeginCombo(label, preview)) {
     if (ImGui::Selectable("(none)", !chosen)) chosen.reset();
     for (const SceneDisk& d : s.scene.disks) {
-      if (!d.has_pose() || (ships_only && d.spec->kind != DiskKind::ship)) continue;
+      if (!d.has_pose() || (ships_only && d.spec->kind != model::DiskKind::ship)) continue;
       if (ImGui::Selectable(d.name().c_str(), chosen == d.name())) chosen = d.name();
     }
     ImGui::EndCombo();

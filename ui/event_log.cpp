@@ -22,14 +22,14 @@ std::string format_event(const Event& e) {
 
 namespace {
 
-const DiskTrack* find_track(const TrackFrame& f, const std::string& name) {
-  for (const DiskTrack& d : f.disks) {
+const model::DiskTrack* find_track(const model::TrackFrame& f, const std::string& name) {
+  for (const model::DiskTrack& d : f.disks) {
     if (d.name == name) return &d;
   }
   return nullptr;
 }
 
-std::string pose_text(const DiskTrack& d) {
+std::string pose_text(const model::DiskTrack& d) {
   if (!d.x || !d.y || !d.heading) return "";
   char buf[80];
   std::snprintf(buf, sizeof buf, " at (%.1f, %.1f) mm, heading %.1f deg", *d.x, *d.y, *d.heading);
@@ -38,30 +38,30 @@ std::string pose_text(const DiskTrack& d) {
 
 }  // namespace
 
-std::vector<Event> table_events(const TrackFrame* previous, const TrackFrame& current) {
+std::vector<Event> table_events(const model::TrackFrame* previous, const model::TrackFrame& current) {
   std::vector<Event> out;
   auto add = [&](Severity s, std::string text) { out.push_back({current.t, current.frame, s, std::move(text)}); };
 
-  for (const DiskTrack& d : current.disks) {
-    const DiskTrack* p = previous ? find_track(*previous, d.name) : nullptr;
+  for (const model::DiskTrack& d : current.disks) {
+    const model::DiskTrack* p = previous ? find_track(*previous, d.name) : nullptr;
     if (p == nullptr) {
       add(Severity::info, d.name + " appeared (" + std::string(to_string(d.face)) + ")" + pose_text(d));
       continue;
     }
     if (p->state != d.state) {
-      if (d.state == TrackState::lost) {
+      if (d.state == model::TrackState::lost) {
         add(Severity::warning, d.name + " lost");
-      } else if (d.state == TrackState::stale) {
+      } else if (d.state == model::TrackState::stale) {
         add(Severity::info, d.name + " hidden (last pose kept)");
       } else {
         add(Severity::info, d.name + " seen again" + pose_text(d));
       }
     }
-    if (p->face != d.face && d.state == TrackState::visible) {
+    if (p->face != d.face && d.state == model::TrackState::visible) {
       add(Severity::info, d.name + " now " + std::string(to_string(d.face)) + " face up");
     }
     if (p->motion && d.motion && *p->motion != *d.motion) {
-      if (*d.motion == Motion::moving) {
+      if (*d.motion == model::Motion::moving) {
         add(Severity::info, d.name + " moving");
       } else {
         add(Severity::info, d.name + " settled" + pose_text(d));
@@ -69,7 +69,7 @@ std::vector<Event> table_events(const TrackFrame* previous, const TrackFrame& cu
     }
   }
   if (previous) {
-    for (const DiskTrack& p : previous->disks) {
+    for (const model::DiskTrack& p : previous->disks) {
       if (find_track(current, p.name) == nullptr) add(Severity::warning, p.name + " no longer reported");
     }
   }

@@ -30,7 +30,7 @@ std::string format_event(const Event& event);
 
 // What changed on the table between two consecutive tracker frames (`previous` may be null for the
 // first frame).
-std::vector<Event> table_events(const TrackFrame* previous, const TrackFrame& current);
+std::vector<Event> table_events(const model::TrackFrame* previous, const model::TrackFrame& current);
 
 // Keeps the newest `capacity` events for display (the recording keeps them all).
 class EventLog {

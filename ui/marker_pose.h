@@ -16,10 +16,10 @@ namespace diskref::ui {
 
 class MarkerPose {
  public:
-  MarkerPose(TableSpec table, std::optional<CameraModel> lens, double refresh_s = 0.25);
+  MarkerPose(model::TableSpec table, std::optional<calib::CameraModel> lens, double refresh_s = 0.25);
 
   struct Update {
-    std::optional<TablePose> pose;     // the monitor's current pose
+    std::optional<calib::CameraPose> pose;     // the monitor's current pose
     std::vector<OverlayTag> markers;   // corner markers seen, on frames that looked
     std::vector<Event> notes;          // the monitor's events
     bool camera_moved = false;
@@ -28,11 +28,11 @@ class MarkerPose {
   void restart();
 
  private:
-  TableSpec table_;
-  std::optional<CameraModel> lens_;
+  model::TableSpec table_;
+  std::optional<calib::CameraModel> lens_;
   double refresh_s_;
   vision::AprilTagDetector detector_;
-  std::optional<TableMonitor> monitor_;
+  std::optional<calib::TableMonitor> monitor_;
   std::optional<double> last_t_;
 };
 

@@ -2,10 +2,10 @@
 
 namespace diskref::ui {
 
-RecordedTracks::RecordedTracks(std::vector<TrackFrame> frames, std::string description,
+RecordedTracks::RecordedTracks(std::vector<model::TrackFrame> frames, std::string description,
                                std::unique_ptr<MarkerPose> pose)
     : description_(std::move(description)), pose_(std::move(pose)) {
-  for (TrackFrame& f : frames) {
+  for (model::TrackFrame& f : frames) {
     long long index = f.frame;
     frames_[index] = std::move(f);
   }
@@ -61,9 +61,9 @@ class TimelineFeed : public FrameFeed {
 
 }  // namespace
 
-std::unique_ptr<FrameFeed> make_timeline_feed(const std::vector<TrackFrame>& frames, double fps) {
+std::unique_ptr<FrameFeed> make_timeline_feed(const std::vector<model::TrackFrame>& frames, double fps) {
   std::vector<std::pair<long long, double>> times;
-  for (const TrackFrame& f : frames) times.emplace_back(f.frame, f.t);
+  for (const model::TrackFrame& f : frames) times.emplace_back(f.frame, f.t);
   return std::make_unique<TimelineFeed>(std::move(times), fps);
 }
 

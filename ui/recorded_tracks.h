@@ -16,13 +16,13 @@ namespace diskref::ui {
 class RecordedTracks : public TrackProducer {
  public:
   // `pose` (may be null) finds the table pose from the image's corner markers, for overlays.
-  RecordedTracks(std::vector<TrackFrame> frames, std::string description, std::unique_ptr<MarkerPose> pose);
+  RecordedTracks(std::vector<model::TrackFrame> frames, std::string description, std::unique_ptr<MarkerPose> pose);
   TrackResult process(const SourceFrame& frame) override;
   void restart() override;
   std::string describe() const override { return description_; }
 
  private:
-  std::map<long long, TrackFrame> frames_;
+  std::map<long long, model::TrackFrame> frames_;
   std::string description_;
   std::unique_ptr<MarkerPose> pose_;
 };
@@ -33,6 +33,6 @@ namespace diskref::ui {
 
 // A feed with no images, one empty frame per recorded track frame at its time: replaying a
 // recording whose video is not available (a live camera's session) still plays the table view.
-std::unique_ptr<FrameFeed> make_timeline_feed(const std::vector<TrackFrame>& frames, double fps);
+std::unique_ptr<FrameFeed> make_timeline_feed(const std::vector<model::TrackFrame>& frames, double fps);
 
 }  // namespace diskref::ui

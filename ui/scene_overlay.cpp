@@ -96,12 +96,12 @@ std::vector<std::vector<Vec2>> draw_scene(ImDrawList* dl, const Screen& s, const
                                          static_cast<std::uint8_t>(*d.spec->color_rgb >> 8),
                                          static_cast<std::uint8_t>(*d.spec->color_rgb)}
                                    : Rgb{110, 120, 135};
-      fill_polygon(dl, pts, im_color(fill, d.spec->kind == DiskKind::template_ ? 90 : 170));
+      fill_polygon(dl, pts, im_color(fill, d.spec->kind == model::DiskKind::template_ ? 90 : 170));
     }
     bool is_a = s.choice.a == d.name();
     bool is_b = s.choice.b == d.name();
     if (is_a || is_b) draw_polygon(dl, pts, im_color(is_a ? colors::kSelectA : colors::kSelectB), style.line_px + 4.0f);
-    if (d.track.state == TrackState::stale) {
+    if (d.track.state == model::TrackState::stale) {
       draw_dashed(dl, pts, col, style.line_px, 6.0f);
     } else {
       draw_polygon(dl, pts, col, style.line_px);

@@ -4,13 +4,13 @@
 
 namespace diskref::ui {
 
-std::vector<RangeTemplateChoice> range_template_choices(const DiskRegistry& registry) {
+std::vector<RangeTemplateChoice> range_template_choices(const model::DiskRegistry& registry) {
   std::vector<RangeTemplateChoice> out;
   char label[96];
   std::snprintf(label, sizeof label, "default %.1f x %.1f mm", kDefaultRangeTemplate.length_mm,
                 kDefaultRangeTemplate.width_mm);
   out.push_back({label, kDefaultRangeTemplate});
-  for (const DiskSpec& d : registry.disks()) {
+  for (const model::DiskSpec& d : registry.disks()) {
     if (const auto* r = std::get_if<geom::Rect>(&d.shape)) {
       std::snprintf(label, sizeof label, "%s %.1f x %.1f mm", d.name.c_str(), r->length_mm, r->width_mm);
       out.push_back({label, *r});

@@ -41,9 +41,9 @@ inline constexpr double kCameraMovedShowS = 10.0;
 
 struct Screen {
   // Fixed for the session.
-  TableSpec table;
-  DiskRegistry registry;
-  std::optional<CameraModel> lens;  // from the camera file, when there is one
+  model::TableSpec table;
+  model::DiskRegistry registry;
+  std::optional<calib::CameraModel> lens;  // from the camera file, when there is one
   std::vector<RangeTemplateChoice> templates;
   SourceWorker* worker = nullptr;
   SessionRecorder* recorder = nullptr;  // null when not recording
@@ -94,6 +94,6 @@ struct TableBox {
 std::optional<TableBox> dispute_bounds(const Screen& screen, double margin_mm);
 
 // The range templates to choose from: the rules' default, then every template in the registry.
-std::vector<RangeTemplateChoice> range_template_choices(const DiskRegistry& registry);
+std::vector<RangeTemplateChoice> range_template_choices(const model::DiskRegistry& registry);
 
 }  // namespace diskref::ui

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "calibration/atomic_write.h"
+#include "engine/io/atomic_write.h"
 #include "engine/io/input_error.h"
 #include "engine/io/json_cursor.h"
 
@@ -37,7 +37,7 @@ void write_line(std::FILE* f, const std::string& line) {
 template <typename OnLine>
 void read_jsonl(const fs::path& file, std::vector<std::string>& warnings, OnLine on_line) {
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(file.string(), "", "cannot be opened (missing or unreadable)");
+  if (!in) throw io::InputError(file.string(), "", "cannot be opened (missing or unreadable)");
   in.seekg(0, std::ios::end);
   std::string text(static_cast<std::size_t>(std::max<std::streamoff>(0, in.tellg())), '\0');
   in.seekg(0, std::ios::beg);
@@ -54,15 +54,15 @@ void read_jsonl(const fs::path& file, std::vector<std::string>& warnings, OnLine
     std::string where = file.string() + ": line " + std::to_string(line_no);
     nlohmann::json j;
     try {
-      j = parse_json_text(line, where);
-    } catch (const InputError&) {
+      j = io::parse_json_text(line, where);
+    } catch (const io::InputError&) {
       if (!complete) {
         warnings.push_back(where + ": cut short (the program stopped while writing it); dropped");
         return;
       }
       throw;
     }
-    on_line(JsonCursor(j, where));
+    on_line(io::JsonCursor(j, where));
   }
 }
 
@@ -78,7 +78,7 @@ SessionRecorder::SessionRecorder(const fs::path& dir, const SessionInfo& info, c
   fs::copy_file(files.table, dir_ / "table.json", fs::copy_options::overwrite_existing);
   fs::copy_file(files.disks, dir_ / "disks.json", fs::copy_options::overwrite_existing);
   if (files.camera) fs::copy_file(*files.camera, dir_ / "camera.json", fs::copy_options::overwrite_existing);
-  write_file_atomically(dir_ / "session.json", session_info_to_json(info).dump(2) + "\n");
+  io::write_file_atomically(dir_ / "session.json", session_info_to_json(info).dump(2) + "\n");
   track_ = open_for_append(dir_ / "track.jsonl");
   events_ = open_for_append(dir_ / "events.jsonl");
 }
@@ -88,8 +88,8 @@ SessionRecorder::~SessionRecorder() {
   if (events_) std::fclose(events_);
 }
 
-void SessionRecorder::write_frame(const TrackFrame& frame) {
-  std::string line = to_jsonl_line(frame);
+void SessionRecorder::write_frame(const model::TrackFrame& frame) {
+  std::string line = model::to_jsonl_line(frame);
   std::lock_guard lock(mutex_);
   write_line(track_, line);
   ++frames_written_;
@@ -110,8 +110,8 @@ Recording load_recording(const fs::path& dir) {
   Recording r;
   r.dir = dir;
   fs::path session_file = dir / "session.json";
-  nlohmann::json sj = read_json_file(session_file);
-  JsonCursor s(sj, session_file.string());
+  nlohmann::json sj = io::read_json_file(session_file);
+  io::JsonCursor s(sj, session_file.string());
   r.info.source = s.at("source").one_of({"video", "camera"});
   if (auto v = s.find("video")) r.info.video = v->string();
   if (auto c = s.find("camera_index")) r.info.camera_index = c->int_in(0, 1000);
@@ -121,10 +121,10 @@ Recording load_recording(const fs::path& dir) {
   r.files.disks = dir / "disks.json";
   if (fs::exists(dir / "camera.json")) r.files.camera = dir / "camera.json";
 
-  read_jsonl(dir / "track.jsonl", r.warnings, [&](const JsonCursor& c) { r.frames.push_back(parse_track_frame(c)); });
+  read_jsonl(dir / "track.jsonl", r.warnings, [&](const io::JsonCursor& c) { r.frames.push_back(model::parse_track_frame(c)); });
   fs::path events_file = dir / "events.jsonl";
   if (fs::exists(events_file)) {
-    read_jsonl(events_file, r.warnings, [&](const JsonCursor& c) {
+    read_jsonl(events_file, r.warnings, [&](const io::JsonCursor& c) {
       Event e;
       e.t = c.at("t").number();
       if (auto f = c.find("frame")) e.frame = f->integer();

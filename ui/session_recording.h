@@ -51,7 +51,7 @@ class SessionRecorder {
   SessionRecorder& operator=(const SessionRecorder&) = delete;
 
   const std::filesystem::path& dir() const { return dir_; }
-  void write_frame(const TrackFrame& frame);
+  void write_frame(const model::TrackFrame& frame);
   void write_event(const Event& event);
   long long frames_written() const;
 
@@ -67,7 +67,7 @@ struct Recording {
   std::filesystem::path dir;
   SessionInfo info;
   SessionFiles files;
-  std::vector<TrackFrame> frames;
+  std::vector<model::TrackFrame> frames;
   std::vector<Event> events;
   std::vector<std::string> warnings;  // e.g. a last line cut short
 };

@@ -11,7 +11,7 @@ fs::path required_file(const std::optional<fs::path>& given, const fs::path& bes
                        const char* option) {
   fs::path p = given ? *given : beside;
   if (!fs::is_regular_file(p)) {
-    throw InputError(p.string(), "", std::string(what) + " not found" +
+    throw io::InputError(p.string(), "", std::string(what) + " not found" +
                                          (given ? "" : std::string(" beside the video (give it with ") + option + ")"));
   }
   return p;
@@ -38,7 +38,7 @@ ResolvedSession resolve_session(const SourceChoice& c, bool tracker_available) {
     // A recording carries its own files (session_recording.h); the video is where it was.
     fs::path dir = c.replay_dir;
     if (!fs::is_regular_file(dir / "session.json")) {
-      throw InputError((dir / "session.json").string(), "", "not a session recording (session.json missing)");
+      throw io::InputError((dir / "session.json").string(), "", "not a session recording (session.json missing)");
     }
     r.files = files_beside(c, dir);
     r.tracks = dir / "track.jsonl";
@@ -47,18 +47,18 @@ ResolvedSession resolve_session(const SourceChoice& c, bool tracker_available) {
   }
 
   if (c.kind == SourceChoice::Kind::camera) {
-    if (!c.table || !c.disks) throw InputError("", "", "a live camera needs --table and --disks");
+    if (!c.table || !c.disks) throw io::InputError("", "", "a live camera needs --table and --disks");
     r.files.table = required_file(c.table, {}, "table file", "--table");
     r.files.disks = required_file(c.disks, {}, "disk registry", "--disks");
     if (c.camera_file) r.files.camera = required_file(c.camera_file, {}, "camera file", "--calib");
   } else {
-    if (!fs::is_regular_file(c.video)) throw InputError(c.video.string(), "", "video not found");
+    if (!fs::is_regular_file(c.video)) throw io::InputError(c.video.string(), "", "video not found");
     r.video = c.video;
     r.files = files_beside(c, c.video.parent_path());
   }
 
   if (c.tracks) {
-    if (!fs::is_regular_file(*c.tracks)) throw InputError(c.tracks->string(), "", "track file not found");
+    if (!fs::is_regular_file(*c.tracks)) throw io::InputError(c.tracks->string(), "", "track file not found");
     r.tracks = *c.tracks;
     r.tracks_label = "tracks from " + c.tracks->filename().string();
   } else if (!tracker_available) {
@@ -68,7 +68,7 @@ ResolvedSession resolve_session(const SourceChoice& c, bool tracker_available) {
       r.tracks_label = "ground truth (truth.jsonl): no tracker in this build";
       r.notes.push_back("no tracker in this build: showing the video's ground truth");
     } else {
-      throw InputError(r.video ? r.video->string() : "camera", "",
+      throw io::InputError(r.video ? r.video->string() : "camera", "",
                        "this build has no tracker; give a track file with --tracks");
     }
   } else {

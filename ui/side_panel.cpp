@@ -42,7 +42,7 @@ void playback(Screen& s) {
 }
 
 void calibration(const Screen& s) {
-  const std::optional<TablePose>& pose = s.snap ? s.snap->result.table_pose : std::nullopt;
+  const std::optional<calib::CameraPose>& pose = s.snap ? s.snap->result.table_pose : std::nullopt;
   std::optional<double> lens_rms = s.lens_rms();
   if (pose && !pose->lens_calibrated) {
     ImGui::TextColored(im_color4(colors::kStale), "lens: not calibrated (pinhole from the markers)");

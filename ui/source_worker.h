@@ -22,7 +22,7 @@
 
 #include <opencv2/core.hpp>
 
-#include "calibration/table_pose.h"
+#include "calibration/camera_pose.h"
 #include "engine/model/track_frame.h"
 #include "ui/event_log.h"
 
@@ -54,8 +54,8 @@ struct OverlayTag {
 };
 
 struct TrackResult {
-  std::optional<TrackFrame> frame;  // absent when the producer has nothing for this image
-  std::optional<TablePose> table_pose;
+  std::optional<model::TrackFrame> frame;  // absent when the producer has nothing for this image
+  std::optional<calib::CameraPose> table_pose;
   std::vector<OverlayTag> detections;
   std::vector<Event> notes;  // what the producer has to say (table pose acquired, camera moved, ...)
   bool camera_moved = false; // the table monitor re-located the camera at this frame
@@ -103,7 +103,7 @@ class SourceWorker {
  public:
   // `on_frame` (may be empty) runs on the worker thread for every processed frame with a track:
   // recording hooks in here, so no frame is missed even when the screen skips some.
-  using FrameHook = std::function<void(const TrackFrame&)>;
+  using FrameHook = std::function<void(const model::TrackFrame&)>;
   SourceWorker(std::unique_ptr<FrameFeed> feed, std::unique_ptr<TrackProducer> producer, WorkerOptions options,
                FrameHook on_frame = {});
   ~SourceWorker();  // stops the thread
@@ -154,7 +154,7 @@ class SourceWorker {
   std::condition_variable wake_;
   std::shared_ptr<const Snapshot> latest_;
   std::vector<Event> events_;
-  std::optional<TrackFrame> previous_track_;
+  std::optional<model::TrackFrame> previous_track_;
   WorkerStats stats_;
   double total_process_ms_ = 0;
   long long sequence_ = 0;

@@ -9,12 +9,12 @@ std::optional<std::size_t> TableScene::index_of(std::string_view name) const {
   return std::nullopt;
 }
 
-TableScene make_scene(const DiskRegistry& registry, const TrackFrame& frame) {
+TableScene make_scene(const model::DiskRegistry& registry, const model::TrackFrame& frame) {
   TableScene scene;
   scene.frame = frame.frame;
   scene.t = frame.t;
-  for (const DiskTrack& track : frame.disks) {
-    const DiskSpec* spec = registry.find(track.name);
+  for (const model::DiskTrack& track : frame.disks) {
+    const model::DiskSpec* spec = registry.find(track.name);
     if (spec == nullptr) {
       scene.unknown.push_back(track.name);
       continue;
@@ -22,7 +22,7 @@ TableScene make_scene(const DiskRegistry& registry, const TrackFrame& frame) {
     SceneDisk d;
     d.spec = spec;
     d.track = track;
-    if (track.state != TrackState::lost && track.x && track.y && track.heading) {
+    if (track.state != model::TrackState::lost && track.x && track.y && track.heading) {
       d.pose = geom::Pose::from_degrees(*track.x, *track.y, *track.heading);
     }
     scene.disks.push_back(std::move(d));

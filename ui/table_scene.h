@@ -14,8 +14,8 @@
 namespace diskref::ui {
 
 struct SceneDisk {
-  const DiskSpec* spec = nullptr;  // the registry entry (the registry outlives the scene)
-  DiskTrack track;                 // as the tracker reported it
+  const model::DiskSpec* spec = nullptr;  // the registry entry (the registry outlives the scene)
+  model::DiskTrack track;                 // as the tracker reported it
   std::optional<geom::Pose> pose;  // table frame; absent when lost
 
   const std::string& name() const { return track.name; }
@@ -33,6 +33,6 @@ struct TableScene {
   std::optional<std::size_t> index_of(std::string_view name) const;
 };
 
-TableScene make_scene(const DiskRegistry& registry, const TrackFrame& frame);
+TableScene make_scene(const model::DiskRegistry& registry, const model::TrackFrame& frame);
 
 }  // namespace diskref::ui

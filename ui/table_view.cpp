@@ -25,7 +25,7 @@ void draw_table_view(Screen& s, const ScreenRect& rect) {
   // Show the play area and the corner markers around it.
   Vec2 lo{0, 0};
   Vec2 hi = s.table.play_area_mm;
-  for (const CornerMarker& m : s.table.corner_markers) {
+  for (const model::CornerMarker& m : s.table.corner_markers) {
     for (Vec2 c : m.corners_mm()) {
       lo = {std::min(lo.x, c.x), std::min(lo.y, c.y)};
       hi = {std::max(hi.x, c.x), std::max(hi.y, c.y)};
@@ -50,7 +50,7 @@ void draw_table_view(Screen& s, const ScreenRect& rect) {
     dl->AddLine(im(to_screen({0, y})), im(to_screen({pa.x, y})), im_color(colors::kGrid, major ? 255 : 130), 1.0f);
   }
   dl->AddRect(im(to_screen({0, pa.y})), im(to_screen({pa.x, 0})), im_color(colors::kPlayArea), 0.0f, 0, 1.5f);
-  for (const CornerMarker& m : s.table.corner_markers) {
+  for (const model::CornerMarker& m : s.table.corner_markers) {
     auto c = m.corners_mm();
     std::vector<Vec2> q;
     for (Vec2 p : c) q.push_back(to_screen(p));

@@ -2,12 +2,12 @@
 
 namespace diskref::ui {
 
-Rgb state_color(const DiskTrack& track) {
+Rgb state_color(const model::DiskTrack& track) {
   switch (track.state) {
-    case TrackState::visible:
-      return track.motion == Motion::moving ? colors::kMoving : colors::kVisible;
-    case TrackState::stale: return colors::kStale;
-    case TrackState::lost: return colors::kLost;
+    case model::TrackState::visible:
+      return track.motion == model::Motion::moving ? colors::kMoving : colors::kVisible;
+    case model::TrackState::stale: return colors::kStale;
+    case model::TrackState::lost: return colors::kLost;
   }
   return colors::kLost;
 }

@@ -36,6 +36,6 @@ inline constexpr Rgb kVerdictTooClose{196, 122, 0};
 }  // namespace colors
 
 // The colour a disk's overlay is drawn in: moving beats visible; stale and lost by state.
-Rgb state_color(const DiskTrack& track);
+Rgb state_color(const model::DiskTrack& track);
 
 }  // namespace diskref::ui

@@ -80,8 +80,8 @@ std::unique_ptr<FrameFeed> open_camera_feed(const vision::CameraOptions& options
   return std::make_unique<SourceFeed>(vision::open_camera(options), std::nullopt);
 }
 
-std::unique_ptr<TrackProducer> make_tracker_producer(const TableSpec& table, const DiskRegistry& registry,
-                                                     const std::optional<CameraModel>& lens) {
+std::unique_ptr<TrackProducer> make_tracker_producer(const model::TableSpec& table, const model::DiskRegistry& registry,
+                                                     const std::optional<calib::CameraModel>& lens) {
 #ifdef DISKREF_UI_HAS_TRACKER
   return std::make_unique<TrackerProducer>(std::make_unique<vision::Tracker>(table, registry, lens));
 #else

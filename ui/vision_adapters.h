@@ -25,7 +25,7 @@ std::unique_ptr<FrameFeed> open_video_feed(const std::filesystem::path& file);
 std::unique_ptr<FrameFeed> open_camera_feed(const vision::CameraOptions& options);
 
 // The live tracker with its default options. Requires kTrackerAvailable.
-std::unique_ptr<TrackProducer> make_tracker_producer(const TableSpec& table, const DiskRegistry& registry,
-                                                     const std::optional<CameraModel>& lens);
+std::unique_ptr<TrackProducer> make_tracker_producer(const model::TableSpec& table, const model::DiskRegistry& registry,
+                                                     const std::optional<calib::CameraModel>& lens);
 
 }  // namespace diskref::ui

@@ -55,7 +55,7 @@ double DiskTracker::StillWindow::mean_noise_sigma() const {
   return std::sqrt(std::max(per_frame2 - s2, 0.0) + s2 / n_eff);
 }
 
-DiskTracker::DiskTracker(DiskRegistry registry, DiskTrackerOptions options)
+DiskTracker::DiskTracker(model::DiskRegistry registry, DiskTrackerOptions options)
     : registry_(std::move(registry)), options_(options) {
   memory_.resize(registry_.disks().size());
   estimates_.resize(registry_.disks().size());
@@ -77,7 +77,7 @@ bool DiskTracker::is_motion(const DiskMemory& memory, const DiskObservation& o) 
   return std::fabs(geom::angle_difference_deg(mean.heading_deg(), o.table_from_disk.heading_deg())) > tolerance_deg;
 }
 
-TrackFrame DiskTracker::update(long long frame, double t, std::span<const DiskObservation> observations,
+model::TrackFrame DiskTracker::update(long long frame, double t, std::span<const DiskObservation> observations,
                                bool table_quiet, std::span<const std::size_t> unchanged) {
   std::vector<const DiskObservation*> seen(memory_.size(), nullptr);
   for (const auto& o : observations)
@@ -86,7 +86,7 @@ TrackFrame DiskTracker::update(long long frame, double t, std::span<const DiskOb
   for (std::size_t i : unchanged)
     if (i < same.size()) same[i] = true;
 
-  TrackFrame out;
+  model::TrackFrame out;
   out.frame = frame;
   out.t = t;
   if (!table_quiet) last_table_change_t_ = t;
@@ -94,10 +94,10 @@ TrackFrame DiskTracker::update(long long frame, double t, std::span<const DiskOb
   for (std::size_t i = 0; i < memory_.size(); ++i) {
     DiskMemory& m = memory_[i];
     DiskEstimate& e = estimates_[i];
-    const DiskSpec& spec = registry_.disks()[i];
+    const model::DiskSpec& spec = registry_.disks()[i];
 
     if (const DiskObservation* o = seen[i]) {
-      const bool first_sight = !e.ever_seen || e.state == TrackState::lost;
+      const bool first_sight = !e.ever_seen || e.state == model::TrackState::lost;
       const bool flipped = e.ever_seen && o->face != e.face;
       if (first_sight || flipped || is_motion(m, *o)) {
         // A disk first seen has given no sign of moving; a flip or a jump is motion.
@@ -112,38 +112,38 @@ TrackFrame DiskTracker::update(long long frame, double t, std::span<const DiskOb
       }
       m.window.add(*o);
       e.ever_seen = true;
-      e.state = TrackState::visible;
+      e.state = model::TrackState::visible;
       e.face = o->face;
       e.last_observed = o->table_from_disk;
       e.last_seen_t = t;
       m.reported = m.window.mean();
       const double noise = m.window.mean_noise_sigma();
       m.reported_sigma_mm = std::hypot(noise, o->calibration_sigma_mm);
-      m.motion = t - m.last_motion_t < options_.settle_time_s ? Motion::moving : Motion::settled;
+      m.motion = t - m.last_motion_t < options_.settle_time_s ? model::Motion::moving : model::Motion::settled;
       e.motion = m.motion;
-    } else if (same[i] && e.state == TrackState::visible && m.motion == Motion::settled) {
+    } else if (same[i] && e.state == model::TrackState::visible && m.motion == model::Motion::settled) {
       // Seen again, the same picture: visible where it was, nothing new to average.
       e.last_seen_t = t;
     } else if (e.ever_seen) {
-      e.state = t - e.last_seen_t > options_.lost_after_s ? TrackState::lost : TrackState::stale;
+      e.state = t - e.last_seen_t > options_.lost_after_s ? model::TrackState::lost : model::TrackState::stale;
       e.velocity_mm_s = {};
     }
     if (!e.ever_seen) continue;
 
-    DiskTrack track;
+    model::DiskTrack track;
     track.name = spec.name;
     track.kind = spec.kind;
     track.face = e.face;
     track.state = e.state;
     track.sigma_mm = m.reported_sigma_mm;
-    if (e.state != TrackState::lost) {
+    if (e.state != model::TrackState::lost) {
       track.x = m.reported.position.x;
       track.y = m.reported.position.y;
       track.heading = m.reported.heading_deg();
       track.motion = m.motion;
     }
-    if (e.state == TrackState::stale) track.age_s = t - e.last_seen_t;
-    if (e.state == TrackState::visible && m.motion == Motion::moving) all_settled = false;
+    if (e.state == model::TrackState::stale) track.age_s = t - e.last_seen_t;
+    if (e.state == model::TrackState::visible && m.motion == model::Motion::moving) all_settled = false;
     out.disks.push_back(std::move(track));
   }
   out.settled = all_settled;

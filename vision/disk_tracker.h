@@ -33,7 +33,7 @@ namespace diskref::vision {
 // One disk measured in one frame (the pipeline has already rejected what cannot be real).
 struct DiskObservation {
   std::size_t disk_index = 0;  // into the registry
-  Face face = Face::up;
+  model::Face face = model::Face::up;
   geom::Pose table_from_disk;  // table frame: the disk's centre and heading
   double noise_sigma_mm = 0;   // this measurement's noise, per axis (corner fit)
   double heading_noise_deg = 0;
@@ -43,7 +43,7 @@ struct DiskObservation {
 };
 
 struct DiskTrackerOptions {
-  double lost_after_s = kDefaultLostAfterSeconds;
+  double lost_after_s = model::kDefaultLostAfterSeconds;
   // A change of pose bigger than this many noise sigmas is motion...
   double still_sigmas = 4.0;
   // ...and so is one bigger than this in the image (pixels; a corner moving this far), whatever the
@@ -56,23 +56,23 @@ struct DiskTrackerOptions {
 // What the tracker knows about one disk now, for the pipeline's search (where to look).
 struct DiskEstimate {
   bool ever_seen = false;
-  TrackState state = TrackState::lost;
-  Face face = Face::up;
+  model::TrackState state = model::TrackState::lost;
+  model::Face face = model::Face::up;
   geom::Pose last_observed;  // raw, table frame
   geom::Vec2 velocity_mm_s{};
   double last_seen_t = 0;
-  Motion motion = Motion::settled;
+  model::Motion motion = model::Motion::settled;
 };
 
 class DiskTracker {
  public:
-  explicit DiskTracker(DiskRegistry registry, DiskTrackerOptions options = {});
+  explicit DiskTracker(model::DiskRegistry registry, DiskTrackerOptions options = {});
 
   // Feeds one frame. `observations` holds at most one per disk. `unchanged`: disks not measured
   // again because the image around them is the same as when they were last measured (they are
   // seen, where they were; only a visible, settled disk can be unchanged). `table_quiet`: no change
   // in the image over the table (hands, moving things) in this frame. Frames come in time order.
-  TrackFrame update(long long frame, double t, std::span<const DiskObservation> observations, bool table_quiet,
+  model::TrackFrame update(long long frame, double t, std::span<const DiskObservation> observations, bool table_quiet,
                     std::span<const std::size_t> unchanged = {});
 
   const std::vector<DiskEstimate>& estimates() const { return estimates_; }
@@ -99,12 +99,12 @@ class DiskTracker {
     double previous_t = 0;
     geom::Pose reported;
     double reported_sigma_mm = 0;
-    Motion motion = Motion::settled;
+    model::Motion motion = model::Motion::settled;
   };
 
   bool is_motion(const DiskMemory& memory, const DiskObservation& o) const;
 
-  DiskRegistry registry_;
+  model::DiskRegistry registry_;
   DiskTrackerOptions options_;
   std::vector<DiskMemory> memory_;
   double last_table_change_t_ = -1e300;

@@ -14,10 +14,10 @@ namespace {
 class VideoFileSource final : public FrameSource {
  public:
   explicit VideoFileSource(const std::filesystem::path& file) : file_(file) {
-    if (!std::filesystem::exists(file)) throw InputError(file.string(), "", "does not exist");
-    if (!std::filesystem::is_regular_file(file)) throw InputError(file.string(), "", "is not a file");
+    if (!std::filesystem::exists(file)) throw io::InputError(file.string(), "", "does not exist");
+    if (!std::filesystem::is_regular_file(file)) throw io::InputError(file.string(), "", "is not a file");
     if (!capture_.open(file.string(), cv::CAP_FFMPEG) || !capture_.isOpened())
-      throw InputError(file.string(), "", "cannot be read as a video (not a video file, or a codec FFmpeg lacks)");
+      throw io::InputError(file.string(), "", "cannot be read as a video (not a video file, or a codec FFmpeg lacks)");
     fps_ = capture_.get(cv::CAP_PROP_FPS);
     if (!(fps_ > 0 && fps_ < 10000)) fps_ = 0;
     const double count = capture_.get(cv::CAP_PROP_FRAME_COUNT);
@@ -26,7 +26,7 @@ class VideoFileSource final : public FrameSource {
              static_cast<int>(capture_.get(cv::CAP_PROP_FRAME_HEIGHT))};
     // The first frame must decode, or this is not a usable video.
     first_ = read_one();
-    if (!first_) throw InputError(file.string(), "", "is a video with no readable frame (corrupt or empty)");
+    if (!first_) throw io::InputError(file.string(), "", "is a video with no readable frame (corrupt or empty)");
   }
 
   std::optional<Frame> next() override {
@@ -85,7 +85,7 @@ class LiveCameraSource final : public FrameSource {
     const bool opened = is_index ? capture_.open(std::stoi(options.device), cv::CAP_V4L2)
                                  : capture_.open(options.device, cv::CAP_V4L2);
     if (!opened || !capture_.isOpened())
-      throw InputError(options.device, "", "cannot open this camera (no such V4L2 device, or it is busy)");
+      throw io::InputError(options.device, "", "cannot open this camera (no such V4L2 device, or it is busy)");
     if (options.width > 0) capture_.set(cv::CAP_PROP_FRAME_WIDTH, options.width);
     if (options.height > 0) capture_.set(cv::CAP_PROP_FRAME_HEIGHT, options.height);
     if (options.fps > 0) capture_.set(cv::CAP_PROP_FPS, options.fps);

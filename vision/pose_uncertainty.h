@@ -13,13 +13,13 @@
 #include <optional>
 #include <vector>
 
-#include "calibration/table_pose.h"
+#include "calibration/camera_pose.h"
 
 namespace diskref::vision {
 
 // `markers`: the observations the pose was fitted to (or recent ones); `lens` as for
-// estimate_table_pose. Leave-one-out needs 3 markers; with fewer, the fit's own RMS is used.
-double table_pose_sigma_mm(const TableSpec& table, const TablePose& pose, const std::vector<MarkerObservation>& markers,
-                           const std::optional<CameraModel>& lens, cv::Size image_size);
+// estimate_camera_pose. Leave-one-out needs 3 markers; with fewer, the fit's own RMS is used.
+double table_pose_sigma_mm(const model::TableSpec& table, const calib::CameraPose& pose, const std::vector<calib::MarkerObservation>& markers,
+                           const std::optional<calib::CameraModel>& lens, cv::Size image_size);
 
 }  // namespace diskref::vision

@@ -4,10 +4,10 @@
 
 namespace diskref::vision {
 
-std::optional<TagMeasurement> measure_tag(const TablePose& pose, const std::array<cv::Point2d, 4>& corners_px,
+std::optional<TagMeasurement> measure_tag(const calib::CameraPose& pose, const std::array<cv::Point2d, 4>& corners_px,
                                           double size_mm, double height_mm, const TagMeasurementOptions& options) {
   std::vector<cv::Point2d> pixels(corners_px.begin(), corners_px.end());
-  auto mapped = table_from_image(pose, pixels, height_mm);
+  auto mapped = calib::table_from_image(pose, pixels, height_mm);
   std::array<geom::Vec2, 4> corners_mm;
   for (std::size_t i = 0; i < 4; ++i) {
     if (!mapped[i] || !geom::is_valid(*mapped[i])) return std::nullopt;

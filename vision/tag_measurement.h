@@ -15,7 +15,7 @@
 
 #include <opencv2/core.hpp>
 
-#include "calibration/table_pose.h"
+#include "calibration/camera_pose.h"
 #include "vision/tag_square_fit.h"
 
 namespace diskref::vision {
@@ -41,7 +41,7 @@ struct TagMeasurement {
 };
 
 // nullopt when a corner's ray misses the plane (behind the camera) or the quad is degenerate.
-std::optional<TagMeasurement> measure_tag(const TablePose& pose, const std::array<cv::Point2d, 4>& corners_px,
+std::optional<TagMeasurement> measure_tag(const calib::CameraPose& pose, const std::array<cv::Point2d, 4>& corners_px,
                                           double size_mm, double height_mm, const TagMeasurementOptions& options = {});
 
 }  // namespace diskref::vision

@@ -17,7 +17,7 @@ void add_pose_error(KindFigures& k, double position_mm, double heading_deg) {
   k.heading_max = std::max(k.heading_max, std::fabs(heading_deg));
 }
 
-bool has_pose(const DiskTrack& d) { return d.x && d.y && d.heading; }
+bool has_pose(const model::DiskTrack& d) { return d.x && d.y && d.heading; }
 
 }  // namespace
 
@@ -31,13 +31,13 @@ double TrackEvaluation::fraction_within_2_sigma() const {
   return ratio(within_2_sigma, sigma_axis_samples);
 }
 
-TrackEvaluation evaluate_tracks(const std::vector<TrackFrame>& output, const std::vector<TrackFrame>& truth,
+TrackEvaluation evaluate_tracks(const std::vector<model::TrackFrame>& output, const std::vector<model::TrackFrame>& truth,
                                 const EvaluationOptions& options) {
   TrackEvaluation e;
-  std::unordered_map<long long, const TrackFrame*> by_frame;
+  std::unordered_map<long long, const model::TrackFrame*> by_frame;
   for (const auto& f : output) by_frame[f.frame] = &f;
   // The output's previous frame per disk, for "a stale disk never moves".
-  std::unordered_map<std::string, DiskTrack> previous_output;
+  std::unordered_map<std::string, model::DiskTrack> previous_output;
   double sigma_sum = 0;
 
   for (const auto& t : truth) {
@@ -45,30 +45,30 @@ TrackEvaluation evaluate_tracks(const std::vector<TrackFrame>& output, const std
     if (it == by_frame.end()) {
       ++e.frames_missing;
       for (const auto& d : t.disks)
-        if (d.state == TrackState::visible) {
+        if (d.state == model::TrackState::visible) {
           ++e.by_kind[d.kind].truth_visible;
           ++e.all.truth_visible;
         }
       continue;
     }
-    const TrackFrame& o = *it->second;
+    const model::TrackFrame& o = *it->second;
     ++e.frames_compared;
-    std::unordered_map<std::string, const DiskTrack*> out_disks, truth_disks;
+    std::unordered_map<std::string, const model::DiskTrack*> out_disks, truth_disks;
     for (const auto& d : o.disks) out_disks[d.name] = &d;
     for (const auto& d : t.disks) truth_disks[d.name] = &d;
 
     for (const auto& td : t.disks) {
       auto found = out_disks.find(td.name);
-      const DiskTrack* od = found == out_disks.end() ? nullptr : found->second;
-      if (td.state == TrackState::stale) {
+      const model::DiskTrack* od = found == out_disks.end() ? nullptr : found->second;
+      if (td.state == model::TrackState::stale) {
         ++e.truth_stale;
-        if (od && od->state == TrackState::stale) ++e.stale_agreed;
+        if (od && od->state == model::TrackState::stale) ++e.stale_agreed;
       }
-      if (td.state != TrackState::visible) continue;
+      if (td.state != model::TrackState::visible) continue;
       KindFigures& kind = e.by_kind[td.kind];
       ++kind.truth_visible;
       ++e.all.truth_visible;
-      if (!od || od->state != TrackState::visible || !has_pose(*od) || !has_pose(td)) continue;
+      if (!od || od->state != model::TrackState::visible || !has_pose(*od) || !has_pose(td)) continue;
       ++kind.found_visible;
       ++e.all.found_visible;
       if (od->face != td.face) ++e.face_errors;
@@ -100,12 +100,12 @@ TrackEvaluation evaluate_tracks(const std::vector<TrackFrame>& output, const std
     }
     for (const auto& od : o.disks) {
       auto truth_it = truth_disks.find(od.name);
-      if (od.state == TrackState::visible &&
-          (truth_it == truth_disks.end() || truth_it->second->state != TrackState::visible))
+      if (od.state == model::TrackState::visible &&
+          (truth_it == truth_disks.end() || truth_it->second->state != model::TrackState::visible))
         ++e.false_visible;
-      if (od.state == TrackState::stale) {
+      if (od.state == model::TrackState::stale) {
         auto prev = previous_output.find(od.name);
-        if (prev != previous_output.end() && prev->second.state != TrackState::lost && has_pose(prev->second) &&
+        if (prev != previous_output.end() && prev->second.state != model::TrackState::lost && has_pose(prev->second) &&
             has_pose(od) &&
             (*prev->second.x != *od.x || *prev->second.y != *od.y || *prev->second.heading != *od.heading))
           ++e.stale_moved;

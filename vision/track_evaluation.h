@@ -46,7 +46,7 @@ struct KindFigures {
 struct TrackEvaluation {
   long long frames_compared = 0;
   long long frames_missing = 0;     // truth frames with no output frame
-  std::map<DiskKind, KindFigures> by_kind;
+  std::map<model::DiskKind, KindFigures> by_kind;
   KindFigures all;
   long long identity_errors = 0;    // output visible, but at another disk's place
   long long misplaced = 0;          // output visible, beyond the gate from its own true place
@@ -68,7 +68,7 @@ struct TrackEvaluation {
   double fraction_within_2_sigma() const;
 };
 
-TrackEvaluation evaluate_tracks(const std::vector<TrackFrame>& output, const std::vector<TrackFrame>& truth,
+TrackEvaluation evaluate_tracks(const std::vector<model::TrackFrame>& output, const std::vector<model::TrackFrame>& truth,
                                 const EvaluationOptions& options = {});
 
 // A few lines for people: recall per kind, RMS errors, identity, stale, sigma, motion.

@@ -45,15 +45,15 @@ cv::Rect2d bounding_box(const std::vector<cv::Point2d>& points) {
 }
 
 // Image pixels per table millimetre at a table point (square root of the local area scale).
-double pixels_per_mm_at(const TablePose& pose, geom::Vec2 p, double height_mm) {
-  auto q = image_from_table(pose, {{p.x, p.y, height_mm}, {p.x + 1, p.y, height_mm}, {p.x, p.y + 1, height_mm}});
+double pixels_per_mm_at(const calib::CameraPose& pose, geom::Vec2 p, double height_mm) {
+  auto q = calib::image_from_table(pose, {{p.x, p.y, height_mm}, {p.x + 1, p.y, height_mm}, {p.x, p.y + 1, height_mm}});
   const cv::Point2d dx = q[1] - q[0], dy = q[2] - q[0];
   return std::sqrt(std::fabs(dx.x * dy.y - dx.y * dy.x));
 }
 
 // The corners of a square of half-side `half` about `centre`, at `height_mm`, in the image.
-std::vector<cv::Point2d> square_in_image(const TablePose& pose, geom::Vec2 centre, double half, double height_mm) {
-  return image_from_table(pose, {{centre.x - half, centre.y - half, height_mm},
+std::vector<cv::Point2d> square_in_image(const calib::CameraPose& pose, geom::Vec2 centre, double half, double height_mm) {
+  return calib::image_from_table(pose, {{centre.x - half, centre.y - half, height_mm},
                                  {centre.x + half, centre.y - half, height_mm},
                                  {centre.x + half, centre.y + half, height_mm},
                                  {centre.x - half, centre.y + half, height_mm}});
@@ -102,7 +102,7 @@ struct Tracker::PoseGeometry {
   cv::Mat play_area_small;      // play-area polygon at the change detector's scale (255 inside)
 };
 
-Tracker::Tracker(TableSpec table, DiskRegistry registry, std::optional<CameraModel> lens, TrackerOptions options)
+Tracker::Tracker(model::TableSpec table, model::DiskRegistry registry, std::optional<calib::CameraModel> lens, TrackerOptions options)
     : table_(std::move(table)),
       registry_(std::move(registry)),
       lens_(std::move(lens)),
@@ -116,15 +116,15 @@ Tracker::Tracker(TableSpec table, DiskRegistry registry, std::optional<CameraMod
   if (!(options.disks.lost_after_s >= 0)) throw std::invalid_argument("lost_after_s must be >= 0");
 }
 
-void Tracker::use_pose(TablePose pose, cv::Size image_size) {
-  pose_ = std::make_shared<const TablePose>(std::move(pose));
+void Tracker::use_pose(calib::CameraPose pose, cv::Size image_size) {
+  pose_ = std::make_shared<const calib::CameraPose>(std::move(pose));
   geometry_.reset();
-  const std::vector<MarkerObservation> markers =
-      marker_history_.empty() ? std::vector<MarkerObservation>{} : median_observations(marker_history_);
+  const std::vector<calib::MarkerObservation> markers =
+      marker_history_.empty() ? std::vector<calib::MarkerObservation>{} : calib::median_observations(marker_history_);
   calibration_sigma_mm_ = table_pose_sigma_mm(table_, *pose_, markers, lens_, image_size);
 }
 
-void Tracker::set_table_pose(TablePose pose) {
+void Tracker::set_table_pose(calib::CameraPose pose) {
   monitor_.emplace(table_, lens_, pose, options_.table_monitor);
   const cv::Size size = pose.camera.image_size;
   use_pose(std::move(pose), size);
@@ -140,7 +140,7 @@ void Tracker::reset() {
   search_everything_ = true;
 }
 
-void Tracker::update_table_pose(const std::vector<MarkerObservation>& markers, cv::Size image_size, long long frame,
+void Tracker::update_table_pose(const std::vector<calib::MarkerObservation>& markers, cv::Size image_size, long long frame,
                                 TrackerResult& result) {
   if (!monitor_) monitor_.emplace(table_, lens_, image_size, options_.table_monitor);
   const int confirm = std::max(1, options_.table_monitor.confirm_frames);
@@ -160,9 +160,9 @@ void Tracker::update_table_pose(const std::vector<MarkerObservation>& markers, c
   const bool monitor_gave_up = !monitor_->pose() && unacquired_marker_frames_ > 4 * confirm;
   if (auto event = monitor_gave_up ? std::nullopt : monitor_->update(frame, markers)) {
     result.notes.push_back(event->message);
-    result.camera_moved = result.camera_moved || event->kind == TableMonitorEvent::Kind::camera_moved;
-    if (event->kind != TableMonitorEvent::Kind::marker_moved && monitor_->pose()) {
-      if (event->kind == TableMonitorEvent::Kind::camera_moved) keep_recent_history();
+    result.camera_moved = result.camera_moved || event->kind == calib::TableMonitorEvent::Kind::camera_moved;
+    if (event->kind != calib::TableMonitorEvent::Kind::marker_moved && monitor_->pose()) {
+      if (event->kind == calib::TableMonitorEvent::Kind::camera_moved) keep_recent_history();
       use_pose(*monitor_->pose(), image_size);
       camera_suspect_ = false;
       suspect_marker_frames_ = 0;
@@ -179,7 +179,7 @@ void Tracker::update_table_pose(const std::vector<MarkerObservation>& markers, c
       auto corners = table_.corner_markers[static_cast<std::size_t>(m.id)].corners_mm();
       double shift = 0;
       for (std::size_t k = 0; k < 4; ++k)
-        shift += cv::norm(image_from_table(*pose_, {corners[k].x, corners[k].y, 0.0}) - m.corners_px[k]) / 4;
+        shift += cv::norm(calib::image_from_table(*pose_, {corners[k].x, corners[k].y, 0.0}) - m.corners_px[k]) / 4;
       ++seen;
       if (shift > tolerance_px) ++displaced;
     }
@@ -201,7 +201,7 @@ void Tracker::update_table_pose(const std::vector<MarkerObservation>& markers, c
   } else {
     provisional_from_full_history_ = history_full;
   }
-  TablePoseEstimate estimate = estimate_table_pose(table_, median_observations(marker_history_), lens_, image_size);
+  calib::CameraPoseEstimate estimate = calib::estimate_camera_pose(table_, calib::median_observations(marker_history_), lens_, image_size);
   if (!estimate.pose) return;
   if (!pose_ || moved) {
     char text[200];
@@ -223,7 +223,7 @@ SearchScene Tracker::search_scene(cv::Size image_size, long long frame_index, do
   SearchScene scene;
   scene.image_size = image_size;
   if (!pose_ || !geometry_) return scene;
-  const TablePose& pose = *pose_;
+  const calib::CameraPose& pose = *pose_;
   const double cells = search_.cells_across_corners();
   const double printed = static_cast<double>(search_.cells_across_tag()) / cells;
   scene.table_px = geometry_->table_px;
@@ -251,8 +251,8 @@ SearchScene Tracker::search_scene(cv::Size image_size, long long frame_index, do
   if (check_markers || marker_changed) scene.expected.insert(scene.expected.end(), markers.begin(), markers.end());
   for (std::size_t i = 0; i < registry_.disks().size(); ++i) {
     const DiskEstimate& e = disks_.estimates()[i];
-    if (!e.ever_seen || e.state == TrackState::lost) continue;
-    const DiskSpec& disk = registry_.disks()[i];
+    if (!e.ever_seen || e.state == model::TrackState::lost) continue;
+    const model::DiskSpec& disk = registry_.disks()[i];
     double largest_mm = 0, smallest_mm = 1e300;
     for (const auto& tag : disk.tags) {
       largest_mm = std::max(largest_mm, tag.size_mm);
@@ -269,7 +269,7 @@ SearchScene Tracker::search_scene(cv::Size image_size, long long frame_index, do
     }
     const cv::Rect2d box = bounding_box(corners);
     // Settled, measured recently, and not a pixel changed around it: the same picture as before.
-    if (e.state == TrackState::visible && e.motion == Motion::settled && !change.first_frame &&
+    if (e.state == model::TrackState::visible && e.motion == model::Motion::settled && !change.first_frame &&
         frame_index - last_measured_frame_[i] < options_.still_refresh_frames) {
       if (!changed_in(change, box)) {
         unchanged.push_back(i);
@@ -291,7 +291,7 @@ std::vector<DiskObservation> Tracker::measure(std::vector<DetectionRecord>& reco
   for (std::size_t r = 0; r < records.size(); ++r) {
     DetectionRecord& record = records[r];
     if (record.corner_marker) continue;
-    const std::optional<TagRef> ref = registry_.find_tag(record.tag.id);
+    const std::optional<model::TagRef> ref = registry_.find_tag(record.tag.id);
     if (!ref) {
       record.rejected = RejectReason::unknown_id;
       continue;
@@ -305,8 +305,8 @@ std::vector<DiskObservation> Tracker::measure(std::vector<DetectionRecord>& reco
       record.rejected = RejectReason::camera_moved;
       continue;
     }
-    const DiskSpec& disk = registry_.disks()[ref->disk_index];
-    const TagSpec& tag = registry_.tag(*ref);
+    const model::DiskSpec& disk = registry_.disks()[ref->disk_index];
+    const model::TagSpec& tag = registry_.tag(*ref);
     auto m = measure_tag(*pose_, record.tag.corners, tag.size_mm, disk.thickness_mm, options_.measurement);
     if (!m) {
       record.rejected = RejectReason::off_table;
@@ -357,7 +357,7 @@ std::vector<DiskObservation> Tracker::measure(std::vector<DetectionRecord>& reco
     }
     const DiskEstimate& e = disks_.estimates()[d];
     std::optional<std::size_t> winner;
-    if (e.ever_seen && e.state != TrackState::lost) {
+    if (e.ever_seen && e.state != model::TrackState::lost) {
       auto distance_to_track = [&](const Candidate& c) {
         return geom::distance(c.observation.table_from_disk.position, e.last_observed.position);
       };
@@ -376,7 +376,7 @@ std::vector<DiskObservation> Tracker::measure(std::vector<DetectionRecord>& reco
   return out;
 }
 
-std::shared_ptr<const Tracker::PoseGeometry> Tracker::pose_geometry(const TablePose& pose, cv::Size size) const {
+std::shared_ptr<const Tracker::PoseGeometry> Tracker::pose_geometry(const calib::CameraPose& pose, cv::Size size) const {
   auto g = std::make_shared<PoseGeometry>();
   g->image_size = size;
   const double cells = search_.cells_across_corners();
@@ -416,7 +416,7 @@ std::shared_ptr<const Tracker::PoseGeometry> Tracker::pose_geometry(const TableP
       const geom::Vec2 p = corner[side] + (static_cast<double>(k) / samples) * (corner[(side + 1) % 4] - corner[side]);
       edge.emplace_back(p.x, p.y, 0.0);
     }
-  auto edge_px = image_from_table(pose, edge);
+  auto edge_px = calib::image_from_table(pose, edge);
   outline.insert(outline.end(), edge_px.begin(), edge_px.end());
   const cv::Rect2d box = bounding_box(outline);
   g->table_px = cv::Rect(static_cast<int>(std::floor(box.x)), static_cast<int>(std::floor(box.y)),
@@ -474,7 +474,7 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
   result.times.detect_ms = ms_since(clock);
 
   // table
-  std::vector<MarkerObservation> markers;
+  std::vector<calib::MarkerObservation> markers;
   for (const auto& tag : tags) {
     DetectionRecord record;
     record.tag = tag;

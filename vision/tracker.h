@@ -32,7 +32,7 @@
 
 #include "calibration/camera_model.h"
 #include "calibration/table_monitor.h"
-#include "calibration/table_pose.h"
+#include "calibration/camera_pose.h"
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"
 #include "engine/model/track_frame.h"
@@ -64,7 +64,7 @@ struct TrackerOptions {
   SearchPlannerOptions search;
   ChangeDetectorOptions change;
   TagMeasurementOptions measurement;
-  TableMonitorOptions table_monitor;  // when the camera counts as moved (calibration/table_monitor.h)
+  calib::TableMonitorOptions table_monitor;  // when the camera counts as moved (calibration/table_monitor.h)
   // A tag whose fitted size differs from its registry size by more than this fraction is rejected.
   double size_tolerance = 0.15;
   // A tag whose corners depart from a square (RMS per coordinate) by more than the larger of these
@@ -106,10 +106,10 @@ struct StageTimes {
 };
 
 struct TrackerResult {
-  TrackFrame track;                       // spec §5 (with the motion/age_s/settled extensions)
+  model::TrackFrame track;                       // spec §5 (with the motion/age_s/settled extensions)
   std::vector<DetectionRecord> detections;
   std::vector<SearchRegion> searched;     // where it looked this frame
-  std::shared_ptr<const TablePose> table_pose;  // null until known; shared, never modified
+  std::shared_ptr<const calib::CameraPose> table_pose;  // null until known; shared, never modified
   std::vector<std::string> notes;         // e.g. "table pose from corner markers 0, 1, 2, 3 (0.21 px)"
   bool camera_moved = false;              // this frame: the camera was found moved and the pose re-estimated
   StageTimes times;
@@ -128,11 +128,11 @@ class Tracker {
  public:
   // `lens`: a calibrated camera (spec §7), or none (the pinhole is estimated from the corner
   // markers, no lens correction). Throws std::invalid_argument for bad options.
-  Tracker(TableSpec table, DiskRegistry registry, std::optional<CameraModel> lens, TrackerOptions options = {});
+  Tracker(model::TableSpec table, model::DiskRegistry registry, std::optional<calib::CameraModel> lens, TrackerOptions options = {});
 
   // Starts from this table pose (e.g. a saved table-pose file) instead of acquiring one from the
   // corner markers; the monitor still re-estimates it if the camera is bumped.
-  void set_table_pose(TablePose pose);
+  void set_table_pose(calib::CameraPose pose);
 
   // Processes one frame (8-bit BGR or grey; every frame the same size). `frame_index` and `t`
   // (seconds) are the frame's number and time in the stream, copied to the output; frames come in
@@ -144,29 +144,29 @@ class Tracker {
   void reset();
 
   const TrackerStats& stats() const { return stats_; }
-  const DiskRegistry& registry() const { return registry_; }
-  const TableSpec& table() const { return table_; }
-  std::shared_ptr<const TablePose> table_pose() const { return pose_; }
+  const model::DiskRegistry& registry() const { return registry_; }
+  const model::TableSpec& table() const { return table_; }
+  std::shared_ptr<const calib::CameraPose> table_pose() const { return pose_; }
 
  private:
   struct PoseGeometry;  // what follows from the table pose (image bounds, scales), cached
-  std::shared_ptr<const PoseGeometry> pose_geometry(const TablePose& pose, cv::Size size) const;
+  std::shared_ptr<const PoseGeometry> pose_geometry(const calib::CameraPose& pose, cv::Size size) const;
 
-  void update_table_pose(const std::vector<MarkerObservation>& markers, cv::Size image_size, long long frame,
+  void update_table_pose(const std::vector<calib::MarkerObservation>& markers, cv::Size image_size, long long frame,
                          TrackerResult& result);
-  void use_pose(TablePose pose, cv::Size image_size);
+  void use_pose(calib::CameraPose pose, cv::Size image_size);
   // Where to look this frame; `unchanged` receives the settled disks not looked for again because
   // the image around them has not changed since they were last measured.
   SearchScene search_scene(cv::Size image_size, long long frame_index, double t, const ChangeResult& change,
                            std::vector<std::size_t>& unchanged) const;
   std::vector<DiskObservation> measure(std::vector<DetectionRecord>& records);
 
-  TableSpec table_;
-  DiskRegistry registry_;
-  std::optional<CameraModel> lens_;
+  model::TableSpec table_;
+  model::DiskRegistry registry_;
+  std::optional<calib::CameraModel> lens_;
   TrackerOptions options_;
-  std::optional<TableMonitor> monitor_;
-  std::shared_ptr<const TablePose> pose_;
+  std::optional<calib::TableMonitor> monitor_;
+  std::shared_ptr<const calib::CameraPose> pose_;
   std::shared_ptr<const PoseGeometry> geometry_;
   TagSearch search_;
   SearchPlanner planner_;
@@ -179,7 +179,7 @@ class Tracker {
   // Recent frames' corner-marker observations (frames that saw 2 or more): the provisional pose and
   // the pose's uncertainty are taken from their median.
   static constexpr std::size_t kMarkerHistoryFrames = 15;
-  std::vector<std::vector<MarkerObservation>> marker_history_;
+  std::vector<std::vector<calib::MarkerObservation>> marker_history_;
   bool provisional_from_full_history_ = false;
   std::vector<long long> last_measured_frame_;  // per disk; -1 = never
   double calibration_sigma_mm_ = 0;

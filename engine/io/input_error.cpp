@@ -1,6 +1,6 @@
 #include "engine/io/input_error.h"
 
-namespace diskref {
+namespace diskref::io {
 namespace {
 
 std::string compose(const std::string& file, const std::string& path, const std::string& problem) {
@@ -18,4 +18,4 @@ InputError::InputError(std::string file, std::string path, std::string problem)
       path_(std::move(path)),
       problem_(std::move(problem)) {}
 
-}  // namespace diskref
+}  // namespace diskref::io

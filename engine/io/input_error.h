@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace diskref {
+namespace diskref::io {
 
 class InputError : public std::runtime_error {
  public:
@@ -24,4 +24,4 @@ class InputError : public std::runtime_error {
   std::string problem_;
 };
 
-}  // namespace diskref
+}  // namespace diskref::io

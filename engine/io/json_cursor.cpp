@@ -6,7 +6,7 @@
 
 #include "engine/io/input_error.h"
 
-namespace diskref {
+namespace diskref::io {
 namespace {
 
 std::string type_name(const nlohmann::json& v) {
@@ -194,4 +194,4 @@ std::vector<double> JsonCursor::numbers(std::size_t expected_count) const {
   return out;
 }
 
-}  // namespace diskref
+}  // namespace diskref::io

@@ -21,7 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace diskref {
+namespace diskref::io {
 
 // Reads and parses a JSON file. Throws InputError("file", "", "cannot be opened"/"is not valid
 // JSON: ... line L, column C").
@@ -80,4 +80,4 @@ class JsonCursor {
   std::string path_;
 };
 
-}  // namespace diskref
+}  // namespace diskref::io

@@ -3,7 +3,7 @@
 #include <array>
 #include <utility>
 
-namespace diskref {
+namespace diskref::model {
 namespace {
 
 constexpr std::array<std::pair<DiskKind, std::string_view>, 6> kKindNames{{
@@ -29,11 +29,11 @@ std::optional<DiskKind> disk_kind_from_string(std::string_view text) {
   return std::nullopt;
 }
 
-DiskKind parse_disk_kind(const JsonCursor& cursor) {
+DiskKind parse_disk_kind(const io::JsonCursor& cursor) {
   return *disk_kind_from_string(cursor.one_of({"ship", "torpedo", "planet", "terrain", "obstruction", "template"}));
 }
 
-Face parse_face(const JsonCursor& cursor) { return *face_from_string(cursor.one_of({"up", "down"})); }
+Face parse_face(const io::JsonCursor& cursor) { return *face_from_string(cursor.one_of({"up", "down"})); }
 
 std::string_view to_string(Face face) { return face == Face::up ? "up" : "down"; }
 
@@ -43,4 +43,4 @@ std::optional<Face> face_from_string(std::string_view text) {
   return std::nullopt;
 }
 
-}  // namespace diskref
+}  // namespace diskref::model

@@ -7,7 +7,7 @@
 
 #include "engine/io/json_cursor.h"
 
-namespace diskref {
+namespace diskref::model {
 
 enum class DiskKind { ship, torpedo, planet, terrain, obstruction, template_ };
 
@@ -21,7 +21,7 @@ std::optional<Face> face_from_string(std::string_view text);
 inline Face other_face(Face f) { return f == Face::up ? Face::down : Face::up; }
 
 // Read from JSON; an unknown name fails at the cursor, listing the names allowed.
-DiskKind parse_disk_kind(const JsonCursor& cursor);
-Face parse_face(const JsonCursor& cursor);
+DiskKind parse_disk_kind(const io::JsonCursor& cursor);
+Face parse_face(const io::JsonCursor& cursor);
 
-}  // namespace diskref
+}  // namespace diskref::model

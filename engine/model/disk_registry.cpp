@@ -7,10 +7,10 @@
 
 #include "engine/model/shape_json.h"
 
-namespace diskref {
+namespace diskref::model {
 namespace {
 
-std::optional<unsigned> parse_color(const JsonCursor& c) {
+std::optional<unsigned> parse_color(const io::JsonCursor& c) {
   std::string text = c.string();
   unsigned value = 0;
   if (text.size() != 7 || text[0] != '#' || std::sscanf(text.c_str() + 1, "%6x", &value) != 1)
@@ -71,7 +71,7 @@ std::string tag_fit_problem(const geom::Shape& shape, const TagSpec& tag) {
   return "";
 }
 
-DiskRegistry parse_disk_registry(const JsonCursor& root) {
+DiskRegistry parse_disk_registry(const io::JsonCursor& root) {
   root.allow_only({"disks", "name", "notes"});
   auto disks = root.at("disks");
   std::vector<DiskSpec> out;
@@ -137,8 +137,8 @@ std::string tag_fit_problem_and_remedy(const geom::Shape& shape, const TagSpec& 
 }
 
 DiskRegistry load_disk_registry(const std::filesystem::path& file) {
-  nlohmann::json doc = read_json_file(file);
-  return parse_disk_registry(JsonCursor(doc, file.string()));
+  nlohmann::json doc = io::read_json_file(file);
+  return parse_disk_registry(io::JsonCursor(doc, file.string()));
 }
 
 nlohmann::json disk_registry_to_json(const DiskRegistry& registry) {
@@ -161,4 +161,4 @@ nlohmann::json disk_registry_to_json(const DiskRegistry& registry) {
   return {{"disks", disks}};
 }
 
-}  // namespace diskref
+}  // namespace diskref::model

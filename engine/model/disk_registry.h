@@ -12,7 +12,7 @@
 #include "engine/io/json_cursor.h"
 #include "engine/model/disk_kind.h"
 
-namespace diskref {
+namespace diskref::model {
 
 struct TagSpec {
   int id = 0;
@@ -68,8 +68,8 @@ constexpr double kPrintedTagScale = 1.8;
 // Throws InputError naming the file and JSON path for: unknown kinds/faces, bad shapes, duplicate
 // disk names, a tag id used twice (on any disk), tag ids 0..3 (reserved for the corner markers),
 // two tags on one face, a tag that does not fit its disk, a disk with no tag.
-DiskRegistry parse_disk_registry(const JsonCursor& root);
+DiskRegistry parse_disk_registry(const io::JsonCursor& root);
 DiskRegistry load_disk_registry(const std::filesystem::path& file);
 nlohmann::json disk_registry_to_json(const DiskRegistry& registry);
 
-}  // namespace diskref
+}  // namespace diskref::model

@@ -1,8 +1,8 @@
 #include "engine/model/shape_json.h"
 
-namespace diskref {
+namespace diskref::model {
 
-geom::Shape parse_shape(const JsonCursor& cursor) {
+geom::Shape parse_shape(const io::JsonCursor& cursor) {
   std::string type = cursor.at("type").one_of({"circle", "flatted_circle", "rect"});
   if (type == "circle") {
     cursor.allow_only({"type", "diameter_mm"});
@@ -30,4 +30,4 @@ nlohmann::json shape_to_json(const geom::Shape& shape) {
   return {{"type", "rect"}, {"length_mm", r.length_mm}, {"width_mm", r.width_mm}};
 }
 
-}  // namespace diskref
+}  // namespace diskref::model

@@ -8,10 +8,10 @@
 #include "engine/geometry/shape.h"
 #include "engine/io/json_cursor.h"
 
-namespace diskref {
+namespace diskref::model {
 
 // Throws InputError at the offending member (NaN, negative sizes, flat-to-flat > diameter, ...).
-geom::Shape parse_shape(const JsonCursor& cursor);
+geom::Shape parse_shape(const io::JsonCursor& cursor);
 nlohmann::json shape_to_json(const geom::Shape& shape);
 
-}  // namespace diskref
+}  // namespace diskref::model

@@ -2,7 +2,7 @@
 
 #include <string>
 
-namespace diskref {
+namespace diskref::model {
 
 std::array<geom::Vec2, 4> CornerMarker::corners_mm() const {
   double h = size_mm / 2;
@@ -12,7 +12,7 @@ std::array<geom::Vec2, 4> CornerMarker::corners_mm() const {
           geom::Vec2{center_mm.x + h, center_mm.y + h}, geom::Vec2{center_mm.x - h, center_mm.y + h}};
 }
 
-TableSpec parse_table(const JsonCursor& root) {
+TableSpec parse_table(const io::JsonCursor& root) {
   root.allow_only({"play_area_mm", "corner_markers", "name", "notes"});
   TableSpec table;
   auto area = root.at("play_area_mm");
@@ -46,8 +46,8 @@ TableSpec parse_table(const JsonCursor& root) {
 }
 
 TableSpec load_table(const std::filesystem::path& file) {
-  nlohmann::json doc = read_json_file(file);
-  return parse_table(JsonCursor(doc, file.string()));
+  nlohmann::json doc = io::read_json_file(file);
+  return parse_table(io::JsonCursor(doc, file.string()));
 }
 
 nlohmann::json table_to_json(const TableSpec& table) {
@@ -65,4 +65,4 @@ TableSpec default_table() {
   return t;
 }
 
-}  // namespace diskref
+}  // namespace diskref::model

@@ -9,7 +9,7 @@
 #include "engine/geometry/vec2.h"
 #include "engine/io/json_cursor.h"
 
-namespace diskref {
+namespace diskref::model {
 
 struct CornerMarker {
   int id = 0;              // 0..3, going round the play area counter-clockwise seen from above
@@ -33,11 +33,11 @@ struct TableSpec {
 
 // Throws InputError naming the file and the JSON path: the four ids 0..3 each exactly once,
 // positive sizes, finite numbers, markers outside the play area.
-TableSpec parse_table(const JsonCursor& root);
+TableSpec parse_table(const io::JsonCursor& root);
 TableSpec load_table(const std::filesystem::path& file);
 nlohmann::json table_to_json(const TableSpec& table);
 
 // The spec §3 example: a 914.4 mm (3 ft) square with 40 mm markers 45 mm outside each corner.
 TableSpec default_table();
 
-}  // namespace diskref
+}  // namespace diskref::model

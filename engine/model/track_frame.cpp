@@ -5,7 +5,7 @@
 
 #include "engine/io/input_error.h"
 
-namespace diskref {
+namespace diskref::model {
 namespace {
 
 // To `decimals` places, as the nearest double to the decimal (divided, not multiplied by 0.01, so
@@ -52,7 +52,7 @@ nlohmann::json to_json(const TrackFrame& frame) {
 
 std::string to_jsonl_line(const TrackFrame& frame) { return to_json(frame).dump(); }
 
-TrackFrame parse_track_frame(const JsonCursor& c) {
+TrackFrame parse_track_frame(const io::JsonCursor& c) {
   TrackFrame f;
   f.frame = c.at("frame").integer();
   f.t = c.at("t").number();
@@ -81,16 +81,16 @@ TrackFrame parse_track_frame(const JsonCursor& c) {
 
 std::vector<TrackFrame> load_track_jsonl(const std::filesystem::path& file) {
   std::ifstream in(file);
-  if (!in) throw InputError(file.string(), "", "cannot be opened (missing or unreadable)");
+  if (!in) throw io::InputError(file.string(), "", "cannot be opened (missing or unreadable)");
   std::vector<TrackFrame> frames;
   std::string line;
   for (long long number = 1; std::getline(in, line); ++number) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     std::string where = file.string() + " line " + std::to_string(number);
-    nlohmann::json doc = parse_json_text(line, where);
-    frames.push_back(parse_track_frame(JsonCursor(doc, where)));
+    nlohmann::json doc = io::parse_json_text(line, where);
+    frames.push_back(parse_track_frame(io::JsonCursor(doc, where)));
   }
   return frames;
 }
 
-}  // namespace diskref
+}  // namespace diskref::model

@@ -12,7 +12,7 @@
 #include "engine/io/json_cursor.h"
 #include "engine/model/disk_kind.h"
 
-namespace diskref {
+namespace diskref::model {
 
 enum class TrackState { visible, stale, lost };
 
@@ -52,8 +52,8 @@ struct TrackFrame {
 nlohmann::json to_json(const TrackFrame& frame);
 // Rounds positions to 0.01 mm/deg, sigma to 0.01 mm, as the JSONL output does.
 std::string to_jsonl_line(const TrackFrame& frame);
-TrackFrame parse_track_frame(const JsonCursor& cursor);
+TrackFrame parse_track_frame(const io::JsonCursor& cursor);
 // Reads a whole JSONL file; errors name the file and "line N".
 std::vector<TrackFrame> load_track_jsonl(const std::filesystem::path& file);
 
-}  // namespace diskref
+}  // namespace diskref::model

@@ -10,7 +10,7 @@ namespace diskref::rules {
 
 namespace {
 
-SeenDrop parse_drop(const JsonCursor& c) {
+SeenDrop parse_drop(const io::JsonCursor& c) {
   c.allow_only({"purpose", "subject", "hits", "crits", "note"});
   SeenDrop d;
   if (auto p = c.find("purpose")) d.purpose = p->one_of({"damage", "critical", "collision", "initiative", "boarding"});
@@ -21,7 +21,7 @@ SeenDrop parse_drop(const JsonCursor& c) {
   return d;
 }
 
-OrderBody parse_order_body(const JsonCursor& c) {
+OrderBody parse_order_body(const io::JsonCursor& c) {
   OrderKind kind = parse_order_kind(c.at("order"));
   const std::initializer_list<std::string_view> common = {"do", "player", "ship", "order", "drops", "note"};
   auto allow = [&](std::initializer_list<std::string_view> extra) {
@@ -74,7 +74,7 @@ OrderBody parse_order_body(const JsonCursor& c) {
   return Transport{c.at("target").non_empty_string(), string_list(c.at("crew"))};
 }
 
-ActionBody parse_body(const JsonCursor& c, const std::string& name) {
+ActionBody parse_body(const io::JsonCursor& c, const std::string& name) {
   auto only = [&](std::initializer_list<std::string_view> keys) {
     std::vector<std::string_view> all = {"do", "player", "drops", "note"};
     all.insert(all.end(), keys.begin(), keys.end());
@@ -166,8 +166,8 @@ nlohmann::json order_body_to_json(const OrderBody& body) {
 
 }  // namespace
 
-Action parse_action(const JsonCursor& c) {
-  JsonCursor what = c.at("do");
+Action parse_action(const io::JsonCursor& c) {
+  io::JsonCursor what = c.at("do");
   std::string name = what.string();
   auto names = action_names();
   if (std::find(names.begin(), names.end(), name) == names.end()) {

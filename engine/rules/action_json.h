@@ -12,7 +12,7 @@
 namespace diskref::rules {
 
 // Throws InputError naming the file, the JSON path and the problem.
-Action parse_action(const JsonCursor& cursor);
+Action parse_action(const io::JsonCursor& cursor);
 nlohmann::json action_to_json(const Action& action);
 
 }  // namespace diskref::rules

@@ -87,7 +87,7 @@ struct Move {
   std::optional<Evasive> evasive;
   // Where the ship is placed if a collision needs it (ship-planet: the colliding player; ship-ship:
   // the hit player, who may also leave it where it is).
-  std::optional<TablePose> reposition;
+  std::optional<geom::Pose> reposition;
 };
 
 // End of phase: every torpedo moves; an entry sets a torpedo's heading at the start of its move.

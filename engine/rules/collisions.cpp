@@ -23,7 +23,7 @@ bool collision_check(Ctx& ctx, const ShipState& ship, const std::string& other) 
 }
 
 // Places the ship at `pose` after checking it touches, but does not overlap, `other`.
-void place_adjacent(Ctx& ctx, ShipState& ship, const TablePose& pose, const geom::PlacedShape& other,
+void place_adjacent(Ctx& ctx, ShipState& ship, const geom::Pose& pose, const geom::PlacedShape& other,
                     const std::string& other_id, const std::string& who) {
   ShipState moved = ship;
   moved.pose = pose;
@@ -37,7 +37,7 @@ void place_adjacent(Ctx& ctx, ShipState& ship, const TablePose& pose, const geom
   }
   ship.pose = pose;
   ctx.emit("repositioned", who + " places " + ship.id + " adjacent to " + other_id,
-           {{"ship", ship.id}, {"x", pose.x}, {"y", pose.y}, {"heading", pose.heading_deg}, {"gap_mm", a.gap_mm}});
+           {{"ship", ship.id}, {"x", pose.position.x}, {"y", pose.position.y}, {"heading", pose.heading_deg()}, {"gap_mm", a.gap_mm}});
 }
 
 // The results a collision shares: hull hits, speed zero and orders removed "just as if you had
@@ -52,7 +52,7 @@ bool collision_results(Ctx& ctx, ShipState& ship, int hull_hits, const std::stri
 }  // namespace
 
 void resolve_collisions(Ctx& ctx, ShipState& ship, const std::vector<std::string>& overlapped,
-                        const std::optional<TablePose>& reposition) {
+                        const std::optional<geom::Pose>& reposition) {
   bool placed_again = false;
   for (const std::string& id : overlapped) {
     if (ship.destroyed || placed_again) break;

@@ -20,6 +20,6 @@ inline bool collision_check_collides(int crits_showing) { return crits_showing =
 // places the ship at; refuses when a ship-planet collision needs one and none is given, or when
 // the pose given is not adjacent to the disk collided with.
 void resolve_collisions(Ctx& ctx, ShipState& ship, const std::vector<std::string>& overlapped,
-                        const std::optional<TablePose>& reposition);
+                        const std::optional<geom::Pose>& reposition);
 
 }  // namespace diskref::rules

@@ -13,7 +13,7 @@ namespace diskref::rules {
 namespace {
 
 // "placeholder" must name members the entry has.
-std::vector<std::string> placeholders(const JsonCursor& entry) {
+std::vector<std::string> placeholders(const io::JsonCursor& entry) {
   auto found = entry.find("placeholder");
   if (!found) return {};
   std::vector<std::string> names = string_list(*found);
@@ -22,7 +22,7 @@ std::vector<std::string> placeholders(const JsonCursor& entry) {
   return names;
 }
 
-ShipCard parse_ship_card(const JsonCursor& c) {
+ShipCard parse_ship_card(const io::JsonCursor& c) {
   c.allow_only({"id", "name", "faction", "max_speed", "shields", "hull", "beam", "torpedo", "capacity", "points",
                 "keywords", "placeholder", "source", "note"});
   ShipCard s;
@@ -35,7 +35,7 @@ ShipCard parse_ship_card(const JsonCursor& c) {
   s.beam = c.at("beam").int_in(0, 100);
   if (auto t = c.find("torpedo")) {
     t->allow_only({"movement", "damage", "shape"});
-    s.torpedo = TorpedoData{t->at("movement").int_in(1, 100), t->at("damage").int_in(0, 100), parse_shape(t->at("shape"))};
+    s.torpedo = TorpedoData{t->at("movement").int_in(1, 100), t->at("damage").int_in(0, 100), model::parse_shape(t->at("shape"))};
   }
   s.capacity = c.at("capacity").int_in(0, 100);
   s.points = c.at("points").int_in(0, 10000);
@@ -45,7 +45,7 @@ ShipCard parse_ship_card(const JsonCursor& c) {
   return s;
 }
 
-Ability parse_ability(const JsonCursor& c) {
+Ability parse_ability(const io::JsonCursor& c) {
   c.allow_only({"type", "use", "amount", "or_more", "cloak", "text"});
   Ability a;
   std::string type = c.at("type").one_of({"transporter_range", "max_speed", "beam_refire", "ready_a_tech", "cloak"});
@@ -72,7 +72,7 @@ Ability parse_ability(const JsonCursor& c) {
   return a;
 }
 
-DiskCard parse_disk_card(const JsonCursor& c, DiskKindOfCard kind) {
+DiskCard parse_disk_card(const io::JsonCursor& c, DiskKindOfCard kind) {
   if (kind == DiskKindOfCard::crew)
     c.allow_only({"id", "name", "faction", "command", "combat", "cost", "keywords", "orders", "abilities", "text",
                   "placeholder", "source", "note"});
@@ -106,7 +106,7 @@ DiskCard parse_disk_card(const JsonCursor& c, DiskKindOfCard kind) {
   return d;
 }
 
-CritType parse_crit_type(const JsonCursor& c) {
+CritType parse_crit_type(const io::JsonCursor& c) {
   c.allow_only({"id", "name", "text", "effects", "placeholder", "source", "note"});
   CritType t;
   t.id = c.at("id").non_empty_string();
@@ -135,7 +135,7 @@ CritType parse_crit_type(const JsonCursor& c) {
 
 // Refuses an id that an earlier entry (this or another file) already uses.
 template <typename T>
-void add_unique(std::vector<T>& items, T item, const JsonCursor& entry, const char* what) {
+void add_unique(std::vector<T>& items, T item, const io::JsonCursor& entry, const char* what) {
   if (std::any_of(items.begin(), items.end(), [&](const T& x) { return x.id == item.id; }))
     entry.at("id").fail(std::string(what) + " " + in_quotes(item.id) + " is defined twice");
   items.push_back(std::move(item));
@@ -143,7 +143,7 @@ void add_unique(std::vector<T>& items, T item, const JsonCursor& entry, const ch
 
 }  // namespace
 
-void merge_data_file(GameData& data, const JsonCursor& root) {
+void merge_data_file(GameData& data, const io::JsonCursor& root) {
   root.allow_only({"about", "parameters", "crit_types", "ships", "crew", "tech"});
   if (auto params = root.find("parameters")) apply_parameters(data.parameters, *params);
   if (auto crits = root.find("crit_types"))
@@ -160,7 +160,7 @@ void merge_data_file(GameData& data, const JsonCursor& root) {
 
 void check_game_data(const GameData& data, const std::string& where) {
   if (data.crit_types.empty())
-    throw InputError(where, "", "the game data defines no critical types (\"crit_types\"); the rules have five");
+    throw io::InputError(where, "", "the game data defines no critical types (\"crit_types\"); the rules have five");
 }
 
 GameData load_game_data(const std::vector<std::filesystem::path>& paths) {
@@ -171,7 +171,7 @@ GameData load_game_data(const std::vector<std::filesystem::path>& paths) {
       for (const auto& entry : std::filesystem::directory_iterator(p))
         if (entry.path().extension() == ".json") inside.push_back(entry.path());
       std::sort(inside.begin(), inside.end());
-      if (inside.empty()) throw InputError(p.string(), "", "directory holds no .json data files");
+      if (inside.empty()) throw io::InputError(p.string(), "", "directory holds no .json data files");
       files.insert(files.end(), inside.begin(), inside.end());
     } else {
       files.push_back(p);
@@ -179,8 +179,8 @@ GameData load_game_data(const std::vector<std::filesystem::path>& paths) {
   }
   GameData data;
   for (const auto& file : files) {
-    nlohmann::json doc = read_json_file(file);
-    merge_data_file(data, JsonCursor(doc, file.string()));
+    nlohmann::json doc = io::read_json_file(file);
+    merge_data_file(data, io::JsonCursor(doc, file.string()));
   }
   check_game_data(data, files.empty() ? std::string() : files.back().string());
   return data;

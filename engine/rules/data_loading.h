@@ -18,7 +18,7 @@ namespace diskref::rules {
 GameData load_game_data(const std::vector<std::filesystem::path>& paths);
 
 // Adds one parsed data file to `data`.
-void merge_data_file(GameData& data, const JsonCursor& root);
+void merge_data_file(GameData& data, const io::JsonCursor& root);
 
 // Checks what spans files (at least one critical type); throws InputError naming `where`.
 void check_game_data(const GameData& data, const std::string& where);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/random/splitmix64.h"
 #include "engine/rules/text.h"
 #include "engine/rules/refusal.h"
 
@@ -35,29 +36,17 @@ std::string describe(const DropRequest& request) {
   return text + ")";
 }
 
-std::uint64_t next_random(std::uint64_t& state) {
-  state += 0x9e3779b97f4a7c15ULL;
-  std::uint64_t z = state;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-double next_uniform(std::uint64_t& state) {
-  return static_cast<double>(next_random(state) >> 11) * 0x1.0p-53;
-}
-
 std::uint64_t rng_state_from_seed(std::uint64_t seed) {
   // One splitmix64 step decorrelates neighbouring seeds (0, 1, 2, ...).
   std::uint64_t s = seed;
-  return next_random(s);
+  return random::splitmix64_next(s);
 }
 
 DropOutcome VirtualDrops::drop(const DropRequest& request) {
   DropOutcome out;
   out.seen = false;
   out.critical.reserve(static_cast<std::size_t>(request.counters));
-  for (int i = 0; i < request.counters; ++i) out.critical.push_back(!(next_uniform(rng_) < hit_odds_));
+  for (int i = 0; i < request.counters; ++i) out.critical.push_back(!(random::unit_interval(random::splitmix64_next(rng_)) < hit_odds_));
   return out;
 }
 

@@ -45,11 +45,7 @@ class DropSource {
   virtual DropOutcome drop(const DropRequest& request) = 0;
 };
 
-// splitmix64: the whole PRNG is one 64-bit state word.
-std::uint64_t next_random(std::uint64_t& state);
-// Uniform in [0, 1) from 53 random bits.
-double next_uniform(std::uint64_t& state);
-// The initial PRNG state for a seed.
+// The initial state of the game's PRNG (engine/random/splitmix64.h) for a seed.
 std::uint64_t rng_state_from_seed(std::uint64_t seed);
 
 class VirtualDrops : public DropSource {

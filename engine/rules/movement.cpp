@@ -56,11 +56,11 @@ void check_evasive_allowed(const Ctx& ctx, const ShipState& ship, const Evasive&
   if (ship.speed == 0) refuse(RefusalKind::illegal_value, ship.id + " is at Full Stop and not about to collide");
   if (evasive.after_flip < 0 || evasive.after_flip > ship.speed)
     refuse(RefusalKind::illegal_value, "evasive action turns after 0.." + std::to_string(ship.speed) + " flips");
-  double turn = std::fabs(geom::angle_difference_deg(evasive.heading_deg, ship.pose.heading_deg));
+  double turn = std::fabs(geom::angle_difference_deg(evasive.heading_deg, ship.pose.heading_deg()));
   if (!std::isfinite(evasive.heading_deg) || turn > ctx.params().evasive_max_turn_deg)
     refuse(RefusalKind::illegal_value, "evasive action turns at most " +
                                            std::to_string(ctx.params().evasive_max_turn_deg) + " degrees (README #22)");
-  geom::FlipOutput straight = ship_path(ctx, ship, ship.speed, ship.pose.heading_deg);
+  geom::FlipOutput straight = ship_path(ctx, ship, ship.speed, ship.pose.heading_deg());
   if (!end_collisions(ctx.state, straight).empty()) return;
   if (!straight.torpedo_contacts.empty())
     refuse(RefusalKind::illegal_value, "Evasive action also can't be taken to avoid running into a torpedo");
@@ -73,7 +73,7 @@ std::optional<geom::FlipOutput> flip_along(Ctx& ctx, ShipState& ship, int flips,
                                            std::set<std::string>& struck) {
   geom::FlipOutput path = ship_path(ctx, ship, flips, heading_deg);
   for (int flip = 1; flip <= flips; ++flip) {
-    ship.pose = from_geom(path.landings[static_cast<std::size_t>(flip - 1)]);
+    ship.pose = path.landings[static_cast<std::size_t>(flip - 1)];
     if (path.first_flip_outside && *path.first_flip_outside == flip) {
       destroy_ship(ctx, ship, "it moved out of the play area");
       return std::nullopt;
@@ -105,11 +105,11 @@ void move_ship(Ctx& ctx, const Move& action) {
   std::vector<std::string> overlapped;
   if (speed > 0) {
     int first_leg = action.evasive ? action.evasive->after_flip : speed;
-    if (first_leg > 0 && !flip_along(ctx, ship, first_leg, ship.pose.heading_deg, struck)) return;
+    if (first_leg > 0 && !flip_along(ctx, ship, first_leg, ship.pose.heading_deg(), struck)) return;
     if (action.evasive) {
       ctx.emit("evasive", ship.id + " takes evasive action", {{"ship", ship.id}});
       change_heading(ctx, ship, action.evasive->heading_deg, "evasive action");
-      if (speed > first_leg && !flip_along(ctx, ship, speed - first_leg, ship.pose.heading_deg, struck)) return;
+      if (speed > first_leg && !flip_along(ctx, ship, speed - first_leg, ship.pose.heading_deg(), struck)) return;
       remove_remaining_orders(ctx, ship, "evasive action");
     }
     overlapped = overlapping_disks(ctx.state, ship);

@@ -33,11 +33,11 @@ void change_speed(Ctx& ctx, ShipState& ship, int new_speed) {
 
 void change_heading(Ctx& ctx, ShipState& ship, double heading_deg, const std::string& how) {
   if (!std::isfinite(heading_deg)) refuse(RefusalKind::illegal_value, "the heading must be a finite angle");
-  double old = ship.pose.heading_deg;
-  ship.pose.heading_deg = geom::wrap_degrees(heading_deg);
+  double old = ship.pose.heading_deg();
+  ship.pose.rotation = geom::Rot::from_degrees(geom::wrap_degrees(heading_deg));
   ctx.emit("heading", ship.id + " turns from " + std::to_string(std::lround(old)) + " to " +
-                          std::to_string(std::lround(ship.pose.heading_deg)) + " degrees (" + how + ")",
-           {{"ship", ship.id}, {"heading", ship.pose.heading_deg}});
+                          std::to_string(std::lround(ship.pose.heading_deg())) + " degrees (" + how + ")",
+           {{"ship", ship.id}, {"heading", ship.pose.heading_deg()}});
 }
 
 void raise_shields(Ctx& ctx, ShipState& ship, const RaiseShields& order) {
@@ -61,12 +61,12 @@ namespace {
 // The heading of a Change Heading order: given, or towards the centre of the disk to face.
 double heading_to(Ctx& ctx, const ShipState& ship, const ChangeHeading& order) {
   if (order.face.empty()) return order.heading_deg;
-  const TablePose* target = nullptr;
+  const geom::Pose* target = nullptr;
   if (const ShipState* other = find_ship(ctx.state, order.face)) target = &other->pose;
   else if (const Terrain* terrain = find_terrain(ctx.state, order.face)) target = &terrain->pose;
   else if (const Torpedo* torpedo = find_torpedo(ctx.state, order.face)) target = &torpedo->pose;
   if (target == nullptr) refuse(RefusalKind::unknown_name, "nothing called " + in_quotes(order.face) + " to face");
-  return geom::rad_to_deg(std::atan2(target->y - ship.pose.y, target->x - ship.pose.x));
+  return geom::rad_to_deg(std::atan2(target->position.y - ship.pose.position.y, target->position.x - ship.pose.position.x));
 }
 
 void take_pending(Ctx& ctx, ShipState& ship, OrderKind kind) {

@@ -7,7 +7,7 @@ namespace diskref::rules {
 
 namespace {
 
-using Setter = std::function<void(Parameters&, const JsonCursor&)>;
+using Setter = std::function<void(Parameters&, const io::JsonCursor&)>;
 
 struct ParameterEntry {
   std::string_view name;
@@ -17,11 +17,11 @@ struct ParameterEntry {
 
 // A parameter the engine fixes by design: the data file states it, and only that value is accepted.
 Setter fixed(std::string_view only) {
-  return [only](Parameters&, const JsonCursor& c) { c.one_of({only}); };
+  return [only](Parameters&, const io::JsonCursor& c) { c.one_of({only}); };
 }
 
 // [a, b], both > 0.
-geom::Vec2 positive_pair(const JsonCursor& c) {
+geom::Vec2 positive_pair(const io::JsonCursor& c) {
   auto v = c.numbers(2);
   if (!(v[0] > 0 && v[1] > 0)) c.fail("both sizes must be > 0");
   return {v[0], v[1]};
@@ -31,67 +31,67 @@ const std::vector<ParameterEntry>& entries() {
   static const std::vector<ParameterEntry> kEntries = {
       {"disk_sizes", 1, fixed("registry")},
       {"flip_length", 2, fixed("flat_to_flat_or_diameter")},
-      {"torpedoes_per_attack", 3, [](Parameters&, const JsonCursor& c) { c.int_in(1, 1); }},
+      {"torpedoes_per_attack", 3, [](Parameters&, const io::JsonCursor& c) { c.int_in(1, 1); }},
       {"torpedo_end_of_phase_moves", 4,
-       [](Parameters& p, const JsonCursor& c) { p.torpedo_end_of_phase_moves = c.int_in(1, 20); }},
+       [](Parameters& p, const io::JsonCursor& c) { p.torpedo_end_of_phase_moves = c.int_in(1, 20); }},
       {"range_template_mm", 5,
-       [](Parameters& p, const JsonCursor& c) {
+       [](Parameters& p, const io::JsonCursor& c) {
          auto v = positive_pair(c);
          p.range_template = {v.x, v.y};
        }},
       {"plus_one_range_template_lengths", 5,
-       [](Parameters& p, const JsonCursor& c) { p.plus_one_range_template_lengths = c.int_in(1, 10); }},
-      {"play_area_mm", 6, [](Parameters& p, const JsonCursor& c) { p.play_area_mm = positive_pair(c); }},
+       [](Parameters& p, const io::JsonCursor& c) { p.plus_one_range_template_lengths = c.int_in(1, 10); }},
+      {"play_area_mm", 6, [](Parameters& p, const io::JsonCursor& c) { p.play_area_mm = positive_pair(c); }},
       {"moved_out_when", 6, fixed("centre_beyond_edge")},
       {"terrain_sizes_and_damage", 7, fixed("scenario")},
       {"hit_face_odds", 8,
-       [](Parameters& p, const JsonCursor& c) {
+       [](Parameters& p, const io::JsonCursor& c) {
          double v = c.number();
          if (!(v > 0 && v < 1)) c.fail("must be strictly between 0 and 1 (so that tie-break drops end)");
          p.hit_face_odds = v;
        }},
       {"crit_types", 9, fixed("data")},
       {"collision_damage_crit_check", 10,
-       [](Parameters& p, const JsonCursor& c) { p.collision_damage_crit_check = c.boolean(); }},
+       [](Parameters& p, const io::JsonCursor& c) { p.collision_damage_crit_check = c.boolean(); }},
       {"raise_shields", 11,
-       [](Parameters& p, const JsonCursor& c) {
+       [](Parameters& p, const io::JsonCursor& c) {
          p.raise_shields = c.one_of({"any_value", "maximum"}) == "maximum" ? RaiseShieldsRule::maximum
                                                                           : RaiseShieldsRule::any_value;
        }},
       {"initiative", 12,
-       [](Parameters& p, const JsonCursor& c) {
+       [](Parameters& p, const io::JsonCursor& c) {
          p.initiative = c.one_of({"each_phase", "once_per_turn"}) == "once_per_turn" ? InitiativeTiming::once_per_turn
                                                                                      : InitiativeTiming::each_phase;
        }},
       {"initiative_tie_counters", 13,
-       [](Parameters& p, const JsonCursor& c) { p.initiative_tie_counters = c.int_in(1, 50); }},
+       [](Parameters& p, const io::JsonCursor& c) { p.initiative_tie_counters = c.int_in(1, 50); }},
       {"readying", 14, fixed("by_effect_only")},
-      {"same_order_twice", 15, [](Parameters& p, const JsonCursor& c) { p.same_order_twice = c.boolean(); }},
+      {"same_order_twice", 15, [](Parameters& p, const io::JsonCursor& c) { p.same_order_twice = c.boolean(); }},
       {"card_data", 16, fixed("data_files")},
       {"enforce_keyword_limits", 17,
-       [](Parameters& p, const JsonCursor& c) { p.enforce_keyword_limits = c.boolean(); }},
+       [](Parameters& p, const io::JsonCursor& c) { p.enforce_keyword_limits = c.boolean(); }},
       {"victory", 18, fixed("last_side_controlling_a_ship")},
       {"planet_collision_placer", 19, fixed("colliding_player")},
       {"control_after_boarding", 20, fixed("highest_revealed_command")},
-      {"torpedoes_hit_cloaked", 21, [](Parameters& p, const JsonCursor& c) { p.torpedoes_hit_cloaked = c.boolean(); }},
-      {"cloaked_can_launch", 21, [](Parameters& p, const JsonCursor& c) { p.cloaked_can_launch = c.boolean(); }},
+      {"torpedoes_hit_cloaked", 21, [](Parameters& p, const io::JsonCursor& c) { p.torpedoes_hit_cloaked = c.boolean(); }},
+      {"cloaked_can_launch", 21, [](Parameters& p, const io::JsonCursor& c) { p.cloaked_can_launch = c.boolean(); }},
       {"evasive_max_turn_deg", 22,
-       [](Parameters& p, const JsonCursor& c) { p.evasive_max_turn_deg = c.number_in(0, 360); }},
+       [](Parameters& p, const io::JsonCursor& c) { p.evasive_max_turn_deg = c.number_in(0, 360); }},
       {"contact_tolerance", 23, fixed("exact")},
       {"adjacent_tolerance_mm", 23,
-       [](Parameters& p, const JsonCursor& c) { p.adjacent_tolerance_mm = c.non_negative_number(); }},
+       [](Parameters& p, const io::JsonCursor& c) { p.adjacent_tolerance_mm = c.non_negative_number(); }},
   };
   return kEntries;
 }
 
 }  // namespace
 
-void apply_parameters(Parameters& params, const JsonCursor& section) {
+void apply_parameters(Parameters& params, const io::JsonCursor& section) {
   for (const std::string& key : section.keys()) {
     const ParameterEntry* entry = nullptr;
     for (const ParameterEntry& e : entries())
       if (e.name == key) entry = &e;
-    JsonCursor value = section.at(key);
+    io::JsonCursor value = section.at(key);
     if (entry == nullptr) {
       std::string list;
       for (const ParameterEntry& e : entries()) list += (list.empty() ? "" : ", ") + std::string(e.name);

@@ -11,7 +11,7 @@
 namespace diskref::rules {
 
 // Sets the parameters named in `section` (an object); others keep their values.
-void apply_parameters(Parameters& params, const JsonCursor& section);
+void apply_parameters(Parameters& params, const io::JsonCursor& section);
 
 // Every parameter the engine reads, as plain values.
 nlohmann::json parameters_to_json(const Parameters& params);

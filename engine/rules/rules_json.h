@@ -12,14 +12,14 @@
 namespace diskref::rules {
 
 // An array of non-empty strings.
-inline std::vector<std::string> string_list(const JsonCursor& array) {
+inline std::vector<std::string> string_list(const io::JsonCursor& array) {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < array.size(); ++i) out.push_back(array.at(i).non_empty_string());
   return out;
 }
 
 // "change_speed", "change_heading", "raise_shields", "attack" or "activate".
-inline OrderKind parse_order_kind(const JsonCursor& c) {
+inline OrderKind parse_order_kind(const io::JsonCursor& c) {
   std::string name = c.string();
   auto kind = order_kind_from_string(name);
   if (!kind) c.fail(in_quotes(name) + " is not an order (change_speed, change_heading, raise_shields, attack, activate)");

@@ -23,7 +23,7 @@ std::filesystem::path relative_to(const std::filesystem::path& script, const std
 }
 
 // A path member of the setup that must name an existing file or directory.
-std::filesystem::path existing_path(const JsonCursor& c, const std::filesystem::path& script) {
+std::filesystem::path existing_path(const io::JsonCursor& c, const std::filesystem::path& script) {
   std::filesystem::path p = relative_to(script, c.non_empty_string());
   if (!std::filesystem::exists(p)) c.fail(in_quotes(p.string()) + " does not exist");
   return p;
@@ -32,10 +32,10 @@ std::filesystem::path existing_path(const JsonCursor& c, const std::filesystem::
 }  // namespace
 
 Script load_script(const std::filesystem::path& file) {
-  nlohmann::json doc = read_json_file(file);
-  JsonCursor root(doc, file.string());
+  nlohmann::json doc = io::read_json_file(file);
+  io::JsonCursor root(doc, file.string());
   root.allow_only({"about", "setup", "actions"});
-  JsonCursor setup = root.at("setup");
+  io::JsonCursor setup = root.at("setup");
   setup.allow_only({"data", "parameters", "table", "registry", "drops", "players", "ships", "terrain"});
 
   Script script;
@@ -47,11 +47,11 @@ Script load_script(const std::filesystem::path& file) {
   script.data = load_game_data(data_paths);
   if (auto params = setup.find("parameters")) apply_parameters(script.data.parameters, *params);
   if (auto table = setup.find("table")) {
-    TableSpec spec = load_table(existing_path(*table, file));
+    model::TableSpec spec = model::load_table(existing_path(*table, file));
     script.data.parameters.play_area_mm = spec.play_area_mm;
   }
-  std::optional<DiskRegistry> registry;
-  if (auto reg = setup.find("registry")) registry = load_disk_registry(existing_path(*reg, file));
+  std::optional<model::DiskRegistry> registry;
+  if (auto reg = setup.find("registry")) registry = model::load_disk_registry(existing_path(*reg, file));
   script.initial = build_initial_state(setup, script.data, registry ? &*registry : nullptr);
 
   auto actions = root.at("actions");

@@ -16,23 +16,23 @@ namespace {
 
 struct Builder {
   const GameData& data;
-  const DiskRegistry* registry;
+  const model::DiskRegistry* registry;
   GameState state;
   std::set<std::string> ids;
   std::map<std::string, int> points_spent;
 
-  void claim_id(const JsonCursor& c, const std::string& id) {
+  void claim_id(const io::JsonCursor& c, const std::string& id) {
     if (!ids.insert(id).second) c.fail(in_quotes(id) + " is used twice (ids of ships, crew, tech and terrain are unique)");
   }
 
-  geom::Shape shape_of(const JsonCursor& entry, const std::string& id) {
-    if (auto s = entry.find("shape")) return parse_shape(*s);
+  geom::Shape shape_of(const io::JsonCursor& entry, const std::string& id) {
+    if (auto s = entry.find("shape")) return model::parse_shape(*s);
     if (registry != nullptr)
-      if (const DiskSpec* spec = registry->find(id)) return spec->shape;
+      if (const model::DiskSpec* spec = registry->find(id)) return spec->shape;
     entry.fail("no shape for " + in_quotes(id) + ": give \"shape\" or a registry with a disk of that name");
   }
 
-  void add_player(const JsonCursor& c) {
+  void add_player(const io::JsonCursor& c) {
     c.allow_only({"id", "team", "fleet_points"});
     Player p{c.at("id").non_empty_string(), c.string_or("team", "")};
     if (p.team.empty()) p.team = p.id;
@@ -41,7 +41,7 @@ struct Builder {
     state.players.push_back(p);
   }
 
-  void add_disk(const JsonCursor& c, const ShipState& ship, DiskKindOfCard kind) {
+  void add_disk(const io::JsonCursor& c, const ShipState& ship, DiskKindOfCard kind) {
     c.allow_only({"id", "card", "owner", "revealed", "ready"});
     CrewTechDisk d;
     d.id = c.at("id").non_empty_string();
@@ -61,7 +61,7 @@ struct Builder {
     state.disks.push_back(d);
   }
 
-  void check_keywords(const JsonCursor& entry, const ShipState& ship, const ShipCard& card) {
+  void check_keywords(const io::JsonCursor& entry, const ShipState& ship, const ShipCard& card) {
     // The ship's own loadout: disks of its side (crew placed aboard by the other side are boarders).
     std::vector<const CrewTechDisk*> aboard;
     for (const CrewTechDisk& d : state.disks)
@@ -80,7 +80,7 @@ struct Builder {
     if (captains > 1) entry.fail(ship.id + " carries more than one Captain or Admiral");
   }
 
-  void add_ship(const JsonCursor& c) {
+  void add_ship(const io::JsonCursor& c) {
     c.allow_only({"id", "card", "player", "pose", "shape", "speed", "shields", "hull", "crits", "crew", "tech"});
     ShipState s;
     s.id = c.at("id").non_empty_string();
@@ -113,7 +113,7 @@ struct Builder {
     if (data.parameters.enforce_keyword_limits) check_keywords(c, s, *card);
   }
 
-  void add_terrain(const JsonCursor& c) {
+  void add_terrain(const io::JsonCursor& c) {
     c.allow_only({"id", "kind", "pose", "shape", "damage"});
     Terrain t;
     t.id = c.at("id").non_empty_string();
@@ -127,14 +127,14 @@ struct Builder {
     state.terrain.push_back(t);
   }
 
-  void check_unique_keyword(const JsonCursor& setup) {
+  void check_unique_keyword(const io::JsonCursor& setup) {
     std::map<std::string, int> count;
     for (const CrewTechDisk& d : state.disks)
       if (data.disk(d.card)->has_keyword("Unique") && ++count[d.card] > 1)
         setup.at("ships").fail(data.disk(d.card)->name + " is Unique: one per game");
   }
 
-  void check_fleet_points(const JsonCursor& players) {
+  void check_fleet_points(const io::JsonCursor& players) {
     for (std::size_t i = 0; i < players.size(); ++i) {
       auto p = players.at(i);
       auto limit = p.find("fleet_points");
@@ -148,7 +148,7 @@ struct Builder {
 
 }  // namespace
 
-GameState build_initial_state(const JsonCursor& setup, const GameData& data, const DiskRegistry* registry) {
+GameState build_initial_state(const io::JsonCursor& setup, const GameData& data, const model::DiskRegistry* registry) {
   Builder b{data, registry, {}, {}, {}};
   b.state.play_area_mm = data.parameters.play_area_mm;
   auto players = setup.at("players");

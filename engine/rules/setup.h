@@ -13,6 +13,6 @@ namespace diskref::rules {
 
 // `registry` (may be null) gives shapes to disks that do not carry one; the play area is
 // `data.parameters.play_area_mm`. Throws InputError naming the file and path of what is wrong.
-GameState build_initial_state(const JsonCursor& setup, const GameData& data, const DiskRegistry* registry);
+GameState build_initial_state(const io::JsonCursor& setup, const GameData& data, const model::DiskRegistry* registry);
 
 }  // namespace diskref::rules

@@ -10,18 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "engine/geometry/pose.h"
 #include "engine/geometry/shape.h"
 #include "engine/rules/order_kind.h"
 
 namespace diskref::rules {
-
-// A disk's pose on the table (table frame, millimetres, heading in degrees counter-clockwise from
-// +x; spec §1).
-struct TablePose {
-  double x = 0;
-  double y = 0;
-  double heading_deg = 0;
-};
 
 struct Player {
   std::string id;
@@ -58,7 +51,7 @@ struct ShipState {
   std::string id;  // also its name in the disk registry
   std::string card;
   std::string controller;  // player id
-  TablePose pose;
+  geom::Pose pose;  // table frame (spec §1)
   geom::Shape shape;
   int speed = 0;
   int shields = 0;
@@ -78,7 +71,7 @@ struct ShipState {
 struct Torpedo {
   std::string id;
   std::string launcher;  // ship id
-  TablePose pose;
+  geom::Pose pose;  // table frame (spec §1)
   geom::Shape shape;
   int movement = 0;
   int damage = 0;
@@ -90,7 +83,7 @@ enum class TerrainKind { planet, terrain, obstruction };
 struct Terrain {
   std::string id;
   TerrainKind kind = TerrainKind::planet;  // planet/terrain: ship-planet collisions; obstruction
-  TablePose pose;
+  geom::Pose pose;  // table frame (spec §1)
   geom::Shape shape;
   int damage = 0;  // obstruction: hits a ship takes on overlapping it
   bool in_play = true;

@@ -11,7 +11,7 @@ namespace diskref::rules {
 
 namespace {
 
-bool finite(const TablePose& p) { return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.heading_deg); }
+bool finite(const geom::Pose& p) { return geom::is_valid(p); }
 
 void check_ids(const GameState& s, std::vector<std::string>& out) {
   std::set<std::string> ids;

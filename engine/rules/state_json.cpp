@@ -1,6 +1,8 @@
 #include "engine/rules/state_json.h"
 
+#include <cmath>
 #include <cstdio>
+
 #include "engine/rules/rules_json.h"
 #include "engine/rules/text.h"
 
@@ -17,7 +19,7 @@ std::string hex64(std::uint64_t v) {
   return buffer;
 }
 
-std::uint64_t parse_hex64(const JsonCursor& c) {
+std::uint64_t parse_hex64(const io::JsonCursor& c) {
   std::string text = c.string();
   if (text.size() < 3 || text.size() > 18 || text.rfind("0x", 0) != 0 ||
       text.find_first_not_of("0123456789abcdefABCDEF", 2) != std::string::npos)
@@ -26,7 +28,7 @@ std::uint64_t parse_hex64(const JsonCursor& c) {
 }
 
 template <typename Enum, std::size_t N>
-Enum enum_from(const JsonCursor& c, const std::array<Enum, N>& values) {
+Enum enum_from(const io::JsonCursor& c, const std::array<Enum, N>& values) {
   std::string text = c.string();
   std::string list;
   for (Enum v : values) {
@@ -46,7 +48,7 @@ nlohmann::json ship_to_json(const ShipState& s) {
           {"card", s.card},
           {"controller", s.controller},
           {"pose", pose_to_json(s.pose)},
-          {"shape", shape_to_json(s.shape)},
+          {"shape", model::shape_to_json(s.shape)},
           {"speed", s.speed},
           {"shields", s.shields},
           {"hull", s.hull},
@@ -61,13 +63,13 @@ nlohmann::json ship_to_json(const ShipState& s) {
           {"pending", pending}};
 }
 
-ShipState parse_ship(const JsonCursor& c) {
+ShipState parse_ship(const io::JsonCursor& c) {
   ShipState s;
   s.id = c.at("id").non_empty_string();
   s.card = c.at("card").non_empty_string();
   s.controller = c.at("controller").non_empty_string();
   s.pose = parse_pose(c.at("pose"));
-  s.shape = parse_shape(c.at("shape"));
+  s.shape = model::parse_shape(c.at("shape"));
   s.speed = c.at("speed").int_in(0, 1000);
   s.shields = c.at("shields").int_in(0, 1000);
   s.hull = c.at("hull").int_in(0, 1000);
@@ -92,13 +94,16 @@ ShipState parse_ship(const JsonCursor& c) {
 
 }  // namespace
 
-nlohmann::json pose_to_json(const TablePose& pose) {
-  return {{"x", pose.x}, {"y", pose.y}, {"heading", pose.heading_deg}};
+nlohmann::json pose_to_json(const geom::Pose& pose) {
+  // The heading is kept as a rotation (cos, sin): back in degrees it can be 1e-14 off the value
+  // that was read (40 -> 40.000000000000007). Nine decimals are far below any measurement.
+  double heading = std::round(pose.heading_deg() * 1e9) / 1e9;
+  return {{"x", pose.position.x}, {"y", pose.position.y}, {"heading", heading == 360 ? 0.0 : heading}};
 }
 
-TablePose parse_pose(const JsonCursor& c) {
+geom::Pose parse_pose(const io::JsonCursor& c) {
   c.allow_only({"x", "y", "heading"});
-  return {c.at("x").number(), c.at("y").number(), geom::wrap_degrees(c.at("heading").number())};
+  return geom::Pose::from_degrees(c.at("x").number(), c.at("y").number(), geom::wrap_degrees(c.at("heading").number()));
 }
 
 nlohmann::json state_to_json(const GameState& s) {
@@ -120,7 +125,7 @@ nlohmann::json state_to_json(const GameState& s) {
     torpedoes.push_back({{"id", t.id},
                          {"launcher", t.launcher},
                          {"pose", pose_to_json(t.pose)},
-                         {"shape", shape_to_json(t.shape)},
+                         {"shape", model::shape_to_json(t.shape)},
                          {"movement", t.movement},
                          {"damage", t.damage},
                          {"moves_left", t.moves_left}});
@@ -129,7 +134,7 @@ nlohmann::json state_to_json(const GameState& s) {
     terrain.push_back({{"id", t.id},
                        {"kind", to_string(t.kind)},
                        {"pose", pose_to_json(t.pose)},
-                       {"shape", shape_to_json(t.shape)},
+                       {"shape", model::shape_to_json(t.shape)},
                        {"damage", t.damage},
                        {"in_play", t.in_play}});
   nlohmann::json boarding = nlohmann::json::array();
@@ -163,7 +168,7 @@ nlohmann::json state_to_json(const GameState& s) {
           {"winner", s.winner ? nlohmann::json(*s.winner) : nlohmann::json()}};
 }
 
-GameState state_from_json(const JsonCursor& root) {
+GameState state_from_json(const io::JsonCursor& root) {
   GameState s;
   s.turn = root.at("turn").int_in(1, 1 << 30);
   s.step = enum_from(root.at("step"),
@@ -194,7 +199,7 @@ GameState state_from_json(const JsonCursor& root) {
   for (std::size_t i = 0; i < torpedoes.size(); ++i) {
     auto t = torpedoes.at(i);
     s.torpedoes.push_back({t.at("id").non_empty_string(), t.at("launcher").non_empty_string(), parse_pose(t.at("pose")),
-                           parse_shape(t.at("shape")), t.at("movement").int_in(1, 100), t.at("damage").int_in(0, 100),
+                           model::parse_shape(t.at("shape")), t.at("movement").int_in(1, 100), t.at("damage").int_in(0, 100),
                            t.at("moves_left").int_in(0, 100)});
   }
   auto terrain = root.at("terrain");
@@ -203,7 +208,7 @@ GameState state_from_json(const JsonCursor& root) {
     s.terrain.push_back({t.at("id").non_empty_string(),
                          enum_from(t.at("kind"),
                                    std::array{TerrainKind::planet, TerrainKind::terrain, TerrainKind::obstruction}),
-                         parse_pose(t.at("pose")), parse_shape(t.at("shape")), t.at("damage").int_in(0, 100),
+                         parse_pose(t.at("pose")), model::parse_shape(t.at("shape")), t.at("damage").int_in(0, 100),
                          t.at("in_play").boolean()});
   }
   auto boarding = root.at("boarding");

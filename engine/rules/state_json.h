@@ -13,10 +13,10 @@ namespace diskref::rules {
 
 nlohmann::json state_to_json(const GameState& state);
 // Throws InputError naming the file and JSON path of anything malformed.
-GameState state_from_json(const JsonCursor& root);
+GameState state_from_json(const io::JsonCursor& root);
 
-nlohmann::json pose_to_json(const TablePose& pose);
+nlohmann::json pose_to_json(const geom::Pose& pose);
 // {"x": .., "y": .., "heading": ..} (heading in degrees, any finite value; stored wrapped to [0, 360)).
-TablePose parse_pose(const JsonCursor& cursor);
+geom::Pose parse_pose(const io::JsonCursor& cursor);
 
 }  // namespace diskref::rules

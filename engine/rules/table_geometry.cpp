@@ -2,13 +2,11 @@
 
 namespace diskref::rules {
 
-geom::Pose to_geom(const TablePose& pose) { return geom::Pose::from_degrees(pose.x, pose.y, pose.heading_deg); }
 
-TablePose from_geom(const geom::Pose& pose) { return {pose.position.x, pose.position.y, pose.heading_deg()}; }
 
-geom::PlacedShape placed(const ShipState& ship) { return {ship.shape, to_geom(ship.pose)}; }
-geom::PlacedShape placed(const Torpedo& torpedo) { return {torpedo.shape, to_geom(torpedo.pose)}; }
-geom::PlacedShape placed(const Terrain& terrain) { return {terrain.shape, to_geom(terrain.pose)}; }
+geom::PlacedShape placed(const ShipState& ship) { return {ship.shape, ship.pose}; }
+geom::PlacedShape placed(const Torpedo& torpedo) { return {torpedo.shape, torpedo.pose}; }
+geom::PlacedShape placed(const Terrain& terrain) { return {terrain.shape, terrain.pose}; }
 
 std::vector<geom::Obstacle> obstacles_except(const GameState& state, std::string_view mover) {
   std::vector<geom::Obstacle> out;

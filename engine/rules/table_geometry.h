@@ -13,9 +13,6 @@
 
 namespace diskref::rules {
 
-geom::Pose to_geom(const TablePose& pose);
-TablePose from_geom(const geom::Pose& pose);
-
 geom::PlacedShape placed(const ShipState& ship);
 geom::PlacedShape placed(const Torpedo& torpedo);
 geom::PlacedShape placed(const Terrain& terrain);

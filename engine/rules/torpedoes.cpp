@@ -57,7 +57,7 @@ geom::FlipOutput torpedo_path(const Ctx& ctx, const Torpedo& torpedo, int flips,
 bool land(Ctx& ctx, const std::string& id, const geom::Pose& landing, bool outside) {
   Torpedo* torpedo = find_torpedo(ctx.state, id);
   if (torpedo == nullptr) return false;
-  torpedo->pose = from_geom(landing);
+  torpedo->pose = landing;
   if (outside) {
     ctx.emit("torpedo_gone", id + " leaves the play area", {{"torpedo", id}});
     remove_torpedo(ctx.state, id);
@@ -91,23 +91,23 @@ void launch_torpedo(Ctx& ctx, ShipState& ship, const LaunchTorpedo& order) {
                                            std::to_string(data.movement - 1) + " flips");
   // The bay is "the small depression along the front": the torpedo starts touching the middle of
   // the ship's front, facing the ship's heading.
-  geom::Pose ship_pose = to_geom(ship.pose);
+  const geom::Pose& ship_pose = ship.pose;
   geom::Vec2 dir = ship_pose.heading_dir();
   double front = geom::dot(geom::support(placed(ship), dir) - ship_pose.position, dir);
   double back = -geom::support_local(data.shape, {-1, 0}).x;
   Torpedo torpedo;
   torpedo.id = fresh_torpedo_id(ctx.state);
   torpedo.launcher = ship.id;
-  torpedo.pose = from_geom({ship_pose.position + (front + back) * dir, ship_pose.rotation});
+  torpedo.pose = {ship_pose.position + (front + back) * dir, ship_pose.rotation};
   torpedo.shape = data.shape;
   torpedo.movement = data.movement;
   torpedo.damage = data.damage;
   torpedo.moves_left = ctx.params().torpedo_end_of_phase_moves;
   ctx.state.torpedoes.push_back(torpedo);
   ctx.emit("torpedo_launched", ship.id + " launches " + torpedo.id,
-           {{"ship", ship.id}, {"torpedo", torpedo.id}, {"x", torpedo.pose.x}, {"y", torpedo.pose.y}});
+           {{"ship", ship.id}, {"torpedo", torpedo.id}, {"x", torpedo.pose.position.x}, {"y", torpedo.pose.position.y}});
   // "When the torpedo is launched, you may change its heading after each flip."
-  double heading = ship.pose.heading_deg;
+  double heading = ship.pose.heading_deg();
   for (int flip = 1; flip <= data.movement; ++flip) {
     if (flip >= 2 && static_cast<std::size_t>(flip - 2) < order.headings_after_flips.size())
       heading = order.headings_after_flips[static_cast<std::size_t>(flip - 2)];
@@ -131,8 +131,8 @@ void move_all_torpedoes(Ctx& ctx, const MoveTorpedoes& action) {
   int most_flips = 0;
   for (Torpedo& t : ctx.state.torpedoes) {
     auto it = action.headings.find(t.id);
-    if (it != action.headings.end()) t.pose.heading_deg = it->second;
-    plans.push_back({t.id, torpedo_path(ctx, t, t.movement, t.pose.heading_deg)});
+    if (it != action.headings.end()) t.pose.rotation = geom::Rot::from_degrees(it->second);
+    plans.push_back({t.id, torpedo_path(ctx, t, t.movement, t.pose.heading_deg())});
     most_flips = std::max(most_flips, t.movement);
   }
   ctx.emit("torpedoes_move", std::to_string(plans.size()) + " torpedo" + (plans.size() == 1 ? "" : "es") +
@@ -162,7 +162,7 @@ void resolve_resting_contacts(Ctx& ctx) {
   for (bool struck = true; struck;) {
     struck = false;
     for (const Torpedo& t : ctx.state.torpedoes) {
-      if (ShipState* ship = struck_ship(ctx, t, to_geom(t.pose))) {
+      if (ShipState* ship = struck_ship(ctx, t, t.pose)) {
         torpedo_strikes(ctx, t.id, *ship);
         struck = true;
         break;  // the torpedo list changed

@@ -13,7 +13,7 @@
 #include "projected_views.h"
 #include "render/board_views.h"
 
-namespace diskref {
+namespace diskref::calib {
 namespace {
 
 namespace fs = std::filesystem;
@@ -158,4 +158,4 @@ TEST_F(CalibrateCommand, AVideoKeepsSharpStillVariedFrames) {
 }
 
 }  // namespace
-}  // namespace diskref
+}  // namespace diskref::calib

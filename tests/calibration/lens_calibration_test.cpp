@@ -13,7 +13,7 @@
 #include "lens_compare.h"
 #include "projected_views.h"
 
-namespace diskref {
+namespace diskref::calib {
 namespace {
 
 const std::filesystem::path kPhotos = std::filesystem::path(DISKREF_TEST_DATA_DIR) / "real-chessboard-photos";
@@ -180,4 +180,4 @@ TEST(Refusals, ViewsThatLeaveTheImageUncovered) {
 }
 
 }  // namespace
-}  // namespace diskref
+}  // namespace diskref::calib

@@ -13,7 +13,7 @@
 namespace diskref::testing {
 
 // Unit rays (camera frame) of the given raw pixels under `camera`, undistorted to convergence.
-inline std::vector<cv::Vec3d> unit_rays(const CameraModel& camera, const std::vector<cv::Point2d>& pixels) {
+inline std::vector<cv::Vec3d> unit_rays(const calib::CameraModel& camera, const std::vector<cv::Point2d>& pixels) {
   std::vector<cv::Point2d> normalized;
   cv::undistortPoints(pixels, normalized, cv::Mat(camera.camera_matrix), camera.dist_mat(), cv::noArray(), cv::noArray(),
                       cv::TermCriteria(cv::TermCriteria::COUNT + cv::TermCriteria::EPS, 200, 1e-15));
@@ -37,18 +37,18 @@ struct RayMapError {
 };
 
 // How differently `estimate` and `truth` map `pixels` to rays (see ray_map_error).
-inline RayMapError ray_map_error_at(const CameraModel& truth, const CameraModel& estimate,
+inline RayMapError ray_map_error_at(const calib::CameraModel& truth, const calib::CameraModel& estimate,
                                     const std::vector<cv::Point2d>& pixels);
 
 // How differently `estimate` and `truth` map the pixels of a grid over the whole image to rays,
 // expressed in pixels of the true camera (angle x its focal length). A rotation of the camera frame
 // is absorbed by any pose estimated later (a table pose), so `max_aligned_px` is what measuring
 // the table sees.
-inline RayMapError ray_map_error(const CameraModel& truth, const CameraModel& estimate, int steps = 40) {
+inline RayMapError ray_map_error(const calib::CameraModel& truth, const calib::CameraModel& estimate, int steps = 40) {
   return ray_map_error_at(truth, estimate, image_grid(truth.image_size, steps));
 }
 
-inline RayMapError ray_map_error_at(const CameraModel& truth, const CameraModel& estimate,
+inline RayMapError ray_map_error_at(const calib::CameraModel& truth, const calib::CameraModel& estimate,
                                     const std::vector<cv::Point2d>& pixels) {
   auto a = unit_rays(truth, pixels);
   auto b = unit_rays(estimate, pixels);

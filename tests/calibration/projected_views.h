@@ -17,8 +17,8 @@
 namespace diskref::testing {
 
 // A camera like a 720p webcam with noticeable barrel distortion.
-inline CameraModel webcam_720p() {
-  CameraModel c;
+inline calib::CameraModel webcam_720p() {
+  calib::CameraModel c;
   c.image_size = {1280, 720};
   c.camera_matrix = cv::Matx33d(1010.0, 0, 652.3, 0, 1006.0, 355.8, 0, 0, 1);
   c.dist_coeffs = {-0.21, 0.08, 0.0007, -0.0004, -0.015};
@@ -26,7 +26,7 @@ inline CameraModel webcam_720p() {
 }
 
 struct ProjectedView {
-  BoardView view;
+  calib::BoardView view;
   cv::Vec3d rvec, tvec;  // camera_from_board
 };
 
@@ -39,7 +39,7 @@ struct BoardPose {
 // pushed back in until `keep_in_view_mm` (board points, e.g. the card's outline) are all inside it
 // with `margin_px` to spare: the edges and corners of the image get covered, as a careful person
 // covers them.
-inline std::vector<BoardPose> spread_board_poses(const CameraModel& camera, const std::vector<cv::Point3f>& keep_in_view_mm,
+inline std::vector<BoardPose> spread_board_poses(const calib::CameraModel& camera, const std::vector<cv::Point3f>& keep_in_view_mm,
                                                  int count, uint64_t seed, double fill_min = 0.3, double fill_max = 0.6,
                                                  double margin_px = 4) {
   cv::RNG rng(seed);
@@ -87,10 +87,10 @@ inline std::vector<BoardPose> spread_board_poses(const CameraModel& camera, cons
 
 // `count` views of the whole board (see spread_board_poses), its corners projected with Gaussian
 // noise of `noise_px` on each coordinate.
-inline std::vector<ProjectedView> projected_views(const CameraModel& camera, const BoardSpec& board, int count,
+inline std::vector<ProjectedView> projected_views(const calib::CameraModel& camera, const calib::BoardSpec& board, int count,
                                                  double noise_px, uint64_t seed, double fill_min = 0.3,
                                                  double fill_max = 0.6) {
-  std::vector<cv::Point3f> corners = board_corners_mm(board);
+  std::vector<cv::Point3f> corners = calib::board_corners_mm(board);
   cv::RNG rng(seed ^ 0x5eedull);
   std::vector<ProjectedView> out;
   for (const auto& pose : spread_board_poses(camera, corners, count, seed, fill_min, fill_max)) {
@@ -112,8 +112,8 @@ inline std::vector<ProjectedView> projected_views(const CameraModel& camera, con
   return out;
 }
 
-inline std::vector<BoardView> views_only(const std::vector<ProjectedView>& projected) {
-  std::vector<BoardView> out;
+inline std::vector<calib::BoardView> views_only(const std::vector<ProjectedView>& projected) {
+  std::vector<calib::BoardView> out;
   for (const auto& p : projected) out.push_back(p.view);
   return out;
 }

@@ -12,7 +12,7 @@
 #include "projected_views.h"
 #include "render/board_views.h"
 
-namespace diskref {
+namespace diskref::calib {
 namespace {
 
 // A 720p webcam with noticeable barrel distortion and its principal point off centre.
@@ -175,4 +175,4 @@ TEST(RenderedBoards, BlurredViewsAreDroppedAndNamed) {
 }
 
 }  // namespace
-}  // namespace diskref
+}  // namespace diskref::calib

@@ -10,12 +10,12 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
-#include "calibration/table_pose.h"
+#include "calibration/camera_pose.h"
 #include "engine/io/json_cursor.h"
 #include "render/session.h"
 #include "vision/apriltag_detector.h"
 
-namespace diskref {
+namespace diskref::calib {
 namespace {
 
 // A 1080p webcam on a boom at the table's near edge, tilted 20 degrees from straight down, over
@@ -30,7 +30,7 @@ render::Scenario table_scenario(bool distorted) {
                         {"fps", 10},
                         {"seed", distorted ? 21 : 22},
                         {"camera", camera},
-                        {"table", table_to_json(default_table())},
+                        {"table", model::table_to_json(model::default_table())},
                         {"disks", {{"disks", nlohmann::json::array()}}},
                         {"surface", {{"mat", "starfield"}, {"table", "wood"}}},
                         {"effects",
@@ -40,11 +40,11 @@ render::Scenario table_scenario(bool distorted) {
                           {"light_gradient", 0.2},
                           {"supersample", 3},
                           {"shutter", 0}}}};
-  return render::parse_scenario(JsonCursor(doc, "rendered-table.json"), ".");
+  return render::parse_scenario(io::JsonCursor(doc, "rendered-table.json"), ".");
 }
 
 struct RenderedTable {
-  TablePose truth;
+  CameraPose truth;
   std::vector<std::vector<MarkerObservation>> frames;  // corner markers found in each frame
 };
 
@@ -72,8 +72,8 @@ RenderedTable render_table(bool distorted, int frames) {
 
 // The largest distance (mm) between points of a grid over the play area (at `height_mm`) and where
 // the estimated pose maps their true image positions.
-double max_play_area_error_mm(const TablePose& truth, const TablePose& estimate, double height_mm) {
-  TableSpec table = default_table();
+double max_play_area_error_mm(const CameraPose& truth, const CameraPose& estimate, double height_mm) {
+  model::TableSpec table = model::default_table();
   double worst = 0;
   for (double x = 0; x <= table.play_area_mm.x + 1e-9; x += table.play_area_mm.x / 40)
     for (double y = 0; y <= table.play_area_mm.y + 1e-9; y += table.play_area_mm.y / 40) {
@@ -87,14 +87,14 @@ double max_play_area_error_mm(const TablePose& truth, const TablePose& estimate,
 void expect_play_area_within_half_a_millimetre(const RenderedTable& rendered, bool with_lens) {
   std::optional<CameraModel> lens;
   if (with_lens) lens = rendered.truth.camera;
-  TableSpec table = default_table();
+  model::TableSpec table = model::default_table();
   cv::Size size = rendered.truth.camera.image_size;
   auto all = median_observations(rendered.frames);
   ASSERT_EQ(all.size(), 4u);
   for (int hidden = -1; hidden < 4; ++hidden) {
     auto markers = all;
     if (hidden >= 0) markers.erase(markers.begin() + hidden);
-    TablePoseEstimate estimate = estimate_table_pose(table, markers, lens, size);
+    CameraPoseEstimate estimate = estimate_camera_pose(table, markers, lens, size);
     ASSERT_TRUE(estimate.pose) << estimate.problem;
     double on_table = max_play_area_error_mm(rendered.truth, *estimate.pose, 0.0);
     double tag_height = max_play_area_error_mm(rendered.truth, *estimate.pose, 2.0);
@@ -126,4 +126,4 @@ TEST(RenderedTables, WithoutTheLensEveryPlayAreaPointWithinHalfAMillimetre) {
 }
 
 }  // namespace
-}  // namespace diskref
+}  // namespace diskref::calib

@@ -3,21 +3,21 @@
 #include <gtest/gtest.h>
 
 #include "calibration/camera_model.h"
-#include "calibration/table_pose.h"
+#include "calibration/camera_pose.h"
 #include "engine/io/json_cursor.h"
 #include "command_runner.h"
 #include "lens_compare.h"
 
-namespace diskref {
+namespace diskref::calib {
 namespace {
 
 using testing::CommandRun;
 
 // The clip's true camera pose over the table (camera.json of `diskref render`).
-TablePose load_true_pose(const std::string& camera_file) {
-  nlohmann::json doc = read_json_file(camera_file);
+CameraPose load_true_pose(const std::string& camera_file) {
+  nlohmann::json doc = io::read_json_file(camera_file);
   doc["lens_calibrated"] = true;  // the table pose file's one field camera.json lacks
-  return parse_table_pose(JsonCursor(doc, camera_file));
+  return parse_camera_pose(io::JsonCursor(doc, camera_file));
 }
 
 class SampleClips : public testing::CommandTest {
@@ -42,7 +42,7 @@ class SampleClips : public testing::CommandTest {
     // Where the table is (the play area as the clip's camera sees it), the lens is right to a
     // third of a pixel. (The image's far left and right edges, where no board corner came, are
     // extrapolated: the command says how far the nearest corner was.)
-    TablePose where = load_true_pose(dir + "/camera.json");
+    CameraPose where = load_true_pose(dir + "/camera.json");
     std::vector<cv::Point2d> table_pixels;
     for (double x = 0; x <= 914.4; x += 914.4 / 20)
       for (double y = 0; y <= 914.4; y += 914.4 / 20) table_pixels.push_back(image_from_table(where, {x, y, 0.0}));
@@ -63,4 +63,4 @@ TEST_F(SampleClips, CharucoClip) {
 }
 
 }  // namespace
-}  // namespace diskref
+}  // namespace diskref::calib

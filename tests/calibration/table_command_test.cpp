@@ -7,11 +7,11 @@
 #include <nlohmann/json.hpp>
 #include <opencv2/imgcodecs.hpp>
 
-#include "calibration/table_pose.h"
+#include "calibration/camera_pose.h"
 #include "command_runner.h"
 #include "engine/io/json_cursor.h"
 
-namespace diskref {
+namespace diskref::calib {
 namespace {
 
 using testing::CommandRun;
@@ -27,20 +27,20 @@ nlohmann::json scenario() {
             {"horizontal_fov_deg", 74},
             {"dist_coeffs", {-0.12, 0.05, 0.0005, -0.0004, -0.01}},
             {"pose", {{"height_mm", 1400}, {"tilt_deg", 20}, {"yaw_deg", 90}}}}},
-          {"table", table_to_json(default_table())},
+          {"table", model::table_to_json(model::default_table())},
           {"disks", {{"disks", nlohmann::json::array()}}},
           {"events", {{{"t", 0.4}, {"hand", {{"at_mm", {-45, -45}}, {"enter_s", 0.2}, {"hold_s", 5}, {"height_mm", 30}}}}}},
           {"effects", {{"noise_sigma", 2.0}, {"blur_sigma_px", 0.5}, {"supersample", 3}, {"shutter", 0}}}};
 }
 
 // The true pose of the rendered camera (camera.json of `diskref render`).
-TablePose true_pose(const std::string& camera_file) {
-  nlohmann::json doc = read_json_file(camera_file);
+CameraPose true_pose(const std::string& camera_file) {
+  nlohmann::json doc = io::read_json_file(camera_file);
   doc["lens_calibrated"] = true;  // the table pose file's one field camera.json lacks
-  return parse_table_pose(JsonCursor(doc, camera_file));
+  return parse_camera_pose(io::JsonCursor(doc, camera_file));
 }
 
-double max_play_area_error_mm(const TablePose& truth, const TablePose& estimate) {
+double max_play_area_error_mm(const CameraPose& truth, const CameraPose& estimate) {
   double worst = 0;
   for (double x = 0; x <= 914.4 + 1e-9; x += 914.4 / 30)
     for (double y = 0; y <= 914.4 + 1e-9; y += 914.4 / 30) {
@@ -81,8 +81,8 @@ TEST_F(TableCommand, TheVideosFirstFramesGiveTheTruePose) {
                      session("camera.json") + " --frames 4 --out " + path("pose.json"));
   ASSERT_EQ(r.status, 0) << r.err;
   std::printf("%s", r.out.c_str());
-  TablePose estimate = load_table_pose(path("pose.json"));
-  TablePose truth = true_pose(session("camera.json"));
+  CameraPose estimate = load_camera_pose(path("pose.json"));
+  CameraPose truth = true_pose(session("camera.json"));
   EXPECT_TRUE(estimate.lens_calibrated);
   EXPECT_EQ(estimate.markers_used, (std::vector<int>{0, 1, 2, 3}));
   EXPECT_LT(cv::norm(estimate.camera_center_table() - truth.camera_center_table()), 5.0);
@@ -98,7 +98,7 @@ TEST_F(TableCommand, AHandOverAMarkerIsNamedAndThePoseStillHolds) {
                      session("camera.json") + " --out " + path("pose.json"));
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("note: corner marker 0 hidden; pose from markers 1, 2, 3"), std::string::npos) << r.out;
-  TablePose estimate = load_table_pose(path("pose.json"));
+  CameraPose estimate = load_camera_pose(path("pose.json"));
   EXPECT_EQ(estimate.markers_missing, std::vector<int>{0});
   EXPECT_LT(max_play_area_error_mm(true_pose(session("camera.json")), estimate), 0.5);
 }
@@ -108,7 +108,7 @@ TEST_F(TableCommand, WithoutTheLensItSaysSo) {
                      path("pose.json"));
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("no lens calibration"), std::string::npos) << r.out;
-  EXPECT_FALSE(load_table_pose(path("pose.json")).lens_calibrated);
+  EXPECT_FALSE(load_camera_pose(path("pose.json")).lens_calibrated);
 }
 
 TEST_F(TableCommand, BadInputIsNamed) {
@@ -135,4 +135,4 @@ TEST_F(TableCommand, BadInputIsNamed) {
 }
 
 }  // namespace
-}  // namespace diskref
+}  // namespace diskref::calib

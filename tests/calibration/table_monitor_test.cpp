@@ -6,7 +6,7 @@
 
 #include "table_scene.h"
 
-namespace diskref {
+namespace diskref::calib {
 namespace {
 
 using Kind = TableMonitorEvent::Kind;
@@ -33,7 +33,7 @@ std::vector<TableMonitorEvent> run(TableMonitor& monitor, long long frames, Mark
 uint64_t seed_of(long long frame) { return static_cast<uint64_t>(frame); }
 
 TEST(TableMonitor, AcquiresFromTheFirstFramesAndKeepsThePoseThroughNoise) {
-  TableSpec table = default_table();
+  model::TableSpec table = model::default_table();
   auto scene = testing::oblique_scene(true);
   TableMonitor monitor(table, scene.camera, scene.camera.image_size);
   auto events = run(monitor, 60, [&](long long f) { return scene.markers(table, kNoisePx, seed_of(f)); });
@@ -46,7 +46,7 @@ TEST(TableMonitor, AcquiresFromTheFirstFramesAndKeepsThePoseThroughNoise) {
 }
 
 TEST(TableMonitor, ABumpedCameraIsNoticedConfirmedAndReLocated) {
-  TableSpec table = default_table();
+  model::TableSpec table = model::default_table();
   auto scene = testing::oblique_scene(true);
   auto after = bumped(scene, 0.4, {3, -2, 0});
   TableMonitor monitor(table, scene.camera, scene.truth);
@@ -62,7 +62,7 @@ TEST(TableMonitor, ABumpedCameraIsNoticedConfirmedAndReLocated) {
 TEST(TableMonitor, ACameraStillSwingingIsWaitedOut) {
   // The camera sways for a while after the bump: no pose fits those frames together, so the
   // monitor waits until it settles and then re-locates once.
-  TableSpec table = default_table();
+  model::TableSpec table = model::default_table();
   auto scene = testing::oblique_scene(true);
   auto settled = bumped(scene, 0.5, {0, 0, 0});
   TableMonitor monitor(table, scene.camera, scene.truth);
@@ -79,10 +79,10 @@ TEST(TableMonitor, ACameraStillSwingingIsWaitedOut) {
 }
 
 TEST(TableMonitor, OneWildDetectionOrCoveredMarkersDoNotMoveThePose) {
-  TableSpec table = default_table();
+  model::TableSpec table = model::default_table();
   auto scene = testing::oblique_scene(true);
   TableMonitor monitor(table, scene.camera, scene.truth);
-  TablePose before = *monitor.pose();
+  CameraPose before = *monitor.pose();
   for (long long frame = 0; frame < 60; ++frame) {
     auto markers = scene.markers(table, kNoisePx, seed_of(frame));
     if (frame == 10 || frame == 20)  // two markers misread in one frame, not the next
@@ -96,9 +96,9 @@ TEST(TableMonitor, OneWildDetectionOrCoveredMarkersDoNotMoveThePose) {
 }
 
 TEST(TableMonitor, AKnockedMarkerIsReportedOnceAndIgnored) {
-  TableSpec table = default_table();
+  model::TableSpec table = model::default_table();
   auto scene = testing::oblique_scene(true);
-  TableSpec knocked = table;
+  model::TableSpec knocked = table;
   knocked.corner_markers[3].center_mm = knocked.corner_markers[3].center_mm + geom::Vec2{6, 4};
   TableMonitor monitor(table, scene.camera, scene.truth);
   auto events = run(monitor, 40, [&](long long f) { return scene.markers(f < 10 ? table : knocked, kNoisePx, seed_of(f)); });
@@ -111,7 +111,7 @@ TEST(TableMonitor, AKnockedMarkerIsReportedOnceAndIgnored) {
 }
 
 TEST(TableMonitor, WorksWithoutALens) {
-  TableSpec table = default_table();
+  model::TableSpec table = model::default_table();
   auto scene = testing::oblique_scene(false);
   auto after = bumped(scene, -0.3, {0, 4, 0});
   TableMonitor monitor(table, std::nullopt, scene.camera.image_size);
@@ -124,4 +124,4 @@ TEST(TableMonitor, WorksWithoutALens) {
 }
 
 }  // namespace
-}  // namespace diskref
+}  // namespace diskref::calib

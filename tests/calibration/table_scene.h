@@ -9,7 +9,7 @@
 #include <opencv2/calib3d.hpp>
 #include <opencv2/core.hpp>
 
-#include "calibration/table_pose.h"
+#include "calibration/camera_pose.h"
 #include "engine/model/table_spec.h"
 
 namespace diskref::testing {
@@ -26,16 +26,16 @@ inline std::pair<cv::Matx33d, cv::Vec3d> look_at(cv::Vec3d centre_mm, cv::Vec3d 
 }
 
 struct TableScene {
-  CameraModel camera;
-  TablePose truth;  // camera and camera_from_table as they really are
+  calib::CameraModel camera;
+  calib::CameraPose truth;  // camera and camera_from_table as they really are
 
-  cv::Point2d project(cv::Point3d table_mm) const { return image_from_table(truth, table_mm); }
+  cv::Point2d project(cv::Point3d table_mm) const { return calib::image_from_table(truth, table_mm); }
 
-  std::vector<MarkerObservation> markers(const TableSpec& table, double noise_px, uint64_t seed) const {
+  std::vector<calib::MarkerObservation> markers(const model::TableSpec& table, double noise_px, uint64_t seed) const {
     cv::RNG rng(seed);
-    std::vector<MarkerObservation> out;
+    std::vector<calib::MarkerObservation> out;
     for (const auto& marker : table.corner_markers) {
-      MarkerObservation m;
+      calib::MarkerObservation m;
       m.id = marker.id;
       auto corners = marker.corners_mm();
       for (std::size_t k = 0; k < 4; ++k) {
@@ -73,13 +73,13 @@ inline TableScene overhead_scene(bool distorted) {
 
 // The largest distance (mm) between grid points over the play area at `height_mm` and where the
 // estimated pose maps their true image positions.
-inline double max_play_area_error_mm(const TableScene& scene, const TablePose& estimate, const TableSpec& table,
+inline double max_play_area_error_mm(const TableScene& scene, const calib::CameraPose& estimate, const model::TableSpec& table,
                                      double height_mm, double step_mm = 15.24) {
   double worst = 0;
   for (double x = 0; x <= table.play_area_mm.x + 1e-9; x += step_mm)
     for (double y = 0; y <= table.play_area_mm.y + 1e-9; y += step_mm) {
       cv::Point2d pixel = scene.project({x, y, height_mm});
-      auto mapped = table_from_image(estimate, pixel, height_mm);
+      auto mapped = calib::table_from_image(estimate, pixel, height_mm);
       if (!mapped) return 1e9;
       worst = std::max(worst, std::hypot(mapped->x - x, mapped->y - y));
     }

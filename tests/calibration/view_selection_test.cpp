@@ -7,7 +7,7 @@
 
 #include "calibration/view_quality.h"
 
-namespace diskref {
+namespace diskref::calib {
 namespace {
 
 const BoardSpec kBoard = ChessboardSpec{{9, 6}, 25.0};
@@ -156,4 +156,4 @@ TEST(SelectViews, KeepsAtMostMaxViewsThinningTheMostAlike) {
 }
 
 }  // namespace
-}  // namespace diskref
+}  // namespace diskref::calib

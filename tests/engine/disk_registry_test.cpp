@@ -7,7 +7,7 @@
 
 #include "engine/io/input_error.h"
 
-namespace diskref {
+namespace diskref::model {
 namespace {
 
 using ::testing::HasSubstr;
@@ -29,13 +29,13 @@ const char* kSpecExample = R"({
 
 DiskRegistry parse(const std::string& text) {
   auto doc = nlohmann::json::parse(text);
-  return parse_disk_registry(JsonCursor(doc, "disks.json"));
+  return parse_disk_registry(io::JsonCursor(doc, "disks.json"));
 }
 
 std::string error_of(const std::string& text) {
   try {
     parse(text);
-  } catch (const InputError& e) {
+  } catch (const io::InputError& e) {
     return e.what();
   }
   return "(no error)";
@@ -117,4 +117,4 @@ TEST(DiskRegistry, ColourExtension) {
 }
 
 }  // namespace
-}  // namespace diskref
+}  // namespace diskref::model

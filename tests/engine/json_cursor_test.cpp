@@ -10,7 +10,7 @@
 
 #include "engine/io/input_error.h"
 
-namespace diskref {
+namespace diskref::io {
 namespace {
 
 using ::testing::HasSubstr;
@@ -88,4 +88,4 @@ TEST(JsonFiles, NumbersNoDoubleHoldsAreInputErrors) {
 }
 
 }  // namespace
-}  // namespace diskref
+}  // namespace diskref::io

@@ -5,7 +5,7 @@
 
 #include "engine/io/input_error.h"
 
-namespace diskref {
+namespace diskref::model {
 namespace {
 
 using ::testing::HasSubstr;
@@ -23,8 +23,8 @@ const char* kSpecExample = R"({
 std::string error_of(const std::string& text) {
   auto doc = nlohmann::json::parse(text);
   try {
-    parse_table(JsonCursor(doc, "table.json"));
-  } catch (const InputError& e) {
+    parse_table(io::JsonCursor(doc, "table.json"));
+  } catch (const io::InputError& e) {
     return e.what();
   }
   return "(no error)";
@@ -32,7 +32,7 @@ std::string error_of(const std::string& text) {
 
 TEST(TableSpec, ParsesTheSpecExample) {
   auto doc = nlohmann::json::parse(kSpecExample);
-  TableSpec t = parse_table(JsonCursor(doc, "table.json"));
+  TableSpec t = parse_table(io::JsonCursor(doc, "table.json"));
   EXPECT_DOUBLE_EQ(t.play_area_mm.x, 914.4);
   EXPECT_DOUBLE_EQ(t.corner_markers[2].center_mm.x, 959.4);
   EXPECT_DOUBLE_EQ(t.corner_markers[3].size_mm, 40);
@@ -78,4 +78,4 @@ TEST(TableSpec, PlayAreaContainment) {
 }
 
 }  // namespace
-}  // namespace diskref
+}  // namespace diskref::model

@@ -10,7 +10,7 @@
 
 #include "engine/io/input_error.h"
 
-namespace diskref {
+namespace diskref::model {
 namespace {
 
 TEST(TrackFrame, WritesTheSpecShape) {
@@ -81,11 +81,11 @@ TEST(TrackFrame, JsonlRoundTripAndLineNumbersInErrors) {
   try {
     load_track_jsonl(path);
     FAIL() << "expected an error";
-  } catch (const InputError& e) {
+  } catch (const io::InputError& e) {
     EXPECT_THAT(e.what(), ::testing::HasSubstr("line 3: disks[0]: missing required member \"x\""));
   }
   std::filesystem::remove(path);
 }
 
 }  // namespace
-}  // namespace diskref
+}  // namespace diskref::model

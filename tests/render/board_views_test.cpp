@@ -45,7 +45,7 @@ CornerErrors chessboard_error(const cv::Mat& image, const std::vector<cv::Point2
 }
 
 TEST(BoardViews, ChessboardCornersMatchTruthWithoutDistortion) {
-  CameraModel camera = testing::test_camera(false);
+  calib::CameraModel camera = testing::test_camera(false);
   auto poses = calibration_poses(camera, chessboard_9x6(), 3, 7);
   for (const auto& [r, t] : poses) {
     cv::Mat image = render_board_view(camera, r, t, chessboard_9x6(), clean(), 1);
@@ -58,7 +58,7 @@ TEST(BoardViews, ChessboardCornersMatchTruthWithoutDistortion) {
 }
 
 TEST(BoardViews, ChessboardCornersMatchTruthThroughAStrongLens) {
-  CameraModel camera = testing::test_camera(true);
+  calib::CameraModel camera = testing::test_camera(true);
   auto poses = calibration_poses(camera, chessboard_9x6(), 3, 11);
   for (const auto& [r, t] : poses) {
     cv::Mat image = render_board_view(camera, r, t, chessboard_9x6(), clean(), 2);
@@ -71,7 +71,7 @@ TEST(BoardViews, ChessboardCornersMatchTruthThroughAStrongLens) {
 }
 
 TEST(BoardViews, CharucoCornersMatchTruthById) {
-  CameraModel camera = testing::test_camera(true);
+  calib::CameraModel camera = testing::test_camera(true);
   BoardSpec board = charuco_7x5();
   BoardPattern pattern(board);
   auto poses = calibration_poses(camera, board, 2, 5);
@@ -102,7 +102,7 @@ TEST(BoardViews, CharucoCornersMatchTruthById) {
 // sub-pixel positions; the grey level of the pixel an edge crosses must give that position back
 // to the supersampling resolution (1/16 px at 4 x 4 samples).
 TEST(BoardViews, EdgeCoverageGivesTheTrueEdgePosition) {
-  CameraModel camera = testing::test_camera(false);
+  calib::CameraModel camera = testing::test_camera(false);
   cv::Vec3d t(-100.3, -60.7, 500);  // 2 px per mm: corners at u = 442.1 + 50 j, v = 235.4 + 50 i
   cv::Mat image = render_board_view(camera, cv::Matx33d::eye(), t, chessboard_9x6(), clean(), 1);
   auto truth = board_corner_truth(camera, cv::Matx33d::eye(), t, chessboard_9x6());
@@ -131,7 +131,7 @@ TEST(BoardViews, CharucoCornerOrderIsOpenCVs) {
 }
 
 TEST(BoardViews, SameSeedSameImageOtherSeedOtherNoise) {
-  CameraModel camera = testing::test_camera(true, {320, 240});
+  calib::CameraModel camera = testing::test_camera(true, {320, 240});
   auto poses = calibration_poses(camera, chessboard_9x6(), 1, 3);
   ImageEffects noisy;
   noisy.noise_sigma = 3;
@@ -151,7 +151,7 @@ TEST(BoardViews, SameSeedSameImageOtherSeedOtherNoise) {
 }
 
 TEST(BoardViews, CalibrationPosesAreVariedAndShowTheWholeBoard) {
-  CameraModel camera = testing::test_camera(true);
+  calib::CameraModel camera = testing::test_camera(true);
   BoardPattern pattern(chessboard_9x6());
   auto poses = calibration_poses(camera, chessboard_9x6(), 20, 1);
   ASSERT_EQ(poses.size(), 20u);

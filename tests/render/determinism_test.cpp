@@ -24,8 +24,8 @@ TEST(Determinism, SameSeedSameFramesAndTruthInAnyOrder) {
   for (int k = 0; k < 6; ++k) {
     cv::Mat fa = a.frame(k).clone(), fb = b.frame(k).clone();
     EXPECT_EQ(cv::norm(fa, fb, cv::NORM_INF), 0.0) << "frame " << k;
-    EXPECT_EQ(to_jsonl_line(truth_a.next(k, a.frame_time(k), a.timeline().at(a.frame_time(k)))),
-              to_jsonl_line(truth_b.next(k, b.frame_time(k), b.timeline().at(b.frame_time(k)))));
+    EXPECT_EQ(model::to_jsonl_line(truth_a.next(k, a.frame_time(k), a.timeline().at(a.frame_time(k)))),
+              model::to_jsonl_line(truth_b.next(k, b.frame_time(k), b.timeline().at(b.frame_time(k)))));
     last = fa;
   }
   // Frames are kept between calls only where nothing changed: a frame rendered on its own is the same.

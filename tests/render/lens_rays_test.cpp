@@ -11,7 +11,7 @@ namespace diskref::render {
 namespace {
 
 TEST(LensRays, ForwardModelIsOpenCVsProjectPoints) {
-  CameraModel camera = testing::test_camera(true);
+  calib::CameraModel camera = testing::test_camera(true);
   std::vector<cv::Point3d> points;
   for (double x = -0.6; x <= 0.6; x += 0.15)
     for (double y = -0.35; y <= 0.35; y += 0.1) points.emplace_back(x, y, 1.0);
@@ -25,7 +25,7 @@ TEST(LensRays, ForwardModelIsOpenCVsProjectPoints) {
 }
 
 TEST(LensRays, InverseRoundTripsEveryPixelOfAStrongLens) {
-  CameraModel camera = testing::test_camera(true);
+  calib::CameraModel camera = testing::test_camera(true);
   double worst = 0;
   for (int v = 0; v < camera.image_size.height; v += 37) {
     for (int u = 0; u < camera.image_size.width; u += 41) {
@@ -39,7 +39,7 @@ TEST(LensRays, InverseRoundTripsEveryPixelOfAStrongLens) {
 }
 
 TEST(LensRays, GridInterpolationIsWithinAThousandthOfAPixel) {
-  CameraModel camera = testing::test_camera(true);
+  calib::CameraModel camera = testing::test_camera(true);
   RayGrid grid(camera);
   double worst = 0;
   for (double v = -0.4; v < camera.image_size.height - 0.5; v += 23.37) {

@@ -57,15 +57,15 @@ TEST(RenderCommand, WritesVideoTruthAndTheTableDisksAndCameraFiles) {
   while (video.read(f)) ++frames;
   EXPECT_EQ(frames, 4);
   EXPECT_TRUE(fs::exists(dir / "out" / "frame_000002.png"));
-  auto truth = load_track_jsonl(dir / "out" / "truth.jsonl");
+  auto truth = model::load_track_jsonl(dir / "out" / "truth.jsonl");
   ASSERT_EQ(truth.size(), 4u);
   EXPECT_EQ(truth[3].frame, 3);
   EXPECT_NEAR(truth[3].t, 0.3, 1e-9);
-  CameraModel camera = load_camera_model(dir / "out" / "camera.json");
+  calib::CameraModel camera = calib::load_camera_model(dir / "out" / "camera.json");
   EXPECT_EQ(camera.image_size, cv::Size(640, 360));
   EXPECT_EQ(camera.dist_coeffs[0], -0.25);
-  EXPECT_NO_THROW(load_table(dir / "out" / "table.json"));
-  EXPECT_EQ(load_disk_registry(dir / "out" / "disks.json").disks().size(), 5u);
+  EXPECT_NO_THROW(model::load_table(dir / "out" / "table.json"));
+  EXPECT_EQ(model::load_disk_registry(dir / "out" / "disks.json").disks().size(), 5u);
   fs::remove_all(dir);
 }
 

@@ -9,8 +9,8 @@ namespace diskref::render::testing {
 
 // A 1280x720 camera with a ~64 degree horizontal field of view; `distorted` adds a strong
 // barrel lens with tangential terms.
-inline CameraModel test_camera(bool distorted, cv::Size size = {1280, 720}) {
-  CameraModel camera;
+inline calib::CameraModel test_camera(bool distorted, cv::Size size = {1280, 720}) {
+  calib::CameraModel camera;
   camera.image_size = size;
   double f = 1000.0 * size.width / 1280.0;
   camera.camera_matrix = cv::Matx33d(f, 0, (size.width - 1) / 2.0 + 3.2, 0, f, (size.height - 1) / 2.0 - 2.7, 0, 0, 1);

@@ -11,7 +11,7 @@ namespace {
 std::string problem_of(const nlohmann::json& doc) {
   try {
     testing::parse_test_scenario(doc);
-  } catch (const InputError& e) {
+  } catch (const io::InputError& e) {
     return e.file() + ": " + e.path() + ": " + e.problem();
   }
   return "";

@@ -59,7 +59,7 @@ inline nlohmann::json small_table_scenario(bool distorted, bool effects) {
 }
 
 inline Scenario parse_test_scenario(const nlohmann::json& doc) {
-  return parse_scenario(JsonCursor(doc, "test-scenario.json"), ".");
+  return parse_scenario(io::JsonCursor(doc, "test-scenario.json"), ".");
 }
 
 }  // namespace diskref::render::testing

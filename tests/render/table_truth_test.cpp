@@ -40,7 +40,7 @@ Agreement compare(const Scenario& scenario, int frame) {
   GroundTruth truth(session.model(), scenario.rig);
   Agreement a;
   for (const DiskInstant& d : instant.disks) {
-    const TagSpec* tag = session.model().disks[d.disk].tag(d.top_face);
+    const model::TagSpec* tag = session.model().disks[d.disk].tag(d.top_face);
     bool visible = truth.tag_visible(instant, d);
     a.visible += visible;
     for (const auto& det : detections) {
@@ -55,7 +55,7 @@ Agreement compare(const Scenario& scenario, int frame) {
         a.worst_corner_px = std::max(a.worst_corner_px, cv::norm(det.corners[static_cast<std::size_t>(k)] - project(scenario.rig, corners[static_cast<std::size_t>(k)])));
     }
   }
-  for (const CornerMarker& m : scenario.table.corner_markers) {
+  for (const model::CornerMarker& m : scenario.table.corner_markers) {
     for (const auto& det : detections) {
       if (det.id != m.id) continue;
       ++a.markers_found;

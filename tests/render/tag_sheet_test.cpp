@@ -19,28 +19,28 @@ namespace {
 
 using ::testing::HasSubstr;
 
-DiskSpec ship(const std::string& name, int tag_id, double tag_mm, double offset_deg = 0) {
-  DiskSpec d;
+model::DiskSpec ship(const std::string& name, int tag_id, double tag_mm, double offset_deg = 0) {
+  model::DiskSpec d;
   d.name = name;
   d.shape = geom::FlattedCircle{63.5, 57.2};
-  d.tags = {TagSpec{tag_id, Face::up, tag_mm, offset_deg}};
+  d.tags = {model::TagSpec{tag_id, model::Face::up, tag_mm, offset_deg}};
   return d;
 }
 
 // Spec §2: "a 63.5 mm disk takes at most a 24.9 mm tag" (the printed 1.8 x size square's corners
 // reach the circle: 1.8 s / 2 * sqrt(2) = 31.75 mm).
 TEST(TagFit, TheLargestTagOnAShipIsTheSpecsFigure) {
-  EXPECT_NEAR(largest_fitting_tag_mm(geom::FlattedCircle{63.5, 57.2}, TagSpec{10, Face::up, 1, 0}),
+  EXPECT_NEAR(model::largest_fitting_tag_mm(geom::FlattedCircle{63.5, 57.2}, model::TagSpec{10, model::Face::up, 1, 0}),
               63.5 / 2 / 0.9 / std::numbers::sqrt2, 0.01);
   // Turned by 45 degrees the square's corners point at the flats and the sides at the arc.
-  double turned = largest_fitting_tag_mm(geom::FlattedCircle{63.5, 57.2}, TagSpec{10, Face::up, 1, 45});
+  double turned = model::largest_fitting_tag_mm(geom::FlattedCircle{63.5, 57.2}, model::TagSpec{10, model::Face::up, 1, 45});
   EXPECT_NEAR(turned, 57.2 / 2 / 0.9 / std::numbers::sqrt2, 0.01);
-  EXPECT_NEAR(largest_fitting_tag_mm(geom::Rect{88.9, 25.4}, TagSpec{60, Face::up, 1, 0}), 25.4 / 1.8, 0.01);
+  EXPECT_NEAR(model::largest_fitting_tag_mm(geom::Rect{88.9, 25.4}, model::TagSpec{60, model::Face::up, 1, 0}), 25.4 / 1.8, 0.01);
 }
 
 TEST(TagWarnings, ATagTooBigForItsDiskNamesTheDiskTheTagAndTheLargestThatFits) {
   // Built in code, past the registry loader (which refuses such a tag with an input error).
-  DiskRegistry registry({ship("enterprise", 10, 24.0), ship("reliant", 16, 26.0)});
+  model::DiskRegistry registry({ship("enterprise", 10, 24.0), ship("reliant", 16, 26.0)});
   auto warnings = tag_warnings(registry, nullptr, std::nullopt);
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_THAT(warnings[0], HasSubstr("reliant up: tag 16: printed tag (46.8 mm square"));
@@ -50,15 +50,15 @@ TEST(TagWarnings, ATagTooBigForItsDiskNamesTheDiskTheTagAndTheLargestThatFits) {
 TEST(TagWarnings, PixelsPerCellAreTheTagsCellOverTheGroundSampleDistance) {
   // 1920 px over 90 degrees: f = 960 px; from 1000 mm a 24 mm tag (4.8 mm cells) spans 4.608 px a cell.
   ViewingCamera camera{{1920, 1080}, 90.0, 1000.0};
-  EXPECT_NEAR(pixels_per_cell(TagSpec{10, Face::up, 24, 0}, camera), 4.608, 1e-9);
+  EXPECT_NEAR(pixels_per_cell(model::TagSpec{10, model::Face::up, 24, 0}, camera), 4.608, 1e-9);
   // Twice as high, half the pixels; and the warning starts below 2.5 px a cell.
   camera.height_mm = 2000;
-  EXPECT_NEAR(pixels_per_cell(TagSpec{10, Face::up, 24, 0}, camera), 2.304, 1e-9);
-  DiskRegistry registry({ship("enterprise", 10, 24.0)});
-  TableSpec table;
+  EXPECT_NEAR(pixels_per_cell(model::TagSpec{10, model::Face::up, 24, 0}, camera), 2.304, 1e-9);
+  model::DiskRegistry registry({ship("enterprise", 10, 24.0)});
+  model::TableSpec table;
   table.play_area_mm = {900, 900};
-  table.corner_markers = {CornerMarker{0, {-45, -45}, 40}, CornerMarker{1, {945, -45}, 40},
-                          CornerMarker{2, {945, 945}, 40}, CornerMarker{3, {-45, 945}, 40}};
+  table.corner_markers = {model::CornerMarker{0, {-45, -45}, 40}, model::CornerMarker{1, {945, -45}, 40},
+                          model::CornerMarker{2, {945, 945}, 40}, model::CornerMarker{3, {-45, 945}, 40}};
   auto warnings = tag_warnings(registry, &table, camera);
   ASSERT_EQ(warnings.size(), 1u);  // the 40 mm markers have 3.84 px a cell
   EXPECT_THAT(warnings[0], HasSubstr("enterprise up: tag 10 (24 mm) has 2.30 px per cell seen from 2000 mm"));
@@ -68,23 +68,23 @@ TEST(TagWarnings, PixelsPerCellAreTheTagsCellOverTheGroundSampleDistance) {
 }
 
 TEST(TagSheets, SomethingLargerThanThePageIsNamed) {
-  DiskSpec planet;
+  model::DiskSpec planet;
   planet.name = "jupiter";
-  planet.kind = DiskKind::planet;
+  planet.kind = model::DiskKind::planet;
   planet.shape = geom::Circle{250};
-  planet.tags = {TagSpec{70, Face::up, 80, 0}};
+  planet.tags = {model::TagSpec{70, model::Face::up, 80, 0}};
   SheetOptions options;
   options.dpi = 72;
   options.board.reset();
   try {
-    tag_sheets(DiskRegistry({planet}), nullptr, options);
+    tag_sheets(model::DiskRegistry({planet}), nullptr, options);
     FAIL() << "a 250 mm planet was put on an A4 page";
   } catch (const std::invalid_argument& e) {
     EXPECT_THAT(e.what(), HasSubstr("\"jupiter up\" (252 x 252 mm) does not fit on a 210 x 297 mm page"));
   }
   options.page_width_mm = 297;
   options.page_height_mm = 420;  // A3 takes it
-  EXPECT_EQ(tag_sheets(DiskRegistry({planet}), nullptr, options).size(), 1u);
+  EXPECT_EQ(tag_sheets(model::DiskRegistry({planet}), nullptr, options).size(), 1u);
 }
 
 TEST(PrintFiles, APngWithItsDpiDecodesToTheSameImage) {

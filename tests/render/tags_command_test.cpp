@@ -173,8 +173,8 @@ class TagSheet : public testing::CommandTest {
     ASSERT_FALSE(pages_.empty());
   }
 
-  static DiskRegistry registry() { return load_disk_registry(sheet_dir_ / "disks.json"); }
-  static TableSpec table() { return load_table(sheet_dir_ / "table.json"); }
+  static model::DiskRegistry registry() { return model::load_disk_registry(sheet_dir_ / "disks.json"); }
+  static model::TableSpec table() { return model::load_table(sheet_dir_ / "table.json"); }
 
   // Every tag on every page: (page, detection).
   static const std::vector<std::pair<std::size_t, vision::TagDetection>>& detections() {
@@ -234,14 +234,14 @@ TEST_F(TagSheet, EveryTagOfBothFacesAndEveryCornerMarkerIsReadAtItsSizeAndHeadin
     int found = 0;
   };
   std::map<int, Expected> expected;
-  const DiskRegistry disks = registry();
-  const TableSpec markers = table();
-  for (const DiskSpec& d : disks.disks())
-    for (const TagSpec& t : d.tags)
+  const model::DiskRegistry disks = registry();
+  const model::TableSpec markers = table();
+  for (const model::DiskSpec& d : disks.disks())
+    for (const model::TagSpec& t : d.tags)
       // Heading = page +x; the tag's +x is the heading turned by -offset seen from above (y up),
       // which is +offset in the page's y-down angles.
       expected[t.id] = {t.size_mm, t.heading_offset_deg};
-  for (const CornerMarker& m : markers.corner_markers) expected[m.id] = {m.size_mm, 0.0};
+  for (const model::CornerMarker& m : markers.corner_markers) expected[m.id] = {m.size_mm, 0.0};
   ASSERT_EQ(expected.size(), 11u);
 
   for (const auto& [page, d] : detections()) {
@@ -260,12 +260,12 @@ TEST_F(TagSheet, EveryTagOfBothFacesAndEveryCornerMarkerIsReadAtItsSizeAndHeadin
 
 TEST_F(TagSheet, CutOutlinesHaveTheDisksRealSizeAndAreCentredOnTheirTags) {
   ASSERT_NO_FATAL_FAILURE(expect_rendered());
-  DiskRegistry disks = registry();
+  model::DiskRegistry disks = registry();
   int measured = 0;
   for (const auto& [page, d] : detections()) {
     auto ref = disks.find_tag(d.id);
     if (!ref) continue;  // a corner marker
-    const DiskSpec& disk = disks.disks()[ref->disk_index];
+    const model::DiskSpec& disk = disks.disks()[ref->disk_index];
     SCOPED_TRACE(disk.name + " tag " + std::to_string(d.id));
     const cv::Mat& gray = pages_[page];
     // Across the heading (the page's y) and along it (x) at an offset that misses a ship's arrow

@@ -20,7 +20,7 @@ struct World {
   explicit World(const nlohmann::json& doc) : scenario(testing::parse_test_scenario(doc)) {
     surface = std::make_unique<TableSurface>(scenario.table, scenario.surface, 1.0, 1);
     model.surface = surface.get();
-    for (const DiskSpec& d : scenario.registry.disks()) model.disks.emplace_back(d);
+    for (const model::DiskSpec& d : scenario.registry.disks()) model.disks.emplace_back(d);
     timeline = std::make_unique<Timeline>(scenario);
     for (const BoardSpec& b : timeline->boards()) model.boards.emplace_back(b);
   }
@@ -60,10 +60,10 @@ TEST(Timeline, AFlipLandsOneFlipLengthAheadWithTheOtherFaceUp) {
   EXPECT_NEAR(one->translation[0], 80 + step * std::cos(h), 1e-9);
   EXPECT_NEAR(one->translation[1], 90 + step * std::sin(h), 1e-9);
   EXPECT_NEAR(one->translation[2], 0.0, 1e-9);
-  EXPECT_EQ(one->top_face, Face::down);
+  EXPECT_EQ(one->top_face, model::Face::down);
   EXPECT_TRUE(one->moving);  // lying still between two flips of one move
   EXPECT_NEAR(two->translation[0], 80 + 2 * step * std::cos(h), 1e-9);
-  EXPECT_EQ(two->top_face, Face::up);
+  EXPECT_EQ(two->top_face, model::Face::up);
   EXPECT_FALSE(two->moving);
   EXPECT_NEAR(heading_of(*two), 30.0, 1e-9);
   // The flip ends exactly where its landing begins (no jump at the last moment).
@@ -114,31 +114,31 @@ TEST(GroundTruth, VisibleStaleLostAndNeverSeen) {
   doc["start"].erase(3);  // "edge" starts off the table
   World w(doc);
   GroundTruth truth(w.model, w.scenario.rig, 2.0);
-  auto state_of = [](const TrackFrame& f, const std::string& name) -> std::optional<DiskTrack> {
+  auto state_of = [](const model::TrackFrame& f, const std::string& name) -> std::optional<model::DiskTrack> {
     for (const auto& d : f.disks)
       if (d.name == name) return d;
     return std::nullopt;
   };
-  TrackFrame f0 = truth.next(0, 0.0, w.timeline->at(0.0));
-  EXPECT_EQ(state_of(f0, "enterprise").value().state, TrackState::visible);
-  EXPECT_EQ(state_of(f0, "defiant").value().state, TrackState::visible) << "the hand has not arrived yet";
+  model::TrackFrame f0 = truth.next(0, 0.0, w.timeline->at(0.0));
+  EXPECT_EQ(state_of(f0, "enterprise").value().state, model::TrackState::visible);
+  EXPECT_EQ(state_of(f0, "defiant").value().state, model::TrackState::visible) << "the hand has not arrived yet";
   EXPECT_FALSE(state_of(f0, "edge"));  // never seen: not listed
   EXPECT_EQ(f0.settled, false);  // a hand is over the table
-  TrackFrame f1 = truth.next(1, 1.25, w.timeline->at(1.25));
-  DiskTrack mid = state_of(f1, "enterprise").value();
-  EXPECT_EQ(mid.state, TrackState::stale);
+  model::TrackFrame f1 = truth.next(1, 1.25, w.timeline->at(1.25));
+  model::DiskTrack mid = state_of(f1, "enterprise").value();
+  EXPECT_EQ(mid.state, model::TrackState::stale);
   EXPECT_EQ(mid.x, 80.0);  // last seen pose kept
-  EXPECT_EQ(mid.face, Face::up);
-  EXPECT_EQ(mid.motion, Motion::moving);
-  EXPECT_EQ(state_of(f1, "defiant").value().state, TrackState::stale);  // under the hand
-  TrackFrame f2 = truth.next(2, 2.5, w.timeline->at(2.5));
-  EXPECT_EQ(state_of(f2, "enterprise").value().state, TrackState::visible);
-  EXPECT_EQ(state_of(f2, "enterprise").value().face, Face::down);
-  EXPECT_EQ(state_of(f2, "edge").value().state, TrackState::visible);
+  EXPECT_EQ(mid.face, model::Face::up);
+  EXPECT_EQ(mid.motion, model::Motion::moving);
+  EXPECT_EQ(state_of(f1, "defiant").value().state, model::TrackState::stale);  // under the hand
+  model::TrackFrame f2 = truth.next(2, 2.5, w.timeline->at(2.5));
+  EXPECT_EQ(state_of(f2, "enterprise").value().state, model::TrackState::visible);
+  EXPECT_EQ(state_of(f2, "enterprise").value().face, model::Face::down);
+  EXPECT_EQ(state_of(f2, "edge").value().state, model::TrackState::visible);
   EXPECT_EQ(state_of(f2, "enterprise").value().sigma_mm, 0.0);
-  TrackFrame f3 = truth.next(3, 4.5, w.timeline->at(4.5));
-  DiskTrack gone = state_of(f3, "defiant").value();
-  EXPECT_EQ(gone.state, TrackState::lost);  // under the hand for more than 2 s
+  model::TrackFrame f3 = truth.next(3, 4.5, w.timeline->at(4.5));
+  model::DiskTrack gone = state_of(f3, "defiant").value();
+  EXPECT_EQ(gone.state, model::TrackState::lost);  // under the hand for more than 2 s
   EXPECT_FALSE(gone.x.has_value());
 }
 
@@ -146,7 +146,7 @@ TEST(Timeline, ImpossibleEventsAreRefusedWithTheirPlace) {
   auto refused = [](nlohmann::json events) {
     try {
       World w(with_events(std::move(events)));
-    } catch (const InputError& e) {
+    } catch (const io::InputError& e) {
       return e.path() + ": " + e.problem();
     }
     return std::string();

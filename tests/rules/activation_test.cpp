@@ -123,7 +123,7 @@ TEST(Activation, PairedRowOrdersInAnyOrderAroundMovement) {
     g.play(speed_first ? shields : speed);
     EXPECT_EQ(g.ship("enterprise").shields, 4);
     EXPECT_EQ(g.ship("enterprise").speed, 2);
-    EXPECT_NEAR(g.ship("enterprise").pose.x, 300 + (speed_first ? 2 : 1) * kFlip, 1e-6);
+    EXPECT_NEAR(g.ship("enterprise").pose.position.x, 300 + (speed_first ? 2 : 1) * kFlip, 1e-6);
   }
 }
 

@@ -98,7 +98,7 @@ TEST(Attack, TheTorpedoStartsInTheBayAtTheFront) {
   EXPECT_NEAR(launch.detail["y"].get<double>(), 300, 1e-9);
   ASSERT_EQ(g.state().torpedoes.size(), 1u);
   // Its launch move: 4 flips (the cruiser's torpedo movement) of its 25.4 mm diameter, forwards.
-  EXPECT_NEAR(g.state().torpedoes[0].pose.x, 300 + kFlip / 2 + 12.7 + 4 * 25.4, 1e-6);
+  EXPECT_NEAR(g.state().torpedoes[0].pose.position.x, 300 + kFlip / 2 + 12.7 + 4 * 25.4, 1e-6);
 }
 
 // "To transport crew you must be within range of the target ship or terrain disk and your shields

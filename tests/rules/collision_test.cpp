@@ -58,8 +58,8 @@ TEST(Collision, ShipShipCollisionHitsTheHullStopsAndMayBePlacedAdjacent) {
   EXPECT_TRUE(e.orders[1].removed);
   EXPECT_TRUE(e.orders[2].removed);
   EXPECT_TRUE(e.pending.empty()) << "the unrevealed Attack of this phase is removed too";
-  EXPECT_NEAR(e.pose.x, 357.0, 1e-12);
-  EXPECT_NEAR(e.pose.heading_deg, 180, 1e-12) << "facing any direction";
+  EXPECT_NEAR(e.pose.position.x, 357.0, 1e-12);
+  EXPECT_NEAR(e.pose.heading_deg(), 180, 1e-12) << "facing any direction";
   EXPECT_EQ(g.state().phase.to_act, (std::vector<std::string>{"tderet"})) << "nothing left to do this phase";
 }
 
@@ -67,7 +67,7 @@ TEST(Collision, TheHitPlayerMayLeaveTheShipWhereItIs) {
   Game g = head_on(kEndX);
   auto events = g.play(kMove + R"(, "drops": [{"crits": ["crit-3"]}, {"crits": []}]})");
   EXPECT_TRUE(has_event(events, "not_repositioned"));
-  EXPECT_NEAR(g.ship("enterprise").pose.x, kEndX, 1e-6);
+  EXPECT_NEAR(g.ship("enterprise").pose.position.x, kEndX, 1e-6);
 }
 
 TEST(Collision, CollisionHullDamageTriggersTheCriticalCheckByParameter) {
@@ -141,8 +141,8 @@ TEST(Collision, EvasiveActionTurnsMidMoveThenStopsAndLosesRemainingOrders) {
   Game g = head_on(kEndX);
   auto events = g.play(kMove + R"(, "evasive": {"after_flip": 1, "heading": 90}})");
   const ShipState& e = g.ship("enterprise");
-  EXPECT_NEAR(e.pose.x, 300 + kFlip, 1e-6);
-  EXPECT_NEAR(e.pose.y, 300 + kFlip, 1e-6) << "the second flip went north";
+  EXPECT_NEAR(e.pose.position.x, 300 + kFlip, 1e-6);
+  EXPECT_NEAR(e.pose.position.y, 300 + kFlip, 1e-6) << "the second flip went north";
   EXPECT_EQ(e.speed, 0);
   EXPECT_TRUE(e.orders[0].removed) << "this phase's unrevealed order too";
   EXPECT_TRUE(e.orders[1].removed);

@@ -56,9 +56,9 @@ TEST(Movement, RevealWithoutExecutingThenMoveStraightOn) {
   g.refused(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "change_heading", "heading": 90})",
             RefusalKind::order_not_available);
   g.play(R"({"do": "move", "player": "diana", "ship": "enterprise"})");
-  EXPECT_NEAR(g.ship("enterprise").pose.x, 100 + 3 * kFlip, 1e-6);
-  EXPECT_NEAR(g.ship("enterprise").pose.y, 100, 1e-6);
-  EXPECT_NEAR(g.ship("enterprise").pose.heading_deg, 0, 1e-9);
+  EXPECT_NEAR(g.ship("enterprise").pose.position.x, 100 + 3 * kFlip, 1e-6);
+  EXPECT_NEAR(g.ship("enterprise").pose.position.y, 100, 1e-6);
+  EXPECT_NEAR(g.ship("enterprise").pose.heading_deg(), 0, 1e-9);
 }
 
 // "A ship can execute an order and move in any sequence."
@@ -71,7 +71,7 @@ TEST(Movement, RaiseShieldsBeforeOrAfterMoving) {
     g.play(move_first ? move : shields);
     g.play(move_first ? shields : move);
     EXPECT_EQ(g.ship("enterprise").shields, 2);
-    EXPECT_NEAR(g.ship("enterprise").pose.x, 100 + kFlip, 1e-6);
+    EXPECT_NEAR(g.ship("enterprise").pose.position.x, 100 + kFlip, 1e-6);
     EXPECT_EQ(g.state().phase.to_act, (std::vector<std::string>{"tderet"}));
   }
 }
@@ -83,9 +83,9 @@ TEST(Movement, NoOrdersInTheMiddleOfMovement) {
   Game g = ready_to_act(2, {"change_heading", "change_speed", "raise_shields"});
   g.play(R"({"do": "move", "player": "diana", "ship": "enterprise"})");
   g.play(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "change_heading", "heading": 90})");
-  EXPECT_NEAR(g.ship("enterprise").pose.x, 100 + 2 * kFlip, 1e-6);
-  EXPECT_NEAR(g.ship("enterprise").pose.y, 100, 1e-6);
-  EXPECT_NEAR(g.ship("enterprise").pose.heading_deg, 90, 1e-9);
+  EXPECT_NEAR(g.ship("enterprise").pose.position.x, 100 + 2 * kFlip, 1e-6);
+  EXPECT_NEAR(g.ship("enterprise").pose.position.y, 100, 1e-6);
+  EXPECT_NEAR(g.ship("enterprise").pose.heading_deg(), 90, 1e-9);
 }
 
 // "It’s possible, through activating crew, to perform more than one order in a phase."
@@ -107,7 +107,7 @@ TEST(Movement, CrewOrdersBeforeAndAfterMovementInEverySequence) {
     for (const std::string& step : sequences[i]) g.play(step);
     EXPECT_EQ(g.ship("enterprise").shields, 1);
     EXPECT_EQ(g.ship("enterprise").speed, 4);
-    EXPECT_NEAR(g.ship("enterprise").pose.x, 100 + expected_flips[i] * kFlip, 1e-6) << "sequence " << i;
+    EXPECT_NEAR(g.ship("enterprise").pose.position.x, 100 + expected_flips[i] * kFlip, 1e-6) << "sequence " << i;
     EXPECT_EQ(g.state().phase.to_act, (std::vector<std::string>{"tderet"}));
   }
 }
@@ -120,9 +120,9 @@ TEST(Movement, FlipsItsSpeedInAStraightLine) {
   auto events = g.play(R"({"do": "move", "player": "diana", "ship": "enterprise"})");
   EXPECT_EQ(of_type(events, "move").front().detail["flips"], 3);
   double rad = 30 * 3.14159265358979323846 / 180;
-  EXPECT_NEAR(g.ship("enterprise").pose.x, 300 + 3 * kFlip * std::cos(rad), 1e-6);
-  EXPECT_NEAR(g.ship("enterprise").pose.y, 300 + 3 * kFlip * std::sin(rad), 1e-6);
-  EXPECT_NEAR(g.ship("enterprise").pose.heading_deg, 30, 1e-9);
+  EXPECT_NEAR(g.ship("enterprise").pose.position.x, 300 + 3 * kFlip * std::cos(rad), 1e-6);
+  EXPECT_NEAR(g.ship("enterprise").pose.position.y, 300 + 3 * kFlip * std::sin(rad), 1e-6);
+  EXPECT_NEAR(g.ship("enterprise").pose.heading_deg(), 30, 1e-9);
 }
 
 // "If the ship is at Full Stop, of course, it doesn’t move at all."
@@ -130,8 +130,8 @@ TEST(Movement, FullStopDoesNotMove) {
   Game g = ready_to_act(0, {"raise_shields", "change_speed", "change_heading"});
   auto events = g.play(R"({"do": "move", "player": "diana", "ship": "enterprise"})");
   EXPECT_EQ(of_type(events, "move").front().detail["flips"], 0);
-  EXPECT_NEAR(g.ship("enterprise").pose.x, 100, 1e-12);
-  EXPECT_NEAR(g.ship("enterprise").pose.y, 100, 1e-12);
+  EXPECT_NEAR(g.ship("enterprise").pose.position.x, 100, 1e-12);
+  EXPECT_NEAR(g.ship("enterprise").pose.position.y, 100, 1e-12);
 }
 
 // "Tech upgrades that give bonuses or penalties to speed affect the ship’s maximum speed, not its
@@ -174,7 +174,7 @@ TEST(Movement, ShipsPassOverOneAnother) {
   Game g(duel_setup(100, 300, 0, 100 + 2 * kFlip, 300, 90, 4, la_forge()));
   g.start_duel({"raise_shields", "change_speed", "change_heading"}, {"raise_shields", "change_speed", "change_heading"});
   auto events = g.play(R"({"do": "move", "player": "diana", "ship": "enterprise"})");
-  EXPECT_NEAR(g.ship("enterprise").pose.x, 100 + 4 * kFlip, 1e-6);
+  EXPECT_NEAR(g.ship("enterprise").pose.position.x, 100 + 4 * kFlip, 1e-6);
   EXPECT_FALSE(has_event(events, "collision"));
   EXPECT_FALSE(has_event(events, "no_collision")) << "no collision check: it did not end overlapping";
   EXPECT_FALSE(has_event(events, "drop"));

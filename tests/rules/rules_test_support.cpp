@@ -23,7 +23,7 @@ nlohmann::json ship_shape() {
 nlohmann::json pose(double x, double y, double heading) { return {{"x", x}, {"y", y}, {"heading", heading}}; }
 
 Game::Game(const nlohmann::json& setup, GameData data) : data_(std::move(data)) {
-  state_ = build_initial_state(JsonCursor(setup, "test setup"), data_, nullptr);
+  state_ = build_initial_state(io::JsonCursor(setup, "test setup"), data_, nullptr);
   auto problems = state_problems(state_, data_);
   EXPECT_TRUE(problems.empty()) << "initial state: " << (problems.empty() ? "" : problems.front());
 }
@@ -31,7 +31,7 @@ Game::Game(const nlohmann::json& setup, GameData data) : data_(std::move(data)) 
 namespace {
 Action parse(const std::string& text) {
   nlohmann::json doc = nlohmann::json::parse(text);
-  return parse_action(JsonCursor(doc, "test action"));
+  return parse_action(io::JsonCursor(doc, "test action"));
 }
 }  // namespace
 
@@ -49,7 +49,7 @@ std::vector<Event> Game::play(const std::string& action_json) {
     ADD_FAILURE() << "invariant broken after " << action_json << ": " << problem;
   // The state is a value: it must survive a JSON round trip unchanged.
   nlohmann::json once = state_to_json(*r.state);
-  nlohmann::json twice = state_to_json(state_from_json(JsonCursor(once, "round trip")));
+  nlohmann::json twice = state_to_json(state_from_json(io::JsonCursor(once, "round trip")));
   EXPECT_EQ(once, twice) << "state JSON does not round-trip after " << action_json;
   state_ = std::move(*r.state);
   return r.events;

@@ -18,7 +18,7 @@ const std::string kBad = std::string(DISKREF_SOURCE_DIR) + "/tests/rules/bad_scr
 std::string load_error(const std::string& file) {
   try {
     load_script(file);
-  } catch (const InputError& e) {
+  } catch (const io::InputError& e) {
     return e.what();
   }
   return "(loaded without error)";
@@ -28,8 +28,8 @@ std::string data_error(const std::string& json) {
   nlohmann::json doc = nlohmann::json::parse(json);
   GameData data;
   try {
-    merge_data_file(data, JsonCursor(doc, "cards.json"));
-  } catch (const InputError& e) {
+    merge_data_file(data, io::JsonCursor(doc, "cards.json"));
+  } catch (const io::InputError& e) {
     return e.what();
   }
   return "(loaded without error)";
@@ -78,7 +78,7 @@ TEST(DataLoading, TheSampleDataSetLoadsWithTheReadmeDefaults) {
 }
 
 TEST(DataLoading, EveryOpenParameterOfTheReadmeIsInTheDataFile) {
-  nlohmann::json doc = read_json_file(std::string(DISKREF_SOURCE_DIR) + "/data/rules/parameters.json");
+  nlohmann::json doc = io::read_json_file(std::string(DISKREF_SOURCE_DIR) + "/data/rules/parameters.json");
   std::set<int> numbers;
   for (const auto& [name, entry] : doc["parameters"].items()) numbers.insert(entry["open_parameter"].get<int>());
   for (int n = 1; n <= 23; ++n) EXPECT_TRUE(numbers.count(n)) << "open parameter " << n;
@@ -111,7 +111,7 @@ TEST(DataLoading, SetupEnforcesKeywordLimits) {
   auto setup_error = [](nlohmann::json enterprise_extra) {
     try {
       Game g(duel_setup(100, 100, 0, 800, 800, 0, 0, enterprise_extra));
-    } catch (const InputError& e) {
+    } catch (const io::InputError& e) {
       return std::string(e.what());
     }
     return std::string("(no error)");
@@ -130,7 +130,7 @@ TEST(DataLoading, SetupEnforcesKeywordLimits) {
   try {
     Game g(duel_setup(100, 100, 0, 800, 800, 0, 0, {{"crew", {crew("l1", "la_forge")}}}, {{"crew", {crew("l2", "la_forge")}}}));
     ADD_FAILURE() << "two La Forges accepted";
-  } catch (const InputError& e) {
+  } catch (const io::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("Unique: one per game"), std::string::npos) << e.what();
   }
 }
@@ -143,7 +143,7 @@ TEST(ScriptLoading, ShapesFromTheRegistryAndThePlayAreaFromTheTableFile) {
   PlayResult r = run_script(s);
   EXPECT_EQ(r.refused, 0);
   EXPECT_EQ(r.final_state.ships.at(0).hull, 5) << "ship-planet collision: two hull hits";
-  EXPECT_NEAR(r.final_state.ships.at(0).pose.x, 342.9, 1e-9);
+  EXPECT_NEAR(r.final_state.ships.at(0).pose.position.x, 342.9, 1e-9);
 }
 
 }  // namespace

@@ -60,7 +60,7 @@ TEST(StepTwo, FiveOrdersEachADifferentDisk) {
   // Anything else is not an order at all: the script itself is refused.
   EXPECT_THROW(g.try_play(R"({"do": "orders", "player": "diana", "ship": "enterprise",
                               "orders": ["attack", "warp", "raise_shields"]})"),
-               InputError);
+               io::InputError);
 }
 
 TEST(StepTwo, TheSameOrderTwiceIsAllowedWhenTheParameterSaysSo) {
@@ -100,11 +100,11 @@ TEST(StepTwo, ChangeHeadingTurnsAnyAmountAndOnlyByOrderWhenMoving) {
   // Moving ships cannot turn without the order.
   g.refused(R"({"do": "turn", "player": "diana", "ship": "enterprise", "heading": 90})", RefusalKind::order_not_available);
   g.play(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "change_heading", "heading": 359})");
-  EXPECT_NEAR(g.ship("enterprise").pose.heading_deg, 359, 1e-9);
+  EXPECT_NEAR(g.ship("enterprise").pose.heading_deg(), 359, 1e-9);
   // The move then goes straight along the new heading.
   g.play(R"({"do": "move", "player": "diana", "ship": "enterprise"})");
-  EXPECT_NEAR(g.ship("enterprise").pose.y, 200 + 2 * kFlip * std::sin(-1 * 3.14159265358979 / 180), 1e-6);
-  EXPECT_NEAR(g.ship("enterprise").pose.heading_deg, 359, 1e-6);
+  EXPECT_NEAR(g.ship("enterprise").pose.position.y, 200 + 2 * kFlip * std::sin(-1 * 3.14159265358979 / 180), 1e-6);
+  EXPECT_NEAR(g.ship("enterprise").pose.heading_deg(), 359, 1e-6);
 }
 
 // "If your ship’s current speed is 0, it may change its heading at any time, without executing a
@@ -112,10 +112,10 @@ TEST(StepTwo, ChangeHeadingTurnsAnyAmountAndOnlyByOrderWhenMoving) {
 TEST(StepTwo, AShipAtSpeedZeroTurnsAtAnyTime) {
   Game g = two_ships(0);
   g.play(R"({"do": "turn", "player": "diana", "ship": "enterprise", "heading": 123})");  // Step One
-  EXPECT_NEAR(g.ship("enterprise").pose.heading_deg, 123, 1e-9);
+  EXPECT_NEAR(g.ship("enterprise").pose.heading_deg(), 123, 1e-9);
   g.reveal_all();
   g.play(R"({"do": "turn", "player": "diana", "ship": "enterprise", "heading": 45})");  // Step Two
-  EXPECT_NEAR(g.ship("enterprise").pose.heading_deg, 45, 1e-9);
+  EXPECT_NEAR(g.ship("enterprise").pose.heading_deg(), 45, 1e-9);
   g.refused(R"({"do": "turn", "player": "owen", "ship": "enterprise", "heading": 0})", RefusalKind::not_yours);
 }
 
@@ -126,7 +126,7 @@ TEST(StepTwo, EvasiveActionTurnsWithoutAnOrder) {
   Game g(duel_setup(300, 300, 0, 300 + 2 * kFlip, 300, 180, 2));
   g.start_duel({"attack", "raise_shields", "change_speed"}, {"attack", "raise_shields", "change_speed"}, R"({"do": "initiative", "drops": [{"subject": "enterprise", "hits": 3}, {"subject": "tderet", "hits": 1}]})");
   g.play(R"({"do": "move", "player": "diana", "ship": "enterprise", "evasive": {"after_flip": 1, "heading": 90}})");
-  EXPECT_NEAR(g.ship("enterprise").pose.heading_deg, 90, 1e-9);
+  EXPECT_NEAR(g.ship("enterprise").pose.heading_deg(), 90, 1e-9);
 }
 
 // "Use this order to raise or lower your shields to any setting, from 0 up to their maximum strength."

@@ -44,7 +44,7 @@ TEST(Torpedo, MovesAtLaunchAndAtTheEndOfThreePhasesThenExpires) {
   g.play(kLaunch + "}");
   ASSERT_EQ(g.state().torpedoes.size(), 1u);
   const double per_move = 4 * kTorpedo;  // movement 4 (sample cruiser torpedo)
-  EXPECT_NEAR(g.state().torpedoes[0].pose.x, kBayX + per_move, 1e-6);
+  EXPECT_NEAR(g.state().torpedoes[0].pose.position.x, kBayX + per_move, 1e-6);
   g.refused(R"({"do": "move_torpedoes"})", RefusalKind::wrong_step);  // ships still to act
   rest_of_phase(g);
   EXPECT_EQ(g.state().phase.stage, PhaseStage::torpedoes);
@@ -58,7 +58,7 @@ TEST(Torpedo, MovesAtLaunchAndAtTheEndOfThreePhasesThenExpires) {
     auto events = g.play(R"({"do": "move_torpedoes"})");
     if (end_of_phase < 3) {
       ASSERT_EQ(g.state().torpedoes.size(), 1u);
-      EXPECT_NEAR(g.state().torpedoes[0].pose.x, kBayX + (1 + end_of_phase) * per_move, 1e-6);
+      EXPECT_NEAR(g.state().torpedoes[0].pose.position.x, kBayX + (1 + end_of_phase) * per_move, 1e-6);
       EXPECT_EQ(g.state().torpedoes[0].moves_left, 3 - end_of_phase);
     } else {
       EXPECT_TRUE(has_event(events, "torpedo_expired"));
@@ -75,24 +75,24 @@ TEST(Torpedo, HeadingAfterEachLaunchFlipAndAtTheStartOfLaterMoves) {
   g.refused(kLaunch + R"(, "headings_after_flips": [90, 90, 90, 90]})", RefusalKind::illegal_value);
   g.play(kLaunch + R"(, "headings_after_flips": [90, 90, 90]})");
   const Torpedo& t = g.state().torpedoes.at(0);
-  EXPECT_NEAR(t.pose.x, kBayX + kTorpedo, 1e-6);
-  EXPECT_NEAR(t.pose.y, 457 + 3 * kTorpedo, 1e-6);
+  EXPECT_NEAR(t.pose.position.x, kBayX + kTorpedo, 1e-6);
+  EXPECT_NEAR(t.pose.position.y, 457 + 3 * kTorpedo, 1e-6);
   rest_of_phase(g);
   g.refused(R"({"do": "move_torpedoes", "headings": {"torpedo-7": 0}})", RefusalKind::unknown_name);
   g.play(R"({"do": "move_torpedoes", "headings": {"torpedo-1": 0}})");
-  EXPECT_NEAR(g.state().torpedoes.at(0).pose.x, kBayX + 5 * kTorpedo, 1e-6);
-  EXPECT_NEAR(g.state().torpedoes.at(0).pose.y, 457 + 3 * kTorpedo, 1e-6);
+  EXPECT_NEAR(g.state().torpedoes.at(0).pose.position.x, kBayX + 5 * kTorpedo, 1e-6);
+  EXPECT_NEAR(g.state().torpedoes.at(0).pose.position.y, 457 + 3 * kTorpedo, 1e-6);
 }
 
 // "During torpedo movement, all torpedoes move simultaneously."
 TEST(Torpedo, AllTorpedoesMoveInOneStep) {
   Game g = launcher();
   g.play(kLaunch + "}");
-  g.mutable_state().torpedoes.push_back({"torpedo-x", "tderet", {700, 300, 180}, geom::Circle{kTorpedo}, 3, 3, 3});
+  g.mutable_state().torpedoes.push_back({"torpedo-x", "tderet", geom::Pose::from_degrees(700, 300, 180), geom::Circle{kTorpedo}, 3, 3, 3});
   rest_of_phase(g);
   auto events = g.play(R"({"do": "move_torpedoes"})");
-  EXPECT_NEAR(g.state().torpedoes.at(0).pose.x, kBayX + 8 * kTorpedo, 1e-6);
-  EXPECT_NEAR(g.state().torpedoes.at(1).pose.x, 700 - 3 * kTorpedo, 1e-6);
+  EXPECT_NEAR(g.state().torpedoes.at(0).pose.position.x, kBayX + 8 * kTorpedo, 1e-6);
+  EXPECT_NEAR(g.state().torpedoes.at(1).pose.position.x, 700 - 3 * kTorpedo, 1e-6);
   EXPECT_EQ(of_type(events, "torpedoes_move").size(), 1u);
 }
 
@@ -128,7 +128,7 @@ TEST(Torpedo, AShipMovingIntoATorpedoIsHitEvenByItsOwn) {
   ASSERT_TRUE(has_event(events, "torpedo_contact"));
   EXPECT_EQ(of_type(events, "torpedo_contact").front().detail["launcher"], "enterprise");
   EXPECT_EQ(g.ship("enterprise").shields, 4);
-  EXPECT_NEAR(g.ship("enterprise").pose.x, 100 + 2 * kFlip, 1e-6) << "the ship completes its move";
+  EXPECT_NEAR(g.ship("enterprise").pose.position.x, 100 + 2 * kFlip, 1e-6) << "the ship completes its move";
 }
 
 TEST(Torpedo, ATurnIntoATorpedoIsContactToo) {

@@ -116,7 +116,7 @@ TEST(VirtualDrops, SeedSurvivesTheJsonRoundTrip) {
   GameState s;
   s.drops = {DropMode::virtual_drops, 0xfedcba9876543210ULL, 0x8000000000000001ULL, 12};
   nlohmann::json j = state_to_json(s);
-  GameState back = state_from_json(JsonCursor(j, "x"));
+  GameState back = state_from_json(io::JsonCursor(j, "x"));
   EXPECT_EQ(back.drops.seed, s.drops.seed);
   EXPECT_EQ(back.drops.rng, s.drops.rng);
   EXPECT_EQ(back.drops.made, 12);

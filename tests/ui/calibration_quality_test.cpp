@@ -14,8 +14,8 @@ bool any_contains(const std::vector<std::string>& v, const std::string& part) {
   return false;
 }
 
-TablePose good_pose() {
-  TablePose p;
+calib::CameraPose good_pose() {
+  calib::CameraPose p;
   p.lens_calibrated = true;
   p.reprojection_rms_px = 0.3;
   p.reprojection_rms_mm = 0.2;
@@ -28,7 +28,7 @@ TEST(CalibrationWarnings, EachProblemIsSaid) {
   EXPECT_TRUE(any_contains(calibration_warnings(std::nullopt, 0.4, false), "table not found"));
   EXPECT_TRUE(any_contains(calibration_warnings(good_pose(), 1.7, false), "lens calibration poor"));
   EXPECT_TRUE(any_contains(calibration_warnings(good_pose(), 0.4, true), "camera moved"));
-  TablePose p = good_pose();
+  calib::CameraPose p = good_pose();
   p.reprojection_rms_mm = 1.5;
   EXPECT_TRUE(any_contains(calibration_warnings(p, 0.4, false), "table pose poor"));
   p = good_pose();
@@ -54,7 +54,7 @@ TEST(CameraOverlay, PlayAreaEdgeGoesRoundCounterClockwise) {
 TEST(CameraOverlay, ProjectsThroughThePoseAndTheView) {
   // A camera 1000 mm straight above the table point (500, 500), looking down, image +x along
   // table +x and image +y along table -y (seen from above): camera_from_table R = diag(1, -1, -1).
-  TablePose pose;
+  calib::CameraPose pose;
   pose.camera.image_size = {1000, 800};
   pose.camera.camera_matrix = cv::Matx33d(800, 0, 500, 0, 800, 400, 0, 0, 1);
   pose.lens_calibrated = true;

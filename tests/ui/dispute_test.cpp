@@ -33,7 +33,7 @@ TEST(CallMargin, CombinedSigmaOfTwoIndependentDisks) {
 }
 
 TEST(EvaluatePair, SpecExampleIsInRange) {
-  DiskRegistry reg = test_registry();
+  model::DiskRegistry reg = test_registry();
   TableScene scene = make_scene(reg, testing::spec_example_frame(0.3));
   PairDispute p = evaluate_pair(scene, 0, 1, kDefaultRangeTemplate);
   // spec §6: gap 69.65, reach 92.46, margin 22.81.
@@ -48,14 +48,14 @@ TEST(EvaluatePair, SpecExampleIsInRange) {
 }
 
 TEST(EvaluatePair, MarginInsideTheUncertaintyIsTooCloseToCall) {
-  DiskRegistry reg = test_registry();
+  model::DiskRegistry reg = test_registry();
   // Move tderet so that the margin is +0.5 mm: gap = reach - 0.5.
   double reach = std::hypot(88.9, 25.4);
   double gap = reach - 0.5;
-  TrackFrame f;
+  model::TrackFrame f;
   // enterprise heading 90: its front flat is 28.6 from its centre along +y; tderet's radius 31.75.
-  f.disks.push_back(track("enterprise", DiskKind::ship, Vec2{100, 200}, 90, 0.4));
-  f.disks.push_back(track("tderet", DiskKind::ship, Vec2{100, 200 + 28.6 + gap + 31.75}, 270, 0.4));
+  f.disks.push_back(track("enterprise", model::DiskKind::ship, Vec2{100, 200}, 90, 0.4));
+  f.disks.push_back(track("tderet", model::DiskKind::ship, Vec2{100, 200 + 28.6 + gap + 31.75}, 270, 0.4));
   TableScene scene = make_scene(reg, f);
   PairDispute p = evaluate_pair(scene, 0, 1, kDefaultRangeTemplate);
   EXPECT_NEAR(p.range.margin_mm, 0.5, 1e-6);
@@ -69,12 +69,12 @@ TEST(EvaluatePair, MarginInsideTheUncertaintyIsTooCloseToCall) {
 }
 
 TEST(EvaluatePair, OverlappingShipsAndATemplateOnTheTable) {
-  DiskRegistry reg = test_registry();
-  TrackFrame f;
-  f.disks.push_back(track("enterprise", DiskKind::ship, Vec2{100, 200}, 0, 0.2));
-  f.disks.push_back(track("tderet", DiskKind::ship, Vec2{150, 200}, 0, 0.2));
+  model::DiskRegistry reg = test_registry();
+  model::TrackFrame f;
+  f.disks.push_back(track("enterprise", model::DiskKind::ship, Vec2{100, 200}, 0, 0.2));
+  f.disks.push_back(track("tderet", model::DiskKind::ship, Vec2{150, 200}, 0, 0.2));
   // The template lies along +x from x = 60 to 148.9, across both ships.
-  f.disks.push_back(track("range", DiskKind::template_, Vec2{104.45, 200}, 0, 0.2));
+  f.disks.push_back(track("range", model::DiskKind::template_, Vec2{104.45, 200}, 0, 0.2));
   TableScene scene = make_scene(reg, f);
   PairDispute p = evaluate_pair(scene, 0, 1, kDefaultRangeTemplate);
   EXPECT_EQ(p.overlapping, Call::yes);
@@ -99,9 +99,9 @@ TEST(EvaluatePair, OverlappingShipsAndATemplateOnTheTable) {
 }
 
 TEST(EvaluateFlip, SpecExampleEndsOnTderet) {
-  DiskRegistry reg = test_registry();
+  model::DiskRegistry reg = test_registry();
   TableScene scene = make_scene(reg, testing::spec_example_frame(0.3));
-  FlipDispute f = evaluate_flip(scene, default_table(), 0, 3);
+  FlipDispute f = evaluate_flip(scene, model::default_table(), 0, 3);
   ASSERT_EQ(f.path.landings.size(), 3u);
   EXPECT_NEAR(f.path.landings[2].position.y, 371.6, 1e-6);
   ASSERT_EQ(f.at_end.size(), 1u);
@@ -113,25 +113,25 @@ TEST(EvaluateFlip, SpecExampleEndsOnTderet) {
 }
 
 TEST(EvaluateFlip, TorpedoesAreContactsTemplatesAreNotObstaclesAndTheEdgeIsCalled) {
-  DiskRegistry reg = test_registry();
-  TrackFrame f;
-  f.disks.push_back(track("enterprise", DiskKind::ship, Vec2{100, 850}, 90, 0.5));
-  f.disks.push_back(track("torpedo-1", DiskKind::torpedo, Vec2{100, 200 + 57.2}, 0, 0.5));
-  f.disks.push_back(track("range", DiskKind::template_, Vec2{100, 907.2}, 0, 0.5));
+  model::DiskRegistry reg = test_registry();
+  model::TrackFrame f;
+  f.disks.push_back(track("enterprise", model::DiskKind::ship, Vec2{100, 850}, 90, 0.5));
+  f.disks.push_back(track("torpedo-1", model::DiskKind::torpedo, Vec2{100, 200 + 57.2}, 0, 0.5));
+  f.disks.push_back(track("range", model::DiskKind::template_, Vec2{100, 907.2}, 0, 0.5));
   TableScene scene = make_scene(reg, f);
   // One flip north: lands at y = 907.2, inside the 914.4 play area by 7.2 mm: a clear no.
-  FlipDispute one = evaluate_flip(scene, default_table(), 0, 1);
+  FlipDispute one = evaluate_flip(scene, model::default_table(), 0, 1);
   EXPECT_EQ(one.leaves_play_area, Call::no);
   EXPECT_TRUE(one.at_end.empty()) << "a template is not an obstacle";
   // Start 0.5 mm further: lands 6.7 mm inside; with sigma 0.5 the band is 1 mm: still no. Start so
   // that it lands 0.3 mm inside: too close to call.
   f.disks[0].y = 914.4 - 0.3 - 57.2;
   scene = make_scene(reg, f);
-  EXPECT_EQ(evaluate_flip(scene, default_table(), 0, 1).leaves_play_area, Call::too_close);
+  EXPECT_EQ(evaluate_flip(scene, model::default_table(), 0, 1).leaves_play_area, Call::too_close);
   // The torpedo is hit on flip 1 when flying south from y = 314.4.
-  f.disks[0] = track("enterprise", DiskKind::ship, Vec2{100, 314.4}, 270, 0.5);
+  f.disks[0] = track("enterprise", model::DiskKind::ship, Vec2{100, 314.4}, 270, 0.5);
   scene = make_scene(reg, f);
-  FlipDispute south = evaluate_flip(scene, default_table(), 0, 2);
+  FlipDispute south = evaluate_flip(scene, model::default_table(), 0, 2);
   ASSERT_FALSE(south.path.torpedo_contacts.empty());
   EXPECT_EQ(south.path.torpedo_contacts[0].flip, 1);
   ASSERT_TRUE(south.nearest_torpedo);

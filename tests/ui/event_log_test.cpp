@@ -24,7 +24,7 @@ bool mentions(const std::vector<Event>& events, const std::string& part) {
 }
 
 TEST(TableEvents, FirstFrameAnnouncesEveryDisk) {
-  TrackFrame f = testing::spec_example_frame();
+  model::TrackFrame f = testing::spec_example_frame();
   std::vector<Event> e = table_events(nullptr, f);
   ASSERT_EQ(e.size(), 2u);
   EXPECT_NE(e[0].text.find("enterprise appeared (up) at (100.0, 200.0) mm"), std::string::npos) << e[0].text;
@@ -33,29 +33,29 @@ TEST(TableEvents, FirstFrameAnnouncesEveryDisk) {
 }
 
 TEST(TableEvents, StateFaceAndMotionChanges) {
-  TrackFrame a = testing::spec_example_frame();
-  a.disks[0].motion = Motion::settled;
+  model::TrackFrame a = testing::spec_example_frame();
+  a.disks[0].motion = model::Motion::settled;
   a.settled = true;
-  TrackFrame b = a;
+  model::TrackFrame b = a;
   b.frame = 8;
   EXPECT_TRUE(table_events(&a, b).empty()) << "nothing changed";
 
-  b.disks[0].state = TrackState::stale;
-  b.disks[1].face = Face::down;
+  b.disks[0].state = model::TrackState::stale;
+  b.disks[1].face = model::Face::down;
   std::vector<Event> e = table_events(&a, b);
   EXPECT_TRUE(mentions(e, "enterprise hidden")) << ::testing::PrintToString(texts(e));
   EXPECT_TRUE(mentions(e, "tderet now down face up"));
 
-  TrackFrame c = b;
-  c.disks[0].state = TrackState::lost;
+  model::TrackFrame c = b;
+  c.disks[0].state = model::TrackState::lost;
   c.disks[0].x.reset();
   e = table_events(&b, c);
   ASSERT_EQ(e.size(), 1u);
   EXPECT_EQ(e[0].severity, Severity::warning);
   EXPECT_EQ(e[0].text, "enterprise lost");
 
-  TrackFrame d = a;
-  d.disks[0].motion = Motion::moving;
+  model::TrackFrame d = a;
+  d.disks[0].motion = model::Motion::moving;
   d.settled = false;
   e = table_events(&a, d);
   EXPECT_TRUE(mentions(e, "enterprise moving"));
@@ -64,7 +64,7 @@ TEST(TableEvents, StateFaceAndMotionChanges) {
   EXPECT_TRUE(mentions(e, "enterprise settled at (100.0, 200.0) mm"));
   EXPECT_TRUE(mentions(e, "table settled"));
 
-  TrackFrame gone = a;
+  model::TrackFrame gone = a;
   gone.disks.pop_back();
   e = table_events(&a, gone);
   EXPECT_TRUE(mentions(e, "tderet no longer reported"));

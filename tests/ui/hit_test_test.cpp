@@ -36,9 +36,9 @@ TEST(PolygonContains, AgreesWithTheShapeItOutlines) {
 }
 
 TEST(PickInTable, FlatsMatter) {
-  DiskRegistry reg = test_registry();
-  TrackFrame f;
-  f.disks.push_back(track("enterprise", DiskKind::ship, Vec2{300, 300}, 0));
+  model::DiskRegistry reg = test_registry();
+  model::TrackFrame f;
+  f.disks.push_back(track("enterprise", model::DiskKind::ship, Vec2{300, 300}, 0));
   TableScene scene = make_scene(reg, f);
   // Heading +x: the front flat is at x = 300 + 28.6. A point 30 mm ahead is inside the circle of
   // diameter 63.5 but beyond the flat: not the ship (without tolerance).
@@ -51,11 +51,11 @@ TEST(PickInTable, FlatsMatter) {
 }
 
 TEST(PickInTable, NearestCentreWinsAmongStackedDisksAndLostDisksAreNeverPicked) {
-  DiskRegistry reg = test_registry();
-  TrackFrame f;
-  f.disks.push_back(track("range", DiskKind::template_, Vec2{500, 500}, 0));
-  f.disks.push_back(track("torpedo-1", DiskKind::torpedo, Vec2{530, 500}, 0));
-  f.disks.push_back(track("tderet", DiskKind::ship, Vec2{100, 100}, 0, 0, TrackState::lost));
+  model::DiskRegistry reg = test_registry();
+  model::TrackFrame f;
+  f.disks.push_back(track("range", model::DiskKind::template_, Vec2{500, 500}, 0));
+  f.disks.push_back(track("torpedo-1", model::DiskKind::torpedo, Vec2{530, 500}, 0));
+  f.disks.push_back(track("tderet", model::DiskKind::ship, Vec2{100, 100}, 0, 0, model::TrackState::lost));
   TableScene scene = make_scene(reg, f);
   EXPECT_EQ(pick_disk_in_table(scene, {528, 501}, 0.0), std::optional<std::size_t>(1));  // the torpedo on top
   EXPECT_EQ(pick_disk_in_table(scene, {470, 501}, 0.0), std::optional<std::size_t>(0));  // the template
@@ -76,10 +76,10 @@ TEST(PickOutline, InsideThenNearestEdgeWithinTolerance) {
 }
 
 TEST(TableSceneTest, JoinsTracksWithTheRegistry) {
-  DiskRegistry reg = test_registry();
-  TrackFrame f = testing::spec_example_frame();
-  f.disks.push_back(track("klingon", DiskKind::ship, Vec2{1, 1}, 0));
-  f.disks.push_back(track("torpedo-1", DiskKind::torpedo, std::nullopt, 0, 0, TrackState::lost));
+  model::DiskRegistry reg = test_registry();
+  model::TrackFrame f = testing::spec_example_frame();
+  f.disks.push_back(track("klingon", model::DiskKind::ship, Vec2{1, 1}, 0));
+  f.disks.push_back(track("torpedo-1", model::DiskKind::torpedo, std::nullopt, 0, 0, model::TrackState::lost));
   TableScene scene = make_scene(reg, f);
   ASSERT_EQ(scene.disks.size(), 3u);
   EXPECT_EQ(scene.unknown, std::vector<std::string>{"klingon"});

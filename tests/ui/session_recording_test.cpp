@@ -21,8 +21,8 @@ class SessionDir : public ::testing::Test {
             ::testing::UnitTest::GetInstance()->current_test_info()->name();
     fs::remove_all(root_);
     fs::create_directories(root_);
-    write(root_ / "table.json", table_to_json(default_table()).dump());
-    write(root_ / "disks.json", disk_registry_to_json(testing::test_registry()).dump());
+    write(root_ / "table.json", model::table_to_json(model::default_table()).dump());
+    write(root_ / "disks.json", model::disk_registry_to_json(testing::test_registry()).dump());
   }
   static void write(const fs::path& p, const std::string& text) {
     std::ofstream(p, std::ios::binary) << text;
@@ -37,7 +37,7 @@ TEST_F(SessionDir, WhatIsWrittenIsReadBack) {
   {
     SessionRecorder rec(dir, info, files());
     for (int i = 0; i < 3; ++i) {
-      TrackFrame f = testing::spec_example_frame(0.25);
+      model::TrackFrame f = testing::spec_example_frame(0.25);
       f.frame = i;
       f.t = i / 30.0;
       rec.write_frame(f);
@@ -89,7 +89,7 @@ TEST_F(SessionDir, ABadLineInTheMiddleIsAnInputErrorNamingTheLine) {
   try {
     load_recording(dir);
     FAIL() << "expected an InputError";
-  } catch (const InputError& e) {
+  } catch (const io::InputError& e) {
     EXPECT_NE(e.file().find("track.jsonl: line 2"), std::string::npos) << e.what();
   }
 }
@@ -123,7 +123,7 @@ TEST_F(SessionDir, FilesAreFoundBesideTheVideo) {
   try {
     resolve_session(c, true);
     FAIL();
-  } catch (const InputError& e) {
+  } catch (const io::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("elsewhere.json"), std::string::npos);
   }
   c.disks.reset();
@@ -131,7 +131,7 @@ TEST_F(SessionDir, FilesAreFoundBesideTheVideo) {
   try {
     resolve_session(c, true);
     FAIL();
-  } catch (const InputError& e) {
+  } catch (const io::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("--disks"), std::string::npos) << e.what();
   }
 }
@@ -139,11 +139,11 @@ TEST_F(SessionDir, FilesAreFoundBesideTheVideo) {
 TEST_F(SessionDir, ACameraNeedsItsTableAndDisks) {
   SourceChoice c;
   c.kind = SourceChoice::Kind::camera;
-  EXPECT_THROW(resolve_session(c, true), InputError);
+  EXPECT_THROW(resolve_session(c, true), io::InputError);
   c.table = root_ / "table.json";
   c.disks = root_ / "disks.json";
   EXPECT_NO_THROW(resolve_session(c, true));
-  EXPECT_THROW(resolve_session(c, false), InputError) << "no tracker and no track file: nothing to show";
+  EXPECT_THROW(resolve_session(c, false), io::InputError) << "no tracker and no track file: nothing to show";
 }
 
 TEST_F(SessionDir, AReplayUsesTheRecordingsOwnFiles) {
@@ -156,7 +156,7 @@ TEST_F(SessionDir, AReplayUsesTheRecordingsOwnFiles) {
   EXPECT_EQ(r.files.table, dir / "table.json");
   EXPECT_EQ(r.tracks, dir / "track.jsonl");
   c.replay_dir = root_;
-  EXPECT_THROW(resolve_session(c, true), InputError);
+  EXPECT_THROW(resolve_session(c, true), io::InputError);
 }
 
 }  // namespace

@@ -42,10 +42,10 @@ class FakeTracker : public TrackProducer {
   explicit FakeTracker(std::atomic<int>* restarts) : restarts_(restarts) {}
   TrackResult process(const SourceFrame& f) override {
     TrackResult r;
-    TrackFrame t = testing::spec_example_frame();
+    model::TrackFrame t = testing::spec_example_frame();
     t.frame = f.index;
     t.t = f.t;
-    if (f.index >= 5 && f.index <= 6) t.disks[0].state = TrackState::stale;
+    if (f.index >= 5 && f.index <= 6) t.disks[0].state = model::TrackState::stale;
     r.frame = t;
     return r;
   }
@@ -74,7 +74,7 @@ TEST(SourceWorkerTest, StopsAfterTheAskedFrameAndHooksEveryFrame) {
   o.realtime = false;
   o.stop_after = 9;
   SourceWorker w(std::make_unique<CountingFeed>(100), std::make_unique<FakeTracker>(&restarts), o,
-                 [&](const TrackFrame& f) {
+                 [&](const model::TrackFrame& f) {
                    std::lock_guard lock(m);
                    hooked.push_back(f.frame);
                  });

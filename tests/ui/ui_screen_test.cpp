@@ -11,7 +11,7 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 
-#include "calibration/table_pose.h"
+#include "calibration/camera_pose.h"
 #include "engine/geometry/range.h"
 #include "engine/io/json_cursor.h"
 #include "engine/model/disk_registry.h"
@@ -61,30 +61,30 @@ Shot take(const std::string& name, const std::string& args) {
 }
 
 // The camera's true pose, from the renderer's camera.json (spec §7 plus "camera_from_table").
-TablePose true_pose() {
-  nlohmann::json j = read_json_file(sample_dir() / "camera.json");
+calib::CameraPose true_pose() {
+  nlohmann::json j = io::read_json_file(sample_dir() / "camera.json");
   j["lens_calibrated"] = true;
-  return parse_table_pose(JsonCursor(j, (sample_dir() / "camera.json").string()));
+  return calib::parse_camera_pose(io::JsonCursor(j, (sample_dir() / "camera.json").string()));
 }
 
-TrackFrame truth_frame(long long index) {
-  for (TrackFrame& f : load_track_jsonl(sample_dir() / "truth.jsonl")) {
+model::TrackFrame truth_frame(long long index) {
+  for (model::TrackFrame& f : model::load_track_jsonl(sample_dir() / "truth.jsonl")) {
     if (f.frame == index) return f;
   }
   ADD_FAILURE() << "frame " << index << " not in truth.jsonl";
   return {};
 }
 
-const DiskTrack& disk_in(const TrackFrame& f, const std::string& name) {
-  for (const DiskTrack& d : f.disks) {
+const model::DiskTrack& disk_in(const model::TrackFrame& f, const std::string& name) {
+  for (const model::DiskTrack& d : f.disks) {
     if (d.name == name) return d;
   }
   throw std::runtime_error(name + " not in the truth frame");
 }
 
 // Where a table point (mm, at a height) appears in the screenshot's camera view.
-cv::Point2d camera_view_pixel(const Shot& s, const TablePose& pose, double x, double y, double z) {
-  cv::Point2d img = image_from_table(pose, cv::Point3d(x, y, z));
+cv::Point2d camera_view_pixel(const Shot& s, const calib::CameraPose& pose, double x, double y, double z) {
+  cv::Point2d img = calib::image_from_table(pose, cv::Point3d(x, y, z));
   const auto& cv_view = s.views.at("camera_view");
   double scale = cv_view.at("scale").get<double>();
   return {cv_view.at("image_rect")[0].get<double>() + scale * (img.x + 0.5),
@@ -151,10 +151,10 @@ TEST_F(UiScreen, OpensOnTheSampleWithOverlaysWhereTheDisksReallyAre) {
   cv::meanStdDev(s.image, mean, stddev);
   EXPECT_GT(stddev[0] + stddev[1] + stddev[2], 30.0);
 
-  TablePose pose = true_pose();
-  DiskRegistry registry = load_disk_registry(sample_dir() / "disks.json");
-  TrackFrame truth = truth_frame(kFrames - 1);
-  const DiskTrack& ktinga = disk_in(truth, "ktinga");
+  calib::CameraPose pose = true_pose();
+  model::DiskRegistry registry = model::load_disk_registry(sample_dir() / "disks.json");
+  model::TrackFrame truth = truth_frame(kFrames - 1);
+  const model::DiskTrack& ktinga = disk_in(truth, "ktinga");
   // The camera view marks the disk's centre (on its top face) with a dot in its state colour.
   cv::Point2d in_camera = camera_view_pixel(s, pose, *ktinga.x, *ktinga.y, registry.find("ktinga")->thickness_mm);
   EXPECT_GT(state_colored(s.image, in_camera, 3), 4) << "no disk overlay at ktinga's true place " << in_camera;
@@ -176,10 +176,10 @@ TEST_F(UiScreen, TheDisputePanelGivesTheCallForTwoPreselectedDisks) {
   Shot s = take("dispute", "--frames " + std::to_string(kFrames) + " --tracks \"" + truth.string() +
                                "\" --select enterprise,ktinga --flip ktinga:2");
   ASSERT_FALSE(s.image.empty());
-  DiskRegistry registry = load_disk_registry(sample_dir() / "disks.json");
-  TrackFrame f = truth_frame(kFrames - 1);
-  const DiskTrack& a = disk_in(f, "enterprise");
-  const DiskTrack& b = disk_in(f, "ktinga");
+  model::DiskRegistry registry = model::load_disk_registry(sample_dir() / "disks.json");
+  model::TrackFrame f = truth_frame(kFrames - 1);
+  const model::DiskTrack& a = disk_in(f, "enterprise");
+  const model::DiskTrack& b = disk_in(f, "ktinga");
   geom::PlacedShape pa{registry.find("enterprise")->shape, geom::Pose::from_degrees(*a.x, *a.y, *a.heading)};
   geom::PlacedShape pb{registry.find("ktinga")->shape, geom::Pose::from_degrees(*b.x, *b.y, *b.heading)};
   geom::RangeOutput range = geom::range_check(pa, pb, kDefaultRangeTemplate);
@@ -194,7 +194,7 @@ TEST_F(UiScreen, TheDisputePanelGivesTheCallForTwoPreselectedDisks) {
     }
   }
   // The chosen disks are marked in the camera view in their selection colours.
-  TablePose pose = true_pose();
+  calib::CameraPose pose = true_pose();
   cv::Point2d at_a = camera_view_pixel(s, pose, *a.x, *a.y, 2.0);
   cv::Point2d at_b = camera_view_pixel(s, pose, *b.x, *b.y, 2.0);
   EXPECT_GT(count_near(s.image, at_a, 20, colors::kSelectA, 12), 15) << at_a;

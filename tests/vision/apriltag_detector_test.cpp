@@ -99,7 +99,7 @@ TEST_P(RealPhotos, ThroughTheTrackersDetectionStage) {
   ASSERT_FALSE(image.empty());
   TrackerOptions options;
   options.detector = reference_options();
-  Tracker tracker(default_table(), DiskRegistry{}, std::nullopt, options);
+  Tracker tracker(model::default_table(), model::DiskRegistry{}, std::nullopt, options);
   TrackerResult result = tracker.process(image, 0, 0.0);
   std::vector<TagDetection> found;
   for (const auto& d : result.detections) found.push_back(d.tag);

@@ -9,21 +9,21 @@
 namespace diskref::vision {
 namespace {
 
-DiskRegistry two_disk_registry() {
-  DiskSpec ship;
+model::DiskRegistry two_disk_registry() {
+  model::DiskSpec ship;
   ship.name = "enterprise";
-  ship.kind = DiskKind::ship;
+  ship.kind = model::DiskKind::ship;
   ship.shape = geom::FlattedCircle{63.5, 57.2};
-  ship.tags = {{10, Face::up, 24, 0}, {11, Face::down, 24, 0}};
-  DiskSpec torpedo;
+  ship.tags = {{10, model::Face::up, 24, 0}, {11, model::Face::down, 24, 0}};
+  model::DiskSpec torpedo;
   torpedo.name = "torpedo-1";
-  torpedo.kind = DiskKind::torpedo;
+  torpedo.kind = model::DiskKind::torpedo;
   torpedo.shape = geom::Circle{25.4};
-  torpedo.tags = {{40, Face::up, 9.5, 0}};
-  return DiskRegistry({ship, torpedo});
+  torpedo.tags = {{40, model::Face::up, 9.5, 0}};
+  return model::DiskRegistry({ship, torpedo});
 }
 
-DiskObservation seen(std::size_t disk, double x, double y, double heading, Face face = Face::up) {
+DiskObservation seen(std::size_t disk, double x, double y, double heading, model::Face face = model::Face::up) {
   DiskObservation o;
   o.disk_index = disk;
   o.face = face;
@@ -36,7 +36,7 @@ DiskObservation seen(std::size_t disk, double x, double y, double heading, Face 
   return o;
 }
 
-const DiskTrack* find(const TrackFrame& f, const std::string& name) {
+const model::DiskTrack* find(const model::TrackFrame& f, const std::string& name) {
   for (const auto& d : f.disks)
     if (d.name == name) return &d;
   return nullptr;
@@ -45,11 +45,11 @@ const DiskTrack* find(const TrackFrame& f, const std::string& name) {
 TEST(DiskTracker, ADiskNeverSeenIsNotListed) {
   DiskTracker tracker(two_disk_registry());
   std::vector<DiskObservation> obs = {seen(0, 100, 200, 90)};
-  TrackFrame f = tracker.update(0, 0.0, obs, true);
+  model::TrackFrame f = tracker.update(0, 0.0, obs, true);
   ASSERT_EQ(f.disks.size(), 1u);
   EXPECT_EQ(f.disks[0].name, "enterprise");
-  EXPECT_EQ(f.disks[0].kind, DiskKind::ship);
-  EXPECT_EQ(f.disks[0].state, TrackState::visible);
+  EXPECT_EQ(f.disks[0].kind, model::DiskKind::ship);
+  EXPECT_EQ(f.disks[0].state, model::TrackState::visible);
   EXPECT_DOUBLE_EQ(*f.disks[0].x, 100);
   EXPECT_DOUBLE_EQ(*f.disks[0].heading, 90);
   EXPECT_EQ(find(f, "torpedo-1"), nullptr);
@@ -61,13 +61,13 @@ TEST(DiskTracker, UnseenDiskIsStaleWithItsLastPoseThenLost) {
   DiskTracker tracker(two_disk_registry(), options);
   std::vector<DiskObservation> obs = {seen(0, 100, 200, 90)};
   tracker.update(0, 0.0, obs, true);
-  const TrackFrame last_seen = tracker.update(1, 0.1, obs, true);
+  const model::TrackFrame last_seen = tracker.update(1, 0.1, obs, true);
   for (int i = 2; i <= 21; ++i) {
     const double t = 0.1 * i;
-    TrackFrame f = tracker.update(i, t, {}, true);
+    model::TrackFrame f = tracker.update(i, t, {}, true);
     ASSERT_EQ(f.disks.size(), 1u);
-    const DiskTrack& d = f.disks[0];
-    EXPECT_EQ(d.state, TrackState::stale) << t;
+    const model::DiskTrack& d = f.disks[0];
+    EXPECT_EQ(d.state, model::TrackState::stale) << t;
     // Never moved: exactly the last reported pose.
     EXPECT_EQ(*d.x, *last_seen.disks[0].x);
     EXPECT_EQ(*d.y, *last_seen.disks[0].y);
@@ -76,28 +76,28 @@ TEST(DiskTracker, UnseenDiskIsStaleWithItsLastPoseThenLost) {
     EXPECT_NEAR(*d.age_s, t - 0.1, 1e-12);
     EXPECT_TRUE(*f.settled) << "a stale disk (under the template, taken away) leaves the table settled";
   }
-  TrackFrame f = tracker.update(22, 2.2 + 1e-9, {}, true);
+  model::TrackFrame f = tracker.update(22, 2.2 + 1e-9, {}, true);
   ASSERT_EQ(f.disks.size(), 1u);
-  EXPECT_EQ(f.disks[0].state, TrackState::lost);
+  EXPECT_EQ(f.disks[0].state, model::TrackState::lost);
   EXPECT_FALSE(f.disks[0].x);
   EXPECT_FALSE(f.disks[0].heading);
   // Seen again: visible at once.
   obs = {seen(0, 300, 300, 0)};
   f = tracker.update(23, 2.3, obs, true);
-  EXPECT_EQ(f.disks[0].state, TrackState::visible);
+  EXPECT_EQ(f.disks[0].state, model::TrackState::visible);
   EXPECT_DOUBLE_EQ(*f.disks[0].x, 300);
 }
 
 TEST(DiskTracker, AFlipShowsTheOtherFaceOfTheSameDisk) {
   DiskTracker tracker(two_disk_registry());
-  std::vector<DiskObservation> obs = {seen(0, 100, 200, 90, Face::up)};
+  std::vector<DiskObservation> obs = {seen(0, 100, 200, 90, model::Face::up)};
   tracker.update(0, 0.0, obs, true);
-  obs = {seen(0, 100, 257.2, 90, Face::down)};
-  TrackFrame f = tracker.update(1, 0.1, obs, true);
+  obs = {seen(0, 100, 257.2, 90, model::Face::down)};
+  model::TrackFrame f = tracker.update(1, 0.1, obs, true);
   ASSERT_EQ(f.disks.size(), 1u);
-  EXPECT_EQ(f.disks[0].face, Face::down);
+  EXPECT_EQ(f.disks[0].face, model::Face::down);
   EXPECT_DOUBLE_EQ(*f.disks[0].y, 257.2);
-  EXPECT_EQ(f.disks[0].motion, Motion::moving);
+  EXPECT_EQ(f.disks[0].motion, model::Motion::moving);
 }
 
 TEST(DiskTracker, StillDiskReportsTheMeanOfItsStillFrames) {
@@ -105,7 +105,7 @@ TEST(DiskTracker, StillDiskReportsTheMeanOfItsStillFrames) {
   std::mt19937 rng(1);
   std::normal_distribution<double> noise(0, 0.05);
   double sum_x = 0;
-  TrackFrame f;
+  model::TrackFrame f;
   for (int i = 0; i < 50; ++i) {
     std::vector<DiskObservation> obs = {seen(0, 100 + noise(rng), 200 + noise(rng), 45 + noise(rng))};
     sum_x += obs[0].table_from_disk.position.x;
@@ -113,7 +113,7 @@ TEST(DiskTracker, StillDiskReportsTheMeanOfItsStillFrames) {
     // Exactly the running mean: no lag, no quantisation.
     EXPECT_NEAR(*f.disks[0].x, sum_x / (i + 1), 1e-9);
   }
-  EXPECT_EQ(f.disks[0].motion, Motion::settled);
+  EXPECT_EQ(f.disks[0].motion, model::Motion::settled);
   EXPECT_TRUE(*f.settled);
   // The mean of 50 frames is much closer than one frame's noise.
   EXPECT_NEAR(*f.disks[0].x, 100, 0.05);
@@ -126,19 +126,19 @@ TEST(DiskTracker, AMovingDiskReportsItsRawPoseAndSettlesAfterStopping) {
   DiskTrackerOptions options;
   options.settle_time_s = 0.1;
   DiskTracker tracker(two_disk_registry(), options);
-  TrackFrame f;
+  model::TrackFrame f;
   for (int i = 0; i < 10; ++i) {
     std::vector<DiskObservation> obs = {seen(0, 100, 200, 0)};
     f = tracker.update(i, i / 30.0, obs, true);
   }
-  EXPECT_EQ(f.disks[0].motion, Motion::settled);
+  EXPECT_EQ(f.disks[0].motion, model::Motion::settled);
   // Pushed 2 mm per frame for 10 frames: each frame's pose is reported as measured.
   int frame = 10;
   for (int k = 1; k <= 10; ++k, ++frame) {
     std::vector<DiskObservation> obs = {seen(0, 100 + 2.0 * k, 200, 0)};
     f = tracker.update(frame, frame / 30.0, obs, false);
     EXPECT_DOUBLE_EQ(*f.disks[0].x, 100 + 2.0 * k);
-    EXPECT_EQ(f.disks[0].motion, Motion::moving);
+    EXPECT_EQ(f.disks[0].motion, model::Motion::moving);
     EXPECT_FALSE(*f.settled);
   }
   // Stopped: moving for settle_time_s, then settled.
@@ -147,7 +147,7 @@ TEST(DiskTracker, AMovingDiskReportsItsRawPoseAndSettlesAfterStopping) {
     std::vector<DiskObservation> obs = {seen(0, 120, 200, 0)};
     f = tracker.update(frame, frame / 30.0, obs, true);
     const bool should_settle = frame / 30.0 - stop_t >= options.settle_time_s;
-    EXPECT_EQ(f.disks[0].motion, should_settle ? Motion::settled : Motion::moving) << frame;
+    EXPECT_EQ(f.disks[0].motion, should_settle ? model::Motion::settled : model::Motion::moving) << frame;
     EXPECT_DOUBLE_EQ(*f.disks[0].x, 120);
   }
   EXPECT_TRUE(*f.settled);
@@ -159,14 +159,14 @@ TEST(DiskTracker, ATurnOnTheSpotIsMotion) {
   tracker.update(0, 0, obs, true);
   tracker.update(1, 1.0 / 30, obs, true);
   obs = {seen(0, 100, 200, 15)};
-  TrackFrame f = tracker.update(2, 2.0 / 30, obs, true);
-  EXPECT_EQ(f.disks[0].motion, Motion::moving);
+  model::TrackFrame f = tracker.update(2, 2.0 / 30, obs, true);
+  EXPECT_EQ(f.disks[0].motion, model::Motion::moving);
   EXPECT_DOUBLE_EQ(*f.disks[0].heading, 15);
 }
 
 TEST(DiskTracker, HeadingsAverageAcrossZero) {
   DiskTracker tracker(two_disk_registry());
-  TrackFrame f;
+  model::TrackFrame f;
   for (int i = 0; i < 4; ++i) {
     std::vector<DiskObservation> obs = {seen(0, 100, 200, i % 2 ? 359.95 : 0.05)};
     f = tracker.update(i, i / 30.0, obs, true);
@@ -188,17 +188,17 @@ TEST(DiskTracker, MotionInTheImageKeepsTheTableUnsettledForTheSettleTime) {
 TEST(DiskTracker, AnUnchangedSettledDiskStaysVisibleWhereItWas) {
   DiskTracker tracker(two_disk_registry());
   std::vector<DiskObservation> obs = {seen(0, 100, 200, 10), seen(1, 300, 300, 0)};
-  TrackFrame f;
+  model::TrackFrame f;
   for (int i = 0; i < 5; ++i) f = tracker.update(i, i / 30.0, obs, true);
-  const DiskTrack* found = find(f, "enterprise");
+  const model::DiskTrack* found = find(f, "enterprise");
   ASSERT_NE(found, nullptr);
-  const DiskTrack before = *found;
+  const model::DiskTrack before = *found;
   const std::vector<std::size_t> unchanged = {0};
   std::vector<DiskObservation> only_torpedo = {seen(1, 300, 300, 0)};
   f = tracker.update(5, 5 / 30.0, only_torpedo, true, unchanged);
-  const DiskTrack* d = find(f, "enterprise");
+  const model::DiskTrack* d = find(f, "enterprise");
   ASSERT_NE(d, nullptr);
-  EXPECT_EQ(d->state, TrackState::visible);
+  EXPECT_EQ(d->state, model::TrackState::visible);
   EXPECT_EQ(*d->x, *before.x);
   EXPECT_EQ(*d->heading, *before.heading);
   EXPECT_FALSE(d->age_s);
@@ -212,10 +212,10 @@ TEST(DiskTracker, OnlyASettledVisibleDiskCanBeUnchanged) {
   obs = {seen(0, 130, 200, 10)};  // moved: moving for settle_time_s
   tracker.update(1, 1 / 30.0, obs, true);
   const std::vector<std::size_t> unchanged = {0};
-  TrackFrame f = tracker.update(2, 2 / 30.0, {}, true, unchanged);
-  const DiskTrack* d = find(f, "enterprise");
+  model::TrackFrame f = tracker.update(2, 2 / 30.0, {}, true, unchanged);
+  const model::DiskTrack* d = find(f, "enterprise");
   ASSERT_NE(d, nullptr);
-  EXPECT_EQ(d->state, TrackState::stale);
+  EXPECT_EQ(d->state, model::TrackState::stale);
 }
 
 }  // namespace

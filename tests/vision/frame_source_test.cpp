@@ -77,23 +77,23 @@ TEST(VideoFileSource, SkipsAndCountsACorruptFrameInTheMiddle) {
 
 TEST(VideoFileSource, WhatCannotBeReadIsAnInputErrorNamingTheFile) {
   const fs::path dir = temp_dir();
-  EXPECT_THROW(open_video_file(dir / "missing.mp4"), InputError);
+  EXPECT_THROW(open_video_file(dir / "missing.mp4"), io::InputError);
   const fs::path text = dir / "not_a_video.mp4";
   std::ofstream(text) << "this is not a video\n";
   try {
     open_video_file(text);
     FAIL() << "a text file opened as a video";
-  } catch (const InputError& e) {
+  } catch (const io::InputError& e) {
     EXPECT_EQ(e.file(), text.string());
     EXPECT_NE(e.problem().find("video"), std::string::npos);
   }
-  EXPECT_THROW(open_video_file(dir), InputError);
+  EXPECT_THROW(open_video_file(dir), io::InputError);
 }
 
 TEST(CameraSource, AMissingDeviceIsAnInputError) {
   CameraOptions options;
   options.device = "/dev/video-diskref-none";
-  EXPECT_THROW(open_camera(options), InputError);
+  EXPECT_THROW(open_camera(options), io::InputError);
 }
 
 }  // namespace

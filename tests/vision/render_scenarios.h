@@ -68,7 +68,7 @@ inline nlohmann::json tracking_scenario(bool distorted) {
 
 // Renders the scenario into `dir` (video.mp4, table.json, disks.json, camera.json, truth.jsonl).
 inline void render_tracking_session(const nlohmann::json& scenario, const std::filesystem::path& dir) {
-  const render::Scenario parsed = render::parse_scenario(JsonCursor(scenario, "tracking-scenario.json"), ".");
+  const render::Scenario parsed = render::parse_scenario(io::JsonCursor(scenario, "tracking-scenario.json"), ".");
   render::render_session(parsed, dir, [](int, int) {});
 }
 

@@ -21,23 +21,23 @@ namespace fs = std::filesystem;
 using test::rendered_session;
 
 TrackEvaluation track_session(const fs::path& dir, bool with_lens, TrackerStats* stats = nullptr) {
-  std::optional<CameraModel> lens;
-  if (with_lens) lens = load_camera_model(dir / "camera.json");
-  Tracker tracker(load_table(dir / "table.json"), load_disk_registry(dir / "disks.json"), lens);
+  std::optional<calib::CameraModel> lens;
+  if (with_lens) lens = calib::load_camera_model(dir / "camera.json");
+  Tracker tracker(model::load_table(dir / "table.json"), model::load_disk_registry(dir / "disks.json"), lens);
   auto source = open_video_file(dir / "video.mp4");
-  std::vector<TrackFrame> output;
+  std::vector<model::TrackFrame> output;
   while (auto frame = source->next()) output.push_back(tracker.process(frame->image, frame->index, frame->t).track);
   if (stats) *stats = tracker.stats();
-  const TrackEvaluation e = evaluate_tracks(output, load_track_jsonl(dir / "truth.jsonl"));
+  const TrackEvaluation e = evaluate_tracks(output, model::load_track_jsonl(dir / "truth.jsonl"));
   std::printf("%s", format_evaluation(e).c_str());
   return e;
 }
 
 void expect_must_show_figures(const TrackEvaluation& e, double max_rms_mm, double max_rms_deg) {
   EXPECT_EQ(e.frames_missing, 0);
-  ASSERT_TRUE(e.by_kind.count(DiskKind::ship) && e.by_kind.count(DiskKind::torpedo));
-  const KindFigures& ships = e.by_kind.at(DiskKind::ship);
-  const KindFigures& torpedoes = e.by_kind.at(DiskKind::torpedo);
+  ASSERT_TRUE(e.by_kind.count(model::DiskKind::ship) && e.by_kind.count(model::DiskKind::torpedo));
+  const KindFigures& ships = e.by_kind.at(model::DiskKind::ship);
+  const KindFigures& torpedoes = e.by_kind.at(model::DiskKind::torpedo);
   EXPECT_GE(ships.recall(), 0.995);
   EXPECT_GE(torpedoes.recall(), 0.97);
   EXPECT_LE(e.all.position_rms_mm(), max_rms_mm);
@@ -73,7 +73,7 @@ TEST(TrackerOnRenders, WithoutALensModelADistortingLensCostsAccuracyButSigmaSays
   // Spec §5: no lens correction without --calib. The error is the lens's, and sigma_mm must not
   // pretend otherwise.
   const TrackEvaluation e = track_session(rendered_session(true), false);
-  EXPECT_GE(e.by_kind.at(DiskKind::ship).recall(), 0.995);
+  EXPECT_GE(e.by_kind.at(model::DiskKind::ship).recall(), 0.995);
   EXPECT_EQ(e.identity_errors, 0);
   EXPECT_GT(e.fraction_within_2_sigma(), 0.85);
 }

@@ -35,7 +35,7 @@ class SyntheticTable {
 
   // Grey image of the table as `pose` sees it: felt, corner markers, the tags, then hands (discs
   // in the table frame, drawn last, dark).
-  cv::Mat draw(const TablePose& pose, const TableSpec& table, const std::vector<PlacedTag>& tags,
+  cv::Mat draw(const calib::CameraPose& pose, const model::TableSpec& table, const std::vector<PlacedTag>& tags,
                const std::vector<std::pair<geom::Vec2, double>>& hands = {}) const {
     cv::Mat grey(pose.camera.image_size, CV_8U, cv::Scalar(60));
     std::vector<PlacedTag> all = tags;
@@ -52,7 +52,7 @@ class SyntheticTable {
         const geom::Vec2 p = geom::to_table(t.table_from_tag, local);
         outline.emplace_back(p.x, p.y, t.height_mm);
       }
-      fill(grey, image_from_table(pose, outline), 235);
+      fill(grey, calib::image_from_table(pose, outline), 235);
       draw_tag(grey, family_, t.id, tag_corners_image(pose, t.table_from_tag, t.size_mm, t.height_mm));
     }
     for (const auto& [centre, radius] : hands) {
@@ -61,7 +61,7 @@ class SyntheticTable {
         const double a = 2 * 3.141592653589793 * k / 48;
         outline.emplace_back(centre.x + radius * std::cos(a), centre.y + radius * std::sin(a), 60.0);
       }
-      fill(grey, image_from_table(pose, outline), 140);
+      fill(grey, calib::image_from_table(pose, outline), 140);
     }
     return grey;
   }

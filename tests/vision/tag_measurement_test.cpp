@@ -18,14 +18,14 @@ class TagMeasurementOnCamera : public ::testing::TestWithParam<std::tuple<double
 
 TEST_P(TagMeasurementOnCamera, ExactCornersGiveTheTagPoseBack) {
   const auto [tilt, k1] = GetParam();
-  const TablePose pose = camera_above({1920, 1080}, 1400, {457, 300}, 1100, tilt, k1);
+  const calib::CameraPose pose = camera_above({1920, 1080}, 1400, {457, 300}, 1100, tilt, k1);
   int checked = 0;
   // Tag centres under a grid of pixels across the image.
   std::vector<cv::Point2d> pixels;
   for (double u : {200.0, 960.0, 1700.0})
     for (double v : {150.0, 540.0, 930.0}) pixels.emplace_back(u, v);
   std::vector<geom::Vec2> centres;
-  for (const auto& p : table_from_image(pose, pixels, 2.0)) centres.push_back(p.value());
+  for (const auto& p : calib::table_from_image(pose, pixels, 2.0)) centres.push_back(p.value());
   for (double heading : {0.0, 33.0, 91.0, 200.0, 359.0})
     for (geom::Vec2 where : centres) {
       const geom::Pose truth = geom::Pose::from_degrees(where.x, where.y, heading);
@@ -53,7 +53,7 @@ INSTANTIATE_TEST_SUITE_P(TiltAndDistortion, TagMeasurementOnCamera,
 TEST(TagMeasurement, TheTagsHeightAboveTheTableMatters) {
   // A tilted camera sees a tag 2 mm up displaced along the view: placing it on the table plane
   // instead would be wrong by about 2 mm * tan(view angle).
-  const TablePose pose = camera_above({1920, 1080}, 1400, {457, 0}, 900, 30);
+  const calib::CameraPose pose = camera_above({1920, 1080}, 1400, {457, 0}, 900, 30);
   const geom::Pose truth = geom::Pose::from_degrees(457, 700, 0);
   auto corners = tag_corners_image(pose, truth, 24, 2.0);
   auto right = measure_tag(pose, corners, 24, 2.0);
@@ -65,7 +65,7 @@ TEST(TagMeasurement, TheTagsHeightAboveTheTableMatters) {
 
 TEST(TagMeasurement, JacobianIsTheLocalScale) {
   // Straight down, no distortion: mm per pixel = height / focal everywhere.
-  const TablePose pose = camera_above({1280, 720}, 1000, {400, 400}, 800, 0);
+  const calib::CameraPose pose = camera_above({1280, 720}, 1000, {400, 400}, 800, 0);
   auto m = measure_tag(pose, tag_corners_image(pose, geom::Pose::from_degrees(350, 420, 17), 20, 0.0), 20, 0.0);
   ASSERT_TRUE(m);
   EXPECT_NEAR(m->pixels_per_mm, 1000.0 / 800.0, 1e-6);
@@ -77,7 +77,7 @@ TEST(TagMeasurement, JacobianIsTheLocalScale) {
 // Monte Carlo: corners with Gaussian pixel noise of the prior's size; the reported centre and
 // heading sigmas must match the actual scatter (RMS over trials) within 10 %.
 TEST(TagMeasurement, SigmaMatchesTheScatterOfNoisyCorners) {
-  const TablePose pose = camera_above({1920, 1080}, 1400, {457, 300}, 1000, 20, -0.1);
+  const calib::CameraPose pose = camera_above({1920, 1080}, 1400, {457, 300}, 1000, 20, -0.1);
   const geom::Pose truth = geom::Pose::from_degrees(300, 500, 40);
   const auto exact = tag_corners_image(pose, truth, 24, 2.0);
   TagMeasurementOptions options;  // prior 0.1 px
@@ -102,7 +102,7 @@ TEST(TagMeasurement, SigmaMatchesTheScatterOfNoisyCorners) {
 }
 
 TEST(TagMeasurement, LargerCornerNoiseRaisesTheEstimate) {
-  const TablePose pose = camera_above({1920, 1080}, 1400, {457, 457}, 1000, 0);
+  const calib::CameraPose pose = camera_above({1920, 1080}, 1400, {457, 457}, 1000, 0);
   const auto exact = tag_corners_image(pose, geom::Pose::from_degrees(457, 457, 0), 24, 2.0);
   std::mt19937 rng(5);
   std::normal_distribution<double> noise(0, 1.0);  // ten times the prior
@@ -118,7 +118,7 @@ TEST(TagMeasurement, LargerCornerNoiseRaisesTheEstimate) {
 
 TEST(TagMeasurement, CornersAboveTheHorizonGiveNothing) {
   // Tilted 80 degrees: the top of the image sees above the horizon.
-  const TablePose pose = camera_above({1280, 720}, 800, {0, 0}, 300, 80);
+  const calib::CameraPose pose = camera_above({1280, 720}, 800, {0, 0}, 300, 80);
   std::array<cv::Point2d, 4> corners = {{{600, 719}, {620, 719}, {620, 709}, {600, 709}}};
   EXPECT_FALSE(measure_tag(pose, corners, 20, 0.0));
 }

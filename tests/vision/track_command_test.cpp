@@ -48,15 +48,15 @@ TEST(TrackCommand, WritesOneLinePerFrameInOrderAndASummary) {
   CommandRun r = diskref("track " + (dir / "video.mp4").string() + files(dir) + " --calib " + (dir / "camera.json").string() +
                   " --out " + out.string() + " --truth " + (dir / "truth.jsonl").string());
   ASSERT_EQ(r.status, 0) << r.stderr_text;
-  const auto frames = load_track_jsonl(out);
-  const auto truth = load_track_jsonl(dir / "truth.jsonl");
+  const auto frames = model::load_track_jsonl(out);
+  const auto truth = model::load_track_jsonl(dir / "truth.jsonl");
   ASSERT_EQ(frames.size(), truth.size());
   for (std::size_t i = 0; i < frames.size(); ++i) {
     EXPECT_EQ(frames[i].frame, static_cast<long long>(i));
     EXPECT_NEAR(frames[i].t, truth[i].t, 1e-6);
     for (const auto& d : frames[i].disks) {
       // A lost disk has no pose; the others have one.
-      EXPECT_EQ(d.x.has_value(), d.state != TrackState::lost);
+      EXPECT_EQ(d.x.has_value(), d.state != model::TrackState::lost);
       EXPECT_GT(d.sigma_mm, 0.0);
     }
   }

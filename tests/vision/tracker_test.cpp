@@ -11,29 +11,29 @@ namespace {
 
 using test::PlacedTag;
 
-DiskRegistry registry() {
-  DiskSpec ship;
+model::DiskRegistry registry() {
+  model::DiskSpec ship;
   ship.name = "enterprise";
-  ship.kind = DiskKind::ship;
+  ship.kind = model::DiskKind::ship;
   ship.shape = geom::FlattedCircle{63.5, 57.2};
-  ship.tags = {{10, Face::up, 24, 0}, {11, Face::down, 24, 0}};
-  DiskSpec klingon;
+  ship.tags = {{10, model::Face::up, 24, 0}, {11, model::Face::down, 24, 0}};
+  model::DiskSpec klingon;
   klingon.name = "d7";
-  klingon.kind = DiskKind::ship;
+  klingon.kind = model::DiskKind::ship;
   klingon.thickness_mm = 3.0;
   klingon.shape = geom::Circle{63.5};
-  klingon.tags = {{12, Face::up, 24, 90}};  // printed turned: heading = tag x + 90
-  DiskSpec torpedo;
+  klingon.tags = {{12, model::Face::up, 24, 90}};  // printed turned: heading = tag x + 90
+  model::DiskSpec torpedo;
   torpedo.name = "torpedo-1";
-  torpedo.kind = DiskKind::torpedo;
+  torpedo.kind = model::DiskKind::torpedo;
   torpedo.shape = geom::Circle{25.4};
-  torpedo.tags = {{40, Face::up, 12, 0}};
-  return DiskRegistry({ship, klingon, torpedo});
+  torpedo.tags = {{40, model::Face::up, 12, 0}};
+  return model::DiskRegistry({ship, klingon, torpedo});
 }
 
 // A 600 mm table with 30 mm markers 25 mm outside its corners.
-TableSpec small_table() {
-  TableSpec t;
+model::TableSpec small_table() {
+  model::TableSpec t;
   t.play_area_mm = {600, 600};
   const geom::Vec2 centres[4] = {{-25, -25}, {625, -25}, {625, 625}, {-25, 625}};
   for (int i = 0; i < 4; ++i) t.corner_markers[static_cast<std::size_t>(i)] = {i, centres[i], 30};
@@ -41,16 +41,16 @@ TableSpec small_table() {
 }
 
 // 1920 x 1080, about 1.3 px per mm, a little tilted, the table in the middle of the view.
-TablePose camera() { return test::camera_looking_at({1920, 1080}, 1300, {300, 300}, 1000, 10); }
+calib::CameraPose camera() { return test::camera_looking_at({1920, 1080}, 1300, {300, 300}, 1000, 10); }
 
 struct Truth {
   std::string name;
   geom::Pose pose;  // disk centre and heading
-  Face face = Face::up;
+  model::Face face = model::Face::up;
 };
 
-PlacedTag tag_for(const DiskRegistry& reg, const Truth& t) {
-  const DiskSpec& disk = *reg.find(t.name);
+PlacedTag tag_for(const model::DiskRegistry& reg, const Truth& t) {
+  const model::DiskSpec& disk = *reg.find(t.name);
   for (const auto& tag : disk.tags)
     if (tag.face == t.face) {
       const geom::Pose table_from_tag{t.pose.position,
@@ -60,7 +60,7 @@ PlacedTag tag_for(const DiskRegistry& reg, const Truth& t) {
   throw std::logic_error("no tag on that face");
 }
 
-const DiskTrack* find(const TrackFrame& f, const std::string& name) {
+const model::DiskTrack* find(const model::TrackFrame& f, const std::string& name) {
   for (const auto& d : f.disks)
     if (d.name == name) return &d;
   return nullptr;
@@ -69,9 +69,9 @@ const DiskTrack* find(const TrackFrame& f, const std::string& name) {
 class TrackerOnSyntheticTable : public ::testing::Test {
  protected:
   test::SyntheticTable drawer;
-  TableSpec table = small_table();
-  DiskRegistry reg = registry();
-  TablePose pose = camera();
+  model::TableSpec table = small_table();
+  model::DiskRegistry reg = registry();
+  calib::CameraPose pose = camera();
 
   cv::Mat frame(const std::vector<Truth>& truth, std::vector<PlacedTag> extra = {},
                 const std::vector<std::pair<geom::Vec2, double>>& hands = {}) {
@@ -80,10 +80,10 @@ class TrackerOnSyntheticTable : public ::testing::Test {
   }
 };
 
-void expect_at(const TrackFrame& f, const Truth& t, double mm, double deg) {
-  const DiskTrack* d = find(f, t.name);
+void expect_at(const model::TrackFrame& f, const Truth& t, double mm, double deg) {
+  const model::DiskTrack* d = find(f, t.name);
   ASSERT_NE(d, nullptr) << t.name;
-  EXPECT_EQ(d->state, TrackState::visible) << t.name;
+  EXPECT_EQ(d->state, model::TrackState::visible) << t.name;
   EXPECT_EQ(d->face, t.face) << t.name;
   ASSERT_TRUE(d->x && d->y && d->heading);
   EXPECT_NEAR(*d->x, t.pose.position.x, mm) << t.name;
@@ -106,7 +106,7 @@ TEST_F(TrackerOnSyntheticTable, StillDisksArePlacedWithinATenthOfAMillimetre) {
   for (const auto& d : r.track.disks) {
     EXPECT_GT(d.sigma_mm, 0.0);
     EXPECT_LT(d.sigma_mm, 0.5);
-    EXPECT_EQ(d.motion, Motion::settled);
+    EXPECT_EQ(d.motion, model::Motion::settled);
   }
   EXPECT_TRUE(*r.track.settled);
   EXPECT_EQ(tracker.stats().rejected_total(), 0);
@@ -131,13 +131,13 @@ TEST_F(TrackerOnSyntheticTable, AMovingDiskIsFollowedAndAFlipKeepsItsIdentity) {
   for (int i = 0; i < 25; ++i) {
     // 4 mm per frame along its heading (+y), and the other face up from frame 15.
     ship.pose.position.y = 250 + 4.0 * i;
-    ship.face = i >= 15 ? Face::down : Face::up;
+    ship.face = i >= 15 ? model::Face::down : model::Face::up;
     TrackerResult r = tracker.process(frame({ship}), i, i / 30.0);
     expect_at(r.track, ship, 0.15, 0.5);
-    const DiskTrack* d = find(r.track, "enterprise");
+    const model::DiskTrack* d = find(r.track, "enterprise");
     ASSERT_NE(d, nullptr);
     if (i > 0) {
-      EXPECT_EQ(d->motion, Motion::moving) << i;
+      EXPECT_EQ(d->motion, model::Motion::moving) << i;
     }
   }
   EXPECT_EQ(tracker.stats().rejected_total(), 0);
@@ -147,17 +147,17 @@ TEST_F(TrackerOnSyntheticTable, ACoveredDiskIsStaleAndDoesNotMove) {
   Tracker tracker(table, reg, pose.camera);
   Truth ship{"enterprise", geom::Pose::from_degrees(400, 400, 0)};
   Truth torpedo{"torpedo-1", geom::Pose::from_degrees(150, 450, 45)};
-  std::optional<DiskTrack> before;
+  std::optional<model::DiskTrack> before;
   for (int i = 0; i < 20; ++i) {
     const bool covered = i >= 5 && i < 15;
     const std::vector<std::pair<geom::Vec2, double>> hands =
         covered ? std::vector<std::pair<geom::Vec2, double>>{{{400, 400}, 70.0}} : std::vector<std::pair<geom::Vec2, double>>{};
     TrackerResult r = tracker.process(frame({ship, torpedo}, {}, hands), i, i / 30.0);
-    const DiskTrack* d = find(r.track, "enterprise");
+    const model::DiskTrack* d = find(r.track, "enterprise");
     ASSERT_NE(d, nullptr);
     if (i == 4) before = *d;
     if (covered) {
-      EXPECT_EQ(d->state, TrackState::stale) << i;
+      EXPECT_EQ(d->state, model::TrackState::stale) << i;
       EXPECT_EQ(*d->x, *before->x);
       EXPECT_EQ(*d->y, *before->y);
       EXPECT_EQ(*d->heading, *before->heading);
@@ -213,14 +213,14 @@ TEST_F(TrackerOnSyntheticTable, ABumpedCameraIsNoticedAndThePoseReestimated) {
     for (const auto& note : r.notes) said = said || note.find("camera moved") != std::string::npos;
     EXPECT_EQ(r.camera_moved, said) << i;  // the flag and the log line come together
     moved_noted = moved_noted || r.camera_moved;
-    const DiskTrack* d = find(r.track, "enterprise");
+    const model::DiskTrack* d = find(r.track, "enterprise");
     ASSERT_NE(d, nullptr);
     if (i < 10 || i >= 14) {
       // Before the bump, and once the monitor has confirmed it (5 frames), the disk is in place.
       expect_at(r.track, ship, 0.15, 0.5);
     } else {
       // Meanwhile nothing is measured with the old pose: stale where it was.
-      EXPECT_EQ(d->state, TrackState::stale) << i;
+      EXPECT_EQ(d->state, model::TrackState::stale) << i;
       EXPECT_NEAR(*d->x, 250, 0.15);
     }
   }

@@ -13,16 +13,16 @@ extern "C" {
 #include <apriltag/apriltag.h>
 }
 
-#include "calibration/table_pose.h"
+#include "calibration/camera_pose.h"
 #include "engine/geometry/pose.h"
 
 namespace diskref::vision::test {
 
 // A camera looking at the table point `target` from `distance_mm` away, its view turned from
 // straight down by `tilt_deg` about its own x axis, with OpenCV distortion k1 (k2..k3 zero).
-inline TablePose camera_looking_at(cv::Size image, double focal_px, geom::Vec2 target, double distance_mm,
+inline calib::CameraPose camera_looking_at(cv::Size image, double focal_px, geom::Vec2 target, double distance_mm,
                                    double tilt_deg, double k1 = 0.0) {
-  TablePose pose;
+  calib::CameraPose pose;
   pose.camera.image_size = image;
   pose.camera.camera_matrix = cv::Matx33d(focal_px, 0, (image.width - 1) / 2.0, 0, focal_px, (image.height - 1) / 2.0, 0, 0, 1);
   pose.camera.dist_coeffs = {k1, 0, 0, 0, 0};
@@ -39,9 +39,9 @@ inline TablePose camera_looking_at(cv::Size image, double focal_px, geom::Vec2 t
 
 // A camera `height_mm` straight above the table point `above`, then tilted by `tilt_deg` about its
 // own x axis (its centre stays put), with OpenCV distortion k1.
-inline TablePose camera_above(cv::Size image, double focal_px, geom::Vec2 above, double height_mm, double tilt_deg,
+inline calib::CameraPose camera_above(cv::Size image, double focal_px, geom::Vec2 above, double height_mm, double tilt_deg,
                               double k1 = 0.0) {
-  TablePose pose = camera_looking_at(image, focal_px, above, height_mm, 0.0, k1);
+  calib::CameraPose pose = camera_looking_at(image, focal_px, above, height_mm, 0.0, k1);
   const double a = geom::deg_to_rad(tilt_deg);
   const cv::Matx33d tilt(1, 0, 0, 0, std::cos(a), -std::sin(a), 0, std::sin(a), std::cos(a));
   pose.rotation = tilt * pose.rotation;
@@ -62,10 +62,10 @@ inline std::array<cv::Point3d, 4> tag_corners_table(const geom::Pose& table_from
   return out;
 }
 
-inline std::array<cv::Point2d, 4> tag_corners_image(const TablePose& pose, const geom::Pose& table_from_tag,
+inline std::array<cv::Point2d, 4> tag_corners_image(const calib::CameraPose& pose, const geom::Pose& table_from_tag,
                                                     double size_mm, double height_mm) {
   auto table = tag_corners_table(table_from_tag, size_mm, height_mm);
-  auto image = image_from_table(pose, std::vector<cv::Point3d>(table.begin(), table.end()));
+  auto image = calib::image_from_table(pose, std::vector<cv::Point3d>(table.begin(), table.end()));
   return {image[0], image[1], image[2], image[3]};
 }
 

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <string>
 
-namespace diskref {
+namespace diskref::io {
 
 inline std::string fixed(double value, int decimals) {
   char text[64];
@@ -12,4 +12,4 @@ inline std::string fixed(double value, int decimals) {
   return text;
 }
 
-}  // namespace diskref
+}  // namespace diskref::io

@@ -4,10 +4,10 @@
 #include <filesystem>
 #include <string_view>
 
-namespace diskref {
+namespace diskref::io {
 
 // Writes `contents` (text or bytes, as they are). Throws InputError naming `file` when it cannot be
 // written.
 void write_file_atomically(const std::filesystem::path& file, std::string_view contents);
 
-}  // namespace diskref
+}  // namespace diskref::io

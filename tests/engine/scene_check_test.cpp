@@ -1,7 +1,7 @@
 // diskref check's scene loader and answers (spec §6): the example's numbers, and every kind of
 // bad scene refused with the file, the JSON path and the problem.
 
-#include "engine/geometry/scene_check.h"
+#include "engine/model/scene_check.h"
 
 #include <string>
 
@@ -9,7 +9,7 @@
 
 #include "engine/io/input_error.h"
 
-namespace diskref::geom {
+namespace diskref::model {
 namespace {
 
 const std::string kDisks = R"(
@@ -26,8 +26,8 @@ const std::string kDisks = R"(
   ])";
 
 Scene scene_from(const std::string& text) {
-  nlohmann::json doc = parse_json_text(text, "scene.json");
-  return parse_scene(JsonCursor(doc, "scene.json"));
+  nlohmann::json doc = io::parse_json_text(text, "scene.json");
+  return parse_scene(io::JsonCursor(doc, "scene.json"));
 }
 
 nlohmann::ordered_json answers_for(const std::string& questions) {
@@ -176,7 +176,7 @@ TEST(SceneCheck, RefusesBadScenesNamingPathAndProblem) {
     try {
       scene_from(c.text);
       ADD_FAILURE() << c.name << ": accepted";
-    } catch (const InputError& e) {
+    } catch (const io::InputError& e) {
       EXPECT_EQ(e.file(), "scene.json") << c.name;
       EXPECT_EQ(e.path(), c.path) << c.name << ": " << e.what();
       EXPECT_NE(e.problem().find(c.problem_part), std::string::npos) << c.name << ": " << e.what();
@@ -187,4 +187,4 @@ TEST(SceneCheck, RefusesBadScenesNamingPathAndProblem) {
 }
 
 }  // namespace
-}  // namespace diskref::geom
+}  // namespace diskref::model

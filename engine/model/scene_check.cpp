@@ -1,4 +1,4 @@
-#include "engine/geometry/scene_check.h"
+#include "engine/model/scene_check.h"
 
 #include <cmath>
 #include <map>
@@ -7,7 +7,7 @@
 #include "engine/geometry/range.h"
 #include "engine/model/shape_json.h"
 
-namespace diskref::geom {
+namespace diskref::model {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -16,26 +16,26 @@ constexpr std::string_view kQuestionTypes[] = {"range", "overlap", "move", "temp
 
 // Reading -------------------------------------------------------------------------------------
 
-std::vector<SceneDisk> parse_disks(const JsonCursor& list) {
+std::vector<SceneDisk> parse_disks(const io::JsonCursor& list) {
   std::vector<SceneDisk> disks;
   std::map<std::string, std::size_t> seen;
   for (std::size_t i = 0; i < list.size(); ++i) {
-    JsonCursor d = list.at(i);
+    io::JsonCursor d = list.at(i);
     d.allow_only({"name", "kind", "shape", "x", "y", "heading"});
     SceneDisk disk;
-    JsonCursor name = d.at("name");
+    io::JsonCursor name = d.at("name");
     disk.name = name.non_empty_string();
     if (auto [it, fresh] = seen.emplace(disk.name, i); !fresh)
       name.fail("duplicate disk name \"" + disk.name + "\" (also disks[" + std::to_string(it->second) + "])");
     disk.kind = parse_disk_kind(d.at("kind"));
     disk.placed.shape = parse_shape(d.at("shape"));
-    disk.placed.pose = Pose::from_degrees(d.at("x").number(), d.at("y").number(), d.at("heading").number());
+    disk.placed.pose = geom::Pose::from_degrees(d.at("x").number(), d.at("y").number(), d.at("heading").number());
     disks.push_back(std::move(disk));
   }
   return disks;
 }
 
-int disk_index(const std::vector<SceneDisk>& disks, const JsonCursor& name_cursor) {
+int disk_index(const std::vector<SceneDisk>& disks, const io::JsonCursor& name_cursor) {
   std::string name = name_cursor.non_empty_string();
   for (std::size_t i = 0; i < disks.size(); ++i)
     if (disks[i].name == name) return static_cast<int>(i);
@@ -43,7 +43,7 @@ int disk_index(const std::vector<SceneDisk>& disks, const JsonCursor& name_curso
 }
 
 // Two different disks named by members `first` and `second` of `q`.
-std::pair<int, int> disk_pair(const std::vector<SceneDisk>& disks, const JsonCursor& q, std::string_view first,
+std::pair<int, int> disk_pair(const std::vector<SceneDisk>& disks, const io::JsonCursor& q, std::string_view first,
                               std::string_view second) {
   int a = disk_index(disks, q.at(first));
   int b = disk_index(disks, q.at(second));
@@ -51,7 +51,7 @@ std::pair<int, int> disk_pair(const std::vector<SceneDisk>& disks, const JsonCur
   return {a, b};
 }
 
-SceneQuestion parse_question(const std::vector<SceneDisk>& disks, const JsonCursor& q) {
+SceneQuestion parse_question(const std::vector<SceneDisk>& disks, const io::JsonCursor& q) {
   SceneQuestion out;
   std::string type;
   for (const std::string& key : q.keys()) {
@@ -64,12 +64,12 @@ SceneQuestion parse_question(const std::vector<SceneDisk>& disks, const JsonCurs
   }
   out.id = q.at("id").non_empty_string();
   if (type.empty()) q.fail("needs one of range, overlap, move, template_check");
-  JsonCursor body = q.at(type);
+  io::JsonCursor body = q.at(type);
   if (type == "range") {
     body.allow_only({"from", "to", "template", "reach_multiplier"});
     RangeQuestion r;
     std::tie(r.from, r.to) = disk_pair(disks, body, "from", "to");
-    JsonCursor t = body.at("template");
+    io::JsonCursor t = body.at("template");
     t.allow_only({"length_mm", "width_mm"});
     r.range_template = {t.at("length_mm").positive_number(), t.at("width_mm").positive_number()};
     if (auto m = body.find("reach_multiplier")) r.reach_multiplier = m->int_in(1, 100);
@@ -92,7 +92,7 @@ SceneQuestion parse_question(const std::vector<SceneDisk>& disks, const JsonCurs
     TemplateCheckQuestion t;
     t.placed_template = disk_index(disks, body.at("template"));
     if (disks[t.placed_template].kind != DiskKind::template_ ||
-        !std::holds_alternative<Rect>(disks[t.placed_template].placed.shape))
+        !std::holds_alternative<geom::Rect>(disks[t.placed_template].placed.shape))
       body.at("template").fail("must name a disk of kind \"template\" with a rect shape");
     std::tie(t.from, t.to) = disk_pair(disks, body, "from", "to");
     out.question = t;
@@ -111,18 +111,18 @@ Json number(double v) {
 }
 
 Json heading(double deg) {
-  double r = std::round(wrap_degrees(deg) * 100) / 100;
+  double r = std::round(geom::wrap_degrees(deg) * 100) / 100;
   return number(r >= 360 ? r - 360 : r);
 }
 
-Json point(Vec2 p) { return Json::array({number(p.x), number(p.y)}); }
+Json point(geom::Vec2 p) { return Json::array({number(p.x), number(p.y)}); }
 
-Json pose(const Pose& p) {
+Json pose(const geom::Pose& p) {
   return Json{{"x", number(p.position.x)}, {"y", number(p.position.y)}, {"heading", heading(p.heading_deg())}};
 }
 
 Json answer(const Scene& scene, const RangeQuestion& q) {
-  RangeOutput r = range_check(scene.disks[q.from].placed, scene.disks[q.to].placed, q.range_template, q.reach_multiplier);
+  geom::RangeOutput r = geom::range_check(scene.disks[q.from].placed, scene.disks[q.to].placed, q.range_template, q.reach_multiplier);
   return Json{{"in_range", r.in_range},
               {"gap_mm", number(r.gap_mm)},
               {"reach_mm", number(r.reach_mm)},
@@ -132,14 +132,14 @@ Json answer(const Scene& scene, const RangeQuestion& q) {
 }
 
 Json answer(const Scene& scene, const OverlapQuestion& q) {
-  DistanceOutput d = signed_distance(scene.disks[q.a].placed, scene.disks[q.b].placed);
+  geom::DistanceOutput d = geom::signed_distance(scene.disks[q.a].placed, scene.disks[q.b].placed);
   return Json{{"overlap", d.distance <= 0},
               {"separation_mm", number(d.distance)},
               {"witness_points_mm", Json::array({point(d.point_a), point(d.point_b)})}};
 }
 
 Json answer(const Scene& scene, const MoveQuestion& q) {
-  FlipInput in;
+  geom::FlipInput in;
   in.mover = scene.disks[q.disk].placed;
   in.flips = q.flips;
   in.heading_deg = q.heading_deg;
@@ -150,13 +150,13 @@ Json answer(const Scene& scene, const MoveQuestion& q) {
     if (static_cast<int>(i) == q.disk || d.kind == DiskKind::template_) continue;
     in.others.push_back({d.name, d.placed, d.kind == DiskKind::torpedo});
   }
-  FlipOutput out = flip_path(in);
+  geom::FlipOutput out = geom::flip_path(in);
   Json landings = Json::array(), contacts = Json::array(), overlaps = Json::array(), separations = Json::array();
-  for (const Pose& p : out.landings) landings.push_back(pose(p));
-  for (const TorpedoContact& c : out.torpedo_contacts)
+  for (const geom::Pose& p : out.landings) landings.push_back(pose(p));
+  for (const geom::TorpedoContact& c : out.torpedo_contacts)
     contacts.push_back(Json{{"flip", c.flip}, {"disk", c.disk}, {"separation_mm", number(c.separation_mm)}});
-  for (const EndOverlap& e : out.end_overlaps) overlaps.push_back(e.disk);
-  for (const EndOverlap& e : out.end_separations)
+  for (const geom::EndOverlap& e : out.end_overlaps) overlaps.push_back(e.disk);
+  for (const geom::EndOverlap& e : out.end_separations)
     separations.push_back(Json{{"disk", e.disk}, {"separation_mm", number(e.separation_mm)}});
   Json a{{"landings", landings},
          {"torpedo_contacts", contacts},
@@ -172,7 +172,7 @@ Json answer(const Scene& scene, const MoveQuestion& q) {
 }
 
 Json answer(const Scene& scene, const TemplateCheckQuestion& q) {
-  PlacedTemplateCheck c = check_placed_template(scene.disks[q.placed_template].placed, scene.disks[q.from].placed,
+  geom::PlacedTemplateCheck c = geom::check_placed_template(scene.disks[q.placed_template].placed, scene.disks[q.from].placed,
                                                 scene.disks[q.to].placed);
   return Json{{"overlaps_both", c.overlaps_both},
               {"margin_mm", number(c.margin_mm)},
@@ -206,7 +206,7 @@ void write_compact(const Json& j, std::string& out) {
 
 }  // namespace
 
-Scene parse_scene(const JsonCursor& root) {
+Scene parse_scene(const io::JsonCursor& root) {
   root.allow_only({"play_area_mm", "disks", "questions"});
   Scene scene;
   if (auto area = root.find("play_area_mm")) {
@@ -214,7 +214,7 @@ Scene parse_scene(const JsonCursor& root) {
     scene.play_area_mm = {area->at(std::size_t{0}).positive_number(), area->at(std::size_t{1}).positive_number()};
   }
   scene.disks = parse_disks(root.at("disks"));
-  JsonCursor questions = root.at("questions");
+  io::JsonCursor questions = root.at("questions");
   std::map<std::string, std::size_t> ids;
   for (std::size_t i = 0; i < questions.size(); ++i) {
     SceneQuestion q = parse_question(scene.disks, questions.at(i));
@@ -226,8 +226,8 @@ Scene parse_scene(const JsonCursor& root) {
 }
 
 Scene load_scene(const std::string& file) {
-  nlohmann::json doc = read_json_file(file);
-  return parse_scene(JsonCursor(doc, file));
+  nlohmann::json doc = io::read_json_file(file);
+  return parse_scene(io::JsonCursor(doc, file));
 }
 
 nlohmann::ordered_json answer_scene(const Scene& scene) {
@@ -254,4 +254,4 @@ std::string format_answers(const nlohmann::ordered_json& answers) {
   return out;
 }
 
-}  // namespace diskref::geom
+}  // namespace diskref::model

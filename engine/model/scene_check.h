@@ -21,17 +21,17 @@
 #include "engine/io/json_cursor.h"
 #include "engine/model/disk_kind.h"
 
-namespace diskref::geom {
+namespace diskref::model {
 
 struct SceneDisk {
   std::string name;
   DiskKind kind = DiskKind::ship;
-  PlacedShape placed;
+  geom::PlacedShape placed;
 };
 
 struct RangeQuestion {
   int from = 0, to = 0;  // indices into Scene::disks
-  Rect range_template;
+  geom::Rect range_template;
   int reach_multiplier = 1;
 };
 struct OverlapQuestion {
@@ -52,7 +52,7 @@ struct SceneQuestion {
 };
 
 struct Scene {
-  Vec2 play_area_mm{914.4, 914.4};
+  geom::Vec2 play_area_mm{914.4, 914.4};
   std::vector<SceneDisk> disks;
   std::vector<SceneQuestion> questions;
 };
@@ -60,7 +60,7 @@ struct Scene {
 // Throws InputError naming the file, the JSON path and the problem: NaN or negative sizes,
 // flat-to-flat larger than the diameter, duplicate or unknown disk names, bad flips, unknown
 // question types or members.
-Scene parse_scene(const JsonCursor& root);
+Scene parse_scene(const io::JsonCursor& root);
 Scene load_scene(const std::string& file);
 
 // The answers, in question order: {"answers": [...]}, numbers rounded to 0.01 (integral values
@@ -70,4 +70,4 @@ nlohmann::ordered_json answer_scene(const Scene& scene);
 // The JSON as the spec prints it: one answer per line, ", " and ": " separators.
 std::string format_answers(const nlohmann::ordered_json& answers);
 
-}  // namespace diskref::geom
+}  // namespace diskref::model

@@ -1,11 +1,11 @@
-#include "calibration/atomic_write.h"
+#include "engine/io/atomic_write.h"
 
 #include <fstream>
 #include <system_error>
 
 #include "engine/io/input_error.h"
 
-namespace diskref {
+namespace diskref::io {
 
 void write_file_atomically(const std::filesystem::path& file, std::string_view contents) {
   std::filesystem::path tmp = file;
@@ -24,4 +24,4 @@ void write_file_atomically(const std::filesystem::path& file, std::string_view c
   }
 }
 
-}  // namespace diskref
+}  // namespace diskref::io

@@ -3,12 +3,12 @@
 #include <cmath>
 #include <filesystem>
 
-#include "calibration/table_pose.h"
-#include "calibration/atomic_write.h"
+#include "calibration/camera_pose.h"
+#include "engine/io/atomic_write.h"
 
-namespace diskref {
+namespace diskref::calib {
 
-nlohmann::json table_pose_to_json(const TablePose& pose) {
+nlohmann::json camera_pose_to_json(const CameraPose& pose) {
   nlohmann::json out = camera_model_to_json(pose.camera);
   out["lens_calibrated"] = pose.lens_calibrated;
   nlohmann::json rotation = nlohmann::json::array();
@@ -33,7 +33,7 @@ nlohmann::json table_pose_to_json(const TablePose& pose) {
 
 namespace {
 
-std::vector<int> marker_ids(const JsonCursor& list) {
+std::vector<int> marker_ids(const io::JsonCursor& list) {
   std::vector<int> ids;
   for (std::size_t i = 0; i < list.size(); ++i) ids.push_back(list.at(i).int_in(0, 3));
   return ids;
@@ -41,10 +41,10 @@ std::vector<int> marker_ids(const JsonCursor& list) {
 
 }  // namespace
 
-TablePose parse_table_pose(const JsonCursor& root) {
+CameraPose parse_camera_pose(const io::JsonCursor& root) {
   root.allow_only({"image_size", "camera_matrix", "dist_coeffs", "rms_px", "lens_calibrated", "camera_from_table",
                    "camera_center_mm", "quality"});
-  TablePose pose;
+  CameraPose pose;
   pose.camera = parse_camera_model(root);
   pose.lens_calibrated = root.at("lens_calibrated").boolean();
 
@@ -87,13 +87,13 @@ TablePose parse_table_pose(const JsonCursor& root) {
   return pose;
 }
 
-TablePose load_table_pose(const std::filesystem::path& file) {
-  nlohmann::json doc = read_json_file(file);
-  return parse_table_pose(JsonCursor(doc, file.string()));
+CameraPose load_camera_pose(const std::filesystem::path& file) {
+  nlohmann::json doc = io::read_json_file(file);
+  return parse_camera_pose(io::JsonCursor(doc, file.string()));
 }
 
-void save_table_pose(const TablePose& pose, const std::filesystem::path& file) {
-  write_file_atomically(file, table_pose_to_json(pose).dump(2) + "\n");
+void save_camera_pose(const CameraPose& pose, const std::filesystem::path& file) {
+  io::write_file_atomically(file, camera_pose_to_json(pose).dump(2) + "\n");
 }
 
-}  // namespace diskref
+}  // namespace diskref::calib

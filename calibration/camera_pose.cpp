@@ -1,4 +1,4 @@
-#include "calibration/table_pose.h"
+#include "calibration/camera_pose.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,10 +7,10 @@
 
 #include <opencv2/calib3d.hpp>
 
-#include "calibration/number_text.h"
+#include "engine/io/number_text.h"
 #include "calibration/pinhole_from_plane.h"
 
-namespace diskref {
+namespace diskref::calib {
 namespace {
 
 // A fit worse than this (RMS over the marker corners) means a marker disagrees with the others:
@@ -40,7 +40,7 @@ struct Correspondences {
   std::vector<cv::Point2d> image_px;
 };
 
-Correspondences correspondences(const TableSpec& table, const std::map<int, MarkerObservation>& markers,
+Correspondences correspondences(const model::TableSpec& table, const std::map<int, MarkerObservation>& markers,
                                 int leave_out = -1) {
   Correspondences c;
   for (const auto& [id, observation] : markers) {
@@ -62,9 +62,9 @@ cv::Matx33d rotation_from(const cv::Vec3d& rvec) {
 
 // The camera model and camera_from_table fitted to the correspondences; nullopt when the markers
 // put the camera under the table (a mirrored table file) or no pose fits.
-std::optional<TablePose> fit_pose(const Correspondences& c, const std::optional<CameraModel>& lens,
+std::optional<CameraPose> fit_pose(const Correspondences& c, const std::optional<CameraModel>& lens,
                                   cv::Size image_size) {
-  TablePose pose;
+  CameraPose pose;
   cv::Vec3d rvec, tvec;
   if (lens) {
     pose.camera = *lens;
@@ -90,7 +90,7 @@ std::optional<TablePose> fit_pose(const Correspondences& c, const std::optional<
   return pose;
 }
 
-double reprojection_rms_px(const TablePose& pose, const Correspondences& c) {
+double reprojection_rms_px(const CameraPose& pose, const Correspondences& c) {
   auto projected = image_from_table(pose, c.table_mm);
   double sum = 0;
   for (std::size_t i = 0; i < projected.size(); ++i) {
@@ -103,7 +103,7 @@ double reprojection_rms_px(const TablePose& pose, const Correspondences& c) {
 // Fills the quality members. The fit's errors are over the markers the pose was fitted to
 // (`used`); the residuals and the distance checks cover every marker seen (`seen`), a marker left
 // out for disagreeing included, so that the checks show what is wrong.
-void measure_quality(TablePose& pose, const TableSpec& table, const std::map<int, MarkerObservation>& used,
+void measure_quality(CameraPose& pose, const model::TableSpec& table, const std::map<int, MarkerObservation>& used,
                      const std::map<int, MarkerObservation>& seen) {
   pose.reprojection_rms_px = reprojection_rms_px(pose, correspondences(table, used));
   Correspondences c = correspondences(table, seen);
@@ -139,13 +139,13 @@ void measure_quality(TablePose& pose, const TableSpec& table, const std::map<int
 
 }  // namespace
 
-cv::Vec3d TablePose::camera_center_table() const { return -(rotation.t() * translation); }
+cv::Vec3d CameraPose::camera_center_table() const { return -(rotation.t() * translation); }
 
-cv::Point2d image_from_table(const TablePose& pose, const cv::Point3d& table_mm) {
+cv::Point2d image_from_table(const CameraPose& pose, const cv::Point3d& table_mm) {
   return image_from_table(pose, std::vector<cv::Point3d>{table_mm}).front();
 }
 
-std::vector<cv::Point2d> image_from_table(const TablePose& pose, const std::vector<cv::Point3d>& table_mm) {
+std::vector<cv::Point2d> image_from_table(const CameraPose& pose, const std::vector<cv::Point3d>& table_mm) {
   if (table_mm.empty()) return {};
   cv::Vec3d rvec;
   cv::Rodrigues(pose.rotation, rvec);
@@ -154,11 +154,11 @@ std::vector<cv::Point2d> image_from_table(const TablePose& pose, const std::vect
   return out;
 }
 
-std::optional<geom::Vec2> table_from_image(const TablePose& pose, const cv::Point2d& pixel, double height_mm) {
+std::optional<geom::Vec2> table_from_image(const CameraPose& pose, const cv::Point2d& pixel, double height_mm) {
   return table_from_image(pose, std::vector<cv::Point2d>{pixel}, height_mm).front();
 }
 
-std::vector<std::optional<geom::Vec2>> table_from_image(const TablePose& pose, const std::vector<cv::Point2d>& pixels,
+std::vector<std::optional<geom::Vec2>> table_from_image(const CameraPose& pose, const std::vector<cv::Point2d>& pixels,
                                                        double height_mm) {
   std::vector<std::optional<geom::Vec2>> out;
   if (pixels.empty()) return out;
@@ -182,9 +182,9 @@ std::vector<std::optional<geom::Vec2>> table_from_image(const TablePose& pose, c
   return out;
 }
 
-TablePoseEstimate estimate_table_pose(const TableSpec& table, const std::vector<MarkerObservation>& markers,
+CameraPoseEstimate estimate_camera_pose(const model::TableSpec& table, const std::vector<MarkerObservation>& markers,
                                       const std::optional<CameraModel>& lens_in, cv::Size image_size) {
-  TablePoseEstimate result;
+  CameraPoseEstimate result;
   std::optional<CameraModel> lens = lens_in;
   if (lens && lens->image_size != image_size) {
     double aspect_lens = static_cast<double>(lens->image_size.width) / lens->image_size.height;
@@ -225,7 +225,7 @@ TablePoseEstimate estimate_table_pose(const TableSpec& table, const std::vector<
   if (rms > kDisagreementPx && used.size() >= 3) {
     int best_left_out = -1;
     double best_rms = rms;
-    std::optional<TablePose> best_pose;
+    std::optional<CameraPose> best_pose;
     for (const auto& [id, observation] : used) {
       auto reduced = correspondences(table, used, id);
       auto candidate = fit_pose(reduced, lens, image_size);
@@ -241,7 +241,7 @@ TablePoseEstimate estimate_table_pose(const TableSpec& table, const std::vector<
       used.erase(best_left_out);
       pose = best_pose;
       result.notes.push_back("corner marker " + std::to_string(best_left_out) + " disagrees with the others (fit " +
-                             fixed(rms, 1) + " px with it, " + fixed(best_rms, 1) +
+                             io::fixed(rms, 1) + " px with it, " + io::fixed(best_rms, 1) +
                              " px without; was it moved?); not used");
     }
   }
@@ -255,7 +255,7 @@ TablePoseEstimate estimate_table_pose(const TableSpec& table, const std::vector<
                            " hidden; pose from markers " + join_ids(pose->markers_used));
   if (!pose->lens_calibrated)
     result.notes.push_back("no lens calibration: pinhole without distortion, focal length " +
-                           fixed(pose->camera.fx(), 1) + " px estimated from the markers");
+                           io::fixed(pose->camera.fx(), 1) + " px estimated from the markers");
   // Three small squares fix a pinhole only up to its focal length (their own foreshortening is all
   // that is left to tell it): measured on rendered tables, the far corner is then off by 1.5-2 mm.
   if (!pose->lens_calibrated && pose->markers_used.size() < 4)
@@ -266,7 +266,7 @@ TablePoseEstimate estimate_table_pose(const TableSpec& table, const std::vector<
   return result;
 }
 
-double marker_fit_rms_px(const TablePose& pose, const TableSpec& table, const std::vector<MarkerObservation>& markers) {
+double marker_fit_rms_px(const CameraPose& pose, const model::TableSpec& table, const std::vector<MarkerObservation>& markers) {
   std::map<int, MarkerObservation> by_id;
   for (const auto& m : corner_markers_seen_once(markers)) by_id[m.id] = m;
   if (by_id.empty()) return 0;
@@ -316,4 +316,4 @@ std::vector<MarkerObservation> median_observations(const std::vector<std::vector
   return out;
 }
 
-}  // namespace diskref
+}  // namespace diskref::calib

@@ -22,7 +22,7 @@
 #include "engine/geometry/vec2.h"
 #include "engine/model/table_spec.h"
 
-namespace diskref {
+namespace diskref::calib {
 
 // A corner marker as the detector saw it: four corners in apriltag's order (bottom-left,
 // bottom-right, top-right, top-left of the upright bitmap), raw pixels, OpenCV convention.
@@ -45,7 +45,7 @@ struct MarkerResidual {
   double rms_mm = 0;
 };
 
-struct TablePose {
+struct CameraPose {
   // The lens: calibrated (from --calib), or, without one, a pinhole estimated from the markers
   // with zero distortion (lens_calibrated = false).
   CameraModel camera;
@@ -67,18 +67,18 @@ struct TablePose {
 };
 
 // Projects a table-frame point (mm; z = height above the table) into the raw image.
-cv::Point2d image_from_table(const TablePose& pose, const cv::Point3d& table_mm);
+cv::Point2d image_from_table(const CameraPose& pose, const cv::Point3d& table_mm);
 // Batch form of the above.
-std::vector<cv::Point2d> image_from_table(const TablePose& pose, const std::vector<cv::Point3d>& table_mm);
+std::vector<cv::Point2d> image_from_table(const CameraPose& pose, const std::vector<cv::Point3d>& table_mm);
 // Maps a raw image pixel to the table-frame point at `height_mm` above the table that it sees;
 // nullopt when the ray does not meet that plane in front of the camera.
-std::optional<geom::Vec2> table_from_image(const TablePose& pose, const cv::Point2d& pixel, double height_mm);
+std::optional<geom::Vec2> table_from_image(const CameraPose& pose, const cv::Point2d& pixel, double height_mm);
 // Batch form: undistorts once for all points (much faster for many points).
-std::vector<std::optional<geom::Vec2>> table_from_image(const TablePose& pose, const std::vector<cv::Point2d>& pixels,
+std::vector<std::optional<geom::Vec2>> table_from_image(const CameraPose& pose, const std::vector<cv::Point2d>& pixels,
                                                        double height_mm);
 
-struct TablePoseEstimate {
-  std::optional<TablePose> pose;  // absent when it could not be estimated
+struct CameraPoseEstimate {
+  std::optional<CameraPose> pose;  // absent when it could not be estimated
   std::string problem;            // why not (e.g. "only 1 corner marker visible (need 2)")
   std::vector<std::string> notes; // e.g. "corner marker 2 hidden; pose from markers 0, 1, 3"
 };
@@ -94,13 +94,13 @@ struct TablePoseEstimate {
 // aspect ratio is scaled to `image_size`. When one of 3 or 4 markers disagrees with the others
 // (it was moved), the pose is taken from the others and a note says so. A corner marker id seen
 // twice is ignored (noted).
-TablePoseEstimate estimate_table_pose(const TableSpec& table, const std::vector<MarkerObservation>& markers,
+CameraPoseEstimate estimate_camera_pose(const model::TableSpec& table, const std::vector<MarkerObservation>& markers,
                                       const std::optional<CameraModel>& lens, cv::Size image_size);
 
 // How well `pose` explains the corner markers seen: the RMS image distance (px) between their
 // observed corners and the corners of the table file's markers projected through the pose. 0 when
 // no corner marker is given.
-double marker_fit_rms_px(const TablePose& pose, const TableSpec& table, const std::vector<MarkerObservation>& markers);
+double marker_fit_rms_px(const CameraPose& pose, const model::TableSpec& table, const std::vector<MarkerObservation>& markers);
 
 // The observations of corner markers 0..3 that are each seen exactly once: an id seen twice in one
 // image is ambiguous (a false detection or a second copy of the tag) and left out, its id added to
@@ -116,9 +116,9 @@ std::vector<MarkerObservation> median_observations(const std::vector<std::vector
 
 // The table pose file (extension to the spec, documented in the README): the camera model (spec
 // §7 members), the pose and its quality. Saving is atomic.
-nlohmann::json table_pose_to_json(const TablePose& pose);
-TablePose parse_table_pose(const JsonCursor& root);
-TablePose load_table_pose(const std::filesystem::path& file);
-void save_table_pose(const TablePose& pose, const std::filesystem::path& file);
+nlohmann::json camera_pose_to_json(const CameraPose& pose);
+CameraPose parse_camera_pose(const io::JsonCursor& root);
+CameraPose load_camera_pose(const std::filesystem::path& file);
+void save_camera_pose(const CameraPose& pose, const std::filesystem::path& file);
 
-}  // namespace diskref
+}  // namespace diskref::calib

@@ -2,7 +2,7 @@
 // (cv::projectPoints plus corner noise); the estimated pose must map every point of the play area
 // back onto the table within 0.5 mm, on the table and at a disk's height, with and without the
 // lens model, with a marker hidden; and it must say what it did.
-#include "calibration/table_pose.h"
+#include "calibration/camera_pose.h"
 
 #include <filesystem>
 #include <fstream>
@@ -13,7 +13,7 @@
 #include "engine/io/input_error.h"
 #include "table_scene.h"
 
-namespace diskref {
+namespace diskref::calib {
 namespace {
 
 using testing::max_play_area_error_mm;
@@ -22,18 +22,18 @@ using testing::max_play_area_error_mm;
 // 0.05 px on a sharp 1080p image (notes/stack.md).
 constexpr double kCornerNoisePx = 0.05;
 
-bool any_note_contains(const TablePoseEstimate& e, const std::string& text) {
+bool any_note_contains(const CameraPoseEstimate& e, const std::string& text) {
   for (const auto& n : e.notes)
     if (n.find(text) != std::string::npos) return true;
   return false;
 }
 
-TEST(TablePose, WithTheLensEveryPlayAreaPointWithinHalfAMillimetre) {
-  TableSpec table = default_table();
+TEST(CameraPose, WithTheLensEveryPlayAreaPointWithinHalfAMillimetre) {
+  model::TableSpec table = model::default_table();
   auto scene = testing::oblique_scene(true);
-  auto estimate = estimate_table_pose(table, scene.markers(table, kCornerNoisePx, 1), scene.camera, scene.camera.image_size);
+  auto estimate = estimate_camera_pose(table, scene.markers(table, kCornerNoisePx, 1), scene.camera, scene.camera.image_size);
   ASSERT_TRUE(estimate.pose) << estimate.problem;
-  const TablePose& pose = *estimate.pose;
+  const CameraPose& pose = *estimate.pose;
   EXPECT_TRUE(pose.lens_calibrated);
   EXPECT_LT(max_play_area_error_mm(scene, pose, table, 0.0), 0.5);
   EXPECT_LT(max_play_area_error_mm(scene, pose, table, 2.0), 0.5);  // a disk's tag, 2 mm up
@@ -48,11 +48,11 @@ TEST(TablePose, WithTheLensEveryPlayAreaPointWithinHalfAMillimetre) {
   ASSERT_EQ(pose.marker_residuals.size(), 4u);
 }
 
-TEST(TablePose, WithoutTheLensEveryPlayAreaPointWithinHalfAMillimetre) {
+TEST(CameraPose, WithoutTheLensEveryPlayAreaPointWithinHalfAMillimetre) {
   // No --calib: a lens without noticeable distortion, its focal length unknown.
-  TableSpec table = default_table();
+  model::TableSpec table = model::default_table();
   for (auto scene : {testing::oblique_scene(false), testing::overhead_scene(false)}) {
-    auto estimate = estimate_table_pose(table, scene.markers(table, kCornerNoisePx, 2), std::nullopt, scene.camera.image_size);
+    auto estimate = estimate_camera_pose(table, scene.markers(table, kCornerNoisePx, 2), std::nullopt, scene.camera.image_size);
     ASSERT_TRUE(estimate.pose) << estimate.problem;
     EXPECT_FALSE(estimate.pose->lens_calibrated);
     EXPECT_TRUE(any_note_contains(estimate, "no lens calibration"));
@@ -64,23 +64,23 @@ TEST(TablePose, WithoutTheLensEveryPlayAreaPointWithinHalfAMillimetre) {
 
 // The corners of several frames of a still camera combined, as `diskref table` and the table
 // monitor combine them.
-std::vector<MarkerObservation> combined_frames(const testing::TableScene& scene, const TableSpec& table, int frames,
+std::vector<MarkerObservation> combined_frames(const testing::TableScene& scene, const model::TableSpec& table, int frames,
                                                uint64_t seed) {
   std::vector<std::vector<MarkerObservation>> all;
   for (int f = 0; f < frames; ++f) all.push_back(scene.markers(table, kCornerNoisePx, seed * 1000 + static_cast<uint64_t>(f)));
   return median_observations(all);
 }
 
-TEST(TablePose, WorksWithAnyOneMarkerHiddenAndSaysWhich) {
+TEST(CameraPose, WorksWithAnyOneMarkerHiddenAndSaysWhich) {
   // With a marker hidden the far corner of the play area is extrapolated from three small squares,
   // so the corners' noise counts several times more than with four: from one frame it is up to
   // ~0.7 mm there; the 30 frames `diskref table` combines bring it within 0.5 mm.
-  TableSpec table = default_table();
+  model::TableSpec table = model::default_table();
   for (auto scene : {testing::oblique_scene(true), testing::overhead_scene(true)})
     for (int hidden = 0; hidden < 4; ++hidden) {
       auto markers = combined_frames(scene, table, 30, 3 + static_cast<uint64_t>(hidden));
       markers.erase(markers.begin() + hidden);
-      auto estimate = estimate_table_pose(table, markers, scene.camera, scene.camera.image_size);
+      auto estimate = estimate_camera_pose(table, markers, scene.camera, scene.camera.image_size);
       ASSERT_TRUE(estimate.pose) << estimate.problem;
       EXPECT_EQ(estimate.pose->markers_missing, std::vector<int>{hidden});
       EXPECT_TRUE(any_note_contains(estimate, "corner marker " + std::to_string(hidden) + " hidden"));
@@ -90,55 +90,55 @@ TEST(TablePose, WorksWithAnyOneMarkerHiddenAndSaysWhich) {
     }
 }
 
-TEST(TablePose, WithoutTheLensAHiddenMarkerIsWarnedAbout) {
+TEST(CameraPose, WithoutTheLensAHiddenMarkerIsWarnedAbout) {
   // Three small squares fix a pinhole only up to its focal length; on rendered tables, whose
   // corners carry the detector's small systematic errors, the far corner is then off by up to
   // ~2 mm (rendered_tables_test.cpp). The estimate still works, and says so.
-  TableSpec table = default_table();
+  model::TableSpec table = model::default_table();
   auto scene = testing::oblique_scene(false);
   auto markers = scene.markers(table, kCornerNoisePx, 12);
   markers.erase(markers.begin() + 2);
-  auto estimate = estimate_table_pose(table, markers, std::nullopt, scene.camera.image_size);
+  auto estimate = estimate_camera_pose(table, markers, std::nullopt, scene.camera.image_size);
   ASSERT_TRUE(estimate.pose) << estimate.problem;
   EXPECT_TRUE(any_note_contains(estimate, "focal length is uncertain"));
   EXPECT_LT(max_play_area_error_mm(scene, *estimate.pose, table, 0.0), 3.0);
   // With all four it says nothing of the kind.
-  auto all = estimate_table_pose(table, scene.markers(table, kCornerNoisePx, 12), std::nullopt, scene.camera.image_size);
+  auto all = estimate_camera_pose(table, scene.markers(table, kCornerNoisePx, 12), std::nullopt, scene.camera.image_size);
   EXPECT_FALSE(any_note_contains(all, "focal length is uncertain"));
 }
 
-TEST(TablePose, OneMarkerIsNotEnough) {
-  TableSpec table = default_table();
+TEST(CameraPose, OneMarkerIsNotEnough) {
+  model::TableSpec table = model::default_table();
   auto scene = testing::oblique_scene(true);
   auto markers = scene.markers(table, 0.0, 1);
   markers.resize(1);
-  auto estimate = estimate_table_pose(table, markers, scene.camera, scene.camera.image_size);
+  auto estimate = estimate_camera_pose(table, markers, scene.camera, scene.camera.image_size);
   EXPECT_FALSE(estimate.pose);
   EXPECT_NE(estimate.problem.find("only 1 corner marker"), std::string::npos) << estimate.problem;
 }
 
-TEST(TablePose, AMarkerOutOfPlaceIsLeftOutAndNamed) {
+TEST(CameraPose, AMarkerOutOfPlaceIsLeftOutAndNamed) {
   // Marker 2 was knocked 12 mm from where the table file says it is.
-  TableSpec table = default_table();
+  model::TableSpec table = model::default_table();
   auto scene = testing::oblique_scene(true);
-  TableSpec real = table;
+  model::TableSpec real = table;
   real.corner_markers[2].center_mm = real.corner_markers[2].center_mm + geom::Vec2{12, -5};
-  auto estimate = estimate_table_pose(table, scene.markers(real, kCornerNoisePx, 4), scene.camera, scene.camera.image_size);
+  auto estimate = estimate_camera_pose(table, scene.markers(real, kCornerNoisePx, 4), scene.camera, scene.camera.image_size);
   ASSERT_TRUE(estimate.pose) << estimate.problem;
   EXPECT_TRUE(any_note_contains(estimate, "corner marker 2 disagrees")) << estimate.notes.size();
   EXPECT_EQ(estimate.pose->markers_used, (std::vector<int>{0, 1, 3}));
   EXPECT_LT(max_play_area_error_mm(scene, *estimate.pose, table, 0.0), 0.5);
 }
 
-TEST(TablePose, AWrongTableFileShowsInTheDistanceChecks) {
+TEST(CameraPose, AWrongTableFileShowsInTheDistanceChecks) {
   // The table file's markers 1 and 2 are 6 mm off in x from where they really lie (a skewed
   // layout; a uniformly scaled one would fit a pose as well and cannot be seen).
-  TableSpec table = default_table();
+  model::TableSpec table = model::default_table();
   auto scene = testing::oblique_scene(true);
-  TableSpec real = table;
+  model::TableSpec real = table;
   real.corner_markers[1].center_mm.x += 6;
   real.corner_markers[2].center_mm.x -= 6;
-  auto estimate = estimate_table_pose(table, scene.markers(real, 0.0, 5), scene.camera, scene.camera.image_size);
+  auto estimate = estimate_camera_pose(table, scene.markers(real, 0.0, 5), scene.camera, scene.camera.image_size);
   ASSERT_TRUE(estimate.pose);
   double worst = 0;
   for (const auto& c : estimate.pose->distance_checks) worst = std::max(worst, std::abs(c.measured_mm - c.expected_mm));
@@ -149,48 +149,48 @@ TEST(TablePose, AWrongTableFileShowsInTheDistanceChecks) {
   EXPECT_EQ(estimate.pose->marker_residuals.size(), 4u);
 }
 
-TEST(TablePose, AMirroredTableFileIsRefused) {
+TEST(CameraPose, AMirroredTableFileIsRefused) {
   // Markers 1 and 3 swapped: seen from above they would go round clockwise.
-  TableSpec table = default_table();
+  model::TableSpec table = model::default_table();
   auto scene = testing::oblique_scene(true);
-  TableSpec mirrored = table;
+  model::TableSpec mirrored = table;
   std::swap(mirrored.corner_markers[1].center_mm, mirrored.corner_markers[3].center_mm);
-  auto estimate = estimate_table_pose(mirrored, scene.markers(table, 0.0, 6), scene.camera, scene.camera.image_size);
+  auto estimate = estimate_camera_pose(mirrored, scene.markers(table, 0.0, 6), scene.camera, scene.camera.image_size);
   EXPECT_FALSE(estimate.pose);
   EXPECT_NE(estimate.problem.find("mirrored"), std::string::npos) << estimate.problem;
 }
 
-TEST(TablePose, ALensCalibratedAtAnotherResolutionIsScaled) {
-  TableSpec table = default_table();
+TEST(CameraPose, ALensCalibratedAtAnotherResolutionIsScaled) {
+  model::TableSpec table = model::default_table();
   auto scene = testing::oblique_scene(true);
   CameraModel at_4k = scaled(scene.camera, {3840, 2160});
-  auto estimate = estimate_table_pose(table, scene.markers(table, kCornerNoisePx, 7), at_4k, scene.camera.image_size);
+  auto estimate = estimate_camera_pose(table, scene.markers(table, kCornerNoisePx, 7), at_4k, scene.camera.image_size);
   ASSERT_TRUE(estimate.pose) << estimate.problem;
   EXPECT_TRUE(any_note_contains(estimate, "scaled"));
   EXPECT_LT(max_play_area_error_mm(scene, *estimate.pose, table, 0.0), 0.5);
 
   CameraModel other_aspect = scene.camera;
   other_aspect.image_size = {1440, 1080};
-  auto refused = estimate_table_pose(table, scene.markers(table, 0.0, 7), other_aspect, scene.camera.image_size);
+  auto refused = estimate_camera_pose(table, scene.markers(table, 0.0, 7), other_aspect, scene.camera.image_size);
   EXPECT_FALSE(refused.pose);
   EXPECT_NE(refused.problem.find("aspect"), std::string::npos) << refused.problem;
 }
 
-TEST(TablePose, AMarkerIdSeenTwiceIsIgnored) {
-  TableSpec table = default_table();
+TEST(CameraPose, AMarkerIdSeenTwiceIsIgnored) {
+  model::TableSpec table = model::default_table();
   auto scene = testing::oblique_scene(true);
   auto markers = scene.markers(table, kCornerNoisePx, 8);
   MarkerObservation ghost = markers[0];
   for (auto& c : ghost.corners_px) c.x += 300;
   markers.push_back(ghost);
-  auto estimate = estimate_table_pose(table, markers, scene.camera, scene.camera.image_size);
+  auto estimate = estimate_camera_pose(table, markers, scene.camera, scene.camera.image_size);
   ASSERT_TRUE(estimate.pose);
   EXPECT_TRUE(any_note_contains(estimate, "corner marker 0 seen more than once"));
   EXPECT_EQ(estimate.pose->markers_used, (std::vector<int>{1, 2, 3}));
   EXPECT_LT(max_play_area_error_mm(scene, *estimate.pose, table, 0.0), 0.5);
 }
 
-TEST(TablePose, ImageAndTableMapsAreInverse) {
+TEST(CameraPose, ImageAndTableMapsAreInverse) {
   auto scene = testing::oblique_scene(true);
   for (double h : {0.0, 2.0, 30.0})
     for (cv::Point3d p : {cv::Point3d{0, 0, h}, cv::Point3d{914.4, 914.4, h}, cv::Point3d{100, 800, h}}) {
@@ -203,8 +203,8 @@ TEST(TablePose, ImageAndTableMapsAreInverse) {
   EXPECT_FALSE(table_from_image(scene.truth, cv::Point2d(960, 540), 2000.0));
 }
 
-TEST(TablePose, MarkerFitIsTheRmsImageDistanceOfTheCorners) {
-  TableSpec table = default_table();
+TEST(CameraPose, MarkerFitIsTheRmsImageDistanceOfTheCorners) {
+  model::TableSpec table = model::default_table();
   auto scene = testing::oblique_scene(true);
   auto markers = scene.markers(table, 0.0, 1);
   EXPECT_LT(marker_fit_rms_px(scene.truth, table, markers), 1e-6);
@@ -217,7 +217,7 @@ TEST(TablePose, MarkerFitIsTheRmsImageDistanceOfTheCorners) {
 }
 
 TEST(PinholeFromPlane, FocalLengthFromPerspectiveOrFromThePriorWhenSeenStraightOn) {
-  TableSpec table = default_table();
+  model::TableSpec table = model::default_table();
   std::vector<cv::Point3d> plane;
   for (const auto& m : table.corner_markers)
     for (const auto& c : m.corners_mm()) plane.emplace_back(c.x, c.y, 0.0);
@@ -242,7 +242,7 @@ TEST(PinholeFromPlane, FocalLengthFromPerspectiveOrFromThePriorWhenSeenStraightO
 }
 
 TEST(MedianObservations, OneBadFrameDoesNotMoveTheMarkers) {
-  TableSpec table = default_table();
+  model::TableSpec table = model::default_table();
   auto scene = testing::oblique_scene(true);
   std::vector<std::vector<MarkerObservation>> frames;
   for (uint64_t seed = 0; seed < 5; ++seed) frames.push_back(scene.markers(table, kCornerNoisePx, seed));
@@ -264,13 +264,13 @@ class TablePoseFile : public ::testing::Test {
 };
 
 TEST_F(TablePoseFile, SavesAndLoadsTheSamePose) {
-  TableSpec table = default_table();
+  model::TableSpec table = model::default_table();
   auto scene = testing::oblique_scene(true);
-  auto estimate = estimate_table_pose(table, scene.markers(table, kCornerNoisePx, 9), scene.camera, scene.camera.image_size);
+  auto estimate = estimate_camera_pose(table, scene.markers(table, kCornerNoisePx, 9), scene.camera, scene.camera.image_size);
   ASSERT_TRUE(estimate.pose);
-  save_table_pose(*estimate.pose, dir_ / "pose.json");
+  save_camera_pose(*estimate.pose, dir_ / "pose.json");
   EXPECT_FALSE(std::filesystem::exists(dir_ / "pose.json.tmp"));
-  TablePose loaded = load_table_pose(dir_ / "pose.json");
+  CameraPose loaded = load_camera_pose(dir_ / "pose.json");
   EXPECT_LT(cv::norm(loaded.rotation - estimate.pose->rotation), 1e-12);
   EXPECT_LT(cv::norm(loaded.translation - estimate.pose->translation), 1e-9);
   EXPECT_EQ(loaded.camera.dist_coeffs, estimate.pose->camera.dist_coeffs);
@@ -285,9 +285,9 @@ TEST_F(TablePoseFile, SavesAndLoadsTheSamePose) {
 TEST_F(TablePoseFile, BadFilesAreNamedWithThePlaceAndTheProblem) {
   auto expect_error = [&](const std::string& file, const std::string& path, const std::string& problem) {
     try {
-      load_table_pose(dir_ / file);
+      load_camera_pose(dir_ / file);
       ADD_FAILURE() << file << " was accepted";
-    } catch (const InputError& e) {
+    } catch (const io::InputError& e) {
       EXPECT_NE(e.file().find(file), std::string::npos) << e.what();
       EXPECT_EQ(e.path(), path) << e.what();
       EXPECT_NE(e.problem().find(problem), std::string::npos) << e.what();
@@ -307,4 +307,4 @@ TEST_F(TablePoseFile, BadFilesAreNamedWithThePlaceAndTheProblem) {
 }
 
 }  // namespace
-}  // namespace diskref
+}  // namespace diskref::calib
