@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "cli/commands.h"
-#include "render/scenario.h"
-#include "render/session.h"
+#include "simulator/scenario.h"
+#include "simulator/session.h"
 
 namespace diskref::cli {
 namespace {
@@ -22,7 +22,7 @@ struct RenderOptions {
 };
 
 int run_render(const RenderOptions& options) {
-  render::Scenario scenario = render::load_scenario(options.scenario);
+  simulator::Scenario scenario = simulator::load_scenario(options.scenario);
   int total = options.max_frames > 0 ? std::min(options.max_frames, scenario.frame_count()) : scenario.frame_count();
   std::fprintf(stderr, "diskref render: %s: %d frames, %dx%d at %g fps\n", options.scenario.c_str(), total,
                scenario.rig.camera.image_size.width, scenario.rig.camera.image_size.height, scenario.fps);
@@ -31,10 +31,10 @@ int run_render(const RenderOptions& options) {
     if (done % 10 == 0 || done == frames) std::fprintf(stderr, "\rdiskref render: frame %d/%d", done, frames);
     if (done == frames) std::fprintf(stderr, "\n");
   };
-  render::SessionOptions session_options;
+  simulator::SessionOptions session_options;
   session_options.max_frames = options.max_frames;
   session_options.snapshot_frames = options.snapshots;
-  render::SessionSummary s = render::render_session(scenario, options.out, progress, session_options);
+  simulator::SessionSummary s = simulator::render_session(scenario, options.out, progress, session_options);
   std::printf("rendered %d frames (%dx%d) in %.1f s: %.1f frames/s (tracing %.1f s, camera effects %.1f s, "
               "H.264 encoding %.1f s); %s/video.mp4 %.2f MB; truth: %d visible disk-frames\n",
               s.frames, s.size.width, s.size.height, s.seconds, s.frames_per_second(), s.trace_seconds, s.effects_seconds,

@@ -13,8 +13,8 @@
 #include "engine/io/input_error.h"
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"
-#include "render/print_files.h"
-#include "render/tag_sheet.h"
+#include "print/print_files.h"
+#include "print/tag_sheet.h"
 
 namespace diskref::cli {
 namespace {
@@ -39,7 +39,7 @@ std::optional<double> parse_number(const std::string& text) {
 }
 
 // "a4", "letter", "a3" or "WIDTHxHEIGHT" in millimetres.
-void parse_page(const std::string& text, render::SheetOptions& o) {
+void parse_page(const std::string& text, print::SheetOptions& o) {
   if (text == "a4") { o.page_width_mm = 210; o.page_height_mm = 297; return; }
   if (text == "a3") { o.page_width_mm = 297; o.page_height_mm = 420; return; }
   if (text == "letter") { o.page_width_mm = 215.9; o.page_height_mm = 279.4; return; }
@@ -57,25 +57,25 @@ void parse_page(const std::string& text, render::SheetOptions& o) {
 }
 
 // "none", "chessboard:COLSxROWS:SQUARE_MM" (inner corners) or "charuco:COLSxROWS:SQUARE_MM:MARKER_MM" (squares).
-std::optional<render::BoardSpec> parse_board(const std::string& text) {
+std::optional<print::BoardSpec> parse_board(const std::string& text) {
   if (text == "none") return std::nullopt;
   static const std::string kNumber = R"(([0-9]+(?:\.[0-9]*)?))";
   std::smatch m;
-  render::BoardSpec b;
+  print::BoardSpec b;
   if (std::regex_match(text, m, std::regex("chessboard:([0-9]+)x([0-9]+):" + kNumber))) {
-    b = {render::BoardSpec::Type::chessboard, std::stoi(m[1]), std::stoi(m[2]), std::stod(m[3]), 0, 0};
+    b = {print::BoardSpec::Type::chessboard, std::stoi(m[1]), std::stoi(m[2]), std::stod(m[3]), 0, 0};
   } else if (std::regex_match(text, m, std::regex("charuco:([0-9]+)x([0-9]+):" + kNumber + ":" + kNumber))) {
-    b = {render::BoardSpec::Type::charuco, std::stoi(m[1]), std::stoi(m[2]), std::stod(m[3]), std::stod(m[4]),
+    b = {print::BoardSpec::Type::charuco, std::stoi(m[1]), std::stoi(m[2]), std::stod(m[3]), std::stod(m[4]),
          cv::aruco::DICT_5X5_100};
   } else {
     throw io::InputError("", "--board", "expected none, chessboard:9x6:20 or charuco:7x5:30:22, not \"" + text + "\"");
   }
-  if (auto problem = render::board_spec_problem(b); !problem.empty())
+  if (auto problem = print::board_spec_problem(b); !problem.empty())
     throw io::InputError("", "--board", problem + " (\"" + text + "\")");
   return b;
 }
 
-std::optional<render::ViewingCamera> parse_camera(const TagsOptions& o) {
+std::optional<print::ViewingCamera> parse_camera(const TagsOptions& o) {
   if (o.camera_resolution.empty() && o.camera_fov_deg == 0 && o.camera_height_mm == 0) return std::nullopt;
   std::smatch m;
   if (!std::regex_match(o.camera_resolution, m, std::regex(R"(([1-9][0-9]{0,4})x([1-9][0-9]{0,4}))")) ||
@@ -84,7 +84,7 @@ std::optional<render::ViewingCamera> parse_camera(const TagsOptions& o) {
                      "the readability check needs all three: a resolution, a field of view between 0 and 180 "
                      "degrees and a height above 0 mm, e.g. --camera-resolution 1920x1080 --camera-fov 70 "
                      "--camera-height 1100");
-  return render::ViewingCamera{{std::stoi(m[1]), std::stoi(m[2])}, o.camera_fov_deg, o.camera_height_mm};
+  return print::ViewingCamera{{std::stoi(m[1]), std::stoi(m[2])}, o.camera_fov_deg, o.camera_height_mm};
 }
 
 bool ends_with(const std::string& text, const std::string& suffix) {
@@ -96,37 +96,37 @@ int run_tags(const TagsOptions& options) {
   const std::string& out = options.out;
   const bool pdf = ends_with(out, ".pdf");
   if (!pdf && !ends_with(out, ".png")) throw io::InputError(out, "", "the output must end in .pdf or .png");
-  render::SheetOptions sheet;
+  print::SheetOptions sheet;
   parse_page(options.page, sheet);
   if (!(options.dpi >= 72 && options.dpi <= 1200))
     throw io::InputError("", "--dpi", "must be between 72 and 1200, not " + (std::ostringstream() << options.dpi).str());
   sheet.dpi = options.dpi;
   sheet.board = parse_board(options.board);
-  std::optional<render::ViewingCamera> camera = parse_camera(options);
+  std::optional<print::ViewingCamera> camera = parse_camera(options);
 
   model::DiskRegistry registry = model::load_disk_registry(options.disks);
   std::optional<model::TableSpec> table;
   if (!options.table.empty()) table = model::load_table(options.table);
-  for (const std::string& w : render::tag_warnings(registry, table ? &*table : nullptr, camera))
+  for (const std::string& w : print::tag_warnings(registry, table ? &*table : nullptr, camera))
     std::fprintf(stderr, "diskref tags: warning: %s\n", w.c_str());
 
   sheet.title = options.disks;
   std::vector<cv::Mat> pages;
   try {
-    pages = render::tag_sheets(registry, table ? &*table : nullptr, sheet);
+    pages = print::tag_sheets(registry, table ? &*table : nullptr, sheet);
   } catch (const std::invalid_argument& e) {
     throw io::InputError(options.disks, "", e.what());
   }
 
   std::vector<std::string> written;
   if (pdf) {
-    render::write_pdf(pages, sheet.dpi, out);
+    print::write_pdf(pages, sheet.dpi, out);
     written.push_back(out);
   } else {
     // One file per page: FILE.png, FILE-2.png, ...
     for (std::size_t i = 0; i < pages.size(); ++i) {
       written.push_back(i == 0 ? out : out.substr(0, out.size() - 4) + "-" + std::to_string(i + 1) + ".png");
-      render::write_png_with_dpi(pages[i], sheet.dpi, written.back());
+      print::write_png_with_dpi(pages[i], sheet.dpi, written.back());
     }
   }
   std::string files = written.front() + (written.size() > 1 ? " ... " + written.back() : "");

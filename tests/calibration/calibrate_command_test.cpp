@@ -11,7 +11,7 @@
 #include "calibration/camera_model.h"
 #include "command_runner.h"
 #include "projected_views.h"
-#include "render/board_views.h"
+#include "simulator/board_views.h"
 
 namespace diskref::calib {
 namespace {
@@ -97,8 +97,8 @@ TEST_F(CalibrateCommand, AVideoKeepsSharpStillVariedFrames) {
   camera.image_size = {960, 540};
   camera.camera_matrix = cv::Matx33d(760, 0, 482, 0, 758, 268, 0, 0, 1);
   camera.dist_coeffs = {-0.18, 0.06, 0.0, 0.0, 0.0};
-  render::BoardSpec spec;  // chessboard 9x6, 25 mm
-  render::BoardPattern pattern(spec);
+  print::BoardSpec spec;  // chessboard 9x6, 25 mm
+  print::BoardPattern pattern(spec);
   cv::Rect2d card = pattern.card_mm();
   std::vector<cv::Point3f> outline;
   for (double fx : {0.0, 1.0})
@@ -108,20 +108,20 @@ TEST_F(CalibrateCommand, AVideoKeepsSharpStillVariedFrames) {
   for (const auto& p : testing::spread_board_poses(camera, outline, 40, 5, 0.4, 0.6, 10)) {
     cv::Matx33d r;
     cv::Rodrigues(p.rvec, r);
-    if (render::board_fully_visible(camera, r, p.tvec, pattern, 8.0)) poses.emplace_back(r, p.tvec);
+    if (simulator::board_fully_visible(camera, r, p.tvec, pattern, 8.0)) poses.emplace_back(r, p.tvec);
     if (poses.size() == 9) break;
   }
   ASSERT_EQ(poses.size(), 9u);
-  render::ImageEffects effects;
+  simulator::ImageEffects effects;
   effects.noise_sigma = 1.5;
   effects.supersample = 2;
   cv::VideoWriter video((dir_ / "board.mkv").string(), cv::CAP_FFMPEG, cv::VideoWriter::fourcc('F', 'F', 'V', '1'), 30,
                         camera.image_size);
   ASSERT_TRUE(video.isOpened());
   for (std::size_t i = 0; i < poses.size(); ++i) {
-    render::ImageEffects e = effects;
+    simulator::ImageEffects e = effects;
     if (i == 4) e.blur_sigma_px = 3.0;  // out of focus while held still
-    cv::Mat still = render::render_board_view(camera, poses[i].first, poses[i].second, spec, e, i);
+    cv::Mat still = simulator::render_board_view(camera, poses[i].first, poses[i].second, spec, e, i);
     for (int k = 0; k < 4; ++k) video.write(still);
     if (i + 1 == poses.size()) break;
     // On the way to the next pose: a third and two thirds of the way there.
@@ -131,7 +131,7 @@ TEST_F(CalibrateCommand, AVideoKeepsSharpStillVariedFrames) {
       cv::Rodrigues(poses[i + 1].first, r1);
       cv::Matx33d r;
       cv::Rodrigues(r0 * (1 - f) + r1 * f, r);
-      video.write(render::render_board_view(camera, r, poses[i].second * (1 - f) + poses[i + 1].second * f, spec,
+      video.write(simulator::render_board_view(camera, r, poses[i].second * (1 - f) + poses[i + 1].second * f, spec,
                                             effects, 100 + i));
     }
   }

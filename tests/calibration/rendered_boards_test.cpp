@@ -10,7 +10,7 @@
 #include "calibration/view_selection.h"
 #include "lens_compare.h"
 #include "projected_views.h"
-#include "render/board_views.h"
+#include "simulator/board_views.h"
 
 namespace diskref::calib {
 namespace {
@@ -25,8 +25,8 @@ CameraModel true_camera() {
 }
 
 // What a real webcam adds: sensor noise, a little defocus, vignetting, uneven light.
-render::ImageEffects realistic_effects() {
-  render::ImageEffects e;
+simulator::ImageEffects realistic_effects() {
+  simulator::ImageEffects e;
   e.noise_sigma = 2.0;
   e.blur_sigma_px = 0.6;
   e.vignetting = 0.25;
@@ -35,17 +35,17 @@ render::ImageEffects realistic_effects() {
   return e;
 }
 
-render::BoardSpec render_spec(const BoardSpec& board) {
-  render::BoardSpec spec;
+print::BoardSpec render_spec(const BoardSpec& board) {
+  print::BoardSpec spec;
   if (const auto* chess = std::get_if<ChessboardSpec>(&board)) {
-    spec.type = render::BoardSpec::Type::chessboard;
+    spec.type = print::BoardSpec::Type::chessboard;
     spec.cols = chess->inner_corners.width;
     spec.rows = chess->inner_corners.height;
     spec.square_mm = chess->square_mm;
   } else {
     const auto& charuco = std::get<CharucoSpec>(board);
     EXPECT_EQ(charuco.dictionary, "DICT_5X5_100");
-    spec.type = render::BoardSpec::Type::charuco;
+    spec.type = print::BoardSpec::Type::charuco;
     spec.cols = charuco.squares.width;
     spec.rows = charuco.squares.height;
     spec.square_mm = charuco.square_mm;
@@ -57,9 +57,9 @@ render::BoardSpec render_spec(const BoardSpec& board) {
 
 // Poses that show the whole card and reach the image's edges and corners (spread_board_poses),
 // as someone calibrating carefully holds the board.
-std::vector<std::pair<cv::Matx33d, cv::Vec3d>> card_poses(const CameraModel& camera, const render::BoardSpec& spec,
+std::vector<std::pair<cv::Matx33d, cv::Vec3d>> card_poses(const CameraModel& camera, const print::BoardSpec& spec,
                                                           int count, uint64_t seed) {
-  render::BoardPattern pattern(spec);
+  print::BoardPattern pattern(spec);
   cv::Rect2d card = pattern.card_mm();
   std::vector<cv::Point3f> outline;
   for (double fx : {0.0, 0.5, 1.0})
@@ -69,7 +69,7 @@ std::vector<std::pair<cv::Matx33d, cv::Vec3d>> card_poses(const CameraModel& cam
   for (const auto& pose : testing::spread_board_poses(camera, outline, 3 * count, seed, 0.35, 0.6, 10)) {
     cv::Matx33d r;
     cv::Rodrigues(pose.rvec, r);
-    if (!render::board_fully_visible(camera, r, pose.tvec, pattern, 8.0)) continue;
+    if (!simulator::board_fully_visible(camera, r, pose.tvec, pattern, 8.0)) continue;
     out.emplace_back(r, pose.tvec);
     if (static_cast<int>(out.size()) == count) break;
   }
@@ -83,8 +83,8 @@ struct Rendered {
 };
 
 Rendered render_and_detect(const CameraModel& camera, const BoardSpec& board, int count, uint64_t seed,
-                           const render::ImageEffects& effects) {
-  render::BoardSpec spec = render_spec(board);
+                           const simulator::ImageEffects& effects) {
+  print::BoardSpec spec = render_spec(board);
   Rendered out;
   double sum = 0;
   std::size_t n = 0;
@@ -92,13 +92,13 @@ Rendered render_and_detect(const CameraModel& camera, const BoardSpec& board, in
   for (std::size_t i = 0; i < poses.size(); ++i) {
     const auto& [r, t] = poses[i];
     cv::Mat gray;
-    cv::cvtColor(render::render_board_view(camera, r, t, spec, effects, seed + i), gray, cv::COLOR_BGR2GRAY);
+    cv::cvtColor(simulator::render_board_view(camera, r, t, spec, effects, seed + i), gray, cv::COLOR_BGR2GRAY);
     auto candidate = examine_view(gray, cv::Mat(), board, "view " + std::to_string(i));
     if (!candidate) {
       ++out.views_without_board;
       continue;
     }
-    auto truth = render::board_corner_truth(camera, r, t, spec);
+    auto truth = simulator::board_corner_truth(camera, r, t, spec);
     // A chessboard seen upside down is reported in reverse order (the same board, turned).
     const auto& ids = candidate->view.corner_ids;
     const auto& found = candidate->view.image_points;
@@ -151,14 +151,14 @@ TEST(RenderedBoards, BlurredViewsAreDroppedAndNamed) {
   // Two views out of focus (Gaussian sigma 3 px) among sharp ones.
   CameraModel truth = true_camera();
   BoardSpec board = ChessboardSpec{{9, 6}, 30.0};
-  render::BoardSpec spec = render_spec(board);
+  print::BoardSpec spec = render_spec(board);
   auto poses = card_poses(truth, spec, 8, 300);
   std::vector<ViewCandidate> candidates;
   for (std::size_t i = 0; i < poses.size(); ++i) {
-    render::ImageEffects effects = realistic_effects();
+    simulator::ImageEffects effects = realistic_effects();
     if (i == 2 || i == 5) effects.blur_sigma_px = 3.0;
     cv::Mat gray;
-    cv::cvtColor(render::render_board_view(truth, poses[i].first, poses[i].second, spec, effects, i), gray,
+    cv::cvtColor(simulator::render_board_view(truth, poses[i].first, poses[i].second, spec, effects, i), gray,
                  cv::COLOR_BGR2GRAY);
     auto candidate = examine_view(gray, cv::Mat(), board, "view " + std::to_string(i));
     ASSERT_TRUE(candidate) << i;

@@ -12,7 +12,7 @@
 
 #include "calibration/camera_pose.h"
 #include "engine/io/json_cursor.h"
-#include "render/session.h"
+#include "simulator/session.h"
 #include "vision/apriltag_detector.h"
 
 namespace diskref::calib {
@@ -21,7 +21,7 @@ namespace {
 // A 1080p webcam on a boom at the table's near edge, tilted 20 degrees from straight down, over
 // the spec's table; sensor noise, slight defocus, vignetting, uneven light. `distorted`: a
 // noticeable barrel distortion (else none, for the no-lens case).
-render::Scenario table_scenario(bool distorted) {
+simulator::Scenario table_scenario(bool distorted) {
   nlohmann::json camera = {{"resolution", {1920, 1080}},
                            {"horizontal_fov_deg", 74},
                            {"pose", {{"height_mm", 1400}, {"tilt_deg", 20}, {"yaw_deg", 90}}}};
@@ -40,7 +40,7 @@ render::Scenario table_scenario(bool distorted) {
                           {"light_gradient", 0.2},
                           {"supersample", 3},
                           {"shutter", 0}}}};
-  return render::parse_scenario(io::JsonCursor(doc, "rendered-table.json"), ".");
+  return simulator::parse_scenario(io::JsonCursor(doc, "rendered-table.json"), ".");
 }
 
 struct RenderedTable {
@@ -49,12 +49,12 @@ struct RenderedTable {
 };
 
 RenderedTable render_table(bool distorted, int frames) {
-  render::Scenario scenario = table_scenario(distorted);
+  simulator::Scenario scenario = table_scenario(distorted);
   RenderedTable out;
   out.truth.camera = scenario.rig.camera;
   out.truth.rotation = scenario.rig.rotation;
   out.truth.translation = scenario.rig.translation;
-  render::SessionRenderer session(scenario);
+  simulator::SessionRenderer session(scenario);
   vision::DetectorOptions options;
   options.quad_decimate = 1.0;  // as diskref table
   vision::AprilTagDetector detector(options);

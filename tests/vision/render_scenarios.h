@@ -13,8 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/io/json_cursor.h"
-#include "render/scenario.h"
-#include "render/session.h"
+#include "simulator/scenario.h"
+#include "simulator/session.h"
 
 namespace diskref::vision::test {
 
@@ -68,8 +68,8 @@ inline nlohmann::json tracking_scenario(bool distorted) {
 
 // Renders the scenario into `dir` (video.mp4, table.json, disks.json, camera.json, truth.jsonl).
 inline void render_tracking_session(const nlohmann::json& scenario, const std::filesystem::path& dir) {
-  const render::Scenario parsed = render::parse_scenario(io::JsonCursor(scenario, "tracking-scenario.json"), ".");
-  render::render_session(parsed, dir, [](int, int) {});
+  const simulator::Scenario parsed = simulator::parse_scenario(io::JsonCursor(scenario, "tracking-scenario.json"), ".");
+  simulator::render_session(parsed, dir, [](int, int) {});
 }
 
 // The session of tracking_scenario(distorted), rendered once per test program into a

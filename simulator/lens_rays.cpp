@@ -1,0 +1,94 @@
+#include "simulator/lens_rays.h"
+
+#include <cmath>
+#include <limits>
+
+namespace diskref::simulator {
+namespace {
+
+struct Lens {
+  double k1, k2, p1, p2, k3;
+};
+
+Lens lens_of(const calib::CameraModel& camera) {
+  const auto& d = camera.dist_coeffs;
+  return {d[0], d[1], d[2], d[3], d[4]};
+}
+
+// Distorted normalized coordinates of an undistorted ray, and the Jacobian of that map.
+void distort(const Lens& l, double x, double y, double& xd, double& yd, cv::Matx22d* jacobian) {
+  double r2 = x * x + y * y;
+  double radial = 1 + r2 * (l.k1 + r2 * (l.k2 + r2 * l.k3));
+  xd = x * radial + 2 * l.p1 * x * y + l.p2 * (r2 + 2 * x * x);
+  yd = y * radial + l.p1 * (r2 + 2 * y * y) + 2 * l.p2 * x * y;
+  if (jacobian) {
+    double dradial_dr2 = l.k1 + r2 * (2 * l.k2 + 3 * l.k3 * r2);
+    (*jacobian)(0, 0) = radial + 2 * x * x * dradial_dr2 + 2 * l.p1 * y + 6 * l.p2 * x;
+    (*jacobian)(0, 1) = 2 * x * y * dradial_dr2 + 2 * l.p1 * x + 2 * l.p2 * y;
+    (*jacobian)(1, 0) = 2 * x * y * dradial_dr2 + 2 * l.p1 * x + 2 * l.p2 * y;
+    (*jacobian)(1, 1) = radial + 2 * y * y * dradial_dr2 + 6 * l.p1 * y + 2 * l.p2 * x;
+  }
+}
+
+}  // namespace
+
+cv::Point2d pixel_from_ray(const calib::CameraModel& camera, cv::Vec2d ray) {
+  double xd = 0, yd = 0;
+  distort(lens_of(camera), ray[0], ray[1], xd, yd, nullptr);
+  const auto& k = camera.camera_matrix;
+  return {k(0, 0) * xd + k(0, 1) * yd + k(0, 2), k(1, 1) * yd + k(1, 2)};
+}
+
+std::optional<cv::Vec2d> ray_from_pixel(const calib::CameraModel& camera, cv::Point2d pixel) {
+  const auto& k = camera.camera_matrix;
+  double yd = (pixel.y - k(1, 2)) / k(1, 1);
+  double xd = (pixel.x - k(0, 2) - k(0, 1) * yd) / k(0, 0);
+  Lens lens = lens_of(camera);
+  double x = xd, y = yd;
+  for (int iter = 0; iter < 50; ++iter) {
+    double fx = 0, fy = 0;
+    cv::Matx22d j;
+    distort(lens, x, y, fx, fy, &j);
+    double ex = fx - xd, ey = fy - yd;
+    if (std::fabs(ex) < 1e-13 && std::fabs(ey) < 1e-13) return cv::Vec2d(x, y);
+    double det = j(0, 0) * j(1, 1) - j(0, 1) * j(1, 0);
+    // A non-positive determinant: the forward map folds over here (no unique inverse).
+    if (!(det > 1e-9)) return std::nullopt;
+    double dx = (j(1, 1) * ex - j(0, 1) * ey) / det;
+    double dy = (-j(1, 0) * ex + j(0, 0) * ey) / det;
+    // Damp big steps: the model is only trustworthy near the image.
+    double step = std::sqrt(dx * dx + dy * dy);
+    if (step > 0.5) {
+      dx *= 0.5 / step;
+      dy *= 0.5 / step;
+    }
+    x -= dx;
+    y -= dy;
+  }
+  return std::nullopt;
+}
+
+RayGrid::RayGrid(const calib::CameraModel& camera)
+    : camera_(camera), grid_w_(camera.image_size.width + 2), grid_h_(camera.image_size.height + 2) {
+  grid_.assign(static_cast<std::size_t>(grid_w_) * static_cast<std::size_t>(grid_h_),
+               cv::Vec2f(std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::quiet_NaN()));
+  cv::parallel_for_(cv::Range(0, grid_h_), [&](const cv::Range& rows) {
+    for (int gv = rows.start; gv < rows.end; ++gv) {
+      for (int gu = 0; gu < grid_w_; ++gu) {
+        auto r = ray_from_pixel(camera_, {gu - 1.0, gv - 1.0});
+        if (r) grid_[static_cast<std::size_t>(gv) * static_cast<std::size_t>(grid_w_) + static_cast<std::size_t>(gu)] =
+            cv::Vec2f(static_cast<float>((*r)[0]), static_cast<float>((*r)[1]));
+      }
+    }
+  });
+}
+
+std::vector<cv::Point2d> supersample_offsets(int n) {
+  std::vector<cv::Point2d> out;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i)
+      out.emplace_back((i + (j + 0.5) / n) / n - 0.5, (j + (i + 0.5) / n) / n - 0.5);
+  return out;
+}
+
+}  // namespace diskref::simulator

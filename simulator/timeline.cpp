@@ -1,0 +1,351 @@
+#include "simulator/timeline.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include <opencv2/calib3d.hpp>
+
+#include "engine/geometry/shape.h"
+#include "engine/io/input_error.h"
+#include "engine/random/splitmix64.h"
+
+namespace diskref::simulator {
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+
+double smoothstep(double s) {
+  s = std::clamp(s, 0.0, 1.0);
+  return s * s * (3 - 2 * s);
+}
+
+std::string seconds(double t) {
+  std::ostringstream out;
+  out.precision(3);
+  out << t << " s";
+  return out.str();
+}
+
+// Rotation interpolation along the shortest arc.
+cv::Matx33d slerp(const cv::Matx33d& a, const cv::Matx33d& b, double s) {
+  cv::Vec3d w;
+  cv::Rodrigues(a.t() * b, w);
+  cv::Matx33d step;
+  cv::Rodrigues(w * s, step);
+  return a * step;
+}
+
+const cv::Vec3f kSkins[] = {{0.45f, 0.58f, 0.80f}, {0.36f, 0.48f, 0.70f}, {0.24f, 0.34f, 0.52f}, {0.16f, 0.22f, 0.34f}};
+const cv::Vec3f kSleeves[] = {{0.45f, 0.22f, 0.10f}, {0.12f, 0.12f, 0.14f}, {0.20f, 0.45f, 0.20f},
+                              {0.15f, 0.15f, 0.55f}, {0.60f, 0.60f, 0.60f}};
+
+}  // namespace
+
+Timeline::Timeline(const Scenario& scenario) : scenario_(scenario) {
+  const model::DiskRegistry& registry = scenario_.registry;
+  disks_.resize(registry.disks().size());
+  std::vector<RestState> current(disks_.size());
+  std::vector<double> busy_until(disks_.size(), 0.0);
+  for (const StartPlacement& p : scenario_.start) {
+    std::size_t i = *registry.index_of(p.disk);
+    disks_[i].initial = {true, p.x, p.y, geom::wrap_degrees(p.heading), p.face};
+    current[i] = disks_[i].initial;
+  }
+
+  for (const ScenarioEvent& ev : scenario_.events) {
+    auto fail = [&](const std::string& problem) { throw io::InputError(scenario_.file, ev.path, problem); };
+    auto disk_index = [&](const std::string& name) { return *registry.index_of(name); };
+    auto require_still = [&](std::size_t i) {
+      if (ev.t < busy_until[i] - 1e-9)
+        fail("disk \"" + registry.disks()[i].name + "\" is still moving until t = " + seconds(busy_until[i]));
+    };
+    auto require_present = [&](std::size_t i) {
+      require_still(i);
+      if (!current[i].present)
+        fail("disk \"" + registry.disks()[i].name + "\" is not on the table at t = " + seconds(ev.t) +
+             " (place it first, or list it in \"start\")");
+    };
+
+    if (const auto* flip = std::get_if<FlipEvent>(&ev.what)) {
+      std::size_t i = disk_index(flip->disk);
+      require_present(i);
+      const model::DiskSpec& spec = registry.disks()[i];
+      double step = geom::flip_length(spec.shape);
+      RestState state = current[i];
+      double t = ev.t;
+      for (int k = 0; k < flip->count; ++k) {
+        DiskMotion m;
+        m.t0 = t;
+        m.t1 = t + flip->seconds_per_flip;
+        m.flip = true;
+        m.before = state;
+        disks_[i].motions.push_back(m);
+        double h = state.heading * kPi / 180;
+        state.x += step * std::cos(h);
+        state.y += step * std::sin(h);
+        state.face = model::other_face(state.face);
+        disks_[i].rests.emplace_back(m.t1, state);
+        t = m.t1 + (k + 1 < flip->count ? flip->pause_s : 0.0);
+      }
+      disks_[i].busy.emplace_back(ev.t, t);
+      current[i] = state;
+      busy_until[i] = t;
+    } else if (const auto* rotate = std::get_if<RotateEvent>(&ev.what)) {
+      std::size_t i = disk_index(rotate->disk);
+      require_present(i);
+      RestState state = current[i];
+      double target = geom::wrap_degrees(rotate->heading);
+      DiskMotion m;
+      m.t0 = ev.t;
+      m.t1 = ev.t + rotate->duration_s;
+      m.on_table = true;
+      m.face = state.face;
+      double turn = geom::angle_difference_deg(target, state.heading);
+      m.keys = {{m.t0, state.x, state.y, 0, state.heading}, {m.t1, state.x, state.y, 0, state.heading + turn}};
+      disks_[i].motions.push_back(m);
+      state.heading = target;
+      disks_[i].rests.emplace_back(m.t1, state);
+      disks_[i].busy.emplace_back(m.t0, m.t1);
+      current[i] = state;
+      busy_until[i] = m.t1;
+    } else if (const auto* place = std::get_if<PlaceEvent>(&ev.what)) {
+      std::size_t i = disk_index(place->disk);
+      require_still(i);
+      if (current[i].present) fail("disk \"" + place->disk + "\" is already on the table at t = " + seconds(ev.t));
+      RestState target{true, place->x, place->y, geom::wrap_degrees(place->heading), place->face};
+      carry_in(i, target, ev.t, place->duration_s, place->from);
+      current[i] = target;
+      busy_until[i] = disks_[i].busy.back().second;
+    } else if (const auto* remove = std::get_if<RemoveEvent>(&ev.what)) {
+      std::size_t i = disk_index(remove->disk);
+      require_present(i);
+      carry_out(i, current[i], ev.t, remove->duration_s, remove->to);
+      current[i].present = false;
+      busy_until[i] = disks_[i].busy.back().second;
+    } else if (const auto* hand = std::get_if<HandEvent>(&ev.what)) {
+      geom::Vec2 target;
+      if (hand->at_mm) {
+        target = *hand->at_mm;
+      } else {
+        for (const std::string& name : hand->over) {
+          std::size_t i = disk_index(name);
+          if (!current[i].present) fail("disk \"" + name + "\" is not on the table at t = " + seconds(ev.t));
+          target = target + geom::Vec2{current[i].x, current[i].y} / static_cast<double>(hand->over.size());
+        }
+      }
+      double from = hand->from ? *hand->from : default_arm_direction(target);
+      HandTrack& track = new_hand(from);
+      geom::Vec2 away = off_table(target, from);
+      double t = ev.t;
+      track.keys = {{t, away, 170},
+                    {t + hand->enter_s, target, hand->height_mm},
+                    {t + hand->enter_s + hand->hold_s, target, hand->height_mm},
+                    {t + hand->enter_s + hand->hold_s + hand->leave_s, away, 170}};
+    } else if (const auto* tmpl = std::get_if<TemplateEvent>(&ev.what)) {
+      std::size_t i = disk_index(tmpl->disk), a = disk_index(tmpl->from_disk), b = disk_index(tmpl->to_disk);
+      require_still(i);
+      if (current[i].present) fail("template \"" + tmpl->disk + "\" is already on the table at t = " + seconds(ev.t));
+      for (std::size_t end : {a, b}) require_present(end);
+      double dx = current[b].x - current[a].x, dy = current[b].y - current[a].y;
+      if (std::hypot(dx, dy) < 1e-6) fail("the two disks are at the same place");
+      // Laid across the two disks it measures, so it rests on the thicker one's top.
+      double on_top = std::max(registry.disks()[a].thickness_mm, registry.disks()[b].thickness_mm);
+      RestState laid{true, (current[a].x + current[b].x) / 2, (current[a].y + current[b].y) / 2,
+                     geom::wrap_degrees(std::atan2(dy, dx) * 180 / kPi), model::Face::up, on_top};
+      carry_in(i, laid, ev.t, tmpl->lay_s, tmpl->from);
+      carry_out(i, laid, ev.t + tmpl->lay_s + tmpl->hold_s, tmpl->lift_s, tmpl->from);
+      current[i].present = false;
+      busy_until[i] = disks_[i].busy.back().second;
+    } else if (const auto* board = std::get_if<BoardEvent>(&ev.what)) {
+      BoardTrack track;
+      track.board = board_specs_.size();
+      track.t0 = ev.t;
+      track.hold_s = board->hold_s;
+      track.move_s = board->move_s;
+      // Comes up from below the image, shows each pose, goes back down.
+      auto away = [](std::pair<cv::Matx33d, cv::Vec3d> pose) {
+        pose.second += cv::Vec3d(0, 0.9 * pose.second[2] + 300, 0);
+        return pose;
+      };
+      track.poses.push_back(away(board->poses.front()));
+      for (const auto& p : board->poses) track.poses.push_back(p);
+      track.poses.push_back(away(board->poses.back()));
+      auto n = static_cast<double>(board->poses.size());
+      track.t1 = track.t0 + (n + 1) * board->move_s + n * board->hold_s;
+      if (!board_tracks_.empty() && track.t0 < board_tracks_.back().t1)
+        fail("a board is still shown until t = " + seconds(board_tracks_.back().t1));
+      board_tracks_.push_back(track);
+      board_specs_.push_back(board->board);
+    }
+  }
+}
+
+double Timeline::default_arm_direction(geom::Vec2 target) const {
+  geom::Vec2 size = scenario_.table.play_area_mm;
+  double distances[] = {size.x - target.x, size.y - target.y, target.x, target.y};  // east, north, west, south
+  auto nearest = std::min_element(std::begin(distances), std::end(distances)) - std::begin(distances);
+  return 90.0 * static_cast<double>(nearest);
+}
+
+geom::Vec2 Timeline::off_table(geom::Vec2 target, double from_deg) const {
+  // Far enough along the arm's direction to be beyond the table top's edge.
+  geom::Vec2 size = scenario_.table.play_area_mm;
+  double reach = std::hypot(size.x, size.y) + scenario_.surface.table_margin_mm + 250;
+  return target + reach * geom::Rot::from_degrees(from_deg).axis_x();
+}
+
+Timeline::HandTrack& Timeline::new_hand(double from_deg) {
+  HandTrack track;
+  track.id = static_cast<int>(hands_.size());
+  track.finger_heading = from_deg + 180;
+  random::SplitMix64 rng = random::SplitMix64(scenario_.seed).fork(1000 + static_cast<uint64_t>(track.id));
+  track.skin = kSkins[rng.uniform_int(0, static_cast<int>(std::size(kSkins)) - 1)];
+  track.sleeve = kSleeves[rng.uniform_int(0, static_cast<int>(std::size(kSleeves)) - 1)];
+  hands_.push_back(track);
+  return hands_.back();
+}
+
+void Timeline::carry_in(std::size_t i, const RestState& target, double t, double duration, ArmDirection from) {
+  double thickness = scenario_.registry.disks()[i].thickness_mm;
+  geom::Vec2 spot{target.x, target.y};
+  double arm = from ? *from : default_arm_direction(spot);
+  geom::Vec2 away = off_table(spot, arm);
+  DiskMotion m;
+  m.t0 = t;
+  m.t1 = t + 0.7 * duration;
+  m.face = target.face;
+  m.keys = {{t, away.x, away.y, 110, target.heading},
+            {t + 0.55 * duration, spot.x, spot.y, 30, target.heading},
+            {m.t1, spot.x, spot.y, target.z, target.heading}};
+  disks_[i].motions.push_back(m);
+  disks_[i].rests.emplace_back(m.t1, target);
+  disks_[i].busy.emplace_back(m.t0, m.t1);
+  HandTrack& hand = new_hand(arm);
+  double grip = target.z + thickness + 12;  // the palm's underside just over the disk
+  hand.keys = {{t, away, 110 + grip},
+               {t + 0.55 * duration, spot, 30 + grip},
+               {m.t1, spot, grip},
+               {t + 0.82 * duration, spot, grip + 60},
+               {t + duration, away, 170}};
+}
+
+void Timeline::carry_out(std::size_t i, const RestState& current, double t, double duration, ArmDirection to) {
+  double thickness = scenario_.registry.disks()[i].thickness_mm;
+  geom::Vec2 spot{current.x, current.y};
+  double arm = to ? *to : default_arm_direction(spot);
+  geom::Vec2 away = off_table(spot, arm);
+  DiskMotion m;
+  m.t0 = t + 0.3 * duration;
+  m.t1 = t + duration;
+  m.face = current.face;
+  m.keys = {{m.t0, spot.x, spot.y, current.z, current.heading},
+            {t + 0.42 * duration, spot.x, spot.y, current.z + 30, current.heading},
+            {m.t1, away.x, away.y, 120, current.heading}};
+  disks_[i].motions.push_back(m);
+  RestState gone = current;
+  gone.present = false;
+  disks_[i].rests.emplace_back(m.t1, gone);
+  disks_[i].busy.emplace_back(t, m.t1);
+  HandTrack& hand = new_hand(arm);
+  double grip = current.z + thickness + 12;
+  hand.keys = {{t, away, 170}, {m.t0, spot, grip}, {t + 0.42 * duration, spot, 30 + grip}, {m.t1, away, 120 + grip}};
+}
+
+RestState Timeline::rest_at(const DiskTrack& track, double t) const {
+  RestState state = track.initial;
+  for (const auto& [since, rest] : track.rests) {
+    if (since > t) break;
+    state = rest;
+  }
+  return state;
+}
+
+SceneInstant Timeline::at(double t) const {
+  SceneInstant instant;
+  instant.t = t;
+  const auto& specs = scenario_.registry.disks();
+  for (std::size_t i = 0; i < disks_.size(); ++i) {
+    const DiskTrack& track = disks_[i];
+    DiskInstant d;
+    d.disk = i;
+    for (const auto& [b0, b1] : track.busy) d.moving = d.moving || (t >= b0 && t < b1);
+    const DiskMotion* active = nullptr;
+    for (const DiskMotion& m : track.motions)
+      if (t < m.t1 && (t > m.t0 || (t == m.t0 && !m.flip))) active = &m;  // a flip at its start still lies flat
+    if (active && active->flip) {
+      // Turn over about the front edge: pivot (f, 0, thickness / 2) in the body frame.
+      double f = geom::flip_length(specs[i].shape) / 2, half = specs[i].thickness_mm / 2;
+      double phi = kPi * (t - active->t0) / (active->t1 - active->t0);
+      set_flat_pose(d, active->before.x, active->before.y, active->before.heading, active->before.z);
+      cv::Matx33d turn(std::cos(phi), 0, std::sin(phi), 0, 1, 0, -std::sin(phi), 0, std::cos(phi));
+      cv::Vec3d pivot(f, 0, half);
+      d.translation += d.rotation * (pivot - turn * pivot);
+      d.rotation = d.rotation * turn;
+      d.top_face = active->before.face;
+      d.resting = false;
+    } else if (active) {
+      std::size_t k = 0;
+      while (k + 2 < active->keys.size() && t >= active->keys[k + 1].t) ++k;
+      const Key& a = active->keys[k];
+      const Key& b = active->keys[k + 1];
+      double s = smoothstep((t - a.t) / std::max(b.t - a.t, 1e-9));
+      set_flat_pose(d, a.x + s * (b.x - a.x), a.y + s * (b.y - a.y), a.heading + s * (b.heading - a.heading),
+                    a.z + s * (b.z - a.z));
+      d.top_face = active->face;
+      d.resting = active->on_table;
+    } else {
+      RestState rest = rest_at(track, t);
+      if (!rest.present) continue;
+      set_flat_pose(d, rest.x, rest.y, rest.heading, rest.z);
+      d.top_face = rest.face;
+    }
+    instant.disks.push_back(d);
+  }
+
+  for (const HandTrack& track : hands_) {
+    if (t < track.keys.front().t || t > track.keys.back().t) continue;
+    std::size_t k = 0;
+    while (k + 2 < track.keys.size() && t >= track.keys[k + 1].t) ++k;
+    const HandKey& a = track.keys[k];
+    const HandKey& b = track.keys[k + 1];
+    double s = smoothstep((t - a.t) / std::max(b.t - a.t, 1e-9));
+    HandPose pose;
+    pose.palm_mm = a.palm + s * (b.palm - a.palm);
+    pose.palm_height_mm = a.height + s * (b.height - a.height);
+    pose.finger_heading_deg = track.finger_heading;
+    pose.skin = track.skin;
+    pose.sleeve = track.sleeve;
+    instant.hands.push_back(HandInstant{track.id, make_hand(pose)});
+  }
+
+  for (const BoardTrack& track : board_tracks_) {
+    if (t < track.t0 || t >= track.t1) continue;
+    // Keyframes: away, pose 0, ..., pose n-1, away; a move between each, a hold at each pose.
+    double local = t - track.t0;
+    std::size_t from = 0;
+    double s = 0;
+    for (;;) {
+      if (local < track.move_s || from + 2 >= track.poses.size()) {
+        s = smoothstep(local / track.move_s);
+        break;
+      }
+      local -= track.move_s;
+      ++from;
+      if (local < track.hold_s) break;  // holding at pose `from`
+      local -= track.hold_s;
+    }
+    std::size_t to = std::min(from + 1, track.poses.size() - 1);
+    cv::Matx33d r = slerp(track.poses[from].first, track.poses[to].first, s);
+    cv::Vec3d tr = track.poses[from].second + s * (track.poses[to].second - track.poses[from].second);
+    const CameraRig& rig = scenario_.rig;
+    BoardInstant b;
+    b.board = track.board;
+    b.rotation = rig.rotation.t() * r;                    // table_from_board
+    b.translation = rig.rotation.t() * (tr - rig.translation);
+    instant.board = b;
+  }
+  return instant;
+}
+
+}  // namespace diskref::simulator

@@ -1,0 +1,119 @@
+#include "simulator/truth.h"
+
+#include <cmath>
+
+#include "simulator/lens_rays.h"
+#include "print/tag_bitmaps.h"
+
+namespace diskref::simulator {
+
+cv::Point3d top_face_point(const DiskInstant& disk, double thickness, double x, double y) {
+  cv::Vec3d p = disk.rotation * cv::Vec3d(x, y, thickness) + disk.translation;
+  return {p[0], p[1], p[2]};
+}
+
+GroundTruth::GroundTruth(const SceneModel& model, const CameraRig& rig, double lost_after_s)
+    : model_(model), rig_(rig), lost_after_s_(lost_after_s), memory_(model.disks.size()) {}
+
+std::vector<cv::Point3d> GroundTruth::tag_corners(const DiskInstant& disk) const {
+  const print::DiskAppearance& look = model_.disks[disk.disk];
+  const model::TagSpec* tag = look.tag(disk.top_face);
+  if (!tag) return {};
+  // Tag frame -> disk-local: the tag's +x is the heading turned by -offset.
+  double o = -tag->heading_offset_deg * std::numbers::pi / 180;
+  double c = std::cos(o), s = std::sin(o), h = tag->size_mm / 2;
+  std::vector<cv::Point3d> out;
+  // apriltag's order: bottom-left, bottom-right, top-right, top-left of the upright bitmap (its
+  // own frame has y down the bitmap); our tag frame has y up the bitmap.
+  for (auto [tx, ty] : {std::pair{-h, -h}, std::pair{h, -h}, std::pair{h, h}, std::pair{-h, h}})
+    out.push_back(top_face_point(disk, look.spec().thickness_mm, c * tx - s * ty, s * tx + c * ty));
+  return out;
+}
+
+bool GroundTruth::tag_visible(const SceneInstant& instant, const DiskInstant& disk) const {
+  if (!disk.resting) return false;
+  const print::DiskAppearance& look = model_.disks[disk.disk];
+  const model::TagSpec* tag = look.tag(disk.top_face);
+  if (!tag) return false;
+  double o = -tag->heading_offset_deg * std::numbers::pi / 180;
+  double c = std::cos(o), s = std::sin(o);
+  double cell = tag->size_mm / print::kTagBorderCells;
+  cv::Vec3d eye = rig_.center_table();
+  const cv::Size size = rig_.camera.image_size;
+  // Every cell corner and centre of the printed tag must be in view and uncovered.
+  for (int i = 0; i <= 2 * print::kTagCells; ++i) {
+    for (int j = 0; j <= 2 * print::kTagCells; ++j) {
+      double tx = (i / 2.0 - print::kTagCells / 2.0) * cell, ty = (j / 2.0 - print::kTagCells / 2.0) * cell;
+      cv::Point3d p = top_face_point(disk, look.spec().thickness_mm, c * tx - s * ty, s * tx + c * ty);
+      cv::Vec3d q = rig_.rotation * cv::Vec3d(p.x, p.y, p.z) + rig_.translation;
+      if (q[2] <= 0) return false;
+      cv::Vec2d ray(q[0] / q[2], q[1] / q[2]);
+      cv::Point2d px = pixel_from_ray(rig_.camera, ray);
+      // Wholly in view: at least one pixel inside the image's edge.
+      if (px.x < 0.5 || px.y < 0.5 || px.x > size.width - 1.5 || px.y > size.height - 1.5) return false;
+      auto back = ray_from_pixel(rig_.camera, px);  // a lens model can fold far outside its field
+      if (!back || cv::norm(*back - ray) > 1e-6) return false;
+      cv::Vec3d to_point = cv::Vec3d(p.x, p.y, p.z) - eye;
+      double distance = cv::norm(to_point);
+      if (cast_objects(model_, instant, eye, to_point / distance, distance - 1e-3, nullptr, false, static_cast<int>(disk.disk)))
+        return false;
+    }
+  }
+  return true;
+}
+
+model::TrackFrame GroundTruth::next(long long frame, double t, const SceneInstant& instant) {
+  model::TrackFrame out;
+  out.frame = frame;
+  out.t = t;
+  bool settled = instant.hands.empty() && !instant.board;
+  std::vector<const DiskInstant*> present(memory_.size(), nullptr);
+  for (const DiskInstant& d : instant.disks) {
+    present[d.disk] = &d;
+    if (d.moving || !d.resting) settled = false;
+  }
+  for (std::size_t i = 0; i < memory_.size(); ++i) {
+    Memory& m = memory_[i];
+    const DiskInstant* d = present[i];
+    if (d && tag_visible(instant, *d)) {
+      m.seen = true;
+      m.last_seen_t = t;
+      m.x = d->translation[0];
+      m.y = d->translation[1];
+      m.heading = geom::wrap_degrees(std::atan2(d->rotation(1, 0), d->rotation(0, 0)) * 180 / std::numbers::pi);
+      m.face = d->top_face;
+      model::DiskTrack track;
+      track.name = model_.disks[i].spec().name;
+      track.kind = model_.disks[i].spec().kind;
+      track.x = m.x;
+      track.y = m.y;
+      track.heading = m.heading;
+      track.face = m.face;
+      track.state = model::TrackState::visible;
+      track.motion = d->moving ? model::Motion::moving : model::Motion::settled;
+      out.disks.push_back(track);
+      continue;
+    }
+    if (!m.seen) continue;
+    model::DiskTrack track;
+    track.name = model_.disks[i].spec().name;
+    track.kind = model_.disks[i].spec().kind;
+    track.face = m.face;
+    double age = t - m.last_seen_t;
+    if (age >= lost_after_s_) {
+      track.state = model::TrackState::lost;
+    } else {
+      track.state = model::TrackState::stale;
+      track.x = m.x;
+      track.y = m.y;
+      track.heading = m.heading;
+      track.age_s = age;
+      track.motion = (d && d->moving) ? model::Motion::moving : model::Motion::settled;
+    }
+    out.disks.push_back(track);
+  }
+  out.settled = settled;
+  return out;
+}
+
+}  // namespace diskref::simulator
