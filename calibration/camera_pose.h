@@ -2,8 +2,7 @@
 // Where the camera is relative to the table, and the maps between image pixels and table
 // millimetres at any height above the table (disks' tags lie thickness_mm above it).
 //
-// IMPLEMENTATION OWNED BY THE CALIBRATION ISSUE ("Camera calibration and the table plane");
-// vision, render and the UI already call these declarations: extend them, keep their meaning.
+// Vision, render and the UI call these declarations: extend them, keep their meaning.
 //
 // Frames: table frame as spec §1 (mm, z up out of the table). Camera frame as OpenCV's (x right,
 // y down, z forward). camera_from_table: x_cam = R * x_table + t. Pixels in OpenCV's convention

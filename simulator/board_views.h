@@ -6,7 +6,7 @@
 // model (distortion included) to a ray, which meets the board plane; the card's print is looked
 // up there. Nothing is warped by a homography, so corner truth is exact under distortion.
 //
-// Frames: board frame as render/board_pattern.h (OpenCV's object points; z into the board).
+// Frames: board frame as print/board_pattern.h (OpenCV's object points; z into the board).
 // Camera frame as OpenCV's. camera_from_board: x_cam = R * x_board + t (mm). Pixels are raw
 // image points in OpenCV's convention (pixel centres at integers).
 

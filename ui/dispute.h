@@ -23,7 +23,7 @@ namespace diskref::ui {
 // About 95 % confidence for a Gaussian error.
 inline constexpr double kCallSigmas = 2.0;
 
-// The rules' default range template (rules README, open parameter 5).
+// The rules' default range template (docs/rules.md, open parameter 5).
 inline constexpr geom::Rect kDefaultRangeTemplate{88.9, 25.4};
 
 enum class Call { yes, no, too_close };

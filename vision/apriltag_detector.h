@@ -10,7 +10,8 @@
 //
 // Ownership and threads: a detector owns its apriltag detector and family; it is not safe to call
 // detect() on one detector from two threads at once (make one per thread). Two detectors never
-// share a family (a trap of the library, see notes/stack.md).
+// share a family (a trap of the library: one apriltag_family_t must never serve two live
+// detectors).
 
 #include <array>
 #include <memory>

@@ -41,8 +41,8 @@ struct SearchScene {
 
 struct SearchPlannerOptions {
   // apriltag decodes down to about 2.5 px per cell at full resolution; quad finding on a
-  // decimated image keeps working down to about 1.6 px per cell there (stack.md: decimation 2 loses
-  // tags below 3.2 px per cell). 2.0 keeps a margin.
+  // decimated image keeps working down to about 1.6 px per cell there (measured: decimation 2
+  // loses tags below 3.2 px per cell at full resolution). 2.0 keeps a margin.
   double min_decimated_pixels_per_cell = 2.0;
   // Margin around an expected tag, as a fraction of its box's larger side (plus min_margin_px).
   double expected_margin = 0.2;

@@ -1,8 +1,8 @@
 #pragma once
 // Signed distance between two placed shapes, exactly (no polygon approximation).
 //
-// IMPLEMENTATION OWNED BY THE GEOMETRY ISSUE: the rules engine, vision and UI already call these
-// declarations; extend them, do not change their meaning.
+// The rules engine, vision and the UI call these declarations: extend them, do not change their
+// meaning.
 
 #include "engine/geometry/shape.h"
 

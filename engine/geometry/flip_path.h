@@ -2,8 +2,7 @@
 // Flip movement (spec §6 "move"): where a disk lands flip by flip, what it touches on the way,
 // where it ends, and whether it leaves the play area.
 //
-// IMPLEMENTATION OWNED BY THE GEOMETRY ISSUE: the rules engine and UI already call these
-// declarations; extend them, do not change their meaning.
+// The rules engine and the UI call these declarations: extend them, do not change their meaning.
 
 #include <optional>
 #include <string>

@@ -22,7 +22,7 @@
 //      and its diagonal along b - a. The closed rectangle contains its diagonal, a segment of
 //      length sqrt(l^2 + w^2) from a through b, so T contains a (in A) and b (in B).
 //
-// "+1 range" (rules README, open parameter 5) adds one template length: the same claim for an
+// "+1 range" (docs/rules.md, open parameter 5) adds one template length: the same claim for an
 // (m l) x w rectangle. The placement returned for drawing is the one built in (<=).
 
 namespace diskref::geom {

@@ -1,8 +1,7 @@
 #pragma once
 // Range: can the range template be placed so that it overlaps both disks?
 //
-// IMPLEMENTATION OWNED BY THE GEOMETRY ISSUE: the rules engine and UI already call these
-// declarations; extend them, do not change their meaning.
+// The rules engine and the UI call these declarations: extend them, do not change their meaning.
 
 #include "engine/geometry/distance.h"
 
@@ -22,8 +21,8 @@ struct RangeOutput {
   double template_length_mm = 0;  // reach_multiplier x the template's length
 };
 
-// `reach_multiplier` lengthens the template (rules README #5: "+1 range" adds one template
-// length): 1 for base range, 2 for +1 range, ...
+// `reach_multiplier` lengthens the template (docs/rules.md, open parameter 5: "+1 range" adds one
+// template length): 1 for base range, 2 for +1 range, ...
 // Throws std::invalid_argument when reach_multiplier < 1.
 RangeOutput range_check(const PlacedShape& from, const PlacedShape& to, const Rect& range_template,
                         int reach_multiplier = 1);

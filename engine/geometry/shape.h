@@ -46,7 +46,7 @@ inline bool is_valid(const Shape& shape) { return shape_problem(shape).empty(); 
 const char* shape_type_name(const Shape& shape);
 
 // How far one flip moves the centre: flat_to_flat for a flatted circle, diameter for a circle,
-// length for a rect (rules README, open parameter 2).
+// length for a rect (docs/rules.md, open parameter 2).
 double flip_length(const Shape& shape);
 
 // Radius of the smallest circle about the centre containing the shape.

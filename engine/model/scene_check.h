@@ -7,7 +7,7 @@
 //   physically placed on the table (a disk of kind "template" with its pose as seen): does it
 //   really overlap both disks?
 // - `range` takes an optional "reach_multiplier" (1 = base range, 2 = "+1 range", ...);
-// - `play_area_mm` is optional (default 914.4 x 914.4, rules README open parameter 6);
+// - `play_area_mm` is optional (default 914.4 x 914.4: docs/rules.md, open parameter 6);
 // - answers carry extra keys with the margins and points behind each verdict.
 
 #include <optional>

@@ -55,8 +55,9 @@ struct BeamAttack {
   bool refire = false;  // fire again if a flip ability allows it (Pulse Phasers)
 };
 struct LaunchTorpedo {
-  // Heading after each flip of the launch move (README #4: "you may change its heading after each
-  // flip"); fewer entries keep the last heading. The first flip follows the ship's heading.
+  // Heading after each flip of the launch move ("you may change its heading after each flip";
+  // docs/rules.md, ruling r-torpedo-bay); fewer entries keep the last heading. The first flip
+  // follows the ship's heading.
   std::vector<double> headings_after_flips;
 };
 struct Transport {

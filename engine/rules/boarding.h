@@ -4,7 +4,8 @@
 // equal to the combat total of his ready crew aboard; the side with most hits wins and every other
 // side loses one crew of its choosing (revealed, never unrevealed); on a tie for most, every side
 // loses one. Up to three segments, or until a side has no (revealed) crew left. At the end of
-// Step 4 the player with the highest revealed command aboard controls the ship (README #20).
+// Step 4 the player with the highest revealed command aboard controls the ship
+// (docs/rules.md, open parameter 20).
 
 #include <vector>
 

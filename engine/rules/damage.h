@@ -24,7 +24,7 @@ DamageResult split_hits(int shields, int hull, int hits);
 DamageResult apply_hits(Ctx& ctx, ShipState& ship, int hits, const std::string& cause);
 
 // Hits straight to the hull "regardless of its current shield rating" (collisions); the critical
-// check follows when `crit_check` (README #10).
+// check follows when `crit_check` (docs/rules.md, open parameter 10).
 DamageResult apply_hull_hits(Ctx& ctx, ShipState& ship, int hits, const std::string& cause, bool crit_check);
 
 // Drops `counters` damage counters for a weapon's damage rating and applies the hits.

@@ -51,7 +51,7 @@ std::uint64_t rng_state_from_seed(std::uint64_t seed);
 class VirtualDrops : public DropSource {
  public:
   // `rng_state` is the game state's DropState::rng (advanced in place); each counter shows "HIT!"
-  // with probability `hit_face_odds` (README #8).
+  // with probability `hit_face_odds` (docs/rules.md, open parameter 8).
   VirtualDrops(std::uint64_t& rng_state, double hit_face_odds) : rng_(rng_state), hit_odds_(hit_face_odds) {}
   DropOutcome drop(const DropRequest& request) override;
 

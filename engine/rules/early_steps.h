@@ -11,7 +11,8 @@ namespace diskref::rules {
 void reveal_or_conceal(Ctx& ctx, const RevealConceal& action);
 
 // Step Two: "Each player chooses three orders he wants to execute during the turn and places them
-// face down during this step." Fixed once placed; one disk per order (README #15).
+// face down during this step." Fixed once placed; one disk per order
+// (docs/rules.md, open parameter 15).
 void place_orders(Ctx& ctx, const PlaceOrders& action);
 
 }  // namespace diskref::rules

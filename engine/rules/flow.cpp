@@ -115,7 +115,8 @@ void advance(Ctx& ctx) {
           std::vector<std::string> order;
           for (const std::string& id : s.phase.initiative)
             if (const ShipState* ship = find_ship(s, id); ship != nullptr && !ship->destroyed) order.push_back(id);
-          ctx.emit("initiative", "initiative kept from phase 1 (once a turn, README #12)", {{"order", order}});
+          ctx.emit("initiative", "initiative kept from phase 1 (once a turn: docs/rules.md, open parameter 12)",
+                   {{"order", order}});
           start_ships_stage(ctx, order);
           continue;
         }

@@ -13,9 +13,9 @@ void advance(Ctx& ctx);
 // Ends the current orders phase: the next phase, or Step 4 after the third.
 void end_phase(Ctx& ctx);
 
-// "last side controlling a ship" (README #18), where a side that still has crew aboard a ship is
-// not out ("The other player may not be out of the game, though, especially if he still has crew
-// on board"). Ends the game and returns true when at most one side is left.
+// "last side controlling a ship" (docs/rules.md, open parameter 18), where a side that still has
+// crew aboard a ship is not out ("The other player may not be out of the game, though, especially
+// if he still has crew on board"). Ends the game and returns true when at most one side is left.
 bool check_victory(Ctx& ctx);
 
 }  // namespace diskref::rules

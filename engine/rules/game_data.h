@@ -1,8 +1,8 @@
 #pragma once
-// The game's card data, loaded from data files (rules README #9, #16): ships, crew and tech disks,
-// the critical types, and the open parameters. Nothing here is hard-coded in the engine: the
-// sample set in data/rules/ holds what the rules pages show, with every guessed value listed in
-// the entry's "placeholder" member.
+// The game's card data, loaded from data files (docs/rules.md, open parameters 9 and 16): ships,
+// crew and tech disks, the critical types, and the open parameters. Nothing here is hard-coded in
+// the engine: the sample set in data/rules/ holds what the rules pages show, with every guessed
+// value listed in the entry's "placeholder" member.
 
 #include <optional>
 #include <string>
@@ -15,7 +15,8 @@
 
 namespace diskref::rules {
 
-// Torpedo data of a ship (README #3: size, movement, damage from the ship data).
+// Torpedo data of a ship (docs/rules.md, open parameter 3: size, movement, damage from the ship
+// data).
 struct TorpedoData {
   int movement = 0;  // flips per move
   int damage = 0;    // damage rating: counters dropped on contact
@@ -31,7 +32,7 @@ struct ShipCard {
   int hull = 0;
   int beam = 0;  // beam weapon rating: counters dropped per shot
   std::optional<TorpedoData> torpedo;
-  int capacity = 0;  // crew and tech disks it may carry (README #17)
+  int capacity = 0;  // crew and tech disks it may carry (docs/rules.md, open parameter 17)
   int points = 0;
   std::vector<std::string> keywords;
   std::vector<std::string> placeholders;  // members whose values are guesses
@@ -85,7 +86,8 @@ struct DiskCard {
   const Ability* ability(AbilityType type) const;
 };
 
-// What a critical does (README #9: user-defined table; the bridge crit as given).
+// What a critical does (docs/rules.md, open parameter 9: user-defined table; the bridge crit as
+// given).
 enum class CritEffectType {
   remove_revealed_crew,  // remove every revealed crew aboard with `keyword` from play
   shields_down,          // current shields to 0

@@ -2,8 +2,8 @@
 // Command initiative: "add up the total command value of the revealed crew on each of your ships.
 // The ship with the highest command total goes first. Ties go to the ship with the lowest current
 // speed. In the case of two or more ships having equal command going the same speed, use a random
-// method such as the highest number of hits dropped on five damage counters" (README #13: most
-// hits first; still tied ships drop again).
+// method such as the highest number of hits dropped on five damage counters"
+// (docs/rules.md, open parameter 13: most hits first; still tied ships drop again).
 
 #include <string>
 #include <vector>

@@ -59,7 +59,8 @@ void check_evasive_allowed(const Ctx& ctx, const ShipState& ship, const Evasive&
   double turn = std::fabs(geom::angle_difference_deg(evasive.heading_deg, ship.pose.heading_deg()));
   if (!std::isfinite(evasive.heading_deg) || turn > ctx.params().evasive_max_turn_deg)
     refuse(RefusalKind::illegal_value, "evasive action turns at most " +
-                                           std::to_string(ctx.params().evasive_max_turn_deg) + " degrees (README #22)");
+                                           std::to_string(ctx.params().evasive_max_turn_deg) +
+                                           " degrees (docs/rules.md, open parameter 22)");
   geom::FlipOutput straight = ship_path(ctx, ship, ship.speed, ship.pose.heading_deg());
   if (!end_collisions(ctx.state, straight).empty()) return;
   if (!straight.torpedo_contacts.empty())

@@ -47,7 +47,7 @@ void raise_shields(Ctx& ctx, ShipState& ship, const RaiseShields& order) {
     refuse(RefusalKind::illegal_value, "shields go from 0 up to their maximum strength (" + std::to_string(most) + ")");
   if (ctx.params().raise_shields == RaiseShieldsRule::maximum && value != most)
     refuse(RefusalKind::illegal_value, "Raise Shields sets the maximum value (" + std::to_string(most) +
-                                           ") under this game's parameters (README #11)");
+                                           ") under this game's parameters (docs/rules.md, open parameter 11)");
   if (ship.cloaked && value > 0)
     refuse(RefusalKind::cloaked, "while the cloak is raised the ship's shields are reduced to 0");
   int old = ship.shields;

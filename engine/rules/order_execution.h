@@ -14,7 +14,7 @@ void execute_order(Ctx& ctx, const ExecuteOrder& action);
 void change_speed(Ctx& ctx, ShipState& ship, int new_speed);
 // Change Heading: "rotate your ship in any direction up to 360º".
 void change_heading(Ctx& ctx, ShipState& ship, double heading_deg, const std::string& how);
-// Raise Shields: any value 0..max, or the maximum (README #11).
+// Raise Shields: any value 0..max, or the maximum (docs/rules.md, open parameter 11).
 void raise_shields(Ctx& ctx, ShipState& ship, const RaiseShields& order);
 
 }  // namespace diskref::rules

@@ -1,9 +1,9 @@
 #pragma once
-// The open parameters of the rules (/work/shared/rules/README.md, numbered there), with their
-// defaults. The data file data/rules/parameters.json lists all 23 with these values; a script may
-// override any of them. Parameters the engine fixes by design (disk sizes come from the registry,
-// flip length from the geometry engine, ...) are still listed in the file and checked, so the data
-// set documents every open question in one place.
+// The open parameters of the rules (docs/rules.md, "Open parameters"; the numbers below are
+// theirs), with their defaults. The data file data/rules/parameters.json lists all 23 with these
+// values; a script may override any of them. Parameters the engine fixes by design (disk sizes
+// come from the registry, flip length from the geometry engine, ...) are still listed in the file
+// and checked, so the data set documents every open question in one place.
 
 #include "engine/geometry/shape.h"
 

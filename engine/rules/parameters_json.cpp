@@ -11,7 +11,7 @@ using Setter = std::function<void(Parameters&, const io::JsonCursor&)>;
 
 struct ParameterEntry {
   std::string_view name;
-  int open_parameter;  // number in the rules README's table
+  int open_parameter;  // its number in docs/rules.md ("open parameter N")
   Setter set;
 };
 
@@ -100,7 +100,7 @@ void apply_parameters(Parameters& params, const io::JsonCursor& section) {
     if (value.json().is_object()) {
       value.allow_only({"value", "open_parameter", "why", "note"});
       if (auto number = value.find("open_parameter"); number && number->int_in(1, 99) != entry->open_parameter)
-        number->fail("is open parameter " + std::to_string(entry->open_parameter) + " in the rules README");
+        number->fail("is open parameter " + std::to_string(entry->open_parameter) + " in docs/rules.md");
       entry->set(params, value.at("value"));
     } else {
       entry->set(params, value);

@@ -75,7 +75,7 @@ struct Torpedo {
   geom::Shape shape;
   int movement = 0;
   int damage = 0;
-  int moves_left = 0;  // end-of-phase moves still to make (README #4)
+  int moves_left = 0;  // end-of-phase moves still to make (docs/rules.md, open parameter 4)
 };
 
 enum class TerrainKind { planet, terrain, obstruction };

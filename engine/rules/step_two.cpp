@@ -21,7 +21,8 @@ void place_orders(Ctx& ctx, const PlaceOrders& action) {
     for (std::size_t i = 0; i < action.orders.size(); ++i)
       if (std::count(action.orders.begin(), action.orders.end(), action.orders[i]) > 1)
         refuse(RefusalKind::illegal_value, std::string(display_name(action.orders[i])) +
-                                               " placed twice: each order is a different disk (README #15)");
+                                               " placed twice: each order is a different disk "
+                                               "(docs/rules.md, open parameter 15)");
   for (OrderKind k : action.orders) ship.orders.push_back({k, false, false});
   // The orders stay face down: the event names the ship, not the orders.
   ctx.emit("orders_placed", ctx.player + " places three orders face down for " + ship.id, {{"ship", ship.id}});

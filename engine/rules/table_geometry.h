@@ -26,7 +26,8 @@ geom::RangeOutput range_between(const Parameters& params, const geom::PlacedShap
                                 int extra_ranges = 0);
 
 // "adjacent to (i.e., touching, but not overlapping)": the outline gap is between 0 (excluded when
-// overlapping) and the tolerance (README #23). Returns the signed outline distance in `gap_mm`.
+// overlapping) and the tolerance (docs/rules.md, open parameter 23). Returns the signed outline
+// distance in `gap_mm`.
 struct Adjacency {
   bool adjacent = false;
   double gap_mm = 0;

@@ -84,7 +84,7 @@ void launch_torpedo(Ctx& ctx, ShipState& ship, const LaunchTorpedo& order) {
   const ShipCard& card = card_of(ctx.data, ship);
   if (!card.torpedo) refuse(RefusalKind::order_not_available, ship.id + " carries no torpedoes");
   if (ship.cloaked && !ctx.params().cloaked_can_launch)
-    refuse(RefusalKind::cloaked, "a cloaked ship cannot launch torpedoes (README #21)");
+    refuse(RefusalKind::cloaked, "a cloaked ship cannot launch torpedoes (docs/rules.md, open parameter 21)");
   const TorpedoData& data = *card.torpedo;
   if (static_cast<int>(order.headings_after_flips.size()) > data.movement - 1)
     refuse(RefusalKind::illegal_value, "a torpedo with movement " + std::to_string(data.movement) + " turns after at most " +

@@ -2,8 +2,8 @@
 // Torpedoes: launch into the bay, movement, lifetime and contact. "If a torpedo makes contact with
 // any ship at any time, it inflicts its damage immediately and is removed from play ... This
 // includes the possibility of a ship hitting a torpedo at any point during the ship's movement.
-// Ships can hit their own torpedoes". Lifetime: README #4 (moves at launch, then at the end of its
-// launch phase and the next two; removed after the last).
+// Ships can hit their own torpedoes". Lifetime: docs/rules.md, open parameter 4 (moves at launch,
+// then at the end of its launch phase and the next two; removed after the last).
 
 #include <string>
 #include <vector>
@@ -26,7 +26,8 @@ void move_all_torpedoes(Ctx& ctx, const MoveTorpedoes& action);
 // Any torpedo touching a ship now strikes it (after turns, repositions, launches: "at any time").
 void resolve_resting_contacts(Ctx& ctx);
 
-// Whether a torpedo strikes this ship (README #21: cloaked ships too, by default).
+// Whether a torpedo strikes this ship (docs/rules.md, open parameter 21: cloaked ships too, by
+// default).
 bool torpedo_can_strike(const Ctx& ctx, const ShipState& ship);
 
 }  // namespace diskref::rules

@@ -18,8 +18,8 @@ namespace {
 
 using testing::max_play_area_error_mm;
 
-// Per coordinate: a mean corner error of about 0.06 px, a little worse than apriltag's measured
-// 0.05 px on a sharp 1080p image (notes/stack.md).
+// Per coordinate: a mean corner error of about 0.06 px, a little worse than apriltag's 0.05 px
+// measured on a sharp synthetic 1080p table.
 constexpr double kCornerNoisePx = 0.05;
 
 bool any_note_contains(const CameraPoseEstimate& e, const std::string& text) {

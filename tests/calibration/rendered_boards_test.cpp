@@ -1,4 +1,4 @@
-// Lens calibration on boards rendered through a known camera (render/board_views.h): detection,
+// Lens calibration on boards rendered through a known camera (simulator/board_views.h): detection,
 // view selection and calibration end to end, against the true lens. Chessboard and ChArUco.
 #include <cstdio>
 

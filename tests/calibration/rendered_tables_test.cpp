@@ -1,4 +1,4 @@
-// The table plane on rendered tables (render/session.h) with a known camera pose: the corner
+// The table plane on rendered tables (simulator/session.h) with a known camera pose: the corner
 // markers found by the AprilTag detector, the pose estimated from them, and every point of the play
 // area mapped back onto the table, on it and at a disk tag's height, within 0.5 mm: with and
 // without the lens model, and with the lens and each marker hidden in turn. (Without the lens and

@@ -10,7 +10,7 @@ namespace diskref::calib {
 namespace {
 
 using Kind = TableMonitorEvent::Kind;
-constexpr double kNoisePx = 0.05;  // per corner coordinate, as in table_pose_test.cpp
+constexpr double kNoisePx = 0.05;  // per corner coordinate, as in camera_pose_test.cpp
 
 // The scene's camera bumped: turned by `degrees` about its own x axis and shifted `shift_mm`.
 testing::TableScene bumped(testing::TableScene scene, double degrees, cv::Vec3d shift_mm) {

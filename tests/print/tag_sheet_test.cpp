@@ -1,4 +1,4 @@
-// The tag sheet library (render/tag_sheet.h, render/print_files.h) without the command: the fit
+// The tag sheet library (print/tag_sheet.h, print/print_files.h) without the command: the fit
 // and readability checks against the spec's numbers, sheets that do not fit a page, and the PNG
 // with its resolution. The printed sheet itself is measured in tags_command_test.cpp.
 

@@ -1,6 +1,6 @@
 // Step One (reveal/conceal) and Step Three's "Activating Crew/Tech": ready and activated disks,
 // continuous, flip and Activate-order abilities, crew orders in rows
-// (rule_text/step3-execute-orders.txt).
+// (docs/rules/step3-execute-orders.txt).
 
 #include <cmath>
 

@@ -1,5 +1,5 @@
 // Step Three: the Attack order -- beam weapons, torpedo launch, transporting crew -- and damage
-// (rule_text/step3-execute-orders.txt, "Attacking and Damage").
+// (docs/rules/step3-execute-orders.txt, "Attacking and Damage").
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-// Step 4: Boarding (rule_text/step4-boarding.txt).
+// Step 4: Boarding (docs/rules/step4-boarding.txt).
 
 #include <gtest/gtest.h>
 

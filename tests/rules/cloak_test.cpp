@@ -1,4 +1,4 @@
-// Step Three: cloaking devices, types I, II and III (rule_text/step3-execute-orders.txt).
+// Step Three: cloaking devices, types I, II and III (docs/rules/step3-execute-orders.txt).
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Step Three: collisions and evasive action (rule_text/step3-execute-orders.txt, "Collision").
+// Step Three: collisions and evasive action (docs/rules/step3-execute-orders.txt, "Collision").
 
 #include <gtest/gtest.h>
 

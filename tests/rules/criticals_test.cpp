@@ -1,4 +1,4 @@
-// Step Three: critical hits (rule_text/step3-execute-orders.txt, "Critical Hits").
+// Step Three: critical hits (docs/rules/step3-execute-orders.txt, "Critical Hits").
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Step Three: the phases, command initiative and deferring (rule_text/step3-execute-orders.txt).
+// Step Three: the phases, command initiative and deferring (docs/rules/step3-execute-orders.txt).
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Step Three: movement and the order of orders and movement (rule_text/step3-execute-orders.txt).
+// Step Three: movement and the order of orders and movement (docs/rules/step3-execute-orders.txt).
 
 #include <cmath>
 

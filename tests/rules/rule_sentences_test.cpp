@@ -1,6 +1,6 @@
-// Every sentence of the rules pages (tests/rules/rule_text/step*.txt, verbatim) must be quoted in a
-// test of tests/rules/ -- in a comment next to the test that checks it -- or listed in
-// rule_flavour_test.cpp as flavour rather than a rule. This test splits the pages into sentences
+// Every sentence of the rules pages (docs/rules/step*.txt, verbatim) must be quoted in a test of
+// tests/rules/ -- in a comment next to the test that checks it -- or listed below (kFlavour) as
+// flavour rather than a rule. This test splits the pages into sentences
 // the same way a reader would and fails, naming the sentence, when one is not accounted for.
 
 #include <filesystem>
@@ -18,6 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 
 const fs::path kRulesDir = fs::path(DISKREF_SOURCE_DIR) / "tests/rules";
+const fs::path kPagesDir = fs::path(DISKREF_SOURCE_DIR) / "docs/rules";
 
 std::string read_file(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -142,9 +143,9 @@ std::string all_test_sources() {
 
 TEST(RuleSentences, SplitterFindsTheSentencesOfEachPage) {
   // Guards the splitter itself: counts by hand from the three pages.
-  EXPECT_EQ(sentences_of(read_file(kRulesDir / "rule_text/step2-assign-orders.txt")).size(), 27u);
-  EXPECT_EQ(sentences_of(read_file(kRulesDir / "rule_text/step4-boarding.txt")).size(), 19u);
-  auto step3 = sentences_of(read_file(kRulesDir / "rule_text/step3-execute-orders.txt"));
+  EXPECT_EQ(sentences_of(read_file(kPagesDir / "step2-assign-orders.txt")).size(), 27u);
+  EXPECT_EQ(sentences_of(read_file(kPagesDir / "step4-boarding.txt")).size(), 19u);
+  auto step3 = sentences_of(read_file(kPagesDir / "step3-execute-orders.txt"));
   ASSERT_FALSE(step3.empty());
   EXPECT_EQ(step3.front(), "This is the most involved part of the Turn.");
   EXPECT_EQ(step3.back(), "Ships can hit their own torpedoes, so be careful!");
@@ -153,7 +154,7 @@ TEST(RuleSentences, SplitterFindsTheSentencesOfEachPage) {
 std::vector<std::string> all_sentences() {
   std::vector<std::string> out;
   for (const char* page : {"step2-assign-orders.txt", "step3-execute-orders.txt", "step4-boarding.txt"})
-    for (const std::string& sentence : sentences_of(read_file(kRulesDir / "rule_text" / page))) out.push_back(sentence);
+    for (const std::string& sentence : sentences_of(read_file(kPagesDir / page))) out.push_back(sentence);
   return out;
 }
 
@@ -172,7 +173,7 @@ TEST(RuleSentences, EverySentenceIsCheckedByATestOrListedAsFlavour) {
   }
   int total = 0;
   for (const char* page : {"step2-assign-orders.txt", "step3-execute-orders.txt", "step4-boarding.txt"}) {
-    for (const std::string& sentence : sentences_of(read_file(kRulesDir / "rule_text" / page))) {
+    for (const std::string& sentence : sentences_of(read_file(kPagesDir / page))) {
       ++total;
       EXPECT_NE(sources.find(sentence), std::string::npos) << page << ": no test quotes \"" << sentence << "\"";
     }

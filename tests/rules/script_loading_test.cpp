@@ -61,7 +61,7 @@ TEST(ScriptLoading, TheExampleScriptsLoad) {
   }
 }
 
-TEST(DataLoading, TheSampleDataSetLoadsWithTheReadmeDefaults) {
+TEST(DataLoading, TheSampleDataSetLoadsWithTheDefaultParameters) {
   const GameData& data = sample_data();
   EXPECT_EQ(parameters_to_json(data.parameters), parameters_to_json(Parameters{}));
   ASSERT_NE(data.ship("tderet"), nullptr);
@@ -77,7 +77,7 @@ TEST(DataLoading, TheSampleDataSetLoadsWithTheReadmeDefaults) {
       << "the hull of 7 is given by the rules";
 }
 
-TEST(DataLoading, EveryOpenParameterOfTheReadmeIsInTheDataFile) {
+TEST(DataLoading, EveryOpenParameterIsInTheDataFile) {
   nlohmann::json doc = io::read_json_file(std::string(DISKREF_SOURCE_DIR) + "/data/rules/parameters.json");
   std::set<int> numbers;
   for (const auto& [name, entry] : doc["parameters"].items()) numbers.insert(entry["open_parameter"].get<int>());
@@ -88,7 +88,7 @@ TEST(DataLoading, BadDataNamesThePlace) {
   EXPECT_EQ(data_error(R"({"parameters": {"hit_face_odds": 1.0}})"),
             "cards.json: parameters.hit_face_odds: must be strictly between 0 and 1 (so that tie-break drops end)");
   EXPECT_EQ(data_error(R"({"parameters": {"initiative": {"value": "each_phase", "open_parameter": 13}}})"),
-            "cards.json: parameters.initiative.open_parameter: is open parameter 12 in the rules README");
+            "cards.json: parameters.initiative.open_parameter: is open parameter 12 in docs/rules.md");
   EXPECT_NE(data_error(R"({"parameters": {"warp_factor": 9}})").find("parameters.warp_factor: unknown parameter"),
             std::string::npos);
   EXPECT_EQ(data_error(R"({"crew": [{"id": "x", "name": "X", "command": 1, "combat": 1, "cost": 0,

@@ -1,4 +1,4 @@
-// Step Two: Assign Orders (rule_text/step2-assign-orders.txt), sentence by sentence.
+// Step Two: Assign Orders (docs/rules/step2-assign-orders.txt), sentence by sentence.
 
 #include <gtest/gtest.h>
 
@@ -54,7 +54,8 @@ TEST(StepTwo, FiveOrdersEachADifferentDisk) {
   EXPECT_EQ(kAllOrders.size(), 5u);
   Game g = two_ships();
   g.reveal_all();
-  // Each order is a different disk: the same order twice is refused (README #15).
+  // Each order is a different disk: the same order twice is refused
+  // (docs/rules.md, open parameter 15).
   g.refused(R"({"do": "orders", "player": "diana", "ship": "enterprise", "orders": ["attack", "attack", "raise_shields"]})",
             RefusalKind::illegal_value);
   // Anything else is not an order at all: the script itself is refused.
@@ -132,7 +133,8 @@ TEST(StepTwo, EvasiveActionTurnsWithoutAnOrder) {
 // "Use this order to raise or lower your shields to any setting, from 0 up to their maximum strength."
 // "When executing this order, rotate your shield status counter so the control panel pointer
 // indicates the ship’s maximum value."
-// The two sentences disagree (rules README #11): any value by default, the maximum by parameter.
+// The two sentences disagree (docs/rules.md, open parameter 11): any value by default, the maximum
+// by parameter.
 TEST(StepTwo, RaiseShieldsAnySettingOrMaximumByParameter) {
   Game g = two_ships(2);
   g.start_duel({"raise_shields", "attack", "change_speed"}, {"raise_shields", "attack", "change_speed"});

@@ -1,4 +1,4 @@
-// Step Three: torpedoes (rule_text/step3-execute-orders.txt, "Torpedoes").
+// Step Three: torpedoes (docs/rules/step3-execute-orders.txt, "Torpedoes").
 
 #include <gtest/gtest.h>
 

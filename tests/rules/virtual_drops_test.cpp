@@ -1,5 +1,5 @@
-// The virtual drop: a seeded PRNG in the game state. Monte-Carlo checks of the odds the rules README
-// derives for fair counters, and replays that reproduce a game from its seed.
+// The virtual drop: a seeded PRNG in the game state. Monte-Carlo checks of the odds of fair counters
+// (docs/rules.md, "Odds"), and replays that reproduce a game from its seed.
 
 #include <cmath>
 #include <cstdio>
@@ -45,7 +45,7 @@ void expect_within_four_sigma(double measured, double p, int trials) {
 }
 
 // "Criticals are unlikely." With fair counters, P(exactly one of five) = 5/32 after shield-only
-// damage and P(one or two) = 15/32 after hull damage (rules README).
+// damage and P(one or two) = 15/32 after hull damage (docs/rules.md, "Odds").
 TEST(VirtualDrops, CriticalChanceAfterShieldOnlyDamageIsFiveThirtySeconds) {
   const int trials = 20000;
   expect_within_four_sigma(critical_rate(false, 0.5, 7, trials), 5.0 / 32, trials);

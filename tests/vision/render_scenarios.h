@@ -1,5 +1,5 @@
 #pragma once
-// Table sessions for the vision tests, rendered by diskref's renderer (render/session.h): a
+// Table sessions for the vision tests, rendered by diskref's renderer (simulator/session.h): a
 // 400 x 300 mm play area seen by a 1280 x 720 camera, three ships (one 3 mm thick, one face with a
 // heading offset), two torpedoes; a ship flipped twice, a hand resting over another, a torpedo
 // brought in by hand. Variants: a tilted camera with a strongly distorting lens, or a tilted

@@ -1,4 +1,4 @@
-// The tracker on rendered table sessions with exact ground truth (render/truth.h): recall, position
+// The tracker on rendered table sessions with exact ground truth (simulator/truth.h): recall, position
 // and heading errors, identity, covered disks, and the honesty of sigma_mm, compared frame by frame
 // through the same evaluation the bench and `diskref track --truth` use.
 #include <filesystem>
