@@ -23,12 +23,19 @@ fs::path default_video() {
   return fs::path(DISKREF_UI_SAMPLE_DIR) / rel;
 }
 
+// The game data (data/rules), likewise.
+fs::path default_rules_data() {
+  if (fs::is_directory(fs::path("data") / "rules")) return fs::path("data") / "rules";
+  return fs::path(DISKREF_DATA_DIR) / "rules";
+}
+
 struct UiOptions {
   std::string video;
   int camera = -1;
   std::string camera_device;
   CameraSettingsText camera_settings;
   std::string replay;
+  std::string rules;
   std::string table, disks, calib, tracks, record, screenshot, views_json;
   long long frames = -1;
   std::string size = "1280x800";
@@ -74,6 +81,7 @@ int run_ui(const UiOptions& o) {
   if (!o.calib.empty()) a.source.camera_file = o.calib;
   if (!o.tracks.empty()) a.source.tracks = o.tracks;
   if (!o.record.empty()) a.record_dir = o.record;
+  a.rules_data = o.rules.empty() ? default_rules_data() : fs::path(o.rules);
   if (!o.screenshot.empty()) a.screenshot = o.screenshot;
   if (!o.views_json.empty()) {
     if (!a.screenshot) throw io::InputError("", "--views-json", "goes with --screenshot");
@@ -127,6 +135,7 @@ RunFunction setup_ui(CLI::App& app) {
   sub->add_option("--table", o->table, "Table file (default: table.json beside the video)");
   sub->add_option("--disks", o->disks, "Disk registry (default: disks.json beside the video)");
   sub->add_option("--calib", o->calib, "Camera file, spec §7 (default: camera.json beside the video, if any)");
+  sub->add_option("--rules", o->rules, "Game data: a file or directory of rules data (default: data/rules)");
   sub->add_option("--tracks", o->tracks, "Show this track file (JSONL, spec §5) instead of running the tracker");
   sub->add_option("--record", o->record, "Record the session (tracks and event log, flushed per frame) into this new directory");
   sub->add_option("--screenshot", o->screenshot, "Write a PNG of the whole window after --frames frames, then exit");
@@ -136,7 +145,7 @@ RunFunction setup_ui(CLI::App& app) {
   sub->add_option("--size", o->size, "Window size WIDTHxHEIGHT")->capture_default_str();
   sub->add_option("--select", o->select, "Preselect two disks for the dispute tool: A,B")->delimiter(',')->expected(1, 2);
   sub->add_option("--template", o->template_index,
-                  "Range template: 0 = the rules' default 88.9 x 25.4 mm, 1.. = the registry's templates in order")
+                  "Range template: 0 = the rules' (game data parameter range_template_mm), 1.. = the registry's templates in order")
       ->check(CLI::NonNegativeNumber);
   sub->add_option("--reach", o->reach, "Template lengths of reach: 1 = base range, 2 = +1 range")->check(CLI::Range(1, 4));
   sub->add_option("--flip", o->flip, "Preselect a ship and a speed for the flip path: SHIP:SPEED");

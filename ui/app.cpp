@@ -21,6 +21,7 @@
 
 #include "calibration/camera_model.h"
 #include "engine/io/input_error.h"
+#include "engine/rules/data_loading.h"
 #include "ui/gl_texture.h"
 #include "ui/layout.h"
 #include "ui/marker_pose.h"
@@ -226,7 +227,7 @@ RunSummary run_app(const AppOptions& o) {
   screen.table = model::load_table(rs.files.table);
   screen.registry = model::load_disk_registry(rs.files.disks);
   if (rs.files.camera) screen.lens = calib::load_camera_model(*rs.files.camera);
-  screen.templates = range_template_choices(screen.registry);
+  screen.templates = range_template_choices(screen.registry, rules::load_game_data({o.rules_data}).parameters.range_template);
   check_choice_names(screen.registry, o.initial);
   screen.choice = o.initial;
   screen.zoom_to_dispute = o.zoom_to_dispute;

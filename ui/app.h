@@ -17,6 +17,8 @@ struct AppOptions {
   SourceChoice source;
   vision::CameraOptions camera;  // for SourceChoice::Kind::camera: the device and its settings
   std::optional<std::filesystem::path> record_dir;  // record the session here
+  // The game data (data/rules: the open parameters, among them the range template).
+  std::filesystem::path rules_data;
   // Write a screenshot of the whole window once frame `frames - 1` is on the screen, then stop.
   std::optional<std::filesystem::path> screenshot;
   // With the screenshot: where each view and panel is on it (JSON), so tools and tests can find

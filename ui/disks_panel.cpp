@@ -30,7 +30,7 @@ void draw_disks_panel(Screen& s, const ScreenRect& rect) {
     ImGui::TableSetupColumn("state");
     ImGui::TableSetupColumn("sigma");
     ImGui::TableHeadersRow();
-    for (const SceneDisk& d : s.scene.disks) {
+    for (const referee::SeenDisk& d : s.scene.disks) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       bool selected = s.choice.a == d.name() || s.choice.b == d.name();

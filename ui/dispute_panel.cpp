@@ -11,18 +11,18 @@
 namespace diskref::ui {
 namespace {
 
-Rgb verdict_color(Call c) {
+Rgb verdict_color(referee::Call c) {
   switch (c) {
-    case Call::yes: return colors::kVerdictYes;
-    case Call::no: return colors::kVerdictNo;
-    case Call::too_close: return colors::kVerdictTooClose;
+    case referee::Call::yes: return colors::kVerdictYes;
+    case referee::Call::no: return colors::kVerdictNo;
+    case referee::Call::too_close: return colors::kVerdictTooClose;
   }
   return colors::kVerdictTooClose;
 }
 
 // A full-width filled banner with the verdict in large type.
-void verdict_banner(Call c, const char* yes, const char* no, const std::string& detail) {
-  const char* word = c == Call::yes ? yes : c == Call::no ? no : "TOO CLOSE TO CALL";
+void verdict_banner(referee::Call c, const char* yes, const char* no, const std::string& detail) {
+  const char* word = c == referee::Call::yes ? yes : c == referee::Call::no ? no : "TOO CLOSE TO CALL";
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImVec2 p = ImGui::GetCursorScreenPos();
   float w = ImGui::GetContentRegionAvail().x;
@@ -41,7 +41,7 @@ void disk_combo(const char* label, const Screen& s, std::optional<std::string>& 
   const char* preview = chosen ? chosen->c_str() : "(click a disk)";
   if (ImGui::BeginCombo(label, preview)) {
     if (ImGui::Selectable("(none)", !chosen)) chosen.reset();
-    for (const SceneDisk& d : s.scene.disks) {
+    for (const referee::SeenDisk& d : s.scene.disks) {
       if (!d.has_pose() || (ships_only && d.spec->kind != model::DiskKind::ship)) continue;
       if (ImGui::Selectable(d.name().c_str(), chosen == d.name())) chosen = d.name();
     }
@@ -49,7 +49,7 @@ void disk_combo(const char* label, const Screen& s, std::optional<std::string>& 
   }
 }
 
-const char* call_word(Call c, const char* yes, const char* no) { return c == Call::yes ? yes : c == Call::no ? no : "too close to call"; }
+const char* call_word(referee::Call c, const char* yes, const char* no) { return c == referee::Call::yes ? yes : c == referee::Call::no ? no : "too close to call"; }
 
 void pair_section(Screen& s) {
   float w = ImGui::GetContentRegionAvail().x;
@@ -77,16 +77,16 @@ void pair_section(Screen& s) {
                                                         ": " + s.pair_problem).c_str());
     return;
   }
-  const PairDispute& p = *s.pair;
-  double band = kCallSigmas * p.sigma_mm;
+  const referee::PairVerdict& p = *s.pair;
+  double band = referee::kCallSigmas * p.sigma_mm;
   char detail[128];
   std::snprintf(detail, sizeof detail, "margin %+.2f mm \u00b1 %.2f", p.range.margin_mm, band);
   verdict_banner(p.in_range, "IN RANGE", "OUT OF RANGE", detail);
   ImGui::Text("gap %.2f mm   reach %.2f mm   margin %+.2f mm", p.range.gap_mm, p.range.reach_mm, p.range.margin_mm);
-  ImGui::TextDisabled("uncertainty \u00b1%.2f mm (%.0f sigma; sigma A %.2f, B %.2f mm)", band, kCallSigmas,
+  ImGui::TextDisabled("uncertainty \u00b1%.2f mm (%.0f sigma; sigma A %.2f, B %.2f mm)", band, referee::kCallSigmas,
                       s.scene.disks[p.a].track.sigma_mm, s.scene.disks[p.b].track.sigma_mm);
   ImGui::Text("Overlap: %s   separation %+.2f mm", call_word(p.overlapping, "overlapping", "no"), p.separation.distance);
-  for (const TemplateTouch& t : p.templates) {
+  for (const referee::TemplateTouch& t : p.templates) {
     ImGui::TextColored(im_color4(verdict_color(t.touches_both)), "Template %s on the table: %s", t.template_name.c_str(),
                        call_word(t.touches_both, "touches both", "does not touch both"));
     ImGui::TextDisabled("  to A %+.2f mm (%s), to B %+.2f mm (%s)", t.check.separation_from_mm,
@@ -107,7 +107,7 @@ void flip_section(Screen& s) {
     ImGui::TextDisabled("Right-click a ship in either view to see its flip path.");
     return;
   }
-  const FlipDispute& f = *s.flip;
+  const referee::FlipVerdict& f = *s.flip;
   const geom::FlipOutput& path = f.path;
   if (!path.landings.empty()) {
     const geom::Pose& end = path.landings.back();
@@ -115,9 +115,9 @@ void flip_section(Screen& s) {
   }
   if (path.torpedo_contacts.empty()) {
     if (f.nearest_torpedo) {
-      ImGui::TextColored(im_color4(f.nearest_torpedo->overlapping == Call::too_close ? colors::kVerdictTooClose : colors::kVisible),
+      ImGui::TextColored(im_color4(f.nearest_torpedo->overlapping == referee::Call::too_close ? colors::kVerdictTooClose : colors::kVisible),
                          "torpedo contacts: %s (nearest %s, %+.2f mm)",
-                         f.nearest_torpedo->overlapping == Call::too_close ? "too close to call" : "none",
+                         f.nearest_torpedo->overlapping == referee::Call::too_close ? "too close to call" : "none",
                          f.nearest_torpedo->disk.c_str(), f.nearest_torpedo->separation_mm);
     } else {
       ImGui::TextUnformatted("torpedo contacts: none (no torpedoes)");
@@ -134,13 +134,13 @@ void flip_section(Screen& s) {
   if (f.at_end.empty()) {
     ImGui::TextUnformatted("ends overlapping: nothing");
   } else {
-    for (const NearMiss& n : f.at_end) {
-      ImGui::TextColored(im_color4(verdict_color(n.overlapping == Call::yes ? Call::no : Call::too_close)),
+    for (const referee::NearMiss& n : f.at_end) {
+      ImGui::TextColored(im_color4(verdict_color(n.overlapping == referee::Call::yes ? referee::Call::no : referee::Call::too_close)),
                          "ends overlapping %s: %s (%+.2f mm)", n.disk.c_str(), call_word(n.overlapping, "yes", "no"),
                          n.separation_mm);
     }
   }
-  ImGui::TextColored(im_color4(f.leaves_play_area == Call::no ? colors::kVisible : verdict_color(Call::no)),
+  ImGui::TextColored(im_color4(f.leaves_play_area == referee::Call::no ? colors::kVisible : verdict_color(referee::Call::no)),
                      "leaves the play area: %s (edge margin %+.1f mm)", call_word(f.leaves_play_area, "yes", "no"),
                      path.play_area_margin_mm);
 }

@@ -62,11 +62,11 @@ std::optional<std::size_t> pick_outline(const std::vector<std::vector<Vec2>>& ou
   return best;
 }
 
-std::optional<std::size_t> pick_disk_in_table(const TableScene& scene, Vec2 point_mm, double tolerance_mm) {
+std::optional<std::size_t> pick_disk_in_table(const referee::TableSnapshot& scene, Vec2 point_mm, double tolerance_mm) {
   std::optional<std::size_t> best;
   double best_centre = std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < scene.disks.size(); ++i) {
-    const SceneDisk& d = scene.disks[i];
+    const referee::SeenDisk& d = scene.disks[i];
     if (!d.has_pose() || !geom::contains(d.placed(), point_mm)) continue;
     double c = geom::distance(point_mm, d.pose->position);
     if (c < best_centre) best_centre = c, best = i;
@@ -74,7 +74,7 @@ std::optional<std::size_t> pick_disk_in_table(const TableScene& scene, Vec2 poin
   if (best) return best;
   double best_edge = tolerance_mm;
   for (std::size_t i = 0; i < scene.disks.size(); ++i) {
-    const SceneDisk& d = scene.disks[i];
+    const referee::SeenDisk& d = scene.disks[i];
     if (!d.has_pose()) continue;
     double e = distance_to_boundary(geom::outline_polygon(d.placed()), point_mm);
     if (e <= best_edge) best_edge = e, best = i;

@@ -18,11 +18,11 @@ Vec2 bottom_left(const std::vector<Vec2>& pts) {
   return lo;
 }
 
-double height_of(const SceneDisk& d) { return d.spec->thickness_mm; }
+double height_of(const referee::SeenDisk& d) { return d.spec->thickness_mm; }
 
 void draw_flip(ImDrawList* dl, const Screen& s, const TableToScreen& map, const OverlayStyle& style) {
-  const FlipDispute& f = *s.flip;
-  const SceneDisk& m = s.scene.disks[f.mover];
+  const referee::FlipVerdict& f = *s.flip;
+  const referee::SeenDisk& m = s.scene.disks[f.mover];
   double z = height_of(m);
   ImU32 ghost = im_color(colors::kGhost, 200);
   // The region each flip passes over, faintly, under everything else.
@@ -54,14 +54,14 @@ void draw_flip(ImDrawList* dl, const Screen& s, const TableToScreen& map, const 
   for (const geom::TorpedoContact& t : f.path.torpedo_contacts) {
     auto idx = s.scene.index_of(t.disk);
     if (!idx || !s.scene.disks[*idx].has_pose()) continue;
-    const SceneDisk& d = s.scene.disks[*idx];
+    const referee::SeenDisk& d = s.scene.disks[*idx];
     std::vector<Vec2> pts = map(geom::outline_polygon(d.placed(), 8.0), height_of(d));
     draw_polygon(dl, pts, im_color(colors::kContact), style.line_px + 2.0f);
   }
 }
 
 void draw_pair(ImDrawList* dl, const Screen& s, const TableToScreen& map) {
-  const PairDispute& p = *s.pair;
+  const referee::PairVerdict& p = *s.pair;
   // The template where it reaches (or as close as it gets), on the table surface.
   geom::Rect placed{p.range.template_length_mm, p.template_rect.width_mm};
   std::vector<Vec2> tpl = map(geom::outline_polygon({placed, p.range.template_pose}), 0.0);
@@ -83,7 +83,7 @@ std::vector<std::vector<Vec2>> draw_scene(ImDrawList* dl, const Screen& s, const
 
   std::vector<std::vector<Vec2>> outlines(s.scene.disks.size());
   for (std::size_t i = 0; i < s.scene.disks.size(); ++i) {
-    const SceneDisk& d = s.scene.disks[i];
+    const referee::SeenDisk& d = s.scene.disks[i];
     if (!d.has_pose()) continue;
     double z = height_of(d);
     outlines[i] = map(geom::outline_polygon(d.placed()), z);

@@ -4,12 +4,12 @@
 
 namespace diskref::ui {
 
-std::vector<RangeTemplateChoice> range_template_choices(const model::DiskRegistry& registry) {
+std::vector<RangeTemplateChoice> range_template_choices(const model::DiskRegistry& registry,
+                                                        const geom::Rect& rules_template) {
   std::vector<RangeTemplateChoice> out;
   char label[96];
-  std::snprintf(label, sizeof label, "default %.1f x %.1f mm", kDefaultRangeTemplate.length_mm,
-                kDefaultRangeTemplate.width_mm);
-  out.push_back({label, kDefaultRangeTemplate});
+  std::snprintf(label, sizeof label, "rules %.1f x %.1f mm", rules_template.length_mm, rules_template.width_mm);
+  out.push_back({label, rules_template});
   for (const model::DiskSpec& d : registry.disks()) {
     if (const auto* r = std::get_if<geom::Rect>(&d.shape)) {
       std::snprintf(label, sizeof label, "%s %.1f x %.1f mm", d.name.c_str(), r->length_mm, r->width_mm);
@@ -32,7 +32,7 @@ std::optional<TableBox> dispute_bounds(const Screen& s, double margin_mm) {
     box->max = {std::max(box->max.x, p.x + r), std::max(box->max.y, p.y + r)};
   };
   auto grow_disk = [&](std::size_t i) {
-    const SceneDisk& d = s.scene.disks[i];
+    const referee::SeenDisk& d = s.scene.disks[i];
     if (d.has_pose()) grow(d.pose->position, geom::bounding_radius(d.spec->shape));
   };
   if (s.pair) {
@@ -77,19 +77,19 @@ void Screen::click_mover(const std::string& name) {
 
 namespace {
 
-std::string pair_call_text(const Screen& s, const PairDispute& p) {
+std::string pair_call_text(const Screen& s, const referee::PairVerdict& p) {
   char text[200];
   std::snprintf(text, sizeof text, "range %s -> %s: %s (margin %+.2f mm, +-%.2f mm at 2 sigma)",
                 s.scene.disks[p.a].name().c_str(), s.scene.disks[p.b].name().c_str(),
-                p.in_range == Call::yes ? "in range" : p.in_range == Call::no ? "out of range" : "too close to call",
-                p.range.margin_mm, kCallSigmas * p.sigma_mm);
+                p.in_range == referee::Call::yes ? "in range" : p.in_range == referee::Call::no ? "out of range" : "too close to call",
+                p.range.margin_mm, referee::kCallSigmas * p.sigma_mm);
   return text;
 }
 
 }  // namespace
 
 void Screen::refresh() {
-  if (snap && snap->result.frame) scene = make_scene(registry, *snap->result.frame);
+  if (snap && snap->result.frame) scene = referee::make_snapshot(registry, *snap->result.frame);
   if (snap && snap->result.camera_moved) camera_moved_t = snap->source.t;
   camera_moved = snap && camera_moved_t && snap->source.t - *camera_moved_t >= 0 &&
                  snap->source.t - *camera_moved_t < kCameraMovedShowS;
@@ -106,7 +106,7 @@ void Screen::refresh() {
       pair_problem = "lost: no position to measure from";
     } else {
       std::size_t t = static_cast<std::size_t>(std::clamp<int>(choice.template_index, 0, static_cast<int>(templates.size()) - 1));
-      pair = evaluate_pair(scene, *ia, *ib, templates.empty() ? kDefaultRangeTemplate : templates[t].rect,
+      pair = referee::evaluate_pair(scene, *ia, *ib, templates[t].rect,
                            std::max(1, choice.reach_multiplier));
       // The referee's calls are worth keeping: log each new one.
       std::string call = pair_call_text(*this, *pair);
@@ -119,7 +119,7 @@ void Screen::refresh() {
   }
   if (choice.mover) {
     auto im = scene.index_of(*choice.mover);
-    if (im && scene.disks[*im].has_pose() && choice.flips > 0) flip = evaluate_flip(scene, table, *im, choice.flips);
+    if (im && scene.disks[*im].has_pose() && choice.flips > 0) flip = referee::evaluate_flip(scene, table, *im, choice.flips);
   }
 }
 

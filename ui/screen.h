@@ -12,11 +12,11 @@
 #include "calibration/camera_model.h"
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"
-#include "ui/dispute.h"
+#include "referee/verdicts.h"
 #include "ui/event_log.h"
 #include "ui/session_recording.h"
 #include "ui/source_worker.h"
-#include "ui/table_scene.h"
+#include "referee/table_snapshot.h"
 #include "ui/view_transform.h"
 
 namespace diskref::ui {
@@ -50,14 +50,14 @@ struct Screen {
 
   // The newest frame and what it shows.
   std::shared_ptr<const Snapshot> snap;
-  TableScene scene;
+  referee::TableSnapshot scene;
   unsigned texture = 0;  // the frame as an OpenGL texture
   Vec2 texture_size;
 
   // The dispute tool, recomputed every frame from the scene.
   DisputeChoice choice;
-  std::optional<PairDispute> pair;
-  std::optional<FlipDispute> flip;
+  std::optional<referee::PairVerdict> pair;
+  std::optional<referee::FlipVerdict> flip;
   std::string pair_problem;  // why there is no pair result (a disk lost, ...)
   std::string last_logged_call;
 
@@ -94,6 +94,9 @@ struct TableBox {
 std::optional<TableBox> dispute_bounds(const Screen& screen, double margin_mm);
 
 // The range templates to choose from: the rules' default, then every template in the registry.
-std::vector<RangeTemplateChoice> range_template_choices(const model::DiskRegistry& registry);
+// The rules' range template (docs/rules.md, open parameter 5) first, then every template disk of
+// the registry.
+std::vector<RangeTemplateChoice> range_template_choices(const model::DiskRegistry& registry,
+                                                        const geom::Rect& rules_template);
 
 }  // namespace diskref::ui

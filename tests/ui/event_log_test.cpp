@@ -2,13 +2,13 @@
 
 #include <gtest/gtest.h>
 
-#include "test_scene.h"
+#include "tests/referee/test_table.h"
 
 namespace diskref::ui {
 namespace {
 
 using geom::Vec2;
-using testing::track;
+using referee::testing::track;
 
 std::vector<std::string> texts(const std::vector<Event>& events) {
   std::vector<std::string> out;
@@ -24,7 +24,7 @@ bool mentions(const std::vector<Event>& events, const std::string& part) {
 }
 
 TEST(TableEvents, FirstFrameAnnouncesEveryDisk) {
-  model::TrackFrame f = testing::spec_example_frame();
+  model::TrackFrame f = referee::testing::spec_example_frame();
   std::vector<Event> e = table_events(nullptr, f);
   ASSERT_EQ(e.size(), 2u);
   EXPECT_NE(e[0].text.find("enterprise appeared (up) at (100.0, 200.0) mm"), std::string::npos) << e[0].text;
@@ -33,7 +33,7 @@ TEST(TableEvents, FirstFrameAnnouncesEveryDisk) {
 }
 
 TEST(TableEvents, StateFaceAndMotionChanges) {
-  model::TrackFrame a = testing::spec_example_frame();
+  model::TrackFrame a = referee::testing::spec_example_frame();
   a.disks[0].motion = model::Motion::settled;
   a.settled = true;
   model::TrackFrame b = a;

@@ -5,14 +5,14 @@
 #include <gtest/gtest.h>
 
 #include "engine/geometry/outline.h"
-#include "test_scene.h"
+#include "tests/referee/test_table.h"
 
 namespace diskref::ui {
 namespace {
 
 using geom::Vec2;
-using testing::test_registry;
-using testing::track;
+using referee::testing::test_registry;
+using referee::testing::track;
 
 TEST(PolygonContains, AgreesWithTheShapeItOutlines) {
   // The polygon is the outline sampled into chords: inside it means inside the shape (chords cut
@@ -39,7 +39,7 @@ TEST(PickInTable, FlatsMatter) {
   model::DiskRegistry reg = test_registry();
   model::TrackFrame f;
   f.disks.push_back(track("enterprise", model::DiskKind::ship, Vec2{300, 300}, 0));
-  TableScene scene = make_scene(reg, f);
+  referee::TableSnapshot scene = referee::make_snapshot(reg, f);
   // Heading +x: the front flat is at x = 300 + 28.6. A point 30 mm ahead is inside the circle of
   // diameter 63.5 but beyond the flat: not the ship (without tolerance).
   EXPECT_FALSE(pick_disk_in_table(scene, {330, 300}, 0.0));
@@ -56,7 +56,7 @@ TEST(PickInTable, NearestCentreWinsAmongStackedDisksAndLostDisksAreNeverPicked) 
   f.disks.push_back(track("range", model::DiskKind::template_, Vec2{500, 500}, 0));
   f.disks.push_back(track("torpedo-1", model::DiskKind::torpedo, Vec2{530, 500}, 0));
   f.disks.push_back(track("tderet", model::DiskKind::ship, Vec2{100, 100}, 0, 0, model::TrackState::lost));
-  TableScene scene = make_scene(reg, f);
+  referee::TableSnapshot scene = referee::make_snapshot(reg, f);
   EXPECT_EQ(pick_disk_in_table(scene, {528, 501}, 0.0), std::optional<std::size_t>(1));  // the torpedo on top
   EXPECT_EQ(pick_disk_in_table(scene, {470, 501}, 0.0), std::optional<std::size_t>(0));  // the template
   EXPECT_FALSE(pick_disk_in_table(scene, {100, 100}, 50.0));                              // lost: no pose
@@ -77,10 +77,10 @@ TEST(PickOutline, InsideThenNearestEdgeWithinTolerance) {
 
 TEST(TableSceneTest, JoinsTracksWithTheRegistry) {
   model::DiskRegistry reg = test_registry();
-  model::TrackFrame f = testing::spec_example_frame();
+  model::TrackFrame f = referee::testing::spec_example_frame();
   f.disks.push_back(track("klingon", model::DiskKind::ship, Vec2{1, 1}, 0));
   f.disks.push_back(track("torpedo-1", model::DiskKind::torpedo, std::nullopt, 0, 0, model::TrackState::lost));
-  TableScene scene = make_scene(reg, f);
+  referee::TableSnapshot scene = referee::make_snapshot(reg, f);
   ASSERT_EQ(scene.disks.size(), 3u);
   EXPECT_EQ(scene.unknown, std::vector<std::string>{"klingon"});
   EXPECT_TRUE(scene.disks[0].has_pose());

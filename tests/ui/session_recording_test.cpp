@@ -6,7 +6,7 @@
 
 #include "engine/io/input_error.h"
 #include "engine/model/table_spec.h"
-#include "test_scene.h"
+#include "tests/referee/test_table.h"
 #include "ui/session_setup.h"
 
 namespace diskref::ui {
@@ -22,7 +22,7 @@ class SessionDir : public ::testing::Test {
     fs::remove_all(root_);
     fs::create_directories(root_);
     write(root_ / "table.json", model::table_to_json(model::default_table()).dump());
-    write(root_ / "disks.json", model::disk_registry_to_json(testing::test_registry()).dump());
+    write(root_ / "disks.json", model::disk_registry_to_json(referee::testing::test_registry()).dump());
   }
   static void write(const fs::path& p, const std::string& text) {
     std::ofstream(p, std::ios::binary) << text;
@@ -37,7 +37,7 @@ TEST_F(SessionDir, WhatIsWrittenIsReadBack) {
   {
     SessionRecorder rec(dir, info, files());
     for (int i = 0; i < 3; ++i) {
-      model::TrackFrame f = testing::spec_example_frame(0.25);
+      model::TrackFrame f = referee::testing::spec_example_frame(0.25);
       f.frame = i;
       f.t = i / 30.0;
       rec.write_frame(f);
@@ -65,7 +65,7 @@ TEST_F(SessionDir, EachFrameIsOnDiskAsSoonAsItIsWritten) {
   // Nothing waits for the recorder to close: a crash right after write_frame loses nothing.
   fs::path dir = root_ / "rec";
   SessionRecorder rec(dir, {"camera", std::nullopt, 0, "", "tracker"}, files());
-  rec.write_frame(testing::spec_example_frame());
+  rec.write_frame(referee::testing::spec_example_frame());
   Recording r = load_recording(dir);  // while the recorder is still open
   EXPECT_EQ(r.frames.size(), 1u);
 }
@@ -73,7 +73,7 @@ TEST_F(SessionDir, EachFrameIsOnDiskAsSoonAsItIsWritten) {
 TEST_F(SessionDir, ALastLineCutShortIsDroppedWithAWarning) {
   fs::path dir = root_ / "rec";
   { SessionRecorder rec(dir, {"video", "v.mp4", std::nullopt, "", "tracker"}, files());
-    rec.write_frame(testing::spec_example_frame()); }
+    rec.write_frame(referee::testing::spec_example_frame()); }
   std::ofstream(dir / "track.jsonl", std::ios::app) << R"({"frame": 1, "t": 0.03, "disks": [{"name": "ent)";
   Recording r = load_recording(dir);
   EXPECT_EQ(r.frames.size(), 1u);

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "test_scene.h"
+#include "tests/referee/test_table.h"
 
 namespace diskref::ui {
 namespace {
@@ -42,7 +42,7 @@ class FakeTracker : public TrackProducer {
   explicit FakeTracker(std::atomic<int>* restarts) : restarts_(restarts) {}
   TrackResult process(const SourceFrame& f) override {
     TrackResult r;
-    model::TrackFrame t = testing::spec_example_frame();
+    model::TrackFrame t = referee::testing::spec_example_frame();
     t.frame = f.index;
     t.t = f.t;
     if (f.index >= 5 && f.index <= 6) t.disks[0].state = model::TrackState::stale;

@@ -12,11 +12,12 @@
 #include <opencv2/imgcodecs.hpp>
 
 #include "calibration/camera_pose.h"
+#include "engine/rules/data_loading.h"
 #include "engine/geometry/range.h"
 #include "engine/io/json_cursor.h"
 #include "engine/model/disk_registry.h"
 #include "engine/model/track_frame.h"
-#include "ui/dispute.h"
+#include "referee/verdicts.h"
 #include "ui/theme.h"
 
 namespace diskref::ui {
@@ -182,9 +183,11 @@ TEST_F(UiScreen, TheDisputePanelGivesTheCallForTwoPreselectedDisks) {
   const model::DiskTrack& b = disk_in(f, "ktinga");
   geom::PlacedShape pa{registry.find("enterprise")->shape, geom::Pose::from_degrees(*a.x, *a.y, *a.heading)};
   geom::PlacedShape pb{registry.find("ktinga")->shape, geom::Pose::from_degrees(*b.x, *b.y, *b.heading)};
-  geom::RangeOutput range = geom::range_check(pa, pb, kDefaultRangeTemplate);
-  Call expected = call_margin(range.margin_mm, combined_sigma(a.sigma_mm, b.sigma_mm));
-  Rgb banner = expected == Call::yes ? colors::kVerdictYes : expected == Call::no ? colors::kVerdictNo : colors::kVerdictTooClose;
+  // The screen measures with the rules' template, from the game data.
+  geom::Rect rules_template = rules::load_game_data({fs::path(DISKREF_SOURCE_DIR) / "data" / "rules"}).parameters.range_template;
+  geom::RangeOutput range = geom::range_check(pa, pb, rules_template);
+  referee::Call expected = referee::call_margin(range.margin_mm, referee::combined_sigma(a.sigma_mm, b.sigma_mm));
+  Rgb banner = expected == referee::Call::yes ? colors::kVerdictYes : expected == referee::Call::no ? colors::kVerdictNo : colors::kVerdictTooClose;
 
   const nlohmann::json& panel = s.views.at("panels").at("dispute");
   EXPECT_GT(count_in_rect(s.image, panel, banner), 3000) << "the verdict banner (margin " << range.margin_mm << " mm)";

@@ -1,10 +1,11 @@
-#include "ui/dispute.h"
+#include "referee/verdicts.h"
+#include "engine/rules/parameters.h"
 
 #include <gtest/gtest.h>
 
-#include "test_scene.h"
+#include "tests/referee/test_table.h"
 
-namespace diskref::ui {
+namespace diskref::referee {
 namespace {
 
 using geom::Vec2;
@@ -34,8 +35,8 @@ TEST(CallMargin, CombinedSigmaOfTwoIndependentDisks) {
 
 TEST(EvaluatePair, SpecExampleIsInRange) {
   model::DiskRegistry reg = test_registry();
-  TableScene scene = make_scene(reg, testing::spec_example_frame(0.3));
-  PairDispute p = evaluate_pair(scene, 0, 1, kDefaultRangeTemplate);
+  TableSnapshot scene = make_snapshot(reg, testing::spec_example_frame(0.3));
+  PairVerdict p = evaluate_pair(scene, 0, 1, rules::Parameters{}.range_template);
   // spec §6: gap 69.65, reach 92.46, margin 22.81.
   EXPECT_NEAR(p.range.gap_mm, 69.65, 0.01);
   EXPECT_NEAR(p.range.reach_mm, 92.46, 0.01);
@@ -56,16 +57,16 @@ TEST(EvaluatePair, MarginInsideTheUncertaintyIsTooCloseToCall) {
   // enterprise heading 90: its front flat is 28.6 from its centre along +y; tderet's radius 31.75.
   f.disks.push_back(track("enterprise", model::DiskKind::ship, Vec2{100, 200}, 90, 0.4));
   f.disks.push_back(track("tderet", model::DiskKind::ship, Vec2{100, 200 + 28.6 + gap + 31.75}, 270, 0.4));
-  TableScene scene = make_scene(reg, f);
-  PairDispute p = evaluate_pair(scene, 0, 1, kDefaultRangeTemplate);
+  TableSnapshot scene = make_snapshot(reg, f);
+  PairVerdict p = evaluate_pair(scene, 0, 1, rules::Parameters{}.range_template);
   EXPECT_NEAR(p.range.margin_mm, 0.5, 1e-6);
   EXPECT_EQ(p.in_range, Call::too_close);  // 0.5 < 2 * 0.57
   // The same geometry measured precisely is called.
   f.disks[0].sigma_mm = f.disks[1].sigma_mm = 0.1;
-  scene = make_scene(reg, f);
-  EXPECT_EQ(evaluate_pair(scene, 0, 1, kDefaultRangeTemplate).in_range, Call::yes);
+  scene = make_snapshot(reg, f);
+  EXPECT_EQ(evaluate_pair(scene, 0, 1, rules::Parameters{}.range_template).in_range, Call::yes);
   // +1 range doubles the template's length: now far inside.
-  EXPECT_GT(evaluate_pair(scene, 0, 1, kDefaultRangeTemplate, 2).range.margin_mm, 80);
+  EXPECT_GT(evaluate_pair(scene, 0, 1, rules::Parameters{}.range_template, 2).range.margin_mm, 80);
 }
 
 TEST(EvaluatePair, OverlappingShipsAndATemplateOnTheTable) {
@@ -75,8 +76,8 @@ TEST(EvaluatePair, OverlappingShipsAndATemplateOnTheTable) {
   f.disks.push_back(track("tderet", model::DiskKind::ship, Vec2{150, 200}, 0, 0.2));
   // The template lies along +x from x = 60 to 148.9, across both ships.
   f.disks.push_back(track("range", model::DiskKind::template_, Vec2{104.45, 200}, 0, 0.2));
-  TableScene scene = make_scene(reg, f);
-  PairDispute p = evaluate_pair(scene, 0, 1, kDefaultRangeTemplate);
+  TableSnapshot scene = make_snapshot(reg, f);
+  PairVerdict p = evaluate_pair(scene, 0, 1, rules::Parameters{}.range_template);
   EXPECT_EQ(p.overlapping, Call::yes);
   EXPECT_NEAR(p.separation.distance, 50 - 28.6 - 31.75, 1e-6);  // enterprise's flat faces tderet
   ASSERT_EQ(p.templates.size(), 1u);
@@ -86,22 +87,22 @@ TEST(EvaluatePair, OverlappingShipsAndATemplateOnTheTable) {
   // Slide the template away from tderet until it just misses, by 0.1 mm: too close to call.
   // Its right end is at x = centre + 44.45; tderet's left edge at 150 - 31.75 = 118.25.
   f.disks[2].x = 118.25 - 44.45 - 0.1;
-  scene = make_scene(reg, f);
-  p = evaluate_pair(scene, 0, 1, kDefaultRangeTemplate);
+  scene = make_snapshot(reg, f);
+  p = evaluate_pair(scene, 0, 1, rules::Parameters{}.range_template);
   ASSERT_EQ(p.templates.size(), 1u);
   EXPECT_EQ(p.templates[0].touches_a, Call::yes);
   EXPECT_EQ(p.templates[0].touches_b, Call::too_close);
   EXPECT_EQ(p.templates[0].touches_both, Call::too_close);
   // Far away: a clear no.
   f.disks[2].x = 600;
-  scene = make_scene(reg, f);
-  EXPECT_EQ(evaluate_pair(scene, 0, 1, kDefaultRangeTemplate).templates[0].touches_both, Call::no);
+  scene = make_snapshot(reg, f);
+  EXPECT_EQ(evaluate_pair(scene, 0, 1, rules::Parameters{}.range_template).templates[0].touches_both, Call::no);
 }
 
 TEST(EvaluateFlip, SpecExampleEndsOnTderet) {
   model::DiskRegistry reg = test_registry();
-  TableScene scene = make_scene(reg, testing::spec_example_frame(0.3));
-  FlipDispute f = evaluate_flip(scene, model::default_table(), 0, 3);
+  TableSnapshot scene = make_snapshot(reg, testing::spec_example_frame(0.3));
+  FlipVerdict f = evaluate_flip(scene, model::default_table(), 0, 3);
   ASSERT_EQ(f.path.landings.size(), 3u);
   EXPECT_NEAR(f.path.landings[2].position.y, 371.6, 1e-6);
   ASSERT_EQ(f.at_end.size(), 1u);
@@ -118,20 +119,20 @@ TEST(EvaluateFlip, TorpedoesAreContactsTemplatesAreNotObstaclesAndTheEdgeIsCalle
   f.disks.push_back(track("enterprise", model::DiskKind::ship, Vec2{100, 850}, 90, 0.5));
   f.disks.push_back(track("torpedo-1", model::DiskKind::torpedo, Vec2{100, 200 + 57.2}, 0, 0.5));
   f.disks.push_back(track("range", model::DiskKind::template_, Vec2{100, 907.2}, 0, 0.5));
-  TableScene scene = make_scene(reg, f);
+  TableSnapshot scene = make_snapshot(reg, f);
   // One flip north: lands at y = 907.2, inside the 914.4 play area by 7.2 mm: a clear no.
-  FlipDispute one = evaluate_flip(scene, model::default_table(), 0, 1);
+  FlipVerdict one = evaluate_flip(scene, model::default_table(), 0, 1);
   EXPECT_EQ(one.leaves_play_area, Call::no);
   EXPECT_TRUE(one.at_end.empty()) << "a template is not an obstacle";
   // Start 0.5 mm further: lands 6.7 mm inside; with sigma 0.5 the band is 1 mm: still no. Start so
   // that it lands 0.3 mm inside: too close to call.
   f.disks[0].y = 914.4 - 0.3 - 57.2;
-  scene = make_scene(reg, f);
+  scene = make_snapshot(reg, f);
   EXPECT_EQ(evaluate_flip(scene, model::default_table(), 0, 1).leaves_play_area, Call::too_close);
   // The torpedo is hit on flip 1 when flying south from y = 314.4.
   f.disks[0] = track("enterprise", model::DiskKind::ship, Vec2{100, 314.4}, 270, 0.5);
-  scene = make_scene(reg, f);
-  FlipDispute south = evaluate_flip(scene, model::default_table(), 0, 2);
+  scene = make_snapshot(reg, f);
+  FlipVerdict south = evaluate_flip(scene, model::default_table(), 0, 2);
   ASSERT_FALSE(south.path.torpedo_contacts.empty());
   EXPECT_EQ(south.path.torpedo_contacts[0].flip, 1);
   ASSERT_TRUE(south.nearest_torpedo);
@@ -139,4 +140,4 @@ TEST(EvaluateFlip, TorpedoesAreContactsTemplatesAreNotObstaclesAndTheEdgeIsCalle
 }
 
 }  // namespace
-}  // namespace diskref::ui
+}  // namespace diskref::referee

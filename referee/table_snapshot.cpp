@@ -1,16 +1,16 @@
-#include "ui/table_scene.h"
+#include "referee/table_snapshot.h"
 
-namespace diskref::ui {
+namespace diskref::referee {
 
-std::optional<std::size_t> TableScene::index_of(std::string_view name) const {
+std::optional<std::size_t> TableSnapshot::index_of(std::string_view name) const {
   for (std::size_t i = 0; i < disks.size(); ++i) {
     if (disks[i].name() == name) return i;
   }
   return std::nullopt;
 }
 
-TableScene make_scene(const model::DiskRegistry& registry, const model::TrackFrame& frame) {
-  TableScene scene;
+TableSnapshot make_snapshot(const model::DiskRegistry& registry, const model::TrackFrame& frame) {
+  TableSnapshot scene;
   scene.frame = frame.frame;
   scene.t = frame.t;
   for (const model::DiskTrack& track : frame.disks) {
@@ -19,7 +19,7 @@ TableScene make_scene(const model::DiskRegistry& registry, const model::TrackFra
       scene.unknown.push_back(track.name);
       continue;
     }
-    SceneDisk d;
+    SeenDisk d;
     d.spec = spec;
     d.track = track;
     if (track.state != model::TrackState::lost && track.x && track.y && track.heading) {
@@ -30,4 +30,4 @@ TableScene make_scene(const model::DiskRegistry& registry, const model::TrackFra
   return scene;
 }
 
-}  // namespace diskref::ui
+}  // namespace diskref::referee

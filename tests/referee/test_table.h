@@ -7,7 +7,7 @@
 #include "engine/model/disk_registry.h"
 #include "engine/model/track_frame.h"
 
-namespace diskref::ui::testing {
+namespace diskref::referee::testing {
 
 inline model::DiskRegistry test_registry() {
   std::vector<model::DiskSpec> disks;
@@ -51,4 +51,4 @@ inline model::TrackFrame spec_example_frame(double sigma = 0.0) {
   return f;
 }
 
-}  // namespace diskref::ui::testing
+}  // namespace diskref::referee::testing

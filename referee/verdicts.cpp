@@ -1,43 +1,14 @@
-#include "ui/dispute.h"
+#include "referee/verdicts.h"
 
 #include <cmath>
 
-namespace diskref::ui {
+namespace diskref::referee {
 
-const char* to_string(Call call) {
-  switch (call) {
-    case Call::yes: return "yes";
-    case Call::no: return "no";
-    case Call::too_close: return "too close to call";
-  }
-  return "?";
-}
-
-Call call_margin(double margin_mm, double sigma_mm, double k) {
-  double band = k * std::max(0.0, sigma_mm);
-  if (band == 0) return margin_mm >= 0 ? Call::yes : Call::no;
-  if (margin_mm >= band) return Call::yes;
-  if (margin_mm <= -band) return Call::no;
-  return Call::too_close;
-}
-
-double combined_sigma(double sigma_a_mm, double sigma_b_mm) { return std::hypot(sigma_a_mm, sigma_b_mm); }
-
-namespace {
-
-Call both(Call a, Call b) {
-  if (a == Call::no || b == Call::no) return Call::no;
-  if (a == Call::yes && b == Call::yes) return Call::yes;
-  return Call::too_close;
-}
-
-}  // namespace
-
-PairDispute evaluate_pair(const TableScene& scene, std::size_t a, std::size_t b, const geom::Rect& range_template,
+PairVerdict evaluate_pair(const TableSnapshot& scene, std::size_t a, std::size_t b, const geom::Rect& range_template,
                           int reach_multiplier) {
-  const SceneDisk& da = scene.disks.at(a);
-  const SceneDisk& db = scene.disks.at(b);
-  PairDispute out;
+  const SeenDisk& da = scene.disks.at(a);
+  const SeenDisk& db = scene.disks.at(b);
+  PairVerdict out;
   out.a = a;
   out.b = b;
   geom::PlacedShape pa = da.placed();
@@ -51,7 +22,7 @@ PairDispute evaluate_pair(const TableScene& scene, std::size_t a, std::size_t b,
   out.overlapping = call_margin(-out.separation.distance, out.sigma_mm);
 
   for (std::size_t i = 0; i < scene.disks.size(); ++i) {
-    const SceneDisk& t = scene.disks[i];
+    const SeenDisk& t = scene.disks[i];
     if (i == a || i == b || t.spec->kind != model::DiskKind::template_ || !t.has_pose()) continue;
     TemplateTouch touch;
     touch.template_name = t.name();
@@ -64,9 +35,9 @@ PairDispute evaluate_pair(const TableScene& scene, std::size_t a, std::size_t b,
   return out;
 }
 
-FlipDispute evaluate_flip(const TableScene& scene, const model::TableSpec& table, std::size_t mover, int flips) {
-  const SceneDisk& m = scene.disks.at(mover);
-  FlipDispute out;
+FlipVerdict evaluate_flip(const TableSnapshot& scene, const model::TableSpec& table, std::size_t mover, int flips) {
+  const SeenDisk& m = scene.disks.at(mover);
+  FlipVerdict out;
   out.mover = mover;
   out.flips = flips;
   out.sigma_mm = m.track.sigma_mm;
@@ -76,7 +47,7 @@ FlipDispute evaluate_flip(const TableScene& scene, const model::TableSpec& table
   in.flips = flips;
   in.play_area_mm = table.play_area_mm;
   for (std::size_t i = 0; i < scene.disks.size(); ++i) {
-    const SceneDisk& d = scene.disks[i];
+    const SeenDisk& d = scene.disks[i];
     if (i == mover || !d.has_pose() || d.spec->kind == model::DiskKind::template_) continue;
     in.others.push_back({d.name(), d.placed(), d.spec->kind == model::DiskKind::torpedo});
   }
@@ -100,4 +71,4 @@ FlipDispute evaluate_flip(const TableScene& scene, const model::TableSpec& table
   return out;
 }
 
-}  // namespace diskref::ui
+}  // namespace diskref::referee

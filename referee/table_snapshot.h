@@ -11,9 +11,9 @@
 #include "engine/model/disk_registry.h"
 #include "engine/model/track_frame.h"
 
-namespace diskref::ui {
+namespace diskref::referee {
 
-struct SceneDisk {
+struct SeenDisk {
   const model::DiskSpec* spec = nullptr;  // the registry entry (the registry outlives the scene)
   model::DiskTrack track;                 // as the tracker reported it
   std::optional<geom::Pose> pose;  // table frame; absent when lost
@@ -24,15 +24,15 @@ struct SceneDisk {
   geom::PlacedShape placed() const { return {spec->shape, *pose}; }
 };
 
-struct TableScene {
+struct TableSnapshot {
   long long frame = -1;
   double t = 0;
-  std::vector<SceneDisk> disks;       // in the tracker's order
+  std::vector<SeenDisk> disks;       // in the tracker's order
   std::vector<std::string> unknown;   // names in the frame that the registry does not know
 
   std::optional<std::size_t> index_of(std::string_view name) const;
 };
 
-TableScene make_scene(const model::DiskRegistry& registry, const model::TrackFrame& frame);
+TableSnapshot make_snapshot(const model::DiskRegistry& registry, const model::TrackFrame& frame);
 
-}  // namespace diskref::ui
+}  // namespace diskref::referee
