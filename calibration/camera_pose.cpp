@@ -210,7 +210,7 @@ CameraPoseEstimate estimate_camera_pose(const model::TableSpec& table, const std
     return result;
   }
   std::vector<int> hidden;
-  for (int id = 0; id < 4; ++id)
+  for (int id = 0; id < model::kCornerMarkerCount; ++id)
     if (!used.count(id)) hidden.push_back(id);
   auto pose = fit_pose(correspondences(table, used), lens, image_size);
   if (!pose) {
@@ -247,7 +247,7 @@ CameraPoseEstimate estimate_camera_pose(const model::TableSpec& table, const std
   }
 
   for (const auto& [id, observation] : used) pose->markers_used.push_back(id);
-  for (int id = 0; id < 4; ++id)
+  for (int id = 0; id < model::kCornerMarkerCount; ++id)
     if (!used.count(id)) pose->markers_missing.push_back(id);
   measure_quality(*pose, table, used, seen);
   if (!hidden.empty())
@@ -277,10 +277,10 @@ std::vector<MarkerObservation> corner_markers_seen_once(const std::vector<Marker
                                                         std::vector<int>* seen_twice) {
   std::map<int, int> count;
   for (const auto& m : markers)
-    if (m.id >= 0 && m.id <= 3) ++count[m.id];
+    if (model::is_corner_marker(m.id)) ++count[m.id];
   std::vector<MarkerObservation> out;
   for (const auto& m : markers)
-    if (m.id >= 0 && m.id <= 3 && count[m.id] == 1) out.push_back(m);
+    if (model::is_corner_marker(m.id) && count[m.id] == 1) out.push_back(m);
   if (seen_twice)
     for (const auto& [id, n] : count)
       if (n > 1) seen_twice->push_back(id);

@@ -32,7 +32,7 @@ struct TableOptions {
 std::vector<calib::MarkerObservation> corner_markers_in(vision::AprilTagDetector& detector, const cv::Mat& gray) {
   std::vector<calib::MarkerObservation> out;
   for (const auto& tag : detector.detect(gray))
-    if (tag.id >= 0 && tag.id <= 3) out.push_back({tag.id, tag.corners});
+    if (model::is_corner_marker(tag.id)) out.push_back({tag.id, tag.corners});
   return out;
 }
 

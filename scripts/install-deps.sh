@@ -6,7 +6,7 @@ packages=(
   build-essential cmake pkg-config git
   libopencv-dev libopencv-contrib-dev libapriltag-dev
   libimgui-dev libglfw3-dev libgl1-mesa-dri
-  nlohmann-json3-dev libcli11-dev
+  nlohmann-json3-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth
   poppler-utils

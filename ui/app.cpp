@@ -24,7 +24,6 @@
 #include "engine/rules/data_loading.h"
 #include "ui/gl_texture.h"
 #include "ui/layout.h"
-#include "ui/marker_pose.h"
 #include "ui/panels.h"
 #include "ui/recorded_tracks.h"
 #include "ui/vision_adapters.h"
@@ -61,7 +60,7 @@ void check_choice_names(const model::DiskRegistry& registry, const DisputeChoice
 
 // What the worker reads and who tracks it.
 struct Sources {
-  std::unique_ptr<FrameFeed> feed;
+  std::unique_ptr<vision::FrameSource> frames;
   std::unique_ptr<TrackProducer> producer;
   SessionInfo info;
 };
@@ -77,22 +76,22 @@ Sources open_sources(const AppOptions& o, const ResolvedSession& rs, const Scree
     for (const std::string& w : rec.warnings) summary.notes.push_back(w);
     tracks = std::move(rec.frames);
     if (rec.info.video && fs::is_regular_file(*rec.info.video)) {
-      s.feed = open_video_feed(*rec.info.video);
+      s.frames = vision::open_video_file(*rec.info.video);
       has_video = true;
       s.info.video = fs::absolute(*rec.info.video).string();
     } else {
       summary.notes.push_back("replay without its video: table view only");
-      s.feed = make_timeline_feed(tracks, 30.0);
+      s.frames = make_timeline_source(tracks, 30.0);
     }
     s.info.source = rec.info.source;
     s.info.camera_index = rec.info.camera_index;
   } else if (o.source.kind == SourceChoice::Kind::camera) {
-    s.feed = open_camera_feed(o.camera);
+    s.frames = vision::open_camera(o.camera);
     has_video = true;
     s.info.source = "camera";
     s.info.camera_index = o.source.camera_index;
   } else {
-    s.feed = open_video_feed(*rs.video);
+    s.frames = vision::open_video_file(*rs.video);
     has_video = true;
     s.info.source = "video";
     s.info.video = fs::absolute(*rs.video).string();
@@ -100,8 +99,8 @@ Sources open_sources(const AppOptions& o, const ResolvedSession& rs, const Scree
 
   if (rs.tracks) {
     if (o.source.kind != SourceChoice::Kind::replay) tracks = model::load_track_jsonl(*rs.tracks);
-    std::unique_ptr<MarkerPose> pose;
-    if (has_video) pose = std::make_unique<MarkerPose>(screen.table, screen.lens);
+    std::unique_ptr<vision::MarkerWatch> pose;
+    if (has_video) pose = std::make_unique<vision::MarkerWatch>(screen.table, screen.lens);
     s.producer = std::make_unique<RecordedTracks>(std::move(tracks), rs.tracks_label, std::move(pose));
     s.info.tracks_from = o.source.kind == SourceChoice::Kind::replay ? "replay" : "file";
   } else {
@@ -240,7 +239,7 @@ RunSummary run_app(const AppOptions& o) {
     summary.recording = recorder->dir();
   }
   screen.recorder = recorder.get();
-  summary.source_fps = sources.feed->fps();
+  summary.source_fps = sources.frames->frames_per_second() > 0 ? sources.frames->frames_per_second() : 30.0;
 
   Window window(o.width, o.height);
   ImGuiSession imgui(window.handle, o.screenshot.has_value());
@@ -251,9 +250,9 @@ RunSummary run_app(const AppOptions& o) {
   wo.start_paused = o.start_paused;
   SourceWorker::FrameHook hook;
   if (recorder) hook = [rec = recorder.get()](const model::TrackFrame& f) { rec->write_frame(f); };
-  SourceWorker worker(std::move(sources.feed), std::move(sources.producer), wo, hook);
+  SourceWorker worker(std::move(sources.frames), std::move(sources.producer), wo, hook);
   screen.worker = &worker;
-  screen.note(Severity::info, "opened " + worker.feed_description() + "; tracks: " + worker.producer_description());
+  screen.note(Severity::info, "opened " + worker.source_description() + "; tracks: " + worker.producer_description());
   for (const std::string& n : summary.notes) screen.note(Severity::warning, n);
   if (recorder) screen.note(Severity::info, "recording to " + recorder->dir().string());
 

@@ -3,7 +3,7 @@
 namespace diskref::ui {
 
 RecordedTracks::RecordedTracks(std::vector<model::TrackFrame> frames, std::string description,
-                               std::unique_ptr<MarkerPose> pose)
+                               std::unique_ptr<vision::MarkerWatch> pose)
     : description_(std::move(description)), pose_(std::move(pose)) {
   for (model::TrackFrame& f : frames) {
     long long index = f.frame;
@@ -15,11 +15,15 @@ TrackResult RecordedTracks::process(const SourceFrame& frame) {
   TrackResult r;
   if (auto it = frames_.find(frame.index); it != frames_.end()) r.frame = it->second;
   if (pose_) {
-    MarkerPose::Update u = pose_->update(frame);
+    vision::MarkerWatch::Update u = pose_->update(frame);
     r.table_pose = u.pose;
-    r.detections = std::move(u.markers);
-    r.notes = std::move(u.notes);
-    r.camera_moved = u.camera_moved;
+    for (const vision::TagDetection& d : u.markers) r.detections.push_back({d.id, d.corners});
+    if (u.event) {
+      using Kind = calib::TableMonitorEvent::Kind;
+      r.camera_moved = u.event->kind == Kind::camera_moved;
+      r.notes.push_back({frame.t, frame.index, u.event->kind == Kind::acquired ? Severity::info : Severity::warning,
+                         u.event->message});
+    }
   }
   return r;
 }
@@ -33,25 +37,27 @@ void RecordedTracks::restart() {
 namespace diskref::ui {
 namespace {
 
-class TimelineFeed : public FrameFeed {
+class TimelineSource : public vision::FrameSource {
  public:
-  TimelineFeed(std::vector<std::pair<long long, double>> times, double fps) : times_(std::move(times)), fps_(fps) {}
-  bool next(SourceFrame& out) override {
-    if (pos_ >= times_.size()) return false;
-    out.image = cv::Mat();
+  TimelineSource(std::vector<std::pair<long long, double>> times, double fps) : times_(std::move(times)), fps_(fps) {}
+  std::optional<vision::Frame> next() override {
+    if (pos_ >= times_.size()) return std::nullopt;
+    vision::Frame out;
     out.index = times_[pos_].first;
     out.t = times_[pos_].second;
     ++pos_;
-    return true;
+    return out;
   }
+  double frames_per_second() const override { return fps_; }
+  std::optional<long long> frame_count() const override { return times_.empty() ? 0 : times_.back().first + 1; }
+  long long corrupt_frames_skipped() const override { return 0; }
+  cv::Size frame_size() const override { return {}; }
+  std::string description() const override { return "recorded tracks only (no video)"; }
   bool can_seek() const override { return true; }
   void seek(long long index) override {
     pos_ = 0;
     while (pos_ < times_.size() && times_[pos_].first < index) ++pos_;
   }
-  long long frame_count() const override { return times_.empty() ? 0 : times_.back().first + 1; }
-  double fps() const override { return fps_; }
-  std::string describe() const override { return "recorded tracks only (no video)"; }
 
  private:
   std::vector<std::pair<long long, double>> times_;
@@ -61,10 +67,10 @@ class TimelineFeed : public FrameFeed {
 
 }  // namespace
 
-std::unique_ptr<FrameFeed> make_timeline_feed(const std::vector<model::TrackFrame>& frames, double fps) {
+std::unique_ptr<vision::FrameSource> make_timeline_source(const std::vector<model::TrackFrame>& frames, double fps) {
   std::vector<std::pair<long long, double>> times;
   for (const model::TrackFrame& f : frames) times.emplace_back(f.frame, f.t);
-  return std::make_unique<TimelineFeed>(std::move(times), fps);
+  return std::make_unique<TimelineSource>(std::move(times), fps);
 }
 
 }  // namespace diskref::ui

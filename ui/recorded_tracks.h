@@ -8,7 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "ui/marker_pose.h"
+#include "ui/source_worker.h"
+#include "vision/marker_watch.h"
 #include "ui/source_worker.h"
 
 namespace diskref::ui {
@@ -16,7 +17,7 @@ namespace diskref::ui {
 class RecordedTracks : public TrackProducer {
  public:
   // `pose` (may be null) finds the table pose from the image's corner markers, for overlays.
-  RecordedTracks(std::vector<model::TrackFrame> frames, std::string description, std::unique_ptr<MarkerPose> pose);
+  RecordedTracks(std::vector<model::TrackFrame> frames, std::string description, std::unique_ptr<vision::MarkerWatch> pose);
   TrackResult process(const SourceFrame& frame) override;
   void restart() override;
   std::string describe() const override { return description_; }
@@ -24,15 +25,15 @@ class RecordedTracks : public TrackProducer {
  private:
   std::map<long long, model::TrackFrame> frames_;
   std::string description_;
-  std::unique_ptr<MarkerPose> pose_;
+  std::unique_ptr<vision::MarkerWatch> pose_;
 };
 
 }  // namespace diskref::ui
 
 namespace diskref::ui {
 
-// A feed with no images, one empty frame per recorded track frame at its time: replaying a
+// A source with no images, one empty frame per recorded track frame at its time: replaying a
 // recording whose video is not available (a live camera's session) still plays the table view.
-std::unique_ptr<FrameFeed> make_timeline_feed(const std::vector<model::TrackFrame>& frames, double fps);
+std::unique_ptr<vision::FrameSource> make_timeline_source(const std::vector<model::TrackFrame>& frames, double fps);
 
 }  // namespace diskref::ui

@@ -35,7 +35,7 @@ void playback(Screen& s) {
   ImGui::SameLine();
   ImGui::Checkbox("tag outlines", &s.show_detections);
   WorkerStats st = w->stats();
-  ImGui::TextDisabled("%s", w->feed_description().c_str());
+  ImGui::TextDisabled("%s", w->source_description().c_str());
   ImGui::TextDisabled("tracks: %s", w->producer_description().c_str());
   ImGui::TextDisabled("display %.0f fps, tracking %.1f ms/frame", static_cast<double>(s.display_fps), st.mean_process_ms);
   if (s.recorder) ImGui::TextDisabled("recording to %s", s.recorder->dir().c_str());

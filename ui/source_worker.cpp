@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <opencv2/imgproc.hpp>
 
 namespace diskref::ui {
@@ -13,13 +14,16 @@ using Clock = std::chrono::steady_clock;
 constexpr int kWorkerNice = 10;
 }
 
-SourceWorker::SourceWorker(std::unique_ptr<FrameFeed> feed, std::unique_ptr<TrackProducer> producer,
+SourceWorker::SourceWorker(std::unique_ptr<vision::FrameSource> source, std::unique_ptr<TrackProducer> producer,
                            WorkerOptions options, FrameHook on_frame)
-    : feed_(std::move(feed)), producer_(std::move(producer)), options_(options), on_frame_(std::move(on_frame)) {
-  frame_count_ = feed_->frame_count();
-  fps_ = feed_->fps() > 0 ? feed_->fps() : 30.0;
-  can_seek_ = feed_->can_seek();
-  feed_description_ = feed_->describe();
+    : source_(std::move(source)), producer_(std::move(producer)), options_(options), on_frame_(std::move(on_frame)) {
+  frame_count_ = source_->frame_count().value_or(-1);
+  fps_ = source_->frames_per_second() > 0 ? source_->frames_per_second() : 30.0;
+  can_seek_ = source_->can_seek();
+  cv::Size size = source_->frame_size();
+  source_description_ = source_->description();
+  if (size.width > 0) source_description_ += fmt::format("  {}x{}", size.width, size.height);
+  if (source_->frames_per_second() > 0) source_description_ += fmt::format("  {:.1f} fps", source_->frames_per_second());
   producer_description_ = producer_->describe();
   paused_ = options_.start_paused;
   if (options_.start_paused) pending_steps_ = 1;  // paused on the first frame, not on nothing
@@ -111,7 +115,7 @@ void SourceWorker::run(std::stop_token stop) {
     bool forced = false;  // a seek or a step shows one frame even while paused
     long long seek_to = pending_seek_.exchange(-1);
     if (seek_to >= 0) {
-      feed_->seek(seek_to);
+      source_->seek(seek_to);
       producer_->restart();
       std::lock_guard lock(mutex_);
       previous_track_.reset();
@@ -136,12 +140,13 @@ void SourceWorker::run(std::stop_token stop) {
       continue;
     }
 
-    SourceFrame frame;
-    if (!feed_->next(frame)) {
+    std::optional<SourceFrame> next = source_->next();
+    if (!next) {
       std::lock_guard lock(mutex_);
       stats_.at_end = true;
       continue;
     }
+    SourceFrame frame = std::move(*next);
     auto start = Clock::now();
     TrackResult result = producer_->process(frame);
     double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();

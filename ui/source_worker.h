@@ -5,7 +5,8 @@
 // a mutex): it never waits for decoding or detection.
 //
 // Two seams keep the worker independent of where frames and tracks come from:
-//   FrameFeed      images with their index and time (a video file, a live camera);
+//   vision::FrameSource  images with their index and time (a video file, a live camera; seeking
+//                        where the source can);
 //   TrackProducer  a TrackFrame for an image (the tracker; or a recorded/ground-truth track file
 //                  looked up by frame index), with the table pose and raw detections when known.
 
@@ -25,27 +26,13 @@
 #include "calibration/camera_pose.h"
 #include "engine/model/track_frame.h"
 #include "ui/event_log.h"
+#include "vision/frame_source.h"
 
 namespace diskref::ui {
 
-struct SourceFrame {
-  cv::Mat image;  // BGR, 8-bit
-  long long index = 0;
-  double t = 0;   // seconds (video time; since opening for a camera)
-};
-
-class FrameFeed {
- public:
-  virtual ~FrameFeed() = default;
-  // The next frame; false at the end of a video or when a camera fails.
-  virtual bool next(SourceFrame& out) = 0;
-  virtual bool can_seek() const = 0;
-  // The next call to next() returns frame `index` (clamped to the video).
-  virtual void seek(long long index) = 0;
-  virtual long long frame_count() const = 0;  // -1 for a live camera
-  virtual double fps() const = 0;
-  virtual std::string describe() const = 0;
-};
+// A frame as the worker hands it on: the image (BGR, 8-bit), its index and time (seconds: video
+// time; since opening for a camera).
+using SourceFrame = vision::Frame;
 
 // A raw detection to draw over the image: a tag's corners in raw image pixels.
 struct OverlayTag {
@@ -104,7 +91,7 @@ class SourceWorker {
   // `on_frame` (may be empty) runs on the worker thread for every processed frame with a track:
   // recording hooks in here, so no frame is missed even when the screen skips some.
   using FrameHook = std::function<void(const model::TrackFrame&)>;
-  SourceWorker(std::unique_ptr<FrameFeed> feed, std::unique_ptr<TrackProducer> producer, WorkerOptions options,
+  SourceWorker(std::unique_ptr<vision::FrameSource> source, std::unique_ptr<TrackProducer> producer, WorkerOptions options,
                FrameHook on_frame = {});
   ~SourceWorker();  // stops the thread
   SourceWorker(const SourceWorker&) = delete;
@@ -127,20 +114,20 @@ class SourceWorker {
   long long frame_count() const { return frame_count_; }
   double fps() const { return fps_; }
   bool can_seek() const { return can_seek_; }
-  const std::string& feed_description() const { return feed_description_; }
+  const std::string& source_description() const { return source_description_; }
   const std::string& producer_description() const { return producer_description_; }
 
  private:
   void run(std::stop_token stop);
 
-  std::unique_ptr<FrameFeed> feed_;
+  std::unique_ptr<vision::FrameSource> source_;
   std::unique_ptr<TrackProducer> producer_;
   WorkerOptions options_;
   FrameHook on_frame_;
   long long frame_count_ = -1;
   double fps_ = 30;
   bool can_seek_ = false;
-  std::string feed_description_;
+  std::string source_description_;
   std::string producer_description_;
 
   std::atomic<bool> paused_{false};

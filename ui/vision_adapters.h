@@ -1,6 +1,6 @@
 #pragma once
-// The vision library behind the worker's two seams (source_worker.h): its frame sources as a
-// FrameFeed, its tracker as a TrackProducer.
+// The vision library behind the worker's track seam (source_worker.h): its tracker as a
+// TrackProducer. (Frames come straight from vision's sources.)
 
 #include <filesystem>
 #include <memory>
@@ -18,11 +18,6 @@ inline constexpr bool kTrackerAvailable = true;
 #else
 inline constexpr bool kTrackerAvailable = false;
 #endif
-
-// A video file; seeking reopens it and reads forward to the frame (vision's sources stream).
-std::unique_ptr<FrameFeed> open_video_feed(const std::filesystem::path& file);
-// A live camera (no seeking).
-std::unique_ptr<FrameFeed> open_camera_feed(const vision::CameraOptions& options);
 
 // The live tracker with its default options. Requires kTrackerAvailable.
 std::unique_ptr<TrackProducer> make_tracker_producer(const model::TableSpec& table, const model::DiskRegistry& registry,

@@ -42,6 +42,25 @@ class VideoFileSource final : public FrameSource {
   long long corrupt_frames_skipped() const override { return skipped_; }
   cv::Size frame_size() const override { return size_; }
   std::string description() const override { return file_.string(); }
+  bool can_seek() const override { return true; }
+  void seek(long long index) override {
+    // Reopen and read forward (decoding is the only exact way to land on a frame): frames before
+    // `index` are decoded and dropped.
+    capture_.release();
+    if (!capture_.open(file_.string(), cv::CAP_FFMPEG) || !capture_.isOpened())
+      throw io::InputError(file_.string(), "", "cannot be opened again to seek in it");
+    next_index_ = 0;
+    skipped_ = 0;
+    first_.reset();
+    while (true) {
+      std::optional<Frame> f = read_one();
+      if (!f) return;  // past the end: next() returns nothing
+      if (f->index >= index) {
+        first_ = std::move(f);
+        return;
+      }
+    }
+  }
 
  private:
   // A failed read before the container's frame count is a corrupt frame, not the end: the decoder

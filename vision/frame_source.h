@@ -7,6 +7,9 @@
 // numbers and times (so output stays aligned with the video). For a camera, `index` counts captured
 // frames and `t` is the time since the source was opened (s, steady clock).
 //
+// A video file can seek: the next frame is then the one asked for, decoded exactly (reading forward
+// from the start; containers' own seeking lands on key frames). A camera cannot.
+//
 // Errors: opening something that cannot be read throws InputError naming it. Not thread-safe: one
 // thread reads a source (the UI's worker thread, or the command).
 
@@ -39,6 +42,10 @@ class FrameSource {
   virtual cv::Size frame_size() const = 0;
   // What this source reads, for messages ("video.mp4", "camera /dev/video0").
   virtual std::string description() const = 0;
+  // Whether seek() works (video files), and the seek itself: the next call to next() returns
+  // frame `index` (clamped to the stream). A source that cannot seek ignores it.
+  virtual bool can_seek() const { return false; }
+  virtual void seek(long long index) { (void)index; }
 };
 
 // Opens a video file through OpenCV's FFmpeg backend. Throws InputError when the file is missing,

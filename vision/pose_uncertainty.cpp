@@ -15,7 +15,7 @@ double table_pose_sigma_mm(const model::TableSpec& table, const calib::CameraPos
   int corners = 0;
   for (std::size_t left_out = 0; left_out < markers.size(); ++left_out) {
     const calib::MarkerObservation& m = markers[left_out];
-    if (m.id < 0 || m.id > 3) continue;
+    if (!model::is_corner_marker(m.id)) continue;
     std::vector<calib::MarkerObservation> others;
     for (std::size_t i = 0; i < markers.size(); ++i)
       if (i != left_out) others.push_back(markers[i]);

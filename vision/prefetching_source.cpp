@@ -19,6 +19,7 @@ class PrefetchingSource final : public FrameSource {
         count_(source_->frame_count()),
         size_(source_->frame_size()),
         description_(source_->description()),
+        can_seek_(source_->can_seek()),
         thread_([this](std::stop_token stop) { run(stop); }) {}
 
   ~PrefetchingSource() override = default;  // the thread is asked to stop and joined
@@ -43,6 +44,18 @@ class PrefetchingSource final : public FrameSource {
   }
   cv::Size frame_size() const override { return size_; }
   std::string description() const override { return description_; }
+  bool can_seek() const override { return can_seek_; }
+  void seek(long long index) override {
+    if (!can_seek_) return;
+    // The thread is stopped and joined, so the wrapped source is ours alone while it seeks.
+    thread_.request_stop();
+    thread_.join();
+    queue_.clear();
+    finished_ = false;
+    error_ = nullptr;
+    source_->seek(index);
+    thread_ = std::jthread([this](std::stop_token stop) { run(stop); });
+  }
 
  private:
   void run(std::stop_token stop) {
@@ -75,6 +88,7 @@ class PrefetchingSource final : public FrameSource {
   const std::optional<long long> count_;
   const cv::Size size_;
   const std::string description_;
+  const bool can_seek_;
 
   mutable std::mutex mutex_;  // guards everything below
   std::condition_variable_any wake_;

@@ -4,7 +4,8 @@
 //
 // Wraps any FrameSource. Its next() is called from one thread (the consumer); the wrapped source is
 // read only by the prefetching thread, which keeps at most `depth` decoded frames waiting. An
-// exception thrown by the wrapped source is rethrown by next(). Destroying it stops the thread.
+// exception thrown by the wrapped source is rethrown by next(). Destroying it stops the thread. A
+// seek (when the wrapped source can) drops what was decoded ahead and starts again from there.
 
 #include <memory>
 

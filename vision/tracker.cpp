@@ -478,7 +478,7 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
   for (const auto& tag : tags) {
     DetectionRecord record;
     record.tag = tag;
-    record.corner_marker = tag.id >= 0 && tag.id < 4;
+    record.corner_marker = model::is_corner_marker(tag.id);
     if (record.corner_marker) markers.push_back({tag.id, tag.corners});
     result.detections.push_back(record);
   }

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "engine/model/shape_json.h"
+#include "engine/model/table_spec.h"
 
 namespace diskref::model {
 namespace {
@@ -99,7 +100,7 @@ DiskRegistry parse_disk_registry(const io::JsonCursor& root) {
       TagSpec tag;
       auto id = tc.at("id");
       tag.id = id.int_in(0, 2114);  // tagStandard41h12 has 2115 codes
-      if (tag.id <= 3) id.fail("tag ids 0, 1, 2, 3 are the corner markers (spec §2)");
+      if (is_corner_marker(tag.id)) id.fail("tag ids 0, 1, 2, 3 are the corner markers (spec §2)");
       if (auto [it, fresh] = tag_paths.emplace(tag.id, id.path()); !fresh)
         id.fail("tag id " + std::to_string(tag.id) + " is used twice (first at " + it->second + ")");
       tag.face = tc.has("face") ? parse_face(tc.at("face")) : Face::up;

@@ -11,6 +11,11 @@
 
 namespace diskref::model {
 
+// Corner markers are tags 0, 1, 2 and 3 (spec §2); every other id is a disk's. The one place that
+// says so.
+inline constexpr int kCornerMarkerCount = 4;
+constexpr bool is_corner_marker(int tag_id) { return tag_id >= 0 && tag_id < kCornerMarkerCount; }
+
 struct CornerMarker {
   int id = 0;              // 0..3, going round the play area counter-clockwise seen from above
   geom::Vec2 center_mm;    // table frame
@@ -24,7 +29,7 @@ struct CornerMarker {
 
 struct TableSpec {
   geom::Vec2 play_area_mm{914.4, 914.4};
-  std::array<CornerMarker, 4> corner_markers;  // indexed by id
+  std::array<CornerMarker, kCornerMarkerCount> corner_markers;  // indexed by id
 
   bool in_play_area(geom::Vec2 p) const {
     return p.x >= 0 && p.y >= 0 && p.x <= play_area_mm.x && p.y <= play_area_mm.y;

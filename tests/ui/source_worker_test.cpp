@@ -14,22 +14,25 @@ namespace {
 using namespace std::chrono_literals;
 
 // A video of `count` frames at 30 fps whose images are 1x1 with the frame index as their value.
-class CountingFeed : public FrameFeed {
+class CountingFeed : public vision::FrameSource {
  public:
   explicit CountingFeed(long long count) : count_(count) {}
-  bool next(SourceFrame& out) override {
-    if (pos_ >= count_) return false;
+  std::optional<vision::Frame> next() override {
+    if (pos_ >= count_) return std::nullopt;
+    vision::Frame out;
     out.image = cv::Mat(1, 1, CV_8UC3, cv::Scalar::all(static_cast<double>(pos_ % 256)));
     out.index = pos_;
     out.t = static_cast<double>(pos_) / 30.0;
     ++pos_;
-    return true;
+    return out;
   }
   bool can_seek() const override { return true; }
   void seek(long long index) override { pos_ = std::clamp(index, 0LL, count_); }
-  long long frame_count() const override { return count_; }
-  double fps() const override { return 30; }
-  std::string describe() const override { return "counting"; }
+  std::optional<long long> frame_count() const override { return count_; }
+  double frames_per_second() const override { return 30; }
+  long long corrupt_frames_skipped() const override { return 0; }
+  cv::Size frame_size() const override { return {1, 1}; }
+  std::string description() const override { return "counting"; }
 
  private:
   long long count_;

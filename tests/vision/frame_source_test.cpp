@@ -49,6 +49,24 @@ TEST(VideoFileSource, GivesEveryFrameWithItsNumberAndTime) {
   EXPECT_EQ(source->corrupt_frames_skipped(), 0);
 }
 
+TEST(VideoFileSource, SeeksToExactlyTheFrameAskedFor) {
+  const fs::path file = write_video(temp_dir() / "seek.avi", 20, 10.0);
+  auto source = open_video_file(file);
+  ASSERT_TRUE(source->can_seek());
+  source->next();
+  for (long long to : {13LL, 2LL, 0LL, 19LL}) {
+    source->seek(to);
+    std::optional<Frame> frame = source->next();
+    ASSERT_TRUE(frame) << "seek to " << to;
+    EXPECT_EQ(frame->index, to);
+    EXPECT_NEAR(frame->t, static_cast<double>(to) / 10.0, 1e-9);
+    EXPECT_EQ(level_of(frame->image), to) << "the picture of frame " << to;
+  }
+  EXPECT_FALSE(source->next()) << "frame 19 was the last";
+  source->seek(500);
+  EXPECT_FALSE(source->next()) << "past the end";
+}
+
 TEST(VideoFileSource, SkipsAndCountsACorruptFrameInTheMiddle) {
   const fs::path good = write_video(temp_dir() / "to_corrupt.avi", 20, 10.0);
   std::string data(static_cast<std::size_t>(fs::file_size(good)), '\0');

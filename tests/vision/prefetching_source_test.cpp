@@ -2,6 +2,7 @@
 // error from the wrapped source passed on, and a clean stop when dropped early.
 #include "vision/prefetching_source.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <gtest/gtest.h>
@@ -28,6 +29,8 @@ class CountingSource final : public FrameSource {
   long long corrupt_frames_skipped() const override { return 3; }
   cv::Size frame_size() const override { return {4, 4}; }
   std::string description() const override { return "counting"; }
+  bool can_seek() const override { return true; }
+  void seek(long long index) override { next_ = static_cast<int>(std::clamp<long long>(index, 0, count_)); }
 
  private:
   int count_;
@@ -48,6 +51,25 @@ TEST(PrefetchingSource, GivesTheSameFramesInOrder) {
   }
   EXPECT_FALSE(source->next());
   EXPECT_EQ(source->corrupt_frames_skipped(), 3);
+}
+
+TEST(PrefetchingSource, SeekDropsWhatWasDecodedAheadAndGoesOnFromThere) {
+  auto source = prefetching(std::make_unique<CountingSource>(50), 4);
+  ASSERT_TRUE(source->can_seek());
+  EXPECT_EQ(source->next()->index, 0);
+  EXPECT_EQ(source->next()->index, 1);
+  source->seek(30);
+  for (int i = 30; i < 35; ++i) {
+    std::optional<Frame> f = source->next();
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->index, i);
+    EXPECT_EQ(f->image.at<uchar>(0, 0), i);
+  }
+  source->seek(3);  // backwards too
+  EXPECT_EQ(source->next()->index, 3);
+  source->seek(49);
+  EXPECT_EQ(source->next()->index, 49);
+  EXPECT_FALSE(source->next());
 }
 
 TEST(PrefetchingSource, PassesOnTheWrappedSourcesError) {
