@@ -6,6 +6,7 @@
 
 #include "engine/io/atomic_write.h"
 #include "engine/io/input_error.h"
+#include "engine/io/jsonl.h"
 #include "engine/io/json_cursor.h"
 
 namespace diskref::ui {
@@ -30,40 +31,6 @@ void write_line(std::FILE* f, const std::string& line) {
   std::fwrite(line.data(), 1, line.size(), f);
   std::fputc('\n', f);
   std::fflush(f);  // a crash after this loses nothing already written
-}
-
-// Reads a JSON-lines file; each complete line goes to `on_line`. A last line without its
-// newline that does not parse was cut short by a crash: dropped, with a warning.
-template <typename OnLine>
-void read_jsonl(const fs::path& file, std::vector<std::string>& warnings, OnLine on_line) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw io::InputError(file.string(), "", "cannot be opened (missing or unreadable)");
-  in.seekg(0, std::ios::end);
-  std::string text(static_cast<std::size_t>(std::max<std::streamoff>(0, in.tellg())), '\0');
-  in.seekg(0, std::ios::beg);
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  std::size_t pos = 0;
-  int line_no = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    bool complete = end != std::string::npos;
-    std::string line = text.substr(pos, complete ? end - pos : std::string::npos);
-    pos = complete ? end + 1 : text.size();
-    ++line_no;
-    if (line.empty()) continue;
-    std::string where = file.string() + ": line " + std::to_string(line_no);
-    nlohmann::json j;
-    try {
-      j = io::parse_json_text(line, where);
-    } catch (const io::InputError&) {
-      if (!complete) {
-        warnings.push_back(where + ": cut short (the program stopped while writing it); dropped");
-        return;
-      }
-      throw;
-    }
-    on_line(io::JsonCursor(j, where));
-  }
 }
 
 }  // namespace
@@ -121,17 +88,17 @@ Recording load_recording(const fs::path& dir) {
   r.files.disks = dir / "disks.json";
   if (fs::exists(dir / "camera.json")) r.files.camera = dir / "camera.json";
 
-  read_jsonl(dir / "track.jsonl", r.warnings, [&](const io::JsonCursor& c) { r.frames.push_back(model::parse_track_frame(c)); });
+  io::read_jsonl(dir / "track.jsonl", [&](const io::JsonCursor& c) { r.frames.push_back(model::parse_track_frame(c)); }, &r.warnings);
   fs::path events_file = dir / "events.jsonl";
   if (fs::exists(events_file)) {
-    read_jsonl(events_file, r.warnings, [&](const io::JsonCursor& c) {
+    io::read_jsonl(events_file, [&](const io::JsonCursor& c) {
       Event e;
       e.t = c.at("t").number();
       if (auto f = c.find("frame")) e.frame = f->integer();
       e.severity = c.at("severity").one_of({"info", "warning"}) == "warning" ? Severity::warning : Severity::info;
       e.text = c.at("text").string();
       r.events.push_back(std::move(e));
-    });
+    }, &r.warnings);
   }
   return r;
 }

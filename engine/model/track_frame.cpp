@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "engine/io/input_error.h"
+#include "engine/io/jsonl.h"
 
 namespace diskref::model {
 namespace {
@@ -80,16 +81,8 @@ TrackFrame parse_track_frame(const io::JsonCursor& c) {
 }
 
 std::vector<TrackFrame> load_track_jsonl(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw io::InputError(file.string(), "", "cannot be opened (missing or unreadable)");
   std::vector<TrackFrame> frames;
-  std::string line;
-  for (long long number = 1; std::getline(in, line); ++number) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    std::string where = file.string() + " line " + std::to_string(number);
-    nlohmann::json doc = io::parse_json_text(line, where);
-    frames.push_back(parse_track_frame(io::JsonCursor(doc, where)));
-  }
+  io::read_jsonl(file, [&](const io::JsonCursor& line) { frames.push_back(parse_track_frame(line)); });
   return frames;
 }
 

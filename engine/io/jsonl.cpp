@@ -1,0 +1,44 @@
+#include "engine/io/jsonl.h"
+
+#include <fstream>
+#include <algorithm>
+
+#include "engine/io/input_error.h"
+
+namespace diskref::io {
+
+void read_jsonl(const std::filesystem::path& file, const std::function<void(const JsonCursor&)>& on_line,
+                std::vector<std::string>* cut_short) {
+  if (std::filesystem::is_directory(file)) throw InputError(file.string(), "", "is a directory, not a JSON-lines file");
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(file.string(), "", "cannot be opened (missing or unreadable)");
+  in.seekg(0, std::ios::end);
+  std::string text(static_cast<std::size_t>(std::max<std::streamoff>(0, in.tellg())), '\0');
+  in.seekg(0, std::ios::beg);
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  if (!in) throw InputError(file.string(), "", "could not be read to the end");
+  std::size_t pos = 0;
+  long long line_no = 0;
+  while (pos < text.size()) {
+    const std::size_t end = text.find('\n', pos);
+    const bool complete = end != std::string::npos;
+    const std::string line = text.substr(pos, complete ? end - pos : std::string::npos);
+    pos = complete ? end + 1 : text.size();
+    ++line_no;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const std::string where = file.string() + ": line " + std::to_string(line_no);
+    nlohmann::json value;
+    try {
+      value = parse_json_text(line, where);
+    } catch (const InputError&) {
+      if (!complete && cut_short != nullptr) {
+        cut_short->push_back(where + ": cut short (the program stopped while writing it); dropped");
+        return;
+      }
+      throw;
+    }
+    on_line(JsonCursor(value, where));
+  }
+}
+
+}  // namespace diskref::io
