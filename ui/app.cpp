@@ -220,7 +220,7 @@ void draw_panels(Screen& screen, const Layout& layout) {
 RunSummary run_app(const AppOptions& o) {
   RunSummary summary;
   // --- Act 1: set up. Files first (bad input fails before any window opens).
-  ResolvedSession rs = resolve_session(o.source, kTrackerAvailable);
+  ResolvedSession rs = resolve_session(o.source);
   for (const std::string& n : rs.notes) summary.notes.push_back(n);
   Screen screen;
   screen.table = model::load_table(rs.files.table);

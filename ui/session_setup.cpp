@@ -32,7 +32,7 @@ SessionFiles files_beside(const SourceChoice& c, const fs::path& dir) {
 
 }  // namespace
 
-ResolvedSession resolve_session(const SourceChoice& c, bool tracker_available) {
+ResolvedSession resolve_session(const SourceChoice& c) {
   ResolvedSession r;
   if (c.kind == SourceChoice::Kind::replay) {
     // A recording carries its own files (session_recording.h); the video is where it was.
@@ -61,16 +61,6 @@ ResolvedSession resolve_session(const SourceChoice& c, bool tracker_available) {
     if (!fs::is_regular_file(*c.tracks)) throw io::InputError(c.tracks->string(), "", "track file not found");
     r.tracks = *c.tracks;
     r.tracks_label = "tracks from " + c.tracks->filename().string();
-  } else if (!tracker_available) {
-    fs::path truth = r.video ? r.video->parent_path() / "truth.jsonl" : fs::path{};
-    if (r.video && fs::is_regular_file(truth)) {
-      r.tracks = truth;
-      r.tracks_label = "ground truth (truth.jsonl): no tracker in this build";
-      r.notes.push_back("no tracker in this build: showing the video's ground truth");
-    } else {
-      throw io::InputError(r.video ? r.video->string() : "camera", "",
-                       "this build has no tracker; give a track file with --tracks");
-    }
   } else {
     r.tracks_label = "tracker";
   }

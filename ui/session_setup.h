@@ -33,9 +33,7 @@ struct ResolvedSession {
   std::vector<std::string> notes;               // e.g. "replay: video ... not found; table view only"
 };
 
-// Resolves the files; throws InputError naming what is missing. `tracker_available`: whether this
-// build has a live tracker; without one, a video's ground truth (truth.jsonl beside it) is shown
-// when there is one, and said so.
-ResolvedSession resolve_session(const SourceChoice& choice, bool tracker_available);
+// Resolves the files; throws InputError naming what is missing.
+ResolvedSession resolve_session(const SourceChoice& choice);
 
 }  // namespace diskref::ui

@@ -1,11 +1,9 @@
 #include "ui/vision_adapters.h"
 
-#include <stdexcept>
 
 namespace diskref::ui {
 namespace {
 
-#ifdef DISKREF_UI_HAS_TRACKER
 class TrackerProducer : public TrackProducer {
  public:
   explicit TrackerProducer(std::unique_ptr<vision::Tracker> tracker) : tracker_(std::move(tracker)) {}
@@ -28,18 +26,12 @@ class TrackerProducer : public TrackProducer {
  private:
   std::unique_ptr<vision::Tracker> tracker_;
 };
-#endif
 
 }  // namespace
 
 std::unique_ptr<TrackProducer> make_tracker_producer(const model::TableSpec& table, const model::DiskRegistry& registry,
                                                      const std::optional<calib::CameraModel>& lens) {
-#ifdef DISKREF_UI_HAS_TRACKER
   return std::make_unique<TrackerProducer>(std::make_unique<vision::Tracker>(table, registry, lens));
-#else
-  (void)table, (void)registry, (void)lens;
-  throw std::logic_error("this build has no tracker");
-#endif
 }
 
 }  // namespace diskref::ui

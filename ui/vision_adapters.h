@@ -11,15 +11,7 @@
 
 namespace diskref::ui {
 
-// Whether this build has the live tracker (vision/tracker.cpp); without it the screen shows a
-// track file (a video's ground truth, or a recording) instead.
-#ifdef DISKREF_UI_HAS_TRACKER
-inline constexpr bool kTrackerAvailable = true;
-#else
-inline constexpr bool kTrackerAvailable = false;
-#endif
-
-// The live tracker with its default options. Requires kTrackerAvailable.
+// The live tracker with its default options.
 std::unique_ptr<TrackProducer> make_tracker_producer(const model::TableSpec& table, const model::DiskRegistry& registry,
                                                      const std::optional<calib::CameraModel>& lens);
 

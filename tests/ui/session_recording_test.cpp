@@ -105,23 +105,19 @@ TEST_F(SessionDir, FilesAreFoundBesideTheVideo) {
   write(root_ / "truth.jsonl", "");
   SourceChoice c;
   c.video = root_ / "video.mp4";
-  ResolvedSession r = resolve_session(c, true);
+  ResolvedSession r = resolve_session(c);
   EXPECT_EQ(r.files.table, root_ / "table.json");
   EXPECT_EQ(r.files.disks, root_ / "disks.json");
   EXPECT_FALSE(r.files.camera);
   EXPECT_FALSE(r.tracks) << "with a tracker, tracks come from it";
   EXPECT_EQ(r.tracks_label, "tracker");
 
-  ResolvedSession no_tracker = resolve_session(c, false);
-  EXPECT_EQ(no_tracker.tracks, root_ / "truth.jsonl");
-  EXPECT_NE(no_tracker.tracks_label.find("ground truth"), std::string::npos);
-
   write(root_ / "camera.json", "{}");
-  EXPECT_EQ(resolve_session(c, true).files.camera, root_ / "camera.json");
+  EXPECT_EQ(resolve_session(c).files.camera, root_ / "camera.json");
 
   c.disks = root_ / "elsewhere.json";
   try {
-    resolve_session(c, true);
+    resolve_session(c);
     FAIL();
   } catch (const io::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("elsewhere.json"), std::string::npos);
@@ -129,7 +125,7 @@ TEST_F(SessionDir, FilesAreFoundBesideTheVideo) {
   c.disks.reset();
   fs::remove(root_ / "disks.json");
   try {
-    resolve_session(c, true);
+    resolve_session(c);
     FAIL();
   } catch (const io::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("--disks"), std::string::npos) << e.what();
@@ -139,11 +135,10 @@ TEST_F(SessionDir, FilesAreFoundBesideTheVideo) {
 TEST_F(SessionDir, ACameraNeedsItsTableAndDisks) {
   SourceChoice c;
   c.kind = SourceChoice::Kind::camera;
-  EXPECT_THROW(resolve_session(c, true), io::InputError);
+  EXPECT_THROW(resolve_session(c), io::InputError);
   c.table = root_ / "table.json";
   c.disks = root_ / "disks.json";
-  EXPECT_NO_THROW(resolve_session(c, true));
-  EXPECT_THROW(resolve_session(c, false), io::InputError) << "no tracker and no track file: nothing to show";
+  EXPECT_NO_THROW(resolve_session(c));
 }
 
 TEST_F(SessionDir, AReplayUsesTheRecordingsOwnFiles) {
@@ -152,11 +147,11 @@ TEST_F(SessionDir, AReplayUsesTheRecordingsOwnFiles) {
   SourceChoice c;
   c.kind = SourceChoice::Kind::replay;
   c.replay_dir = dir;
-  ResolvedSession r = resolve_session(c, true);
+  ResolvedSession r = resolve_session(c);
   EXPECT_EQ(r.files.table, dir / "table.json");
   EXPECT_EQ(r.tracks, dir / "track.jsonl");
   c.replay_dir = root_;
-  EXPECT_THROW(resolve_session(c, true), io::InputError);
+  EXPECT_THROW(resolve_session(c), io::InputError);
 }
 
 }  // namespace
