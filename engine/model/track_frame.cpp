@@ -48,6 +48,20 @@ nlohmann::json to_json(const TrackFrame& frame) {
   }
   nlohmann::json out = {{"frame", frame.frame}, {"t", round_to(frame.t, 6)}, {"disks", disks}};
   if (frame.settled) out["settled"] = *frame.settled;
+  if (!frame.landings.empty()) {
+    nlohmann::json landings = nlohmann::json::array();
+    for (const Landing& l : frame.landings) {
+      double h = round_to(l.heading, 2);
+      landings.push_back({{"name", l.name},
+                          {"x", round_to(l.x, 2)},
+                          {"y", round_to(l.y, 2)},
+                          {"heading", h >= 360.0 ? 0.0 : h},
+                          {"face", to_string(l.face)},
+                          {"sigma_mm", round_to(l.sigma_mm, 2)},
+                          {"t", round_to(l.t, 6)}});
+    }
+    out["landings"] = std::move(landings);
+  }
   return out;
 }
 
@@ -76,6 +90,20 @@ TrackFrame parse_track_frame(const io::JsonCursor& c) {
     if (auto m = d.find("motion")) t.motion = m->one_of({"settled", "moving"}) == "moving" ? Motion::moving : Motion::settled;
     if (auto a = d.find("age_s")) t.age_s = a->non_negative_number();
     f.disks.push_back(std::move(t));
+  }
+  if (auto landings = c.find("landings")) {
+    for (std::size_t i = 0; i < landings->size(); ++i) {
+      auto l = landings->at(i);
+      Landing landing;
+      landing.name = l.at("name").non_empty_string();
+      landing.x = l.at("x").number();
+      landing.y = l.at("y").number();
+      landing.heading = l.at("heading").number();
+      landing.face = parse_face(l.at("face"));
+      landing.sigma_mm = l.number_or("sigma_mm", 0.0);
+      landing.t = l.at("t").number();
+      f.landings.push_back(std::move(landing));
+    }
   }
   return f;
 }

@@ -41,12 +41,28 @@ struct DiskTrack {
   std::optional<double> age_s;  // time since last seen, for stale disks
 };
 
+// A disk came to rest between flips, or at the end of a move (extension to spec §5: a frame's
+// "landings"). A flip lands and is flipped again within half a second, so a frame's pose alone
+// misses most landings: the tracker reports each one once, in the frame where it is sure of it,
+// with the pose measured while the disk lay still. `t` is when the disk came to rest.
+struct Landing {
+  std::string name;
+  double x = 0;
+  double y = 0;
+  double heading = 0;
+  Face face = Face::up;
+  double sigma_mm = 0;
+  double t = 0;
+};
+
 struct TrackFrame {
   long long frame = 0;
   double t = 0;
   std::vector<DiskTrack> disks;
   // Extension: the whole table is still and uncovered (absent when not known).
   std::optional<bool> settled;
+  // Extension: the landings confirmed in this frame (usually none).
+  std::vector<Landing> landings;
 };
 
 nlohmann::json to_json(const TrackFrame& frame);

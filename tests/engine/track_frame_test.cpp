@@ -51,6 +51,26 @@ TEST(TrackFrame, HeadingNeverRoundsTo360) {
   EXPECT_EQ(to_json(f)["disks"][0]["heading"], 0.0);
 }
 
+TEST(TrackFrame, LandingsRoundTripAndAreLeftOutWhenThereAreNone) {
+  TrackFrame f;
+  f.frame = 12;
+  f.t = 0.4;
+  EXPECT_FALSE(to_json(f).contains("landings"));
+  f.landings.push_back({"reliant", 243.8149, 336.8, 359.999, Face::down, 0.123, 0.3666667});
+  nlohmann::json j = to_json(f);
+  ASSERT_EQ(j["landings"].size(), 1u);
+  EXPECT_EQ(j["landings"][0]["x"], 243.81);
+  EXPECT_EQ(j["landings"][0]["heading"], 0.0) << "359.999 rounds to 360, which is 0";
+  EXPECT_EQ(j["landings"][0]["face"], "down");
+  TrackFrame back = parse_track_frame(io::JsonCursor(j, "test"));
+  ASSERT_EQ(back.landings.size(), 1u);
+  EXPECT_EQ(back.landings[0].name, "reliant");
+  EXPECT_EQ(back.landings[0].face, Face::down);
+  EXPECT_DOUBLE_EQ(back.landings[0].sigma_mm, 0.12);
+  EXPECT_DOUBLE_EQ(back.landings[0].t, 0.366667);
+  EXPECT_EQ(to_json(back), j);
+}
+
 TEST(TrackFrame, JsonlRoundTripAndLineNumbersInErrors) {
   auto path = std::filesystem::temp_directory_path() / ("diskref_track_frame_test." + std::to_string(::getpid()) + ".jsonl");
   TrackFrame f;
