@@ -10,7 +10,7 @@ namespace diskref::rules {
 
 namespace {
 
-SeenDrop parse_drop(const io::JsonCursor& c) {
+SeenDrop parse_drop_entry(const io::JsonCursor& c) {
   c.allow_only({"purpose", "subject", "hits", "crits", "note"});
   SeenDrop d;
   if (auto p = c.find("purpose")) d.purpose = p->one_of({"damage", "critical", "collision", "initiative", "boarding"});
@@ -242,7 +242,7 @@ Action parse_action(const io::JsonCursor& c) {
   if (needs_player(a.body)) a.player = c.at("player").non_empty_string();
   else a.player = c.string_or("player", "");
   if (auto drops = c.find("drops"))
-    for (std::size_t i = 0; i < drops->size(); ++i) a.drops.push_back(parse_drop(drops->at(i)));
+    for (std::size_t i = 0; i < drops->size(); ++i) a.drops.push_back(parse_drop_entry(drops->at(i)));
   return a;
 }
 
@@ -290,16 +290,20 @@ nlohmann::json action_to_json(const Action& action) {
       action.body);
   if (!action.drops.empty()) {
     j["drops"] = nlohmann::json::array();
-    for (const SeenDrop& d : action.drops) {
-      nlohmann::json dj = nlohmann::json::object();
-      if (d.purpose) dj["purpose"] = *d.purpose;
-      if (d.subject) dj["subject"] = *d.subject;
-      if (d.hits) dj["hits"] = *d.hits;
-      if (d.crits) dj["crits"] = *d.crits;
-      j["drops"].push_back(dj);
-    }
+    for (const SeenDrop& d : action.drops) j["drops"].push_back(seen_drop_to_json(d));
   }
   return j;
+}
+
+SeenDrop parse_seen_drop(const io::JsonCursor& cursor) { return parse_drop_entry(cursor); }
+
+nlohmann::json seen_drop_to_json(const SeenDrop& d) {
+  nlohmann::json dj = nlohmann::json::object();
+  if (d.purpose) dj["purpose"] = *d.purpose;
+  if (d.subject) dj["subject"] = *d.subject;
+  if (d.hits) dj["hits"] = *d.hits;
+  if (d.crits) dj["crits"] = *d.crits;
+  return dj;
 }
 
 }  // namespace diskref::rules
