@@ -1,7 +1,8 @@
 #include "engine/rules/attack.h"
 
 #include <cmath>
-#include <cstdio>
+
+#include <fmt/format.h>
 
 #include "engine/rules/activation.h"
 #include "engine/rules/text.h"
@@ -15,9 +16,7 @@ namespace diskref::rules {
 namespace {
 
 std::string mm(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1f mm", v);
-  return buffer;
+  return fmt::format("{:.1f} mm", v);
 }
 
 geom::RangeOutput require_in_range(Ctx& ctx, const ShipState& from, const geom::PlacedShape& to,
