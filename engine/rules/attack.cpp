@@ -1,8 +1,9 @@
 #include "engine/rules/attack.h"
 
 #include <cmath>
-#include <cstdio>
 #include <optional>
+
+#include <fmt/format.h>
 
 #include "engine/rules/activation.h"
 #include "engine/rules/text.h"
@@ -16,9 +17,7 @@ namespace diskref::rules {
 namespace {
 
 std::string mm(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1f mm", v);
-  return buffer;
+  return fmt::format("{:.1f} mm", v);
 }
 
 // `ruled`: the referee's call on the table (spec §9), which stands over the books' exact geometry

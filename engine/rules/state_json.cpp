@@ -1,7 +1,8 @@
 #include "engine/rules/state_json.h"
 
 #include <cmath>
-#include <cstdio>
+
+#include <fmt/format.h>
 
 #include "engine/rules/rules_json.h"
 #include "engine/rules/text.h"
@@ -14,9 +15,7 @@ namespace diskref::rules {
 namespace {
 
 std::string hex64(std::uint64_t v) {
-  char buffer[24];
-  std::snprintf(buffer, sizeof buffer, "0x%016llx", static_cast<unsigned long long>(v));
-  return buffer;
+  return fmt::format("0x{:016x}", v);
 }
 
 std::uint64_t parse_hex64(const io::JsonCursor& c) {
