@@ -81,7 +81,8 @@ OrderBody parse_order_body(const io::JsonCursor& c) {
     case OrderKind::change_heading:
       allow({"heading", "face"});
       if (auto face = c.find("face")) return ChangeHeading{0, face->non_empty_string()};
-      return ChangeHeading{c.at("heading").number(), ""};
+      if (auto h = c.find("heading")) return ChangeHeading{h->number(), ""};
+      return ChangeHeading{std::nullopt, ""};  // read from the table (the referee)
     case OrderKind::raise_shields: {
       allow({"value"});
       RaiseShields r;
@@ -197,7 +198,8 @@ nlohmann::json order_body_to_json(const OrderBody& body) {
         if constexpr (std::is_same_v<T, ChangeSpeed>) return {{"order", "change_speed"}, {"speed", b.speed}};
         else if constexpr (std::is_same_v<T, ChangeHeading>) {
           if (!b.face.empty()) return {{"order", "change_heading"}, {"face", b.face}};
-          return {{"order", "change_heading"}, {"heading", b.heading_deg}};
+          if (!b.heading_deg) return {{"order", "change_heading"}};
+          return {{"order", "change_heading"}, {"heading", *b.heading_deg}};
         } else if constexpr (std::is_same_v<T, RaiseShields>) {
           nlohmann::json j = {{"order", "raise_shields"}};
           if (b.value) j["value"] = *b.value;

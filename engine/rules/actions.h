@@ -76,7 +76,9 @@ struct ChangeSpeed {
   int speed = 0;  // the new speed
 };
 struct ChangeHeading {
-  double heading_deg = 0;
+  // The new heading; absent (and no `face`): the referee reads it from the table, where the ship
+  // is turned in place (spec §9); the rules alone cannot execute it.
+  std::optional<double> heading_deg;
   std::string face;  // when set: turn to face this disk's centre instead of `heading_deg`
 };
 struct RaiseShields {
