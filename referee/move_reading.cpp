@@ -63,14 +63,15 @@ MoveReading read_move(const ReadingInput& in) {
     for (int k = 1; k < n; ++k) {
       double f = static_cast<double>(k) / n;
       ReadLanding unseen;
-      unseen.pose = {a.pose.position + (b.pose.position - a.pose.position) * f, b.pose.rotation};
+      unseen.pose = {a.pose.position + (b.pose.position - a.pose.position) * f, chain[i].arrival.pose.rotation};
       unseen.sigma_mm = std::max({a.sigma_mm, b.sigma_mm, in.off_path_tolerance_mm / 2});
+      unseen.arrival_heading_deg = unseen.pose.heading_deg();
       out.landings.push_back(unseen);
     }
-    out.landings.push_back({b, b.pose, b.sigma_mm});
+    out.landings.push_back({b, b.pose, b.sigma_mm, chain[i].arrival.pose.heading_deg()});
   }
   out.flips = static_cast<int>(out.landings.size());
-  if (out.counted && chain.size() > 1 && flipped(chain.front().last.face, out.flips) != chain.back().last.face) {
+  if (out.counted && in.start_face_known && chain.size() > 1 && flipped(chain.front().last.face, out.flips) != chain.back().last.face) {
     out.counted = false;
     out.uncounted_why = fmt::format("{} flip{} by the distance, but it lies {} up", out.flips, out.flips == 1 ? "" : "s",
                                     model::to_string(chain.back().last.face));
@@ -107,7 +108,7 @@ MoveReading read_move(const ReadingInput& in) {
   double heading = start_heading;
   for (int k = 1; k <= in.expected_flips; ++k) {
     std::size_t i = static_cast<std::size_t>(k - 1);
-    if (in.turns == Turns::every_flip && i < out.landings.size()) heading = out.landings[i].pose.heading_deg();
+    if (in.turns == Turns::every_flip && i < out.landings.size()) heading = out.landings[i].arrival_heading_deg;
     if (in.turns == Turns::at_start && k == 1 && !chain.empty()) heading = chain.front().last.pose.heading_deg();
     if (in.turns == Turns::once && out.turned_after && *out.turned_after == k - 1) {
       heading = out.turned_to_deg;

@@ -38,12 +38,14 @@ struct ReadingInput {
   Turns turns = Turns::once;
   double off_path_tolerance_mm = 3.0;
   double turn_tolerance_deg = 8.0;
+  bool start_face_known = true;  // false: the start was not seen (the faces cannot check the count)
 };
 
 struct ReadLanding {
   std::optional<Rest> seen;  // absent: not seen
-  geom::Pose pose;           // as seen, or estimated on the line between its neighbours
+  geom::Pose pose;           // as seen (last, after any turn there), or estimated between its neighbours
   double sigma_mm = 0;
+  double arrival_heading_deg = 0;  // the heading it landed with: the direction of that flip
 };
 
 struct MoveReading {

@@ -341,6 +341,33 @@ void Referee::commit(const rules::Action& action, double t, std::optional<Observ
   }
   log_.push_back(std::move(e));
   for (Warning& w : warnings) warn(t, std::move(w));
+  if (!pending_ && !in_full_stop_) full_stop_moves(t);
+}
+
+// A ship at Full Stop "moves its current speed" without a motion the camera could see: once it has
+// nothing else to do this phase, its move of no flips is entered for it.
+void Referee::full_stop_moves(double t) {
+  in_full_stop_ = true;
+  for (int guard = 0; guard < 64; ++guard) {
+    std::string id = ship_to_act();
+    const rules::ShipState* ship = nullptr;
+    for (const rules::ShipState& s : state_.ships)
+      if (s.id == id) ship = &s;
+    if (ship == nullptr || ship->destroyed || ship->speed != 0 || ship->moved || !ship->order_revealed ||
+        !ship->pending.empty())
+      break;
+    rules::Action a;
+    a.player = ship->controller;
+    a.body = rules::Move{id, std::nullopt, std::nullopt, rules::TableRun{}};
+    Observed o;
+    o.disk = id;
+    o.start = rest_of(id, last_settled_);
+    o.end = o.start;
+    std::size_t before = actions_.size();
+    commit(a, t, o, {});
+    if (actions_.size() == before || log_.back().play.refusal) break;
+  }
+  in_full_stop_ = false;
 }
 
 void Referee::refuse_entry(const rules::Action& action, const rules::Refusal& refusal, double t,

@@ -114,6 +114,7 @@ class Referee {
   void refuse_entry(const rules::Action& action, const rules::Refusal& refusal, double t,
                     std::optional<Observed> observed, std::vector<std::size_t> inputs);
   void warn(double t, Warning w);
+  void full_stop_moves(double t);
 
   // Helpers.
   std::optional<Rest> rest_of(const std::string& name, const model::TrackFrame& frame) const;
@@ -157,6 +158,7 @@ class Referee {
   std::size_t settle_index_ = 0;
   std::vector<std::string> waiting_;
   bool finished_ = false;
+  bool in_full_stop_ = false;
   std::shared_ptr<Pending> pending_;     // what a reading of the table waits for (one at a time)
 };
 

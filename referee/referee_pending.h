@@ -45,6 +45,7 @@ struct Referee::Pending {
   // A launch.
   std::string torpedo;              // the torpedo disk, once seen
   std::optional<Rest> placed;
+  bool placement_seen = true;       // false: the bay stands in for it
   int movement = 0;
 
   // The torpedoes' runs, by torpedo: where it started and where it came to rest.

@@ -347,15 +347,37 @@ void Referee::read_launch(const TableSettle& settle) {
     rests.push_back(*now);
   else if (now && visible && !rests.empty())
     rests.back() = *now;
+  geom::Shape shape = registry_.find(p.torpedo)->shape;
+  const rules::ShipState* launcher = ship_in(state_, p.disk);
+  // The bay: touching the middle of the launcher's front, facing its heading.
+  std::optional<geom::Pose> bay;
+  if (launcher != nullptr) {
+    geom::Vec2 dir = launcher->pose.heading_dir();
+    double front = geom::dot(geom::support(rules::placed(*launcher), dir) - launcher->pose.position, dir);
+    double back = -geom::support_local(shape, {-1, 0}).x;
+    bay = geom::Pose{launcher->pose.position + (front + back) * dir, launcher->pose.rotation};
+  }
   for (const Rest& r : rests) {
-    if (!p.placed) p.placed = r;  // its first rest is where it was put in the bay
-    else p.rests.push_back(r);
+    if (!p.placed) {
+      // Its first rest is where it was put in the bay; when that rest lies a flip or more from
+      // the bay, the placement was not seen (it was flipped before the table settled, under a
+      // hand): the bay stands in for it, known to half the tolerance.
+      if (bay && geom::distance(r.pose.position, bay->position) >= flip_length(p.torpedo) / 2) {
+        p.placed = Rest{*bay, r.face, options_.off_path_tolerance_mm / 2, r.t};
+        p.placement_seen = false;
+        p.rests.push_back(r);
+        continue;
+      }
+      p.placed = r;
+      continue;
+    }
+    p.rests.push_back(r);
   }
   if (!p.placed) return;
   ReadingInput in{*p.placed, p.rests, flip_length(p.torpedo), p.movement, Turns::every_flip,
                   options_.off_path_tolerance_mm, 180};
+  in.start_face_known = p.placement_seen;
   MoveReading reading = read_move(in);
-  geom::Shape shape = registry_.find(p.torpedo)->shape;
   RunContext c{p.torpedo, shape, true, &state_, [this](const std::string& n) { return sigma_of(n); }, options_.near_mm};
   std::vector<Verdict> verdicts = run_verdicts(reading, c);
   bool struck = std::any_of(verdicts.begin(), verdicts.end(), [](const Verdict& v) {
@@ -364,10 +386,10 @@ void Referee::read_launch(const TableSettle& settle) {
   bool done = reading.flips >= p.movement || (reading.flips > 0 && (struck || !visible));
   if (!done) return;
 
-  const rules::ShipState* launcher = ship_in(state_, p.disk);
   auto& exec = std::get<rules::ExecuteOrder>(p.action.body);
   auto& launch = std::get<rules::LaunchTorpedo>(exec.body);
   launch.torpedo = p.torpedo;
+  launch.shape = shape;
   launch.placed = p.placed->pose;
   launch.run = rules::TableRun{};
   for (const ReadLanding& l : reading.landings) launch.run->landings.push_back(l.pose);
@@ -382,13 +404,8 @@ void Referee::read_launch(const TableSettle& settle) {
     p.warnings.push_back({"off_path", p.torpedo, reading.max_drift_mm,
                           fmt::format("{} landed {:.1f} mm off a flip length on its launch run: the books keep where it lies",
                                       p.torpedo, reading.max_drift_mm)});
-  // Where the bay is: touching the middle of the launcher's front.
-  if (launcher != nullptr) {
-    geom::Vec2 dir = launcher->pose.heading_dir();
-    double front = geom::dot(geom::support(rules::placed(*launcher), dir) - launcher->pose.position, dir);
-    double back = -geom::support_local(shape, {-1, 0}).x;
-    geom::Vec2 bay = launcher->pose.position + (front + back) * dir;
-    double off = geom::distance(bay, p.placed->pose.position);
+  if (bay && p.placement_seen) {
+    double off = geom::distance(bay->position, p.placed->pose.position);
     if (off > options_.off_path_tolerance_mm)
       p.warnings.push_back({"off_path", p.torpedo, off,
                             fmt::format("{} was put {:.1f} mm from {}'s bay: the books keep where it lies", p.torpedo,
@@ -481,7 +498,17 @@ void Referee::read_torpedo_runs(const TableSettle& settle) {
 void Referee::read_placement(const std::string& ship, const TableSettle& settle) {
   Pending& p = *pending_;
   std::optional<Rest> now = rest_of(ship, settle.snapshot);
-  if (!now) return;
+  bool visible = false;
+  for (const model::DiskTrack& d : settle.snapshot.disks)
+    if (d.name == ship) visible = d.state == model::TrackState::visible;
+  // Put down means seen lying somewhere else than where its move ended: picked up (unseen), or not
+  // yet moved, it is still to be put down.
+  if (!now || !visible) return;
+  if (p.observed && p.observed->end &&
+      geom::distance(now->pose.position, p.observed->end->pose.position) <= options_.moved_mm &&
+      std::fabs(geom::angle_difference_deg(now->pose.heading_deg(), p.observed->end->pose.heading_deg())) <=
+          options_.turned_deg)
+    return;
   auto& move = std::get<rules::Move>(p.action.body);
   move.reposition = now->pose;
   if (p.observed) p.observed->placed = now;

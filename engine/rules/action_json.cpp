@@ -2,6 +2,7 @@
 
 #include <type_traits>
 
+#include "engine/model/shape_json.h"
 #include "engine/rules/rules_json.h"
 #include "engine/rules/text.h"
 #include "engine/rules/state_json.h"
@@ -109,13 +110,14 @@ OrderBody parse_order_body(const io::JsonCursor& c) {
     return BeamAttack{c.at("target").non_empty_string(), c.boolean_or("refire", false), in_range()};
   }
   if (attack == "torpedo") {
-    allow({"attack", "headings_after_flips", "torpedo", "placed", "run"});
+    allow({"attack", "headings_after_flips", "torpedo", "placed", "run", "shape"});
     LaunchTorpedo t;
     if (auto h = c.find("headings_after_flips"))
       for (std::size_t i = 0; i < h->size(); ++i) t.headings_after_flips.push_back(h->at(i).number());
     if (auto name = c.find("torpedo")) t.torpedo = name->non_empty_string();
     if (auto placed = c.find("placed")) t.placed = parse_pose(*placed);
     if (auto run = c.find("run")) t.run = parse_table_run(*run);
+    if (auto shape = c.find("shape")) t.shape = model::parse_shape(*shape);
     return t;
   }
   allow({"attack", "target", "crew", "in_range"});
@@ -213,6 +215,7 @@ nlohmann::json order_body_to_json(const OrderBody& body) {
           if (!b.torpedo.empty()) j["torpedo"] = b.torpedo;
           if (b.placed) j["placed"] = pose_to_json(*b.placed);
           if (b.run) j["run"] = table_run_to_json(*b.run);
+          if (b.shape) j["shape"] = model::shape_to_json(*b.shape);
           return j;
         } else if constexpr (std::is_same_v<T, Transport>) {
           nlohmann::json j = {{"order", "attack"}, {"attack", "transport"}, {"target", b.target}, {"crew", b.crew}};

@@ -100,6 +100,7 @@ struct LaunchTorpedo {
   std::string torpedo;
   std::optional<geom::Pose> placed;
   std::optional<TableRun> run;
+  std::optional<geom::Shape> shape;  // the torpedo disk's (its registry's), over the card's
 };
 struct Transport {
   std::string target;  // ship or terrain disk

@@ -130,7 +130,7 @@ void launch_torpedo(Ctx& ctx, ShipState& ship, const LaunchTorpedo& order) {
   const geom::Pose& ship_pose = ship.pose;
   geom::Vec2 dir = ship_pose.heading_dir();
   double front = geom::dot(geom::support(placed(ship), dir) - ship_pose.position, dir);
-  double back = -geom::support_local(data.shape, {-1, 0}).x;
+  double back = -geom::support_local(order.shape ? *order.shape : data.shape, {-1, 0}).x;
   Torpedo torpedo;
   if (order.torpedo.empty()) {
     torpedo.id = fresh_torpedo_id(ctx.state);
@@ -147,7 +147,7 @@ void launch_torpedo(Ctx& ctx, ShipState& ship, const LaunchTorpedo& order) {
     if (!geom::is_valid(*order.placed)) refuse(RefusalKind::illegal_value, "the torpedo's place is not a finite pose");
     torpedo.pose = *order.placed;
   }
-  torpedo.shape = data.shape;
+  torpedo.shape = order.shape ? *order.shape : data.shape;
   torpedo.movement = data.movement;
   torpedo.damage = data.damage;
   torpedo.moves_left = ctx.params().torpedo_end_of_phase_moves;
