@@ -53,6 +53,8 @@ struct Expectation {
   std::string disk;  // the disk concerned, if any
   enum class Need { nothing, table, drops, decision, placement } need = Need::nothing;
   std::vector<Verdict> undecided;  // Need::decision
+  std::optional<rules::NeededDrop> drop;  // Need::drops: the next drop the action waits for
+  bool placement_optional = false;  // Need::placement: the hit player may leave it in place
 };
 
 class Referee {

@@ -586,6 +586,7 @@ void Referee::try_complete(double t) {
       if (why.kind == rules::RefusalKind::missing_drop) {
         p.need = Pending::Need::drops;
         p.need_text = "drops: " + why.reason;
+        p.needed_drop = why.needed_drop;
         return;
       }
       if (why.kind == rules::RefusalKind::choice_needed && std::holds_alternative<rules::Move>(p.action.body)) {
