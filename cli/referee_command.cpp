@@ -5,7 +5,8 @@
 //
 // Extensions (README): --tracks FILE.jsonl reads the tracks from a file (a `diskref track` output
 // or a rendered video's truth.jsonl) instead of tracking the video; --script-out FILE writes the
-// game as a `diskref play` script; --off-path-mm sets the off-path tolerance.
+// game as a `diskref play` script; --off-path-mm sets the off-path tolerance; --story prints the log
+// an entry a line.
 
 #include <chrono>
 #include <cstdio>
@@ -44,6 +45,7 @@ struct RefereeCommandOptions {
   std::string script_out;
   double off_path_mm = 3.0;
   bool quiet = false;
+  bool story = false;
 };
 
 void print_summary(const referee::Referee& r, long long frames, double seconds) {
@@ -106,6 +108,9 @@ int run_referee(const RefereeCommandOptions& o) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   io::write_file_atomically(o.out, ref.log_json().dump(1) + "\n");
   if (!o.script_out.empty()) io::write_file_atomically(o.script_out, ref.as_play_script().dump(1) + "\n");
+  if (o.story)
+    for (const referee::Entry& e : ref.log())
+      if (std::string line = referee::entry_text(e); !line.empty()) std::printf("%7.2f s  %s\n", e.t, line.c_str());
   if (!o.quiet) print_summary(ref, frames, seconds);
   return kExitOk;
 }
@@ -126,6 +131,7 @@ RunFunction setup_referee(CLI::App& app) {
   sub->add_option("--script-out", o->script_out, "Also write the game as a diskref play script");
   sub->add_option("--off-path-mm", o->off_path_mm, "Off-path tolerance of a landing (mm)")->capture_default_str();
   sub->add_flag("--quiet", o->quiet, "No progress or summary on stderr");
+  sub->add_flag("--story", o->story, "Also print the game as it was ruled, an entry a line, on stdout");
   sub->footer("Example:\n  diskref referee sample_videos/skirmish/video.mp4 --table sample_videos/skirmish/table.json \\\n"
               "    --disks sample_videos/skirmish/disks.json --calib sample_videos/skirmish/camera.json \\\n"
               "    --game sample_videos/skirmish/game.json --inputs sample_videos/skirmish/inputs.jsonl --out log.json");

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include <fmt/format.h>
+
 namespace diskref::referee {
 namespace {
 
@@ -89,6 +91,42 @@ nlohmann::json entry_to_json(const Entry& e) {
     case Entry::Kind::correction: return {{"t", r3(e.t)}, {"correction", e.correction}};
   }
   return nullptr;
+}
+
+std::string entry_text(const Entry& e) {
+  switch (e.kind) {
+    case Entry::Kind::action: {
+      std::string out;
+      auto add = [&out](const std::string& part) {
+        if (!part.empty()) out += (out.empty() ? "" : "; ") + part;
+      };
+      if (e.play.refusal) {
+        add(fmt::format("refused ({}): {}", rules::to_string(e.play.refusal->kind), e.play.refusal->reason));
+      } else {
+        for (const rules::Event& ev : e.play.events) add(ev.text);
+      }
+      if (e.observed)
+        for (const Verdict& v : e.observed->verdicts) {
+          if (v.kind == VerdictKind::edge && v.call == Call::no) continue;  // every move's "inside the play area"
+          add(fmt::format("{} {} {}{}: {} (margin {:.1f} ± {:.1f} mm){}", v.mover.empty() ? e.observed->disk : v.mover,
+                          to_string(v.kind), v.with, v.flip > 0 ? fmt::format(" at flip {}", v.flip) : "",
+                          to_string(v.call), v.margin_mm, v.sigma_mm, v.decided ? ", the referee's call" : ""));
+        }
+      return out;
+    }
+    case Entry::Kind::warning: return fmt::format("WARNING {}: {}", e.warning.kind, e.warning.text);
+    case Entry::Kind::setup: {
+      std::string out = "the table as the game begins:";
+      for (const SetupDisk& d : e.setup)
+        out += d.rest ? fmt::format(" {} at ({:.1f}, {:.1f}) mm, {:.1f} deg;", d.name, d.rest->pose.position.x,
+                                    d.rest->pose.position.y, d.rest->pose.heading_deg())
+                      : fmt::format(" {} not on the table;", d.name);
+      out.pop_back();
+      return out;
+    }
+    case Entry::Kind::correction: return "correction: " + e.correction.dump();
+  }
+  return {};
 }
 
 }  // namespace diskref::referee

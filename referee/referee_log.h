@@ -61,4 +61,9 @@ nlohmann::json rest_to_json(const Rest& rest);
 nlohmann::json observed_to_json(const Observed& observed);
 nlohmann::json entry_to_json(const Entry& entry);
 
+// The entry as a person reads it, on one line: what happened and the ruling ("enterprise flips 2
+// times; enterprise has finished phase 1"), a warning or a refusal with its reason; the verdicts
+// read from the table with their margins. For `diskref referee --story` and the screen's log.
+std::string entry_text(const Entry& entry);
+
 }  // namespace diskref::referee

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The README's main job: builds diskref, then runs the companion screen (`diskref ui`) on the
-# bundled sample video (sample_videos/duel).
+# The README's main job: builds diskref, referees the bundled game (`diskref referee` on
+# sample_videos/skirmish: the game as it was ruled is printed, its log written to demo-output/),
+# then runs the companion screen (`diskref ui`) on the bundled sample video (sample_videos/duel).
 #
 # With a display ($DISPLAY or $WAYLAND_DISPLAY set): opens the screen; close the window to end.
 # Without one (a server, CI, a container): runs the very same screen under Xvfb, plays the whole
@@ -12,6 +13,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
+
+game=sample_videos/skirmish
+mkdir -p demo-output
+echo "demo: refereeing the bundled game from its video ($game/video.mp4):"
+build/diskref referee "$game/video.mp4" --calib "$game/camera.json" --table "$game/table.json" \
+  --disks "$game/disks.json" --game "$game/game.json" --inputs "$game/inputs.jsonl" \
+  --out demo-output/skirmish-log.json --script-out demo-output/skirmish-as-played.json --story
+echo "demo: wrote demo-output/skirmish-log.json (the log, spec §9) and demo-output/skirmish-as-played.json"
 
 sample=sample_videos/duel
 if [ ! -f "$sample/video.mp4" ]; then

@@ -102,6 +102,30 @@ TEST_F(RefereeCommand, TheSampleGameFromItsTruthFollowsTheStory) {
   EXPECT_EQ(play["final_state"], log["final_state"]);
 }
 
+// --story: the log an entry a line, in time order, as a person reads it.
+TEST_F(RefereeCommand, TheStoryIsTheLogALineAnEntry) {
+  CommandRun r = run("referee --tracks " + (sample() / "truth.jsonl").string() + " " + files() + " --out " +
+                     path("log.json") + " --story --quiet");
+  ASSERT_EQ(r.status, 0) << r.err;
+  nlohmann::json log = read(path("log.json"));
+  std::vector<std::string> lines;
+  for (std::size_t at = 0, next; at < r.out.size(); at = next + 1) {
+    next = r.out.find('\n', at);
+    if (next == std::string::npos) next = r.out.size();
+    lines.push_back(r.out.substr(at, next - at));
+  }
+  ASSERT_EQ(lines.size(), log["log"].size());
+  EXPECT_NE(lines[0].find("the table as the game begins: enterprise at (260.0, 380.0) mm"), std::string::npos) << lines[0];
+  std::size_t flips = 0, contact = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    EXPECT_NE(lines[i].find(" s  "), std::string::npos) << lines[i];
+    if (lines[i].find("enterprise flips 2 times") != std::string::npos) ++flips;
+    if (lines[i].find("torpedo-1 torpedo_contact enterprise at flip 2: yes (margin -3.") != std::string::npos) ++contact;
+  }
+  EXPECT_EQ(flips, 2u);
+  EXPECT_EQ(contact, 1u);
+}
+
 TEST_F(RefereeCommand, BadInputIsNamedAndExitsTwo) {
   // A game file naming a disk the registry lacks.
   nlohmann::json game = read((sample() / "game.json").string());

@@ -163,6 +163,8 @@ TEST(Referee, ADiskMovedOutOfTurnWarnsAndTheBooksTakeWhereItLies) {
   EXPECT_NEAR(w[0]->warning.distance_mm, std::hypot(5, 3), 0.05);
   EXPECT_NEAR(g.ship("tderet").pose.position.x, 705, 1e-9);
   EXPECT_FALSE(g.ship("tderet").moved) << "a bump is no move";
+  // As a person reads it (diskref referee --story, the screen's log).
+  EXPECT_EQ(entry_text(*w[0]).rfind("WARNING out_of_turn: tderet moved 5.8 mm", 0), 0u) << entry_text(*w[0]);
 }
 
 TEST(Referee, ALandingUnderAHandIsCountedFromTheDistance) {
