@@ -126,6 +126,28 @@ TEST_F(RefereeCommand, TheStoryIsTheLogALineAnEntry) {
   EXPECT_EQ(contact, 1u);
 }
 
+// A video that ends mid-move (here its tracks, cut 0.6 s into the enterprise's first flips): the
+// referee says what it still waited for, and the books keep the ship where it was.
+TEST_F(RefereeCommand, AVideoThatEndsMidMoveSaysWhatWasWaitedFor) {
+  std::ifstream in(sample() / "truth.jsonl");
+  std::ofstream cut(path("cut.jsonl"));
+  for (std::string line; std::getline(in, line);) {
+    if (nlohmann::json::parse(line)["t"].get<double>() > 4.2) break;
+    cut << line << "\n";
+  }
+  cut.close();
+  CommandRun r = run("referee --tracks " + path("cut.jsonl") + " " + files() + " --out " + path("log.json"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("still waiting: "), std::string::npos) << r.err;
+  nlohmann::json log = read(path("log.json"));
+  ASSERT_TRUE(log.contains("waiting"));
+  EXPECT_NE(log["waiting"].dump().find("enterprise"), std::string::npos) << log["waiting"].dump();
+  const nlohmann::json& enterprise = ship(log, "enterprise");
+  EXPECT_NEAR(enterprise["pose"]["x"].get<double>(), 260.0, 1e-6);
+  EXPECT_NEAR(enterprise["pose"]["y"].get<double>(), 380.0, 1e-6);
+  for (const Reading& reading : readings(log)) EXPECT_NE(reading.what, "move enterprise");
+}
+
 TEST_F(RefereeCommand, BadInputIsNamedAndExitsTwo) {
   // A game file naming a disk the registry lacks.
   nlohmann::json game = read((sample() / "game.json").string());
