@@ -5,8 +5,8 @@
 # video through the tracker and from its truth, and compared (build/bench/referee_figures).
 #
 # Usage: scripts/referee-figures.sh [--render-only] [BUILD_DIR]   (default build/; configured if needed)
-# The variants are rendered once into BUILD_DIR/referee-figures/ and kept (a changed scenario is
-# rendered again). Prints one markdown table and the verdict latency.
+# The variants are rendered once into BUILD_DIR/referee-figures/ and kept (rendered again when the
+# scenario or the simulator's sources change: git's view of them, so commit first). Prints one markdown table and the verdict latency.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -73,6 +73,9 @@ expected() {
   esac
 }
 
+# A render is kept while its scenario and the simulator's sources are unchanged.
+render_key=$( (cat "$base"; git ls-files -s simulator print sample_videos/scenarios) | sha1sum | cut -d' ' -f1)
+
 variants=(webcam-720p wide-lens tilted-20 dim-light hands off-path bump)
 dirs=("$sample")
 for v in "${variants[@]}"; do
@@ -80,10 +83,13 @@ for v in "${variants[@]}"; do
   mkdir -p "$dir"
   jq "$(variant_filter "$v")" "$base" >"$dir/scenario.new.json"
   cp sample_videos/scenarios/table.json sample_videos/scenarios/skirmish-disks.json "$dir/"
-  if [[ ! -f "$dir/video.mp4" || ! -f "$dir/truth.jsonl" ]] || ! cmp -s "$dir/scenario.new.json" "$dir/scenario.json"; then
+  if [[ ! -f "$dir/video.mp4" || ! -f "$dir/truth.jsonl" ]] || ! cmp -s "$dir/scenario.new.json" "$dir/scenario.json" ||
+     [[ "$(cat "$dir/render.key" 2>/dev/null)" != "$render_key" ]]; then
     mv "$dir/scenario.new.json" "$dir/scenario.json"
     echo "== rendering $v" >&2
+    rm -f "$dir/render.key"
     "$build/diskref" render "$dir/scenario.json" --out "$dir" >&2
+    echo "$render_key" >"$dir/render.key"
   else
     rm "$dir/scenario.new.json"
   fi
