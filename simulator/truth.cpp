@@ -42,7 +42,7 @@ cv::Rect2d shadow_from_eye(const cv::Vec3d& eye, const cv::Vec3d& lo, const cv::
 
 }  // namespace
 
-bool GroundTruth::play_area_disturbed(const SceneInstant& instant) const {
+bool GroundTruth::play_area_disturbed(const SceneInstant& instant, const SceneInstant* previous) const {
   Candidates what;
   what.board = instant.board.has_value();
   const cv::Vec3d eye = rig_.center_table();
@@ -52,7 +52,15 @@ bool GroundTruth::play_area_disturbed(const SceneInstant& instant) const {
   auto include = [&](const cv::Rect2d& shadow) { region = region.area() > 0 ? (region | shadow) : shadow; };
   for (std::size_t i = 0; i < instant.disks.size(); ++i) {
     const DiskInstant& d = instant.disks[i];
-    if (!d.moving && d.resting) continue;
+    bool in_motion = d.moving || !d.resting;
+    if (previous) {
+      in_motion = true;  // unless it lay in the same place a frame ago
+      for (const DiskInstant& before : previous->disks)
+        if (before.disk == d.disk && cv::norm(before.translation - d.translation) < 1e-9 &&
+            cv::norm(before.rotation - d.rotation) < 1e-12)
+          in_motion = false;
+    }
+    if (!in_motion) continue;
     what.disks.push_back(static_cast<int>(i));
     const double r = geom::bounding_radius(model_.disks[d.disk].spec().shape) + model_.disks[d.disk].spec().thickness_mm;
     include(shadow_from_eye(eye, d.translation - cv::Vec3d(r, r, r), d.translation + cv::Vec3d(r, r, r)));
@@ -125,7 +133,8 @@ model::TrackFrame GroundTruth::next(long long frame, double t, const SceneInstan
   model::TrackFrame out;
   out.frame = frame;
   out.t = t;
-  if (!last_disturbed_t_ || play_area_disturbed(instant)) last_disturbed_t_ = t;
+  if (!last_disturbed_t_ || play_area_disturbed(instant, previous_ ? &*previous_ : nullptr)) last_disturbed_t_ = t;
+  previous_ = instant;
   std::vector<const DiskInstant*> present(memory_.size(), nullptr);
   for (const DiskInstant& d : instant.disks) present[d.disk] = &d;
   for (std::size_t i = 0; i < memory_.size(); ++i) {

@@ -11,11 +11,13 @@
 // two flips), `age_s` for stale disks, and the frame's `settled`.
 //
 // Settled, as the tracker must judge it (the same rule, so that its settles can be compared): the
-// table is quiet when nothing but disks lying still covers any of the play area as the camera sees
-// it — no hand or arm, no board, no disk in motion (turning over, turning, carried) — and settled
-// once it has been quiet for the settle window (every frame of the last `settle_window_s`, counted
-// from the first frame: before it nothing was watched). A disk moving outside the play area, or a
-// hand beyond its edge, does not count.
+// table is quiet in a frame when nothing but disks lying still covers any of the play area as the
+// camera sees it — no hand or arm, no board, no disk that has moved since the previous frame
+// (turning over, turning, carried, or just landed) — and settled once it has been quiet for the
+// settle window (every frame of the last `settle_window_s`, counted from the first frame: before
+// it nothing was watched). A disk moving outside the play area, or a hand beyond its edge, does
+// not count. "Since the previous frame": a motion that begins at the very moment of a frame has
+// not moved anything in it yet, and no camera could tell.
 
 #include <optional>
 #include <vector>
@@ -41,8 +43,10 @@ class GroundTruth {
   // when that face has no tag.
   std::vector<cv::Point3d> tag_corners(const DiskInstant& disk) const;
   // Whether a hand or arm, a board or a disk in motion covers part of the play area as the camera
-  // sees it in this instant (sampled every few millimetres over the play area).
-  bool play_area_disturbed(const SceneInstant& instant) const;
+  // sees it in this instant (sampled every few millimetres over the play area). A disk is in motion
+  // when its pose differs from `previous` (the previous frame's instant), or without one when it
+  // is moving now.
+  bool play_area_disturbed(const SceneInstant& instant, const SceneInstant* previous = nullptr) const;
 
  private:
   struct Memory {
@@ -56,6 +60,7 @@ class GroundTruth {
   double lost_after_s_;
   double settle_window_s_;
   std::optional<double> last_disturbed_t_;  // the first frame counts: nothing was watched before it
+  std::optional<SceneInstant> previous_;     // the previous frame's instant
   std::vector<Memory> memory_;  // by registry index
 };
 
