@@ -111,6 +111,9 @@ Tracker::Tracker(model::TableSpec table, model::DiskRegistry registry, std::opti
       planner_(options.search),
       change_(options.change),
       disks_(registry_, options.disks),
+      watch_(options.watch),
+      settle_(options.settle_window_s),
+      background_poses_(registry_.disks().size()),
       last_measured_frame_(registry_.disks().size(), -1) {
   if (!(options.size_tolerance > 0)) throw std::invalid_argument("size_tolerance must be > 0");
   if (!(options.disks.lost_after_s >= 0)) throw std::invalid_argument("lost_after_s must be >= 0");
@@ -136,6 +139,9 @@ void Tracker::reset() {
   suspect_marker_frames_ = 0;
   disks_ = DiskTracker(registry_, options_.disks);
   change_ = ChangeDetector(options_.change);
+  watch_.reset();
+  settle_.reset();
+  std::fill(background_poses_.begin(), background_poses_.end(), std::nullopt);
   planner_.reset();
   search_everything_ = true;
 }
@@ -280,6 +286,46 @@ SearchScene Tracker::search_scene(cv::Size image_size, long long frame_index, do
     scene.expected.push_back({box, smallest_mm * px_per_mm / cells});
   }
   return scene;
+}
+
+cv::Mat Tracker::disk_footprints_small(const model::TrackFrame& track) const {
+  cv::Mat mask = cv::Mat::zeros(geometry_->play_area_small.size(), CV_8U);
+  if (!pose_) return mask;
+  const double scale = geometry_->mask_scale;
+  auto draw = [&](const model::DiskSpec& disk, const geom::Pose& pose) {
+    // The disk's bounding circle, grown by its blur and shadow, at the table and at its top.
+    const double radius = geom::bounding_radius(disk.shape) + 3.0;
+    constexpr int kPoints = 16;
+    std::vector<cv::Point3d> ring;
+    for (double h : {0.0, disk.thickness_mm})
+      for (int k = 0; k < kPoints; ++k) {
+        const double a = 2 * std::numbers::pi * k / kPoints;
+        ring.emplace_back(pose.position.x + radius * std::cos(a), pose.position.y + radius * std::sin(a), h);
+      }
+    std::vector<cv::Point> points;
+    for (const cv::Point2d& p : calib::image_from_table(*pose_, ring))
+      points.emplace_back(static_cast<int>(std::lround(p.x / scale)), static_cast<int>(std::lround(p.y / scale)));
+    std::vector<cv::Point> hull;
+    cv::convexHull(points, hull);
+    cv::fillConvexPoly(mask, hull, cv::Scalar(255));
+  };
+  for (const model::DiskTrack& d : track.disks) {
+    const std::optional<std::size_t> i = registry_.index_of(d.name);
+    if (!i) continue;
+    if (d.x && d.y && d.heading) draw(registry_.disks()[*i], geom::Pose::from_degrees(*d.x, *d.y, *d.heading));
+    if (background_poses_[*i]) draw(registry_.disks()[*i], *background_poses_[*i]);
+  }
+  // As the change detector grows its changes by a shrunk pixel.
+  cv::dilate(mask, mask, cv::Mat());
+  return mask;
+}
+
+void Tracker::adopt_background(const ChangeResult& change, const model::TrackFrame& track) {
+  watch_.adopt(change.small);
+  std::fill(background_poses_.begin(), background_poses_.end(), std::nullopt);
+  for (const model::DiskTrack& d : track.disks)
+    if (const auto i = registry_.index_of(d.name); i && d.x && d.y && d.heading)
+      background_poses_[*i] = geom::Pose::from_degrees(*d.x, *d.y, *d.heading);
 }
 
 std::vector<DiskObservation> Tracker::measure(std::vector<DetectionRecord>& records) {
@@ -484,6 +530,7 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
   }
   update_table_pose(markers, size, frame_index, result);
   result.table_pose = pose_;
+  if (pose_ && (!geometry_ || geometry_->image_size != size)) geometry_ = pose_geometry(*pose_, size);
   result.times.table_ms = ms_since(clock);
 
   // measure
@@ -491,7 +538,19 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
   result.times.measure_ms = ms_since(clock);
 
   // track
-  bool quiet = true;
+  std::vector<std::size_t> lifted;  // disks whose tag is seen tilted: turning over, or in a hand
+  for (const auto& d : result.detections)
+    if (d.disk_index && d.rejected == RejectReason::not_flat) lifted.push_back(*d.disk_index);
+  // A disk left unmeasured as unchanged but detected anyway (in another region) counts as measured.
+  std::erase_if(unchanged, [&](std::size_t i) {
+    return std::any_of(observations.begin(), observations.end(), [&](const DiskObservation& o) { return o.disk_index == i; });
+  });
+  for (const auto& o : observations) last_measured_frame_[o.disk_index] = frame_index;
+  result.track = disks_.update(frame_index, t, observations, unchanged, lifted);
+  result.times.track_ms = ms_since(clock);
+
+  // settle
+  bool changing = false;
   if (geometry_ && !change.first_frame) {
     for (const auto& region : change.regions) {
       const int s = geometry_->mask_scale;
@@ -500,16 +559,25 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
       if (small.area() == 0) continue;
       cv::Mat both;
       cv::bitwise_and(geometry_->play_area_small(small), change.changed_small(small), both);
-      if (cv::countNonZero(both) > 0) quiet = false;
+      if (cv::countNonZero(both) > 0) changing = true;
     }
   }
-  // A disk left unmeasured as unchanged but detected anyway (in another region) counts as measured.
-  std::erase_if(unchanged, [&](std::size_t i) {
-    return std::any_of(observations.begin(), observations.end(), [&](const DiskObservation& o) { return o.disk_index == i; });
-  });
-  for (const auto& o : observations) last_measured_frame_[o.disk_index] = frame_index;
-  result.track = disks_.update(frame_index, t, observations, quiet, unchanged);
-  result.times.track_ms = ms_since(clock);
+  if (geometry_ && change.small.size() == geometry_->play_area_small.size()) {
+    const bool fresh = !watch_.has_background();
+    const TableWatchResult watched = watch_.update(t, change.small, change.changed_small, geometry_->play_area_small,
+                                                   [&] { return disk_footprints_small(result.track); });
+    result.foreign_over_table = watched.foreign;
+    if (fresh) adopt_background(change, result.track);
+  }
+  result.table_quiet = pose_ && geometry_ && !camera_suspect_ && !change.first_frame && !changing &&
+                       !result.foreign_over_table && lifted.empty() && !disks_.any_moving();
+  const bool settled = settle_.update(t, result.table_quiet);
+  result.track.settled = settled;
+  if (settled) {
+    for (model::Landing& l : disks_.settle()) result.track.landings.push_back(std::move(l));
+    adopt_background(change, result.track);
+  }
+  result.times.settle_ms = ms_since(clock);
 
   ++stats_.frames;
   if (!pose_) ++stats_.frames_without_table_pose;

@@ -16,7 +16,11 @@
 //   measure    every other tag -> its disk (registry), its pose on the table at the disk's
 //              thickness, lens-corrected corner points (tag_measurement.h); what cannot be real is
 //              rejected and counted by reason
-//   track      states, motion, smoothing (disk_tracker.h)
+//   track      states, motion, smoothing, landings (disk_tracker.h)
+//   settle     whether the table is settled (spec §9): quiet — no change over the play area, no
+//              disk moving or lifted, nothing but disks over the play area (table_watch.h: a hand
+//              held still too) — for `settle_window_s` (settle_clock.h); at each settle the
+//              landings still open are reported and the watch takes the picture as the table's
 //
 // Threading: a Tracker is used from one thread at a time (e.g. the UI's worker thread); it keeps
 // no global state and runs its detectors on OpenCV's thread pool inside process(). Two Trackers
@@ -40,6 +44,8 @@
 #include "vision/change_detector.h"
 #include "vision/disk_tracker.h"
 #include "vision/search_planner.h"
+#include "vision/settle_clock.h"
+#include "vision/table_watch.h"
 #include "vision/tag_measurement.h"
 
 namespace diskref::vision {
@@ -63,7 +69,10 @@ struct TrackerOptions {
   DiskTrackerOptions disks;
   SearchPlannerOptions search;
   ChangeDetectorOptions change;
+  TableWatchOptions watch;
   TagMeasurementOptions measurement;
+  // The table is settled once it has been quiet for this long (spec §9: 0.5 s, a parameter).
+  double settle_window_s = model::kDefaultSettleWindowSeconds;
   calib::TableMonitorOptions table_monitor;  // when the camera counts as moved (calibration/table_monitor.h)
   // A tag whose fitted size differs from its registry size by more than this fraction is rejected.
   double size_tolerance = 0.15;
@@ -101,8 +110,10 @@ struct DetectionRecord {
 };
 
 struct StageTimes {
-  double grey_ms = 0, change_ms = 0, plan_ms = 0, detect_ms = 0, table_ms = 0, measure_ms = 0, track_ms = 0;
-  double total_ms() const { return grey_ms + change_ms + plan_ms + detect_ms + table_ms + measure_ms + track_ms; }
+  double grey_ms = 0, change_ms = 0, plan_ms = 0, detect_ms = 0, table_ms = 0, measure_ms = 0, track_ms = 0, settle_ms = 0;
+  double total_ms() const {
+    return grey_ms + change_ms + plan_ms + detect_ms + table_ms + measure_ms + track_ms + settle_ms;
+  }
 };
 
 struct TrackerResult {
@@ -112,6 +123,8 @@ struct TrackerResult {
   std::shared_ptr<const calib::CameraPose> table_pose;  // null until known; shared, never modified
   std::vector<std::string> notes;         // e.g. "table pose from corner markers 0, 1, 2, 3 (0.21 px)"
   bool camera_moved = false;              // this frame: the camera was found moved and the pose re-estimated
+  bool table_quiet = false;               // nothing moving, nothing but disks over the play area
+  bool foreign_over_table = false;        // something that is no disk (a hand, an arm) over the play area
   StageTimes times;
 };
 
@@ -160,6 +173,12 @@ class Tracker {
   SearchScene search_scene(cv::Size image_size, long long frame_index, double t, const ChangeResult& change,
                            std::vector<std::size_t>& unchanged) const;
   std::vector<DiskObservation> measure(std::vector<DetectionRecord>& records);
+  // Where the known disks lie now (`track`) and lay when the watch took its background, at the
+  // change detector's scale (255), for the watch to tell them from hands.
+  cv::Mat disk_footprints_small(const model::TrackFrame& track) const;
+  // The table is settled or the watch has just started: the picture and the disks' poses now are
+  // the table's.
+  void adopt_background(const ChangeResult& change, const model::TrackFrame& track);
 
   model::TableSpec table_;
   model::DiskRegistry registry_;
@@ -172,6 +191,9 @@ class Tracker {
   SearchPlanner planner_;
   ChangeDetector change_;
   DiskTracker disks_;
+  TableWatch watch_;
+  SettleClock settle_;
+  std::vector<std::optional<geom::Pose>> background_poses_;  // per disk, when the watch's background was taken
   bool search_everything_ = true;
   bool camera_suspect_ = false;
   int suspect_marker_frames_ = 0;     // consecutive marker checks that found the camera moved
