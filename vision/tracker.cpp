@@ -116,6 +116,9 @@ Tracker::Tracker(model::TableSpec table, model::DiskRegistry registry, std::opti
       background_poses_(registry_.disks().size()),
       last_measured_frame_(registry_.disks().size(), -1) {
   if (!(options.size_tolerance > 0)) throw std::invalid_argument("size_tolerance must be > 0");
+  if (!(options.thickness_sigma_mm >= 0)) throw std::invalid_argument("thickness_sigma_mm must be >= 0");
+  for (const model::DiskSpec& d : registry_.disks())
+    if (d.kind != model::DiskKind::template_) thickest_disk_mm_ = std::max(thickest_disk_mm_, d.thickness_mm);
   if (!(options.disks.lost_after_s >= 0)) throw std::invalid_argument("lost_after_s must be >= 0");
 }
 
@@ -124,7 +127,7 @@ void Tracker::use_pose(calib::CameraPose pose, cv::Size image_size) {
   geometry_.reset();
   const std::vector<calib::MarkerObservation> markers =
       marker_history_.empty() ? std::vector<calib::MarkerObservation>{} : calib::median_observations(marker_history_);
-  calibration_sigma_mm_ = table_pose_sigma_mm(table_, *pose_, markers, lens_, image_size);
+  pose_uncertainty_.emplace(table_, *pose_, markers, lens_, image_size, options_.pose_uncertainty);
 }
 
 void Tracker::set_table_pose(calib::CameraPose pose) {
@@ -250,7 +253,9 @@ SearchScene Tracker::search_scene(cv::Size image_size, long long frame_index, do
     const double half = marker.size_mm * printed / 2;
     auto corners = square_in_image(pose, marker.center_mm, half, 0.0);
     const cv::Rect2d box = bounding_box(corners);
-    markers.push_back({box, box.width / printed / cells});
+    // At full resolution: decimated, apriltag's corners of a marker are off by 0.1-0.2 px
+    // together (measured on renders), which moves the table pose and every disk with it.
+    markers.push_back({box, 0.0});
     marker_changed = marker_changed || changed_in(change, box);
   }
   // ...and at once when the picture changed where a marker is (a bumped camera changes it all).
@@ -286,6 +291,18 @@ SearchScene Tracker::search_scene(cv::Size image_size, long long frame_index, do
     scene.expected.push_back({box, smallest_mm * px_per_mm / cells});
   }
   return scene;
+}
+
+double Tracker::tag_height_mm(const model::DiskSpec& disk) const {
+  // A template lies across the disks it measures: on top of them (up to the thickest) or, if it
+  // touches them only at their edges, lower; halfway, give or take as much.
+  if (disk.kind == model::DiskKind::template_) return disk.thickness_mm + thickest_disk_mm_ / 2;
+  return disk.thickness_mm;
+}
+
+double Tracker::tag_height_sigma_mm(const model::DiskSpec& disk) const {
+  const double lift = disk.kind == model::DiskKind::template_ ? thickest_disk_mm_ / 2 : 0.0;
+  return std::hypot(lift, options_.thickness_sigma_mm);
 }
 
 cv::Mat Tracker::disk_footprints_small(const model::TrackFrame& track) const {
@@ -353,7 +370,8 @@ std::vector<DiskObservation> Tracker::measure(std::vector<DetectionRecord>& reco
     }
     const model::DiskSpec& disk = registry_.disks()[ref->disk_index];
     const model::TagSpec& tag = registry_.tag(*ref);
-    auto m = measure_tag(*pose_, record.tag.corners, tag.size_mm, disk.thickness_mm, options_.measurement);
+    const double height = tag_height_mm(disk);
+    auto m = measure_tag(*pose_, record.tag.corners, tag.size_mm, height, options_.measurement);
     if (!m) {
       record.rejected = RejectReason::off_table;
       continue;
@@ -383,8 +401,13 @@ std::vector<DiskObservation> Tracker::measure(std::vector<DetectionRecord>& reco
       o.table_from_disk = table_from_disk;
       o.noise_sigma_mm = m->center_sigma_mm;
       o.heading_noise_deg = m->heading_sigma_deg;
-      // The table pose's share (pose_uncertainty.h).
-      o.calibration_sigma_mm = calibration_sigma_mm_;
+      o.bias_sigma_mm = m->center_bias_sigma_mm;
+      // The table pose's share at this place (pose_uncertainty.h), and the lift's: a tag higher
+      // or lower than assumed is seen displaced away from or towards the camera (per axis: the
+      // displacement lies along one direction).
+      const double pose_share = pose_uncertainty_ ? pose_uncertainty_->sigma_mm(p, height) : 0.0;
+      const double lift_share = pose_uncertainty_ ? tag_height_sigma_mm(disk) * pose_uncertainty_->lift_per_mm(p, height) / std::sqrt(2.0) : 0.0;
+      o.calibration_sigma_mm = std::hypot(pose_share, lift_share);
       o.pixels_per_mm = m->pixels_per_mm;
       o.tag_size_mm = tag.size_mm;
       per_disk[ref->disk_index].push_back({r, o});
@@ -567,6 +590,11 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
     const TableWatchResult watched = watch_.update(t, change.small, change.changed_small, geometry_->play_area_small,
                                                    [&] { return disk_footprints_small(result.track); });
     result.foreign_over_table = watched.foreign;
+    if (watched.foreign) {
+      const int k = geometry_->mask_scale;
+      result.foreign_box_px = cv::Rect(watched.foreign_box.x * k, watched.foreign_box.y * k, watched.foreign_box.width * k,
+                                       watched.foreign_box.height * k);
+    }
     if (fresh) adopt_background(change, result.track);
   }
   result.table_quiet = pose_ && geometry_ && !camera_suspect_ && !change.first_frame && !changing &&

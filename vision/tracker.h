@@ -43,6 +43,7 @@
 #include "vision/apriltag_detector.h"
 #include "vision/change_detector.h"
 #include "vision/disk_tracker.h"
+#include "vision/pose_uncertainty.h"
 #include "vision/search_planner.h"
 #include "vision/settle_clock.h"
 #include "vision/table_watch.h"
@@ -71,6 +72,11 @@ struct TrackerOptions {
   ChangeDetectorOptions change;
   TableWatchOptions watch;
   TagMeasurementOptions measurement;
+  PoseUncertaintyOptions pose_uncertainty;
+  // How far a disk's tag may lie above or below its registry thickness (mm, 1 sigma: card,
+  // print and glue; the table not quite flat). A template lies across the disks it measures: it
+  // is taken to lie half the thickest disk higher than its own thickness, give or take as much.
+  double thickness_sigma_mm = 0.05;
   // The table is settled once it has been quiet for this long (spec §9: 0.5 s, a parameter).
   double settle_window_s = model::kDefaultSettleWindowSeconds;
   calib::TableMonitorOptions table_monitor;  // when the camera counts as moved (calibration/table_monitor.h)
@@ -125,6 +131,7 @@ struct TrackerResult {
   bool camera_moved = false;              // this frame: the camera was found moved and the pose re-estimated
   bool table_quiet = false;               // nothing moving, nothing but disks over the play area
   bool foreign_over_table = false;        // something that is no disk (a hand, an arm) over the play area
+  cv::Rect foreign_box_px;                // where it is (full-resolution pixels); empty when nothing
   StageTimes times;
 };
 
@@ -173,6 +180,9 @@ class Tracker {
   SearchScene search_scene(cv::Size image_size, long long frame_index, double t, const ChangeResult& change,
                            std::vector<std::size_t>& unchanged) const;
   std::vector<DiskObservation> measure(std::vector<DetectionRecord>& records);
+  // How high a disk's visible tag lies above the table (mm), and how uncertain that is.
+  double tag_height_mm(const model::DiskSpec& disk) const;
+  double tag_height_sigma_mm(const model::DiskSpec& disk) const;
   // Where the known disks lie now (`track`) and lay when the watch took its background, at the
   // change detector's scale (255), for the watch to tell them from hands.
   cv::Mat disk_footprints_small(const model::TrackFrame& track) const;
@@ -204,7 +214,8 @@ class Tracker {
   std::vector<std::vector<calib::MarkerObservation>> marker_history_;
   bool provisional_from_full_history_ = false;
   std::vector<long long> last_measured_frame_;  // per disk; -1 = never
-  double calibration_sigma_mm_ = 0;
+  std::optional<PoseUncertainty> pose_uncertainty_;
+  double thickest_disk_mm_ = 0;  // of the disks a template may lie on
   cv::Mat grey_buffer_;  // grey copies of the searched regions of colour frames
   TrackerStats stats_;
 };
