@@ -32,7 +32,12 @@ bool TableWatch::differs(double t, const cv::Mat& small, const cv::Mat& changed_
   const int shift = median_difference(diff16, play_area_small);
   cv::Mat centred;
   cv::subtract(diff16, cv::Scalar(shift), centred);
-  cv::compare(cv::abs(centred), cv::Scalar(options_.threshold_levels), differing, cv::CMP_GT);
+  // Averaged over 3 x 3 shrunk pixels: a hand or an arm differs over many of them, while sensor
+  // noise and the faint trail a video codec leaves where something passed are single pixels.
+  cv::Mat magnitude;
+  cv::Mat(cv::abs(centred)).convertTo(magnitude, CV_32F);
+  cv::blur(magnitude, magnitude, cv::Size(3, 3));
+  cv::compare(magnitude, cv::Scalar(options_.threshold_levels), differing, cv::CMP_GT);
   cv::bitwise_and(differing, play_area_small, differing);
   return cv::countNonZero(differing) > 0;
 }
