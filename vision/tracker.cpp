@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <limits>
+#include <numbers>
 #include <stdexcept>
 
 #include <opencv2/imgproc.hpp>
@@ -26,6 +28,9 @@ double ms_since(Clock::time_point& start) {
 // How long a disk's motion is extrapolated into the future at most (s): beyond that the change
 // detection and the sweep find it.
 constexpr double kMaxPredictionS = 0.25;
+
+// How long after a disk went unseen its next landing place is looked at too (s): a flip or two.
+constexpr double kFlipLookoutS = 2.0;
 
 std::string join_ids(const std::vector<int>& ids) {
   std::string out;
@@ -71,6 +76,12 @@ bool changed_in(const ChangeResult& change, const cv::Rect2d& box) {
 
 }  // namespace
 
+DetectorOptions tracker_detector_options() {
+  DetectorOptions options;
+  options.min_white_black_diff = 25;
+  return options;
+}
+
 std::string_view to_string(RejectReason reason) {
   switch (reason) {
     case RejectReason::unknown_id: return "id not in the registry";
@@ -96,6 +107,7 @@ struct Tracker::PoseGeometry {
   cv::Size image_size;
   cv::Rect table_px;            // play area and markers, printed tags included
   double min_pixels_per_cell = 1;
+  TagScaleMap tag_scale;        // the smallest tag's pixels per cell, place by place
   double max_tag_px = 64;       // any tag, corner markers included
   double max_disk_tag_px = 64;  // the disks' tags
   int mask_scale = 1;
@@ -237,6 +249,7 @@ SearchScene Tracker::search_scene(cv::Size image_size, long long frame_index, do
   const double printed = static_cast<double>(search_.cells_across_tag()) / cells;
   scene.table_px = geometry_->table_px;
   scene.min_pixels_per_cell = geometry_->min_pixels_per_cell;
+  scene.tag_scale = geometry_->tag_scale;
   scene.max_tag_px = geometry_->max_tag_px;
   scene.max_disk_tag_px = geometry_->max_disk_tag_px;
   scene.changed = change.ended_regions;  // where a hand has just moved on
@@ -289,6 +302,13 @@ SearchScene Tracker::search_scene(cv::Size image_size, long long frame_index, do
     }
     const double px_per_mm = pixels_per_mm_at(pose, e.last_observed.position, disk.thickness_mm);
     scene.expected.push_back({box, smallest_mm * px_per_mm / cells});
+    // Gone from view a moment ago: perhaps turning over. A flip lands one flip length ahead along
+    // the heading (spec §6), so look there too, and the landing is found in its first frame.
+    if (e.state == model::TrackState::stale && t - e.last_seen_t <= kFlipLookoutS) {
+      const geom::Vec2 landing = e.last_observed.position + geom::flip_length(disk.shape) * e.last_observed.rotation.axis_x();
+      const cv::Rect2d ahead_box = bounding_box(square_in_image(pose, landing, half, disk.thickness_mm));
+      scene.expected.push_back({ahead_box, smallest_mm * pixels_per_mm_at(pose, landing, disk.thickness_mm) / cells});
+    }
   }
   return scene;
 }
@@ -445,6 +465,35 @@ std::vector<DiskObservation> Tracker::measure(std::vector<DetectionRecord>& reco
   return out;
 }
 
+TagScaleMap Tracker::tag_scale_map(const calib::CameraPose& pose, cv::Size size, double cell_mm, double max_height_mm) const {
+  TagScaleMap map;
+  const int block = map.cell_px;
+  const int nx = (size.width + block - 1) / block, ny = (size.height + block - 1) / block;
+  map.min_pixels_per_cell = cv::Mat(ny, nx, CV_64F, cv::Scalar(std::numeric_limits<double>::infinity()));
+  // Where a disk's tag can be: on the play area, or overhanging it by a disk's size.
+  double reach = 0;
+  for (const auto& disk : registry_.disks()) reach = std::max(reach, geom::bounding_radius(disk.shape));
+  const geom::Vec2 area = table_.play_area_mm;
+  // Each block's corners and middle, seen on the table; the scale is smallest at one of them.
+  std::vector<cv::Point2d> pixels;
+  for (int by = 0; by < ny; ++by)
+    for (int bx = 0; bx < nx; ++bx)
+      for (const cv::Point2d& o : {cv::Point2d(0, 0), cv::Point2d(1, 0), cv::Point2d(0, 1), cv::Point2d(1, 1), cv::Point2d(0.5, 0.5)})
+        pixels.emplace_back(std::min<double>((bx + o.x) * block, size.width - 1), std::min<double>((by + o.y) * block, size.height - 1));
+  for (double h : {0.0, max_height_mm}) {
+    const auto on_table = calib::table_from_image(pose, pixels, h);
+    for (std::size_t k = 0; k < pixels.size(); ++k) {
+      if (!on_table[k]) continue;
+      const geom::Vec2 p = *on_table[k];
+      if (p.x < -reach || p.y < -reach || p.x > area.x + reach || p.y > area.y + reach) continue;
+      const std::size_t b = k / 5;
+      double& least = map.min_pixels_per_cell.at<double>(static_cast<int>(b) / nx, static_cast<int>(b) % nx);
+      least = std::min(least, cell_mm * pixels_per_mm_at(pose, p, h));
+    }
+  }
+  return map;
+}
+
 std::shared_ptr<const Tracker::PoseGeometry> Tracker::pose_geometry(const calib::CameraPose& pose, cv::Size size) const {
   auto g = std::make_shared<PoseGeometry>();
   g->image_size = size;
@@ -492,6 +541,7 @@ std::shared_ptr<const Tracker::PoseGeometry> Tracker::pose_geometry(const calib:
                          static_cast<int>(std::ceil(box.width)) + 1, static_cast<int>(std::ceil(box.height)) + 1) &
                 cv::Rect(0, 0, size.width, size.height);
   g->min_pixels_per_cell = min_tag_mm * min_scale / cells;
+  g->tag_scale = tag_scale_map(pose, size, min_tag_mm / cells, max_height);
   // Printed sides at any turn (x sqrt 2), where the table looks largest.
   g->max_disk_tag_px = max_disk_tag_mm * printed * max_scale * std::sqrt(2.0);
   g->max_tag_px = std::max(max_disk_tag_mm, max_marker_mm) * printed * max_scale * std::sqrt(2.0);

@@ -65,8 +65,14 @@ enum class RejectReason {
 inline constexpr std::size_t kRejectReasonCount = 8;
 std::string_view to_string(RejectReason reason);
 
+// The detector as the tracker runs it: apriltag's defaults, except that candidates of less than
+// 25 grey levels' contrast are dropped at once (printed tags are black on white; a cloth or
+// wooden table's texture makes thousands of faint candidates, and dropping them halves the work
+// on a textured table; renders in dim light, exposure 0.35, lose nothing).
+DetectorOptions tracker_detector_options();
+
 struct TrackerOptions {
-  DetectorOptions detector;  // family (tagStandard41h12), threads, hamming, margins
+  DetectorOptions detector = tracker_detector_options();  // family (tagStandard41h12), threads, hamming, margins
   DiskTrackerOptions disks;
   SearchPlannerOptions search;
   ChangeDetectorOptions change;
@@ -171,6 +177,8 @@ class Tracker {
  private:
   struct PoseGeometry;  // what follows from the table pose (image bounds, scales), cached
   std::shared_ptr<const PoseGeometry> pose_geometry(const calib::CameraPose& pose, cv::Size size) const;
+  // The smallest tag (cells of `cell_mm`) as it looks in each block of the image (search_planner.h).
+  TagScaleMap tag_scale_map(const calib::CameraPose& pose, cv::Size size, double cell_mm, double max_height_mm) const;
 
   void update_table_pose(const std::vector<calib::MarkerObservation>& markers, cv::Size image_size, long long frame,
                          TrackerResult& result);
