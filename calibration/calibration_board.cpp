@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include <fmt/format.h>
 #include <opencv2/aruco/charuco.hpp>
 #include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>
@@ -158,16 +159,13 @@ std::vector<cv::Point3f> board_corners_mm(const BoardSpec& board) {
 }
 
 std::string describe_board(const BoardSpec& board) {
-  char text[160];
   if (const auto* chess = std::get_if<ChessboardSpec>(&board)) {
-    std::snprintf(text, sizeof text, "chessboard %dx%d inner corners, %g mm squares", chess->inner_corners.width,
-                  chess->inner_corners.height, chess->square_mm);
-  } else {
-    const auto& c = std::get<CharucoSpec>(board);
-    std::snprintf(text, sizeof text, "ChArUco %dx%d squares, %g mm squares, %g mm markers, %s", c.squares.width,
-                  c.squares.height, c.square_mm, c.marker_mm, c.dictionary.c_str());
+    return fmt::format("chessboard {}x{} inner corners, {:g} mm squares", chess->inner_corners.width,
+                       chess->inner_corners.height, chess->square_mm);
   }
-  return text;
+  const auto& c = std::get<CharucoSpec>(board);
+  return fmt::format("ChArUco {}x{} squares, {:g} mm squares, {:g} mm markers, {}", c.squares.width, c.squares.height,
+                     c.square_mm, c.marker_mm, c.dictionary);
 }
 
 std::optional<BoardView> detect_board(const cv::Mat& gray, const BoardSpec& board, const std::string& name,

@@ -5,9 +5,9 @@
 #include <map>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <opencv2/calib3d.hpp>
 
-#include "engine/io/number_text.h"
 #include "calibration/pinhole_from_plane.h"
 
 namespace diskref::calib {
@@ -240,9 +240,9 @@ CameraPoseEstimate estimate_camera_pose(const model::TableSpec& table, const std
     if (best_pose && best_rms < kDisagreementPx && best_rms < rms / 3) {
       used.erase(best_left_out);
       pose = best_pose;
-      result.notes.push_back("corner marker " + std::to_string(best_left_out) + " disagrees with the others (fit " +
-                             io::fixed(rms, 1) + " px with it, " + io::fixed(best_rms, 1) +
-                             " px without; was it moved?); not used");
+      result.notes.push_back(fmt::format("corner marker {} disagrees with the others (fit {:.1f} px with it, {:.1f} px "
+                                         "without; was it moved?); not used",
+                                         best_left_out, rms, best_rms));
     }
   }
 
@@ -254,8 +254,9 @@ CameraPoseEstimate estimate_camera_pose(const model::TableSpec& table, const std
     result.notes.push_back("corner marker" + std::string(hidden.size() > 1 ? "s " : " ") + join_ids(hidden) +
                            " hidden; pose from markers " + join_ids(pose->markers_used));
   if (!pose->lens_calibrated)
-    result.notes.push_back("no lens calibration: pinhole without distortion, focal length " +
-                           io::fixed(pose->camera.fx(), 1) + " px estimated from the markers");
+    result.notes.push_back(fmt::format(
+        "no lens calibration: pinhole without distortion, focal length {:.1f} px estimated from the markers",
+        pose->camera.fx()));
   // Three small squares fix a pinhole only up to its focal length (their own foreshortening is all
   // that is left to tell it): measured on rendered tables, the far corner is then off by 1.5-2 mm.
   if (!pose->lens_calibrated && pose->markers_used.size() < 4)

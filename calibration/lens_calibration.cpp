@@ -2,11 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
+#include <fmt/format.h>
 #include <opencv2/calib3d.hpp>
 
-#include "engine/io/number_text.h"
 #include "calibration/view_quality.h"
 
 namespace diskref::calib {
@@ -73,14 +72,12 @@ void refuse_unless_covered(const std::vector<BoardView>& views, cv::Size image_s
   out.area_coverage = image_coverage(views, image_size);
   out.cell_coverage = corner_cell_coverage(views, image_size, 4);
   if (out.area_coverage >= options.min_area_coverage && out.cell_coverage >= options.min_cell_coverage) return;
-  char text[320];
-  std::snprintf(text, sizeof text,
-                "the views do not cover the image: the boards cover %.0f %% of its area (need %.0f %%) and their "
-                "corners reach %.0f %% of the cells of a 4x4 grid over it (need %.0f %%); show the board near the "
-                "image's edges and corners too",
-                100 * out.area_coverage, 100 * options.min_area_coverage, 100 * out.cell_coverage,
-                100 * options.min_cell_coverage);
-  throw CalibrationRefused(text);
+  throw CalibrationRefused(fmt::format(
+      "the views do not cover the image: the boards cover {:.0f} % of its area (need {:.0f} %) and their corners "
+      "reach {:.0f} % of the cells of a 4x4 grid over it (need {:.0f} %); show the board near the image's edges and "
+      "corners too",
+      100 * out.area_coverage, 100 * options.min_area_coverage, 100 * out.cell_coverage,
+      100 * options.min_cell_coverage));
 }
 
 }  // namespace
@@ -103,8 +100,9 @@ LensCalibration calibrate_lens(const std::vector<BoardView>& views_in, cv::Size 
     std::vector<DroppedView> dropped;
     for (std::size_t i = 0; i < views.size(); ++i) {
       if (fit.view_rms[i] > limit)
-        dropped.push_back({views[i].name, "outlier", "outlier: view error " + io::fixed(fit.view_rms[i], 3) + " px (limit " +
-                                                 io::fixed(limit, 3) + " px; median view " + io::fixed(typical, 3) + " px)"});
+        dropped.push_back({views[i].name, "outlier",
+                           fmt::format("outlier: view error {:.3f} px (limit {:.3f} px; median view {:.3f} px)",
+                                       fit.view_rms[i], limit, typical)});
       else
         inliers.push_back(views[i]);
     }

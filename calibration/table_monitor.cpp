@@ -2,26 +2,21 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <utility>
+
+#include <fmt/format.h>
 
 namespace diskref::calib {
 namespace {
 
 std::string describe(long long frame, const char* what, double shift_mm, const CameraPoseEstimate* estimate) {
-  char text[200];
-  std::snprintf(text, sizeof text, "frame %lld: %s", frame, what);
-  std::string out = text;
-  if (shift_mm > 0) {
-    std::snprintf(text, sizeof text, " (markers shifted %.1f mm)", shift_mm);
-    out += text;
-  }
+  std::string out = fmt::format("frame {}: {}", frame, what);
+  if (shift_mm > 0) out += fmt::format(" (markers shifted {:.1f} mm)", shift_mm);
   if (estimate && estimate->pose) {
     cv::Vec3d c = estimate->pose->camera_center_table();
-    std::snprintf(text, sizeof text, "; camera at (%.0f, %.0f, %.0f) mm, fit %.2f px / %.2f mm", c[0], c[1], c[2],
-                  estimate->pose->reprojection_rms_px, estimate->pose->reprojection_rms_mm);
-    out += text;
+    out += fmt::format("; camera at ({:.0f}, {:.0f}, {:.0f}) mm, fit {:.2f} px / {:.2f} mm", c[0], c[1], c[2],
+                       estimate->pose->reprojection_rms_px, estimate->pose->reprojection_rms_mm);
     for (const auto& note : estimate->notes) out += "; " + note;
   }
   return out;

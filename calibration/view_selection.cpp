@@ -5,7 +5,8 @@
 #include <limits>
 #include <map>
 
-#include "engine/io/number_text.h"
+#include <fmt/format.h>
+
 #include "calibration/view_quality.h"
 
 namespace diskref::calib {
@@ -44,9 +45,9 @@ ViewSelection select_views(std::vector<ViewCandidate> candidates, cv::Size image
   std::vector<ViewCandidate> still;
   for (auto& c : candidates) {
     if (c.motion_px && *c.motion_px > options.max_motion_px)
-      out.dropped.push_back({c.view.name, "moving", "moving: board moved " + io::fixed(*c.motion_px, 2) +
-                                                 " px since the previous frame (limit " +
-                                                 io::fixed(options.max_motion_px, 2) + " px)"});
+      out.dropped.push_back({c.view.name, "moving",
+                             fmt::format("moving: board moved {:.2f} px since the previous frame (limit {:.2f} px)",
+                                         *c.motion_px, options.max_motion_px)});
     else
       still.push_back(std::move(c));
   }
@@ -56,8 +57,9 @@ ViewSelection select_views(std::vector<ViewCandidate> candidates, cv::Size image
   std::vector<ViewCandidate> sharp;
   for (auto& c : still) {
     if (c.edge_width_px && *c.edge_width_px > out.edge_width_limit_px)
-      out.dropped.push_back({c.view.name, "blurred", "blurred: edges " + io::fixed(*c.edge_width_px, 2) + " px wide (limit " +
-                                                 io::fixed(out.edge_width_limit_px, 2) + " px)"});
+      out.dropped.push_back({c.view.name, "blurred",
+                             fmt::format("blurred: edges {:.2f} px wide (limit {:.2f} px)", *c.edge_width_px,
+                                         out.edge_width_limit_px)});
     else
       sharp.push_back(std::move(c));
   }
@@ -83,9 +85,9 @@ ViewSelection select_views(std::vector<ViewCandidate> candidates, cv::Size image
       }
     }
     if (twin)
-      out.dropped.push_back({c.view.name, "near-duplicate", "near-duplicate of " + twin->name + " (corners " +
-                                              io::fixed(twin_distance, 1) + " px apart on average, limit " +
-                                              io::fixed(duplicate_px, 1) + " px)"});
+      out.dropped.push_back({c.view.name, "near-duplicate",
+                             fmt::format("near-duplicate of {} (corners {:.1f} px apart on average, limit {:.1f} px)",
+                                         twin->name, twin_distance, duplicate_px)});
     else
       out.kept.push_back(std::move(c.view));
   }
@@ -104,8 +106,8 @@ ViewSelection select_views(std::vector<ViewCandidate> candidates, cv::Size image
         }
       }
     std::string reason = closest < std::numeric_limits<double>::max()
-                             ? "alike " + out.kept[twin].name + " (" + io::fixed(closest, 1) + " px apart; at most " +
-                                   std::to_string(options.max_views) + " views are kept)"
+                             ? fmt::format("alike {} ({:.1f} px apart; at most {} views are kept)", out.kept[twin].name,
+                                           closest, options.max_views)
                              : "less sharp than the " + std::to_string(options.max_views) + " views kept";
     out.dropped.push_back({out.kept[drop].name, "too many views", reason});
     out.kept.erase(out.kept.begin() + static_cast<std::ptrdiff_t>(drop));

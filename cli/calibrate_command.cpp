@@ -10,8 +10,9 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "calibration/lens_calibration.h"
-#include "engine/io/number_text.h"
 #include "calibration/view_selection.h"
 #include "cli/commands.h"
 #include "cli/image_input.h"
@@ -172,8 +173,8 @@ void print_calibration(const calib::LensCalibration& cal) {
   std::printf("intrinsics (value +- 1 standard deviation):\n");
   for (std::size_t i = 0; i < 9; ++i) {
     int decimals = i < 4 ? 2 : 5;
-    std::printf("  %s = %s +- %s%s\n", calib::kIntrinsicNames[i], io::fixed(values[i], decimals).c_str(),
-                io::fixed(cal.intrinsic_std[i], decimals).c_str(), i < 4 ? " px" : "");
+    fmt::print("  {} = {:.{}f} +- {:.{}f}{}\n", calib::kIntrinsicNames[i], values[i], decimals, cal.intrinsic_std[i],
+               decimals, i < 4 ? " px" : "");
   }
 }
 

@@ -13,6 +13,7 @@ RunFunction setup_track(CLI::App& app);  // track_command.cpp (spec §5)
 RunFunction setup_render(CLI::App& app);  // render_command.cpp (synthetic sessions with ground truth)
 RunFunction setup_tags(CLI::App& app);    // tags_command.cpp (printable tag sheets)
 RunFunction setup_play(CLI::App& app);    // play_command.cpp (scripted Red Alert games)
+RunFunction setup_referee(CLI::App& app); // referee_command.cpp (spec §9: a game from the table)
 
 #ifdef DISKREF_HAS_UI
 RunFunction setup_ui(CLI::App& app);  // ui_command.cpp (only when built with the UI)

@@ -22,6 +22,7 @@ const SetupFunction kCommands[] = {
     diskref::cli::setup_render,
     diskref::cli::setup_tags,
     diskref::cli::setup_play,
+    diskref::cli::setup_referee,
 #ifdef DISKREF_HAS_UI
     diskref::cli::setup_ui,
 #endif

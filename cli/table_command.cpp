@@ -9,8 +9,9 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "calibration/camera_model.h"
-#include "engine/io/number_text.h"
 #include "calibration/camera_pose.h"
 #include "cli/commands.h"
 #include "cli/image_input.h"
@@ -74,13 +75,12 @@ Observed observe(const TableOptions& o, vision::AprilTagDetector& detector) {
 void print_report(const calib::CameraPose& pose, const calib::CameraPoseEstimate& estimate) {
   for (const auto& note : estimate.notes) std::printf("note: %s\n", note.c_str());
   cv::Vec3d c = pose.camera_center_table();
-  std::printf("camera centre (table frame): x %s, y %s, z %s mm\n", io::fixed(c[0], 1).c_str(), io::fixed(c[1], 1).c_str(),
-              io::fixed(c[2], 1).c_str());
-  std::printf("lens: %s, fx %s fy %s cx %s cy %s px\n", pose.lens_calibrated ? "calibrated" : "estimated (no --calib)",
-              io::fixed(pose.camera.fx(), 1).c_str(), io::fixed(pose.camera.fy(), 1).c_str(), io::fixed(pose.camera.cx(), 1).c_str(),
-              io::fixed(pose.camera.cy(), 1).c_str());
-  std::printf("fit to the marker corners: %s px RMS in the image, %s mm RMS on the table\n",
-              io::fixed(pose.reprojection_rms_px, 3).c_str(), io::fixed(pose.reprojection_rms_mm, 3).c_str());
+  fmt::print("camera centre (table frame): x {:.1f}, y {:.1f}, z {:.1f} mm\n", c[0], c[1], c[2]);
+  fmt::print("lens: {}, fx {:.1f} fy {:.1f} cx {:.1f} cy {:.1f} px\n",
+             pose.lens_calibrated ? "calibrated" : "estimated (no --calib)", pose.camera.fx(), pose.camera.fy(),
+             pose.camera.cx(), pose.camera.cy());
+  fmt::print("fit to the marker corners: {:.3f} px RMS in the image, {:.3f} mm RMS on the table\n",
+             pose.reprojection_rms_px, pose.reprojection_rms_mm);
   std::printf("markers used:");
   for (int id : pose.markers_used) std::printf(" %d", id);
   if (!pose.markers_missing.empty()) {
@@ -88,12 +88,11 @@ void print_report(const calib::CameraPose& pose, const calib::CameraPoseEstimate
     for (int id : pose.markers_missing) std::printf(" %d", id);
   }
   std::printf("\nmarker residuals (mm RMS):");
-  for (const auto& r : pose.marker_residuals) std::printf(" %d: %s", r.id, io::fixed(r.rms_mm, 3).c_str());
+  for (const auto& r : pose.marker_residuals) fmt::print(" {}: {:.3f}", r.id, r.rms_mm);
   std::printf("\nmarker centre distances, measured vs table file:\n");
   for (const auto& d : pose.distance_checks)
-    std::printf("  %d-%d  %s vs %s mm  (%s%s mm)\n", d.id_a, d.id_b, io::fixed(d.measured_mm, 2).c_str(),
-                io::fixed(d.expected_mm, 2).c_str(), d.measured_mm >= d.expected_mm ? "+" : "",
-                io::fixed(d.measured_mm - d.expected_mm, 2).c_str());
+    fmt::print("  {}-{}  {:.2f} vs {:.2f} mm  ({}{:.2f} mm)\n", d.id_a, d.id_b, d.measured_mm, d.expected_mm,
+               d.measured_mm >= d.expected_mm ? "+" : "", d.measured_mm - d.expected_mm);
 }
 
 int run_table(const TableOptions& o) {
@@ -106,8 +105,7 @@ int run_table(const TableOptions& o) {
   detector_options.quad_decimate = 1.0;
   vision::AprilTagDetector detector(detector_options);
   Observed observed = observe(o, detector);
-  std::printf("table: %s (play area %s x %s mm)\n", o.table.c_str(), io::fixed(table.play_area_mm.x, 1).c_str(),
-              io::fixed(table.play_area_mm.y, 1).c_str());
+  fmt::print("table: {} (play area {:.1f} x {:.1f} mm)\n", o.table, table.play_area_mm.x, table.play_area_mm.y);
   std::printf("from: %s (%dx%d)\n", observed.summary.c_str(), observed.image_size.width, observed.image_size.height);
 
   calib::CameraPoseEstimate estimate =

@@ -6,8 +6,6 @@
 // --exposure, --frames), --table-pose FILE for a fixed table pose, --lost-after S, --truth FILE to
 // compare the output with ground truth, --tag-family, --threads.
 
-#include <unistd.h>
-
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -21,6 +19,7 @@
 #include "calibration/camera_pose.h"
 #include "cli/camera_settings.h"
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "engine/io/input_error.h"
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"
@@ -51,45 +50,6 @@ struct TrackOptions {
 
 std::atomic<bool> g_stop{false};
 extern "C" void on_interrupt(int) { g_stop = true; }
-
-// A progress line on stderr: redrawn in place on a terminal, every 10 % otherwise.
-class Progress {
- public:
-  Progress(std::optional<long long> total, bool quiet) : total_(total), quiet_(quiet), tty_(isatty(STDERR_FILENO) != 0) {}
-
-  void update(long long done, double fps) {
-    if (quiet_) return;
-    const auto now = std::chrono::steady_clock::now();
-    if (tty_) {
-      if (now - last_ < std::chrono::milliseconds(200)) return;
-      last_ = now;
-      if (total_ && *total_ > 0) {
-        const double f = std::min(1.0, static_cast<double>(done) / static_cast<double>(*total_));
-        const int filled = static_cast<int>(f * 30);
-        std::fprintf(stderr, "\r[%s%s] %3.0f %%  frame %lld/%lld  %.0f fps ", std::string(filled, '#').c_str(),
-                     std::string(30 - filled, ' ').c_str(), 100 * f, done, *total_, fps);
-      } else {
-        std::fprintf(stderr, "\rframe %lld  %.0f fps ", done, fps);
-      }
-    } else if (total_ && *total_ > 0) {
-      const int tenth = static_cast<int>(10 * done / *total_);
-      if (tenth > last_tenth_) {
-        last_tenth_ = tenth;
-        std::fprintf(stderr, "%d %% (frame %lld/%lld, %.0f fps)\n", 10 * tenth, done, *total_, fps);
-      }
-    }
-  }
-  void finish() {
-    if (!quiet_ && tty_) std::fprintf(stderr, "\n");
-  }
-
- private:
-  std::optional<long long> total_;
-  bool quiet_;
-  bool tty_;
-  int last_tenth_ = 0;
-  std::chrono::steady_clock::time_point last_{};
-};
 
 std::unique_ptr<vision::FrameSource> open_source(const TrackOptions& o) {
   // A file is decoded ahead on a thread of its own while the tracker works.

@@ -1,9 +1,9 @@
 #include "print/print_files.h"
 
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
 
+#include <fmt/format.h>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <zlib.h>
@@ -108,15 +108,12 @@ void write_pdf(const std::vector<cv::Mat>& pages, double dpi, const std::filesys
       if (c.type == "IDAT") idat.insert(idat.end(), png.begin() + static_cast<std::ptrdiff_t>(c.data_offset),
                                         png.begin() + static_cast<std::ptrdiff_t>(c.data_offset + c.length));
     double w_pt = rgb.cols / dpi * 72.0, h_pt = rgb.rows / dpi * 72.0;
-    char size[96];
-    std::snprintf(size, sizeof size, "%.4f %.4f", w_pt, h_pt);
+    std::string size = fmt::format("{:.4f} {:.4f}", w_pt, h_pt);
     std::size_t page = 3 + 3 * i, content = page + 1, image = page + 2;
     begin_object(page);
-    put("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 " + std::string(size) + "] /Resources << /XObject << /Im0 " +
+    put("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 " + size + "] /Resources << /XObject << /Im0 " +
         std::to_string(image) + " 0 R >> >> /Contents " + std::to_string(content) + " 0 R >>\nendobj\n");
-    char draw_text[128];
-    std::snprintf(draw_text, sizeof draw_text, "q %.4f 0 0 %.4f 0 0 cm /Im0 Do Q\n", w_pt, h_pt);
-    std::string draw = draw_text;
+    std::string draw = fmt::format("q {:.4f} 0 0 {:.4f} 0 0 cm /Im0 Do Q\n", w_pt, h_pt);
     begin_object(content);
     put("<< /Length " + std::to_string(draw.size()) + " >>\nstream\n" + draw + "endstream\nendobj\n");
     begin_object(image);
@@ -129,11 +126,7 @@ void write_pdf(const std::vector<cv::Mat>& pages, double dpi, const std::filesys
   }
   std::size_t xref = pdf.size();
   put("xref\n0 " + std::to_string(offsets.size() + 1) + "\n0000000000 65535 f \n");
-  for (std::size_t off : offsets) {
-    char line[32];
-    std::snprintf(line, sizeof line, "%010zu 00000 n \n", off);
-    put(line);
-  }
+  for (std::size_t off : offsets) put(fmt::format("{:010} 00000 n \n", off));
   put("trailer\n<< /Size " + std::to_string(offsets.size() + 1) + " /Root 1 0 R >>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n");
   write_bytes(file, pdf);
 }

@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <functional>
 #include <numbers>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
 
+#include <fmt/format.h>
 #include <opencv2/imgproc.hpp>
 
 #include "engine/geometry/shape.h"
@@ -343,19 +343,16 @@ std::vector<std::string> tag_warnings(const model::DiskRegistry& registry, const
     double cell = pixels_per_cell(tag, *camera);
     if (cell >= kMinPixelsPerCell) return;
     double needed = std::ceil(10 * tag.size_mm * kMinPixelsPerCell / cell) / 10;
-    char remedy[160];
+    std::string remedy;
     if (shape && !model::tag_fit_problem(*shape, model::TagSpec{tag.id, tag.face, needed, tag.heading_offset_deg}).empty())
-      std::snprintf(remedy, sizeof remedy, "a tag of at least %.1f mm, larger than fits this disk (%.1f mm): a closer or "
-                    "sharper camera", needed, std::floor(10 * model::largest_fitting_tag_mm(*shape, tag)) / 10);
+      remedy = fmt::format("a tag of at least {:.1f} mm, larger than fits this disk ({:.1f} mm): a closer or sharper "
+                           "camera", needed, std::floor(10 * model::largest_fitting_tag_mm(*shape, tag)) / 10);
     else
-      std::snprintf(remedy, sizeof remedy, "a tag of at least %.1f mm, or a closer or sharper camera", needed);
-    char text[400];
-    std::snprintf(text, sizeof text,
-                  "%s: tag %d (%g mm) has %.2f px per cell seen from %g mm by a %dx%d camera with a %g degree field of "
-                  "view; it needs %g: %s",
-                  what.c_str(), tag.id, tag.size_mm, cell, camera->height_mm, camera->resolution.width,
-                  camera->resolution.height, camera->horizontal_fov_deg, kMinPixelsPerCell, remedy);
-    out.push_back(text);
+      remedy = fmt::format("a tag of at least {:.1f} mm, or a closer or sharper camera", needed);
+    out.push_back(fmt::format("{}: tag {} ({:g} mm) has {:.2f} px per cell seen from {:g} mm by a {}x{} camera with a "
+                              "{:g} degree field of view; it needs {:g}: {}",
+                              what, tag.id, tag.size_mm, cell, camera->height_mm, camera->resolution.width,
+                              camera->resolution.height, camera->horizontal_fov_deg, kMinPixelsPerCell, remedy));
   };
   for (const model::DiskSpec& d : registry.disks()) {
     for (const model::TagSpec& t : d.tags) {

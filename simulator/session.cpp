@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <stdexcept>
 
+#include <fmt/format.h>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/videoio.hpp>
 
@@ -93,8 +93,7 @@ SessionSummary render_session(const Scenario& scenario, const std::filesystem::p
     writer.write(image);
     auto t2 = Clock::now();
     if (std::find(options.snapshot_frames.begin(), options.snapshot_frames.end(), k) != options.snapshot_frames.end()) {
-      char name[32];
-      std::snprintf(name, sizeof name, "frame_%06d.png", k);
+      std::string name = fmt::format("frame_{:06}.png", k);
       if (!cv::imwrite((out_dir / name).string(), image)) throw std::runtime_error("cannot write " + (out_dir / name).string());
     }
     summary.trace_seconds += std::chrono::duration<double>(t_traced - t0).count();

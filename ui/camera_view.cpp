@@ -1,7 +1,9 @@
 // The camera view: the frame as the camera sees it, with the table drawn over it where the
 // calibration says it is.
 
-#include <cstdio>
+#include <string>
+
+#include <fmt/format.h>
 
 #include "ui/calibration_quality.h"
 #include "ui/camera_overlay.h"
@@ -74,9 +76,8 @@ void draw_camera_view(Screen& s, const ScreenRect& rect) {
     draw_label(dl, warn_at, im_color(colors::kStale), "WARNING: " + w);
     warn_at.y += static_cast<double>(ImGui::GetTextLineHeight()) + 2;
   }
-  char status[160];
-  std::snprintf(status, sizeof status, "frame %lld   t %.2f s   %s", s.snap->source.index, s.snap->source.t,
-                s.worker ? s.worker->producer_description().c_str() : "");
+  std::string status = fmt::format("frame {}   t {:.2f} s   {}", s.snap->source.index, s.snap->source.t,
+                                   s.worker ? s.worker->producer_description() : "");
   draw_label(dl, Vec2{img.x + 8, img.y + img.h - 22}, IM_COL32(235, 235, 235, 255), status);
   dl->PopClipRect();
 

@@ -1,7 +1,7 @@
 // The disks on the table: pose, face, state and uncertainty, one row each. Clicking a row picks
 // the disk for the dispute tool, as clicking it in a view does.
 
-#include <cstdio>
+#include <fmt/format.h>
 
 #include "ui/imgui_draw.h"
 #include "ui/panels.h"
@@ -57,9 +57,7 @@ void draw_disks_panel(Screen& s, const ScreenRect& rect) {
       std::string state(to_string(d.track.state));
       if (d.track.state == model::TrackState::visible && d.track.motion == model::Motion::moving) state = "moving";
       if (d.track.state == model::TrackState::stale && d.track.age_s) {
-        char age[32];
-        std::snprintf(age, sizeof age, "stale %.0fs", *d.track.age_s);
-        state = age;
+        state = fmt::format("stale {:.0f}s", *d.track.age_s);
       }
       ImGui::TextColored(im_color4(state_color(d.track)), "%s", state.c_str());
       ImGui::TableNextColumn();

@@ -2,8 +2,9 @@
 // for a chosen ship and speed. Every verdict comes with its margin and the measurement's
 // uncertainty, and says "too close to call" when the margin is inside it.
 
-#include <cstdio>
 #include <string>
+
+#include <fmt/format.h>
 
 #include "ui/imgui_draw.h"
 #include "ui/panels.h"
@@ -79,9 +80,8 @@ void pair_section(Screen& s) {
   }
   const referee::PairVerdict& p = *s.pair;
   double band = referee::kCallSigmas * p.sigma_mm;
-  char detail[128];
-  std::snprintf(detail, sizeof detail, "margin %+.2f mm \u00b1 %.2f", p.range.margin_mm, band);
-  verdict_banner(p.in_range, "IN RANGE", "OUT OF RANGE", detail);
+  verdict_banner(p.in_range, "IN RANGE", "OUT OF RANGE",
+                 fmt::format("margin {:+.2f} mm \u00b1 {:.2f}", p.range.margin_mm, band));
   ImGui::Text("gap %.2f mm   reach %.2f mm   margin %+.2f mm", p.range.gap_mm, p.range.reach_mm, p.range.margin_mm);
   ImGui::TextDisabled("uncertainty \u00b1%.2f mm (%.0f sigma; sigma A %.2f, B %.2f mm)", band, referee::kCallSigmas,
                       s.scene.disks[p.a].track.sigma_mm, s.scene.disks[p.b].track.sigma_mm);
@@ -124,10 +124,8 @@ void flip_section(Screen& s) {
     }
   } else {
     std::string text = "torpedo contacts:";
-    char one[96];
     for (const auto& c : path.torpedo_contacts) {
-      std::snprintf(one, sizeof one, " %s at flip %d (%+.1f mm);", c.disk.c_str(), c.flip, c.separation_mm);
-      text += one;
+      text += fmt::format(" {} at flip {} ({:+.1f} mm);", c.disk, c.flip, c.separation_mm);
     }
     ImGui::TextColored(im_color4(colors::kContact), "%s", text.c_str());
   }

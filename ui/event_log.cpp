@@ -1,6 +1,6 @@
 #include "ui/event_log.h"
 
-#include <cstdio>
+#include <fmt/format.h>
 
 namespace diskref::ui {
 
@@ -11,13 +11,9 @@ nlohmann::json to_json(const Event& e) {
 }
 
 std::string format_event(const Event& e) {
-  char head[64];
-  if (e.frame >= 0) {
-    std::snprintf(head, sizeof head, "%8.2f s  #%-5lld ", e.t, e.frame);
-  } else {
-    std::snprintf(head, sizeof head, "%8.2f s         ", e.t);
-  }
-  return std::string(head) + (e.severity == Severity::warning ? "WARNING: " : "") + e.text;
+  std::string head =
+      e.frame >= 0 ? fmt::format("{:>8.2f} s  #{:<5} ", e.t, e.frame) : fmt::format("{:>8.2f} s         ", e.t);
+  return head + (e.severity == Severity::warning ? "WARNING: " : "") + e.text;
 }
 
 namespace {
@@ -31,9 +27,7 @@ const model::DiskTrack* find_track(const model::TrackFrame& f, const std::string
 
 std::string pose_text(const model::DiskTrack& d) {
   if (!d.x || !d.y || !d.heading) return "";
-  char buf[80];
-  std::snprintf(buf, sizeof buf, " at (%.1f, %.1f) mm, heading %.1f deg", *d.x, *d.y, *d.heading);
-  return buf;
+  return fmt::format(" at ({:.1f}, {:.1f}) mm, heading {:.1f} deg", *d.x, *d.y, *d.heading);
 }
 
 }  // namespace

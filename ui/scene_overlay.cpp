@@ -1,7 +1,8 @@
 #include "ui/scene_overlay.h"
 
 #include <algorithm>
-#include <cstdio>
+
+#include <fmt/format.h>
 
 #include "ui/imgui_draw.h"
 #include "engine/geometry/outline.h"
@@ -45,10 +46,8 @@ void draw_flip(ImDrawList* dl, const Screen& s, const TableToScreen& map, const 
     } else {
       draw_dashed(dl, pts, col, style.line_px * 0.75f, 5.0f);
     }
-    char label[32];
-    std::snprintf(label, sizeof label, "%zu%s", i + 1, outside ? " out" : "");
     Vec2 c = map({landing.position}, z)[0];
-    draw_label(dl, c - Vec2{4, 7}, col, label);
+    draw_label(dl, c - Vec2{4, 7}, col, fmt::format("{}{}", i + 1, outside ? " out" : ""));
   }
   // Torpedoes it would hit on the way.
   for (const geom::TorpedoContact& t : f.path.torpedo_contacts) {

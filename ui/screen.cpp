@@ -1,19 +1,17 @@
 #include "ui/screen.h"
 
-#include <cstdio>
+#include <fmt/format.h>
 
 namespace diskref::ui {
 
 std::vector<RangeTemplateChoice> range_template_choices(const model::DiskRegistry& registry,
                                                         const geom::Rect& rules_template) {
   std::vector<RangeTemplateChoice> out;
-  char label[96];
-  std::snprintf(label, sizeof label, "rules %.1f x %.1f mm", rules_template.length_mm, rules_template.width_mm);
-  out.push_back({label, rules_template});
+  out.push_back(
+      {fmt::format("rules {:.1f} x {:.1f} mm", rules_template.length_mm, rules_template.width_mm), rules_template});
   for (const model::DiskSpec& d : registry.disks()) {
     if (const auto* r = std::get_if<geom::Rect>(&d.shape)) {
-      std::snprintf(label, sizeof label, "%s %.1f x %.1f mm", d.name.c_str(), r->length_mm, r->width_mm);
-      out.push_back({label, *r});
+      out.push_back({fmt::format("{} {:.1f} x {:.1f} mm", d.name, r->length_mm, r->width_mm), *r});
     }
   }
   return out;
@@ -78,12 +76,11 @@ void Screen::click_mover(const std::string& name) {
 namespace {
 
 std::string pair_call_text(const Screen& s, const referee::PairVerdict& p) {
-  char text[200];
-  std::snprintf(text, sizeof text, "range %s -> %s: %s (margin %+.2f mm, +-%.2f mm at 2 sigma)",
-                s.scene.disks[p.a].name().c_str(), s.scene.disks[p.b].name().c_str(),
-                p.in_range == referee::Call::yes ? "in range" : p.in_range == referee::Call::no ? "out of range" : "too close to call",
-                p.range.margin_mm, referee::kCallSigmas * p.sigma_mm);
-  return text;
+  const char* call = p.in_range == referee::Call::yes  ? "in range"
+                     : p.in_range == referee::Call::no ? "out of range"
+                                                       : "too close to call";
+  return fmt::format("range {} -> {}: {} (margin {:+.2f} mm, +-{:.2f} mm at 2 sigma)", s.scene.disks[p.a].name(),
+                     s.scene.disks[p.b].name(), call, p.range.margin_mm, referee::kCallSigmas * p.sigma_mm);
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 // the corner markers and every disk.
 
 #include <cmath>
-#include <cstdio>
+
+#include <fmt/format.h>
 
 #include "ui/hit_test.h"
 #include "ui/imgui_draw.h"
@@ -55,9 +56,7 @@ void draw_table_view(Screen& s, const ScreenRect& rect) {
     std::vector<Vec2> q;
     for (Vec2 p : c) q.push_back(to_screen(p));
     fill_polygon(dl, q, IM_COL32(200, 200, 200, 255));
-    char id[8];
-    std::snprintf(id, sizeof id, "%d", m.id);
-    draw_label(dl, to_screen(m.center_mm) - Vec2{3, 7}, IM_COL32(20, 20, 20, 255), id);
+    draw_label(dl, to_screen(m.center_mm) - Vec2{3, 7}, IM_COL32(20, 20, 20, 255), fmt::format("{}", m.id));
   }
 
   auto map = [&](const std::vector<Vec2>& pts, double) {
@@ -69,9 +68,8 @@ void draw_table_view(Screen& s, const ScreenRect& rect) {
   OverlayStyle style;
   style.fill_disks = true;
   draw_scene(dl, s, map, style);
-  char scale[64];
-  std::snprintf(scale, sizeof scale, "grid %.0f mm", step);
-  draw_label(dl, Vec2{area.center().x - 30, area.y + area.h - 18}, IM_COL32(200, 200, 200, 255), scale);
+  draw_label(dl, Vec2{area.center().x - 30, area.y + area.h - 18}, IM_COL32(200, 200, 200, 255),
+             fmt::format("grid {:.0f} mm", step));
   dl->PopClipRect();
 
   ImGui::InvisibleButton("##table_click", avail, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
@@ -86,9 +84,7 @@ void draw_table_view(Screen& s, const ScreenRect& rect) {
       }
     }
     if (s.scene.frame >= 0) {
-      char pos[64];
-      std::snprintf(pos, sizeof pos, "(%.0f, %.0f) mm", m.x, m.y);
-      ImGui::SetTooltip("%s", pos);
+      ImGui::SetTooltip("%s", fmt::format("({:.0f}, {:.0f}) mm", m.x, m.y).c_str());
     }
   }
   ImGui::End();

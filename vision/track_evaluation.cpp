@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
-#include <cstdio>
 #include <unordered_map>
+
+#include <fmt/format.h>
 
 #include "engine/geometry/vec2.h"
 
@@ -222,50 +223,38 @@ TrackEvaluation evaluate_tracks(const std::vector<model::TrackFrame>& output, co
 }
 
 std::string format_evaluation(const TrackEvaluation& e) {
-  std::string out;
-  char line[256];
-  std::snprintf(line, sizeof line, "frames compared %lld (missing from the output: %lld)\n", e.frames_compared,
-                e.frames_missing);
-  out += line;
+  std::string out =
+      fmt::format("frames compared {} (missing from the output: {})\n", e.frames_compared, e.frames_missing);
   for (const auto& [kind, k] : e.by_kind) {
-    std::snprintf(line, sizeof line,
-                  "%-11s visible in %6.2f %% of %lld truth-visible frames; position RMS %.3f mm (max %.2f), heading "
-                  "RMS %.3f deg (max %.2f)\n",
-                  std::string(to_string(kind)).c_str(), 100.0 * k.recall(), k.truth_visible, k.position_rms_mm(),
-                  k.position_max, k.heading_rms_deg(), k.heading_max);
-    out += line;
+    out += fmt::format("{:<11} visible in {:>6.2f} % of {} truth-visible frames; position RMS {:.3f} mm (max {:.2f}), "
+                       "heading RMS {:.3f} deg (max {:.2f})\n",
+                       to_string(kind), 100.0 * k.recall(), k.truth_visible, k.position_rms_mm(), k.position_max,
+                       k.heading_rms_deg(), k.heading_max);
   }
-  std::snprintf(line, sizeof line,
-                "identity errors %lld, misplaced %lld, face errors %lld, visible when not %lld\n", e.identity_errors,
-                e.misplaced, e.face_errors, e.false_visible);
-  out += line;
-  std::snprintf(line, sizeof line, "covered (truth stale) %lld: output stale in %lld; stale poses that moved: %lld\n",
-                e.truth_stale, e.stale_agreed, e.stale_moved);
-  out += line;
-  std::snprintf(line, sizeof line,
-                "sigma: mean %.3f mm; per-axis |error| within 1 sigma %.1f %%, within 2 sigma %.1f %% (Gaussian: 68.3, "
-                "95.4)\n",
-                e.mean_sigma_mm, 100.0 * e.fraction_within_1_sigma(), 100.0 * e.fraction_within_2_sigma());
-  out += line;
-  std::snprintf(line, sizeof line, "sigma per axis: x within 1 sigma %.1f %%, 2 sigma %.1f %%; y within 1 sigma %.1f %%, 2 sigma %.1f %%\n",
-                100.0 * e.axis_fraction_within_1_sigma(0), 100.0 * e.axis_fraction_within_2_sigma(0),
-                100.0 * e.axis_fraction_within_1_sigma(1), 100.0 * e.axis_fraction_within_2_sigma(1));
-  out += line;
-  std::snprintf(line, sizeof line,
-                "settles: false-settled frames %lld; %zu true settles reached, %lld missed; latency median %.0f ms, max %.0f ms\n",
-                e.settles.false_settled, e.settles.latencies_s.size(), e.settles.missed, 1000 * e.settles.median_latency_s(),
-                1000 * e.settles.max_latency_s());
-  out += line;
-  std::snprintf(line, sizeof line,
-                "landings: %lld true (%lld with the tag in view), found %lld, extra %lld, face errors %lld; pose error RMS %.3f mm, max %.3f mm; within 2 sigma %lld\n",
-                e.landings.truth, e.landings.truth_seen, e.landings.found, e.landings.extra, e.landings.face_errors,
-                e.landings.position_rms_mm(), e.landings.position_max_mm, e.landings.within_2_sigma);
-  out += line;
+  out += fmt::format("identity errors {}, misplaced {}, face errors {}, visible when not {}\n", e.identity_errors,
+                     e.misplaced, e.face_errors, e.false_visible);
+  out += fmt::format("covered (truth stale) {}: output stale in {}; stale poses that moved: {}\n", e.truth_stale,
+                     e.stale_agreed, e.stale_moved);
+  out += fmt::format("sigma: mean {:.3f} mm; per-axis |error| within 1 sigma {:.1f} %, within 2 sigma {:.1f} % "
+                     "(Gaussian: 68.3, 95.4)\n",
+                     e.mean_sigma_mm, 100.0 * e.fraction_within_1_sigma(), 100.0 * e.fraction_within_2_sigma());
+  out += fmt::format("sigma per axis: x within 1 sigma {:.1f} %, 2 sigma {:.1f} %; y within 1 sigma {:.1f} %, 2 sigma "
+                     "{:.1f} %\n",
+                     100.0 * e.axis_fraction_within_1_sigma(0), 100.0 * e.axis_fraction_within_2_sigma(0),
+                     100.0 * e.axis_fraction_within_1_sigma(1), 100.0 * e.axis_fraction_within_2_sigma(1));
+  out += fmt::format("settles: false-settled frames {}; {} true settles reached, {} missed; latency median {:.0f} ms, "
+                     "max {:.0f} ms\n",
+                     e.settles.false_settled, e.settles.latencies_s.size(), e.settles.missed,
+                     1000 * e.settles.median_latency_s(), 1000 * e.settles.max_latency_s());
+  out += fmt::format("landings: {} true ({} with the tag in view), found {}, extra {}, face errors {}; pose error RMS "
+                     "{:.3f} mm, max {:.3f} mm; within 2 sigma {}\n",
+                     e.landings.truth, e.landings.truth_seen, e.landings.found, e.landings.extra,
+                     e.landings.face_errors, e.landings.position_rms_mm(), e.landings.position_max_mm,
+                     e.landings.within_2_sigma);
   if (e.motion_samples || e.settled_samples) {
-    std::snprintf(line, sizeof line, "motion agrees in %.1f %% of %lld; table settled agrees in %.1f %% of %lld\n",
-                  100.0 * ratio(e.motion_agreed, e.motion_samples), e.motion_samples,
-                  100.0 * ratio(e.settled_agreed, e.settled_samples), e.settled_samples);
-    out += line;
+    out += fmt::format("motion agrees in {:.1f} % of {}; table settled agrees in {:.1f} % of {}\n",
+                       100.0 * ratio(e.motion_agreed, e.motion_samples), e.motion_samples,
+                       100.0 * ratio(e.settled_agreed, e.settled_samples), e.settled_samples);
   }
   return out;
 }

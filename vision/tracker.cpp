@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <numbers>
 #include <stdexcept>
 
+#include <fmt/format.h>
 #include <opencv2/imgproc.hpp>
 
 #include "engine/geometry/shape.h"
@@ -225,12 +225,10 @@ void Tracker::update_table_pose(const std::vector<calib::MarkerObservation>& mar
   calib::CameraPoseEstimate estimate = calib::estimate_camera_pose(table_, calib::median_observations(marker_history_), lens_, image_size);
   if (!estimate.pose) return;
   if (!pose_ || moved) {
-    char text[200];
-    std::snprintf(text, sizeof text, "frame %lld: %s from corner markers %s (%.2f px, %.2f mm)", frame,
-                  moved ? "camera moved, provisional table pose re-estimated" : "provisional table pose",
-                  join_ids(estimate.pose->markers_used).c_str(), estimate.pose->reprojection_rms_px,
-                  estimate.pose->reprojection_rms_mm);
-    result.notes.emplace_back(text);
+    const char* what = moved ? "camera moved, provisional table pose re-estimated" : "provisional table pose";
+    result.notes.push_back(fmt::format("frame {}: {} from corner markers {} ({:.2f} px, {:.2f} mm)", frame, what,
+                                       join_ids(estimate.pose->markers_used), estimate.pose->reprojection_rms_px,
+                                       estimate.pose->reprojection_rms_mm));
     result.camera_moved = result.camera_moved || moved;
     for (auto& note : estimate.notes) result.notes.push_back("frame " + std::to_string(frame) + ": " + note);
   }

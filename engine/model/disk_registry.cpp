@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
+
+#include <fmt/format.h>
 
 #include "engine/model/shape_json.h"
 #include "engine/model/table_spec.h"
@@ -20,9 +21,7 @@ std::optional<unsigned> parse_color(const io::JsonCursor& c) {
 }
 
 std::string format_color(unsigned rgb) {
-  char buf[8];
-  std::snprintf(buf, sizeof buf, "#%06x", rgb & 0xffffffu);
-  return buf;
+  return fmt::format("#{:06x}", rgb & 0xffffffu);
 }
 
 }  // namespace
@@ -63,10 +62,8 @@ std::string tag_fit_problem(const geom::Shape& shape, const TagSpec& tag) {
     // A hair of tolerance so that the spec's "a 63.5 mm disk takes at most a 24.9 mm tag" holds.
     geom::Vec2 p = geom::rotate(tag_rotation, corner) * (1.0 - 1e-9);
     if (!geom::contains(placed, p)) {
-      char buf[160];
-      std::snprintf(buf, sizeof buf, "printed tag (%.1f mm square = 1.8 x size_mm %.2f) does not fit on the disk",
-                    2 * half, tag.size_mm);
-      return buf;
+      return fmt::format("printed tag ({:.1f} mm square = 1.8 x size_mm {:.2f}) does not fit on the disk", 2 * half,
+                         tag.size_mm);
     }
   }
   return "";
@@ -131,10 +128,8 @@ double largest_fitting_tag_mm(const geom::Shape& shape, TagSpec tag) {
 std::string tag_fit_problem_and_remedy(const geom::Shape& shape, const TagSpec& tag) {
   std::string problem = tag_fit_problem(shape, tag);
   if (problem.empty()) return problem;
-  char largest[64];
-  std::snprintf(largest, sizeof largest, "; the largest that fits is %.1f mm",
-                std::floor(10 * largest_fitting_tag_mm(shape, tag)) / 10);
-  return problem + largest;
+  return problem +
+         fmt::format("; the largest that fits is {:.1f} mm", std::floor(10 * largest_fitting_tag_mm(shape, tag)) / 10);
 }
 
 DiskRegistry load_disk_registry(const std::filesystem::path& file) {

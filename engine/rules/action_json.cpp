@@ -2,6 +2,7 @@
 
 #include <type_traits>
 
+#include "engine/model/shape_json.h"
 #include "engine/rules/rules_json.h"
 #include "engine/rules/text.h"
 #include "engine/rules/state_json.h"
@@ -10,7 +11,7 @@ namespace diskref::rules {
 
 namespace {
 
-SeenDrop parse_drop(const io::JsonCursor& c) {
+SeenDrop parse_drop_entry(const io::JsonCursor& c) {
   c.allow_only({"purpose", "subject", "hits", "crits", "note"});
   SeenDrop d;
   if (auto p = c.find("purpose")) d.purpose = p->one_of({"damage", "critical", "collision", "initiative", "boarding"});
@@ -19,6 +20,46 @@ SeenDrop parse_drop(const io::JsonCursor& c) {
   if (auto k = c.find("crits")) d.crits = string_list(*k);
   if (!d.hits && !d.crits) c.fail("a drop gives \"hits\" or \"crits\"");
   return d;
+}
+
+// {"landings": [pose...], "rulings": {"contacts": [{"flip", "disk"}], "end_overlaps": [...],
+//  "left_play_area_at": N}}
+TableRun parse_table_run(const io::JsonCursor& c) {
+  c.allow_only({"landings", "rulings"});
+  TableRun run;
+  auto landings = c.at("landings");
+  if (landings.size() > 1000) landings.fail("more than 1000 landings");
+  for (std::size_t i = 0; i < landings.size(); ++i) run.landings.push_back(parse_pose(landings.at(i)));
+  if (auto r = c.find("rulings")) {
+    r->allow_only({"contacts", "end_overlaps", "left_play_area_at"});
+    TableRulings rulings;
+    if (auto contacts = r->find("contacts")) {
+      for (std::size_t i = 0; i < contacts->size(); ++i) {
+        auto k = contacts->at(i);
+        k.allow_only({"flip", "disk"});
+        rulings.contacts.push_back({k.at("flip").int_in(1, static_cast<int>(std::max<std::size_t>(1, run.landings.size()))),
+                                    k.at("disk").non_empty_string()});
+      }
+    }
+    if (auto e = r->find("end_overlaps")) rulings.end_overlaps = string_list(*e);
+    if (auto l = r->find("left_play_area_at"))
+      rulings.left_play_area_at = l->int_in(1, static_cast<int>(std::max<std::size_t>(1, run.landings.size())));
+    run.rulings = std::move(rulings);
+  }
+  return run;
+}
+
+nlohmann::json table_run_to_json(const TableRun& run) {
+  nlohmann::json landings = nlohmann::json::array();
+  for (const geom::Pose& p : run.landings) landings.push_back(pose_to_json(p));
+  nlohmann::json j = {{"landings", landings}};
+  if (run.rulings) {
+    nlohmann::json contacts = nlohmann::json::array();
+    for (const Contact& c : run.rulings->contacts) contacts.push_back({{"flip", c.flip}, {"disk", c.disk}});
+    j["rulings"] = {{"contacts", contacts}, {"end_overlaps", run.rulings->end_overlaps}};
+    if (run.rulings->left_play_area_at) j["rulings"]["left_play_area_at"] = *run.rulings->left_play_area_at;
+  }
+  return j;
 }
 
 OrderBody parse_order_body(const io::JsonCursor& c) {
@@ -41,7 +82,8 @@ OrderBody parse_order_body(const io::JsonCursor& c) {
     case OrderKind::change_heading:
       allow({"heading", "face"});
       if (auto face = c.find("face")) return ChangeHeading{0, face->non_empty_string()};
-      return ChangeHeading{c.at("heading").number(), ""};
+      if (auto h = c.find("heading")) return ChangeHeading{h->number(), ""};
+      return ChangeHeading{std::nullopt, ""};  // read from the table (the referee)
     case OrderKind::raise_shields: {
       allow({"value"});
       RaiseShields r;
@@ -59,19 +101,27 @@ OrderBody parse_order_body(const io::JsonCursor& c) {
     case OrderKind::attack: break;
   }
   std::string attack = c.at("attack").one_of({"beam", "torpedo", "transport"});
+  auto in_range = [&]() -> std::optional<bool> {
+    if (auto r = c.find("in_range")) return r->boolean();
+    return std::nullopt;
+  };
   if (attack == "beam") {
-    allow({"attack", "target", "refire"});
-    return BeamAttack{c.at("target").non_empty_string(), c.boolean_or("refire", false)};
+    allow({"attack", "target", "refire", "in_range"});
+    return BeamAttack{c.at("target").non_empty_string(), c.boolean_or("refire", false), in_range()};
   }
   if (attack == "torpedo") {
-    allow({"attack", "headings_after_flips"});
+    allow({"attack", "headings_after_flips", "torpedo", "placed", "run", "shape"});
     LaunchTorpedo t;
     if (auto h = c.find("headings_after_flips"))
       for (std::size_t i = 0; i < h->size(); ++i) t.headings_after_flips.push_back(h->at(i).number());
+    if (auto name = c.find("torpedo")) t.torpedo = name->non_empty_string();
+    if (auto placed = c.find("placed")) t.placed = parse_pose(*placed);
+    if (auto run = c.find("run")) t.run = parse_table_run(*run);
+    if (auto shape = c.find("shape")) t.shape = model::parse_shape(*shape);
     return t;
   }
-  allow({"attack", "target", "crew"});
-  return Transport{c.at("target").non_empty_string(), string_list(c.at("crew"))};
+  allow({"attack", "target", "crew", "in_range"});
+  return Transport{c.at("target").non_empty_string(), string_list(c.at("crew")), in_range()};
 }
 
 ActionBody parse_body(const io::JsonCursor& c, const std::string& name) {
@@ -102,20 +152,23 @@ ActionBody parse_body(const io::JsonCursor& c, const std::string& name) {
   }
   if (name == "execute") return ExecuteOrder{c.at("ship").non_empty_string(), parse_order_body(c)};
   if (name == "move") {
-    only({"ship", "evasive", "reposition"});
-    Move m{c.at("ship").non_empty_string(), std::nullopt, std::nullopt};
+    only({"ship", "evasive", "reposition", "run"});
+    Move m{c.at("ship").non_empty_string(), std::nullopt, std::nullopt, std::nullopt};
     if (auto e = c.find("evasive")) {
       e->allow_only({"after_flip", "heading"});
       m.evasive = Evasive{e->at("after_flip").int_in(0, 1000), e->at("heading").number()};
     }
     if (auto r = c.find("reposition")) m.reposition = parse_pose(*r);
+    if (auto run = c.find("run")) m.run = parse_table_run(*run);
     return m;
   }
   if (name == "move_torpedoes") {
-    only({"headings"});
+    only({"headings", "runs"});
     MoveTorpedoes m;
     if (auto h = c.find("headings"))
       for (const std::string& key : h->keys()) m.headings[key] = h->at(key).number();
+    if (auto runs = c.find("runs"))
+      for (const std::string& key : runs->keys()) m.runs[key] = parse_table_run(runs->at(key));
     return m;
   }
   if (name == "reveal_order" || name == "decline" || name == "raise_cloak" || name == "drop_cloak") {
@@ -130,6 +183,10 @@ ActionBody parse_body(const io::JsonCursor& c, const std::string& name) {
     only({"ship", "heading"});
     return TurnAtFullStop{c.at("ship").non_empty_string(), c.at("heading").number()};
   }
+  if (name == "displaced") {
+    only({"disk", "pose"});
+    return Displaced{c.at("disk").non_empty_string(), parse_pose(c.at("pose"))};
+  }
   only({"ship", "losses"});
   BoardingSegment b{c.at("ship").non_empty_string(), {}};
   if (auto l = c.find("losses")) b.losses = string_list(*l);
@@ -143,18 +200,28 @@ nlohmann::json order_body_to_json(const OrderBody& body) {
         if constexpr (std::is_same_v<T, ChangeSpeed>) return {{"order", "change_speed"}, {"speed", b.speed}};
         else if constexpr (std::is_same_v<T, ChangeHeading>) {
           if (!b.face.empty()) return {{"order", "change_heading"}, {"face", b.face}};
-          return {{"order", "change_heading"}, {"heading", b.heading_deg}};
+          if (!b.heading_deg) return {{"order", "change_heading"}};
+          return {{"order", "change_heading"}, {"heading", heading_to_json(*b.heading_deg)}};
         } else if constexpr (std::is_same_v<T, RaiseShields>) {
           nlohmann::json j = {{"order", "raise_shields"}};
           if (b.value) j["value"] = *b.value;
           return j;
-        } else if constexpr (std::is_same_v<T, BeamAttack>)
-          return {{"order", "attack"}, {"attack", "beam"}, {"target", b.target}, {"refire", b.refire}};
-        else if constexpr (std::is_same_v<T, LaunchTorpedo>)
-          return {{"order", "attack"}, {"attack", "torpedo"}, {"headings_after_flips", b.headings_after_flips}};
-        else if constexpr (std::is_same_v<T, Transport>)
-          return {{"order", "attack"}, {"attack", "transport"}, {"target", b.target}, {"crew", b.crew}};
-        else {
+        } else if constexpr (std::is_same_v<T, BeamAttack>) {
+          nlohmann::json j = {{"order", "attack"}, {"attack", "beam"}, {"target", b.target}, {"refire", b.refire}};
+          if (b.in_range) j["in_range"] = *b.in_range;
+          return j;
+        } else if constexpr (std::is_same_v<T, LaunchTorpedo>) {
+          nlohmann::json j = {{"order", "attack"}, {"attack", "torpedo"}, {"headings_after_flips", b.headings_after_flips}};
+          if (!b.torpedo.empty()) j["torpedo"] = b.torpedo;
+          if (b.placed) j["placed"] = pose_to_json(*b.placed);
+          if (b.run) j["run"] = table_run_to_json(*b.run);
+          if (b.shape) j["shape"] = model::shape_to_json(*b.shape);
+          return j;
+        } else if constexpr (std::is_same_v<T, Transport>) {
+          nlohmann::json j = {{"order", "attack"}, {"attack", "transport"}, {"target", b.target}, {"crew", b.crew}};
+          if (b.in_range) j["in_range"] = *b.in_range;
+          return j;
+        } else {
           nlohmann::json j = {{"order", "activate"}, {"disk", b.disk}};
           if (b.row) j["row"] = *b.row;
           if (!b.ready_target.empty()) j["ready"] = b.ready_target;
@@ -180,7 +247,7 @@ Action parse_action(const io::JsonCursor& c) {
   if (needs_player(a.body)) a.player = c.at("player").non_empty_string();
   else a.player = c.string_or("player", "");
   if (auto drops = c.find("drops"))
-    for (std::size_t i = 0; i < drops->size(); ++i) a.drops.push_back(parse_drop(drops->at(i)));
+    for (std::size_t i = 0; i < drops->size(); ++i) a.drops.push_back(parse_drop_entry(drops->at(i)));
   return a;
 }
 
@@ -202,16 +269,24 @@ nlohmann::json action_to_json(const Action& action) {
           j.update(order_body_to_json(b.body));
         } else if constexpr (std::is_same_v<T, Move>) {
           j["ship"] = b.ship;
-          if (b.evasive) j["evasive"] = {{"after_flip", b.evasive->after_flip}, {"heading", b.evasive->heading_deg}};
+          if (b.evasive) j["evasive"] = {{"after_flip", b.evasive->after_flip}, {"heading", heading_to_json(b.evasive->heading_deg)}};
           if (b.reposition) j["reposition"] = pose_to_json(*b.reposition);
+          if (b.run) j["run"] = table_run_to_json(*b.run);
         } else if constexpr (std::is_same_v<T, MoveTorpedoes>) {
           j["headings"] = b.headings;
+          if (!b.runs.empty()) {
+            j["runs"] = nlohmann::json::object();
+            for (const auto& [id, run] : b.runs) j["runs"][id] = table_run_to_json(run);
+          }
         } else if constexpr (std::is_same_v<T, TurnAtFullStop>) {
           j["ship"] = b.ship;
-          j["heading"] = b.heading_deg;
+          j["heading"] = heading_to_json(b.heading_deg);
         } else if constexpr (std::is_same_v<T, BoardingSegment>) {
           j["ship"] = b.ship;
           j["losses"] = b.losses;
+        } else if constexpr (std::is_same_v<T, Displaced>) {
+          j["disk"] = b.disk;
+          j["pose"] = pose_to_json(b.pose);
         } else if constexpr (std::is_same_v<T, RevealOrder> || std::is_same_v<T, DeclineOrders> ||
                              std::is_same_v<T, RaiseCloak> || std::is_same_v<T, DropCloak>) {
           j["ship"] = b.ship;
@@ -220,16 +295,20 @@ nlohmann::json action_to_json(const Action& action) {
       action.body);
   if (!action.drops.empty()) {
     j["drops"] = nlohmann::json::array();
-    for (const SeenDrop& d : action.drops) {
-      nlohmann::json dj = nlohmann::json::object();
-      if (d.purpose) dj["purpose"] = *d.purpose;
-      if (d.subject) dj["subject"] = *d.subject;
-      if (d.hits) dj["hits"] = *d.hits;
-      if (d.crits) dj["crits"] = *d.crits;
-      j["drops"].push_back(dj);
-    }
+    for (const SeenDrop& d : action.drops) j["drops"].push_back(seen_drop_to_json(d));
   }
   return j;
+}
+
+SeenDrop parse_seen_drop(const io::JsonCursor& cursor) { return parse_drop_entry(cursor); }
+
+nlohmann::json seen_drop_to_json(const SeenDrop& d) {
+  nlohmann::json dj = nlohmann::json::object();
+  if (d.purpose) dj["purpose"] = *d.purpose;
+  if (d.subject) dj["subject"] = *d.subject;
+  if (d.hits) dj["hits"] = *d.hits;
+  if (d.crits) dj["crits"] = *d.crits;
+  return dj;
 }
 
 }  // namespace diskref::rules

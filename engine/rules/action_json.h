@@ -15,4 +15,8 @@ namespace diskref::rules {
 Action parse_action(const io::JsonCursor& cursor);
 nlohmann::json action_to_json(const Action& action);
 
+// One drop: {"purpose"?, "subject"?, "hits" | "crits"}.
+SeenDrop parse_seen_drop(const io::JsonCursor& cursor);
+nlohmann::json seen_drop_to_json(const SeenDrop& drop);
+
 }  // namespace diskref::rules

@@ -20,9 +20,9 @@ OrderKind order_kind_of(const OrderBody& body) {
 
 namespace {
 // In the order of the ActionBody alternatives.
-constexpr std::array<std::string_view, 13> kNames = {
+constexpr std::array<std::string_view, 14> kNames = {
     "reveal",         "orders",      "initiative", "defer", "reveal_order", "decline",         "execute",
-    "move",           "move_torpedoes", "raise_cloak", "drop_cloak", "turn", "boarding_segment"};
+    "move",           "move_torpedoes", "raise_cloak", "drop_cloak", "turn", "boarding_segment", "displaced"};
 static_assert(kNames.size() == std::variant_size_v<ActionBody>);
 }  // namespace
 
@@ -32,7 +32,7 @@ std::span<const std::string_view> action_names() { return kNames; }
 
 bool needs_player(const ActionBody& body) {
   return !std::holds_alternative<DetermineInitiative>(body) && !std::holds_alternative<MoveTorpedoes>(body) &&
-         !std::holds_alternative<BoardingSegment>(body);
+         !std::holds_alternative<BoardingSegment>(body) && !std::holds_alternative<Displaced>(body);
 }
 
 }  // namespace diskref::rules

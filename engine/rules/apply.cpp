@@ -56,6 +56,8 @@ void dispatch(Ctx& ctx, const ActionBody& body) {
           drop_cloak_action(ctx, own_ship_or_refuse(ctx.state, ctx.player, a.ship));
         } else if constexpr (std::is_same_v<T, TurnAtFullStop>) {
           turn_at_full_stop(ctx, a);
+        } else if constexpr (std::is_same_v<T, Displaced>) {
+          displace_disk(ctx, a);
         } else {
           static_assert(std::is_same_v<T, BoardingSegment>);
           boarding_segment(ctx, a);
@@ -75,18 +77,18 @@ std::vector<std::string> crit_ids(const GameData& data) {
 ActionResult apply_action(const GameState& state, const GameData& data, const Action& action) {
   ActionResult result;
   if (state.step == Step::game_over) {
-    result.refusal = Refusal{RefusalKind::game_over, "the game is over"};
+    result.refusal = Refusal{RefusalKind::game_over, "the game is over", std::nullopt};
     return result;
   }
   if ((needs_player(action.body) || !action.player.empty()) && find_player(state, action.player) == nullptr) {
-    result.refusal = Refusal{RefusalKind::unknown_name, "no player " + in_quotes(action.player)};
+    result.refusal = Refusal{RefusalKind::unknown_name, "no player " + in_quotes(action.player), std::nullopt};
     return result;
   }
   GameState next = state;
   VirtualDrops virtual_drops(next.drops.rng, data.parameters.hit_face_odds);
   SeenDrops drops(action.drops, next.drops.mode == DropMode::virtual_drops ? &virtual_drops : nullptr, crit_ids(data));
   std::vector<Event> events;
-  Ctx ctx{next, data, drops, events, action.player};
+  Ctx ctx{next, data, drops, events, action.player, {}};
   try {
     dispatch(ctx, action.body);
     // "If a torpedo makes contact with any ship at any time": after turns and repositions too.

@@ -1,7 +1,9 @@
 #include "engine/rules/attack.h"
 
 #include <cmath>
-#include <cstdio>
+#include <optional>
+
+#include <fmt/format.h>
 
 #include "engine/rules/activation.h"
 #include "engine/rules/text.h"
@@ -15,23 +17,26 @@ namespace diskref::rules {
 namespace {
 
 std::string mm(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1f mm", v);
-  return buffer;
+  return fmt::format("{:.1f} mm", v);
 }
 
+// `ruled`: the referee's call on the table (spec §9), which stands over the books' exact geometry
+// (the call was taken from the measured poses and their uncertainty, or decided when too close).
 geom::RangeOutput require_in_range(Ctx& ctx, const ShipState& from, const geom::PlacedShape& to,
-                                   const std::string& to_id, int extra_ranges) {
+                                   const std::string& to_id, int extra_ranges, std::optional<bool> ruled) {
   geom::RangeOutput range = range_between(ctx.params(), placed(from), to, extra_ranges);
-  if (!range.in_range)
+  bool in_range = ruled.value_or(range.in_range);
+  std::string by = ruled ? " (the referee's call on the table)" : "";
+  if (!in_range)
     refuse(RefusalKind::out_of_range, to_id + " is out of range of " + from.id + ": gap " + mm(range.gap_mm) +
-                                          ", the template reaches " + mm(range.reach_mm));
-  ctx.emit("in_range", to_id + " is in range of " + from.id + " (margin " + mm(range.margin_mm) + ")",
+                                          ", the template reaches " + mm(range.reach_mm) + by);
+  ctx.emit("in_range", to_id + " is in range of " + from.id + " (margin " + mm(range.margin_mm) + ")" + by,
            {{"from", from.id},
             {"to", to_id},
             {"gap_mm", range.gap_mm},
             {"reach_mm", range.reach_mm},
-            {"margin_mm", range.margin_mm}});
+            {"margin_mm", range.margin_mm},
+            {"ruled", ruled.has_value()}});
   return range;
 }
 
@@ -55,7 +60,7 @@ void fire_beam(Ctx& ctx, ShipState& ship, const BeamAttack& order) {
   if (target.cloaked) refuse(RefusalKind::cloaked, "cloaked ships cannot be fired upon (" + target.id + " is cloaked)");
   const int rating = card_of(ctx.data, ship).beam;
   for (bool fire = true; fire;) {
-    require_in_range(ctx, ship, placed(target), target.id, 0);
+    require_in_range(ctx, ship, placed(target), target.id, 0, order.in_range);
     ctx.emit("beam_fired", ship.id + " fires its beam weapon (rating " + std::to_string(rating) + ") at " + target.id,
              {{"ship", ship.id}, {"target", target.id}, {"rating", rating}});
     DamageResult r = weapon_damage(ctx, target, rating, "beam from " + ship.id);
@@ -87,7 +92,7 @@ void transport_crew(Ctx& ctx, ShipState& ship, const Transport& order) {
                                         std::to_string(ship.shields) + ", " + order.target + ": " +
                                         std::to_string(target_shields) + ")");
   int bonus = continuous_bonus(ctx.state, ctx.data, ship, AbilityType::transporter_range);
-  require_in_range(ctx, ship, target_shape, order.target, bonus);
+  require_in_range(ctx, ship, target_shape, order.target, bonus, order.in_range);
   std::vector<CrewTechDisk*> moving;
   for (const std::string& id : order.crew) {
     CrewTechDisk& disk = disk_or_refuse(ctx.state, id);

@@ -1,6 +1,6 @@
 #include "engine/rules/collisions.h"
 
-#include <cstdio>
+#include <fmt/format.h>
 
 #include "engine/rules/damage.h"
 #include "engine/rules/phase_turns.h"
@@ -29,10 +29,9 @@ void place_adjacent(Ctx& ctx, ShipState& ship, const geom::Pose& pose, const geo
   moved.pose = pose;
   Adjacency a = adjacency(ctx.params(), placed(moved), other);
   if (!a.adjacent) {
-    char gap[64];
-    std::snprintf(gap, sizeof gap, "%.2f mm", a.gap_mm);
     refuse(RefusalKind::bad_choice, "the reposition must be adjacent to " + other_id +
-                                        " (touching, but not overlapping): its outline gap is " + gap +
+                                        " (touching, but not overlapping): its outline gap is " +
+                                        fmt::format("{:.2f} mm", a.gap_mm) +
                                         (a.gap_mm < 0 ? " (overlapping)" : " (not touching)"));
   }
   ship.pose = pose;

@@ -4,6 +4,7 @@
 // rule refuses (throws Refused) the working copy is dropped, so rule functions may change the
 // state freely before they find a reason to refuse.
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ struct Ctx {
   DropSource& drops;
   std::vector<Event>& events;
   std::string player;  // who acts
+  // Disks whose contacts the referee ruled in this action (a table run's rulings): the exact check
+  // of resting contacts after the action leaves them alone, so that the ruling stands.
+  std::set<std::string> ruled;
 
   void emit(std::string type, std::string text, nlohmann::json detail = nlohmann::json::object()) {
     events.push_back({std::move(type), std::move(text), std::move(detail)});

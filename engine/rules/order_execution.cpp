@@ -60,7 +60,12 @@ namespace {
 
 // The heading of a Change Heading order: given, or towards the centre of the disk to face.
 double heading_to(Ctx& ctx, const ShipState& ship, const ChangeHeading& order) {
-  if (order.face.empty()) return order.heading_deg;
+  if (order.face.empty()) {
+    if (!order.heading_deg)
+      refuse(RefusalKind::choice_needed, "Change Heading needs the new heading (or a disk to face); the referee reads it "
+                                         "from the table when the ship is turned");
+    return *order.heading_deg;
+  }
   const geom::Pose* target = nullptr;
   if (const ShipState* other = find_ship(ctx.state, order.face)) target = &other->pose;
   else if (const Terrain* terrain = find_terrain(ctx.state, order.face)) target = &terrain->pose;

@@ -43,8 +43,8 @@ struct Parameters {
   bool cloaked_can_launch = false;
   // #22: largest heading change evasive action allows (360 = any angle).
   double evasive_max_turn_deg = 360;
-  // #23: geometry is exact; "adjacent (touching, but not overlapping)" accepts an outline gap of
-  // 0 .. this many millimetres, since a hand-placed disk never touches exactly.
+  // #23: geometry is exact; "adjacent (touching, but not overlapping)" accepts an outline gap
+  // within this many millimetres either way, since a hand-placed disk never touches exactly.
   double adjacent_tolerance_mm = 1.0;
 };
 

@@ -31,28 +31,38 @@ std::filesystem::path existing_path(const io::JsonCursor& c, const std::filesyst
 
 }  // namespace
 
-Script load_script(const std::filesystem::path& file) {
-  nlohmann::json doc = io::read_json_file(file);
-  io::JsonCursor root(doc, file.string());
-  root.allow_only({"about", "setup", "actions"});
-  io::JsonCursor setup = root.at("setup");
-  setup.allow_only({"data", "parameters", "table", "registry", "drops", "players", "ships", "terrain"});
-
-  Script script;
-  script.file = file;
+Setup load_setup(const io::JsonCursor& setup, const std::filesystem::path& file, const model::TableSpec* table,
+                 const model::DiskRegistry* registry, const SetupOptions& options) {
+  setup.allow_only({"about", "data", "parameters", "table", "registry", "drops", "players", "ships", "terrain"});
+  Setup out;
   std::vector<std::filesystem::path> data_paths;
   auto data = setup.at("data");
   if (data.size() == 0) data.fail("name at least one data file or directory");
   for (std::size_t i = 0; i < data.size(); ++i) data_paths.push_back(existing_path(data.at(i), file));
-  script.data = load_game_data(data_paths);
-  if (auto params = setup.find("parameters")) apply_parameters(script.data.parameters, *params);
-  if (auto table = setup.find("table")) {
-    model::TableSpec spec = model::load_table(existing_path(*table, file));
-    script.data.parameters.play_area_mm = spec.play_area_mm;
+  out.data = load_game_data(data_paths);
+  if (auto params = setup.find("parameters")) apply_parameters(out.data.parameters, *params);
+  if (table != nullptr) {
+    out.data.parameters.play_area_mm = table->play_area_mm;
+  } else if (auto t = setup.find("table")) {
+    out.data.parameters.play_area_mm = model::load_table(existing_path(*t, file)).play_area_mm;
   }
-  std::optional<model::DiskRegistry> registry;
-  if (auto reg = setup.find("registry")) registry = model::load_disk_registry(existing_path(*reg, file));
-  script.initial = build_initial_state(setup, script.data, registry ? &*registry : nullptr);
+  std::optional<model::DiskRegistry> own_registry;
+  if (registry == nullptr)
+    if (auto reg = setup.find("registry")) own_registry = model::load_disk_registry(existing_path(*reg, file));
+  const model::DiskRegistry* shapes = registry != nullptr ? registry : (own_registry ? &*own_registry : nullptr);
+  out.initial = build_initial_state(setup, out.data, shapes, options);
+  return out;
+}
+
+Script load_script(const std::filesystem::path& file) {
+  nlohmann::json doc = io::read_json_file(file);
+  io::JsonCursor root(doc, file.string());
+  root.allow_only({"about", "setup", "actions"});
+  Script script;
+  script.file = file;
+  Setup setup = load_setup(root.at("setup"), file, nullptr, nullptr);
+  script.data = std::move(setup.data);
+  script.initial = std::move(setup.initial);
 
   auto actions = root.at("actions");
   for (std::size_t i = 0; i < actions.size(); ++i) script.actions.push_back(parse_action(actions.at(i)));

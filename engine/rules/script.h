@@ -13,7 +13,11 @@
 #include "engine/rules/actions.h"
 #include "engine/rules/events.h"
 #include "engine/rules/game_data.h"
+#include "engine/io/json_cursor.h"
+#include "engine/model/disk_registry.h"
+#include "engine/model/table_spec.h"
 #include "engine/rules/refusal.h"
+#include "engine/rules/setup.h"
 #include "engine/rules/state.h"
 
 namespace diskref::rules {
@@ -29,6 +33,18 @@ struct Script {
 // file for the play area, an optional disk registry for shapes), paths relative to the script.
 // Throws InputError naming the file, the JSON path and the problem.
 Script load_script(const std::filesystem::path& file);
+
+// A game's start: its data and the state before the first action.
+struct Setup {
+  GameData data;
+  GameState initial;
+};
+
+// The "setup" member of a script (or a referee's game file, which is one), paths relative to
+// `file`. `table` and `registry`, when given, stand over the setup's own "table" and "registry"
+// members (the referee has them from the command line).
+Setup load_setup(const io::JsonCursor& setup, const std::filesystem::path& file, const model::TableSpec* table,
+                 const model::DiskRegistry* registry, const SetupOptions& options = {});
 
 struct LogEntry {
   std::size_t index = 0;  // position in the script's "actions"

@@ -17,12 +17,23 @@ namespace {
 struct Builder {
   const GameData& data;
   const model::DiskRegistry* registry;
+  bool poses_from_table;
+  std::set<std::string>* posed;
   GameState state;
   std::set<std::string> ids;
   std::map<std::string, int> points_spent;
 
   void claim_id(const io::JsonCursor& c, const std::string& id) {
     if (!ids.insert(id).second) c.fail(in_quotes(id) + " is used twice (ids of ships, crew, tech and terrain are unique)");
+  }
+
+  // A pose is required, unless the table will give it (the referee): then it is only expected.
+  geom::Pose pose_of(const io::JsonCursor& entry, const std::string& id) {
+    auto p = entry.find("pose");
+    if (!p && !poses_from_table) entry.at("pose");  // fails: missing required member
+    if (!p) return geom::Pose{};
+    if (posed != nullptr) posed->insert(id);
+    return parse_pose(*p);
   }
 
   geom::Shape shape_of(const io::JsonCursor& entry, const std::string& id) {
@@ -91,7 +102,7 @@ struct Builder {
     s.controller = c.at("player").non_empty_string();
     if (std::none_of(state.players.begin(), state.players.end(), [&](const Player& p) { return p.id == s.controller; }))
       c.at("player").fail("no player " + in_quotes(s.controller));
-    s.pose = parse_pose(c.at("pose"));
+    s.pose = pose_of(c, s.id);
     s.shape = shape_of(c, s.id);
     auto int_member = [&](const char* key, int fallback, int lo, int hi) {
       auto found = c.find(key);
@@ -120,7 +131,7 @@ struct Builder {
     claim_id(c.at("id"), t.id);
     std::string kind = c.at("kind").one_of({"planet", "station", "terrain", "obstruction"});
     t.kind = kind == "planet" ? TerrainKind::planet : kind == "obstruction" ? TerrainKind::obstruction : TerrainKind::terrain;
-    t.pose = parse_pose(c.at("pose"));
+    t.pose = pose_of(c, t.id);
     t.shape = shape_of(c, t.id);
     if (t.kind == TerrainKind::obstruction) t.damage = c.at("damage").int_in(0, 100);
     else if (c.has("damage")) c.at("damage").fail("only obstructions have a damage value");
@@ -148,8 +159,9 @@ struct Builder {
 
 }  // namespace
 
-GameState build_initial_state(const io::JsonCursor& setup, const GameData& data, const model::DiskRegistry* registry) {
-  Builder b{data, registry, {}, {}, {}};
+GameState build_initial_state(const io::JsonCursor& setup, const GameData& data, const model::DiskRegistry* registry,
+                              const SetupOptions& options) {
+  Builder b{data, registry, options.poses_from_table, options.posed, {}, {}, {}};
   b.state.play_area_mm = data.parameters.play_area_mm;
   auto players = setup.at("players");
   if (players.size() == 0) players.fail("a game needs at least one player");

@@ -1,8 +1,8 @@
 #include "engine/rules/table_geometry.h"
 
+#include <cmath>
+
 namespace diskref::rules {
-
-
 
 geom::PlacedShape placed(const ShipState& ship) { return {ship.shape, ship.pose}; }
 geom::PlacedShape placed(const Torpedo& torpedo) { return {torpedo.shape, torpedo.pose}; }
@@ -27,8 +27,10 @@ geom::RangeOutput range_between(const Parameters& params, const geom::PlacedShap
 
 Adjacency adjacency(const Parameters& params, const geom::PlacedShape& a, const geom::PlacedShape& b) {
   double gap = geom::signed_distance(a, b).distance;
-  // overlaps() is "distance <= 0"; touching exactly counts as adjacent, any penetration does not.
-  return {gap >= 0 && gap <= params.adjacent_tolerance_mm, gap};
+  // "touching, but not overlapping": a disk put down by hand never touches exactly, and one seen
+  // by a camera is measured to a few tenths of a millimetre, so a gap or an overlap within the
+  // tolerance counts as touching (spec §9, docs/rules.md, open parameter 23).
+  return {std::fabs(gap) <= params.adjacent_tolerance_mm, gap};
 }
 
 }  // namespace diskref::rules

@@ -53,21 +53,57 @@ geom::FlipOutput torpedo_path(const Ctx& ctx, const Torpedo& torpedo, int flips,
   return geom::flip_path(in);
 }
 
+// What a torpedo met at one landing of its run: the ship it struck (ruled on the table, or the
+// deepest overlap by exact geometry) and whether it left the play area.
+struct LandingCall {
+  bool outside = false;
+  bool ruled = false;
+  std::string ship;  // ruled: the ship struck ("" for none)
+};
+
 // Puts the torpedo at a landing; returns false when the torpedo is gone (left the table or struck).
-bool land(Ctx& ctx, const std::string& id, const geom::Pose& landing, bool outside) {
+bool land(Ctx& ctx, const std::string& id, const geom::Pose& landing, const LandingCall& call) {
   Torpedo* torpedo = find_torpedo(ctx.state, id);
   if (torpedo == nullptr) return false;
   torpedo->pose = landing;
-  if (outside) {
+  if (call.outside) {
     ctx.emit("torpedo_gone", id + " leaves the play area", {{"torpedo", id}});
     remove_torpedo(ctx.state, id);
     return false;
   }
-  if (ShipState* ship = struck_ship(ctx, *torpedo, landing)) {
+  ShipState* ship = nullptr;
+  if (!call.ruled) {
+    ship = struck_ship(ctx, *torpedo, landing);
+  } else if (!call.ship.empty()) {
+    ship = find_ship(ctx.state, call.ship);
+    if (ship == nullptr) refuse(RefusalKind::unknown_name, "no ship " + in_quotes(call.ship) + " for " + id + " to strike");
+    if (!torpedo_can_strike(ctx, *ship)) ship = nullptr;
+  }
+  if (ship != nullptr) {
     torpedo_strikes(ctx, id, *ship);
     return false;
   }
   return true;
+}
+
+// The call at landing `flip` (1-based) of a run the table showed.
+LandingCall table_call(const Ctx& ctx, const TableRun& run, int flip) {
+  LandingCall call;
+  const geom::Vec2 c = run.landings[static_cast<std::size_t>(flip - 1)].position;
+  if (!run.rulings) {
+    call.outside = c.x < 0 || c.y < 0 || c.x > ctx.state.play_area_mm.x || c.y > ctx.state.play_area_mm.y;
+    return call;
+  }
+  call.ruled = true;
+  call.outside = run.rulings->left_play_area_at && *run.rulings->left_play_area_at == flip;
+  for (const Contact& contact : run.rulings->contacts)
+    if (contact.flip == flip) call.ship = contact.disk;
+  return call;
+}
+
+void check_run(const TableRun& run, const std::string& id) {
+  for (const geom::Pose& p : run.landings)
+    if (!geom::is_valid(p)) refuse(RefusalKind::illegal_value, "a landing of " + id + " is not a finite pose");
 }
 
 }  // namespace
@@ -94,18 +130,38 @@ void launch_torpedo(Ctx& ctx, ShipState& ship, const LaunchTorpedo& order) {
   const geom::Pose& ship_pose = ship.pose;
   geom::Vec2 dir = ship_pose.heading_dir();
   double front = geom::dot(geom::support(placed(ship), dir) - ship_pose.position, dir);
-  double back = -geom::support_local(data.shape, {-1, 0}).x;
+  double back = -geom::support_local(order.shape ? *order.shape : data.shape, {-1, 0}).x;
   Torpedo torpedo;
-  torpedo.id = fresh_torpedo_id(ctx.state);
+  if (order.torpedo.empty()) {
+    torpedo.id = fresh_torpedo_id(ctx.state);
+  } else {
+    // The torpedo disk the player put in the bay (spec §9): named by its disk.
+    if (find_ship(ctx.state, order.torpedo) || find_disk(ctx.state, order.torpedo) ||
+        find_torpedo(ctx.state, order.torpedo) || find_terrain(ctx.state, order.torpedo))
+      refuse(RefusalKind::bad_choice, in_quotes(order.torpedo) + " is already in play: launch another torpedo disk");
+    torpedo.id = order.torpedo;
+  }
   torpedo.launcher = ship.id;
   torpedo.pose = {ship_pose.position + (front + back) * dir, ship_pose.rotation};
-  torpedo.shape = data.shape;
+  if (order.placed) {
+    if (!geom::is_valid(*order.placed)) refuse(RefusalKind::illegal_value, "the torpedo's place is not a finite pose");
+    torpedo.pose = *order.placed;
+  }
+  torpedo.shape = order.shape ? *order.shape : data.shape;
   torpedo.movement = data.movement;
   torpedo.damage = data.damage;
   torpedo.moves_left = ctx.params().torpedo_end_of_phase_moves;
   ctx.state.torpedoes.push_back(torpedo);
   ctx.emit("torpedo_launched", ship.id + " launches " + torpedo.id,
            {{"ship", ship.id}, {"torpedo", torpedo.id}, {"x", torpedo.pose.position.x}, {"y", torpedo.pose.position.y}});
+  if (order.run) {
+    check_run(*order.run, torpedo.id);
+    if (order.run->rulings) ctx.ruled.insert(torpedo.id);
+    for (int flip = 1; flip <= static_cast<int>(order.run->landings.size()); ++flip)
+      if (!land(ctx, torpedo.id, order.run->landings[static_cast<std::size_t>(flip - 1)], table_call(ctx, *order.run, flip)))
+        return;
+    return;
+  }
   // "When the torpedo is launched, you may change its heading after each flip."
   double heading = ship.pose.heading_deg();
   for (int flip = 1; flip <= data.movement; ++flip) {
@@ -113,7 +169,7 @@ void launch_torpedo(Ctx& ctx, ShipState& ship, const LaunchTorpedo& order) {
       heading = order.headings_after_flips[static_cast<std::size_t>(flip - 2)];
     const Torpedo* t = find_torpedo(ctx.state, torpedo.id);
     geom::FlipOutput path = torpedo_path(ctx, *t, 1, heading);
-    if (!land(ctx, torpedo.id, path.landings.front(), path.leaves_play_area)) return;
+    if (!land(ctx, torpedo.id, path.landings.front(), {path.leaves_play_area, false, ""})) return;
   }
 }
 
@@ -122,17 +178,29 @@ void move_all_torpedoes(Ctx& ctx, const MoveTorpedoes& action) {
     refuse(RefusalKind::wrong_step, "torpedoes move at the end of an orders phase, after every ship has acted");
   for (const auto& [id, heading] : action.headings)
     if (find_torpedo(ctx.state, id) == nullptr) refuse(RefusalKind::unknown_name, "no torpedo " + in_quotes(id) + " in flight");
+  for (const auto& [id, run] : action.runs) {
+    if (find_torpedo(ctx.state, id) == nullptr) refuse(RefusalKind::unknown_name, "no torpedo " + in_quotes(id) + " in flight");
+    check_run(run, id);
+    if (run.rulings) ctx.ruled.insert(id);
+  }
   // "On its three subsequent movements, you may change its heading at the beginning of each move."
   struct Plan {
     std::string id;
     geom::FlipOutput path;
+    const TableRun* run = nullptr;  // as the table showed it, when it did
   };
   std::vector<Plan> plans;
   int most_flips = 0;
   for (Torpedo& t : ctx.state.torpedoes) {
     auto it = action.headings.find(t.id);
     if (it != action.headings.end()) t.pose.rotation = geom::Rot::from_degrees(it->second);
-    plans.push_back({t.id, torpedo_path(ctx, t, t.movement, t.pose.heading_deg())});
+    auto run = action.runs.find(t.id);
+    if (run != action.runs.end()) {
+      plans.push_back({t.id, {}, &run->second});
+      most_flips = std::max(most_flips, static_cast<int>(run->second.landings.size()));
+      continue;
+    }
+    plans.push_back({t.id, torpedo_path(ctx, t, t.movement, t.pose.heading_deg()), nullptr});
     most_flips = std::max(most_flips, t.movement);
   }
   ctx.emit("torpedoes_move", std::to_string(plans.size()) + " torpedo" + (plans.size() == 1 ? "" : "es") +
@@ -142,10 +210,12 @@ void move_all_torpedoes(Ctx& ctx, const MoveTorpedoes& action) {
   std::vector<bool> alive(plans.size(), true);
   for (int flip = 1; flip <= most_flips; ++flip) {
     for (std::size_t i = 0; i < plans.size(); ++i) {
-      const auto& landings = plans[i].path.landings;
+      const auto& landings = plans[i].run ? plans[i].run->landings : plans[i].path.landings;
       if (!alive[i] || static_cast<int>(landings.size()) < flip) continue;
-      bool outside = plans[i].path.first_flip_outside && *plans[i].path.first_flip_outside == flip;
-      alive[i] = land(ctx, plans[i].id, landings[static_cast<std::size_t>(flip - 1)], outside);
+      LandingCall call;
+      if (plans[i].run) call = table_call(ctx, *plans[i].run, flip);
+      else call.outside = plans[i].path.first_flip_outside && *plans[i].path.first_flip_outside == flip;
+      alive[i] = land(ctx, plans[i].id, landings[static_cast<std::size_t>(flip - 1)], call);
     }
   }
   for (std::size_t i = 0; i < plans.size(); ++i) {
@@ -162,7 +232,10 @@ void resolve_resting_contacts(Ctx& ctx) {
   for (bool struck = true; struck;) {
     struck = false;
     for (const Torpedo& t : ctx.state.torpedoes) {
-      if (ShipState* ship = struck_ship(ctx, t, t.pose)) {
+      if (ctx.ruled.count(t.id)) continue;
+      ShipState* ship = struck_ship(ctx, t, t.pose);
+      if (ship != nullptr && ctx.ruled.count(ship->id)) continue;
+      if (ship != nullptr) {
         torpedo_strikes(ctx, t.id, *ship);
         struck = true;
         break;  // the torpedo list changed

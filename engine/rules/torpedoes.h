@@ -23,7 +23,8 @@ void torpedo_strikes(Ctx& ctx, const std::string& torpedo_id, ShipState& ship);
 // Torpedoes that have made their last move expire.
 void move_all_torpedoes(Ctx& ctx, const MoveTorpedoes& action);
 
-// Any torpedo touching a ship now strikes it (after turns, repositions, launches: "at any time").
+// Any torpedo touching a ship now strikes it (after turns, repositions, launches: "at any time"),
+// except where the referee ruled this action's contacts on the table (Ctx::ruled).
 void resolve_resting_contacts(Ctx& ctx);
 
 // Whether a torpedo strikes this ship (docs/rules.md, open parameter 21: cloaked ships too, by

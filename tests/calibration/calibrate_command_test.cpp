@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -32,9 +33,7 @@ TEST_F(CalibrateCommand, RealPhotosCalibrateAndTheLastLineIsTheRms) {
   ASSERT_EQ(r.status, 0) << r.err;
   CameraModel camera = load_camera_model(dir_ / "camera.json");
   ASSERT_TRUE(camera.rms_px);
-  char expected[32];
-  std::snprintf(expected, sizeof expected, "rms_px=%.3f", *camera.rms_px);
-  EXPECT_EQ(r.last_line(), expected);
+  EXPECT_EQ(r.last_line(), fmt::format("rms_px={:.3f}", *camera.rms_px));
   EXPECT_LT(*camera.rms_px, 0.3);
   EXPECT_EQ(camera.image_size, cv::Size(640, 480));
   // The report: each view's error, each intrinsic's standard deviation.

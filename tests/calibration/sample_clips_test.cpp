@@ -1,5 +1,6 @@
 // The sample calibration clips (sample_videos/calibration-*) calibrate with the README's command,
 // and the lens found is the one they were rendered with (their camera.json).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "calibration/camera_model.h"
@@ -31,9 +32,7 @@ class SampleClips : public testing::CommandTest {
     CameraModel truth = load_camera_model(dir + "/camera.json");
     CameraModel found = load_camera_model(path("camera.json"));
     ASSERT_TRUE(found.rms_px);
-    char last[32];
-    std::snprintf(last, sizeof last, "rms_px=%.3f", *found.rms_px);
-    EXPECT_EQ(r.last_line(), last);
+    EXPECT_EQ(r.last_line(), fmt::format("rms_px={:.3f}", *found.rms_px));
     EXPECT_LE(*found.rms_px, 0.3);
     EXPECT_NEAR(found.fx(), truth.fx(), 0.005 * truth.fx());
     EXPECT_NEAR(found.fy(), truth.fy(), 0.005 * truth.fy());

@@ -115,6 +115,22 @@ TEST(Collision, ShipPlanetCollisionTwoHullHitsAndTheColliderRepositions) {
   EXPECT_EQ(g.ship("enterprise").hull, 7);
 }
 
+// docs/rules.md, ruling r-adjacent: a disk put down by hand and measured by the camera counts as
+// touching within the tolerance either way, an overlap of a few tenths of a millimetre included.
+TEST(Collision, AnOverlapWithinTheToleranceCountsAsTouching) {
+  nlohmann::json terrain = {{"terrain", {{{"id", "vulcan"}, {"kind", "planet"}, {"pose", pose(450, 300, 0)},
+                                          {"shape", {{"type", "circle"}, {"diameter_mm", 150}}}}}}};
+  const std::string collide = kMove + R"(, "drops": [{"purpose": "collision", "hits": 4}, {"crits": []}])";
+  // The front flat is 28.6 mm ahead of the centre; the planet's edge at 375: touching at 346.4.
+  Game deep = head_on(800, terrain);
+  deep.refused(collide + R"(, "reposition": {"x": 348.0, "y": 300, "heading": 0}})", RefusalKind::bad_choice);
+  Game shallow = head_on(800, terrain);
+  auto events = shallow.play(collide + R"(, "reposition": {"x": 346.7, "y": 300, "heading": 0}})");
+  ASSERT_TRUE(has_event(events, "repositioned"));
+  double gap = of_type(events, "repositioned").at(0).detail.at("gap_mm").get<double>();
+  EXPECT_NEAR(gap, -0.3, 1e-6) << "0.3 mm deep, within the 1 mm tolerance";
+}
+
 // "Ship-Obstruction: If your ship overlaps an obstruction, remove the obstruction from play
 // immediately and suffer the full damage as defined by the scenario."
 // "Generally, this damage is not random—instead of dropping damage disks, you simply take a number

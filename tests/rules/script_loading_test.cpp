@@ -39,7 +39,7 @@ TEST(ScriptLoading, BadScriptsNameFilePlaceAndProblem) {
   EXPECT_EQ(load_error(kBad + "unknown_action.json"),
             kBad + "unknown_action.json: actions[1].do: \"warp\" is not an action (one of: reveal, orders, initiative, "
                    "defer, reveal_order, decline, execute, move, move_torpedoes, raise_cloak, drop_cloak, turn, "
-                   "boarding_segment)");
+                   "boarding_segment, displaced)");
   EXPECT_EQ(load_error(kBad + "unknown_card.json"),
             kBad + "unknown_card.json: setup.ships[0].card: no ship card \"galaxy_class\" in the game data");
   EXPECT_EQ(load_error(kBad + "missing_data.json"),

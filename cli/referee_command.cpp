@@ -1,0 +1,135 @@
+// `diskref referee VIDEO --table TABLE.json --disks DISKS.json [--calib CAMERA.json] --game GAME.json
+// [--inputs INPUTS.jsonl] --out LOG.json` (spec §9): the referee without a window. The video is
+// tracked frame by frame (decoded ahead on a thread of its own) and every frame goes to the
+// referee with the inputs; LOG.json is written at the end (atomically).
+//
+// Extensions (README): --tracks FILE.jsonl reads the tracks from a file (a `diskref track` output
+// or a rendered video's truth.jsonl) instead of tracking the video; --script-out FILE writes the
+// game as a `diskref play` script; --off-path-mm sets the off-path tolerance.
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "calibration/camera_model.h"
+#include "cli/commands.h"
+#include "cli/progress.h"
+#include "engine/io/atomic_write.h"
+#include "engine/io/input_error.h"
+#include "engine/io/jsonl.h"
+#include "engine/model/disk_registry.h"
+#include "engine/model/table_spec.h"
+#include "referee/game_file.h"
+#include "referee/inputs.h"
+#include "referee/referee.h"
+#include "vision/frame_source.h"
+#include "vision/prefetching_source.h"
+#include "vision/tracker.h"
+
+namespace diskref::cli {
+namespace {
+
+struct RefereeCommandOptions {
+  std::string video;
+  std::string table;
+  std::string disks;
+  std::string calib;
+  std::string game;
+  std::string inputs;
+  std::string out;
+  std::string tracks;
+  std::string script_out;
+  double off_path_mm = 3.0;
+  bool quiet = false;
+};
+
+void print_summary(const referee::Referee& r, long long frames, double seconds) {
+  int actions = 0, warnings = 0, from_table = 0;
+  for (const referee::Entry& e : r.log()) {
+    if (e.kind == referee::Entry::Kind::action) {
+      ++actions;
+      if (e.observed) ++from_table;
+    }
+    if (e.kind == referee::Entry::Kind::warning) ++warnings;
+  }
+  std::fprintf(stderr, "%lld frames in %.1f s; %d actions (%d read from the table, %d refused), %d warnings\n", frames,
+               seconds, actions, from_table, r.refused(), warnings);
+  const rules::GameState& s = r.state();
+  std::fprintf(stderr, "game: turn %d, %s%s\n", s.turn, std::string(rules::to_string(s.step)).c_str(),
+               s.winner ? (", won by " + (s.winner->empty() ? std::string("no side") : *s.winner)).c_str() : "");
+  for (const std::string& w : r.waiting()) std::fprintf(stderr, "still waiting: %s\n", w.c_str());
+}
+
+int run_referee(const RefereeCommandOptions& o) {
+  if (o.video.empty() && o.tracks.empty()) throw io::InputError("", "", "give a VIDEO file (or --tracks FILE.jsonl)");
+  if (!(o.off_path_mm > 0 && o.off_path_mm < 1000)) throw io::InputError("", "--off-path-mm", "must be between 0 and 1000 mm");
+  // Every input is read before anything runs.
+  model::TableSpec table = model::load_table(o.table);
+  model::DiskRegistry registry = model::load_disk_registry(o.disks);
+  std::optional<calib::CameraModel> lens;
+  if (!o.calib.empty()) lens = calib::load_camera_model(o.calib);
+  referee::GameFile game = referee::load_game_file(o.game, table, registry);
+  std::vector<referee::Input> inputs;
+  if (!o.inputs.empty()) inputs = referee::load_inputs(o.inputs);
+
+  referee::RefereeOptions options;
+  options.off_path_tolerance_mm = o.off_path_mm;
+  referee::Referee ref(std::move(game), table, registry, options);
+  for (referee::Input& in : inputs) ref.add_input(std::move(in));
+
+  const auto start = std::chrono::steady_clock::now();
+  long long frames = 0;
+  if (!o.tracks.empty()) {
+    io::read_jsonl(o.tracks, [&](const io::JsonCursor& line) {
+      ref.feed(model::parse_track_frame(line));
+      ++frames;
+    });
+  } else {
+    std::unique_ptr<vision::FrameSource> source = vision::prefetching(vision::open_video_file(o.video));
+    vision::Tracker tracker(table, registry, lens);
+    Progress progress(source->frame_count(), o.quiet);
+    while (std::optional<vision::Frame> frame = source->next()) {
+      vision::TrackerResult result = tracker.process(frame->image, frame->index, frame->t);
+      ref.feed(result.track);
+      ++frames;
+      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      progress.update(frame->index + 1, elapsed > 0 ? static_cast<double>(frames) / elapsed : 0.0);
+    }
+    progress.finish();
+    if (!tracker.table_pose())
+      std::fprintf(stderr, "diskref referee: the corner markers were never seen: nothing could be read from the table\n");
+  }
+  ref.finish();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  io::write_file_atomically(o.out, ref.log_json().dump(1) + "\n");
+  if (!o.script_out.empty()) io::write_file_atomically(o.script_out, ref.as_play_script().dump(1) + "\n");
+  if (!o.quiet) print_summary(ref, frames, seconds);
+  return kExitOk;
+}
+
+}  // namespace
+
+RunFunction setup_referee(CLI::App& app) {
+  auto o = std::make_shared<RefereeCommandOptions>();
+  CLI::App* sub = app.add_subcommand("referee", "Referee a game from a video of the table and the referee's inputs (spec §9)");
+  sub->add_option("video", o->video, "Video file of the table");
+  sub->add_option("--table", o->table, "Table file (spec §3)")->required();
+  sub->add_option("--disks", o->disks, "Disk registry (spec §4)")->required();
+  sub->add_option("--calib", o->calib, "Camera calibration (spec §7)");
+  sub->add_option("--game", o->game, "Game file: the setup of a play script (spec §9)")->required();
+  sub->add_option("--inputs", o->inputs, "The referee's inputs, JSON lines in time order (spec §9)");
+  sub->add_option("--out", o->out, "The game's log (spec §9, LOG.json)")->required();
+  sub->add_option("--tracks", o->tracks, "Read the tracks from this file (spec §5) instead of tracking the video");
+  sub->add_option("--script-out", o->script_out, "Also write the game as a diskref play script");
+  sub->add_option("--off-path-mm", o->off_path_mm, "Off-path tolerance of a landing (mm)")->capture_default_str();
+  sub->add_flag("--quiet", o->quiet, "No progress or summary on stderr");
+  sub->footer("Example:\n  diskref referee sample_videos/skirmish/video.mp4 --table sample_videos/skirmish/table.json \\\n"
+              "    --disks sample_videos/skirmish/disks.json --calib sample_videos/skirmish/camera.json \\\n"
+              "    --game sample_videos/skirmish/game.json --inputs sample_videos/skirmish/inputs.jsonl --out log.json");
+  return [o] { return run_referee(*o); };
+}
+
+}  // namespace diskref::cli

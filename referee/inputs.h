@@ -1,0 +1,68 @@
+#pragma once
+// What the referee tells diskref that the camera cannot see (spec §9, INPUTS.jsonl): one JSON
+// object a line, in time order, `{"t": SECONDS, ...}` plus the members of one `diskref play`
+// action. Beyond the play actions:
+//   {"t", "do": "drops", "drops": [...]}     the drops an action read from the table waits for
+//   {"t", "do": "leave_in_place"}            the hit player leaves the colliding ship where it is
+//   {"t", "do": "decide", "kind", "with", "call"}
+//        the referee's call on a verdict too close to call (or one he overrules): kind
+//        torpedo_contact | overlap | edge | range, `with` the other disk ("play_area" for the
+//        edge), call "yes" | "no"
+//   {"t", "do": "correct", "input": K, "with": {...} | null}
+//        a correction: input K (0-based, in file order) is replaced by `with` (same t) or
+//        dropped; the game replays from its start with it
+//   {"t", "do": "correct", "entry": N, "decide": {"kind", "with", "call"}}
+//        a correction: the ruling of log entry N is decided again
+// What the table shows (moves, turns, launches, placements) is never entered.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/io/json_cursor.h"
+#include "engine/rules/actions.h"
+
+namespace diskref::referee {
+
+enum class VerdictKind { torpedo_contact, overlap, edge, range };
+const char* to_string(VerdictKind kind);
+
+// The referee's own call on one verdict.
+struct Decision {
+  VerdictKind kind = VerdictKind::overlap;
+  std::string with;
+  bool yes = false;
+};
+
+struct Input;
+
+struct Correction {
+  std::optional<std::size_t> input;        // replace or drop this input...
+  std::shared_ptr<const Input> replacement;  // ...with this one (null: drop it)
+  std::optional<std::size_t> entry;        // or decide this log entry's verdict again
+  std::optional<Decision> decision;
+};
+
+struct Input {
+  enum class Kind { action, drops, leave_in_place, decide, correct };
+  double t = 0;
+  Kind kind = Kind::action;
+  rules::Action action;                // Kind::action
+  std::vector<rules::SeenDrop> drops;  // Kind::drops
+  Decision decision;                   // Kind::decide
+  Correction correction;               // Kind::correct
+  std::string where;                   // "INPUTS.jsonl: line 4", for messages
+};
+
+// One line. Throws InputError naming the place: an unknown "do", a play action that the table
+// shows instead (move, move_torpedoes, displaced), a bad time.
+Input parse_input(const io::JsonCursor& line);
+nlohmann::json input_to_json(const Input& input);
+
+// A whole file; times must not go backwards (the file is in time order). Throws InputError.
+std::vector<Input> load_inputs(const std::filesystem::path& file);
+
+}  // namespace diskref::referee

@@ -1,0 +1,547 @@
+// The referee's flow: frames and inputs in, in time order; corrections; the log. What is read
+// from the table at each settle is in table_reading.cpp.
+#include "referee/referee.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "engine/rules/action_json.h"
+#include "engine/rules/apply.h"
+#include "engine/model/shape_json.h"
+#include "engine/rules/state_json.h"
+#include "engine/rules/state_queries.h"
+#include "referee/referee_pending.h"
+
+namespace diskref::referee {
+
+Referee::Referee(GameFile game, model::TableSpec table, model::DiskRegistry registry, RefereeOptions options)
+    : game_(std::move(game)), table_(std::move(table)), registry_(std::move(registry)), options_(options) {
+  state_ = game_.initial;
+}
+
+// --- Feeding.
+
+void Referee::feed(const model::TrackFrame& frame) {
+  if (finished_) return;
+  if (std::optional<TableSettle> s = watch_.feed(frame)) {
+    settles_.push_back(*s);
+    on_settle(settles_.back());
+  }
+  if (watch_.settled()) apply_inputs_through(frame.t, false, watch_.settled_since());
+}
+
+void Referee::add_input(Input input) {
+  inputs_.push_back(input);
+  if (input.kind == Input::Kind::correct) {
+    // A correction replays the game; it takes effect at once, whatever the table does.
+    Entry c;
+    c.kind = Entry::Kind::correction;
+    c.t = input.t;
+    c.correction = input_to_json(input);
+    c.correction.erase("t");
+    if (input.correction.input) {
+      std::size_t k = *input.correction.input;
+      if (k >= effective_.size() || effective_[k].kind == Input::Kind::correct) {
+        warn(input.t, {"correction", "", 0,
+                       fmt::format("input {} cannot be corrected: {}", k,
+                                   k >= effective_.size() ? "there is no such input yet" : "it is itself a correction")});
+        return;
+      }
+      c.correction["was"] = input_to_json(effective_[k]);
+      for (const Entry& e : log_)
+        if (e.kind == Entry::Kind::action && std::count(e.inputs.begin(), e.inputs.end(), k)) c.correction["entry_was"] = entry_to_json(e);
+      if (input.correction.replacement) {
+        Input replacement = *input.correction.replacement;
+        replacement.t = effective_[k].t;
+        replacement.where = input.where;
+        effective_[k] = replacement;
+        dropped_[k] = false;
+      } else {
+        dropped_[k] = true;
+      }
+    } else {
+      std::size_t n = *input.correction.entry;
+      if (n >= log_.size() || log_[n].kind != Entry::Kind::action || !log_[n].observed) {
+        warn(input.t, {"correction", "", 0, fmt::format("log entry {} is no ruling read from the table", n)});
+        return;
+      }
+      c.correction["entry_was"] = entry_to_json(log_[n]);
+      overrides_.push_back({log_[n].observed->disk, log_[n].reading, *input.correction.decision});
+    }
+    effective_.push_back(input);  // keeps input numbers aligned (a correction applies as nothing)
+    applied_.push_back(true);
+    dropped_.push_back(false);
+    corrections_.push_back(c);
+    replay();
+    return;
+  }
+  effective_.push_back(input);
+  applied_.push_back(false);
+  dropped_.push_back(false);
+  if (watch_.settled()) apply_inputs_through(watch_.last_t(), false, watch_.settled_since());
+}
+
+void Referee::finish() {
+  if (finished_) return;
+  finished_ = true;
+  if (watch_.settled()) {
+    apply_inputs_through(watch_.last_t(), false, watch_.settled_since());
+    if (pending_ && pending_->kind == Pending::Kind::move) finalize_move(watch_.last_t());
+  }
+  note_waiting();
+}
+
+void Referee::note_waiting() {
+  waiting_.clear();
+  if (!watch_.settled())
+    for (const DiskMotion& m : watch_.moving())
+      waiting_.push_back(fmt::format("{} was moving when the video ended at {:.2f} s (from {:.2f} s): the table never "
+                                     "settled, so nothing was read from it",
+                                     m.name, watch_.last_t(), m.first_motion_t));
+  if (pending_) waiting_.push_back(expecting().what);
+  for (std::size_t i = 0; i < effective_.size(); ++i)
+    if (!applied_[i] && effective_[i].kind != Input::Kind::correct)
+      waiting_.push_back(fmt::format("input {} ({}, t = {:.2f} s) was not applied: the table did not settle after it", i,
+                                     effective_[i].where, effective_[i].t));
+}
+
+void Referee::on_settle(const TableSettle& settle) {
+  previous_settled_ = last_settled_;
+  last_settled_ = settle.snapshot;
+  settle_index_ = static_cast<std::size_t>(&settle - settles_.data());
+  if (!set_up_) {
+    setup_from(settle);
+    apply_inputs_through(settle.t, false, settle.t);
+    return;
+  }
+  // Inputs given before anything moved come first; the table's reading; then the rest.
+  double first_motion = settle.t;
+  for (const DiskMotion& m : settle.moved) first_motion = std::min(first_motion, m.first_motion_t);
+  apply_inputs_through(first_motion, true, settle.t);
+  read_table(settle);
+  apply_inputs_through(settle.t, false, settle.t);
+}
+
+void Referee::apply_inputs_through(double t, bool strictly_before, double log_t_floor) {
+  for (std::size_t i = 0; i < effective_.size(); ++i) {
+    if (applied_[i] || effective_[i].kind == Input::Kind::correct) continue;
+    const double due = effective_[i].t;
+    if (strictly_before ? due >= t : due > t) break;  // in time order
+    applied_[i] = true;
+    apply_input(i, std::max(due, log_t_floor));
+  }
+}
+
+// --- Replay after a correction: the same settles, the corrected inputs.
+
+void Referee::replay() {
+  state_ = game_.initial;
+  log_.clear();
+  actions_.clear();
+  refused_ = 0;
+  set_up_ = false;
+  pending_.reset();
+  applied_.assign(effective_.size(), false);
+  for (std::size_t i = 0; i < effective_.size(); ++i)
+    if (effective_[i].kind == Input::Kind::correct) applied_[i] = true;
+  double settled_since = 0;
+  for (std::size_t s = 0; s < settles_.size(); ++s) {
+    if (s > 0) apply_inputs_through(settles_[s].still_until, false, settled_since);
+    on_settle(settles_[s]);
+    settled_since = settles_[s].t;
+  }
+  if (watch_.settled()) apply_inputs_through(watch_.last_t(), false, settled_since);
+  if (finished_) {
+    if (watch_.settled() && pending_ && pending_->kind == Pending::Kind::move) finalize_move(watch_.last_t());
+    note_waiting();
+  }
+  // The corrections themselves stand in the log at their time.
+  for (const Entry& c : corrections_) {
+    auto at = std::upper_bound(log_.begin(), log_.end(), c.t, [](double t, const Entry& e) { return t < e.t; });
+    log_.insert(at, c);
+  }
+}
+
+// --- Inputs.
+
+void Referee::apply_input(std::size_t index, double t) {
+  const Input& in = effective_[index];
+  if (dropped_[index]) return;
+  if (pending_ && pending_->kind == Pending::Kind::move) finalize_move(t);
+  switch (in.kind) {
+    case Input::Kind::drops:
+      if (!pending_ || pending_->need != Pending::Need::drops) {
+        warn(t, {"input", "", 0, fmt::format("{}: drops given, but nothing waits for drops", in.where)});
+        return;
+      }
+      pending_->drops.insert(pending_->drops.end(), in.drops.begin(), in.drops.end());
+      pending_->inputs.push_back(index);
+      try_complete(t);
+      return;
+    case Input::Kind::leave_in_place:
+      if (!pending_ || pending_->need != Pending::Need::placement || !pending_->placement_optional) {
+        warn(t, {"input", "", 0, fmt::format("{}: leave_in_place, but no collided ship waits to be put down", in.where)});
+        return;
+      }
+      pending_->left_in_place = true;
+      pending_->inputs.push_back(index);
+      try_complete(t);
+      return;
+    case Input::Kind::decide:
+      if (!pending_ || pending_->need != Pending::Need::decision) {
+        warn(t, {"input", "", 0, fmt::format("{}: a decision given, but no verdict waits for one", in.where)});
+        return;
+      }
+      pending_->decisions.push_back(in.decision);
+      pending_->inputs.push_back(index);
+      try_complete(t);
+      return;
+    case Input::Kind::correct: return;  // applied when given
+    case Input::Kind::action: break;
+  }
+  if (pending_) {
+    // One thing at a time: what the table is to show finishes first.
+    rules::Refusal r{rules::RefusalKind::wrong_step, "waiting for " + expecting().what + "; this input comes after it",
+                     std::nullopt};
+    refuse_entry(in.action, r, t, std::nullopt, {index});
+    return;
+  }
+  begin_input_action(index, t);
+}
+
+// An action the referee entered: most apply at once; some wait for the table.
+void Referee::begin_input_action(std::size_t index, double t) {
+  const rules::Action& action = effective_[index].action;
+  const auto* exec = std::get_if<rules::ExecuteOrder>(&action.body);
+  if (exec == nullptr) {
+    commit(action, t, std::nullopt, {index});
+    return;
+  }
+  auto refused_now = [&](const rules::Action& probe) {
+    rules::ActionResult trial = rules::apply_action(state_, game_.data, probe);
+    if (trial.applied() || trial.refusal->kind == rules::RefusalKind::missing_drop) return false;
+    refuse_entry(action, *trial.refusal, t, std::nullopt, {index});
+    return true;
+  };
+  const rules::ShipState* ship = nullptr;
+  for (const rules::ShipState& s : state_.ships)
+    if (s.id == exec->ship) ship = &s;
+  if (const auto* launch = std::get_if<rules::LaunchTorpedo>(&exec->body); launch != nullptr && !launch->run) {
+    // The torpedo is put in the bay and flipped on the table: wait for it (unless the rules refuse).
+    if (refused_now(action)) return;
+    pending_ = std::make_shared<Pending>();
+    pending_->kind = Pending::Kind::launch;
+    pending_->disk = exec->ship;
+    pending_->action = action;
+    pending_->inputs = {index};
+    pending_->since = t;
+    if (ship != nullptr)
+      if (const rules::ShipCard* card = game_.data.ship(ship->card); card && card->torpedo)
+        pending_->movement = card->torpedo->movement;
+    return;
+  }
+  if (const auto* turn = std::get_if<rules::ChangeHeading>(&exec->body);
+      turn != nullptr && !turn->heading_deg && turn->face.empty()) {
+    // The heading is read where the ship is turned in place.
+    rules::Action probe = action;
+    std::get<rules::ChangeHeading>(std::get<rules::ExecuteOrder>(probe.body).body).heading_deg =
+        ship ? ship->pose.heading_deg() : 0.0;
+    if (refused_now(probe)) return;
+    pending_ = std::make_shared<Pending>();
+    pending_->kind = Pending::Kind::heading;
+    pending_->disk = exec->ship;
+    pending_->action = action;
+    pending_->inputs = {index};
+    pending_->since = t;
+    return;
+  }
+  std::string target;
+  int extra_ranges = 0;
+  bool ruled = false;
+  if (const auto* beam = std::get_if<rules::BeamAttack>(&exec->body)) target = beam->target, ruled = beam->in_range.has_value();
+  if (const auto* transport = std::get_if<rules::Transport>(&exec->body)) {
+    target = transport->target;
+    ruled = transport->in_range.has_value();
+    if (ship != nullptr)
+      extra_ranges = rules::continuous_bonus(state_, game_.data, *ship, rules::AbilityType::transporter_range);
+  }
+  if (target.empty() || ruled || ship == nullptr) {
+    commit(action, t, std::nullopt, {index});
+    return;
+  }
+  // The range, from the poses on the table now.
+  std::optional<Rest> from = rest_of(ship->id, last_settled_);
+  std::optional<Rest> to = rest_of(target, last_settled_);
+  const model::DiskSpec* target_disk = registry_.find(target);
+  if (!from || !to || target_disk == nullptr) {
+    commit(action, t, std::nullopt, {index});  // not on the table: the books' geometry decides
+    return;
+  }
+  int multiplier = 1 + extra_ranges * game_.data.parameters.plus_one_range_template_lengths;
+  Verdict v = range_verdict({ship->shape, from->pose}, from->sigma_mm, target, {target_disk->shape, to->pose}, to->sigma_mm,
+                            game_.data.parameters.range_template, multiplier);
+  Observed o;
+  o.disk = ship->id;
+  o.verdicts = {v};
+  pending_ = std::make_shared<Pending>();
+  pending_->kind = Pending::Kind::action;
+  pending_->disk = ship->id;
+  pending_->action = action;
+  pending_->inputs = {index};
+  pending_->since = t;
+  pending_->verdicts = {v};
+  pending_->observed = o;
+  apply_overrides(ship->id, pending_->decisions);
+  try_complete(t);
+}
+
+void Referee::apply_overrides(const std::string& disk, std::vector<Decision>& decisions) const {
+  for (const Override& o : overrides_)
+    if (o.disk == disk && o.reading == settle_index_) decisions.push_back(o.decision);
+}
+
+double Referee::sigma_of_previous(const std::string& name) const {
+  for (const model::DiskTrack& d : previous_settled_.disks)
+    if (d.name == name) return d.sigma_mm;
+  return sigma_of(name);
+}
+
+// --- The log.
+
+void Referee::warn(double t, Warning w) {
+  Entry e;
+  e.kind = Entry::Kind::warning;
+  e.t = t;
+  e.warning = std::move(w);
+  log_.push_back(std::move(e));
+}
+
+void Referee::commit(const rules::Action& action, double t, std::optional<Observed> observed,
+                     std::vector<std::size_t> inputs, std::vector<Warning> warnings) {
+  rules::ActionResult r = rules::apply_action(state_, game_.data, action);
+  Entry e;
+  e.kind = Entry::Kind::action;
+  e.t = t;
+  e.play.index = actions_.size();
+  e.play.action = action;
+  e.play.turn = state_.turn;
+  e.play.step = state_.step;
+  e.play.phase = state_.step == rules::Step::execute ? state_.phase.number : 0;
+  e.observed = std::move(observed);
+  e.inputs = std::move(inputs);
+  e.reading = settle_index_;
+  actions_.push_back(action);
+  if (r.applied()) {
+    state_ = std::move(*r.state);
+    e.play.events = std::move(r.events);
+  } else {
+    e.play.refusal = r.refusal;
+    ++refused_;
+  }
+  log_.push_back(std::move(e));
+  for (Warning& w : warnings) warn(t, std::move(w));
+  if (!pending_ && !in_full_stop_) full_stop_moves(t);
+}
+
+// A ship at Full Stop "moves its current speed" without a motion the camera could see: once it has
+// nothing else to do this phase, its move of no flips is entered for it.
+void Referee::full_stop_moves(double t) {
+  in_full_stop_ = true;
+  for (int guard = 0; guard < 64; ++guard) {
+    std::string id = ship_to_act();
+    const rules::ShipState* ship = nullptr;
+    for (const rules::ShipState& s : state_.ships)
+      if (s.id == id) ship = &s;
+    if (ship == nullptr || ship->destroyed || ship->speed != 0 || ship->moved || !ship->order_revealed ||
+        !ship->pending.empty())
+      break;
+    rules::Action a;
+    a.player = ship->controller;
+    a.body = rules::Move{id, std::nullopt, std::nullopt, rules::TableRun{}};
+    Observed o;
+    o.disk = id;
+    o.start = rest_of(id, last_settled_);
+    o.end = o.start;
+    std::size_t before = actions_.size();
+    commit(a, t, o, {});
+    if (actions_.size() == before || log_.back().play.refusal) break;
+  }
+  in_full_stop_ = false;
+}
+
+void Referee::refuse_entry(const rules::Action& action, const rules::Refusal& refusal, double t,
+                           std::optional<Observed> observed, std::vector<std::size_t> inputs) {
+  Entry e;
+  e.kind = Entry::Kind::action;
+  e.t = t;
+  e.play.index = actions_.size();
+  e.play.action = action;
+  e.play.turn = state_.turn;
+  e.play.step = state_.step;
+  e.play.phase = state_.step == rules::Step::execute ? state_.phase.number : 0;
+  e.play.refusal = refusal;
+  e.observed = std::move(observed);
+  e.inputs = std::move(inputs);
+  e.reading = settle_index_;
+  actions_.push_back(action);
+  ++refused_;
+  log_.push_back(std::move(e));
+}
+
+nlohmann::json Referee::log_json() const {
+  nlohmann::json entries = nlohmann::json::array();
+  for (const Entry& e : log_) entries.push_back(entry_to_json(e));
+  nlohmann::json out = {{"log", entries}, {"refused", refused_}, {"final_state", rules::state_to_json(state_)}};
+  if (!waiting_.empty()) out["waiting"] = waiting_;
+  return out;
+}
+
+nlohmann::json Referee::as_play_script() const {
+  nlohmann::json doc = io::read_json_file(game_.file);
+  doc.erase("about");
+  // Paths in the game file are relative to its folder: make them absolute for a script elsewhere.
+  auto absolute = [&](const std::string& p) {
+    std::filesystem::path path(p);
+    return (path.is_absolute() ? path : std::filesystem::absolute(game_.file.parent_path() / path)).string();
+  };
+  if (doc.contains("data"))
+    for (auto& d : doc["data"]) d = absolute(d.get<std::string>());
+  doc.erase("table");
+  doc.erase("registry");
+  doc["parameters"] = doc.value("parameters", nlohmann::json::object());
+  doc["parameters"]["play_area_mm"] = {table_.play_area_mm.x, table_.play_area_mm.y};
+  // The poses and shapes the game started from: the table's and the registry's.
+  const rules::GameState& start = initial_from_table_;
+  for (auto& ship : doc["ships"]) {
+    const std::string id = ship["id"];
+    for (const rules::ShipState& s : start.ships)
+      if (s.id == id) {
+        ship["pose"] = rules::pose_to_json(s.pose);
+        ship["shape"] = model::shape_to_json(s.shape);
+      }
+  }
+  if (doc.contains("terrain"))
+    for (auto& terrain : doc["terrain"]) {
+      const std::string id = terrain["id"];
+      for (const rules::Terrain& t : start.terrain)
+        if (t.id == id) {
+          terrain["pose"] = rules::pose_to_json(t.pose);
+          terrain["shape"] = model::shape_to_json(t.shape);
+        }
+    }
+  nlohmann::json actions = nlohmann::json::array();
+  for (const rules::Action& a : actions_) actions.push_back(rules::action_to_json(a));
+  return {{"about", "the game " + game_.file.filename().string() + " as diskref referee read it from the table"},
+          {"setup", doc},
+          {"actions", actions}};
+}
+
+// --- Helpers.
+
+std::optional<Rest> Referee::rest_of(const std::string& name, const model::TrackFrame& frame) const {
+  for (const model::DiskTrack& d : frame.disks)
+    if (d.name == name && d.state != model::TrackState::lost && d.x && d.y && d.heading)
+      return Rest{geom::Pose::from_degrees(*d.x, *d.y, *d.heading), d.face, d.sigma_mm, frame.t};
+  return std::nullopt;
+}
+
+double Referee::sigma_of(const std::string& name) const {
+  for (const model::DiskTrack& d : last_settled_.disks)
+    if (d.name == name) return d.sigma_mm;
+  return 0;
+}
+
+std::optional<geom::Pose> Referee::books_pose(const std::string& name) const {
+  for (const rules::ShipState& s : state_.ships)
+    if (s.id == name && !s.destroyed) return s.pose;
+  for (const rules::Torpedo& t : state_.torpedoes)
+    if (t.id == name) return t.pose;
+  for (const rules::Terrain& t : state_.terrain)
+    if (t.id == name && t.in_play) return t.pose;
+  return std::nullopt;
+}
+
+std::string Referee::ship_to_act() const {
+  if (state_.step != rules::Step::execute || state_.phase.stage != rules::PhaseStage::ships) return "";
+  if (state_.phase.acting) return *state_.phase.acting;
+  if (state_.phase.to_act.empty()) return "";
+  return state_.phase.to_act[static_cast<std::size_t>(state_.phase.option)];
+}
+
+double Referee::flip_length(const std::string& name) const {
+  if (const model::DiskSpec* d = registry_.find(name)) return geom::flip_length(d->shape);
+  for (const rules::ShipState& s : state_.ships)
+    if (s.id == name) return geom::flip_length(s.shape);
+  for (const rules::Torpedo& t : state_.torpedoes)
+    if (t.id == name) return geom::flip_length(t.shape);
+  return 0;
+}
+
+Expectation Referee::expecting() const {
+  Expectation e;
+  if (!set_up_) {
+    e.what = "the table to settle with every disk of the game on it";
+    e.need = Expectation::Need::table;
+    return e;
+  }
+  if (!pending_) {
+    std::string ship = ship_to_act();
+    if (state_.step == rules::Step::game_over) e.what = "nothing: the game is over";
+    else if (!ship.empty()) e.what = ship + " to act: reveal its order, execute it, move it on the table";
+    else e.what = fmt::format("the referee's input ({})", rules::to_string(state_.step));
+    e.disk = ship;
+    return e;
+  }
+  const Pending& p = *pending_;
+  e.disk = p.disk;
+  switch (p.kind) {
+    case Pending::Kind::move: {
+      int speed = 0;
+      for (const rules::ShipState& s : state_.ships)
+        if (s.id == p.disk) speed = s.speed;
+      e.what = fmt::format("{}'s move: {} of {} flips so far", p.disk, static_cast<int>(p.rests.size()), speed);
+      e.need = Expectation::Need::table;
+      return e;
+    }
+    case Pending::Kind::heading:
+      e.what = p.disk + " to be turned in place to its new heading (Change Heading)";
+      e.need = Expectation::Need::table;
+      return e;
+    case Pending::Kind::launch:
+      e.what = p.torpedo.empty() ? "a torpedo disk to be put in " + p.disk + "'s bay and launched"
+                                 : p.torpedo + "'s launch run from " + p.disk + "'s bay";
+      e.need = Expectation::Need::table;
+      return e;
+    case Pending::Kind::torpedo_runs: {
+      std::string left;
+      for (const auto& [id, run] : p.runs)
+        if (!run.gone && static_cast<int>(run.rests.size()) < run.movement) left += (left.empty() ? "" : ", ") + id;
+      e.what = "the torpedoes' runs at the end of the phase (" + (left.empty() ? std::string("all run") : left) + ")";
+      e.need = Expectation::Need::table;
+      return e;
+    }
+    case Pending::Kind::action: break;
+  }
+  e.what = p.need_text;
+  switch (p.need) {
+    case Pending::Need::drops:
+      e.need = Expectation::Need::drops;
+      e.drop = p.needed_drop;
+      break;
+    case Pending::Need::decision:
+      e.need = Expectation::Need::decision;
+      for (const Verdict& v : p.verdicts)
+        if (v.call == Call::too_close && !v.decided) e.undecided.push_back(v);
+      break;
+    case Pending::Need::placement:
+      e.need = Expectation::Need::placement;
+      e.placement_optional = p.placement_optional;
+      break;
+    case Pending::Need::table: e.need = Expectation::Need::table; break;
+  }
+  return e;
+}
+
+}  // namespace diskref::referee

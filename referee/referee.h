@@ -1,0 +1,167 @@
+#pragma once
+// The referee: where the table's snapshots meet the rules (spec §9). It follows a game from the
+// tracker's frames and the referee's inputs, and keeps its books:
+//
+//   frames  -> SettleWatch -> a TableSettle each time the table settles
+//   settle  -> what moved since, read as the rules expect it now: the move of the ship whose turn
+//              it is (flips counted, drift per flip, the torpedoes it met, where it ends), a Change
+//              Heading turned in place, a torpedo put in the bay and launched, the torpedoes' runs
+//              at the end of a phase, a collided ship put down again; anything else moved is a
+//              warning and the books take the table's pose
+//   inputs  -> applied once the video has reached their time and the table is settled
+//   both    -> rules::apply_action; every ruling is logged with its evidence
+//
+// An action read from the table may wait: for drops (the referee's `drops` input, or virtual
+// drops), for the referee's decision on a verdict too close to call, for a collided ship to be put
+// down (or `leave_in_place`). While it waits, other inputs are refused (logged, nothing changes).
+//
+// Corrections (an input replaced or dropped, a ruling decided again) replay the game from its start
+// over the same table with the corrected inputs; the log keeps both the correction and what it
+// replaced.
+//
+// Library code: never prints, never exits; one thread at a time.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/model/disk_registry.h"
+#include "engine/model/table_spec.h"
+#include "engine/model/track_frame.h"
+#include "referee/game_file.h"
+#include "referee/inputs.h"
+#include "referee/referee_log.h"
+#include "referee/settle_watch.h"
+
+namespace diskref::referee {
+
+struct RefereeOptions {
+  double off_path_tolerance_mm = 3.0;  // spec §9: a landing farther than this from its legal place warns
+  double moved_mm = 1.5;               // a disk farther than this (and 3 sigma) from its books pose has moved
+  double turned_deg = 2.0;             // ...or turned more than this
+  double turn_tolerance_deg = 8.0;     // a heading change mid-move counted as a turn (evasive action)
+  double start_tolerance_mm = 10.0;    // a disk at the start farther than this from the game file's pose warns
+  double near_mm = 10.0;               // overlap verdicts for every disk this close to where a move ends
+};
+
+// What the referee waits for now, for the screen and for "the video ended mid-move".
+struct Expectation {
+  std::string what;  // a sentence: "enterprise's move (2 of 3 flips so far)", "drops: damage drop for ..."
+  std::string disk;  // the disk concerned, if any
+  enum class Need { nothing, table, drops, decision, placement } need = Need::nothing;
+  std::vector<Verdict> undecided;  // Need::decision
+  std::optional<rules::NeededDrop> drop;  // Need::drops: the next drop the action waits for
+  bool placement_optional = false;  // Need::placement: the hit player may leave it in place
+};
+
+class Referee {
+ public:
+  Referee(GameFile game, model::TableSpec table, model::DiskRegistry registry, RefereeOptions options = {});
+
+  // One tracker frame, in time order.
+  void feed(const model::TrackFrame& frame);
+  // One input (in time order; live, as the referee gives it). Applied when due.
+  void add_input(Input input);
+  // The video (or the camera) ended at `t`: inputs still due are applied if the table was settled;
+  // what is still waited for is noted (waiting()).
+  void finish();
+
+  const rules::GameState& state() const { return state_; }
+  const rules::GameData& data() const { return game_.data; }
+  const std::vector<Entry>& log() const { return log_; }
+  int refused() const { return refused_; }
+  Expectation expecting() const;
+  // What was still waited for when finish() was called.
+  const std::vector<std::string>& waiting() const { return waiting_; }
+  const std::vector<Input>& inputs() const { return inputs_; }
+
+  // LOG.json: {"log": [...], "refused": N, "final_state": {...}} (+ "waiting" when not empty).
+  nlohmann::json log_json() const;
+  // The game as a `diskref play` script: the setup with the poses the table gave and every action
+  // in the order the referee applied (or refused) it. Played, it ends in the same state.
+  nlohmann::json as_play_script() const;
+
+ private:
+  struct Pending;  // referee_pending.h
+
+  // Processing, shared by live feeding and by a replay after a correction (referee.cpp).
+  void on_settle(const TableSettle& settle);
+  void apply_inputs_through(double t, bool strictly_before, double log_t_floor);
+  void apply_input(std::size_t index, double log_t);
+  void begin_input_action(std::size_t index, double t);
+  void replay();
+  void note_waiting();
+
+  // Reading the table (table_reading.cpp).
+  void setup_from(const TableSettle& settle);
+  void read_table(const TableSettle& settle);
+  void read_disk(const std::string& name, const TableSettle& settle, double since);
+  void start_move(const std::string& ship, const TableSettle& settle, double since);
+  void continue_move(const std::string& ship, const TableSettle& settle);
+  void finalize_move(double t);
+  void read_heading(const std::string& ship, const TableSettle& settle);
+  void read_launch(const TableSettle& settle);
+  void begin_torpedo_runs(double t);
+  void read_torpedo_runs(const TableSettle& settle);
+  void read_placement(const std::string& ship, const TableSettle& settle);
+  void displaced(const std::string& name, const TableSettle& settle, const std::string& why);
+  void try_complete(double t);
+
+  // The log.
+  void commit(const rules::Action& action, double t, std::optional<Observed> observed, std::vector<std::size_t> inputs,
+              std::vector<Warning> warnings = {});
+  void refuse_entry(const rules::Action& action, const rules::Refusal& refusal, double t,
+                    std::optional<Observed> observed, std::vector<std::size_t> inputs);
+  void warn(double t, Warning w);
+  void full_stop_moves(double t);
+
+  // Helpers.
+  std::optional<Rest> rest_of(const std::string& name, const model::TrackFrame& frame) const;
+  std::optional<geom::Pose> books_pose(const std::string& name) const;
+  double sigma_of(const std::string& name) const;           // at the last settle
+  double sigma_of_previous(const std::string& name) const;  // at the settle before (a move's start)
+  std::string ship_to_act() const;
+  double flip_length(const std::string& name) const;
+  void apply_overrides(const std::string& disk, std::vector<Decision>& decisions) const;
+
+  // Fixed.
+  GameFile game_;
+  model::TableSpec table_;
+  model::DiskRegistry registry_;
+  RefereeOptions options_;
+
+  // Everything the game is replayed from.
+  std::vector<TableSettle> settles_;
+  std::vector<Input> inputs_;     // as given, corrections included
+  std::vector<Input> effective_;  // what the game is played from: inputs_ with the corrections made
+  std::vector<bool> dropped_;     // per effective input: dropped by a correction
+  struct Override {
+    std::string disk;
+    std::size_t reading = 0;
+    Decision decision;
+  };
+  std::vector<Override> overrides_;  // rulings decided again by corrections
+  std::vector<Entry> corrections_;   // kept across replays
+
+  // The game as it stands.
+  SettleWatch watch_;
+  rules::GameState state_;
+  rules::GameState initial_from_table_;  // the start, with the poses the table gave
+  std::vector<Entry> log_;
+  std::vector<rules::Action> actions_;   // applied or refused, in order (as_play_script)
+  int refused_ = 0;
+  bool set_up_ = false;
+  std::vector<bool> applied_;            // per effective input
+  model::TrackFrame last_settled_;       // the table at the last settle
+  model::TrackFrame previous_settled_;   // ... and at the one before
+  std::size_t settle_index_ = 0;
+  std::vector<std::string> waiting_;
+  bool finished_ = false;
+  bool in_full_stop_ = false;
+  std::shared_ptr<Pending> pending_;     // what a reading of the table waits for (one at a time)
+};
+
+}  // namespace diskref::referee

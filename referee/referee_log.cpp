@@ -1,0 +1,94 @@
+#include "referee/referee_log.h"
+
+#include <cmath>
+
+namespace diskref::referee {
+namespace {
+
+double r2(double v) { return std::round(v * 100.0) / 100.0; }
+double r3(double v) { return std::round(v * 1000.0) / 1000.0; }
+
+double heading(const geom::Pose& p) {
+  double h = r2(p.heading_deg());
+  return h >= 360.0 ? 0.0 : h;
+}
+
+nlohmann::json pose_json(const geom::Pose& p) {
+  return {{"x", r2(p.position.x)}, {"y", r2(p.position.y)}, {"heading", heading(p)}};
+}
+
+}  // namespace
+
+nlohmann::json rest_to_json(const Rest& r) {
+  nlohmann::json j = pose_json(r.pose);
+  j["face"] = model::to_string(r.face);
+  j["t"] = r3(r.t);
+  j["sigma_mm"] = r2(r.sigma_mm);
+  return j;
+}
+
+nlohmann::json observed_to_json(const Observed& o) {
+  nlohmann::json j = {{"disk", o.disk}};
+  if (o.start) {
+    j["start"] = pose_json(o.start->pose);
+    j["start"]["sigma_mm"] = r2(o.start->sigma_mm);
+  }
+  if (!o.landings.empty() || !o.legal_landings.empty()) {
+    nlohmann::json landings = nlohmann::json::array();
+    for (const auto& l : o.landings) landings.push_back(l ? rest_to_json(*l) : nlohmann::json(nullptr));
+    j["landings"] = landings;
+    nlohmann::json legal = nlohmann::json::array();
+    for (const geom::Pose& p : o.legal_landings) legal.push_back(pose_json(p));
+    j["legal_landings"] = legal;
+    nlohmann::json drift = nlohmann::json::array();
+    for (const auto& d : o.drift_mm) drift.push_back(d ? nlohmann::json(r2(*d)) : nlohmann::json(nullptr));
+    j["drift_mm"] = drift;
+  }
+  if (o.end) {
+    j["end"] = pose_json(o.end->pose);
+    j["end"]["sigma_mm"] = r2(o.end->sigma_mm);
+  }
+  if (o.placed) {
+    j["placed"] = pose_json(o.placed->pose);
+    j["placed"]["sigma_mm"] = r2(o.placed->sigma_mm);
+  }
+  nlohmann::json verdicts = nlohmann::json::array();
+  for (const Verdict& v : o.verdicts) verdicts.push_back(verdict_to_json(v));
+  j["verdicts"] = verdicts;
+  return j;
+}
+
+nlohmann::json entry_to_json(const Entry& e) {
+  switch (e.kind) {
+    case Entry::Kind::action: {
+      nlohmann::json j = {{"t", r3(e.t)}};
+      j.update(rules::log_entry_to_json(e.play));
+      if (e.observed) j["observed"] = observed_to_json(*e.observed);
+      if (!e.inputs.empty()) j["inputs"] = e.inputs;
+      return j;
+    }
+    case Entry::Kind::warning:
+      return {{"t", r3(e.t)},
+              {"warning",
+               {{"kind", e.warning.kind}, {"disk", e.warning.disk}, {"distance_mm", r2(e.warning.distance_mm)},
+                {"text", e.warning.text}}}};
+    case Entry::Kind::setup: {
+      nlohmann::json disks = nlohmann::json::array();
+      for (const SetupDisk& d : e.setup) {
+        nlohmann::json j = {{"name", d.name}};
+        if (d.rest) j.update(rest_to_json(*d.rest));
+        else j["on_table"] = false;
+        if (d.expected) {
+          j["expected"] = pose_json(*d.expected);
+          if (d.rest) j["off_by_mm"] = r2(geom::distance(d.rest->pose.position, d.expected->position));
+        }
+        disks.push_back(j);
+      }
+      return {{"t", r3(e.t)}, {"setup", {{"disks", disks}}}};
+    }
+    case Entry::Kind::correction: return {{"t", r3(e.t)}, {"correction", e.correction}};
+  }
+  return nullptr;
+}
+
+}  // namespace diskref::referee

@@ -1,0 +1,64 @@
+#pragma once
+// The referee's log (spec §9, LOG.json): `diskref play`'s log with every entry's time `t` (seconds
+// into the video), what was read from the table (`observed`), and warnings as entries of their
+// own. Beyond the spec (documented in the README): a `setup` entry (where every disk lay when the
+// game began), `correction` entries, an entry's `inputs` (the inputs it came from, 0-based in INPUTS.jsonl)
+// and, at the top, `waiting` (what the referee still waited for when the video ended).
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/geometry/pose.h"
+#include "engine/rules/script.h"
+#include "referee/move_reading.h"
+#include "referee/run_verdicts.h"
+
+namespace diskref::referee {
+
+struct Warning {
+  std::string kind;  // off_path, out_of_turn, uncounted, flip_count, start, not_in_game, placement, ...
+  std::string disk;
+  double distance_mm = 0;
+  std::string text;
+};
+
+// What a ruling was taken from, on the table.
+struct Observed {
+  std::string disk;
+  std::optional<Rest> start;
+  std::vector<std::optional<Rest>> landings;  // per flip; absent: not seen
+  std::vector<geom::Pose> legal_landings;
+  std::vector<std::optional<double>> drift_mm;
+  std::optional<Rest> end;
+  std::optional<Rest> placed;
+  std::vector<Verdict> verdicts;
+};
+
+// One disk as the game began (the setup entry).
+struct SetupDisk {
+  std::string name;
+  std::optional<Rest> rest;                 // absent: not on the table
+  std::optional<geom::Pose> expected;       // the game file's pose
+};
+
+struct Entry {
+  enum class Kind { action, warning, setup, correction };
+  Kind kind = Kind::action;
+  double t = 0;
+  rules::LogEntry play;                      // action
+  std::optional<Observed> observed;          // action read from the table (or an attack's range)
+  std::vector<std::size_t> inputs;           // the inputs it came from (the action's, then drops, decisions)
+  std::size_t reading = 0;                   // the settle it was read at (a correction names it)
+  Warning warning;                           // warning
+  std::vector<SetupDisk> setup;              // setup
+  nlohmann::json correction;                 // correction: what was corrected, and the entry it replaced
+};
+
+nlohmann::json rest_to_json(const Rest& rest);
+nlohmann::json observed_to_json(const Observed& observed);
+nlohmann::json entry_to_json(const Entry& entry);
+
+}  // namespace diskref::referee

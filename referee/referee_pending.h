@@ -1,0 +1,62 @@
+#pragma once
+// Inside the referee (referee.cpp, table_reading.cpp): what a reading of the table waits for.
+// Not part of the referee's interface.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/rules/actions.h"
+#include "referee/referee.h"
+
+namespace diskref::referee {
+
+struct Referee::Pending {
+  enum class Kind {
+    move,          // a ship's move, flips still to come (fewer than its speed so far)
+    heading,       // a Change Heading without a heading: the ship is to be turned in place
+    launch,        // a torpedo attack: the torpedo is to be put in the bay and launched
+    torpedo_runs,  // the end of a phase: every torpedo in flight runs
+    action,        // an action built and waiting for drops, a decision or a placement
+  };
+  enum class Need { table, drops, decision, placement };
+
+  Kind kind = Kind::action;
+  Need need = Need::table;
+  std::string disk;                 // the mover (the launcher, for a launch)
+  Rest start;
+  std::vector<Rest> rests;          // where it came to rest so far
+  double since = 0;                 // when the reading began
+
+  // The action being completed.
+  rules::Action action;
+  std::optional<Observed> observed;
+  std::vector<Verdict> verdicts;
+  std::vector<Decision> decisions;
+  std::vector<rules::SeenDrop> drops;
+  std::vector<Warning> warnings;    // logged with the action
+  std::vector<std::size_t> inputs;  // the input that began it, and those it took (drops, decisions)
+  std::string need_text;            // what it needs, for the screen and the log
+  std::optional<rules::NeededDrop> needed_drop;
+  std::string placing;              // Need::placement: the ship to be put down again
+  bool placement_optional = false;  // a ship-ship collision: the hit player may leave it
+  bool left_in_place = false;
+
+  // A launch.
+  std::string torpedo;              // the torpedo disk, once seen
+  std::optional<Rest> placed;
+  bool placement_seen = true;       // false: the bay stands in for it
+  int movement = 0;
+
+  // The torpedoes' runs, by torpedo: where it started and where it came to rest.
+  struct Run {
+    Rest start;
+    std::vector<Rest> rests;
+    int movement = 0;
+    bool gone = false;              // taken off the table (it struck, or left it)
+  };
+  std::map<std::string, Run> runs;
+};
+
+}  // namespace diskref::referee

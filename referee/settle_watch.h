@@ -1,0 +1,59 @@
+#pragma once
+// The table between two settled moments, as the referee reads it: the tracker's frames in, one
+// TableSettle out each time the table settles again (spec §9: "no disk moving and no hand over the
+// play area, and has for 0.5 s": the tracker's `settled`). A settle carries the table as it now
+// lies and, for every disk that moved in the stretch before, when it started and the landings
+// the tracker saw.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/model/track_frame.h"
+
+namespace diskref::referee {
+
+struct DiskMotion {
+  std::string name;
+  double first_motion_t = 0;              // when it first moved (or went unseen while moving)
+  std::vector<model::Landing> landings;   // in time order
+};
+
+struct TableSettle {
+  double t = 0;                 // the moment the table settled (its first settled frame)
+  long long frame = 0;
+  double unsettled_since = 0;   // when the stretch before began (== t for the first settle)
+  // The last settled frame before that stretch (the referee applied inputs up to it): so that a
+  // replay from the settles alone applies every input where the live referee did.
+  double still_until = 0;
+  model::TrackFrame snapshot;   // the settled frame: every disk as it lies
+  std::vector<DiskMotion> moved;
+  bool first = false;           // the video's first settle: the table as the game starts
+};
+
+class SettleWatch {
+ public:
+  // Feeds one frame (in time order). Returns a settle when this frame is the first settled one
+  // after a stretch that was not (or the first settled frame of all).
+  std::optional<TableSettle> feed(const model::TrackFrame& frame);
+
+  bool settled() const { return settled_; }
+  // When the current settled stretch began (meaningful while settled()).
+  double settled_since() const { return settled_since_; }
+  // Disks moving now or since the last settle, for "the video ended mid-move".
+  const std::vector<DiskMotion>& moving() const { return motions_; }
+  double last_t() const { return last_t_; }
+
+ private:
+  DiskMotion& motion_of(const std::string& name, double t);
+
+  bool settled_ = false;
+  bool seen_settle_ = false;
+  double settled_since_ = 0;
+  double unsettled_since_ = 0;
+  double still_until_ = 0;
+  double last_t_ = 0;
+  std::vector<DiskMotion> motions_;
+};
+
+}  // namespace diskref::referee
