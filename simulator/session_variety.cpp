@@ -1,6 +1,12 @@
 #include "simulator/session_variety.h"
 
+#include <fstream>
+
+#include "engine/io/atomic_write.h"
+#include "engine/io/json_cursor.h"
 #include "engine/random/splitmix64.h"
+#include "simulator/scenario.h"
+#include "simulator/session.h"
 
 namespace diskref::simulator {
 namespace {
@@ -87,95 +93,37 @@ json varied_session(const SessionVariant& v) {
 }
 
 std::vector<SessionVariant> standard_variants() {
-  std::vector<SessionVariant> out;
-  auto add = [&](SessionVariant v) { out.push_back(std::move(v)); };
-  SessionVariant v;
-  v.name = "straight-down";
-  v.seed = 1;
-  add(v);
-  v = {};
-  v.name = "tilted-mild-lens";
-  v.seed = 2;
-  v.tilt_deg = 15;
-  v.k1 = -0.08;
-  add(v);
-  v = {};
-  v.name = "tilted-strong-lens";
-  v.seed = 3;
-  v.tilt_deg = 25;
-  v.k1 = -0.28;
-  v.camera_height_mm = 800;
-  add(v);
-  v = {};
-  v.name = "strong-lens-unknown";
-  v.seed = 4;
-  v.tilt_deg = 20;
-  v.k1 = -0.25;
-  v.lens_known = false;
-  add(v);
-  v = {};
-  v.name = "no-lens-model-pinhole";
-  v.seed = 5;
-  v.tilt_deg = 10;
-  v.lens_known = false;
-  add(v);
-  v = {};
-  v.name = "dim-noisy";
-  v.seed = 6;
-  v.tilt_deg = 12;
-  v.exposure = 0.35;
-  v.noise_sigma = 3.5;
-  v.k1 = -0.1;
-  add(v);
-  v = {};
-  v.name = "soft-and-uneven";
-  v.seed = 7;
-  v.blur_sigma_px = 1.1;
-  v.vignetting = 0.45;
-  v.light_gradient = 0.45;
-  v.tilt_deg = 8;
-  add(v);
-  v = {};
-  v.name = "high-wide";
-  v.seed = 8;
-  v.camera_height_mm = 1100;
-  v.horizontal_fov_deg = 58;
-  v.tilt_deg = 5;
-  v.k1 = -0.05;
-  add(v);
-  v = {};
-  v.name = "low-wide-yawed";
-  v.seed = 9;
-  v.camera_height_mm = 850;
-  v.horizontal_fov_deg = 78;
-  v.yaw_deg = 80;
-  v.tilt_deg = 18;
-  v.k1 = -0.15;
-  add(v);
-  v = {};
-  v.name = "steep-tilt";
-  v.seed = 10;
-  v.tilt_deg = 30;
-  v.camera_height_mm = 750;
-  v.k1 = -0.12;
-  add(v);
-  v = {};
-  v.name = "fast-shutter-30fps";
-  v.seed = 11;
-  v.fps = 30;
-  v.shutter = 0.2;
-  v.tilt_deg = 14;
-  add(v);
-  v = {};
-  v.name = "long-exposure-dim";
-  v.seed = 12;
-  v.exposure = 0.5;
-  v.noise_sigma = 3.0;
-  v.shutter = 0.9;
-  v.tilt_deg = 22;
-  v.k1 = -0.2;
-  add(v);
-  return out;
+  // Designated initializers name only what differs from the defaults (in the struct's order).
+  return {
+      {.name = "straight-down", .seed = 1},
+      {.name = "tilted-mild-lens", .seed = 2, .tilt_deg = 15, .k1 = -0.08},
+      {.name = "tilted-strong-lens", .seed = 3, .camera_height_mm = 800, .tilt_deg = 25, .k1 = -0.28},
+      {.name = "strong-lens-unknown", .seed = 4, .tilt_deg = 20, .k1 = -0.25, .lens_known = false},
+      {.name = "no-lens-model-pinhole", .seed = 5, .tilt_deg = 10, .lens_known = false},
+      {.name = "dim-noisy", .seed = 6, .tilt_deg = 12, .k1 = -0.1, .exposure = 0.35, .noise_sigma = 3.5},
+      {.name = "soft-and-uneven", .seed = 7, .tilt_deg = 8, .blur_sigma_px = 1.1, .vignetting = 0.45, .light_gradient = 0.45},
+      {.name = "high-wide", .seed = 8, .camera_height_mm = 1100, .tilt_deg = 5, .horizontal_fov_deg = 58, .k1 = -0.05},
+      {.name = "low-wide-yawed", .seed = 9, .camera_height_mm = 850, .tilt_deg = 18, .yaw_deg = 80, .horizontal_fov_deg = 78,
+       .k1 = -0.15},
+      {.name = "steep-tilt", .seed = 10, .camera_height_mm = 750, .tilt_deg = 30, .k1 = -0.12},
+      {.name = "fast-shutter-30fps", .seed = 11, .fps = 30, .tilt_deg = 14, .shutter = 0.2},
+      {.name = "long-exposure-dim", .seed = 12, .tilt_deg = 22, .k1 = -0.2, .exposure = 0.5, .noise_sigma = 3.0, .shutter = 0.9},
+  };
+}
+
+std::filesystem::path render_variant(const SessionVariant& variant, const std::filesystem::path& root) {
+  const json scenario = varied_session(variant);
+  const std::filesystem::path dir = root / variant.name;
+  // scenario.json is written last: its presence, equal to this scenario, means a whole render.
+  const std::filesystem::path marker = dir / "scenario.json";
+  if (std::ifstream in(marker); in) {
+    const json kept = json::parse(in, nullptr, false);
+    if (kept == scenario && std::filesystem::exists(dir / "video.mp4")) return dir;
+  }
+  std::filesystem::remove_all(dir);
+  render_session(parse_scenario(io::JsonCursor(scenario, variant.name + ".json"), root), dir, [](int, int) {});
+  io::write_file_atomically(marker, scenario.dump(1) + "\n");
+  return dir;
 }
 
 }  // namespace diskref::simulator

@@ -11,6 +11,7 @@
 // renders) and by the bench (the same figures, printed).
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -43,5 +44,10 @@ nlohmann::json varied_session(const SessionVariant& variant);
 // A spread of variants: straight down and tilted up to 30 degrees, no lens distortion to a strong
 // barrel, with the lens known and not, bright and dim, sharp and soft.
 std::vector<SessionVariant> standard_variants();
+
+// Renders the variant into `root`/name (simulator/session.h's files, and scenario.json) and
+// returns that directory. A directory already holding this very scenario is kept as it is: a
+// render takes tens of seconds, and the bench and the tests run on the same family.
+std::filesystem::path render_variant(const SessionVariant& variant, const std::filesystem::path& root);
 
 }  // namespace diskref::simulator

@@ -222,6 +222,65 @@ TrackEvaluation evaluate_tracks(const std::vector<model::TrackFrame>& output, co
   return e;
 }
 
+namespace {
+
+void accumulate_kind(KindFigures& into, const KindFigures& more) {
+  into.truth_visible += more.truth_visible;
+  into.found_visible += more.found_visible;
+  into.pose_samples += more.pose_samples;
+  into.position_sum2 += more.position_sum2;
+  into.heading_sum2 += more.heading_sum2;
+  into.position_max = std::max(into.position_max, more.position_max);
+  into.heading_max = std::max(into.heading_max, more.heading_max);
+}
+
+}  // namespace
+
+void accumulate(TrackEvaluation& into, const TrackEvaluation& more) {
+  const long long samples = into.sigma_axis_samples + more.sigma_axis_samples;
+  if (samples > 0)
+    into.mean_sigma_mm = (into.mean_sigma_mm * static_cast<double>(into.sigma_axis_samples) +
+                          more.mean_sigma_mm * static_cast<double>(more.sigma_axis_samples)) /
+                         static_cast<double>(samples);
+  into.frames_compared += more.frames_compared;
+  into.frames_missing += more.frames_missing;
+  for (const auto& [kind, k] : more.by_kind) accumulate_kind(into.by_kind[kind], k);
+  accumulate_kind(into.all, more.all);
+  into.identity_errors += more.identity_errors;
+  into.misplaced += more.misplaced;
+  into.face_errors += more.face_errors;
+  into.false_visible += more.false_visible;
+  into.truth_stale += more.truth_stale;
+  into.stale_agreed += more.stale_agreed;
+  into.stale_moved += more.stale_moved;
+  into.sigma_axis_samples = samples;
+  into.within_1_sigma += more.within_1_sigma;
+  into.within_2_sigma += more.within_2_sigma;
+  for (std::size_t axis = 0; axis < 2; ++axis) {
+    into.axis_within_1_sigma[axis] += more.axis_within_1_sigma[axis];
+    into.axis_within_2_sigma[axis] += more.axis_within_2_sigma[axis];
+  }
+  into.motion_samples += more.motion_samples;
+  into.motion_agreed += more.motion_agreed;
+  into.settled_samples += more.settled_samples;
+  into.settled_agreed += more.settled_agreed;
+  SettleFigures& s = into.settles;
+  s.false_settled += more.settles.false_settled;
+  s.truth_settled += more.settles.truth_settled;
+  s.agreed_settled += more.settles.agreed_settled;
+  s.latencies_s.insert(s.latencies_s.end(), more.settles.latencies_s.begin(), more.settles.latencies_s.end());
+  s.missed += more.settles.missed;
+  LandingFigures& l = into.landings;
+  l.truth += more.landings.truth;
+  l.truth_seen += more.landings.truth_seen;
+  l.found += more.landings.found;
+  l.extra += more.landings.extra;
+  l.face_errors += more.landings.face_errors;
+  l.within_2_sigma += more.landings.within_2_sigma;
+  l.position_max_mm = std::max(l.position_max_mm, more.landings.position_max_mm);
+  l.position_sum2 += more.landings.position_sum2;
+}
+
 std::string format_evaluation(const TrackEvaluation& e) {
   std::string out =
       fmt::format("frames compared {} (missing from the output: {})\n", e.frames_compared, e.frames_missing);

@@ -113,6 +113,10 @@ struct TrackEvaluation {
 TrackEvaluation evaluate_tracks(const std::vector<model::TrackFrame>& output, const std::vector<model::TrackFrame>& truth,
                                 const EvaluationOptions& options = {});
 
+// Adds `more`'s counts to `into` (figures over several videos: coverage, landings, settles pooled).
+// mean_sigma_mm becomes the mean weighted by samples; maxima the larger.
+void accumulate(TrackEvaluation& into, const TrackEvaluation& more);
+
 // A few lines for people: recall per kind, RMS errors, identity, stale, sigma, motion.
 std::string format_evaluation(const TrackEvaluation& evaluation);
 
