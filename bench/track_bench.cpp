@@ -1,8 +1,14 @@
 // track_bench: diskref's tracker against the plain AprilTag baseline, in one process, on the same
 // video (README "Tracking figures").
 //
-//   build/bench/track_bench [VIDEO_DIR]            (default: sample_videos/duel)
+//   build/bench/track_bench [VIDEO_DIR...] [--renders DIR]   (default: sample_videos/duel)
 //   build/bench/track_bench --video V --table T --disks D [--calib C] [--truth TRUTH] [--frames N]
+//
+// Each VIDEO_DIR is measured in turn, in one process; --renders DIR also renders the family of
+// varied sessions (simulator/session_variety.h) into DIR (kept for the next run) and tracks each.
+// A closing table puts the figures issue 13 asks for side by side: false-settled frames, settle
+// latency, landings found, sigma's coverage per axis, the end-to-end rate and its ratio to the
+// baseline run just before it.
 //
 // VIDEO_DIR holds video.mp4, table.json, disks.json, camera.json (optional, used as --calib) and
 // truth.jsonl, as `diskref render` writes them. Compared, on the same frames:
@@ -26,6 +32,7 @@
 #include <string>
 #include <unordered_map>
 
+#include <fmt/format.h>
 #include <opencv2/imgproc.hpp>
 
 #include "calibration/camera_model.h"
@@ -38,6 +45,7 @@
 #include "vision/prefetching_source.h"
 #include "vision/track_evaluation.h"
 #include "vision/tracker.h"
+#include "simulator/session_variety.h"
 
 namespace {
 
@@ -82,6 +90,15 @@ std::map<model::DiskKind, std::pair<long long, long long>> recall(const std::vec
   return out;
 }
 
+// The disks an output calls visible, per frame.
+std::unordered_map<long long, std::set<std::string>> visible_by_frame(const std::vector<model::TrackFrame>& output) {
+  std::unordered_map<long long, std::set<std::string>> found;
+  for (const auto& f : output)
+    for (const auto& d : f.disks)
+      if (d.state == model::TrackState::visible) found[f.frame].insert(d.name);
+  return found;
+}
+
 void print_recall(const char* label, const std::map<model::DiskKind, std::pair<long long, long long>>& r) {
   std::printf("  recall %s:", label);
   for (const auto& [kind, counts] : r)
@@ -100,7 +117,46 @@ std::vector<vision::Frame> decode_chunk(vision::FrameSource& source, std::size_t
   return chunk;
 }
 
-int run(const Inputs& in) {
+// What the closing table shows of one input.
+struct Figures {
+  std::string name;
+  cv::Size size;
+  bool timed = false;  // (a) and (b) were both run end to end
+  double baseline_fps = 0, tracker_fps = 0;
+  double baseline_recall = 0, tracker_recall = 0;  // over every kind
+  bool has_truth = false;
+  vision::TrackEvaluation evaluation;
+};
+
+double overall_recall(const std::map<model::DiskKind, std::pair<long long, long long>>& r) {
+  long long found = 0, all = 0;
+  for (const auto& [kind, counts] : r) {
+    found += counts.first;
+    all += counts.second;
+  }
+  return all ? static_cast<double>(found) / static_cast<double>(all) : 1.0;
+}
+
+// One pass as `diskref track` runs: a thread decodes ahead (vision/prefetching_source.h) while
+// `work` is done on each frame (timed apart from the wait for it); then `keep` its result (not
+// timed). The time waiting for frames plus the time working is the honest end-to-end rate.
+template <class Work, class Keep>
+void end_to_end_pass(const fs::path& video, long long max_frames, PassTimes& times, Work&& work, Keep&& keep) {
+  auto source = vision::prefetching(vision::open_video_file(video));
+  while (max_frames < 0 || times.frames < max_frames) {
+    auto t0 = Clock::now();
+    auto frame = source->next();
+    times.decode_s += seconds_since(t0);
+    if (!frame) break;
+    t0 = Clock::now();
+    auto result = work(*frame);
+    times.work_s += seconds_since(t0);
+    keep(*frame, std::move(result));
+    ++times.frames;
+  }
+}
+
+Figures run(const Inputs& in) {
   const model::TableSpec table = model::load_table(in.table);
   const model::DiskRegistry registry = model::load_disk_registry(in.disks);
   std::optional<calib::CameraModel> lens;
@@ -129,32 +185,14 @@ int run(const Inputs& in) {
     decode.decode_s = seconds_since(t0);
   }
 
-  // 2. (a) and (b) as `diskref track` runs them: a thread decodes ahead (vision/prefetching_source.h)
-  // while the frames are worked on; the time waiting for frames plus the time working is the
-  // honest end-to-end rate.
+  // 2. (a) and (b) as `diskref track` runs them.
   PassTimes baseline, tracker_times;
-  // One such pass: `work` on each frame (timed apart from the wait for it), then `keep` its result
-  // (not timed).
-  auto end_to_end_pass = [&](PassTimes& times, auto&& work, auto&& keep) {
-    auto source = vision::prefetching(vision::open_video_file(in.video));
-    while (limit(times.frames)) {
-      auto t0 = Clock::now();
-      auto frame = source->next();
-      times.decode_s += seconds_since(t0);
-      if (!frame) break;
-      t0 = Clock::now();
-      auto result = work(*frame);
-      times.work_s += seconds_since(t0);
-      keep(*frame, std::move(result));
-      ++times.frames;
-    }
-  };
   std::unordered_map<long long, std::set<std::string>> baseline_found;
   {
     vision::AprilTagDetector detector;  // defaults: tagStandard41h12, quad_decimate 2, 2 threads
     cv::Mat grey;
     end_to_end_pass(
-        baseline,
+        in.video, in.max_frames, baseline,
         [&](const vision::Frame& frame) {
           cv::cvtColor(frame.image, grey, cv::COLOR_BGR2GRAY);
           return detector.detect(grey);
@@ -166,7 +204,7 @@ int run(const Inputs& in) {
   {
     vision::Tracker tracker(table, registry, lens);
     end_to_end_pass(
-        tracker_times, [&](const vision::Frame& frame) { return tracker.process(frame.image, frame.index, frame.t); },
+        in.video, in.max_frames, tracker_times, [&](const vision::Frame& frame) { return tracker.process(frame.image, frame.index, frame.t); },
         [&](const vision::Frame&, vision::TrackerResult r) { output.push_back(std::move(r.track)); });
     pixels = tracker.stats().pixels_searched;
   }
@@ -234,23 +272,82 @@ int run(const Inputs& in) {
   std::printf("peak memory (ru_maxrss): %.0f MB for the decoding and end-to-end passes, %.0f MB with the decoded chunks\n",
               streaming_memory, peak_memory_mb());
 
+  Figures figures;
+  figures.size = size;
+  figures.timed = true;
+  figures.baseline_fps = baseline.total_fps();
+  figures.tracker_fps = tracker_times.total_fps();
   if (!truth.empty()) {
-    std::unordered_map<long long, std::set<std::string>> tracker_found;
-    for (const auto& f : output)
-      for (const auto& d : f.disks)
-        if (d.state == model::TrackState::visible) tracker_found[f.frame].insert(d.name);
-    print_recall("(a)", recall(truth, baseline_found));
-    print_recall("(b)", recall(truth, tracker_found));
-    std::printf("(b) against the truth:\n%s", vision::format_evaluation(vision::evaluate_tracks(output, truth)).c_str());
+    const auto baseline_recall = recall(truth, baseline_found), tracker_recall = recall(truth, visible_by_frame(output));
+    print_recall("(a)", baseline_recall);
+    print_recall("(b)", tracker_recall);
+    figures.baseline_recall = overall_recall(baseline_recall);
+    figures.tracker_recall = overall_recall(tracker_recall);
+    figures.has_truth = true;
+    figures.evaluation = vision::evaluate_tracks(output, truth);
+    std::printf("(b) against the truth:\n%s", vision::format_evaluation(figures.evaluation).c_str());
   }
-  return 0;
+  return figures;
+}
+
+// A render of the varied family: the tracker alone, against its truth (no timing: these are for
+// settles, landings and sigma).
+Figures track_render(const Inputs& in) {
+  vision::Tracker tracker(model::load_table(in.table), model::load_disk_registry(in.disks),
+                          in.calib.empty() ? std::nullopt : std::optional(calib::load_camera_model(in.calib)));
+  std::vector<model::TrackFrame> output;
+  PassTimes times;
+  Figures figures;
+  end_to_end_pass(
+      in.video, in.max_frames, times, [&](const vision::Frame& frame) { return tracker.process(frame.image, frame.index, frame.t); },
+      [&](const vision::Frame& frame, vision::TrackerResult r) {
+        figures.size = frame.image.size();
+        output.push_back(std::move(r.track));
+      });
+  figures.tracker_fps = times.total_fps();
+  const std::vector<model::TrackFrame> truth = model::load_track_jsonl(in.truth);
+  figures.has_truth = true;
+  figures.evaluation = vision::evaluate_tracks(output, truth);
+  figures.tracker_recall = overall_recall(recall(truth, visible_by_frame(output)));
+  return figures;
+}
+
+// The closing table: one row per input, the renders pooled in a last row.
+void print_summary(const std::vector<Figures>& rows) {
+  fmt::print("\nsummary (goals: false-settled 0; settle latency <= 300 ms; every landing whose tag was seen, within "
+             "0.5 mm; 2 sigma 93-97 % per axis; crowded end to end >= 60 fps and >= 3x the baseline)\n");
+  const std::string row = "{:<30} {:>9} {:>7} {:>16} {:>13} {:>8} {:>13} {:>13} {:>7} {:>7} {:>7} {:>13}\n";
+  fmt::print(fmt::runtime(row), "input", "size", "false-", "settle ms", "landings", "landing", "x within", "y within",
+             "(b) fps", "(a) fps", "(b)/(a)", "recall %");
+  fmt::print(fmt::runtime(row), "", "", "settled", "median/max(miss)", "found/seen(all)", "max mm", "1/2 sigma %",
+             "1/2 sigma %", "e2e", "e2e", "", "(a) / (b)");
+  for (const Figures& f : rows) {
+    const vision::TrackEvaluation& e = f.evaluation;
+    const std::string size = fmt::format("{}x{}", f.size.width, f.size.height);
+    if (!f.has_truth) {
+      fmt::print("{:<30} {:>9} (no truth)\n", f.name, size);
+      continue;
+    }
+    const vision::SettleFigures& s = e.settles;
+    fmt::print(fmt::runtime(row), f.name, size, s.false_settled,
+               fmt::format("{:.0f}/{:.0f}({})", 1000 * s.median_latency_s(), 1000 * s.max_latency_s(), s.missed),
+               fmt::format("{}/{}({})", e.landings.found, e.landings.truth_seen, e.landings.truth),
+               fmt::format("{:.3f}", e.landings.position_max_mm),
+               fmt::format("{:.1f}/{:.1f}", 100 * e.axis_fraction_within_1_sigma(0), 100 * e.axis_fraction_within_2_sigma(0)),
+               fmt::format("{:.1f}/{:.1f}", 100 * e.axis_fraction_within_1_sigma(1), 100 * e.axis_fraction_within_2_sigma(1)),
+               fmt::format("{:.1f}", f.tracker_fps), f.timed ? fmt::format("{:.1f}", f.baseline_fps) : "-",
+               f.timed ? fmt::format("{:.2f}", f.tracker_fps / f.baseline_fps) : "-",
+               f.timed ? fmt::format("{:.2f}/{:.2f}", 100 * f.baseline_recall, 100 * f.tracker_recall)
+                       : fmt::format("-/{:.2f}", 100 * f.tracker_recall));
+  }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   Inputs in;
-  fs::path dir = fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "duel";
+  std::vector<fs::path> dirs;
+  fs::path renders;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -263,18 +360,60 @@ int main(int argc, char** argv) {
     else if (a == "--calib") in.calib = value();
     else if (a == "--truth") in.truth = value();
     else if (a == "--frames") in.max_frames = std::stoll(value());
+    else if (a == "--renders") renders = value();
     else if (a == "--help" || a == "-h") {
-      std::printf("usage: track_bench [VIDEO_DIR] [--video V --table T --disks D --calib C --truth TRUTH] [--frames N]\n");
+      std::printf("usage: track_bench [VIDEO_DIR...] [--renders DIR] [--video V --table T --disks D --calib C --truth TRUTH] "
+                  "[--frames N]\n");
       return 0;
-    } else dir = a;
+    } else dirs.push_back(a);
   }
-  if (in.video.empty()) in.video = dir / "video.mp4";
-  if (in.table.empty()) in.table = dir / "table.json";
-  if (in.disks.empty()) in.disks = dir / "disks.json";
-  if (in.calib.empty() && fs::exists(dir / "camera.json")) in.calib = dir / "camera.json";
-  if (in.truth.empty() && fs::exists(dir / "truth.jsonl")) in.truth = dir / "truth.jsonl";
+  // The inputs of a directory `diskref render` wrote; the lens only when asked for.
+  auto inputs_of = [&](const fs::path& dir, bool with_lens) {
+    Inputs d;
+    d.max_frames = in.max_frames;
+    d.video = dir / "video.mp4";
+    d.table = dir / "table.json";
+    d.disks = dir / "disks.json";
+    if (with_lens && fs::exists(dir / "camera.json")) d.calib = dir / "camera.json";
+    if (fs::exists(dir / "truth.jsonl")) d.truth = dir / "truth.jsonl";
+    return d;
+  };
   try {
-    return run(in);
+    std::vector<Figures> rows;
+    if (!in.video.empty()) {
+      rows.push_back(run(in));
+      rows.back().name = in.video.parent_path().filename().string();
+    }
+    if (dirs.empty() && in.video.empty() && renders.empty()) dirs.push_back(fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "duel");
+    for (const fs::path& dir : dirs) {
+      rows.push_back(run(inputs_of(dir, true)));
+      rows.back().name = dir.filename().string();
+    }
+    if (!renders.empty()) {
+      Figures pooled;
+      pooled.name = "renders pooled";
+      pooled.has_truth = true;
+      long long frames = 0;
+      double seconds = 0;
+      for (const simulator::SessionVariant& variant : simulator::standard_variants()) {
+        std::fprintf(stderr, "track_bench: render %s\n", variant.name.c_str());
+        const fs::path dir = simulator::render_variant(variant, renders);
+        Figures f = track_render(inputs_of(dir, variant.lens_known));
+        f.name = "render " + variant.name;
+        vision::accumulate(pooled.evaluation, f.evaluation);
+        pooled.size = f.size;
+        frames += f.evaluation.frames_compared;
+        seconds += f.tracker_fps > 0 ? static_cast<double>(f.evaluation.frames_compared) / f.tracker_fps : 0;
+        pooled.tracker_recall += f.tracker_recall;
+        rows.push_back(std::move(f));
+      }
+      const auto count = static_cast<double>(simulator::standard_variants().size());
+      pooled.tracker_recall /= count;
+      pooled.tracker_fps = seconds > 0 ? static_cast<double>(frames) / seconds : 0;
+      rows.push_back(std::move(pooled));
+    }
+    print_summary(rows);
+    return 0;
   } catch (const diskref::io::InputError& e) {
     std::fprintf(stderr, "track_bench: %s\n", e.what());
     return 2;

@@ -28,7 +28,7 @@ struct DiskInstant {
   cv::Matx33d rotation = cv::Matx33d::eye();  // table_from_body
   cv::Vec3d translation{0, 0, 0};             // table_from_body
   bool resting = true;   // lying flat on the table (not turning over, not carried)
-  bool moving = false;   // changing pose around this instant
+  bool moving = false;   // its pose is changing now (turning over, turning, carried); not between two flips
 };
 
 struct BoardInstant {

@@ -11,6 +11,7 @@
 #include "engine/io/atomic_write.h"
 #include "engine/model/track_frame.h"
 #include "engine/random/splitmix64.h"
+#include "simulator/landing_truth.h"
 
 namespace diskref::simulator {
 namespace {
@@ -73,6 +74,7 @@ SessionSummary render_session(const Scenario& scenario, const std::filesystem::p
   SessionSummary summary;
   summary.size = scenario.rig.camera.image_size;
   int frames = options.max_frames > 0 ? std::min(options.max_frames, session.frame_count()) : session.frame_count();
+  const LandingTruth landings(session.timeline(), session.model(), truth, scenario.fps, frames);
 
   // Written under temporary names and renamed at the end: a failed render never leaves a video
   // or truth file that looks complete.
@@ -98,6 +100,7 @@ SessionSummary render_session(const Scenario& scenario, const std::filesystem::p
     summary.effects_seconds += std::chrono::duration<double>(t1 - t_traced).count();
     summary.encode_seconds += std::chrono::duration<double>(t2 - t1).count();
     model::TrackFrame tf = truth.next(k, session.frame_time(k), session.timeline().at(session.frame_time(k)));
+    tf.landings = landings.landings_of_frame(k);
     for (const model::DiskTrack& d : tf.disks) summary.visible_disk_frames += d.state == model::TrackState::visible;
     truth_text += model::to_jsonl_line(tf);
     truth_text += '\n';

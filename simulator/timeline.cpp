@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 #include <opencv2/calib3d.hpp>
@@ -86,9 +87,9 @@ Timeline::Timeline(const Scenario& scenario) : scenario_(scenario) {
         state.y += step * std::sin(h);
         state.face = model::other_face(state.face);
         disks_[i].rests.emplace_back(m.t1, state);
+        flip_landings_.push_back({i, m.t1, 0.0, state});
         t = m.t1 + (k + 1 < flip->count ? flip->pause_s : 0.0);
       }
-      disks_[i].busy.emplace_back(ev.t, t);
       current[i] = state;
       busy_until[i] = t;
     } else if (const auto* rotate = std::get_if<RotateEvent>(&ev.what)) {
@@ -106,7 +107,6 @@ Timeline::Timeline(const Scenario& scenario) : scenario_(scenario) {
       disks_[i].motions.push_back(m);
       state.heading = target;
       disks_[i].rests.emplace_back(m.t1, state);
-      disks_[i].busy.emplace_back(m.t0, m.t1);
       current[i] = state;
       busy_until[i] = m.t1;
     } else if (const auto* place = std::get_if<PlaceEvent>(&ev.what)) {
@@ -116,13 +116,13 @@ Timeline::Timeline(const Scenario& scenario) : scenario_(scenario) {
       RestState target{true, place->x, place->y, geom::wrap_degrees(place->heading), place->face};
       carry_in(i, target, ev.t, place->duration_s, place->from);
       current[i] = target;
-      busy_until[i] = disks_[i].busy.back().second;
+      busy_until[i] = disks_[i].motions.back().t1;
     } else if (const auto* remove = std::get_if<RemoveEvent>(&ev.what)) {
       std::size_t i = disk_index(remove->disk);
       require_present(i);
       carry_out(i, current[i], ev.t, remove->duration_s, remove->to);
       current[i].present = false;
-      busy_until[i] = disks_[i].busy.back().second;
+      busy_until[i] = disks_[i].motions.back().t1;
     } else if (const auto* hand = std::get_if<HandEvent>(&ev.what)) {
       geom::Vec2 target;
       if (hand->at_mm) {
@@ -156,7 +156,7 @@ Timeline::Timeline(const Scenario& scenario) : scenario_(scenario) {
       carry_in(i, laid, ev.t, tmpl->lay_s, tmpl->from);
       carry_out(i, laid, ev.t + tmpl->lay_s + tmpl->hold_s, tmpl->lift_s, tmpl->from);
       current[i].present = false;
-      busy_until[i] = disks_[i].busy.back().second;
+      busy_until[i] = disks_[i].motions.back().t1;
     } else if (const auto* board = std::get_if<BoardEvent>(&ev.what)) {
       BoardTrack track;
       track.board = board_specs_.size();
@@ -178,6 +178,14 @@ Timeline::Timeline(const Scenario& scenario) : scenario_(scenario) {
       board_tracks_.push_back(track);
       board_specs_.push_back(board->board);
     }
+  }
+
+  // Each landing rests until its disk's next motion begins.
+  std::stable_sort(flip_landings_.begin(), flip_landings_.end(), [](const FlipLanding& a, const FlipLanding& b) { return a.t < b.t; });
+  for (FlipLanding& landing : flip_landings_) {
+    landing.rest_until = std::numeric_limits<double>::infinity();
+    for (const DiskMotion& m : disks_[landing.disk].motions)
+      if (m.t0 >= landing.t - 1e-12 && m.t0 < landing.rest_until) landing.rest_until = m.t0;
   }
 }
 
@@ -220,7 +228,6 @@ void Timeline::carry_in(std::size_t i, const RestState& target, double t, double
             {m.t1, spot.x, spot.y, target.z, target.heading}};
   disks_[i].motions.push_back(m);
   disks_[i].rests.emplace_back(m.t1, target);
-  disks_[i].busy.emplace_back(m.t0, m.t1);
   HandTrack& hand = new_hand(arm);
   double grip = target.z + thickness + 12;  // the palm's underside just over the disk
   hand.keys = {{t, away, 110 + grip},
@@ -246,7 +253,6 @@ void Timeline::carry_out(std::size_t i, const RestState& current, double t, doub
   RestState gone = current;
   gone.present = false;
   disks_[i].rests.emplace_back(m.t1, gone);
-  disks_[i].busy.emplace_back(t, m.t1);
   HandTrack& hand = new_hand(arm);
   double grip = current.z + thickness + 12;
   hand.keys = {{t, away, 170}, {m.t0, spot, grip}, {t + 0.42 * duration, spot, 30 + grip}, {m.t1, away, 120 + grip}};
@@ -269,10 +275,12 @@ SceneInstant Timeline::at(double t) const {
     const DiskTrack& track = disks_[i];
     DiskInstant d;
     d.disk = i;
-    for (const auto& [b0, b1] : track.busy) d.moving = d.moving || (t >= b0 && t < b1);
     const DiskMotion* active = nullptr;
-    for (const DiskMotion& m : track.motions)
+    for (const DiskMotion& m : track.motions) {
+      // Moving while its pose changes: not while it lies still between two flips of a run.
+      d.moving = d.moving || (t >= m.t0 && t < m.t1);
       if (t < m.t1 && (t > m.t0 || (t == m.t0 && !m.flip))) active = &m;  // a flip at its start still lies flat
+    }
     if (active && active->flip) {
       // Turn over about the front edge: pivot (f, 0, thickness / 2) in the body frame.
       double f = geom::flip_length(specs[i].shape) / 2, half = specs[i].thickness_mm / 2;

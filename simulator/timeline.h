@@ -23,6 +23,15 @@ struct RestState {
   double z = 0;  // height of its underside: 0 on the table; a template lies across the disks it measures
 };
 
+// Where a flip put a disk down: it lies there from `t` until `rest_until` (its next motion, or
+// infinity), between two flips of a run or at the end of one.
+struct FlipLanding {
+  std::size_t disk = 0;  // registry index
+  double t = 0;
+  double rest_until = 0;
+  RestState pose;
+};
+
 class Timeline {
  public:
   // Throws InputError (scenario file, event path) for events that cannot happen: moving a disk
@@ -30,6 +39,8 @@ class Timeline {
   explicit Timeline(const Scenario& scenario);
 
   SceneInstant at(double t) const;
+  // Every landing of every flip, in time order.
+  const std::vector<FlipLanding>& flip_landings() const { return flip_landings_; }
   // The boards shown, in the order SceneInstant::board indexes them.
   const std::vector<print::BoardSpec>& boards() const { return board_specs_; }
 
@@ -49,7 +60,6 @@ class Timeline {
     RestState initial;
     std::vector<DiskMotion> motions;  // in time order, not overlapping
     std::vector<std::pair<double, RestState>> rests;  // state from each time on (after motions)
-    std::vector<std::pair<double, double>> busy;  // whole moves (a run of flips with its pauses)
   };
   struct HandKey {
     double t;
@@ -82,6 +92,7 @@ class Timeline {
   std::vector<HandTrack> hands_;
   std::vector<BoardTrack> board_tracks_;
   std::vector<print::BoardSpec> board_specs_;
+  std::vector<FlipLanding> flip_landings_;
 };
 
 }  // namespace diskref::simulator

@@ -77,6 +77,7 @@ AprilTagDetector::AprilTagDetector(const DetectorOptions& options) : options_(op
   impl_->detector->quad_sigma = static_cast<float>(options.quad_sigma);
   impl_->detector->refine_edges = options.refine_edges;
   impl_->detector->decode_sharpening = options.decode_sharpening;
+  impl_->detector->qtp.min_white_black_diff = options.min_white_black_diff;
   impl_->detector->debug = false;
 }
 

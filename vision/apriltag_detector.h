@@ -45,6 +45,9 @@ struct DetectorOptions {
   int max_hamming = 1;
   // Detections with a lower decision margin are dropped (0 keeps all).
   double min_decision_margin = 0.0;
+  // Candidate regions whose light and dark sides differ by less than this many grey levels are no
+  // tag (apriltag's own default: 5).
+  int min_white_black_diff = 5;
 };
 
 // Names of the families the detector knows.

@@ -6,16 +6,20 @@
 #include <opencv2/imgproc.hpp>
 
 namespace diskref::vision {
-namespace {
-
-// Median of a CV_16S image's values (a histogram over the +-255 range).
-int median_difference(const cv::Mat& diff16) {
+int median_difference(const cv::Mat& diff16, const cv::Mat& mask) {
+  // A histogram over the +-255 range.
   std::array<int, 511> histogram{};
+  int counted = 0;
   for (int r = 0; r < diff16.rows; ++r) {
     const short* row = diff16.ptr<short>(r);
-    for (int c = 0; c < diff16.cols; ++c) ++histogram[static_cast<std::size_t>(row[c] + 255)];
+    const uint8_t* inside = mask.empty() ? nullptr : mask.ptr<uint8_t>(r);
+    for (int c = 0; c < diff16.cols; ++c) {
+      if (inside && !inside[c]) continue;
+      ++histogram[static_cast<std::size_t>(std::clamp<int>(row[c], -255, 255) + 255)];
+      ++counted;
+    }
   }
-  const int half = static_cast<int>(diff16.total() / 2);
+  const int half = counted / 2;
   int seen = 0;
   for (std::size_t i = 0; i < histogram.size(); ++i) {
     seen += histogram[i];
@@ -23,8 +27,6 @@ int median_difference(const cv::Mat& diff16) {
   }
   return 0;
 }
-
-}  // namespace
 
 ChangeDetector::ChangeDetector(ChangeDetectorOptions options) : options_(options) {}
 
@@ -55,6 +57,7 @@ ChangeResult ChangeDetector::update(const cv::Mat& image) {
     else
       cv::resize(half_grey, small, small_size, 0, 0, cv::INTER_AREA);
   }
+  result.small = small;
   if (previous_small_.size() != small.size()) {
     previous_small_ = small;
     history_.clear();

@@ -33,8 +33,14 @@ struct ChangeResult {
   std::vector<cv::Rect> regions;        // changed since the previous frame, full-resolution pixels
   std::vector<cv::Rect> ended_regions;  // changed in the last ended_frames frames, quiet now
   cv::Mat changed_small;                // CV_8U mask (255 = changed) at the shrunk scale
+  cv::Mat small;                        // the frame itself, shrunk and grey (CV_8U)
   int scale = 1;                        // full-resolution pixels per shrunk pixel
 };
+
+// The median of a CV_16S difference image's values (within [-255, 255]), over the pixels where
+// `mask` (CV_8U, same size) is non-zero, or over all of them without a mask; 0 when none count.
+// A global brightness shift (auto-exposure, flicker) shows as this median.
+int median_difference(const cv::Mat& diff16, const cv::Mat& mask = {});
 
 class ChangeDetector {
  public:

@@ -1,25 +1,72 @@
 #pragma once
-// How far off the table pose may put a point on the table: the calibration's share of a disk's
-// sigma_mm (per axis, mm).
+// How far off the table pose may put a point of the table: the pose's share of a disk's
+// sigma_mm, at that disk's place (per axis, mm), and how far a point moves per millimetre that its
+// tag lies higher or lower than assumed (the thickness lift).
 //
-// With a calibrated lens the pinhole model is right and the markers' own fit (RMS distance of their
-// corners mapped back onto the table) measures the noise of the pose. Without one (spec §5: no lens
-// correction), the model itself is wrong by the lens's distortion, and the fit's residuals at the
-// very points it was fitted to understate that: each corner marker is then left out in turn, the
-// pose fitted to the others, and the left-out marker's corners mapped onto the table with it. The
-// RMS of those prediction errors is the error at a place the fit did not see, which is what a
-// disk is.
+// The pose is fitted to the corner markers' corners. Their errors are of two kinds: what differs
+// from corner to corner (noise, much reduced by taking the median over frames), and what the four
+// corners of one marker share — the detector's bias for a tag lying still, a fraction of a pixel
+// that no averaging over frames removes and the residuals cannot show (a fit absorbs most of it).
+// Both go into the covariance of the pose's parameters (rotation, translation and, without a calibrated
+// lens, the focal length of the estimated pinhole), which is carried to each table point through
+// the map from a fixed pixel to the table: a point between the markers is known better than one
+// beyond them.
+//
+// Without a calibrated lens the pinhole is also wrong by the lens's distortion, which no
+// covariance shows: each marker is then left out in turn, the pose fitted to the others, and the
+// left-out marker's corners mapped onto the table with it; the RMS of those prediction errors is a
+// floor for every point (a place the fit did not see, as a disk is).
+//
+// Built once per pose (a grid over the play area, interpolated); queries are cheap.
 
 #include <optional>
 #include <vector>
 
 #include "calibration/camera_pose.h"
+#include "engine/model/table_spec.h"
 
 namespace diskref::vision {
 
-// `markers`: the observations the pose was fitted to (or recent ones); `lens` as for
-// estimate_camera_pose. Leave-one-out needs 3 markers; with fewer, the fit's own RMS is used.
-double table_pose_sigma_mm(const model::TableSpec& table, const calib::CameraPose& pose, const std::vector<calib::MarkerObservation>& markers,
-                           const std::optional<calib::CameraModel>& lens, cv::Size image_size);
+struct PoseUncertaintyOptions {
+  // The detector's bias for a marker lying still, per image axis (pixels): what its four corners
+  // share. Measured on renders (simulator/session_variety.h) as the error of the median over
+  // frames of a marker's centre against its exact projection: 0.04 px RMS.
+  double marker_bias_px = 0.04;
+  // The corners' own noise, per coordinate (pixels), after the median over frames.
+  double min_corner_noise_px = 0.03;
+
+};
+
+class PoseUncertainty {
+ public:
+  // `markers`: the observations the pose was fitted to (or recent ones); `lens` as for
+  // estimate_camera_pose (absent: the pose's pinhole was estimated from the markers).
+  PoseUncertainty(const model::TableSpec& table, const calib::CameraPose& pose, const std::vector<calib::MarkerObservation>& markers,
+                  const std::optional<calib::CameraModel>& lens, cv::Size image_size, PoseUncertaintyOptions options = {});
+
+  // Per-axis 1-sigma (RMS over directions) of the table point at `p`, `height_mm` above the table,
+  // due to the pose.
+  double sigma_mm(geom::Vec2 p, double height_mm) const;
+  // How far (mm) the point seen at `p` moves on the table per mm of height error: its horizontal
+  // distance from the camera over the camera's height above it.
+  double lift_per_mm(geom::Vec2 p, double height_mm) const;
+  // The floor from leaving markers out (0 with a calibrated lens), per axis.
+  double model_floor_mm() const { return model_floor_mm_; }
+
+ private:
+  double sigma_from_covariance(geom::Vec2 p, double height_mm) const;
+
+  calib::CameraPose pose_;
+  bool focal_free_ = false;            // the pinhole's focal length is a parameter too
+  std::vector<double> covariance_;     // parameters x parameters, row-major
+  int parameters_ = 6;
+  double model_floor_mm_ = 0;
+  // sigma_from_covariance on a grid over the play area (and a margin), at the grid's height.
+  geom::Vec2 grid_origin_{};
+  geom::Vec2 grid_step_{};
+  int grid_nx_ = 0, grid_ny_ = 0;
+  double grid_height_mm_ = 2.0;
+  std::vector<double> grid_;
+};
 
 }  // namespace diskref::vision

@@ -62,6 +62,7 @@ std::optional<TagMeasurement> measure_tag(const calib::CameraPose& pose, const s
   const cv::Matx22d jjt = jacobian * jacobian.t();
   const double corner_sigma_mm = std::sqrt((jjt(0, 0) + jjt(1, 1)) / 2) * m.corner_sigma_px;
   m.center_sigma_mm = corner_sigma_mm / 2;
+  m.center_bias_sigma_mm = std::sqrt((jjt(0, 0) + jjt(1, 1)) / 2) * options.still_bias_px;
   // Procrustes angle from four corners at distance size/sqrt(2): var = sigma^2 / (2 * size^2).
   m.heading_sigma_deg = geom::rad_to_deg(corner_sigma_mm / (std::sqrt(2.0) * size_mm));
   return m;

@@ -25,6 +25,11 @@ struct TagMeasurementOptions {
   // 0.05-0.1 px on sharp images), and its weight in degrees of freedom.
   double prior_corner_sigma_px = 0.1;
   double prior_dof = 5;
+  // The detector's bias for the centre of a tag lying still, per image axis (pixels): the same
+  // pixels every frame give the same error, which averaging frames does not remove. Measured on
+  // renders (simulator/session_variety.h) as the error of still disks' averaged poses once the
+  // table pose's share is taken out: 0.02 px RMS.
+  double still_bias_px = 0.02;
 };
 
 struct TagMeasurement {
@@ -37,6 +42,7 @@ struct TagMeasurement {
   double shape_residual_px = 0;
   double side_px = 0;               // the tag's mean side in the image
   double center_sigma_mm = 0;       // 1-sigma of the centre along any direction (RMS over directions)
+  double center_bias_sigma_mm = 0;  // the detector's still bias at the centre, the same way
   double heading_sigma_deg = 0;
 };
 

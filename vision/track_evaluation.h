@@ -11,6 +11,16 @@
 //     (a Gaussian puts 68.3 % within 1 sigma and 95.4 % within 2).
 // And for disks the truth calls `stale` (covered): whether the output calls them stale too, and
 // whether a stale output pose ever moves.
+//
+// The table's settles (spec §9; both sides apply the same rule, simulator/truth.h): a frame the
+// output calls settled while the truth does not is a false settle (the dangerous error: a verdict
+// taken mid-move). Each true settle — a truth frame settled after one that was not, or the first
+// — has a latency: from it to the first output frame settled at or after it, while the truth stays
+// settled; a settle the output never reaches in that time is missed.
+//
+// Landings (the `landings` extension): each truth landing whose tag was seen is matched with the
+// output's landing of the same disk nearest in time (within `landing_match_s`, each used once);
+// for those found, the distance between the poses. Output landings matched to none are extra.
 
 #include <array>
 #include <map>
@@ -25,6 +35,9 @@ struct EvaluationOptions {
   // An output pose further than this from its disk's true place is not that disk's measurement
   // (a wrong identity, or a wild detection), mm.
   double identity_gate_mm = 15.0;
+  // An output landing belongs to a true one of its disk within this time of it (s); a flip
+  // takes longer than this, so landings of one disk are further apart.
+  double landing_match_s = 0.25;
 };
 
 // a / b as a double (0 when b is 0).
@@ -43,6 +56,28 @@ struct KindFigures {
   double heading_rms_deg() const;
 };
 
+struct SettleFigures {
+  long long false_settled = 0;      // frames settled in the output, not in the truth
+  long long truth_settled = 0;      // frames settled in the truth
+  long long agreed_settled = 0;     // ... and in the output
+  std::vector<double> latencies_s;  // one per true settle the output reached
+  long long missed = 0;             // true settles the output never reached before the truth unsettled
+  double median_latency_s() const;
+  double max_latency_s() const;
+};
+
+struct LandingFigures {
+  long long truth = 0;         // true landings
+  long long truth_seen = 0;    // ... whose tag was visible while the disk lay there
+  long long found = 0;         // ... of those, matched by an output landing
+  long long extra = 0;         // output landings matched to no true one
+  long long face_errors = 0;   // found with the wrong face
+  long long within_2_sigma = 0;  // found within 2 sigma (both axes)
+  double position_max_mm = 0;  // over the found
+  double position_sum2 = 0;
+  double position_rms_mm() const;
+};
+
 struct TrackEvaluation {
   long long frames_compared = 0;
   long long frames_missing = 0;     // truth frames with no output frame
@@ -59,17 +94,28 @@ struct TrackEvaluation {
   long long sigma_axis_samples = 0;
   long long within_1_sigma = 0;
   long long within_2_sigma = 0;
+  std::array<long long, 2> axis_within_1_sigma{};  // x, y (each over sigma_axis_samples / 2)
+  std::array<long long, 2> axis_within_2_sigma{};
   double mean_sigma_mm = 0;
   // Extensions, when both sides give them.
   long long motion_samples = 0, motion_agreed = 0;
   long long settled_samples = 0, settled_agreed = 0;
+  SettleFigures settles;
+  LandingFigures landings;
 
   double fraction_within_1_sigma() const;
   double fraction_within_2_sigma() const;
+  // Per axis (0 = x, 1 = y).
+  double axis_fraction_within_1_sigma(int axis) const;
+  double axis_fraction_within_2_sigma(int axis) const;
 };
 
 TrackEvaluation evaluate_tracks(const std::vector<model::TrackFrame>& output, const std::vector<model::TrackFrame>& truth,
                                 const EvaluationOptions& options = {});
+
+// Adds `more`'s counts to `into` (figures over several videos: coverage, landings, settles pooled).
+// mean_sigma_mm becomes the mean weighted by samples; maxima the larger.
+void accumulate(TrackEvaluation& into, const TrackEvaluation& more);
 
 // A few lines for people: recall per kind, RMS errors, identity, stale, sigma, motion.
 std::string format_evaluation(const TrackEvaluation& evaluation);

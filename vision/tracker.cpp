@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
+#include <numbers>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -26,6 +28,9 @@ double ms_since(Clock::time_point& start) {
 // How long a disk's motion is extrapolated into the future at most (s): beyond that the change
 // detection and the sweep find it.
 constexpr double kMaxPredictionS = 0.25;
+
+// How long after a disk went unseen its next landing place is looked at too (s): a flip or two.
+constexpr double kFlipLookoutS = 2.0;
 
 std::string join_ids(const std::vector<int>& ids) {
   std::string out;
@@ -71,6 +76,12 @@ bool changed_in(const ChangeResult& change, const cv::Rect2d& box) {
 
 }  // namespace
 
+DetectorOptions tracker_detector_options() {
+  DetectorOptions options;
+  options.min_white_black_diff = 25;
+  return options;
+}
+
 std::string_view to_string(RejectReason reason) {
   switch (reason) {
     case RejectReason::unknown_id: return "id not in the registry";
@@ -96,6 +107,7 @@ struct Tracker::PoseGeometry {
   cv::Size image_size;
   cv::Rect table_px;            // play area and markers, printed tags included
   double min_pixels_per_cell = 1;
+  TagScaleMap tag_scale;        // the smallest tag's pixels per cell, place by place
   double max_tag_px = 64;       // any tag, corner markers included
   double max_disk_tag_px = 64;  // the disks' tags
   int mask_scale = 1;
@@ -111,8 +123,14 @@ Tracker::Tracker(model::TableSpec table, model::DiskRegistry registry, std::opti
       planner_(options.search),
       change_(options.change),
       disks_(registry_, options.disks),
+      watch_(options.watch),
+      settle_(options.settle_window_s),
+      background_poses_(registry_.disks().size()),
       last_measured_frame_(registry_.disks().size(), -1) {
   if (!(options.size_tolerance > 0)) throw std::invalid_argument("size_tolerance must be > 0");
+  if (!(options.thickness_sigma_mm >= 0)) throw std::invalid_argument("thickness_sigma_mm must be >= 0");
+  for (const model::DiskSpec& d : registry_.disks())
+    if (d.kind != model::DiskKind::template_) thickest_disk_mm_ = std::max(thickest_disk_mm_, d.thickness_mm);
   if (!(options.disks.lost_after_s >= 0)) throw std::invalid_argument("lost_after_s must be >= 0");
 }
 
@@ -121,7 +139,7 @@ void Tracker::use_pose(calib::CameraPose pose, cv::Size image_size) {
   geometry_.reset();
   const std::vector<calib::MarkerObservation> markers =
       marker_history_.empty() ? std::vector<calib::MarkerObservation>{} : calib::median_observations(marker_history_);
-  calibration_sigma_mm_ = table_pose_sigma_mm(table_, *pose_, markers, lens_, image_size);
+  pose_uncertainty_.emplace(table_, *pose_, markers, lens_, image_size, options_.pose_uncertainty);
 }
 
 void Tracker::set_table_pose(calib::CameraPose pose) {
@@ -136,6 +154,9 @@ void Tracker::reset() {
   suspect_marker_frames_ = 0;
   disks_ = DiskTracker(registry_, options_.disks);
   change_ = ChangeDetector(options_.change);
+  watch_.reset();
+  settle_.reset();
+  std::fill(background_poses_.begin(), background_poses_.end(), std::nullopt);
   planner_.reset();
   search_everything_ = true;
 }
@@ -226,6 +247,7 @@ SearchScene Tracker::search_scene(cv::Size image_size, long long frame_index, do
   const double printed = static_cast<double>(search_.cells_across_tag()) / cells;
   scene.table_px = geometry_->table_px;
   scene.min_pixels_per_cell = geometry_->min_pixels_per_cell;
+  scene.tag_scale = geometry_->tag_scale;
   scene.max_tag_px = geometry_->max_tag_px;
   scene.max_disk_tag_px = geometry_->max_disk_tag_px;
   scene.changed = change.ended_regions;  // where a hand has just moved on
@@ -242,7 +264,9 @@ SearchScene Tracker::search_scene(cv::Size image_size, long long frame_index, do
     const double half = marker.size_mm * printed / 2;
     auto corners = square_in_image(pose, marker.center_mm, half, 0.0);
     const cv::Rect2d box = bounding_box(corners);
-    markers.push_back({box, box.width / printed / cells});
+    // At full resolution: decimated, apriltag's corners of a marker are off by 0.1-0.2 px
+    // together (measured on renders), which moves the table pose and every disk with it.
+    markers.push_back({box, 0.0});
     marker_changed = marker_changed || changed_in(change, box);
   }
   // ...and at once when the picture changed where a marker is (a bumped camera changes it all).
@@ -276,8 +300,67 @@ SearchScene Tracker::search_scene(cv::Size image_size, long long frame_index, do
     }
     const double px_per_mm = pixels_per_mm_at(pose, e.last_observed.position, disk.thickness_mm);
     scene.expected.push_back({box, smallest_mm * px_per_mm / cells});
+    // Gone from view a moment ago: perhaps turning over. A flip lands one flip length ahead along
+    // the heading (spec §6), so look there too, and the landing is found in its first frame.
+    if (e.state == model::TrackState::stale && t - e.last_seen_t <= kFlipLookoutS) {
+      const geom::Vec2 landing = e.last_observed.position + geom::flip_length(disk.shape) * e.last_observed.rotation.axis_x();
+      const cv::Rect2d ahead_box = bounding_box(square_in_image(pose, landing, half, disk.thickness_mm));
+      scene.expected.push_back({ahead_box, smallest_mm * pixels_per_mm_at(pose, landing, disk.thickness_mm) / cells});
+    }
   }
   return scene;
+}
+
+double Tracker::tag_height_mm(const model::DiskSpec& disk) const {
+  // A template lies across the disks it measures: on top of them (up to the thickest) or, if it
+  // touches them only at their edges, lower; halfway, give or take as much.
+  if (disk.kind == model::DiskKind::template_) return disk.thickness_mm + thickest_disk_mm_ / 2;
+  return disk.thickness_mm;
+}
+
+double Tracker::tag_height_sigma_mm(const model::DiskSpec& disk) const {
+  const double lift = disk.kind == model::DiskKind::template_ ? thickest_disk_mm_ / 2 : 0.0;
+  return std::hypot(lift, options_.thickness_sigma_mm);
+}
+
+cv::Mat Tracker::disk_footprints_small(const model::TrackFrame& track) const {
+  cv::Mat mask = cv::Mat::zeros(geometry_->play_area_small.size(), CV_8U);
+  if (!pose_) return mask;
+  const double scale = geometry_->mask_scale;
+  auto draw = [&](const model::DiskSpec& disk, const geom::Pose& pose) {
+    // The disk's bounding circle, grown by its blur and shadow, at the table and at its top.
+    const double radius = geom::bounding_radius(disk.shape) + 3.0;
+    constexpr int kPoints = 16;
+    std::vector<cv::Point3d> ring;
+    for (double h : {0.0, disk.thickness_mm})
+      for (int k = 0; k < kPoints; ++k) {
+        const double a = 2 * std::numbers::pi * k / kPoints;
+        ring.emplace_back(pose.position.x + radius * std::cos(a), pose.position.y + radius * std::sin(a), h);
+      }
+    std::vector<cv::Point> points;
+    for (const cv::Point2d& p : calib::image_from_table(*pose_, ring))
+      points.emplace_back(static_cast<int>(std::lround(p.x / scale)), static_cast<int>(std::lround(p.y / scale)));
+    std::vector<cv::Point> hull;
+    cv::convexHull(points, hull);
+    cv::fillConvexPoly(mask, hull, cv::Scalar(255));
+  };
+  for (const model::DiskTrack& d : track.disks) {
+    const std::optional<std::size_t> i = registry_.index_of(d.name);
+    if (!i) continue;
+    if (d.x && d.y && d.heading) draw(registry_.disks()[*i], geom::Pose::from_degrees(*d.x, *d.y, *d.heading));
+    if (background_poses_[*i]) draw(registry_.disks()[*i], *background_poses_[*i]);
+  }
+  // As the change detector grows its changes by a shrunk pixel.
+  cv::dilate(mask, mask, cv::Mat());
+  return mask;
+}
+
+void Tracker::adopt_background(const ChangeResult& change, const model::TrackFrame& track) {
+  watch_.adopt(change.small);
+  std::fill(background_poses_.begin(), background_poses_.end(), std::nullopt);
+  for (const model::DiskTrack& d : track.disks)
+    if (const auto i = registry_.index_of(d.name); i && d.x && d.y && d.heading)
+      background_poses_[*i] = geom::Pose::from_degrees(*d.x, *d.y, *d.heading);
 }
 
 std::vector<DiskObservation> Tracker::measure(std::vector<DetectionRecord>& records) {
@@ -305,7 +388,8 @@ std::vector<DiskObservation> Tracker::measure(std::vector<DetectionRecord>& reco
     }
     const model::DiskSpec& disk = registry_.disks()[ref->disk_index];
     const model::TagSpec& tag = registry_.tag(*ref);
-    auto m = measure_tag(*pose_, record.tag.corners, tag.size_mm, disk.thickness_mm, options_.measurement);
+    const double height = tag_height_mm(disk);
+    auto m = measure_tag(*pose_, record.tag.corners, tag.size_mm, height, options_.measurement);
     if (!m) {
       record.rejected = RejectReason::off_table;
       continue;
@@ -335,8 +419,13 @@ std::vector<DiskObservation> Tracker::measure(std::vector<DetectionRecord>& reco
       o.table_from_disk = table_from_disk;
       o.noise_sigma_mm = m->center_sigma_mm;
       o.heading_noise_deg = m->heading_sigma_deg;
-      // The table pose's share (pose_uncertainty.h).
-      o.calibration_sigma_mm = calibration_sigma_mm_;
+      o.bias_sigma_mm = m->center_bias_sigma_mm;
+      // The table pose's share at this place (pose_uncertainty.h), and the lift's: a tag higher
+      // or lower than assumed is seen displaced away from or towards the camera (per axis: the
+      // displacement lies along one direction).
+      const double pose_share = pose_uncertainty_ ? pose_uncertainty_->sigma_mm(p, height) : 0.0;
+      const double lift_share = pose_uncertainty_ ? tag_height_sigma_mm(disk) * pose_uncertainty_->lift_per_mm(p, height) / std::sqrt(2.0) : 0.0;
+      o.calibration_sigma_mm = std::hypot(pose_share, lift_share);
       o.pixels_per_mm = m->pixels_per_mm;
       o.tag_size_mm = tag.size_mm;
       per_disk[ref->disk_index].push_back({r, o});
@@ -372,6 +461,35 @@ std::vector<DiskObservation> Tracker::measure(std::vector<DetectionRecord>& reco
     }
   }
   return out;
+}
+
+TagScaleMap Tracker::tag_scale_map(const calib::CameraPose& pose, cv::Size size, double cell_mm, double max_height_mm) const {
+  TagScaleMap map;
+  const int block = map.cell_px;
+  const int nx = (size.width + block - 1) / block, ny = (size.height + block - 1) / block;
+  map.min_pixels_per_cell = cv::Mat(ny, nx, CV_64F, cv::Scalar(std::numeric_limits<double>::infinity()));
+  // Where a disk's tag can be: on the play area, or overhanging it by a disk's size.
+  double reach = 0;
+  for (const auto& disk : registry_.disks()) reach = std::max(reach, geom::bounding_radius(disk.shape));
+  const geom::Vec2 area = table_.play_area_mm;
+  // Each block's corners and middle, seen on the table; the scale is smallest at one of them.
+  std::vector<cv::Point2d> pixels;
+  for (int by = 0; by < ny; ++by)
+    for (int bx = 0; bx < nx; ++bx)
+      for (const cv::Point2d& o : {cv::Point2d(0, 0), cv::Point2d(1, 0), cv::Point2d(0, 1), cv::Point2d(1, 1), cv::Point2d(0.5, 0.5)})
+        pixels.emplace_back(std::min<double>((bx + o.x) * block, size.width - 1), std::min<double>((by + o.y) * block, size.height - 1));
+  for (double h : {0.0, max_height_mm}) {
+    const auto on_table = calib::table_from_image(pose, pixels, h);
+    for (std::size_t k = 0; k < pixels.size(); ++k) {
+      if (!on_table[k]) continue;
+      const geom::Vec2 p = *on_table[k];
+      if (p.x < -reach || p.y < -reach || p.x > area.x + reach || p.y > area.y + reach) continue;
+      const std::size_t b = k / 5;
+      double& least = map.min_pixels_per_cell.at<double>(static_cast<int>(b) / nx, static_cast<int>(b) % nx);
+      least = std::min(least, cell_mm * pixels_per_mm_at(pose, p, h));
+    }
+  }
+  return map;
 }
 
 std::shared_ptr<const Tracker::PoseGeometry> Tracker::pose_geometry(const calib::CameraPose& pose, cv::Size size) const {
@@ -421,6 +539,7 @@ std::shared_ptr<const Tracker::PoseGeometry> Tracker::pose_geometry(const calib:
                          static_cast<int>(std::ceil(box.width)) + 1, static_cast<int>(std::ceil(box.height)) + 1) &
                 cv::Rect(0, 0, size.width, size.height);
   g->min_pixels_per_cell = min_tag_mm * min_scale / cells;
+  g->tag_scale = tag_scale_map(pose, size, min_tag_mm / cells, max_height);
   // Printed sides at any turn (x sqrt 2), where the table looks largest.
   g->max_disk_tag_px = max_disk_tag_mm * printed * max_scale * std::sqrt(2.0);
   g->max_tag_px = std::max(max_disk_tag_mm, max_marker_mm) * printed * max_scale * std::sqrt(2.0);
@@ -482,6 +601,7 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
   }
   update_table_pose(markers, size, frame_index, result);
   result.table_pose = pose_;
+  if (pose_ && (!geometry_ || geometry_->image_size != size)) geometry_ = pose_geometry(*pose_, size);
   result.times.table_ms = ms_since(clock);
 
   // measure
@@ -489,7 +609,19 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
   result.times.measure_ms = ms_since(clock);
 
   // track
-  bool quiet = true;
+  std::vector<std::size_t> lifted;  // disks whose tag is seen tilted: turning over, or in a hand
+  for (const auto& d : result.detections)
+    if (d.disk_index && d.rejected == RejectReason::not_flat) lifted.push_back(*d.disk_index);
+  // A disk left unmeasured as unchanged but detected anyway (in another region) counts as measured.
+  std::erase_if(unchanged, [&](std::size_t i) {
+    return std::any_of(observations.begin(), observations.end(), [&](const DiskObservation& o) { return o.disk_index == i; });
+  });
+  for (const auto& o : observations) last_measured_frame_[o.disk_index] = frame_index;
+  result.track = disks_.update(frame_index, t, observations, unchanged, lifted);
+  result.times.track_ms = ms_since(clock);
+
+  // settle
+  bool changing = false;
   if (geometry_ && !change.first_frame) {
     for (const auto& region : change.regions) {
       const int s = geometry_->mask_scale;
@@ -498,16 +630,30 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
       if (small.area() == 0) continue;
       cv::Mat both;
       cv::bitwise_and(geometry_->play_area_small(small), change.changed_small(small), both);
-      if (cv::countNonZero(both) > 0) quiet = false;
+      if (cv::countNonZero(both) > 0) changing = true;
     }
   }
-  // A disk left unmeasured as unchanged but detected anyway (in another region) counts as measured.
-  std::erase_if(unchanged, [&](std::size_t i) {
-    return std::any_of(observations.begin(), observations.end(), [&](const DiskObservation& o) { return o.disk_index == i; });
-  });
-  for (const auto& o : observations) last_measured_frame_[o.disk_index] = frame_index;
-  result.track = disks_.update(frame_index, t, observations, quiet, unchanged);
-  result.times.track_ms = ms_since(clock);
+  if (geometry_ && change.small.size() == geometry_->play_area_small.size()) {
+    const bool fresh = !watch_.has_background();
+    const TableWatchResult watched = watch_.update(t, change.small, change.changed_small, geometry_->play_area_small,
+                                                   [&] { return disk_footprints_small(result.track); });
+    result.foreign_over_table = watched.foreign;
+    if (watched.foreign) {
+      const int k = geometry_->mask_scale;
+      result.foreign_box_px = cv::Rect(watched.foreign_box.x * k, watched.foreign_box.y * k, watched.foreign_box.width * k,
+                                       watched.foreign_box.height * k);
+    }
+    if (fresh) adopt_background(change, result.track);
+  }
+  result.table_quiet = pose_ && geometry_ && !camera_suspect_ && !change.first_frame && !changing &&
+                       !result.foreign_over_table && lifted.empty() && !disks_.any_moving();
+  const bool settled = settle_.update(t, result.table_quiet);
+  result.track.settled = settled;
+  if (settled) {
+    for (model::Landing& l : disks_.settle()) result.track.landings.push_back(std::move(l));
+    adopt_background(change, result.track);
+  }
+  result.times.settle_ms = ms_since(clock);
 
   ++stats_.frames;
   if (!pose_) ++stats_.frames_without_table_pose;

@@ -16,7 +16,11 @@
 //   measure    every other tag -> its disk (registry), its pose on the table at the disk's
 //              thickness, lens-corrected corner points (tag_measurement.h); what cannot be real is
 //              rejected and counted by reason
-//   track      states, motion, smoothing (disk_tracker.h)
+//   track      states, motion, smoothing, landings (disk_tracker.h)
+//   settle     whether the table is settled (spec §9): quiet — no change over the play area, no
+//              disk moving or lifted, nothing but disks over the play area (table_watch.h: a hand
+//              held still too) — for `settle_window_s` (settle_clock.h); at each settle the
+//              landings still open are reported and the watch takes the picture as the table's
 //
 // Threading: a Tracker is used from one thread at a time (e.g. the UI's worker thread); it keeps
 // no global state and runs its detectors on OpenCV's thread pool inside process(). Two Trackers
@@ -39,7 +43,10 @@
 #include "vision/apriltag_detector.h"
 #include "vision/change_detector.h"
 #include "vision/disk_tracker.h"
+#include "vision/pose_uncertainty.h"
 #include "vision/search_planner.h"
+#include "vision/settle_clock.h"
+#include "vision/table_watch.h"
 #include "vision/tag_measurement.h"
 
 namespace diskref::vision {
@@ -58,12 +65,26 @@ enum class RejectReason {
 inline constexpr std::size_t kRejectReasonCount = 8;
 std::string_view to_string(RejectReason reason);
 
+// The detector as the tracker runs it: apriltag's defaults, except that candidates of less than
+// 25 grey levels' contrast are dropped at once (printed tags are black on white; a cloth or
+// wooden table's texture makes thousands of faint candidates, and dropping them halves the work
+// on a textured table; renders in dim light, exposure 0.35, lose nothing).
+DetectorOptions tracker_detector_options();
+
 struct TrackerOptions {
-  DetectorOptions detector;  // family (tagStandard41h12), threads, hamming, margins
+  DetectorOptions detector = tracker_detector_options();  // family (tagStandard41h12), threads, hamming, margins
   DiskTrackerOptions disks;
   SearchPlannerOptions search;
   ChangeDetectorOptions change;
+  TableWatchOptions watch;
   TagMeasurementOptions measurement;
+  PoseUncertaintyOptions pose_uncertainty;
+  // How far a disk's tag may lie above or below its registry thickness (mm, 1 sigma: card,
+  // print and glue; the table not quite flat). A template lies across the disks it measures: it
+  // is taken to lie half the thickest disk higher than its own thickness, give or take as much.
+  double thickness_sigma_mm = 0.05;
+  // The table is settled once it has been quiet for this long (spec §9: 0.5 s, a parameter).
+  double settle_window_s = model::kDefaultSettleWindowSeconds;
   calib::TableMonitorOptions table_monitor;  // when the camera counts as moved (calibration/table_monitor.h)
   // A tag whose fitted size differs from its registry size by more than this fraction is rejected.
   double size_tolerance = 0.15;
@@ -101,8 +122,10 @@ struct DetectionRecord {
 };
 
 struct StageTimes {
-  double grey_ms = 0, change_ms = 0, plan_ms = 0, detect_ms = 0, table_ms = 0, measure_ms = 0, track_ms = 0;
-  double total_ms() const { return grey_ms + change_ms + plan_ms + detect_ms + table_ms + measure_ms + track_ms; }
+  double grey_ms = 0, change_ms = 0, plan_ms = 0, detect_ms = 0, table_ms = 0, measure_ms = 0, track_ms = 0, settle_ms = 0;
+  double total_ms() const {
+    return grey_ms + change_ms + plan_ms + detect_ms + table_ms + measure_ms + track_ms + settle_ms;
+  }
 };
 
 struct TrackerResult {
@@ -112,6 +135,9 @@ struct TrackerResult {
   std::shared_ptr<const calib::CameraPose> table_pose;  // null until known; shared, never modified
   std::vector<std::string> notes;         // e.g. "table pose from corner markers 0, 1, 2, 3 (0.21 px)"
   bool camera_moved = false;              // this frame: the camera was found moved and the pose re-estimated
+  bool table_quiet = false;               // nothing moving, nothing but disks over the play area
+  bool foreign_over_table = false;        // something that is no disk (a hand, an arm) over the play area
+  cv::Rect foreign_box_px;                // where it is (full-resolution pixels); empty when nothing
   StageTimes times;
 };
 
@@ -151,6 +177,8 @@ class Tracker {
  private:
   struct PoseGeometry;  // what follows from the table pose (image bounds, scales), cached
   std::shared_ptr<const PoseGeometry> pose_geometry(const calib::CameraPose& pose, cv::Size size) const;
+  // The smallest tag (cells of `cell_mm`) as it looks in each block of the image (search_planner.h).
+  TagScaleMap tag_scale_map(const calib::CameraPose& pose, cv::Size size, double cell_mm, double max_height_mm) const;
 
   void update_table_pose(const std::vector<calib::MarkerObservation>& markers, cv::Size image_size, long long frame,
                          TrackerResult& result);
@@ -160,6 +188,15 @@ class Tracker {
   SearchScene search_scene(cv::Size image_size, long long frame_index, double t, const ChangeResult& change,
                            std::vector<std::size_t>& unchanged) const;
   std::vector<DiskObservation> measure(std::vector<DetectionRecord>& records);
+  // How high a disk's visible tag lies above the table (mm), and how uncertain that is.
+  double tag_height_mm(const model::DiskSpec& disk) const;
+  double tag_height_sigma_mm(const model::DiskSpec& disk) const;
+  // Where the known disks lie now (`track`) and lay when the watch took its background, at the
+  // change detector's scale (255), for the watch to tell them from hands.
+  cv::Mat disk_footprints_small(const model::TrackFrame& track) const;
+  // The table is settled or the watch has just started: the picture and the disks' poses now are
+  // the table's.
+  void adopt_background(const ChangeResult& change, const model::TrackFrame& track);
 
   model::TableSpec table_;
   model::DiskRegistry registry_;
@@ -172,6 +209,9 @@ class Tracker {
   SearchPlanner planner_;
   ChangeDetector change_;
   DiskTracker disks_;
+  TableWatch watch_;
+  SettleClock settle_;
+  std::vector<std::optional<geom::Pose>> background_poses_;  // per disk, when the watch's background was taken
   bool search_everything_ = true;
   bool camera_suspect_ = false;
   int suspect_marker_frames_ = 0;     // consecutive marker checks that found the camera moved
@@ -182,7 +222,8 @@ class Tracker {
   std::vector<std::vector<calib::MarkerObservation>> marker_history_;
   bool provisional_from_full_history_ = false;
   std::vector<long long> last_measured_frame_;  // per disk; -1 = never
-  double calibration_sigma_mm_ = 0;
+  std::optional<PoseUncertainty> pose_uncertainty_;
+  double thickest_disk_mm_ = 0;  // of the disks a template may lie on
   cv::Mat grey_buffer_;  // grey copies of the searched regions of colour frames
   TrackerStats stats_;
 };

@@ -52,13 +52,15 @@ nlohmann::json to_json(const TrackFrame& frame) {
     nlohmann::json landings = nlohmann::json::array();
     for (const Landing& l : frame.landings) {
       double h = round_to(l.heading, 2);
-      landings.push_back({{"name", l.name},
+      nlohmann::json j = {{"name", l.name},
                           {"x", round_to(l.x, 2)},
                           {"y", round_to(l.y, 2)},
                           {"heading", h >= 360.0 ? 0.0 : h},
                           {"face", to_string(l.face)},
                           {"sigma_mm", round_to(l.sigma_mm, 2)},
-                          {"t", round_to(l.t, 6)}});
+                          {"t", round_to(l.t, 6)}};
+      if (l.tag_visible) j["tag_visible"] = *l.tag_visible;
+      landings.push_back(std::move(j));
     }
     out["landings"] = std::move(landings);
   }
@@ -102,6 +104,7 @@ TrackFrame parse_track_frame(const io::JsonCursor& c) {
       landing.face = parse_face(l.at("face"));
       landing.sigma_mm = l.number_or("sigma_mm", 0.0);
       landing.t = l.at("t").number();
+      if (auto v = l.find("tag_visible")) landing.tag_visible = v->boolean();
       f.landings.push_back(std::move(landing));
     }
   }

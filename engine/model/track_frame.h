@@ -20,6 +20,10 @@ enum class TrackState { visible, stale, lost };
 // value the renderer's ground truth (what a perfect tracker would output) uses, so both agree.
 // Long enough that a hand resting over a ship while a player thinks does not lose it.
 inline constexpr double kDefaultLostAfterSeconds = 10.0;
+// How long the table must have been quiet (nothing moving, nothing but disks over the play area)
+// before it is `settled` (spec §9: 0.5 s, a parameter). The tracker's default and the ground
+// truth's, so that a settle's latency is measured against the same rule.
+inline constexpr double kDefaultSettleWindowSeconds = 0.5;
 std::string_view to_string(TrackState state);
 
 // Motion of a disk (extension to §5, member "motion"): still, or moving.
@@ -45,6 +49,8 @@ struct DiskTrack {
 // "landings"). A flip lands and is flipped again within half a second, so a frame's pose alone
 // misses most landings: the tracker reports each one once, in the frame where it is sure of it,
 // with the pose measured while the disk lay still. `t` is when the disk came to rest.
+// `tag_visible` is the ground truth's alone (the tracker reports only landings it saw): whether
+// the landed face's tag was visible in some frame while the disk lay there.
 struct Landing {
   std::string name;
   double x = 0;
@@ -53,6 +59,7 @@ struct Landing {
   Face face = Face::up;
   double sigma_mm = 0;
   double t = 0;
+  std::optional<bool> tag_visible;
 };
 
 struct TrackFrame {

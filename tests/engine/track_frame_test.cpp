@@ -56,7 +56,7 @@ TEST(TrackFrame, LandingsRoundTripAndAreLeftOutWhenThereAreNone) {
   f.frame = 12;
   f.t = 0.4;
   EXPECT_FALSE(to_json(f).contains("landings"));
-  f.landings.push_back({"reliant", 243.8149, 336.8, 359.999, Face::down, 0.123, 0.3666667});
+  f.landings.push_back({"reliant", 243.8149, 336.8, 359.999, Face::down, 0.123, 0.3666667, std::nullopt});
   nlohmann::json j = to_json(f);
   ASSERT_EQ(j["landings"].size(), 1u);
   EXPECT_EQ(j["landings"][0]["x"], 243.81);
@@ -69,6 +69,17 @@ TEST(TrackFrame, LandingsRoundTripAndAreLeftOutWhenThereAreNone) {
   EXPECT_DOUBLE_EQ(back.landings[0].sigma_mm, 0.12);
   EXPECT_DOUBLE_EQ(back.landings[0].t, 0.366667);
   EXPECT_EQ(to_json(back), j);
+  EXPECT_FALSE(j["landings"][0].contains("tag_visible")) << "the tracker's landings were all seen";
+}
+
+TEST(TrackFrame, TheTruthsLandingsSayWhetherTheirTagWasSeen) {
+  TrackFrame f;
+  f.landings.push_back({"torpedo-1", 100, 200, 90, Face::down, 0, 1.5, false});
+  const nlohmann::json j = to_json(f);
+  EXPECT_EQ(j["landings"][0]["tag_visible"], false);
+  TrackFrame back = parse_track_frame(io::JsonCursor(j, "test"));
+  ASSERT_EQ(back.landings.size(), 1u);
+  EXPECT_EQ(back.landings[0].tag_visible, false);
 }
 
 TEST(TrackFrame, JsonlRoundTripAndLineNumbersInErrors) {

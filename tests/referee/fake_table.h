@@ -160,7 +160,7 @@ class FakeTable {
     }
     if (pending_landing_ && disks_.count(*pending_landing_)) {
       const Disk& d = disks_.at(*pending_landing_);
-      f.landings.push_back({*pending_landing_, d.x, d.y, d.heading, d.face, sigma_, t_});
+      f.landings.push_back({*pending_landing_, d.x, d.y, d.heading, d.face, sigma_, t_, std::nullopt});
       pending_landing_.reset();
     }
     if (any_moving) last_change_ = t_;

@@ -80,7 +80,8 @@ TEST(SearchPlanner, ExpectedTagsAndChangesAreSearchedWithTheirDecimation) {
 
 TEST(SearchPlanner, TheSweepCoversTheWholeTable) {
   SearchPlannerOptions options;
-  options.sweep_frames = 24;
+  options.sweep_frames = 48;
+  options.sweep_every_frames = 2;  // a tile every other frame: 24 tiles
   SearchPlanner planner(options);
   SearchScene s = scene();
   std::vector<SearchRegion> all;
@@ -89,12 +90,38 @@ TEST(SearchPlanner, TheSweepCoversTheWholeTable) {
     double area = 0;
     for (const auto& r : regions) area += r.roi.area();
     EXPECT_LT(area, s.table_px.area() / 6.0) << "one frame searches a small part";
+    if (i % options.sweep_every_frames) {
+      EXPECT_EQ(area, 0.0) << "no sweep tile in this frame";
+    }
     all.insert(all.end(), regions.begin(), regions.end());
   }
   const int tag = static_cast<int>(s.max_tag_px);
   for (int y = s.table_px.y; y + tag <= s.table_px.y + s.table_px.height; y += 9)
     for (int x = s.table_px.x; x + tag <= s.table_px.x + s.table_px.width; x += 9)
       ASSERT_TRUE(inside_some(all, {x, y, tag, tag})) << x << "," << y;
+}
+
+TEST(SearchPlanner, ChangesAreDecimatedForTheSmallestTagThatCanBeWhereTheyAre) {
+  SearchPlanner planner;
+  SearchScene s = scene();
+  // A tilted camera: the top of the image (the far side) sees the smallest tag at 2.4 px a cell,
+  // the bottom at 4.8.
+  s.tag_scale.cell_px = 40;
+  s.tag_scale.min_pixels_per_cell = cv::Mat(27, 48, CV_64F);
+  for (int r = 0; r < 27; ++r) s.tag_scale.min_pixels_per_cell.row(r).setTo(cv::Scalar(2.4 + 2.4 * r / 26.0));
+  s.changed = {cv::Rect(900, 60, 40, 40), cv::Rect(900, 960, 40, 40)};
+  const auto regions = planner.plan(s, false);
+  for (const auto& r : regions) {
+    if (r.roi.contains({920, 80})) {
+      EXPECT_EQ(r.quad_decimate, 1.0);
+    }
+    if (r.roi.contains({920, 980})) {
+      EXPECT_EQ(r.quad_decimate, 2.0);
+    }
+    EXPECT_EQ(r.purpose, SearchRegion::Purpose::anything);
+  }
+  EXPECT_EQ(s.tag_scale.min_in(cv::Rect(0, 0, 1920, 80), 9.0), 2.4);
+  EXPECT_EQ(TagScaleMap{}.min_in(cv::Rect(0, 0, 10, 10), 9.0), 9.0);
 }
 
 TEST(SearchPlanner, SearchEverythingCoversTheTableAndUnknownTablesTheImage) {

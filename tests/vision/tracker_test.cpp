@@ -98,7 +98,10 @@ TEST_F(TrackerOnSyntheticTable, StillDisksArePlacedWithinATenthOfAMillimetre) {
   Tracker tracker(table, reg, pose.camera);
   const cv::Mat image = frame(truth);
   TrackerResult r;
-  for (int i = 0; i < 5; ++i) r = tracker.process(image, i, i / 30.0);
+  for (int i = 0; i < 16; ++i) {
+    r = tracker.process(image, i, i / 30.0);
+    EXPECT_EQ(*r.track.settled, i == 15) << "settled once quiet for the settle window, 0.5 s: frame " << i;
+  }
   ASSERT_TRUE(r.table_pose);
   EXPECT_LT(r.table_pose->reprojection_rms_px, 0.3);
   ASSERT_EQ(r.track.disks.size(), 3u);
@@ -108,7 +111,8 @@ TEST_F(TrackerOnSyntheticTable, StillDisksArePlacedWithinATenthOfAMillimetre) {
     EXPECT_LT(d.sigma_mm, 0.5);
     EXPECT_EQ(d.motion, model::Motion::settled);
   }
-  EXPECT_TRUE(*r.track.settled);
+  EXPECT_TRUE(r.table_quiet);
+  EXPECT_FALSE(r.foreign_over_table);
   EXPECT_EQ(tracker.stats().rejected_total(), 0);
   // After the first frame only small windows are searched.
   double searched = 0;
@@ -166,6 +170,23 @@ TEST_F(TrackerOnSyntheticTable, ACoveredDiskIsStaleAndDoesNotMove) {
     } else {
       expect_at(r.track, ship, 0.1, 0.3);
     }
+  }
+}
+
+TEST_F(TrackerOnSyntheticTable, AHandHeldStillOverTheTableKeepsItUnsettledUntilItHasGone) {
+  Tracker tracker(table, reg, pose.camera);
+  Truth ship{"enterprise", geom::Pose::from_degrees(200, 300, 0)};
+  const std::vector<std::pair<geom::Vec2, double>> hand = {{{420, 250}, 60.0}};  // over nothing but felt
+  for (int i = 0; i < 90; ++i) {
+    const bool held = i >= 20 && i < 60;  // comes in at frame 20, perfectly still, gone at 60
+    TrackerResult r = tracker.process(frame({ship}, {}, held ? hand : std::vector<std::pair<geom::Vec2, double>>{}), i, i / 30.0);
+    if (held) {
+      EXPECT_TRUE(r.foreign_over_table) << i;
+      EXPECT_FALSE(*r.track.settled) << i;
+    }
+    const bool window_after_it = i >= 60 && i < 75;
+    const bool quiet_for_the_window = (i >= 15 && i < 20) || i >= 75;
+    EXPECT_EQ(*r.track.settled, quiet_for_the_window) << (window_after_it ? "not for the whole window yet: " : "") << i;
   }
 }
 

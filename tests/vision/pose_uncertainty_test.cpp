@@ -1,0 +1,72 @@
+// The table pose's share of sigma: from the markers' bias and noise through the pose to each
+// place of the table; smaller between the markers than beyond them; the thickness lift's lever.
+#include "vision/pose_uncertainty.h"
+
+#include <gtest/gtest.h>
+
+#include "vision_test_support.h"
+
+namespace diskref::vision {
+namespace {
+
+model::TableSpec table_600() {
+  model::TableSpec t;
+  t.play_area_mm = {600, 600};
+  const geom::Vec2 centres[4] = {{-25, -25}, {625, -25}, {625, 625}, {-25, 625}};
+  for (int i = 0; i < 4; ++i) t.corner_markers[static_cast<std::size_t>(i)] = {i, centres[i], 30};
+  return t;
+}
+
+// The markers exactly where the camera sees them.
+std::vector<calib::MarkerObservation> seen_markers(const model::TableSpec& table, const calib::CameraPose& pose) {
+  std::vector<calib::MarkerObservation> out;
+  for (const auto& m : table.corner_markers) {
+    calib::MarkerObservation o;
+    o.id = m.id;
+    const auto corners = m.corners_mm();
+    for (std::size_t k = 0; k < 4; ++k) o.corners_px[k] = calib::image_from_table(pose, {corners[k].x, corners[k].y, 0.0});
+    out.push_back(o);
+  }
+  return out;
+}
+
+TEST(PoseUncertainty, SmallestBetweenTheMarkersAndGrowingWithTheirBias) {
+  const model::TableSpec table = table_600();
+  const calib::CameraPose pose = test::camera_looking_at({1920, 1080}, 1300, {300, 300}, 1000, 15);
+  const auto markers = seen_markers(table, pose);
+  PoseUncertaintyOptions options;
+  const PoseUncertainty u(table, pose, markers, pose.camera, pose.camera.image_size, options);
+  const double middle = u.sigma_mm({300, 300}, 2.0);
+  EXPECT_GT(middle, 0.0);
+  EXPECT_LT(middle, u.sigma_mm({-40, -40}, 2.0)) << "beyond a corner of the markers";
+  // Roughly a marker's bias over the square root of the markers, in mm (about 0.77 mm a pixel here).
+  EXPECT_GT(middle, 0.2 * options.marker_bias_px * 0.77);
+  EXPECT_LT(middle, 1.5 * options.marker_bias_px * 0.77);
+  options.marker_bias_px *= 2;
+  const PoseUncertainty twice(table, pose, markers, pose.camera, pose.camera.image_size, options);
+  EXPECT_GT(twice.sigma_mm({300, 300}, 2.0), 1.5 * middle);
+  EXPECT_EQ(u.model_floor_mm(), 0.0) << "a calibrated lens: no model error to floor it";
+}
+
+TEST(PoseUncertainty, TheLiftsLeverIsTheDistanceFromBelowTheCameraOverItsHeight) {
+  const model::TableSpec table = table_600();
+  const calib::CameraPose pose = test::camera_above({1920, 1080}, 1300, {300, 300}, 1000, 0);
+  const PoseUncertainty u(table, pose, seen_markers(table, pose), pose.camera, pose.camera.image_size);
+  EXPECT_NEAR(u.lift_per_mm({300, 300}, 2.0), 0.0, 1e-9);
+  EXPECT_NEAR(u.lift_per_mm({600, 700}, 2.0), 500.0 / 998.0, 1e-6);
+}
+
+TEST(PoseUncertainty, WithoutALensModelTheMarkersLeftOutSetAFloor) {
+  const model::TableSpec table = table_600();
+  // A barrel lens that the pinhole estimated from the markers does not know.
+  const calib::CameraPose lens = test::camera_looking_at({1920, 1080}, 1300, {300, 300}, 1000, 15, -0.2);
+  const auto markers = seen_markers(table, lens);
+  const calib::CameraPoseEstimate estimate = calib::estimate_camera_pose(table, markers, std::nullopt, lens.camera.image_size);
+  ASSERT_TRUE(estimate.pose);
+  const PoseUncertainty u(table, *estimate.pose, markers, std::nullopt, lens.camera.image_size);
+  EXPECT_GT(u.model_floor_mm(), 0.05);
+  EXPECT_GE(u.sigma_mm({300, 300}, 2.0), u.model_floor_mm());
+}
+
+}  // namespace
+}  // namespace diskref::vision

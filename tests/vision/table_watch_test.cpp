@@ -1,0 +1,94 @@
+// The watch over the play area: a hand held still is seen, a moved disk is not foreign, a
+// brightness shift is nothing, and what never changes becomes part of the table.
+#include "vision/table_watch.h"
+
+#include <gtest/gtest.h>
+#include <opencv2/imgproc.hpp>
+
+namespace diskref::vision {
+namespace {
+
+// A shrunk table (240 x 135): grey felt with a little texture, the play area inside a margin.
+struct SmallTable {
+  cv::Mat felt = cv::Mat(135, 240, CV_8U);
+  cv::Mat play = cv::Mat::zeros(135, 240, CV_8U);
+  cv::Mat nothing_changed = cv::Mat::zeros(135, 240, CV_8U);
+  cv::Mat no_disks = cv::Mat::zeros(135, 240, CV_8U);
+  SmallTable() {
+    cv::RNG rng(7);
+    rng.fill(felt, cv::RNG::UNIFORM, 90, 110);
+    cv::rectangle(play, cv::Rect(20, 10, 200, 115), cv::Scalar(255), cv::FILLED);
+  }
+  cv::Mat with_blob(cv::Point at, int radius, int grey) const {
+    cv::Mat out = felt.clone();
+    cv::circle(out, at, radius, cv::Scalar(grey), cv::FILLED);
+    return out;
+  }
+};
+
+TEST(TableWatch, AHandHeldStillIsForeignUntilItGoes) {
+  SmallTable table;
+  TableWatch watch;
+  auto no_disks = [&] { return table.no_disks; };
+  EXPECT_FALSE(watch.update(0.0, table.felt, table.nothing_changed, table.play, no_disks).foreign);
+  const cv::Mat hand = table.with_blob({120, 60}, 15, 170);
+  // The frame it came in changed; the frames it is held still did not, and it is still there.
+  for (int k = 1; k <= 30; ++k) {
+    const TableWatchResult r = watch.update(k / 30.0, hand, table.nothing_changed, table.play, no_disks);
+    EXPECT_TRUE(r.foreign) << k;
+    EXPECT_TRUE(r.foreign_box.contains({120, 60}));
+  }
+  EXPECT_FALSE(watch.update(1.1, table.felt, table.nothing_changed, table.play, no_disks).foreign);
+}
+
+TEST(TableWatch, WhereDisksLieNowOrLayThenIsNotForeignNorIsABrightnessShift) {
+  SmallTable table;
+  TableWatch watch;
+  const cv::Mat before = table.with_blob({60, 40}, 6, 230);  // a white disk
+  watch.adopt(before);
+  const cv::Mat after = table.with_blob({100, 40}, 6, 230);  // it flipped along
+  cv::Mat disks = cv::Mat::zeros(before.size(), CV_8U);
+  cv::circle(disks, {60, 40}, 8, cv::Scalar(255), cv::FILLED);
+  cv::circle(disks, {100, 40}, 8, cv::Scalar(255), cv::FILLED);
+  bool asked = false;
+  const TableWatchResult r = watch.update(1.0, after, table.nothing_changed, table.play, [&] {
+    asked = true;
+    return disks;
+  });
+  EXPECT_TRUE(asked);
+  EXPECT_FALSE(r.foreign);
+  // Unexplained, the same picture is foreign.
+  EXPECT_TRUE(watch.update(1.1, after, table.nothing_changed, table.play, [&] { return table.no_disks; }).foreign);
+  // A global brightness change is no difference, and the disks are not even asked for.
+  watch.adopt(before);
+  const cv::Mat brighter = before + cv::Scalar(30);
+  asked = false;
+  EXPECT_FALSE(watch.update(1.2, brighter, table.nothing_changed, table.play, [&] {
+                 asked = true;
+                 return disks;
+               }).foreign);
+  EXPECT_FALSE(asked);
+  // Outside the play area nothing counts.
+  const cv::Mat beside = table.with_blob({8, 130}, 5, 200);
+  watch.adopt(table.felt);
+  EXPECT_FALSE(watch.update(1.3, beside, table.nothing_changed, table.play, [&] { return table.no_disks; }).foreign);
+}
+
+TEST(TableWatch, WhatHasNotChangedForTheAbsorbTimeBecomesTheTable) {
+  SmallTable table;
+  TableWatchOptions options;
+  options.absorb_after_s = 2.0;
+  TableWatch watch(options);
+  auto no_disks = [&] { return table.no_disks; };
+  watch.update(0.0, table.felt, table.nothing_changed, table.play, no_disks);
+  const cv::Mat counter = table.with_blob({150, 90}, 4, 30);  // something dropped on the table
+  cv::Mat landed = cv::Mat::zeros(table.felt.size(), CV_8U);
+  cv::circle(landed, {150, 90}, 5, cv::Scalar(255), cv::FILLED);
+  EXPECT_TRUE(watch.update(1.0, counter, landed, table.play, no_disks).foreign);  // it fell: changing here
+  EXPECT_TRUE(watch.update(2.9, counter, table.nothing_changed, table.play, no_disks).foreign);
+  EXPECT_FALSE(watch.update(3.0, counter, table.nothing_changed, table.play, no_disks).foreign) << "still for 2 s";
+  EXPECT_FALSE(watch.update(3.1, counter, table.nothing_changed, table.play, no_disks).foreign);
+}
+
+}  // namespace
+}  // namespace diskref::vision

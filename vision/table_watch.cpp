@@ -1,0 +1,65 @@
+#include "vision/table_watch.h"
+
+#include <opencv2/imgproc.hpp>
+
+#include "vision/change_detector.h"
+
+namespace diskref::vision {
+
+TableWatch::TableWatch(TableWatchOptions options) : options_(options) {}
+
+void TableWatch::adopt(const cv::Mat& small) {
+  small.copyTo(background_);
+  if (last_change_t_.size() != small.size()) last_change_t_ = cv::Mat(small.size(), CV_64F, cv::Scalar(0.0));
+}
+
+void TableWatch::reset() {
+  background_.release();
+  last_change_t_.release();
+}
+
+bool TableWatch::differs(double t, const cv::Mat& small, const cv::Mat& changed_small, const cv::Mat& play_area_small,
+                         cv::Mat& differing) {
+  if (background_.size() != small.size() || play_area_small.size() != small.size()) {
+    adopt(small);
+    last_change_t_.setTo(cv::Scalar(t));
+    return false;
+  }
+  if (changed_small.size() == small.size()) last_change_t_.setTo(cv::Scalar(t), changed_small);
+
+  cv::Mat diff16;
+  cv::subtract(small, background_, diff16, cv::noArray(), CV_16S);
+  const int shift = median_difference(diff16, play_area_small);
+  cv::Mat centred;
+  cv::subtract(diff16, cv::Scalar(shift), centred);
+  // Averaged over 3 x 3 shrunk pixels: a hand or an arm differs over many of them, while sensor
+  // noise and the faint trail a video codec leaves where something passed are single pixels.
+  cv::Mat magnitude;
+  cv::Mat(cv::abs(centred)).convertTo(magnitude, CV_32F);
+  cv::blur(magnitude, magnitude, cv::Size(3, 3));
+  cv::compare(magnitude, cv::Scalar(options_.threshold_levels), differing, cv::CMP_GT);
+  cv::bitwise_and(differing, play_area_small, differing);
+  return cv::countNonZero(differing) > 0;
+}
+
+TableWatchResult TableWatch::explain(double t, const cv::Mat& small, const cv::Mat& differing, const cv::Mat& disks_small) {
+  cv::Mat unexplained = differing.clone();
+  if (disks_small.size() == differing.size()) unexplained.setTo(cv::Scalar(0), disks_small);
+
+  // What has stood unchanged for long enough is part of the table now.
+  cv::Mat still_long;
+  cv::compare(last_change_t_, cv::Scalar(t - options_.absorb_after_s), still_long, cv::CMP_LE);
+  cv::bitwise_and(still_long, unexplained, still_long);
+  if (cv::countNonZero(still_long) > 0) {
+    small.copyTo(background_, still_long);
+    unexplained.setTo(cv::Scalar(0), still_long);
+  }
+
+  TableWatchResult result;
+  result.foreign_pixels = cv::countNonZero(unexplained);
+  result.foreign = result.foreign_pixels >= options_.min_foreign_pixels;
+  if (result.foreign_pixels > 0) result.foreign_box = cv::boundingRect(unexplained);
+  return result;
+}
+
+}  // namespace diskref::vision
