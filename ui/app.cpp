@@ -233,6 +233,9 @@ RunSummary run_app(const AppOptions& o) {
   screen.choice.template_index = std::clamp(screen.choice.template_index, 0, static_cast<int>(screen.templates.size()) - 1);
 
   Sources sources = open_sources(o, rs, screen, summary);
+  // A camera file for another camera mode is named, not blamed on the table later.
+  if (screen.lens && rs.files.camera)
+    calib::check_camera_fits_image(*screen.lens, sources.frames->frame_size(), rs.files.camera->string(), "the video");
   std::unique_ptr<SessionRecorder> recorder;
   if (o.record_dir) {
     recorder = std::make_unique<SessionRecorder>(*o.record_dir, sources.info, rs.files);
@@ -283,6 +286,10 @@ RunSummary run_app(const AppOptions& o) {
     for (Event& e : worker.take_events()) {
       if (recorder) recorder->write_event(e);
       screen.log.add(std::move(e));
+    }
+    if (recorder && recorder->failed() && !summary.recording_failure) {
+      summary.recording_failure = recorder->failure();
+      screen.note(Severity::warning, "RECORDING STOPPED: " + *summary.recording_failure);
     }
     screen.refresh();
     screen.display_fps = ImGui::GetIO().Framerate;
@@ -344,6 +351,7 @@ RunSummary run_app(const AppOptions& o) {
     summary.p95_frame_work_ms = work_ms[std::min(work_ms.size() - 1, work_ms.size() * 95 / 100)];
   }
   delete_texture(screen.texture);
+  if (recorder && recorder->failed()) summary.recording_failure = recorder->failure();
   return summary;
 }
 
