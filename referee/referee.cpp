@@ -203,7 +203,8 @@ void Referee::apply_input(std::size_t index, double t) {
   }
   if (pending_) {
     // One thing at a time: what the table is to show finishes first.
-    rules::Refusal r{rules::RefusalKind::wrong_step, "waiting for " + expecting().what + "; this input comes after it"};
+    rules::Refusal r{rules::RefusalKind::wrong_step, "waiting for " + expecting().what + "; this input comes after it",
+                     std::nullopt};
     refuse_entry(in.action, r, t, std::nullopt, {index});
     return;
   }
@@ -525,13 +526,19 @@ Expectation Referee::expecting() const {
   }
   e.what = p.need_text;
   switch (p.need) {
-    case Pending::Need::drops: e.need = Expectation::Need::drops; break;
+    case Pending::Need::drops:
+      e.need = Expectation::Need::drops;
+      e.drop = p.needed_drop;
+      break;
     case Pending::Need::decision:
       e.need = Expectation::Need::decision;
       for (const Verdict& v : p.verdicts)
         if (v.call == Call::too_close && !v.decided) e.undecided.push_back(v);
       break;
-    case Pending::Need::placement: e.need = Expectation::Need::placement; break;
+    case Pending::Need::placement:
+      e.need = Expectation::Need::placement;
+      e.placement_optional = p.placement_optional;
+      break;
     case Pending::Need::table: e.need = Expectation::Need::table; break;
   }
   return e;

@@ -2,7 +2,7 @@
 // The referee: where the table's snapshots meet the rules (spec §9). It follows a game from the
 // tracker's frames and the referee's inputs, and keeps its books:
 //
-//   frames  -> TableWatch -> a TableSettle each time the table settles
+//   frames  -> SettleWatch -> a TableSettle each time the table settles
 //   settle  -> what moved since, read as the rules expect it now: the move of the ship whose turn
 //              it is (flips counted, drift per flip, the torpedoes it met, where it ends), a Change
 //              Heading turned in place, a torpedo put in the bay and launched, the torpedoes' runs
@@ -34,7 +34,7 @@
 #include "referee/game_file.h"
 #include "referee/inputs.h"
 #include "referee/referee_log.h"
-#include "referee/table_watch.h"
+#include "referee/settle_watch.h"
 
 namespace diskref::referee {
 
@@ -53,6 +53,8 @@ struct Expectation {
   std::string disk;  // the disk concerned, if any
   enum class Need { nothing, table, drops, decision, placement } need = Need::nothing;
   std::vector<Verdict> undecided;  // Need::decision
+  std::optional<rules::NeededDrop> drop;  // Need::drops: the next drop the action waits for
+  bool placement_optional = false;  // Need::placement: the hit player may leave it in place
 };
 
 class Referee {
@@ -145,7 +147,7 @@ class Referee {
   std::vector<Entry> corrections_;   // kept across replays
 
   // The game as it stands.
-  TableWatch watch_;
+  SettleWatch watch_;
   rules::GameState state_;
   rules::GameState initial_from_table_;  // the start, with the poses the table gave
   std::vector<Entry> log_;

@@ -38,6 +38,7 @@ struct Referee::Pending {
   std::vector<Warning> warnings;    // logged with the action
   std::vector<std::size_t> inputs;  // the input that began it, and those it took (drops, decisions)
   std::string need_text;            // what it needs, for the screen and the log
+  std::optional<rules::NeededDrop> needed_drop;
   std::string placing;              // Need::placement: the ship to be put down again
   bool placement_optional = false;  // a ship-ship collision: the hit player may leave it
   bool left_in_place = false;

@@ -456,7 +456,17 @@ void Referee::read_torpedo_runs(const TableSettle& settle) {
                     options_.off_path_tolerance_mm, 180};
     readings[id] = read_move(in);
     const MoveReading& r = readings[id];
-    if (!(r.flips >= run.movement || run.gone)) all_done = false;
+    // A run ends after its movement, or where it struck a ship (the player then takes it off).
+    bool struck = false;
+    if (!r.landings.empty()) {
+      const rules::Torpedo* t = nullptr;
+      for (const rules::Torpedo& torpedo : state_.torpedoes)
+        if (torpedo.id == id) t = &torpedo;
+      RunContext c{id, t->shape, true, &state_, [this](const std::string& n) { return sigma_of(n); }, options_.near_mm};
+      for (const Verdict& v : run_verdicts(r, c))
+        struck = struck || (v.kind == VerdictKind::torpedo_contact && v.call != Call::no && v.flip == r.flips);
+    }
+    if (!(r.flips >= run.movement || run.gone || struck)) all_done = false;
   }
   if (!all_done) return;
   rules::MoveTorpedoes move;
@@ -576,6 +586,7 @@ void Referee::try_complete(double t) {
       if (why.kind == rules::RefusalKind::missing_drop) {
         p.need = Pending::Need::drops;
         p.need_text = "drops: " + why.reason;
+        p.needed_drop = why.needed_drop;
         return;
       }
       if (why.kind == rules::RefusalKind::choice_needed && std::holds_alternative<rules::Move>(p.action.body)) {

@@ -202,7 +202,7 @@ nlohmann::json order_body_to_json(const OrderBody& body) {
         else if constexpr (std::is_same_v<T, ChangeHeading>) {
           if (!b.face.empty()) return {{"order", "change_heading"}, {"face", b.face}};
           if (!b.heading_deg) return {{"order", "change_heading"}};
-          return {{"order", "change_heading"}, {"heading", *b.heading_deg}};
+          return {{"order", "change_heading"}, {"heading", heading_to_json(*b.heading_deg)}};
         } else if constexpr (std::is_same_v<T, RaiseShields>) {
           nlohmann::json j = {{"order", "raise_shields"}};
           if (b.value) j["value"] = *b.value;
@@ -270,7 +270,7 @@ nlohmann::json action_to_json(const Action& action) {
           j.update(order_body_to_json(b.body));
         } else if constexpr (std::is_same_v<T, Move>) {
           j["ship"] = b.ship;
-          if (b.evasive) j["evasive"] = {{"after_flip", b.evasive->after_flip}, {"heading", b.evasive->heading_deg}};
+          if (b.evasive) j["evasive"] = {{"after_flip", b.evasive->after_flip}, {"heading", heading_to_json(b.evasive->heading_deg)}};
           if (b.reposition) j["reposition"] = pose_to_json(*b.reposition);
           if (b.run) j["run"] = table_run_to_json(*b.run);
         } else if constexpr (std::is_same_v<T, MoveTorpedoes>) {
@@ -281,7 +281,7 @@ nlohmann::json action_to_json(const Action& action) {
           }
         } else if constexpr (std::is_same_v<T, TurnAtFullStop>) {
           j["ship"] = b.ship;
-          j["heading"] = b.heading_deg;
+          j["heading"] = heading_to_json(b.heading_deg);
         } else if constexpr (std::is_same_v<T, BoardingSegment>) {
           j["ship"] = b.ship;
           j["losses"] = b.losses;

@@ -103,8 +103,11 @@ DropOutcome SeenDrops::drop(const DropRequest& request) {
     return outcome_from_seen(seen_[index], request, index, crit_ids_);
   }
   if (fallback_ != nullptr) return fallback_->drop(request);
-  refuse(RefusalKind::missing_drop, "needs a " + describe(request) + ": give the result seen on the table as drop " +
-                                        std::to_string(next_));
+  Refusal r{RefusalKind::missing_drop,
+            "needs a " + describe(request) + ": give the result seen on the table as drop " + std::to_string(next_),
+            NeededDrop{std::string(to_string(request.purpose)), request.subject, request.counters, request.typed_counters,
+                       next_}};
+  throw Refused(std::move(r));
 }
 
 void SeenDrops::check_all_used() const {

@@ -3,8 +3,10 @@
 // stopped it, so a UI or the play command can show it and the game goes on.
 
 #include <exception>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace diskref::rules {
 
@@ -31,9 +33,21 @@ enum class RefusalKind {
 
 std::string_view to_string(RefusalKind kind);
 
+// What a missing drop is (RefusalKind::missing_drop), so that a screen can ask for it: counters
+// dropped for `purpose` ("damage", "critical", ...) of `subject`; for a critical check, one counter
+// of each of `typed_counters`' critical types.
+struct NeededDrop {
+  std::string purpose;
+  std::string subject;
+  int counters = 0;
+  std::vector<std::string> typed_counters;
+  std::size_t index = 0;  // the drop's place among the action's drops
+};
+
 struct Refusal {
   RefusalKind kind = RefusalKind::wrong_step;
   std::string reason;
+  std::optional<NeededDrop> needed_drop;  // missing_drop
 };
 
 // Thrown inside the rules and caught by apply_action, which then discards its working copy of the
@@ -48,6 +62,8 @@ class Refused : public std::exception {
   Refusal refusal_;
 };
 
-[[noreturn]] inline void refuse(RefusalKind kind, std::string reason) { throw Refused({kind, std::move(reason)}); }
+[[noreturn]] inline void refuse(RefusalKind kind, std::string reason) {
+  throw Refused({kind, std::move(reason), std::nullopt});
+}
 
 }  // namespace diskref::rules

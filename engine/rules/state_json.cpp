@@ -94,11 +94,16 @@ ShipState parse_ship(const io::JsonCursor& c) {
 
 }  // namespace
 
+double heading_to_json(double heading_deg) {
+  // Nine decimals are far below any measurement.
+  double heading = std::round(geom::wrap_degrees(heading_deg) * 1e9) / 1e9;
+  return heading == 360 ? 0.0 : heading;
+}
+
 nlohmann::json pose_to_json(const geom::Pose& pose) {
   // The heading is kept as a rotation (cos, sin): back in degrees it can be 1e-14 off the value
-  // that was read (40 -> 40.000000000000007). Nine decimals are far below any measurement.
-  double heading = std::round(pose.heading_deg() * 1e9) / 1e9;
-  return {{"x", pose.position.x}, {"y", pose.position.y}, {"heading", heading == 360 ? 0.0 : heading}};
+  // that was read (40 -> 40.000000000000007).
+  return {{"x", pose.position.x}, {"y", pose.position.y}, {"heading", heading_to_json(pose.heading_deg())}};
 }
 
 geom::Pose parse_pose(const io::JsonCursor& c) {

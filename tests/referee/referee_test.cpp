@@ -248,11 +248,16 @@ TEST(Referee, ACollisionWaitsForItsDropsThenForTheShipToBePutDown) {
   g.play(t);
   EXPECT_EQ(g.ref->expecting().need, Expectation::Need::drops) << g.ref->expecting().what;
   EXPECT_NE(g.ref->expecting().what.find("collision"), std::string::npos) << g.ref->expecting().what;
+  // What the screen asks for: the collision check of the enterprise, drop 0 of the move.
+  ASSERT_TRUE(g.ref->expecting().drop.has_value());
+  EXPECT_EQ(g.ref->expecting().drop->purpose, "collision");
+  EXPECT_EQ(g.ref->expecting().drop->index, 0u);
   // The collision check: one critical showing (collided); the critical check after the hull hit.
   g.give(input(t.now(), R"({"do": "drops", "drops": [{"purpose": "collision", "crits": ["bridge"]}, {"purpose": "critical", "crits": []}]})"));
   t.still(0.5);
   g.play(t);
   EXPECT_EQ(g.ref->expecting().need, Expectation::Need::placement) << g.ref->expecting().what;
+  EXPECT_TRUE(g.ref->expecting().placement_optional);  // a ship-ship collision: the hit player may leave it
   // Owen puts the enterprise down touching the reliant's back, facing north.
   t.put("enterprise", 360 - 28.6 - 31.75 - 0.2, 300, 90);
   t.still(1.0);

@@ -31,7 +31,7 @@ struct TableSettle {
   bool first = false;           // the video's first settle: the table as the game starts
 };
 
-class TableWatch {
+class SettleWatch {
  public:
   // Feeds one frame (in time order). Returns a settle when this frame is the first settled one
   // after a stretch that was not (or the first settled frame of all).

@@ -1,17 +1,17 @@
-#include "referee/table_watch.h"
+#include "referee/settle_watch.h"
 
 #include <algorithm>
 
 namespace diskref::referee {
 
-DiskMotion& TableWatch::motion_of(const std::string& name, double t) {
+DiskMotion& SettleWatch::motion_of(const std::string& name, double t) {
   auto it = std::find_if(motions_.begin(), motions_.end(), [&](const DiskMotion& m) { return m.name == name; });
   if (it != motions_.end()) return *it;
   motions_.push_back({name, t, {}});
   return motions_.back();
 }
 
-std::optional<TableSettle> TableWatch::feed(const model::TrackFrame& frame) {
+std::optional<TableSettle> SettleWatch::feed(const model::TrackFrame& frame) {
   const double previous_t = last_t_;
   last_t_ = frame.t;
   // A frame that does not say is taken as not settled: the referee never reads a move from a table

@@ -1,0 +1,200 @@
+// `diskref referee` as a user runs it (spec §9), on the bundled skirmish sample: from its ground
+// truth (the tracks a perfect tracker would give), and from its video through the tracker, with
+// the same game and inputs. The game's expected course is the sample's story (README "diskref
+// referee"): every move read with its flips, the beam in range, the collision and where the
+// enterprise is put down, the torpedo launched into it, the Full Stop, turn 2.
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "tests/calibration/command_runner.h"
+
+namespace diskref::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path sample() { return fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "skirmish"; }
+
+std::string files(const fs::path& s = sample()) {
+  return "--table " + (s / "table.json").string() + " --disks " + (s / "disks.json").string() + " --game " +
+         (s / "game.json").string() + " --inputs " + (s / "inputs.jsonl").string();
+}
+
+nlohmann::json read(const std::string& file) { return nlohmann::json::parse(slurp(file)); }
+
+// The table-read entries of a log: what was read, by whom, and its flips.
+struct Reading {
+  std::string what;  // "move enterprise", "execute tderet"
+  double t = 0;
+  std::size_t flips = 0;
+  nlohmann::json end;
+  nlohmann::json verdicts;
+};
+std::vector<Reading> readings(const nlohmann::json& log) {
+  std::vector<Reading> out;
+  for (const auto& e : log["log"]) {
+    if (!e.contains("observed") || !e.contains("action")) continue;
+    Reading r;
+    r.what = e["action"]["do"].get<std::string>() + " " + e["action"].value("ship", e["action"].value("disk", ""));
+    r.t = e["t"];
+    r.flips = e["observed"].contains("landings") ? e["observed"]["landings"].size() : 0;
+    if (e["observed"].contains("end")) r.end = e["observed"]["end"];
+    r.verdicts = e["observed"]["verdicts"];
+    out.push_back(r);
+  }
+  return out;
+}
+
+const nlohmann::json& ship(const nlohmann::json& log, const std::string& id) {
+  for (const auto& s : log["final_state"]["ships"])
+    if (s["id"] == id) return s;
+  throw std::runtime_error("no ship " + id);
+}
+
+class RefereeCommand : public CommandTest {};
+
+TEST_F(RefereeCommand, TheSampleGameFromItsTruthFollowsTheStory) {
+  CommandRun r = run("referee --tracks " + (sample() / "truth.jsonl").string() + " " + files() + " --out " +
+                     path("log.json") + " --script-out " + path("script.json"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  nlohmann::json log = read(path("log.json"));
+  EXPECT_EQ(log["refused"], 0);
+  EXPECT_FALSE(log.contains("waiting")) << log["waiting"].dump();
+  for (const auto& e : log["log"]) EXPECT_FALSE(e.contains("warning")) << e.dump();
+  std::vector<Reading> read = readings(log);
+  std::vector<std::pair<std::string, std::size_t>> expected = {
+      {"execute enterprise", 0},  // the Change Heading, turned in place
+      {"move enterprise", 2},      {"move tderet", 3}, {"execute enterprise", 0},  // the beam's range
+      {"move enterprise", 2},      {"execute tderet", 2},                         // into the tderet; the torpedo
+      {"move tderet", 3},          {"move enterprise", 0},                        // ...; Full Stop
+      {"move tderet", 3}};
+  ASSERT_EQ(read.size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(read[i].what, expected[i].first) << i;
+    EXPECT_EQ(read[i].flips, expected[i].second) << read[i].what << " at " << read[i].t;
+  }
+  // The beam in range; the collision; the torpedo's contact.
+  EXPECT_EQ(read[3].verdicts[0]["kind"], "range");
+  EXPECT_EQ(read[3].verdicts[0]["call"], "yes");
+  bool collided = false, struck = false;
+  for (const auto& v : read[4].verdicts) collided = collided || (v["kind"] == "overlap" && v["call"] == "yes");
+  for (const auto& v : read[5].verdicts)
+    struck = struck || (v["kind"] == "torpedo_contact" && v["with"] == "enterprise" && v["call"] == "yes");
+  EXPECT_TRUE(collided);
+  EXPECT_TRUE(struck);
+  // The books: the enterprise hit by the collision (hull) and the torpedo (shields), stopped; the
+  // tderet's shields raised again; turn 2 begins.
+  EXPECT_EQ(ship(log, "enterprise")["hull"], 6);
+  EXPECT_EQ(ship(log, "enterprise")["shields"], 5);
+  EXPECT_EQ(ship(log, "enterprise")["speed"], 0);
+  EXPECT_EQ(ship(log, "tderet")["shields"], 7);
+  EXPECT_EQ(log["final_state"]["turn"], 2);
+
+  // The game as a play script replays to the same final state.
+  CommandRun played = run("play " + path("script.json"));
+  ASSERT_EQ(played.status, 0) << played.err;
+  nlohmann::json play = nlohmann::json::parse(played.out);
+  EXPECT_EQ(play["final_state"], log["final_state"]);
+}
+
+TEST_F(RefereeCommand, BadInputIsNamedAndExitsTwo) {
+  // A game file naming a disk the registry lacks.
+  nlohmann::json game = read((sample() / "game.json").string());
+  game["ships"][1]["id"] = "kobayashi";
+  game["data"] = {(fs::path(DISKREF_SOURCE_DIR) / "data" / "rules").string()};
+  std::ofstream(path("game.json")) << game.dump();
+  std::string base = "referee --tracks " + (sample() / "truth.jsonl").string() + " --table " +
+                     (sample() / "table.json").string() + " --disks " + (sample() / "disks.json").string() +
+                     " --out " + path("log.json");
+  CommandRun r = run(base + " --game " + path("game.json"));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("kobayashi"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("game.json"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(path("log.json"))) << "nothing written for bad input";
+  // Inputs out of time order, and a move entered by hand.
+  std::ofstream(path("late.jsonl")) << "{\"t\": 5, \"do\": \"initiative\"}\n{\"t\": 2, \"do\": \"initiative\"}\n";
+  r = run(base + " --game " + (sample() / "game.json").string() + " --inputs " + path("late.jsonl"));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("late.jsonl: line 2"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("time order"), std::string::npos) << r.err;
+  std::ofstream(path("move.jsonl")) << "{\"t\": 5, \"do\": \"move\", \"player\": \"diana\", \"ship\": \"enterprise\"}\n";
+  r = run(base + " --game " + (sample() / "game.json").string() + " --inputs " + path("move.jsonl"));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("read from the table"), std::string::npos) << r.err;
+}
+
+TEST_F(RefereeCommand, AnInputForAShipThatIsNotActingIsALoggedRefusal) {
+  // The tderet's reveal given first, while the enterprise holds the option: refused, logged, the
+  // game goes on to the same end.
+  std::ifstream in(sample() / "inputs.jsonl");
+  std::ofstream out(path("inputs.jsonl"));
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) {
+    out << line << "\n";
+    if (++n == 5) out << R"({"t": 1.2, "do": "reveal_order", "player": "owen", "ship": "tderet"})" << "\n";
+  }
+  out.close();
+  fs::path s = sample();
+  CommandRun r = run("referee --tracks " + (s / "truth.jsonl").string() + " --table " + (s / "table.json").string() +
+                     " --disks " + (s / "disks.json").string() + " --game " + (s / "game.json").string() +
+                     " --inputs " + path("inputs.jsonl") + " --out " + path("log.json"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  nlohmann::json log = read(path("log.json"));
+  EXPECT_EQ(log["refused"], 1);
+  bool found = false;
+  for (const auto& e : log["log"])
+    if (e.contains("refused")) found = e["refused"]["kind"] == "not_your_option";
+  EXPECT_TRUE(found);
+  EXPECT_EQ(log["final_state"]["turn"], 2);
+}
+
+// The same game through the tracker: every move read with the same flips, its end within 1 mm of
+// the truth's, the same calls, the same books.
+TEST_F(RefereeCommand, TheSampleVideoThroughTheTrackerRulesAsItsTruthDoes) {
+  fs::path s = sample();
+  CommandRun truth = run("referee --tracks " + (s / "truth.jsonl").string() + " " + files() + " --out " + path("truth.json"));
+  ASSERT_EQ(truth.status, 0) << truth.err;
+  CommandRun video = run("referee " + (s / "video.mp4").string() + " --calib " + (s / "camera.json").string() + " " +
+                         files() + " --out " + path("video.json") + " --quiet");
+  ASSERT_EQ(video.status, 0) << video.err;
+  nlohmann::json a = read(path("truth.json"));
+  nlohmann::json b = read(path("video.json"));
+  std::vector<Reading> ra = readings(a), rb = readings(b);
+  ASSERT_EQ(ra.size(), rb.size());
+  for (std::size_t i = 0; i < ra.size(); ++i) {
+    EXPECT_EQ(ra[i].what, rb[i].what);
+    EXPECT_EQ(ra[i].flips, rb[i].flips) << ra[i].what;
+    if (!ra[i].end.is_null() && !rb[i].end.is_null()) {
+      double d = std::hypot(ra[i].end["x"].get<double>() - rb[i].end["x"].get<double>(),
+                            ra[i].end["y"].get<double>() - rb[i].end["y"].get<double>());
+      EXPECT_LT(d, 1.0) << ra[i].what << " ends " << d << " mm from the truth";
+    }
+    std::map<std::string, std::string> calls;
+    for (const auto& v : ra[i].verdicts) calls[v["kind"].get<std::string>() + v["with"].get<std::string>()] = v["call"];
+    for (const auto& v : rb[i].verdicts) {
+      auto it = calls.find(v["kind"].get<std::string>() + v["with"].get<std::string>());
+      if (it == calls.end()) continue;
+      if (std::fabs(v["margin_mm"].get<double>()) > 2 * v["sigma_mm"].get<double>()) {
+        EXPECT_EQ(v["call"], it->second) << ra[i].what << " " << v.dump();
+      }
+    }
+  }
+  // The books agree but for where the disks lie (within a millimetre).
+  nlohmann::json fa = a["final_state"], fb = b["final_state"];
+  for (std::size_t i = 0; i < fa["ships"].size(); ++i) {
+    for (const char* k : {"x", "y"})
+      EXPECT_NEAR(fa["ships"][i]["pose"][k].get<double>(), fb["ships"][i]["pose"][k].get<double>(), 1.0);
+    fa["ships"][i].erase("pose");
+    fb["ships"][i].erase("pose");
+  }
+  EXPECT_EQ(fa, fb);
+}
+
+}  // namespace
+}  // namespace diskref::testing
