@@ -20,6 +20,7 @@
 #include <opencv2/imgcodecs.hpp>
 
 #include "calibration/camera_model.h"
+#include "engine/io/atomic_write.h"
 #include "engine/io/input_error.h"
 #include "engine/rules/data_loading.h"
 #include "ui/gl_texture.h"
@@ -202,9 +203,7 @@ void write_views_json(const fs::path& file, const Screen& s, const Layout& layou
     j["table_view"] = {{"px_per_mm", s.table_view_drawn->px_per_mm},
                        {"origin", {s.table_view_drawn->screen_origin.x, s.table_view_drawn->screen_origin.y}}};
   }
-  std::ofstream out(file);
-  out << j.dump(2) << "\n";
-  if (!out) throw std::runtime_error(file.string() + ": cannot be written");
+  io::write_file_atomically(file, j.dump(2) + "\n");  // every write checked
 }
 
 void draw_panels(Screen& screen, const Layout& layout) {

@@ -51,36 +51,25 @@ SessionRecorder::SessionRecorder(const fs::path& dir, const SessionInfo& info, c
 
 SessionRecorder::~SessionRecorder() = default;
 
-void SessionRecorder::stop_after(const io::LineFile& failed) {
-  if (failure_.empty()) failure_ = failed.failure();
+bool SessionRecorder::write_or_count_lost(io::LineFile& file, const std::string& line, long long& lost) {
+  // The first write that fails stops both files: a recording with frames but no events after
+  // some point (or the other way round) would look whole and not be.
+  if (failure_.empty() && file.write_line(line)) return true;
+  if (failure_.empty()) failure_ = file.failure();
+  ++lost;
+  return false;
 }
 
 void SessionRecorder::write_frame(const model::TrackFrame& frame) {
   std::string line = model::to_jsonl_line(frame);
   std::lock_guard lock(mutex_);
-  if (!failure_.empty()) {
-    ++frames_lost_;
-    return;
-  }
-  if (!track_->write_line(line)) {
-    stop_after(*track_);
-    ++frames_lost_;
-    return;
-  }
-  ++frames_written_;
+  if (write_or_count_lost(*track_, line, frames_lost_)) ++frames_written_;
 }
 
 void SessionRecorder::write_event(const Event& event) {
   std::string line = to_json(event).dump();
   std::lock_guard lock(mutex_);
-  if (!failure_.empty()) {
-    ++events_lost_;
-    return;
-  }
-  if (!events_->write_line(line)) {
-    stop_after(*events_);
-    ++events_lost_;
-  }
+  write_or_count_lost(*events_, line, events_lost_);
 }
 
 long long SessionRecorder::frames_written() const {
@@ -123,8 +112,8 @@ Recording load_recording(const fs::path& dir) {
   if (fs::exists(events_file)) {
     io::read_jsonl(events_file, [&](const io::JsonCursor& c) {
       Event e;
-      e.t = c.at("t").number();
-      if (auto f = c.find("frame")) e.frame = f->integer();
+      e.t = model::bounds::time_s(c.at("t"));
+      if (auto f = c.find("frame")) e.frame = model::bounds::frame_index(*f);
       e.severity = c.at("severity").one_of({"info", "warning"}) == "warning" ? Severity::warning : Severity::info;
       e.text = c.at("text").string();
       r.events.push_back(std::move(e));

@@ -69,8 +69,9 @@ class SessionRecorder {
   std::string failure() const;
 
  private:
-  // The first write that failed stops both files.
-  void stop_after(const io::LineFile& failed);
+  // Writes `line` to `file` unless the recording stopped; a failed write stops it. Returns whether
+  // the line was written, else counts it in `lost`. Called with mutex_ held.
+  bool write_or_count_lost(io::LineFile& file, const std::string& line, long long& lost);
 
   std::filesystem::path dir_;
   mutable std::mutex mutex_;
