@@ -60,7 +60,10 @@ int checked_stdout(const std::string& command, int status) {
   const bool flushed = std::fflush(stdout) == 0;
   const int error = errno;
   std::cout.flush();
-  if (flushed && !std::ferror(stdout) && std::cout.good()) return status;
+  // What went to stderr (the referee's summary, track's figures) must have arrived too; when it
+  // could not, there is nowhere to say so but the exit status.
+  const bool said = std::fflush(stderr) == 0 && !std::ferror(stderr);
+  if (flushed && !std::ferror(stdout) && std::cout.good()) return said || status != 0 ? status : diskref::cli::kExitFailure;
   std::fprintf(stderr, "diskref%s%s: error: standard output could not be written%s%s: what it should show is lost\n",
                command.empty() ? "" : " ", command.c_str(), error != 0 ? ": " : "", error != 0 ? std::strerror(error) : "");
   return diskref::cli::kExitFailure;
