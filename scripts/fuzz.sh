@@ -40,10 +40,10 @@ for t in "${targets[@]}"; do
   mkdir -p "$work" "$found"
   log=build-fuzz/fuzz-$t.log
   # -timeout: an input that takes over 10 s is a hang; -rss_limit_mb: over 2 GB is a leak or a
-  # runaway allocation. The inputs are files of at most 64 KiB (every bundled one is smaller).
+  # runaway allocation. The inputs are files of at most 16 KiB (the bundled seeds are cut to that).
   status=0
   build-fuzz/fuzz/fuzz_"$t" "$work" "fuzz/corpus/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-    -max_len=65536 -artifact_prefix="$found/" -print_final_stats=1 >"$log" 2>&1 || status=$?
+    -max_len=16384 -artifact_prefix="$found/" -print_final_stats=1 >"$log" 2>&1 || status=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   corpus=$(ls "$work" "fuzz/corpus/$t" | grep -vc ':$' || true)
   crashes=$(ls "$found" | grep -c '^crash-' || true)
