@@ -45,7 +45,7 @@ for t in "${targets[@]}"; do
   build-fuzz/fuzz/fuzz_"$t" "$work" "fuzz/corpus/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -max_len=16384 -artifact_prefix="$found/" -print_final_stats=1 >"$log" 2>&1 || status=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-  corpus=$(ls "$work" "fuzz/corpus/$t" | grep -vc ':$' || true)
+  corpus=$(( $(ls "$work" | wc -l) + $(ls "fuzz/corpus/$t" | wc -l) ))
   crashes=$(ls "$found" | grep -c '^crash-' || true)
   hangs=$(ls "$found" | grep -Ec '^(timeout|slow-unit|oom)-' || true)
   line="fuzz $t: $seconds s, ${execs:-0} executions, $corpus corpus inputs, $crashes crashes, $hangs hangs"

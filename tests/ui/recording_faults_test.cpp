@@ -89,7 +89,7 @@ TEST_F(RecordingFaults, AFullDiskStopsTheRecordingLoudlyAndKeepsEveryFrameWritte
   EXPECT_TRUE(r.warnings.empty()) << r.warnings.front();  // no line cut short
   ASSERT_EQ(static_cast<long long>(r.frames.size()), written);
   EXPECT_EQ(r.frames.back().frame, 159);
-  std::printf("[fault] full disk: %lld of 200 frames offered written, %zu read back; the message: %s\n", written,
+  std::printf("[fault] recorder, disk full: %lld of 200 frames offered written, %zu read back; the message: %s\n", written,
               r.frames.size(), failure.c_str());
 }
 
@@ -130,8 +130,8 @@ TEST_F(RecordingFaults, KilledAtRandomMomentsEveryFrameWrittenIsReadBack) {
     EXPECT_GE(kept, written) << "kill " << kill_no;
     EXPECT_LE(kept, written + 1) << "kill " << kill_no;
     for (long long i = 0; i < kept; ++i) ASSERT_EQ(r.frames[static_cast<std::size_t>(i)].frame, i);
-    std::printf("[fault] kill -9 no. %d, %d ms in: %lld frames written, %lld read back%s\n", kill_no, wait, written, kept,
-                r.warnings.empty() ? "" : " (the last line, cut short, dropped with a warning)");
+    std::printf("[fault] recorder kill -9 no. %d, %d ms in: %lld frames written before the kill, %lld read back%s\n",
+                kill_no, wait, written, kept, r.warnings.empty() ? "" : " (the last line, cut short, dropped with a warning)");
   }
   ::munmap(counted, sizeof(std::atomic<long long>));
 }
