@@ -1,15 +1,79 @@
 #include "calibration/camera_model.h"
 
+#include <cmath>
+#include <numbers>
+
+#include <fmt/format.h>
+
 #include "engine/io/atomic_write.h"
+#include "engine/io/input_error.h"
+#include "engine/model/bounds.h"
 
 namespace diskref::calib {
+
+namespace {
+
+namespace bounds = model::bounds;
+
+// The field of view (degrees) that a focal length of `f` px gives across `side` px.
+double field_of_view_deg(double f, int side) { return 2 * std::atan(side / (2 * f)) * 180 / std::numbers::pi; }
+
+std::string size_text(cv::Size s) { return std::to_string(s.width) + "x" + std::to_string(s.height); }
+
+}  // namespace
+
+std::string camera_model_problem(const CameraModel& cam) {
+  const cv::Size size = cam.image_size;
+  if (!(size.width >= bounds::kMinImageSidePx && size.width <= bounds::kMaxImageSidePx &&
+        size.height >= bounds::kMinImageSidePx && size.height <= bounds::kMaxImageSidePx))
+    return fmt::format("image_size: {} is not an image size a camera has ({}..{} px a side)", size_text(size),
+                       bounds::kMinImageSidePx, bounds::kMaxImageSidePx);
+  const cv::Matx33d& k = cam.camera_matrix;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c)
+      if (!std::isfinite(k(r, c))) return "camera_matrix: must hold finite numbers";
+  if (k(2, 0) != 0.0 || k(2, 1) != 0.0 || k(2, 2) != 1.0) return "camera_matrix: last row must be [0, 0, 1]";
+  if (k(1, 0) != 0.0) return "camera_matrix: the second row must start with 0 ([0, fy, cy])";
+  if (!(cam.fx() > 0 && cam.fy() > 0)) return "camera_matrix: focal lengths fx and fy must be > 0";
+  const struct {
+    const char* name;
+    double f;
+    int side;
+    const char* across;
+  } focal[] = {{"fx", cam.fx(), size.width, "wide"}, {"fy", cam.fy(), size.height, "high"}};
+  for (const auto& f : focal) {
+    const double fov = field_of_view_deg(f.f, f.side);
+    if (!(fov >= bounds::kMinFieldOfViewDeg && fov <= bounds::kMaxFieldOfViewDeg))
+      return fmt::format("camera_matrix: {} = {:g} px means a field of view of {:.3g} degrees over the {} px {} image: "
+                         "a lens sees between {:g} and {:g} degrees",
+                         f.name, f.f, fov, f.side, f.across, bounds::kMinFieldOfViewDeg, bounds::kMaxFieldOfViewDeg);
+  }
+  const double aspect = cam.fy() / cam.fx();
+  if (!(aspect >= 1 / bounds::kMaxPixelAspect && aspect <= bounds::kMaxPixelAspect))
+    return fmt::format("camera_matrix: fy / fx = {:.3g}: pixels are not {:g} times taller than wide or wider than tall",
+                       aspect, bounds::kMaxPixelAspect);
+  if (!(std::fabs(k(0, 1)) <= bounds::kMaxSkewOfFx * cam.fx()))
+    return fmt::format("camera_matrix: the skew {:g} is more than {:g} x fx", k(0, 1), bounds::kMaxSkewOfFx);
+  if (!(cam.cx() >= -0.5 && cam.cx() <= size.width - 0.5 && cam.cy() >= -0.5 && cam.cy() <= size.height - 0.5))
+    return fmt::format("camera_matrix: the principal point ({:g}, {:g}) lies outside the {} image", cam.cx(), cam.cy(),
+                       size_text(size));
+  const double* d = cam.dist_coeffs.data();
+  for (int i : {0, 1, 4})
+    if (!(std::fabs(d[i]) <= bounds::kMaxRadialDistortion))
+      return fmt::format("dist_coeffs: k{} = {:g} is beyond any lens (|k| <= {:g})", i == 4 ? 3 : i + 1, d[i],
+                         bounds::kMaxRadialDistortion);
+  for (int i : {2, 3})
+    if (!(std::fabs(d[i]) <= bounds::kMaxTangentialDistortion))
+      return fmt::format("dist_coeffs: p{} = {:g} is beyond any lens (|p| <= {:g})", i - 1, d[i],
+                         bounds::kMaxTangentialDistortion);
+  return "";
+}
 
 CameraModel parse_camera_model(const io::JsonCursor& root) {
   CameraModel cam;
   auto size = root.at("image_size");
-  auto wh = size.numbers(2);
-  if (!(wh[0] >= 1 && wh[1] >= 1)) size.fail("width and height must be >= 1");
-  cam.image_size = cv::Size(static_cast<int>(wh[0]), static_cast<int>(wh[1]));
+  size.numbers(2);
+  cam.image_size = cv::Size(bounds::image_side_px(size.at(std::size_t{0})), bounds::image_side_px(size.at(std::size_t{1})));
 
   auto k = root.at("camera_matrix");
   if (k.size() != 3) k.fail("must be a 3x3 matrix (3 rows of 3 numbers)");
@@ -17,15 +81,35 @@ CameraModel parse_camera_model(const io::JsonCursor& root) {
     auto row = k.at(static_cast<std::size_t>(r)).numbers(3);
     for (int c = 0; c < 3; ++c) cam.camera_matrix(r, c) = row[static_cast<std::size_t>(c)];
   }
-  if (!(cam.fx() > 0 && cam.fy() > 0)) k.fail("focal lengths fx and fy must be > 0");
-  if (cam.camera_matrix(2, 2) != 1.0 || cam.camera_matrix(2, 0) != 0.0 || cam.camera_matrix(2, 1) != 0.0)
-    k.fail("last row must be [0, 0, 1]");
 
   auto d = root.at("dist_coeffs");
   auto coeffs = d.numbers(5);
   for (std::size_t i = 0; i < 5; ++i) cam.dist_coeffs[i] = coeffs[i];
-  if (auto rms = root.find("rms_px")) cam.rms_px = rms->non_negative_number();
+  if (auto rms = root.find("rms_px")) cam.rms_px = bounds::quality_figure(*rms);
+  if (std::string problem = camera_model_problem(cam); !problem.empty()) {
+    // "camera_matrix: ..." -> at that member.
+    const auto colon = problem.find(": ");
+    root.at(problem.substr(0, colon)).fail(problem.substr(colon + 2));
+  }
   return cam;
+}
+
+std::string camera_fits_image_problem(const CameraModel& camera, cv::Size image_size) {
+  if (camera.image_size == image_size || image_size.empty()) return "";
+  const double aspect_camera = static_cast<double>(camera.image_size.width) / camera.image_size.height;
+  const double aspect_images = static_cast<double>(image_size.width) / image_size.height;
+  if (std::fabs(aspect_camera / aspect_images - 1) <= bounds::kAspectTolerance) return "";
+  return fmt::format("is {} (aspect {:.3f}), but {{}} is {} (aspect {:.3f}): this camera file is for another camera or "
+                     "another camera mode (a calibration scales only to the same aspect ratio)",
+                     size_text(camera.image_size), aspect_camera, size_text(image_size), aspect_images);
+}
+
+void check_camera_fits_image(const CameraModel& camera, cv::Size image_size, const std::string& file,
+                             const std::string& images) {
+  std::string problem = camera_fits_image_problem(camera, image_size);
+  if (problem.empty()) return;
+  if (auto at = problem.find("{}"); at != std::string::npos) problem.replace(at, 2, images);
+  throw io::InputError(file, "image_size", problem);
 }
 
 CameraModel load_camera_model(const std::filesystem::path& file) {

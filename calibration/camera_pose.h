@@ -120,4 +120,11 @@ CameraPose parse_camera_pose(const io::JsonCursor& root);
 CameraPose load_camera_pose(const std::filesystem::path& file);
 void save_camera_pose(const CameraPose& pose, const std::filesystem::path& file);
 
+// Why `pose` cannot be the camera over `table`, or empty: the camera more than 20 m from the play
+// area, or no part of the play area in the image (a pose found for another table). The table pose
+// file is then the problem, not the table: check_camera_pose_fits_table throws InputError naming
+// `file` (its camera_from_table).
+std::string camera_pose_fits_table_problem(const CameraPose& pose, const model::TableSpec& table);
+void check_camera_pose_fits_table(const CameraPose& pose, const model::TableSpec& table, const std::string& file);
+
 }  // namespace diskref::calib

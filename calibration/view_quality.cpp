@@ -115,7 +115,8 @@ std::optional<double> edge_width_px(const cv::Mat& gray, const BoardView& view, 
   double fraction = flat_fraction(board);
 
   std::vector<double> along_rows, along_columns;
-  for (const auto& [id, p] : by_id) {
+  for (const auto& [id, corner] : by_id) {
+    const cv::Point2d p = corner;  // a lambda may not capture a structured binding in clang 14
     auto measure = [&](int other_id, std::vector<double>& out) {
       auto it = by_id.find(other_id);
       if (it == by_id.end()) return;

@@ -16,7 +16,10 @@
 #include "calibration/view_selection.h"
 #include "cli/commands.h"
 #include "cli/image_input.h"
+#include "cli/option_checks.h"
+#include "engine/io/atomic_write.h"
 #include "engine/io/input_error.h"
+#include "engine/model/bounds.h"
 #include "vision/frame_source.h"
 
 namespace diskref::cli {
@@ -34,11 +37,15 @@ struct CalibrateOptions {
   int video_frames = 200;
 };
 
+// A board has 2 to 100 corners (or squares) a side: a bigger one cannot be printed legibly, and
+// 100000x100000 would ask for terabytes of corners.
+constexpr int kMaxBoardSide = 100;
+
 std::optional<cv::Size> parse_grid(const std::string& text) {
   int cols = 0, rows = 0;
   char x = 0, extra = 0;
   if (std::sscanf(text.c_str(), "%d%c%d%c", &cols, &x, &rows, &extra) != 3 || (x != 'x' && x != 'X')) return std::nullopt;
-  if (cols < 2 || rows < 2) return std::nullopt;
+  if (cols < 2 || rows < 2 || cols > kMaxBoardSide || rows > kMaxBoardSide) return std::nullopt;
   return cv::Size(cols, rows);
 }
 
@@ -179,6 +186,8 @@ void print_calibration(const calib::LensCalibration& cal) {
 }
 
 int run_calibrate(const CalibrateOptions& o) {
+  // The output first: minutes of calibration must not end in "cannot write over a device".
+  io::check_output_path(o.out);
   calib::BoardSpec board;
   try {
     board = board_from(o);
@@ -218,13 +227,19 @@ RunFunction setup_calibrate(CLI::App& app) {
       "calibrate",
       "Calibrate the camera's lens from images or videos of a chessboard or ChArUco board (writes a camera file)");
   auto grid = CLI::Validator(
-      [](std::string& text) { return parse_grid(text) ? std::string() : "expected COLSxROWS such as 9x6, got " + text; },
+      [](std::string& text) {
+        return parse_grid(text) ? std::string()
+                                : "expected COLSxROWS such as 9x6, each 2.." + std::to_string(kMaxBoardSide) + ", got " + text;
+      },
       "COLSxROWS");
   auto* chess = sub->add_option("--chessboard", o->chessboard, "Chessboard: inner corners, e.g. 9x6")->check(grid);
   auto* charuco = sub->add_option("--charuco", o->charuco, "ChArUco board: squares (not corners), e.g. 11x8")->check(grid);
   chess->excludes(charuco);
-  sub->add_option("--square-mm", o->square_mm, "Side of one square, mm")->required()->check(CLI::PositiveNumber);
-  sub->add_option("--marker-mm", o->marker_mm, "ChArUco: side of one ArUco marker, mm")->check(CLI::PositiveNumber);
+  sub->add_option("--square-mm", o->square_mm, "Side of one square, mm")
+      ->required()
+      ->check(finite_between(model::bounds::kMinSizeMm, model::bounds::kMaxSizeMm));
+  sub->add_option("--marker-mm", o->marker_mm, "ChArUco: side of one ArUco marker, mm")
+      ->check(finite_between(model::bounds::kMinSizeMm, model::bounds::kMaxSizeMm));
   std::string dictionaries;
   for (const auto& name : calib::charuco_dictionary_names()) dictionaries += (dictionaries.empty() ? "" : ", ") + name;
   sub->add_option("--dictionary", o->dictionary, "ChArUco: ArUco dictionary (" + dictionaries + ")")

@@ -2,15 +2,17 @@
 
 #include <cstdio>
 
+#include "cli/option_checks.h"
 #include "engine/io/input_error.h"
+#include "engine/model/bounds.h"
 
 namespace diskref::cli {
 
 void add_camera_settings(CLI::App* sub, CameraSettingsText& settings) {
   sub->add_option("--camera-size", settings.size, "Camera resolution WIDTHxHEIGHT (default: the camera's)");
-  sub->add_option("--camera-fps", settings.fps, "Camera frame rate")->check(CLI::PositiveNumber);
+  sub->add_option("--camera-fps", settings.fps, "Camera frame rate")->check(finite_between(0.1, 1000));
   sub->add_option("--exposure", settings.exposure, "Manual camera exposure (driver units; default automatic)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(finite_between(0, 1e6));
 }
 
 bool any_given(const CameraSettingsText& settings) {
@@ -23,8 +25,10 @@ vision::CameraOptions camera_options(const std::string& device, const CameraSett
   if (!settings.size.empty()) {
     int w = 0, h = 0;
     char rest = 0;
-    if (std::sscanf(settings.size.c_str(), "%dx%d%c", &w, &h, &rest) != 2 || w <= 0 || h <= 0)
-      throw io::InputError("", "--camera-size", "must be WIDTHxHEIGHT, e.g. 1920x1080 (got \"" + settings.size + "\")");
+    if (std::sscanf(settings.size.c_str(), "%dx%d%c", &w, &h, &rest) != 2 || w < model::bounds::kMinImageSidePx ||
+        h < model::bounds::kMinImageSidePx || w > model::bounds::kMaxImageSidePx || h > model::bounds::kMaxImageSidePx)
+      throw io::InputError("", "--camera-size",
+                           "must be WIDTHxHEIGHT, each 16..16384, e.g. 1920x1080 (got \"" + settings.size + "\")");
     camera.width = w;
     camera.height = h;
   }

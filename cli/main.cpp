@@ -1,10 +1,20 @@
 // diskref: the camera referee for flip-disk tabletop games. This file only wires subcommands;
 // each lives in cli/<name>_command.cpp over the libraries.
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <iostream>
 #include <map>
+#include <new>
+#include <string>
+#include <vector>
 
 #include "cli/commands.h"
 #include "engine/io/input_error.h"
@@ -29,9 +39,82 @@ const SetupFunction kCommands[] = {
     nullptr,
 };
 
+// A standard stream closed when diskref starts (`>&-`) is held open on /dev/null, so that no file
+// diskref opens later takes its number (a track file would receive the summary meant for stdout).
+// Standard output is held read-only: writing to it then fails, and the failure is reported.
+void hold_closed_standard_streams() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    const int held = ::open("/dev/null", fd == 2 ? O_WRONLY : O_RDONLY);
+    if (held >= 0 && held != fd) {
+      ::dup2(held, fd);
+      ::close(held);
+    }
+  }
+}
+
+// What a command printed must have reached standard output: a verdict that could not be written
+// (a closed stdout, a full disk) is a failure, said on stderr, never an exit 0.
+int checked_stdout(const std::string& command, int status) {
+  errno = 0;
+  const bool flushed = std::fflush(stdout) == 0;
+  const int error = errno;
+  std::cout.flush();
+  // What went to stderr (the referee's summary, track's figures) must have arrived too; when it
+  // could not, there is nowhere to say so but the exit status.
+  const bool said = std::fflush(stderr) == 0 && !std::ferror(stderr);
+  if (flushed && !std::ferror(stdout) && std::cout.good()) return said || status != 0 ? status : diskref::cli::kExitFailure;
+  std::fprintf(stderr, "diskref%s%s: error: standard output could not be written%s%s: what it should show is lost\n",
+               command.empty() ? "" : " ", command.c_str(), error != 0 ? ": " : "", error != 0 ? std::strerror(error) : "");
+  return diskref::cli::kExitFailure;
+}
+
+// Edits (insertions, deletions, substitutions) between two words.
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// "diskref chek ...": which subcommands exist, and the one meant.
+int unknown_subcommand(const std::string& given, const std::vector<std::string>& names) {
+  std::string list, nearest;
+  std::size_t best = std::string::npos;
+  for (const std::string& n : names) {
+    list += (list.empty() ? "" : ", ") + n;
+    const std::size_t d = edit_distance(given, n);
+    if (d < best) {
+      best = d;
+      nearest = n;
+    }
+  }
+  std::fprintf(stderr, "diskref: ");
+  if (given.empty())
+    std::fprintf(stderr, "give a subcommand");
+  else
+    std::fprintf(stderr, "there is no subcommand \"%s\"", given.c_str());
+  if (!given.empty() && best <= std::max<std::size_t>(2, given.size() / 3))
+    std::fprintf(stderr, " (did you mean \"%s\"?)", nearest.c_str());
+  std::fprintf(stderr, "\nsubcommands: %s (diskref --help says what each does)\n", list.c_str());
+  return diskref::cli::kExitBadInput;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  hold_closed_standard_streams();
+  // A file size limit (ulimit -f) makes a write fail with EFBIG, reported like a full disk,
+  // instead of killing the program without a word.
+  std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"diskref: the camera referee for flip-disk tabletop games (Star Trek: Red Alert!)"};
   app.set_version_flag("--version", "diskref " DISKREF_VERSION);
   app.require_subcommand(1);
@@ -46,26 +129,37 @@ int main(int argc, char** argv) {
     if (subs.size() == before + 1) runners[subs.back()] = std::move(run);
   }
 
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+  if (argc < 2) return unknown_subcommand("", names);
+  if (argv[1][0] != '-' && std::find(names.begin(), names.end(), argv[1]) == names.end())
+    return unknown_subcommand(argv[1], names);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     // --help and --version end successfully; every other command-line error is bad input (2),
     // as for bad files, whatever CLI11's own code for it.
     int status = app.exit(e);
-    return status == 0 ? 0 : diskref::cli::kExitBadInput;
+    return checked_stdout("", status == 0 ? 0 : diskref::cli::kExitBadInput);
   }
 
   for (auto& [sub, run] : runners) {
     if (!sub->parsed()) continue;
+    int status = diskref::cli::kExitFailure;
     try {
-      return run();
+      status = run();
     } catch (const diskref::io::InputError& e) {
       std::fprintf(stderr, "diskref %s: %s\n", sub->get_name().c_str(), e.what());
-      return diskref::cli::kExitBadInput;
+      status = diskref::cli::kExitBadInput;
+    } catch (const std::bad_alloc&) {
+      std::fprintf(stderr, "diskref %s: error: out of memory\n", sub->get_name().c_str());
+      status = diskref::cli::kExitFailure;
     } catch (const std::exception& e) {
       std::fprintf(stderr, "diskref %s: error: %s\n", sub->get_name().c_str(), e.what());
-      return diskref::cli::kExitFailure;
+      status = diskref::cli::kExitFailure;
     }
+    return checked_stdout(sub->get_name(), status);
   }
   std::cerr << app.help();
   return diskref::cli::kExitBadInput;

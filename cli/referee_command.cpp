@@ -68,6 +68,8 @@ void print_summary(const referee::Referee& r, long long frames, double seconds) 
 int run_referee(const RefereeCommandOptions& o) {
   if (o.video.empty() && o.tracks.empty()) throw io::InputError("", "", "give a VIDEO file (or --tracks FILE.jsonl)");
   if (!(o.off_path_mm > 0 && o.off_path_mm < 1000)) throw io::InputError("", "--off-path-mm", "must be between 0 and 1000 mm");
+  io::check_output_path(o.out);
+  if (!o.script_out.empty()) io::check_output_path(o.script_out);
   // Every input is read before anything runs.
   model::TableSpec table = model::load_table(o.table);
   model::DiskRegistry registry = model::load_disk_registry(o.disks);
@@ -91,6 +93,7 @@ int run_referee(const RefereeCommandOptions& o) {
     });
   } else {
     std::unique_ptr<vision::FrameSource> source = vision::prefetching(vision::open_video_file(o.video));
+    if (lens) calib::check_camera_fits_image(*lens, source->frame_size(), o.calib, "the video");
     vision::Tracker tracker(table, registry, lens);
     Progress progress(source->frame_count(), o.quiet);
     while (std::optional<vision::Frame> frame = source->next()) {

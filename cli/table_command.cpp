@@ -15,6 +15,7 @@
 #include "calibration/camera_pose.h"
 #include "cli/commands.h"
 #include "cli/image_input.h"
+#include "engine/io/atomic_write.h"
 #include "engine/model/table_spec.h"
 #include "vision/apriltag_detector.h"
 #include "vision/frame_source.h"
@@ -96,6 +97,7 @@ void print_report(const calib::CameraPose& pose, const calib::CameraPoseEstimate
 }
 
 int run_table(const TableOptions& o) {
+  io::check_output_path(o.out);
   model::TableSpec table = model::load_table(o.table);
   std::optional<calib::CameraModel> lens;
   if (!o.calib.empty()) lens = calib::load_camera_model(o.calib);
@@ -105,6 +107,8 @@ int run_table(const TableOptions& o) {
   detector_options.quad_decimate = 1.0;
   vision::AprilTagDetector detector(detector_options);
   Observed observed = observe(o, detector);
+  // A camera file for another camera mode is named, not blamed on the corner markers.
+  if (lens) calib::check_camera_fits_image(*lens, observed.image_size, o.calib, is_image_file(o.input) ? "the image" : "the video");
   fmt::print("table: {} (play area {:.1f} x {:.1f} mm)\n", o.table, table.play_area_mm.x, table.play_area_mm.y);
   std::printf("from: %s (%dx%d)\n", observed.summary.c_str(), observed.image_size.width, observed.image_size.height);
 

@@ -10,7 +10,9 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "engine/io/atomic_write.h"
 #include "engine/io/input_error.h"
+#include "engine/model/bounds.h"
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"
 #include "print/print_files.h"
@@ -79,10 +81,11 @@ std::optional<print::ViewingCamera> parse_camera(const TagsOptions& o) {
   if (o.camera_resolution.empty() && o.camera_fov_deg == 0 && o.camera_height_mm == 0) return std::nullopt;
   std::smatch m;
   if (!std::regex_match(o.camera_resolution, m, std::regex(R"(([1-9][0-9]{0,4})x([1-9][0-9]{0,4}))")) ||
-      !(o.camera_fov_deg > 0 && o.camera_fov_deg < 180) || !(o.camera_height_mm > 0))
+      !(o.camera_fov_deg > 0 && o.camera_fov_deg < 180) ||
+      !(o.camera_height_mm > 0 && o.camera_height_mm <= model::bounds::kMaxCameraDistanceMm))
     throw io::InputError("", "--camera-resolution/--camera-fov/--camera-height",
                      "the readability check needs all three: a resolution, a field of view between 0 and 180 "
-                     "degrees and a height above 0 mm, e.g. --camera-resolution 1920x1080 --camera-fov 70 "
+                     "degrees and a height above 0 mm (at most 20 m), e.g. --camera-resolution 1920x1080 --camera-fov 70 "
                      "--camera-height 1100");
   return print::ViewingCamera{{std::stoi(m[1]), std::stoi(m[2])}, o.camera_fov_deg, o.camera_height_mm};
 }
@@ -96,6 +99,7 @@ int run_tags(const TagsOptions& options) {
   const std::string& out = options.out;
   const bool pdf = ends_with(out, ".pdf");
   if (!pdf && !ends_with(out, ".png")) throw io::InputError(out, "", "the output must end in .pdf or .png");
+  io::check_output_path(out);
   print::SheetOptions sheet;
   parse_page(options.page, sheet);
   if (!(options.dpi >= 72 && options.dpi <= 1200))

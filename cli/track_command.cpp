@@ -19,10 +19,15 @@
 #include "calibration/camera_pose.h"
 #include "cli/camera_settings.h"
 #include "cli/commands.h"
+#include "cli/option_checks.h"
 #include "cli/progress.h"
 #include "engine/io/input_error.h"
+#include "engine/io/line_file.h"
+#include "engine/io/write_error.h"
+#include "engine/model/bounds.h"
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"
+#include "vision/apriltag_detector.h"
 #include "vision/frame_source.h"
 #include "vision/prefetching_source.h"
 #include "vision/track_evaluation.h"
@@ -95,6 +100,16 @@ int run_track(const TrackOptions& o) {
   std::optional<std::vector<model::TrackFrame>> truth;
   if (!o.truth.empty()) truth = model::load_track_jsonl(o.truth);
   std::unique_ptr<vision::FrameSource> source = open_source(o);
+  // Files that do not fit what else was given are named, not blamed on the table later.
+  const cv::Size frame_size = source->frame_size();
+  const std::string images = o.camera.empty() ? "the video" : "the camera's frames";
+  if (lens) calib::check_camera_fits_image(*lens, frame_size, o.calib, images);
+  if (fixed_pose) {
+    calib::check_camera_fits_image(fixed_pose->camera, frame_size, o.table_pose, images);
+    calib::check_camera_pose_fits_table(*fixed_pose, table, o.table_pose);
+    if (!frame_size.empty() && fixed_pose->camera.image_size != frame_size)
+      fixed_pose->camera = calib::scaled(fixed_pose->camera, frame_size);
+  }
 
   vision::TrackerOptions options;
   options.detector.family = o.family;
@@ -103,8 +118,9 @@ int run_track(const TrackOptions& o) {
   vision::Tracker tracker(table, registry, lens, options);
   if (fixed_pose) tracker.set_table_pose(*fixed_pose);
 
-  std::ofstream out(o.out, std::ios::out | std::ios::trunc);
-  if (!out) throw io::InputError(o.out, "", "cannot be written");
+  // Every line written at once and checked: a kill loses at most the line being written, a full
+  // disk stops the run with every line before it kept.
+  io::LineFile out(o.out, io::LineFile::Mode::truncate);
 
   g_stop = false;
   auto previous_handler = std::signal(SIGINT, on_interrupt);
@@ -121,9 +137,11 @@ int run_track(const TrackOptions& o) {
       if (!o.quiet) progress.finish();
       std::fprintf(stderr, "%s\n", note.c_str());  // notes name their frame
     }
-    out << model::to_jsonl_line(result.track) << '\n';
-    out.flush();
-    if (!out) throw std::runtime_error("writing " + o.out + " failed (disk full?)");
+    if (!out.write_line(model::to_jsonl_line(result.track))) {
+      progress.finish();
+      std::signal(SIGINT, previous_handler);
+      throw io::WriteError(out.failure() + " (frame " + std::to_string(frame->index) + " on was not tracked)");
+    }
     for (const auto& d : result.track.disks) seen.insert(d.name);
     if (truth) written.push_back(std::move(result.track));
     ++frames;
@@ -134,6 +152,13 @@ int run_track(const TrackOptions& o) {
   progress.finish();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   print_summary(tracker, *source, frames, seconds, seen);
+  // A video that ends before the frames it announces was cut short (or its end is corrupt).
+  const bool stopped_early = g_stop || (o.max_frames >= 0 && frames >= o.max_frames);
+  if (!stopped_early && o.camera.empty() && source->frame_count() && frames + source->corrupt_frames_skipped() < *source->frame_count())
+    std::fprintf(stderr,
+                 "diskref track: warning: %s ended after %lld of the %lld frames it announces (cut short, or corrupt at "
+                 "its end); %s holds the %lld frames read\n",
+                 o.video.c_str(), frames + source->corrupt_frames_skipped(), *source->frame_count(), o.out.c_str(), frames);
   if (truth) std::fprintf(stderr, "compared with %s:\n%s", o.truth.c_str(), vision::format_evaluation(vision::evaluate_tracks(written, *truth)).c_str());
   if (!tracker.table_pose()) {
     std::fprintf(stderr, "diskref track: no table pose: the corner markers were never seen (is the table file right?)\n");
@@ -157,9 +182,11 @@ RunFunction setup_track(CLI::App& app) {
   sub->add_option("--frames", o->max_frames, "Stop after this many frames")->check(CLI::PositiveNumber);
   sub->add_option("--table-pose", o->table_pose, "Use this table pose file instead of finding the corner markers");
   sub->add_option("--lost-after", o->lost_after_s, "Seconds unseen before a disk is lost")
-      ->check(CLI::NonNegativeNumber)->capture_default_str();
+      ->check(finite_between(0, model::bounds::kMaxTimeS))->capture_default_str();
   sub->add_option("--truth", o->truth, "Compare the output with this ground truth (truth.jsonl) and print the figures");
-  sub->add_option("--tag-family", o->family, "AprilTag family")->capture_default_str();
+  sub->add_option("--tag-family", o->family, "AprilTag family")
+      ->check(CLI::IsMember(vision::known_tag_families()))
+      ->capture_default_str();
   sub->add_option("--threads", o->threads, "Detection threads")->check(CLI::Range(1, 64))->capture_default_str();
   sub->add_flag("--quiet", o->quiet, "No progress on stderr");
   return [o] { return run_track(*o); };

@@ -5,8 +5,12 @@
 #include <filesystem>
 #include <string>
 
+#include <opencv2/imgcodecs.hpp>
+
 #include "cli/camera_settings.h"
 #include "cli/commands.h"
+#include "cli/option_checks.h"
+#include "engine/io/atomic_write.h"
 #include "engine/io/input_error.h"
 #include "ui/app.h"
 
@@ -28,6 +32,10 @@ fs::path default_rules_data() {
   if (fs::is_directory(fs::path("data") / "rules")) return fs::path("data") / "rules";
   return fs::path(DISKREF_DATA_DIR) / "rules";
 }
+
+// The largest window (X and OpenGL take 8192 px a side everywhere; beyond, X's error handler ends
+// the program).
+constexpr int kMaxWindowSide = 8192;
 
 struct UiOptions {
   std::string video;
@@ -82,15 +90,24 @@ int run_ui(const UiOptions& o) {
   if (!o.tracks.empty()) a.source.tracks = o.tracks;
   if (!o.record.empty()) a.record_dir = o.record;
   a.rules_data = o.rules.empty() ? default_rules_data() : fs::path(o.rules);
-  if (!o.screenshot.empty()) a.screenshot = o.screenshot;
+  if (!o.screenshot.empty()) {
+    // OpenCV picks the format from the extension; an unknown one would fail only at the end.
+    if (!cv::haveImageWriter(o.screenshot))
+      throw io::InputError(o.screenshot, "", "cannot be written as an image: give a name ending in .png (or .jpg, .bmp, .tif)");
+    io::check_output_path(o.screenshot);
+    a.screenshot = o.screenshot;
+  }
   if (!o.views_json.empty()) {
     if (!a.screenshot) throw io::InputError("", "--views-json", "goes with --screenshot");
+    io::check_output_path(o.views_json);
     a.views_json = o.views_json;
   }
   a.frames = o.frames;
   if (a.screenshot && a.frames < 1) a.frames = 1;
-  if (std::sscanf(o.size.c_str(), "%dx%d", &a.width, &a.height) != 2 || a.width < 640 || a.height < 400) {
-    throw io::InputError("", "--size", "expected WIDTHxHEIGHT, at least 640x400");
+  char rest = 0;
+  if (std::sscanf(o.size.c_str(), "%dx%d%c", &a.width, &a.height, &rest) != 2 || a.width < 640 || a.height < 400 ||
+      a.width > kMaxWindowSide || a.height > kMaxWindowSide) {
+    throw io::InputError("", "--size", "expected WIDTHxHEIGHT, at least 640x400 and at most 8192x8192 (got \"" + o.size + "\")");
   }
   if (!o.select.empty()) {
     a.initial.a = o.select[0];
@@ -119,6 +136,10 @@ int run_ui(const UiOptions& o) {
   if (a.screenshot) std::fprintf(stderr, "diskref ui: wrote %s (frame %lld)\n", a.screenshot->c_str(), s.last_frame_index);
   if (s.recording) std::fprintf(stderr, "diskref ui: recorded the session in %s\n", s.recording->c_str());
   if (o.stats) print_summary(s);
+  if (s.recording_failure) {
+    std::fprintf(stderr, "diskref ui: error: the recording stopped: %s\n", s.recording_failure->c_str());
+    return kExitFailure;
+  }
   return kExitOk;
 }
 
@@ -151,7 +172,7 @@ RunFunction setup_ui(CLI::App& app) {
   sub->add_option("--flip", o->flip, "Preselect a ship and a speed for the flip path: SHIP:SPEED");
   sub->add_flag("--paused", o->paused, "Start paused on the first frame");
   sub->add_flag("--exit-at-end", o->exit_at_end, "Exit when the video ends");
-  sub->add_option("--seconds", o->seconds, "Exit after this many seconds on the screen")->check(CLI::PositiveNumber);
+  sub->add_option("--seconds", o->seconds, "Exit after this many seconds on the screen")->check(finite_between(0.01, 1e7));
   sub->add_flag("--zoom", o->zoom, "Start with the table view zoomed to the dispute");
   sub->add_flag("--stats", o->stats, "Print the display rate and tracking time on exit");
   return [o] { return run_ui(*o); };

@@ -28,8 +28,9 @@ set(rooms
   "referee|engine referee|opencv2 apriltag imgui GLFW backends"
   "ui|engine calibration print vision simulator referee ui|"
   "cli|engine calibration print vision simulator referee ui cli|"
+  "fuzz|engine calibration print vision simulator referee ui fuzz|imgui GLFW backends"
   "bench|engine calibration print vision simulator referee bench|imgui GLFW backends")
-set(project_rooms engine calibration print vision simulator referee ui cli bench tests)
+set(project_rooms engine calibration print vision simulator referee ui cli bench tests fuzz)
 
 set(problems "")
 set(seen_rooms "")

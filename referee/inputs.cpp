@@ -4,6 +4,7 @@
 
 #include "engine/io/input_error.h"
 #include "engine/io/jsonl.h"
+#include "engine/model/bounds.h"
 #include "engine/rules/action_json.h"
 
 namespace diskref::referee {
@@ -49,9 +50,7 @@ Input parse_input(const io::JsonCursor& c) {
   if (!c.json().is_object()) c.fail("an input is a JSON object {\"t\": SECONDS, \"do\": ...}");
   Input in;
   in.where = c.file();
-  double t = c.at("t").number();
-  if (!std::isfinite(t) || t < 0 || t > 1e7) c.at("t").fail("must be a time in seconds, 0 .. 10,000,000");
-  in.t = t;
+  in.t = model::bounds::time_s(c.at("t"));
   std::string what = c.at("do").non_empty_string();
   // The members other than "t" are a play action's (or one of the referee's own).
   nlohmann::json body = c.json();

@@ -6,6 +6,7 @@
 #include <opencv2/calib3d.hpp>
 
 #include "engine/io/input_error.h"
+#include "engine/model/bounds.h"
 #include "simulator/board_views.h"
 
 namespace diskref::simulator {
@@ -33,7 +34,7 @@ model::Face read_face(const io::JsonCursor& c) { return *model::face_from_string
 ArmDirection parse_arm(const io::JsonCursor& parent, std::string_view key) {
   auto c = parent.find(key);
   if (!c) return std::nullopt;
-  if (c->json().is_number()) return c->number();
+  if (c->json().is_number()) return model::bounds::angle_deg(*c);
   std::string side = c->one_of({"south", "north", "east", "west"});
   if (side == "south") return 270.0;
   if (side == "north") return 90.0;
@@ -88,21 +89,24 @@ void parse_camera(const io::JsonCursor& c, const model::TableSpec& table, Camera
     }
     if (cv::norm(rig.rotation * rig.rotation.t() - cv::Matx33d::eye()) > 1e-6 || cv::determinant(rig.rotation) < 0)
       r.fail("must be a rotation matrix (orthonormal, determinant +1)");
-    auto t = explicit_pose->at("translation_mm").numbers(3);
-    rig.translation = cv::Vec3d(t[0], t[1], t[2]);
+    auto t = explicit_pose->at("translation_mm");
+    t.numbers(3);
+    for (std::size_t i = 0; i < 3; ++i) rig.translation[static_cast<int>(i)] = model::bounds::coordinate_mm(t.at(i));
   } else {
     pose.allow_only({"height_mm", "tilt_deg", "yaw_deg", "look_at_mm"});
     double height = pose.at("height_mm").number_in(100, 10000);
     double tilt = pose.find("tilt_deg") ? pose.at("tilt_deg").number_in(0, 60) : 0.0;
-    double yaw = pose.number_or("yaw_deg", 90);
+    double yaw = pose.find("yaw_deg") ? model::bounds::angle_deg(pose.at("yaw_deg")) : 90.0;
     geom::Vec2 look_at = table.play_area_mm / 2;
     if (auto l = pose.find("look_at_mm")) {
-      auto xy = l->numbers(2);
-      look_at = {xy[0], xy[1]};
+      l->numbers(2);
+      look_at = {model::bounds::coordinate_mm(l->at(std::size_t{0})), model::bounds::coordinate_mm(l->at(std::size_t{1}))};
     }
     look_at_table(height, tilt, yaw, look_at, rig.rotation, rig.translation);
   }
   if (rig.center_table()[2] <= 0) pose.fail("the camera must be above the table (z > 0)");
+  if (cv::norm(rig.center_table()) > model::bounds::kMaxCoordinateMm)
+    pose.fail("puts the camera more than 100 m from the table");
 }
 
 SurfaceSpec parse_surface(const io::JsonCursor& c) {
@@ -139,9 +143,9 @@ BoardEvent parse_board(const io::JsonCursor& c, const CameraRig& rig) {
   b.board.type = type == "chessboard" ? print::BoardSpec::Type::chessboard : print::BoardSpec::Type::charuco;
   b.board.cols = c.at("cols").int_in(2, 40);
   b.board.rows = c.at("rows").int_in(2, 40);
-  b.board.square_mm = c.at("square_mm").positive_number();
+  b.board.square_mm = model::bounds::size_mm(c.at("square_mm"));
   if (b.board.type == print::BoardSpec::Type::charuco) {
-    b.board.marker_mm = c.at("marker_mm").positive_number();
+    b.board.marker_mm = model::bounds::size_mm(c.at("marker_mm"));
     if (auto d = c.find("dictionary")) {
       std::string name = d->non_empty_string();
       auto it = std::find_if(std::begin(kDictionaries), std::end(kDictionaries), [&](const auto& n) { return name == n.name; });
@@ -151,9 +155,8 @@ BoardEvent parse_board(const io::JsonCursor& c, const CameraRig& rig) {
   }
   if (auto problem = print::board_spec_problem(b.board); !problem.empty()) c.fail(problem);
   if (auto s = c.find("seed")) b.seed = static_cast<uint64_t>(s->integer());
-  b.hold_s = c.number_or("hold_s", b.hold_s);
-  b.move_s = c.number_or("move_s", b.move_s);
-  if (!(b.hold_s >= 0 && b.move_s > 0)) c.fail("hold_s must be >= 0 and move_s > 0");
+  if (auto h = c.find("hold_s")) b.hold_s = h->number_in(0, 60);
+  if (auto m = c.find("move_s")) b.move_s = m->number_in(0.01, 60);
   auto poses = c.at("poses");
   if (poses.json().is_number()) {
     b.count = poses.int_in(1, 200);
@@ -166,8 +169,14 @@ BoardEvent parse_board(const io::JsonCursor& c, const CameraRig& rig) {
     for (std::size_t i = 0; i < poses.size(); ++i) {
       auto p = poses.at(i);
       p.allow_only({"rotation_deg", "translation_mm"});
-      auto r = p.at("rotation_deg").numbers(3);
-      auto t = p.at("translation_mm").numbers(3);
+      auto rc = p.at("rotation_deg");
+      rc.numbers(3);
+      std::vector<double> r;
+      for (std::size_t k = 0; k < 3; ++k) r.push_back(model::bounds::angle_deg(rc.at(k)));
+      auto tc = p.at("translation_mm");
+      tc.numbers(3);
+      std::vector<double> t;
+      for (std::size_t k = 0; k < 3; ++k) t.push_back(model::bounds::coordinate_mm(tc.at(k)));
       cv::Matx33d rotation;
       cv::Rodrigues(cv::Vec3d(r[0], r[1], r[2]) * (std::numbers::pi / 180), rotation);
       b.poses.emplace_back(rotation, cv::Vec3d(t[0], t[1], t[2]));
@@ -201,16 +210,16 @@ ScenarioEvent parse_event(const io::JsonCursor& c, const Scenario& s) {
     a.allow_only({"disk", "heading", "duration_s"});
     RotateEvent r;
     r.disk = disk_name(a.at("disk"), reg);
-    r.heading = a.at("heading").number();
+    r.heading = model::bounds::angle_deg(a.at("heading"));
     if (auto d = a.find("duration_s")) r.duration_s = d->number_in(0.05, 30);
     ev.what = r;
   } else if (actions[0] == "place") {
     a.allow_only({"disk", "x", "y", "heading", "face", "duration_s", "from"});
     PlaceEvent p;
     p.disk = disk_name(a.at("disk"), reg);
-    p.x = a.at("x").number();
-    p.y = a.at("y").number();
-    p.heading = a.at("heading").number();
+    p.x = model::bounds::coordinate_mm(a.at("x"));
+    p.y = model::bounds::coordinate_mm(a.at("y"));
+    p.heading = model::bounds::angle_deg(a.at("heading"));
     if (auto f = a.find("face")) p.face = read_face(*f);
     if (auto d = a.find("duration_s")) p.duration_s = d->number_in(0.3, 30);
     p.from = parse_arm(a, "from");
@@ -228,8 +237,8 @@ ScenarioEvent parse_event(const io::JsonCursor& c, const Scenario& s) {
     if (auto over = a.find("over"))
       for (std::size_t i = 0; i < over->size(); ++i) h.over.push_back(disk_name(over->at(i), reg));
     if (auto at = a.find("at_mm")) {
-      auto xy = at->numbers(2);
-      h.at_mm = geom::Vec2{xy[0], xy[1]};
+      at->numbers(2);
+      h.at_mm = geom::Vec2{model::bounds::coordinate_mm(at->at(std::size_t{0})), model::bounds::coordinate_mm(at->at(std::size_t{1}))};
     }
     if (h.over.empty() == !h.at_mm) a.fail("a hand needs either \"over\" (disk names) or \"at_mm\" ([x, y])");
     if (auto v = a.find("height_mm")) h.height_mm = v->number_in(5, 500);
@@ -291,9 +300,9 @@ Scenario parse_scenario(const io::JsonCursor& root, const std::filesystem::path&
       sp.disk = disk_name(p.at("disk"), s.registry);
       for (const auto& other : s.start)
         if (other.disk == sp.disk) p.at("disk").fail("disk \"" + sp.disk + "\" is placed twice");
-      sp.x = p.at("x").number();
-      sp.y = p.at("y").number();
-      sp.heading = p.at("heading").number();
+      sp.x = model::bounds::coordinate_mm(p.at("x"));
+      sp.y = model::bounds::coordinate_mm(p.at("y"));
+      sp.heading = model::bounds::angle_deg(p.at("heading"));
       if (auto f = p.find("face")) sp.face = read_face(*f);
       s.start.push_back(sp);
     }

@@ -20,6 +20,7 @@
 #include <opencv2/imgcodecs.hpp>
 
 #include "calibration/camera_model.h"
+#include "engine/io/atomic_write.h"
 #include "engine/io/input_error.h"
 #include "engine/rules/data_loading.h"
 #include "ui/gl_texture.h"
@@ -202,9 +203,7 @@ void write_views_json(const fs::path& file, const Screen& s, const Layout& layou
     j["table_view"] = {{"px_per_mm", s.table_view_drawn->px_per_mm},
                        {"origin", {s.table_view_drawn->screen_origin.x, s.table_view_drawn->screen_origin.y}}};
   }
-  std::ofstream out(file);
-  out << j.dump(2) << "\n";
-  if (!out) throw std::runtime_error(file.string() + ": cannot be written");
+  io::write_file_atomically(file, j.dump(2) + "\n");  // every write checked
 }
 
 void draw_panels(Screen& screen, const Layout& layout) {
@@ -233,6 +232,9 @@ RunSummary run_app(const AppOptions& o) {
   screen.choice.template_index = std::clamp(screen.choice.template_index, 0, static_cast<int>(screen.templates.size()) - 1);
 
   Sources sources = open_sources(o, rs, screen, summary);
+  // A camera file for another camera mode is named, not blamed on the table later.
+  if (screen.lens && rs.files.camera)
+    calib::check_camera_fits_image(*screen.lens, sources.frames->frame_size(), rs.files.camera->string(), "the video");
   std::unique_ptr<SessionRecorder> recorder;
   if (o.record_dir) {
     recorder = std::make_unique<SessionRecorder>(*o.record_dir, sources.info, rs.files);
@@ -283,6 +285,10 @@ RunSummary run_app(const AppOptions& o) {
     for (Event& e : worker.take_events()) {
       if (recorder) recorder->write_event(e);
       screen.log.add(std::move(e));
+    }
+    if (recorder && recorder->failed() && !summary.recording_failure) {
+      summary.recording_failure = recorder->failure();
+      screen.note(Severity::warning, "RECORDING STOPPED: " + *summary.recording_failure);
     }
     screen.refresh();
     screen.display_fps = ImGui::GetIO().Framerate;
@@ -344,6 +350,7 @@ RunSummary run_app(const AppOptions& o) {
     summary.p95_frame_work_ms = work_ms[std::min(work_ms.size() - 1, work_ms.size() * 95 / 100)];
   }
   delete_texture(screen.texture);
+  if (recorder && recorder->failed()) summary.recording_failure = recorder->failure();
   return summary;
 }
 

@@ -51,6 +51,8 @@ struct RunSummary {
   double mean_process_ms = 0;       // the worker's per-frame tracking time
   long long last_frame_index = -1;
   std::optional<std::filesystem::path> recording;
+  // Set when a write to the recording failed (a full disk): what was kept and what was lost.
+  std::optional<std::string> recording_failure;
   std::vector<std::string> notes;   // what the screen said in its event log's warnings, etc.
 };
 

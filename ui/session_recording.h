@@ -12,14 +12,19 @@
 //   events.jsonl   one event per line ({"t", "frame", "severity", "text"}), flushed after each.
 // A crash can at worst cut the last line of a .jsonl file short; loading drops such a line with
 // a warning. A bad line anywhere else is an input error.
+//
+// Every write is checked. When one fails (a full disk, a file size limit) the recording stops
+// there: the file is cut back to its last complete line, nothing more is written, and failed() /
+// failure() say what was kept and what was lost since; the screen shows it and `diskref ui` exits 1.
 
-#include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "engine/io/line_file.h"
 #include "engine/model/track_frame.h"
 #include "ui/event_log.h"
 
@@ -44,7 +49,8 @@ struct SessionFiles {
 class SessionRecorder {
  public:
   // Creates `dir` (it must not exist or be empty), copies the files, writes session.json.
-  // Throws std::runtime_error naming the path on failure.
+  // Throws InputError naming the folder when it cannot be a recording's (it exists and is not an
+  // empty folder, or cannot be created: exit 2), WriteError when the disk is full.
   SessionRecorder(const std::filesystem::path& dir, const SessionInfo& info, const SessionFiles& files);
   ~SessionRecorder();
   SessionRecorder(const SessionRecorder&) = delete;
@@ -55,12 +61,26 @@ class SessionRecorder {
   void write_event(const Event& event);
   long long frames_written() const;
 
+  // Whether a write failed: the recording stopped there.
+  bool failed() const;
+  // What failed, what is kept and what was not recorded since ("DIR/track.jsonl: writing line
+  // 1235 failed: No space left on device; the 1234 line(s) before it are kept, complete, ...; 57
+  // frame(s) and 2 event(s) after it were not recorded"); empty while nothing failed.
+  std::string failure() const;
+
  private:
+  // Writes `line` to `file` unless the recording stopped; a failed write stops it. Returns whether
+  // the line was written, else counts it in `lost`. Called with mutex_ held.
+  bool write_or_count_lost(io::LineFile& file, const std::string& line, long long& lost);
+
   std::filesystem::path dir_;
   mutable std::mutex mutex_;
-  std::FILE* track_ = nullptr;
-  std::FILE* events_ = nullptr;
+  std::unique_ptr<io::LineFile> track_;
+  std::unique_ptr<io::LineFile> events_;
   long long frames_written_ = 0;
+  std::string failure_;
+  long long frames_lost_ = 0;
+  long long events_lost_ = 0;
 };
 
 struct Recording {

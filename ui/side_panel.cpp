@@ -38,7 +38,13 @@ void playback(Screen& s) {
   ImGui::TextDisabled("%s", w->source_description().c_str());
   ImGui::TextDisabled("tracks: %s", w->producer_description().c_str());
   ImGui::TextDisabled("display %.0f fps, tracking %.1f ms/frame", static_cast<double>(s.display_fps), st.mean_process_ms);
-  if (s.recorder) ImGui::TextDisabled("recording to %s", s.recorder->dir().c_str());
+  if (s.recorder && s.recorder->failed()) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(im_color4(colors::kContact), "RECORDING STOPPED: %s", s.recorder->failure().c_str());
+    ImGui::PopTextWrapPos();
+  } else if (s.recorder) {
+    ImGui::TextDisabled("recording to %s", s.recorder->dir().c_str());
+  }
 }
 
 void calibration(const Screen& s) {

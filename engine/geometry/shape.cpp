@@ -10,6 +10,9 @@ template <class... Ts>
 struct Overloaded : Ts... {
   using Ts::operator()...;
 };
+// C++20 deduces this itself; clang 14 (the fuzzing build's) still needs the guide.
+template <class... Ts>
+Overloaded(Ts...) -> Overloaded<Ts...>;
 
 bool positive_finite(double v) { return std::isfinite(v) && v > 0; }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <unordered_set>
 
 #include "engine/io/input_error.h"
 
@@ -26,29 +27,143 @@ std::string format_number(double v) {
 
 }  // namespace
 
+namespace {
+
+// Line and column (from 1) of byte `offset` of `text`.
+std::string line_and_column(std::string_view text, std::size_t offset) {
+  std::size_t line = 1, column = 1;
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+// The byte offset of the n-th (from 1) member name of JSON text that parses up to there: a string
+// followed by ':'.
+std::size_t offset_of_member_name(std::string_view text, std::size_t n) {
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '"') continue;
+    const std::size_t start = i;
+    for (++i; i < text.size() && text[i] != '"'; ++i)
+      if (text[i] == '\\') ++i;
+    std::size_t j = i + 1;
+    while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r')) ++j;
+    if (j < text.size() && text[j] == ':' && ++count == n) return start;
+  }
+  return text.size();
+}
+
+// Where the parser is, for a message: the containers open around it, each with the member or
+// element it is reading.
+struct OpenContainer {
+  bool object = true;
+  std::size_t index = 0;               // arrays: the element being read
+  std::string member;                  // objects: the member being read
+  std::unordered_set<std::string> names;  // objects: the members so far
+};
+
+std::string path_of(const std::vector<OpenContainer>& open, std::size_t levels) {
+  std::string path;
+  for (std::size_t i = 0; i < levels && i < open.size(); ++i) {
+    if (open[i].object)
+      path += (path.empty() ? "" : ".") + open[i].member;
+    else
+      path += "[" + std::to_string(open[i].index) + "]";
+  }
+  return path;
+}
+
+std::string after_bracket(const std::string& message) {
+  // nlohmann's message reads "[json.exception.parse_error.101] parse error at line 3, column 5:
+  // ..."; keep the part after the bracketed id.
+  auto close = message.find("] ");
+  return close == std::string::npos ? message : message.substr(close + 2);
+}
+
+}  // namespace
+
 nlohmann::json parse_json_text(std::string_view text, const std::string& file) {
+  using Event = nlohmann::json::parse_event_t;
+  std::vector<OpenContainer> open;
+  std::size_t names_seen = 0;
+  auto callback = [&](int depth, Event event, nlohmann::json& parsed) {
+    switch (event) {
+      case Event::object_start:
+      case Event::array_start:
+        if (depth >= kMaxJsonDepth)
+          throw InputError(file, path_of(open, open.size()),
+                           "arrays and objects nest deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+        open.push_back({event == Event::object_start, 0, {}, {}});
+        break;
+      case Event::key: {
+        ++names_seen;
+        OpenContainer& object = open.back();
+        std::string name = parsed.get<std::string>();
+        if (!object.names.insert(name).second) {
+          std::string where = line_and_column(text, offset_of_member_name(text, names_seen));
+          throw InputError(file, path_of(open, open.size() - 1),
+                           where + ": member \"" + name + "\" given twice (a JSON object names each member once; "
+                           "which one was meant?)");
+        }
+        object.member = std::move(name);
+        break;
+      }
+      case Event::object_end:
+      case Event::array_end:
+        open.pop_back();
+        if (!open.empty() && !open.back().object) ++open.back().index;
+        break;
+      case Event::value:
+        if (!open.empty() && !open.back().object) ++open.back().index;
+        break;
+    }
+    return true;
+  };
   try {
-    return nlohmann::json::parse(text.begin(), text.end());
+    return nlohmann::json::parse(text.begin(), text.end(), callback);
   } catch (const nlohmann::json::parse_error& e) {
-    // nlohmann's message reads "[json.exception.parse_error.101] parse error at line 3, column 5:
-    // ..."; keep the part after the bracketed id.
-    std::string message = e.what();
-    if (auto close = message.find("] "); close != std::string::npos) message = message.substr(close + 2);
-    throw InputError(file, "", "is not valid JSON: " + message);
+    throw InputError(file, "", "is not valid JSON: " + after_bracket(e.what()));
   } catch (const nlohmann::json::exception& e) {
     // e.g. out_of_range for a number such as 1e999 that no double can hold.
-    std::string message = e.what();
-    if (auto close = message.find("] "); close != std::string::npos) message = message.substr(close + 2);
-    throw InputError(file, "", "is not usable JSON: " + message);
+    throw InputError(file, "", "is not usable JSON: " + after_bracket(e.what()));
   }
 }
 
-nlohmann::json read_json_file(const std::filesystem::path& file) {
+std::string read_input_file(const std::filesystem::path& file, std::string_view kind, std::uintmax_t max_bytes) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::status(file, ec);
+  if (fs::is_directory(st)) throw InputError(file.string(), "", "is a directory, not " + std::string(kind));
+  if (fs::exists(st) && !fs::is_regular_file(st) && !fs::is_fifo(st))
+    throw InputError(file.string(), "", "is not a regular file (a device or a socket), not " + std::string(kind));
+  if (fs::is_regular_file(st)) {
+    const std::uintmax_t size = fs::file_size(file, ec);
+    if (!ec && size > max_bytes)
+      throw InputError(file.string(), "", "is " + std::to_string(size >> 20) + " MiB, larger than " + std::string(kind) +
+                                              " can be (" + std::to_string(max_bytes >> 20) + " MiB)");
+  }
   std::ifstream in(file, std::ios::binary);
   if (!in) throw InputError(file.string(), "", "cannot be opened (missing or unreadable)");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return parse_json_text(buffer.str(), file.string());
+  std::string text;
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    text.append(buffer, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > max_bytes)
+      throw InputError(file.string(), "", "is larger than " + std::string(kind) + " can be (" +
+                                              std::to_string(max_bytes >> 20) + " MiB)");
+  }
+  if (in.bad()) throw InputError(file.string(), "", "could not be read to the end");
+  return text;
+}
+
+nlohmann::json read_json_file(const std::filesystem::path& file) {
+  return parse_json_text(read_input_file(file, "a JSON file", kMaxJsonFileBytes), file.string());
 }
 
 JsonCursor::JsonCursor(const nlohmann::json& value, std::string file, std::string path)

@@ -12,6 +12,7 @@
 // The cursor does not own the document: keep the nlohmann::json alive while cursors exist.
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <initializer_list>
 #include <optional>
@@ -23,11 +24,25 @@
 
 namespace diskref::io {
 
-// Reads and parses a JSON file. Throws InputError("file", "", "cannot be opened"/"is not valid
-// JSON: ... line L, column C").
+// The largest input file diskref reads whole (a JSON file; a JSON-lines file may be larger).
+inline constexpr std::uintmax_t kMaxJsonFileBytes = 64u << 20;         // 64 MiB
+inline constexpr std::uintmax_t kMaxJsonLinesFileBytes = 4096ull << 20;  // 4 GiB
+// How deep arrays and objects may nest (no diskref file needs more than 10).
+inline constexpr int kMaxJsonDepth = 64;
+
+// Reads a whole input file. `kind` names what it should be ("a JSON file"). Throws InputError
+// naming the file: missing or unreadable, a directory, not a regular file or a pipe (a device),
+// larger than `max_bytes`.
+std::string read_input_file(const std::filesystem::path& file, std::string_view kind, std::uintmax_t max_bytes);
+
+// Reads and parses a JSON file. Throws InputError("file", "", "cannot be opened"/"is a
+// directory"/"is not valid JSON: ... line L, column C"/...).
 nlohmann::json read_json_file(const std::filesystem::path& file);
 
-// Parses JSON text; `file` only names the source in error messages.
+// Parses JSON text; `file` only names the source in error messages. Refuses (InputError) what
+// nlohmann::json would take silently: a member given twice in one object (the last would win:
+// "line 7, column 5: disks[0].tags[0]: member \"size_mm\" given twice"), and nesting deeper than
+// kMaxJsonDepth.
 nlohmann::json parse_json_text(std::string_view text, const std::string& file);
 
 class JsonCursor {

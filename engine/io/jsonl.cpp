@@ -9,14 +9,7 @@ namespace diskref::io {
 
 void read_jsonl(const std::filesystem::path& file, const std::function<void(const JsonCursor&)>& on_line,
                 std::vector<std::string>* cut_short) {
-  if (std::filesystem::is_directory(file)) throw InputError(file.string(), "", "is a directory, not a JSON-lines file");
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(file.string(), "", "cannot be opened (missing or unreadable)");
-  in.seekg(0, std::ios::end);
-  std::string text(static_cast<std::size_t>(std::max<std::streamoff>(0, in.tellg())), '\0');
-  in.seekg(0, std::ios::beg);
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (!in) throw InputError(file.string(), "", "could not be read to the end");
+  const std::string text = read_input_file(file, "a JSON-lines file", kMaxJsonLinesFileBytes);
   std::size_t pos = 0;
   long long line_no = 0;
   while (pos < text.size()) {

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/model/bounds.h"
 #include "engine/model/shape_json.h"
 #include "engine/model/table_spec.h"
 
@@ -14,9 +15,19 @@ namespace {
 
 std::optional<unsigned> parse_color(const io::JsonCursor& c) {
   std::string text = c.string();
+  // Exactly '#' and six hexadecimal digits: sscanf("%6x") would take "#12345g" as 0x12345.
+  bool ok = text.size() == 7 && text[0] == '#';
   unsigned value = 0;
-  if (text.size() != 7 || text[0] != '#' || std::sscanf(text.c_str() + 1, "%6x", &value) != 1)
-    c.fail("must be a colour written \"#rrggbb\" (got \"" + text + "\")");
+  for (std::size_t i = 1; ok && i < text.size(); ++i) {
+    const char ch = text[i];
+    const int digit = ch >= '0' && ch <= '9'   ? ch - '0'
+                      : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+                      : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10
+                                               : -1;
+    ok = digit >= 0;
+    value = value * 16 + static_cast<unsigned>(digit < 0 ? 0 : digit);
+  }
+  if (!ok) c.fail("must be a colour written \"#rrggbb\" with six hexadecimal digits (got \"" + text + "\")");
   return value;
 }
 
@@ -84,7 +95,7 @@ DiskRegistry parse_disk_registry(const io::JsonCursor& root) {
     if (auto [it, fresh] = name_paths.emplace(spec.name, name.path()); !fresh)
       name.fail("disk name \"" + spec.name + "\" is used twice (first at " + it->second + ")");
     spec.kind = parse_disk_kind(d.at("kind"));
-    if (auto t = d.find("thickness_mm")) spec.thickness_mm = t->non_negative_number();
+    if (auto t = d.find("thickness_mm")) spec.thickness_mm = bounds::thickness_mm(*t);
     spec.shape = parse_shape(d.at("shape"));
     if (auto c = d.find("color")) spec.color_rgb = parse_color(*c);
 
@@ -104,8 +115,8 @@ DiskRegistry parse_disk_registry(const io::JsonCursor& root) {
       int face_slot = tag.face == Face::up ? 0 : 1;
       if (face_used[face_slot]) tc.fail("disk \"" + spec.name + "\" already has a tag on this face");
       face_used[face_slot] = true;
-      tag.size_mm = tc.at("size_mm").positive_number();
-      tag.heading_offset_deg = tc.number_or("heading_offset_deg", 0.0);
+      tag.size_mm = bounds::tag_size_mm(tc.at("size_mm"));
+      if (auto h = tc.find("heading_offset_deg")) tag.heading_offset_deg = bounds::angle_deg(*h);
       if (auto problem = tag_fit_problem_and_remedy(spec.shape, tag); !problem.empty())
         tc.at("size_mm").fail("disk \"" + spec.name + "\": " + problem);
       spec.tags.push_back(tag);

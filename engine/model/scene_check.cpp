@@ -5,6 +5,7 @@
 
 #include "engine/geometry/flip_path.h"
 #include "engine/geometry/range.h"
+#include "engine/model/bounds.h"
 #include "engine/model/shape_json.h"
 
 namespace diskref::model {
@@ -29,7 +30,8 @@ std::vector<SceneDisk> parse_disks(const io::JsonCursor& list) {
       name.fail("duplicate disk name \"" + disk.name + "\" (also disks[" + std::to_string(it->second) + "])");
     disk.kind = parse_disk_kind(d.at("kind"));
     disk.placed.shape = parse_shape(d.at("shape"));
-    disk.placed.pose = geom::Pose::from_degrees(d.at("x").number(), d.at("y").number(), d.at("heading").number());
+    disk.placed.pose = geom::Pose::from_degrees(bounds::coordinate_mm(d.at("x")), bounds::coordinate_mm(d.at("y")),
+                                               bounds::angle_deg(d.at("heading")));
     disks.push_back(std::move(disk));
   }
   return disks;
@@ -71,7 +73,7 @@ SceneQuestion parse_question(const std::vector<SceneDisk>& disks, const io::Json
     std::tie(r.from, r.to) = disk_pair(disks, body, "from", "to");
     io::JsonCursor t = body.at("template");
     t.allow_only({"length_mm", "width_mm"});
-    r.range_template = {t.at("length_mm").positive_number(), t.at("width_mm").positive_number()};
+    r.range_template = {bounds::size_mm(t.at("length_mm")), bounds::size_mm(t.at("width_mm"))};
     if (auto m = body.find("reach_multiplier")) r.reach_multiplier = m->int_in(1, 100);
     out.question = r;
   } else if (type == "overlap") {
@@ -85,7 +87,7 @@ SceneQuestion parse_question(const std::vector<SceneDisk>& disks, const io::Json
     m.disk = disk_index(disks, body.at("disk"));
     if (disks[m.disk].kind == DiskKind::template_) body.at("disk").fail("is a template; only disks flip");
     m.flips = body.at("flips").int_in(0, 1000);
-    if (auto h = body.find("heading")) m.heading_deg = h->number();
+    if (auto h = body.find("heading")) m.heading_deg = bounds::angle_deg(*h);
     out.question = m;
   } else {
     body.allow_only({"template", "from", "to"});
@@ -211,7 +213,7 @@ Scene parse_scene(const io::JsonCursor& root) {
   Scene scene;
   if (auto area = root.find("play_area_mm")) {
     if (area->size() != 2) area->fail("must be [width, height]");
-    scene.play_area_mm = {area->at(std::size_t{0}).positive_number(), area->at(std::size_t{1}).positive_number()};
+    scene.play_area_mm = {bounds::play_area_side_mm(area->at(std::size_t{0})), bounds::play_area_side_mm(area->at(std::size_t{1}))};
   }
   scene.disks = parse_disks(root.at("disks"));
   io::JsonCursor questions = root.at("questions");

@@ -1,25 +1,27 @@
 #include "engine/model/shape_json.h"
 
+#include "engine/model/bounds.h"
+
 namespace diskref::model {
 
 geom::Shape parse_shape(const io::JsonCursor& cursor) {
   std::string type = cursor.at("type").one_of({"circle", "flatted_circle", "rect"});
   if (type == "circle") {
     cursor.allow_only({"type", "diameter_mm"});
-    return geom::Circle{cursor.at("diameter_mm").positive_number()};
+    return geom::Circle{bounds::size_mm(cursor.at("diameter_mm"))};
   }
   if (type == "flatted_circle") {
     cursor.allow_only({"type", "diameter_mm", "flat_to_flat_mm"});
-    double diameter = cursor.at("diameter_mm").positive_number();
+    double diameter = bounds::size_mm(cursor.at("diameter_mm"));
     auto flat = cursor.at("flat_to_flat_mm");
-    double flat_to_flat = flat.positive_number();
+    double flat_to_flat = bounds::size_mm(flat);
     if (flat_to_flat > diameter)
       flat.fail("flat_to_flat_mm (" + std::to_string(flat_to_flat) + ") must not be larger than diameter_mm (" +
                 std::to_string(diameter) + ")");
     return geom::FlattedCircle{diameter, flat_to_flat};
   }
   cursor.allow_only({"type", "length_mm", "width_mm"});
-  return geom::Rect{cursor.at("length_mm").positive_number(), cursor.at("width_mm").positive_number()};
+  return geom::Rect{bounds::size_mm(cursor.at("length_mm")), bounds::size_mm(cursor.at("width_mm"))};
 }
 
 nlohmann::json shape_to_json(const geom::Shape& shape) {

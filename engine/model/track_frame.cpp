@@ -3,8 +3,11 @@
 #include <cmath>
 #include <fstream>
 
+#include <fmt/format.h>
+
 #include "engine/io/input_error.h"
 #include "engine/io/jsonl.h"
+#include "engine/model/bounds.h"
 
 namespace diskref::model {
 namespace {
@@ -71,8 +74,8 @@ std::string to_jsonl_line(const TrackFrame& frame) { return to_json(frame).dump(
 
 TrackFrame parse_track_frame(const io::JsonCursor& c) {
   TrackFrame f;
-  f.frame = c.at("frame").integer();
-  f.t = c.at("t").number();
+  f.frame = bounds::frame_index(c.at("frame"));
+  f.t = bounds::time_s(c.at("t"));
   if (auto s = c.find("settled")) f.settled = s->boolean();
   auto disks = c.at("disks");
   for (std::size_t i = 0; i < disks.size(); ++i) {
@@ -83,14 +86,14 @@ TrackFrame parse_track_frame(const io::JsonCursor& c) {
     std::string state = d.at("state").one_of({"visible", "stale", "lost"});
     t.state = state == "visible" ? TrackState::visible : state == "stale" ? TrackState::stale : TrackState::lost;
     if (t.state != TrackState::lost) {
-      t.x = d.at("x").number();
-      t.y = d.at("y").number();
-      t.heading = d.at("heading").number();
+      t.x = bounds::coordinate_mm(d.at("x"));
+      t.y = bounds::coordinate_mm(d.at("y"));
+      t.heading = bounds::angle_deg(d.at("heading"));
     }
     t.face = parse_face(d.at("face"));
-    t.sigma_mm = d.number_or("sigma_mm", 0.0);
+    if (auto s = d.find("sigma_mm")) t.sigma_mm = bounds::sigma_mm(*s);
     if (auto m = d.find("motion")) t.motion = m->one_of({"settled", "moving"}) == "moving" ? Motion::moving : Motion::settled;
-    if (auto a = d.find("age_s")) t.age_s = a->non_negative_number();
+    if (auto a = d.find("age_s")) t.age_s = bounds::time_s(*a);
     f.disks.push_back(std::move(t));
   }
   if (auto landings = c.find("landings")) {
@@ -98,12 +101,12 @@ TrackFrame parse_track_frame(const io::JsonCursor& c) {
       auto l = landings->at(i);
       Landing landing;
       landing.name = l.at("name").non_empty_string();
-      landing.x = l.at("x").number();
-      landing.y = l.at("y").number();
-      landing.heading = l.at("heading").number();
+      landing.x = bounds::coordinate_mm(l.at("x"));
+      landing.y = bounds::coordinate_mm(l.at("y"));
+      landing.heading = bounds::angle_deg(l.at("heading"));
       landing.face = parse_face(l.at("face"));
-      landing.sigma_mm = l.number_or("sigma_mm", 0.0);
-      landing.t = l.at("t").number();
+      if (auto s = l.find("sigma_mm")) landing.sigma_mm = bounds::sigma_mm(*s);
+      landing.t = bounds::time_s(l.at("t"));
       if (auto v = l.find("tag_visible")) landing.tag_visible = v->boolean();
       f.landings.push_back(std::move(landing));
     }
@@ -115,6 +118,24 @@ std::vector<TrackFrame> load_track_jsonl(const std::filesystem::path& file) {
   std::vector<TrackFrame> frames;
   io::read_jsonl(file, [&](const io::JsonCursor& line) { frames.push_back(parse_track_frame(line)); });
   return frames;
+}
+
+std::vector<std::string> cap_time_gaps(std::vector<TrackFrame>& frames, double max_gap_s) {
+  std::vector<std::string> notes;
+  double shift = 0;  // how much earlier every frame from here on is played
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    if (i > 0) {
+      const double gap = frames[i].t - shift - frames[i - 1].t;
+      if (gap > max_gap_s) {
+        notes.push_back(fmt::format("frame {} came {:.1f} s after frame {}: played back {:.1f} s after it", frames[i].frame,
+                                    gap, frames[i - 1].frame, max_gap_s));
+        shift += gap - max_gap_s;
+      }
+    }
+    frames[i].t -= shift;
+    for (Landing& l : frames[i].landings) l.t -= shift;
+  }
+  return notes;
 }
 
 }  // namespace diskref::model

@@ -76,7 +76,14 @@ nlohmann::json to_json(const TrackFrame& frame);
 // Rounds positions to 0.01 mm/deg, sigma to 0.01 mm, as the JSONL output does.
 std::string to_jsonl_line(const TrackFrame& frame);
 TrackFrame parse_track_frame(const io::JsonCursor& cursor);
-// Reads a whole JSONL file; errors name the file and "line N".
+// Reads a whole JSONL file; errors name the file and "line N". Every number is checked against
+// the bounds of engine/model/bounds.h (frame and time, place, heading, sigma_mm).
 std::vector<TrackFrame> load_track_jsonl(const std::filesystem::path& file);
+
+// Recorded times made fit to play back: a gap between consecutive frames longer than `max_gap_s`
+// (a recording paused for a night, a clock that jumped) is shortened to `max_gap_s`, and every later
+// frame's times (its landings' too) move with it. Returns one note per gap shortened, naming the
+// frames ("frame 11 came 950400.0 s after frame 10: played back 5.0 s after it").
+std::vector<std::string> cap_time_gaps(std::vector<TrackFrame>& frames, double max_gap_s);
 
 }  // namespace diskref::model

@@ -2,6 +2,7 @@
 
 #include <type_traits>
 
+#include "engine/model/bounds.h"
 #include "engine/model/shape_json.h"
 #include "engine/rules/rules_json.h"
 #include "engine/rules/text.h"
@@ -82,7 +83,7 @@ OrderBody parse_order_body(const io::JsonCursor& c) {
     case OrderKind::change_heading:
       allow({"heading", "face"});
       if (auto face = c.find("face")) return ChangeHeading{0, face->non_empty_string()};
-      if (auto h = c.find("heading")) return ChangeHeading{h->number(), ""};
+      if (auto h = c.find("heading")) return ChangeHeading{model::bounds::angle_deg(*h), ""};
       return ChangeHeading{std::nullopt, ""};  // read from the table (the referee)
     case OrderKind::raise_shields: {
       allow({"value"});
@@ -113,7 +114,7 @@ OrderBody parse_order_body(const io::JsonCursor& c) {
     allow({"attack", "headings_after_flips", "torpedo", "placed", "run", "shape"});
     LaunchTorpedo t;
     if (auto h = c.find("headings_after_flips"))
-      for (std::size_t i = 0; i < h->size(); ++i) t.headings_after_flips.push_back(h->at(i).number());
+      for (std::size_t i = 0; i < h->size(); ++i) t.headings_after_flips.push_back(model::bounds::angle_deg(h->at(i)));
     if (auto name = c.find("torpedo")) t.torpedo = name->non_empty_string();
     if (auto placed = c.find("placed")) t.placed = parse_pose(*placed);
     if (auto run = c.find("run")) t.run = parse_table_run(*run);
@@ -156,7 +157,7 @@ ActionBody parse_body(const io::JsonCursor& c, const std::string& name) {
     Move m{c.at("ship").non_empty_string(), std::nullopt, std::nullopt, std::nullopt};
     if (auto e = c.find("evasive")) {
       e->allow_only({"after_flip", "heading"});
-      m.evasive = Evasive{e->at("after_flip").int_in(0, 1000), e->at("heading").number()};
+      m.evasive = Evasive{e->at("after_flip").int_in(0, 1000), model::bounds::angle_deg(e->at("heading"))};
     }
     if (auto r = c.find("reposition")) m.reposition = parse_pose(*r);
     if (auto run = c.find("run")) m.run = parse_table_run(*run);
@@ -166,7 +167,7 @@ ActionBody parse_body(const io::JsonCursor& c, const std::string& name) {
     only({"headings", "runs"});
     MoveTorpedoes m;
     if (auto h = c.find("headings"))
-      for (const std::string& key : h->keys()) m.headings[key] = h->at(key).number();
+      for (const std::string& key : h->keys()) m.headings[key] = model::bounds::angle_deg(h->at(key));
     if (auto runs = c.find("runs"))
       for (const std::string& key : runs->keys()) m.runs[key] = parse_table_run(runs->at(key));
     return m;
@@ -181,7 +182,7 @@ ActionBody parse_body(const io::JsonCursor& c, const std::string& name) {
   }
   if (name == "turn") {
     only({"ship", "heading"});
-    return TurnAtFullStop{c.at("ship").non_empty_string(), c.at("heading").number()};
+    return TurnAtFullStop{c.at("ship").non_empty_string(), model::bounds::angle_deg(c.at("heading"))};
   }
   if (name == "displaced") {
     only({"disk", "pose"});

@@ -3,6 +3,8 @@
 #include <functional>
 #include <string_view>
 
+#include "engine/model/bounds.h"
+
 namespace diskref::rules {
 
 namespace {
@@ -20,11 +22,10 @@ Setter fixed(std::string_view only) {
   return [only](Parameters&, const io::JsonCursor& c) { c.one_of({only}); };
 }
 
-// [a, b], both > 0.
-geom::Vec2 positive_pair(const io::JsonCursor& c) {
-  auto v = c.numbers(2);
-  if (!(v[0] > 0 && v[1] > 0)) c.fail("both sizes must be > 0");
-  return {v[0], v[1]};
+// [a, b], each a size (engine/model/bounds.h): `read` is bounds::size_mm or bounds::play_area_side_mm.
+geom::Vec2 size_pair(const io::JsonCursor& c, double (*read)(const io::JsonCursor&)) {
+  c.numbers(2);
+  return {read(c.at(std::size_t{0})), read(c.at(std::size_t{1}))};
 }
 
 const std::vector<ParameterEntry>& entries() {
@@ -36,12 +37,12 @@ const std::vector<ParameterEntry>& entries() {
        [](Parameters& p, const io::JsonCursor& c) { p.torpedo_end_of_phase_moves = c.int_in(1, 20); }},
       {"range_template_mm", 5,
        [](Parameters& p, const io::JsonCursor& c) {
-         auto v = positive_pair(c);
+         auto v = size_pair(c, model::bounds::size_mm);
          p.range_template = {v.x, v.y};
        }},
       {"plus_one_range_template_lengths", 5,
        [](Parameters& p, const io::JsonCursor& c) { p.plus_one_range_template_lengths = c.int_in(1, 10); }},
-      {"play_area_mm", 6, [](Parameters& p, const io::JsonCursor& c) { p.play_area_mm = positive_pair(c); }},
+      {"play_area_mm", 6, [](Parameters& p, const io::JsonCursor& c) { p.play_area_mm = size_pair(c, model::bounds::play_area_side_mm); }},
       {"moved_out_when", 6, fixed("centre_beyond_edge")},
       {"terrain_sizes_and_damage", 7, fixed("scenario")},
       {"hit_face_odds", 8,
@@ -79,7 +80,7 @@ const std::vector<ParameterEntry>& entries() {
        [](Parameters& p, const io::JsonCursor& c) { p.evasive_max_turn_deg = c.number_in(0, 360); }},
       {"contact_tolerance", 23, fixed("exact")},
       {"adjacent_tolerance_mm", 23,
-       [](Parameters& p, const io::JsonCursor& c) { p.adjacent_tolerance_mm = c.non_negative_number(); }},
+       [](Parameters& p, const io::JsonCursor& c) { p.adjacent_tolerance_mm = model::bounds::tolerance_mm(c); }},
   };
   return kEntries;
 }

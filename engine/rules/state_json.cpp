@@ -8,6 +8,7 @@
 #include "engine/rules/text.h"
 
 #include "engine/geometry/vec2.h"
+#include "engine/model/bounds.h"
 #include "engine/model/shape_json.h"
 
 namespace diskref::rules {
@@ -107,7 +108,8 @@ nlohmann::json pose_to_json(const geom::Pose& pose) {
 
 geom::Pose parse_pose(const io::JsonCursor& c) {
   c.allow_only({"x", "y", "heading"});
-  return geom::Pose::from_degrees(c.at("x").number(), c.at("y").number(), geom::wrap_degrees(c.at("heading").number()));
+  return geom::Pose::from_degrees(model::bounds::coordinate_mm(c.at("x")), model::bounds::coordinate_mm(c.at("y")),
+                                  geom::wrap_degrees(model::bounds::angle_deg(c.at("heading"))));
 }
 
 nlohmann::json state_to_json(const GameState& s) {
@@ -219,8 +221,10 @@ GameState state_from_json(const io::JsonCursor& root) {
   for (std::size_t i = 0; i < boarding.size(); ++i)
     s.boarding.push_back({boarding.at(i).at("ship").non_empty_string(), boarding.at(i).at("segments").int_in(0, 3),
                           boarding.at(i).at("over").boolean()});
-  auto area = root.at("play_area_mm").numbers(2);
-  s.play_area_mm = {area[0], area[1]};
+  auto area = root.at("play_area_mm");
+  area.numbers(2);
+  s.play_area_mm = {model::bounds::play_area_side_mm(area.at(std::size_t{0})),
+                    model::bounds::play_area_side_mm(area.at(std::size_t{1}))};
   auto drops = root.at("drops");
   s.drops.mode = enum_from(drops.at("mode"), std::array{DropMode::table, DropMode::virtual_drops});
   s.drops.seed = parse_hex64(drops.at("seed"));

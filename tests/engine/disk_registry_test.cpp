@@ -85,7 +85,7 @@ TEST(DiskRegistry, RefusesBadShapes) {
   EXPECT_THAT(error_of(replaced(kSpecExample, "\"flat_to_flat_mm\": 57.2", "\"flat_to_flat_mm\": 70")),
               HasSubstr("disks[0].shape.flat_to_flat_mm: flat_to_flat_mm (70.000000) must not be larger than"));
   EXPECT_THAT(error_of(replaced(kSpecExample, "\"diameter_mm\": 25.4", "\"diameter_mm\": -25.4")),
-              HasSubstr("disks[1].shape.diameter_mm: must be > 0"));
+              HasSubstr("disks[1].shape.diameter_mm: must be between 0.1 and 5000 mm"));
   EXPECT_THAT(error_of(replaced(kSpecExample, "\"type\": \"circle\"", "\"type\": \"hexagon\"")),
               HasSubstr("disks[1].shape.type: \"hexagon\" is not one of: circle, flatted_circle, rect"));
   EXPECT_THAT(error_of(replaced(kSpecExample, "\"kind\": \"torpedo\"", "\"kind\": \"starbase\"")),
@@ -114,6 +114,23 @@ TEST(DiskRegistry, ColourExtension) {
   EXPECT_EQ(r.find("torpedo-1")->color_rgb, 0xff8800u);
   EXPECT_THAT(error_of(replaced(kSpecExample, "\"kind\": \"torpedo\",", "\"kind\": \"torpedo\", \"color\": \"red\",")),
               HasSubstr("disks[1].color: must be a colour written \"#rrggbb\""));
+  // sscanf("%6x") would have read 0x12345 and stopped at the g.
+  EXPECT_THAT(error_of(replaced(kSpecExample, "\"kind\": \"torpedo\",", "\"kind\": \"torpedo\", \"color\": \"#12345g\",")),
+              HasSubstr("six hexadecimal digits (got \"#12345g\")"));
+  EXPECT_EQ(parse(replaced(kSpecExample, "\"kind\": \"torpedo\",", "\"kind\": \"torpedo\", \"color\": \"#A0b1C2\","))
+                .find("torpedo-1")
+                ->color_rgb,
+            0xa0b1c2u);
+}
+
+TEST(DiskRegistry, RefusesImpossibleSizes) {
+  // A disk 2 km thick would be silently never tracked (its tag far above the table).
+  EXPECT_THAT(error_of(replaced(kSpecExample, "\"thickness_mm\": 2.0", "\"thickness_mm\": 2e6")),
+              HasSubstr("disks[0].thickness_mm: must be between 0 and 200 mm, what a disk's thickness"));
+  EXPECT_THAT(error_of(replaced(kSpecExample, "\"diameter_mm\": 25.4", "\"diameter_mm\": 1e307")),
+              HasSubstr("disks[1].shape.diameter_mm: must be between 0.1 and 5000 mm"));
+  EXPECT_THAT(error_of(replaced(kSpecExample, "\"size_mm\": 9.5, \"heading_offset_deg\": 0", "\"size_mm\": 9.5, \"heading_offset_deg\": 1e300")),
+              HasSubstr("disks[1].tags[0].heading_offset_deg: must be between -36000 and 36000 degrees"));
 }
 
 }  // namespace

@@ -135,7 +135,7 @@ TEST(SceneCheck, RefusesBadScenesNamingPathAndProblem) {
       {"string for a number", scene_with(R"({"name": "a", "kind": "ship", "shape": {"type": "circle", "diameter_mm": "60"}, "x": 0, "y": 0, "heading": 0})", ""),
        "disks[0].shape.diameter_mm", "number"},
       {"negative size", scene_with(R"({"name": "a", "kind": "ship", "shape": {"type": "circle", "diameter_mm": -60}, "x": 0, "y": 0, "heading": 0})", ""),
-       "disks[0].shape.diameter_mm", "> 0"},
+       "disks[0].shape.diameter_mm", "between 0.1 and 5000 mm"},
       {"flat to flat too big", scene_with(R"({"name": "a", "kind": "ship", "shape": {"type": "flatted_circle", "diameter_mm": 60, "flat_to_flat_mm": 61}, "x": 0, "y": 0, "heading": 0})", ""),
        "disks[0].shape.flat_to_flat_mm", "larger than diameter_mm"},
       {"unknown shape", scene_with(R"({"name": "a", "kind": "ship", "shape": {"type": "hexagon"}, "x": 0, "y": 0, "heading": 0})", ""),
@@ -166,10 +166,10 @@ TEST(SceneCheck, RefusesBadScenesNamingPathAndProblem) {
       {"misspelt template member", scene_with(kShip + "," + kShipB, R"({"id": "q", "range": {"from": "a", "to": "b", "template": {"length_mm": 88.9, "widht_mm": 25.4}}})"),
        "questions[0].range.template", "unknown member \"widht_mm\""},
       {"zero template width", scene_with(kShip + "," + kShipB, R"({"id": "q", "range": {"from": "a", "to": "b", "template": {"length_mm": 88.9, "width_mm": 0}}})"),
-       "questions[0].range.template.width_mm", "> 0"},
+       "questions[0].range.template.width_mm", "between 0.1 and 5000 mm"},
       {"template check on a ship", scene_with(kShip + "," + kShipB, R"({"id": "q", "template_check": {"template": "a", "from": "a", "to": "b"}})"),
        "questions[0].template_check.template", "kind \"template\""},
-      {"bad play area", R"({"play_area_mm": [914.4, -1], "disks": [], "questions": []})", "play_area_mm[1]", "> 0"},
+      {"bad play area", R"({"play_area_mm": [914.4, -1], "disks": [], "questions": []})", "play_area_mm[1]", "between 10 and 20000 mm"},
       {"unknown top-level member", R"({"disks": [], "questions": [], "extra": 1})", "", "unknown member \"extra\""},
   };
   for (const BadScene& c : cases) {

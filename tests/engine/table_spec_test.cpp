@@ -57,7 +57,7 @@ TEST(TableSpec, CornerOrderFollowsApriltag) {
 TEST(TableSpec, RefusesBadFiles) {
   EXPECT_THAT(error_of(R"({"play_area_mm": [914.4], "corner_markers": []})"),
               HasSubstr("table.json: play_area_mm: must be an array of 2 numbers"));
-  EXPECT_THAT(error_of(R"({"play_area_mm": [914.4, -1], "corner_markers": []})"), HasSubstr("both sides must be > 0"));
+  EXPECT_THAT(error_of(R"({"play_area_mm": [914.4, -1], "corner_markers": []})"), HasSubstr("play_area_mm[1]: must be between 10 and 20000 mm, what a play area's side"));
   std::string dup = kSpecExample;
   dup.replace(dup.find("\"id\": 3"), 7, "\"id\": 2");
   EXPECT_THAT(error_of(dup), HasSubstr("corner_markers[3].id: corner marker id 2 listed twice"));
@@ -66,7 +66,27 @@ TEST(TableSpec, RefusesBadFiles) {
   EXPECT_THAT(error_of(inside), HasSubstr("corner_markers[0].center_mm: corner marker must lie outside"));
   std::string zero = kSpecExample;
   zero.replace(zero.find("\"size_mm\": 40"), 13, "\"size_mm\": 0");
-  EXPECT_THAT(error_of(zero), HasSubstr("corner_markers[0].size_mm: must be > 0"));
+  EXPECT_THAT(error_of(zero), HasSubstr("corner_markers[0].size_mm: must be between 1 and 2000 mm"));
+}
+
+std::string moved(std::string text, const std::string& from, const std::string& to) {
+  text.replace(text.find(from), from.size(), to);
+  return text;
+}
+
+TEST(TableSpec, RefusesMarkersThatCannotGiveATablePose) {
+  // Two markers in one place.
+  EXPECT_THAT(error_of(moved(kSpecExample, "[959.4, -45]", "[-45, -45]")),
+              HasSubstr("corner_markers[1].center_mm: corner marker 1 overlaps corner marker 0"));
+  // Three in a line (marker 2 moved onto the line from 1 to... the x axis).
+  EXPECT_THAT(error_of(moved(kSpecExample, "[959.4, 959.4]", "[1959.4, -45]")), HasSubstr("lie (nearly) in a line"));
+  // Two swapped: the markers go round clockwise.
+  std::string swapped = moved(kSpecExample, "[959.4, -45]", "[X]");
+  swapped = moved(moved(swapped, "[-45, 959.4]", "[959.4, -45]"), "[X]", "[-45, 959.4]");
+  EXPECT_THAT(error_of(swapped), HasSubstr("turn clockwise (two markers swapped?)"));
+  // A coordinate no table has.
+  EXPECT_THAT(error_of(moved(kSpecExample, "[-45, -45]", "[-1e307, -45]")),
+              HasSubstr("corner_markers[0].center_mm[0]: must be between -100000 and 100000 mm"));
 }
 
 TEST(TableSpec, PlayAreaContainment) {

@@ -118,5 +118,47 @@ TEST(TrackFrame, JsonlRoundTripAndLineNumbersInErrors) {
   std::filesystem::remove(path);
 }
 
+std::string error_of(const std::string& line) {
+  auto doc = nlohmann::json::parse(line);
+  try {
+    parse_track_frame(io::JsonCursor(doc, "track.jsonl"));
+  } catch (const io::InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(TrackFrame, RefusesNumbersNoTrackerGives) {
+  const std::string disk = R"("name": "a", "kind": "ship", "state": "visible", "face": "up", "x": 1, "y": 2, "heading": 3)";
+  EXPECT_EQ(error_of(R"({"frame": 1, "t": 0.1, "disks": [{)" + disk + "}]}"), "(no error)");
+  EXPECT_THAT(error_of(R"({"frame": 1, "t": 0.1, "disks": [{)" + disk + R"(, "sigma_mm": -1}]})"),
+              ::testing::HasSubstr("disks[0].sigma_mm: must be between 0 and 1000 mm"));
+  EXPECT_THAT(error_of(R"({"frame": 1, "t": 1e300, "disks": []})"), ::testing::HasSubstr("t: must be between 0 and 1e+07 s"));
+  EXPECT_THAT(error_of(R"({"frame": -1, "t": 0, "disks": []})"), ::testing::HasSubstr("frame: must be a frame number"));
+  EXPECT_THAT(error_of(R"({"frame": 1, "t": 0, "disks": [{"name": "a", "kind": "ship", "state": "visible", "face": "up",
+                "x": 1e307, "y": 2, "heading": 3}]})"),
+              ::testing::HasSubstr("disks[0].x: must be between -100000 and 100000 mm"));
+}
+
+TEST(TrackFrame, LongGapsAreShortenedAndSaid) {
+  std::vector<TrackFrame> frames(4);
+  const double times[] = {0, 0.5, 0.5 + 950400, 0.5 + 950400 + 0.25};  // 11 days between frames 1 and 2
+  for (int i = 0; i < 4; ++i) {
+    frames[static_cast<std::size_t>(i)].frame = i;
+    frames[static_cast<std::size_t>(i)].t = times[i];
+  }
+  Landing l;
+  l.t = 0.5 + 950400 + 0.1;
+  frames[3].landings.push_back(l);
+  const auto notes = cap_time_gaps(frames, 5);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0], "frame 2 came 950400.0 s after frame 1: played back 5.0 s after it");
+  EXPECT_DOUBLE_EQ(frames[1].t, 0.5);
+  EXPECT_DOUBLE_EQ(frames[2].t, 5.5);
+  EXPECT_DOUBLE_EQ(frames[3].t, 5.75);
+  EXPECT_NEAR(frames[3].landings[0].t, 5.6, 1e-9);
+  EXPECT_TRUE(cap_time_gaps(frames, 5).empty());  // nothing left to shorten
+}
+
 }  // namespace
 }  // namespace diskref::model
