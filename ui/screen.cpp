@@ -86,6 +86,7 @@ std::string pair_call_text(const Screen& s, const referee::PairVerdict& p) {
 }  // namespace
 
 void Screen::refresh() {
+  if (game) game_view = game->view();
   if (snap && snap->result.frame) scene = referee::make_snapshot(registry, *snap->result.frame);
   if (snap && snap->result.camera_moved) camera_moved_t = snap->source.t;
   camera_moved = snap && camera_moved_t && snap->source.t - *camera_moved_t >= 0 &&

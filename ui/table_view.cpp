@@ -68,6 +68,8 @@ void draw_table_view(Screen& s, const ScreenRect& rect) {
   OverlayStyle style;
   style.fill_disks = true;
   draw_scene(dl, s, map, style);
+  draw_game_move(dl, s, map, style);
+  draw_game_banner(dl, s, area);
   draw_label(dl, Vec2{area.center().x - 30, area.y + area.h - 18}, IM_COL32(200, 200, 200, 255),
              fmt::format("grid {:.0f} mm", step));
   dl->PopClipRect();
