@@ -25,7 +25,29 @@ std::string verdict_text(const referee::Verdict& v) {
 
 }  // namespace
 
+namespace {
+
+// An attack's range: a line between the two disks where the books have them, with its verdict.
+void draw_game_attack(ImDrawList* dl, const Screen& s, const TableToScreen& map) {
+  const referee::Observed& o = s.game_view->last_attack->observed;
+  const rules::ShipState* from = nullptr;
+  const rules::ShipState* to = nullptr;
+  for (const rules::ShipState& ship : s.game_view->state.ships) {
+    if (ship.id == o.disk) from = &ship;
+    if (ship.id == o.verdicts.front().with) to = &ship;
+  }
+  if (from == nullptr || to == nullptr) return;
+  std::vector<Vec2> line = map({from->pose.position, to->pose.position}, 0.0);
+  bool yes = o.verdicts.front().call == referee::Call::yes;
+  ImU32 col = im_color(yes ? colors::kTemplate : colors::kContact);
+  draw_dashed(dl, line, col, 2.5f, 8.0f);
+  draw_label(dl, (line[0] + line[1]) * 0.5 + Vec2{-60, 8}, col, fmt::format("{}: {}", o.disk, verdict_text(o.verdicts.front())));
+}
+
+}  // namespace
+
 void draw_game_move(ImDrawList* dl, const Screen& s, const TableToScreen& map, const OverlayStyle& style) {
+  if (s.game_view && s.game_view->last_attack) draw_game_attack(dl, s, map);
   if (!s.game_view || !s.game_view->last_move) return;
   const referee::Observed& o = s.game_view->last_move->observed;
   const model::DiskSpec* spec = s.registry.find(o.disk);

@@ -51,8 +51,8 @@ void refusal(const GameView& v) {
 bool key_pressed(char key) { return !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(key, false); }
 
 void choices(Screen& s, const GameView& v) {
-  if (v.choices.empty() && v.expecting.need == referee::Expectation::Need::table) {
-    ImGui::TextDisabled("(read from the table: move or put the disk down)");
+  if (v.choices.empty() && v.state.step == rules::Step::execute) {
+    ImGui::TextDisabled("nothing to enter: diskref reads the next from the table");
   }
   float width = ImGui::GetContentRegionAvail().x;
   for (std::size_t i = 0; i < v.choices.size(); ++i) {

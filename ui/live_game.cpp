@@ -52,8 +52,13 @@ GameView make_game_view(const referee::Referee& r, double t) {
     const referee::Entry& e = log[i];
     GameLogLine line = line_of(e, i);
     if (line.text.empty()) continue;
-    if (e.kind == referee::Entry::Kind::action && e.observed && !e.observed->landings.empty()) {
-      v.last_move = ShownMove{i, *e.observed};
+    if (e.kind == referee::Entry::Kind::action && e.observed && !e.play.refusal) {
+      if (!e.observed->landings.empty()) {
+        v.last_move = ShownMove{i, *e.observed};
+        v.last_attack.reset();
+      } else if (!e.observed->verdicts.empty() && e.observed->verdicts.front().kind == referee::VerdictKind::range) {
+        v.last_attack = ShownMove{i, *e.observed};
+      }
     }
     if (line.tone == GameLogLine::Tone::warning && e.t >= t - LiveGame::kAlertShowS) v.alerts.push_back(line);
     if (line.tone == GameLogLine::Tone::refusal) v.refusal = line;

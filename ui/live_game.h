@@ -51,6 +51,9 @@ struct GameView {
   TurnShown turn;                // the turn panel
   std::vector<GameLogLine> log;
   std::optional<ShownMove> last_move;
+  // An attack's range read from the table after the last move (a beam, a transport): drawn as a
+  // line from the attacker to its target with the margin.
+  std::optional<ShownMove> last_attack;
   std::optional<GameLogLine> last_ruling;  // the latest action applied, shown large
   // Warnings the table gave in the last few seconds (off path, out of turn, ...): the banner.
   std::vector<GameLogLine> alerts;

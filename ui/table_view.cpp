@@ -17,7 +17,7 @@ void draw_table_view(Screen& s, const ScreenRect& rect) {
     ImGui::End();
     return;
   }
-  ImGui::Checkbox("zoom to the dispute", &s.zoom_to_dispute);
+  ImGui::Checkbox(s.game_view ? "zoom to the move (or the dispute)" : "zoom to the dispute", &s.zoom_to_dispute);
   ImVec2 origin = ImGui::GetCursorScreenPos();
   ImVec2 avail = ImGui::GetContentRegionAvail();
   ScreenRect area = ScreenRect{origin.x, origin.y, avail.x, avail.y}.inset(6);

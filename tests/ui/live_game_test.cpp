@@ -171,6 +171,21 @@ TEST(LiveGame, AsksForTheDropTheActionWaitsFor) {
   EXPECT_NE(std::find(labels.begin(), labels.end(), "3 hits"), labels.end());
 }
 
+TEST(LiveGame, TheBeamsRangeIsShownUntilTheNextMove) {
+  Sample s;
+  LiveGame game(s.make_referee(), referee::load_inputs(sample() / "inputs.jsonl"), std::nullopt);
+  std::size_t i = 0;
+  for (; s.frames[i].t < 10.0; ++i) game.on_frame(s.frames[i]);
+  std::shared_ptr<const GameView> v = game.view();
+  ASSERT_TRUE(v->last_attack);
+  EXPECT_EQ(v->last_attack->observed.disk, "enterprise");
+  EXPECT_EQ(v->last_attack->observed.verdicts.front().with, "tderet");
+  EXPECT_EQ(v->last_attack->observed.verdicts.front().call, referee::Call::yes);
+  for (; s.frames[i].t < 16.0; ++i) game.on_frame(s.frames[i]);  // enterprise has moved since
+  EXPECT_FALSE(game.view()->last_attack);
+  EXPECT_EQ(game.view()->last_move->observed.disk, "enterprise");
+}
+
 TEST(LiveGame, AFrameBackInTimeIsNotRefereedAgain) {
   Sample s;
   LiveGame game(s.make_referee(), {}, std::nullopt);

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -26,7 +27,12 @@ fs::path out_dir() {
   return d;
 }
 
-std::string q(const fs::path& p) { return "\"" + p.string() + "\""; }
+// Quoted for the shell. (A stream, not operator+: GCC 12 warns falsely about literal + string.)
+std::string q(const fs::path& p) {
+  std::ostringstream o;
+  o << '"' << p.string() << '"';
+  return o.str();
+}
 
 int run(const std::string& cmd) {
   int status = std::system(cmd.c_str());
@@ -57,10 +63,12 @@ Played play(const std::string& name, const std::string& extra) {
   fs::path log = out_dir() / (name + "-log.json");
   for (const fs::path& f : {p.inputs_out, p.png, views, log}) fs::remove(f);
   const fs::path s = sample();
-  p.status = run("xvfb-run -a -s \"-screen 0 1280x800x24\" " + q(diskref_bin()) + " ui --video " + q(s / "video.mp4") +
-                 " --game " + q(s / "game.json") + " --inputs " + q(s / "inputs.jsonl") + " --inputs-out " +
-                 q(p.inputs_out) + " --game-log " + q(log) + " --frames 100000 --screenshot " + q(p.png) +
-                 " --views-json " + q(views) + " " + extra);
+  std::ostringstream cmd;
+  cmd << "xvfb-run -a -s \"-screen 0 1280x800x24\" " << q(diskref_bin()) << " ui --video " << q(s / "video.mp4")
+      << " --game " << q(s / "game.json") << " --inputs " << q(s / "inputs.jsonl") << " --inputs-out " << q(p.inputs_out)
+      << " --game-log " << q(log) << " --frames 100000 --screenshot " << q(p.png) << " --views-json " << q(views) << " "
+      << extra;
+  p.status = run(cmd.str());
   p.views = read_json(views);
   p.log = read_json(log);
   return p;
@@ -76,10 +84,11 @@ nlohmann::json referee_log(const fs::path& inputs, const std::string& name) {
   const fs::path s = sample();
   fs::path out = out_dir() / (name + "-referee-log.json");
   fs::remove(out);
-  EXPECT_EQ(run(q(diskref_bin()) + " referee " + q(s / "video.mp4") + " --calib " + q(s / "camera.json") + " --table " +
-                q(s / "table.json") + " --disks " + q(s / "disks.json") + " --game " + q(s / "game.json") +
-                " --inputs " + q(inputs) + " --out " + q(out) + " --quiet"),
-            0);
+  std::ostringstream cmd;
+  cmd << q(diskref_bin()) << " referee " << q(s / "video.mp4") << " --calib " << q(s / "camera.json") << " --table "
+      << q(s / "table.json") << " --disks " << q(s / "disks.json") << " --game " << q(s / "game.json") << " --inputs "
+      << q(inputs) << " --out " << q(out) << " --quiet";
+  EXPECT_EQ(run(cmd.str()), 0);
   return read_json(out);
 }
 
