@@ -56,6 +56,7 @@ struct UiOptions {
   bool exit_at_end = false;
   double seconds = 0;
   bool stats = false;
+  std::string game, inputs, inputs_out, game_log, screen_inputs;
 };
 
 void print_summary(const ui::RunSummary& s) {
@@ -130,6 +131,20 @@ int run_ui(const UiOptions& o) {
   a.zoom_to_dispute = o.zoom;
   a.exit_at_end = o.exit_at_end;
   a.run_seconds = o.seconds;
+  if (!o.game.empty()) {
+    if (a.source.kind == ui::SourceChoice::Kind::replay) throw io::InputError("", "--game", "goes with --video or --camera");
+    if (o.video.empty() && a.source.kind == ui::SourceChoice::Kind::video)
+      throw io::InputError("", "--game", "give the game's video (--video) or a camera");
+    ui::GameOptions g;
+    g.game_file = o.game;
+    if (!o.inputs.empty()) g.inputs = o.inputs;
+    if (!o.inputs_out.empty()) g.inputs_out = o.inputs_out;
+    if (!o.game_log.empty()) g.log_out = o.game_log;
+    if (!o.screen_inputs.empty()) g.screen_inputs = o.screen_inputs;
+    a.game = g;
+  } else if (!o.inputs.empty() || !o.inputs_out.empty() || !o.game_log.empty() || !o.screen_inputs.empty()) {
+    throw io::InputError("", "--inputs/--inputs-out/--game-log/--screen-inputs", "go with --game");
+  }
 
   ui::RunSummary s = ui::run_app(a);
   for (const std::string& n : s.notes) std::fprintf(stderr, "diskref ui: %s\n", n.c_str());
@@ -147,7 +162,7 @@ int run_ui(const UiOptions& o) {
 
 RunFunction setup_ui(CLI::App& app) {
   auto o = std::make_shared<UiOptions>();
-  CLI::App* sub = app.add_subcommand("ui", "The companion screen: camera and table views, disputes, the disk list (spec §8)");
+  CLI::App* sub = app.add_subcommand("ui", "The companion screen: camera and table views, disputes, the disk list (spec §8); --game: the referee live");
   sub->add_option("--video", o->video, "Open this recording (default: the bundled sample video, sample_videos/duel)");
   sub->add_option("--camera", o->camera, "Open live camera N (needs --table and --disks)")->check(CLI::Range(0, 63));
   sub->add_option("--camera-device", o->camera_device, "Open this camera device (e.g. /dev/video2) instead of an index");
@@ -175,6 +190,13 @@ RunFunction setup_ui(CLI::App& app) {
   sub->add_option("--seconds", o->seconds, "Exit after this many seconds on the screen")->check(finite_between(0.01, 1e7));
   sub->add_flag("--zoom", o->zoom, "Start with the table view zoomed to the dispute");
   sub->add_flag("--stats", o->stats, "Print the display rate and tracking time on exit");
+  sub->add_option("--game", o->game, "Referee this game live (the setup of a play script, spec §9) over --video or --camera");
+  sub->add_option("--inputs", o->inputs, "With --game: the referee's timed inputs (spec §9 JSONL), given as the video reaches them");
+  sub->add_option("--inputs-out", o->inputs_out,
+                  "With --game: record every input given (spec §9 JSONL, flushed line by line) for diskref referee");
+  sub->add_option("--game-log", o->game_log, "With --game: write the game's log (LOG.json, as diskref referee's) on exit");
+  sub->add_option("--screen-inputs", o->screen_inputs,
+                  "With --game (tests, demos): {\"t\", ...input} lines given as if at the screen when the video shows t");
   return [o] { return run_ui(*o); };
 }
 

@@ -87,8 +87,9 @@ Input parse_input(const io::JsonCursor& c) {
     if (auto k = b.find("input")) {
       if (b.has("entry") || b.has("decide")) b.fail("a correction replaces an input or decides an entry again, not both");
       in.correction.input = static_cast<std::size_t>(k->int_in(0, 10'000'000));
-      if (!b.has("with")) b.fail("say what input " + std::to_string(*in.correction.input) + " becomes: \"with\": {...} or null");
-      if (!b.at("with").json().is_null()) {
+      // has() counts a null member as absent; here null is the value that drops the input.
+      if (!b.json().contains("with")) b.fail("say what input " + std::to_string(*in.correction.input) + " becomes: \"with\": {...} or null");
+      if (!b.json().at("with").is_null()) {
         nlohmann::json replacement = b.at("with").json();
         if (!replacement.is_object()) b.at("with").fail("an input object, or null to drop it");
         replacement["t"] = in.t;  // placeholder: the replaced input keeps its own time

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # The README's main job: builds diskref, referees the bundled game (`diskref referee` on
 # sample_videos/skirmish: the game as it was ruled is printed, its log written to demo-output/),
-# then runs the companion screen (`diskref ui`) on the bundled sample video (sample_videos/duel).
+# then opens the companion screen on the same game with the referee running live (`diskref ui
+# --game`: the ship panels, the turn, the moves read from the table, the rulings), then the
+# companion screen's dispute tool on the bundled sample video (sample_videos/duel).
 #
 # With a display ($DISPLAY or $WAYLAND_DISPLAY set): opens the screen; close the window to end.
 # Without one (a server, CI, a container): runs the very same screen under Xvfb, plays the whole
-# sample in real time and prints the display rate it kept, then writes two screenshots of the
-# window to demo-output/ (the screen as it opens, and with the dispute tool asked whether
+# game in real time and prints the display rate it kept, writes screenshots of its key moments
+# (game-beam.png: the beam in range; game-collision.png; game-torpedo.png; game-end.png), then
+# the same for the duel sample: two screenshots of the window to demo-output/ (the screen as it opens, and with the dispute tool asked whether
 # enterprise can reach ktinga, whether the range template lying on the table touches both, and
 # where enterprise lands after 3 flips). Nothing is faked: the
 # screenshots are the window's own pixels.
@@ -21,6 +24,25 @@ build/diskref referee "$game/video.mp4" --calib "$game/camera.json" --table "$ga
   --disks "$game/disks.json" --game "$game/game.json" --inputs "$game/inputs.jsonl" \
   --out demo-output/skirmish-log.json --script-out demo-output/skirmish-as-played.json --story
 echo "demo: wrote demo-output/skirmish-log.json (the log, spec §9) and demo-output/skirmish-as-played.json"
+
+game_args=(--video "$game/video.mp4" --game "$game/game.json" --inputs "$game/inputs.jsonl")
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+  echo "demo: opening the referee's screen on the same game (diskref ui --game; close the window to go on)"
+  build/diskref ui "${game_args[@]}" --inputs-out demo-output/game-inputs.jsonl --stats
+elif command -v xvfb-run >/dev/null; then
+  gxvfb=(xvfb-run -a -s "-screen 0 1920x1080x24")
+  echo "demo: no display: the referee's screen (diskref ui --game) under Xvfb (1920x1080), the game in real time:"
+  "${gxvfb[@]}" build/diskref ui "${game_args[@]}" --size 1920x1080 --inputs-out demo-output/game-inputs.jsonl \
+    --game-log demo-output/game-log.json --exit-at-end --stats
+  echo "demo: the same game's key moments, as screenshots (frame: the video's, 30 per second):"
+  for shot in beam:302 collision:470 torpedo:640; do
+    "${gxvfb[@]}" build/diskref ui "${game_args[@]}" --size 1920x1080 --frames "${shot#*:}" --zoom \
+      --screenshot "demo-output/game-${shot%%:*}.png"
+  done
+  "${gxvfb[@]}" build/diskref ui "${game_args[@]}" --size 1280x800 --frames 100000 --screenshot demo-output/game-end.png
+  echo "demo: wrote demo-output/game-{beam,collision,torpedo}.png (1920x1080), game-end.png (1280x800),"
+  echo "demo: game-inputs.jsonl (the inputs as the screen gave them) and game-log.json (its log)"
+fi
 
 sample=sample_videos/duel
 if [ ! -f "$sample/video.mp4" ]; then

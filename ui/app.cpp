@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <deque>
 #include <ctime>
 #include <fstream>
 #include <stdexcept>
@@ -22,6 +24,7 @@
 #include "calibration/camera_model.h"
 #include "engine/io/atomic_write.h"
 #include "engine/io/input_error.h"
+#include "engine/io/jsonl.h"
 #include "engine/rules/data_loading.h"
 #include "ui/gl_texture.h"
 #include "ui/layout.h"
@@ -42,6 +45,10 @@ using Clock = std::chrono::steady_clock;
 constexpr double kMaxDisplayFps = 40.0;
 constexpr const char* kFontFile = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
 constexpr float kFontPx = 15.0f;
+
+// --game: the books are read from a metre away. The font follows the window's height: 18 px at
+// 800, 24 px at 1080.
+float game_font_px(int window_height) { return std::max(16.0f, std::round(static_cast<float>(window_height) / 45.0f)); }
 
 std::string utc_now() {
   std::time_t now = std::time(nullptr);
@@ -118,9 +125,9 @@ double process_cpu_seconds() {
   return sec(u.ru_utime) + sec(u.ru_stime);
 }
 
-void load_font(ImGuiIO& io) {
+void load_font(ImGuiIO& io, float px) {
   if (fs::is_regular_file(kFontFile)) {
-    if (io.Fonts->AddFontFromFileTTF(kFontFile, kFontPx) != nullptr) return;
+    if (io.Fonts->AddFontFromFileTTF(kFontFile, px) != nullptr) return;
   }
   io.Fonts->AddFontDefault();  // ProggyClean, smaller but always there
 }
@@ -163,7 +170,7 @@ struct Window {
 };
 
 struct ImGuiSession {
-  ImGuiSession(GLFWwindow* window, bool ignore_mouse) {
+  ImGuiSession(GLFWwindow* window, bool ignore_mouse, float font_px) {
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
@@ -171,7 +178,7 @@ struct ImGuiSession {
     // Screenshots must not depend on where the pointer happens to be.
     if (ignore_mouse) io.ConfigFlags |= ImGuiConfigFlags_NoMouse;
     style_screen();
-    load_font(io);
+    load_font(io, font_px);
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     ImGui_ImplOpenGL3_Init("#version 330 core");
   }
@@ -186,14 +193,28 @@ struct ImGuiSession {
 
 nlohmann::json rect_json(const ScreenRect& r) { return {r.x, r.y, r.w, r.h}; }
 
-void write_views_json(const fs::path& file, const Screen& s, const Layout& layout, int width, int height) {
+// What the game panels showed (the same values they drew), for tests.
+nlohmann::json game_json(const GameView& v) {
+  nlohmann::json g;
+  for (const ShipShown& ship : v.ships) g["ships"].push_back(to_json(ship));
+  g["turn"] = to_json(v.turn);
+  g["log"] = nlohmann::json::array();
+  for (const GameLogLine& l : v.log) g["log"].push_back({{"number", l.number}, {"t", l.t}, {"text", l.text}});
+  g["alerts"] = nlohmann::json::array();
+  for (const GameLogLine& l : v.alerts) g["alerts"].push_back(l.text);
+  if (v.refusal) g["refusal"] = v.refusal->text;
+  g["choices"] = nlohmann::json::array();
+  for (const InputChoice& c : v.choices) g["choices"].push_back(c.label);
+  g["inputs_given"] = v.inputs_given;
+  return g;
+}
+
+void write_views_json(const fs::path& file, const Screen& s, const nlohmann::json& panels, int width, int height) {
   nlohmann::json j;
   j["window"] = {width, height};
   j["frame"] = s.snap ? s.snap->source.index : -1;
-  for (Panel p : kAllPanels) {
-    static const char* const kNames[] = {"camera", "table", "dispute", "disks", "side"};
-    j["panels"][kNames[static_cast<int>(p)]] = rect_json(layout.rect(p));
-  }
+  j["panels"] = panels;
+  if (s.game_view) j["game"] = game_json(*s.game_view);
   if (s.camera_view_drawn) {
     j["camera_view"] = {{"image_rect", rect_json(s.camera_view_drawn->image_rect())},
                         {"image_size", {s.camera_view_drawn->image_size.x, s.camera_view_drawn->image_size.y}},
@@ -206,12 +227,55 @@ void write_views_json(const fs::path& file, const Screen& s, const Layout& layou
   io::write_file_atomically(file, j.dump(2) + "\n");  // every write checked
 }
 
-void draw_panels(Screen& screen, const Layout& layout) {
-  draw_camera_view(screen, layout.camera);
-  draw_table_view(screen, layout.table);
-  draw_dispute_panel(screen, layout.dispute);
-  draw_disks_panel(screen, layout.disks);
-  draw_side_panel(screen, layout.side);
+// Draws every panel for the window's size; returns where each went (for --views-json) and the
+// camera view's rectangle (the worker shrinks frames to it).
+ScreenRect draw_panels(Screen& screen, Vec2 window, nlohmann::json& where) {
+  if (screen.game) {
+    GameLayout l = compute_game_layout(window);
+    draw_camera_view(screen, l.camera);
+    draw_table_view(screen, l.table);
+    draw_ships_panel(screen, l.ships);
+    draw_turn_panel(screen, l.turn);
+    draw_side_panel(screen, l.side);
+    for (GamePanel p : kAllGamePanels) where[panel_name(p)] = rect_json(l.rect(p));
+    return l.camera;
+  }
+  Layout l = compute_layout(window);
+  draw_camera_view(screen, l.camera);
+  draw_table_view(screen, l.table);
+  draw_dispute_panel(screen, l.dispute);
+  draw_disks_panel(screen, l.disks);
+  draw_side_panel(screen, l.side);
+  for (Panel p : kAllPanels) {
+    static const char* const kNames[] = {"camera", "table", "dispute", "disks", "side"};
+    where[kNames[static_cast<int>(p)]] = rect_json(l.rect(p));
+  }
+  return l.camera;
+}
+
+// --game: the referee over the session's table and registry, with its inputs.
+std::unique_ptr<LiveGame> open_game(const GameOptions& g, const Screen& screen) {
+  referee::GameFile game = referee::load_game_file(g.game_file, screen.table, screen.registry);
+  std::vector<referee::Input> inputs;
+  if (g.inputs) inputs = referee::load_inputs(*g.inputs);
+  return std::make_unique<LiveGame>(referee::Referee(std::move(game), screen.table, screen.registry), std::move(inputs),
+                                    g.inputs_out);
+}
+
+struct TimedLine {
+  double t = 0;
+  nlohmann::json line;
+};
+
+std::deque<TimedLine> load_screen_inputs(const fs::path& file) {
+  std::deque<TimedLine> out;
+  io::read_jsonl(file, [&](const io::JsonCursor& c) {
+    nlohmann::json line = c.json();
+    double t = c.at("t").number();
+    line.erase("t");
+    out.push_back({t, std::move(line)});
+  });
+  return out;
 }
 
 }  // namespace
@@ -231,6 +295,14 @@ RunSummary run_app(const AppOptions& o) {
   screen.zoom_to_dispute = o.zoom_to_dispute;
   screen.choice.template_index = std::clamp(screen.choice.template_index, 0, static_cast<int>(screen.templates.size()) - 1);
 
+  std::unique_ptr<LiveGame> game;
+  std::deque<TimedLine> screen_inputs;
+  if (o.game) {
+    game = open_game(*o.game, screen);
+    if (o.game->screen_inputs) screen_inputs = load_screen_inputs(*o.game->screen_inputs);
+  }
+  screen.game = game.get();
+
   Sources sources = open_sources(o, rs, screen, summary);
   // A camera file for another camera mode is named, not blamed on the table later.
   if (screen.lens && rs.files.camera)
@@ -244,14 +316,20 @@ RunSummary run_app(const AppOptions& o) {
   summary.source_fps = sources.frames->frames_per_second() > 0 ? sources.frames->frames_per_second() : 30.0;
 
   Window window(o.width, o.height);
-  ImGuiSession imgui(window.handle, o.screenshot.has_value());
+  ImGuiSession imgui(window.handle, o.screenshot.has_value(), game ? game_font_px(o.height) : kFontPx);
 
   WorkerOptions wo;
   wo.realtime = !o.screenshot;  // a screenshot wants frame N, not a race with the clock
   wo.stop_after = o.frames > 0 ? o.frames - 1 : -1;
   wo.start_paused = o.start_paused;
   SourceWorker::FrameHook hook;
-  if (recorder) hook = [rec = recorder.get()](const model::TrackFrame& f) { rec->write_frame(f); };
+  // Every tracked frame goes to the recording and to the referee, on the worker thread.
+  if (recorder || game) {
+    hook = [rec = recorder.get(), live = game.get()](const model::TrackFrame& f) {
+      if (rec) rec->write_frame(f);
+      if (live) live->on_frame(f);
+    };
+  }
   SourceWorker worker(std::move(sources.frames), std::move(sources.producer), wo, hook);
   screen.worker = &worker;
   screen.note(Severity::info, "opened " + worker.source_description() + "; tracks: " + worker.producer_description());
@@ -290,6 +368,12 @@ RunSummary run_app(const AppOptions& o) {
       summary.recording_failure = recorder->failure();
       screen.note(Severity::warning, "RECORDING STOPPED: " + *summary.recording_failure);
     }
+    while (game && screen.snap && !screen_inputs.empty() && screen_inputs.front().t <= screen.snap->source.t) {
+      game->submit(std::move(screen_inputs.front().line));
+      screen_inputs.pop_front();
+    }
+    // The source ended: the referee gives the inputs still due and notes what it waits for.
+    if (game && worker.stats().at_end) game->finish();
     screen.refresh();
     screen.display_fps = ImGui::GetIO().Framerate;
 
@@ -299,9 +383,9 @@ RunSummary run_app(const AppOptions& o) {
     int fb_w = 0;
     int fb_h = 0;
     glfwGetFramebufferSize(window.handle, &fb_w, &fb_h);
-    Layout layout = compute_layout({static_cast<double>(fb_w), static_cast<double>(fb_h)});
-    worker.set_display_size(static_cast<int>(layout.camera.w), static_cast<int>(layout.camera.h));
-    draw_panels(screen, layout);
+    nlohmann::json where;
+    ScreenRect camera = draw_panels(screen, {static_cast<double>(fb_w), static_cast<double>(fb_h)}, where);
+    worker.set_display_size(static_cast<int>(camera.w), static_cast<int>(camera.h));
     ImGui::Render();
     glViewport(0, 0, fb_w, fb_h);
     glClearColor(0.08f, 0.09f, 0.10f, 1.0f);
@@ -321,7 +405,7 @@ RunSummary run_app(const AppOptions& o) {
         if (!cv::imwrite(o.screenshot->string(), shot)) {
           throw std::runtime_error(o.screenshot->string() + ": cannot write the screenshot");
         }
-        if (o.views_json) write_views_json(*o.views_json, screen, layout, fb_w, fb_h);
+        if (o.views_json) write_views_json(*o.views_json, screen, where, fb_w, fb_h);
       }
       break;
     }
@@ -351,6 +435,7 @@ RunSummary run_app(const AppOptions& o) {
   }
   delete_texture(screen.texture);
   if (recorder && recorder->failed()) summary.recording_failure = recorder->failure();
+  if (game && o.game->log_out) io::write_file_atomically(*o.game->log_out, game->log_json().dump(1) + "\n");
   return summary;
 }
 

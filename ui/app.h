@@ -13,6 +13,16 @@
 
 namespace diskref::ui {
 
+// `--game`: the referee runs live over the source (ui/live_game.h).
+struct GameOptions {
+  std::filesystem::path game_file;                     // the setup of a play script (spec §9)
+  std::optional<std::filesystem::path> inputs;         // timed inputs given as the video reaches them
+  std::optional<std::filesystem::path> inputs_out;     // every input given, spec §9 lines, flushed each
+  std::optional<std::filesystem::path> log_out;        // the game's log (LOG.json) at the end
+  // Tests and demos: {"t", ...input} lines given as if at the screen when the shown video reaches t.
+  std::optional<std::filesystem::path> screen_inputs;
+};
+
 struct AppOptions {
   SourceChoice source;
   vision::CameraOptions camera;  // for SourceChoice::Kind::camera: the device and its settings
@@ -32,6 +42,7 @@ struct AppOptions {
   bool exit_at_end = false;  // close when the video ends (measurements, the demo)
   double run_seconds = 0;    // close after this long on the screen (0: no limit)
   bool zoom_to_dispute = false;  // the table view starts zoomed to the dispute
+  std::optional<GameOptions> game;
 };
 
 struct RunSummary {

@@ -62,6 +62,7 @@ void draw_camera_view(Screen& s, const ScreenRect& rect) {
     auto map = [&](const std::vector<Vec2>& pts, double z) { return screen_from_table(*pose, view, pts, z); };
     draw_polygon(dl, map(play_area_edge_mm(s.table.play_area_mm, 24), 0.0), im_color(colors::kPlayArea, 200), 1.5f);
     outlines = draw_scene(dl, s, map, OverlayStyle{});
+    draw_game_move(dl, s, map, OverlayStyle{});
   }
   if (s.show_detections) {
     for (const OverlayTag& t : s.snap->result.detections) {
@@ -71,7 +72,7 @@ void draw_camera_view(Screen& s, const ScreenRect& rect) {
     }
   }
   // Calibration trouble is shown where people look, not only in its tab.
-  Vec2 warn_at = img.min() + Vec2{8, 6};
+  Vec2 warn_at = img.min() + Vec2{8, 6 + draw_game_banner(dl, s, img)};
   for (const std::string& w : calibration_warnings(pose, s.lens_rms(), s.camera_moved)) {
     draw_label(dl, warn_at, im_color(colors::kStale), "WARNING: " + w);
     warn_at.y += static_cast<double>(ImGui::GetTextLineHeight()) + 2;

@@ -14,4 +14,10 @@ void draw_disks_panel(Screen& screen, const ScreenRect& rect);
 // Source (playback, camera), calibration and the event log.
 void draw_side_panel(Screen& screen, const ScreenRect& rect);
 
+// --game: the books, the turn, the game log (a tab of the side panel), and the move just made
+// with the table's warnings, over either view.
+void draw_ships_panel(Screen& screen, const ScreenRect& rect);
+void draw_turn_panel(Screen& screen, const ScreenRect& rect);
+void draw_game_log(Screen& screen);
+
 }  // namespace diskref::ui

@@ -26,3 +26,15 @@ std::vector<std::vector<Vec2>> draw_scene(ImDrawList* dl, const Screen& screen, 
                                           const OverlayStyle& style);
 
 }  // namespace diskref::ui
+
+namespace diskref::ui {
+
+// --game: the move last read from the table (GameView::last_move): its legal landings as dashed
+// ghosts, the landings observed (solid, numbered, with the drift of each from its legal place),
+// the centre's track, and its verdicts beside where it ended. Drawn as the referee logged it.
+void draw_game_move(ImDrawList* dl, const Screen& screen, const TableToScreen& map, const OverlayStyle& style);
+// --game: the table's warnings of the last seconds (off path, out of turn, ...), as a red band
+// across the top of `area` that cannot be missed. Returns the height it took.
+double draw_game_banner(ImDrawList* dl, const Screen& screen, const ScreenRect& area);
+
+}  // namespace diskref::ui

@@ -43,6 +43,16 @@ std::optional<TableBox> dispute_bounds(const Screen& s, double margin_mm) {
     double r = geom::bounding_radius(s.scene.disks[s.flip->mover].spec->shape);
     for (const geom::Pose& p : s.flip->path.landings) grow(p.position, r);
   }
+  // --game, nothing chosen: the move just made (where it started, its landings seen and legal).
+  if (!box && s.game_view && s.game_view->last_move) {
+    const referee::Observed& o = s.game_view->last_move->observed;
+    const model::DiskSpec* spec = s.registry.find(o.disk);
+    double r = spec ? geom::bounding_radius(spec->shape) : 20.0;
+    if (o.start) grow(o.start->pose.position, r);
+    for (const auto& l : o.landings)
+      if (l) grow(l->pose.position, r);
+    for (const geom::Pose& p : o.legal_landings) grow(p.position, r);
+  }
   if (box) {
     box->min = box->min - Vec2{margin_mm, margin_mm};
     box->max = box->max + Vec2{margin_mm, margin_mm};
@@ -86,6 +96,7 @@ std::string pair_call_text(const Screen& s, const referee::PairVerdict& p) {
 }  // namespace
 
 void Screen::refresh() {
+  if (game) game_view = game->view();
   if (snap && snap->result.frame) scene = referee::make_snapshot(registry, *snap->result.frame);
   if (snap && snap->result.camera_moved) camera_moved_t = snap->source.t;
   camera_moved = snap && camera_moved_t && snap->source.t - *camera_moved_t >= 0 &&

@@ -4,6 +4,8 @@
 // choices, the event log. One instance, owned by the app's loop; the panels are free functions
 // over it (ui/panels.h). Disk state is never copied into panels: they read the scene each frame.
 
+#include <array>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,6 +16,7 @@
 #include "engine/model/table_spec.h"
 #include "referee/verdicts.h"
 #include "ui/event_log.h"
+#include "ui/live_game.h"
 #include "ui/session_recording.h"
 #include "ui/source_worker.h"
 #include "referee/table_snapshot.h"
@@ -47,6 +50,13 @@ struct Screen {
   std::vector<RangeTemplateChoice> templates;
   SourceWorker* worker = nullptr;
   SessionRecorder* recorder = nullptr;  // null when not recording
+  LiveGame* game = nullptr;             // `--game`: the referee, live (null otherwise)
+
+  // --game: the newest published view of the game (refresh() takes it; the panels read it).
+  std::shared_ptr<const GameView> game_view;
+  std::string typed_input;        // the turn panel's free input line (JSON)
+  std::string typed_input_error;  // why the typed line is not an input
+  std::map<std::string, std::array<int, 3>> orders_picked;  // Step Two, per ship: the three orders chosen
 
   // The newest frame and what it shows.
   std::shared_ptr<const Snapshot> snap;

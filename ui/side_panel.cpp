@@ -93,13 +93,17 @@ void event_log(const Screen& s) {
 }  // namespace
 
 void draw_side_panel(Screen& s, const ScreenRect& rect) {
-  if (!begin_panel("Source###side", rect)) {
+  if (!begin_panel(s.game_view ? "Game log and source###side" : "Source###side", rect)) {
     ImGui::End();
     return;
   }
   playback(s);
   ImGui::Separator();
   if (ImGui::BeginTabBar("side_tabs")) {
+    if (s.game_view && ImGui::BeginTabItem("Game log")) {
+      draw_game_log(s);
+      ImGui::EndTabItem();
+    }
     if (ImGui::BeginTabItem("Event log")) {
       event_log(s);
       ImGui::EndTabItem();

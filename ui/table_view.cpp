@@ -17,7 +17,7 @@ void draw_table_view(Screen& s, const ScreenRect& rect) {
     ImGui::End();
     return;
   }
-  ImGui::Checkbox("zoom to the dispute", &s.zoom_to_dispute);
+  ImGui::Checkbox(s.game_view ? "zoom to the move (or the dispute)" : "zoom to the dispute", &s.zoom_to_dispute);
   ImVec2 origin = ImGui::GetCursorScreenPos();
   ImVec2 avail = ImGui::GetContentRegionAvail();
   ScreenRect area = ScreenRect{origin.x, origin.y, avail.x, avail.y}.inset(6);
@@ -68,6 +68,8 @@ void draw_table_view(Screen& s, const ScreenRect& rect) {
   OverlayStyle style;
   style.fill_disks = true;
   draw_scene(dl, s, map, style);
+  draw_game_move(dl, s, map, style);
+  draw_game_banner(dl, s, area);
   draw_label(dl, Vec2{area.center().x - 30, area.y + area.h - 18}, IM_COL32(200, 200, 200, 255),
              fmt::format("grid {:.0f} mm", step));
   dl->PopClipRect();

@@ -333,6 +333,26 @@ TEST(Referee, ACorrectedDropReplaysTheGameWithIt) {
   EXPECT_EQ(g.ref->log().size(), entries_before + 1);
 }
 
+TEST(Referee, ACorrectionWithNullDropsTheInput) {
+  FakeTable t(30, 0.5, 0.1);
+  t.place("enterprise", 200, 300, 0);
+  t.place("tderet", 320, 300, 180);
+  t.still(1.0);
+  nlohmann::json setup = duel();
+  setup["ships"][1]["pose"] = pose(320, 300, 180);
+  Game g(setup);
+  g.start(t, 0.5, {"attack", "raise_shields", "change_speed"});
+  g.give(input(0.7, R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack", "attack": "beam", "target": "tderet"})"));
+  g.give(input(0.8, R"({"do": "drops", "drops": [{"purpose": "damage", "hits": 1}, {"purpose": "critical", "crits": []}]})"));
+  t.still(1.0);
+  g.play(t);
+  ASSERT_EQ(g.ship("tderet").shields, 6);
+  // The undo of the screen: the drops (input 6) dropped; the beam waits for its drops again.
+  g.give(input(t.now(), R"({"do": "correct", "input": 6, "with": null})"));
+  EXPECT_EQ(g.ship("tderet").shields, 7) << "replayed without the drops";
+  EXPECT_EQ(g.ref->expecting().need, Expectation::Need::drops);
+}
+
 TEST(Referee, AVideoThatEndsMidMoveSaysSoAndChangesNothing) {
   FakeTable t = duel_table();
   Game g(duel());

@@ -110,11 +110,13 @@ bool overlap(const ScreenRect& a, const ScreenRect& b) {
   return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 }
 
-TEST(LayoutTest, TilesTheWindowExactly) {
+// Both layouts (the screen's and --game's) tile the window without gaps or overlaps.
+template <class L, class Panels>
+void expect_tiles_exactly(L (*layout)(Vec2), const Panels& panels) {
   for (Vec2 size : {Vec2{1280, 800}, Vec2{1920, 1080}, Vec2{800, 600}, Vec2{1281.7, 799.2}}) {
-    Layout l = compute_layout(size);
+    L l = layout(size);
     double total = 0;
-    for (Panel p : kAllPanels) {
+    for (auto p : panels) {
       const ScreenRect& r = l.rect(p);
       total += area(r);
       EXPECT_GE(r.x, 0);
@@ -123,7 +125,7 @@ TEST(LayoutTest, TilesTheWindowExactly) {
       EXPECT_LE(r.y + r.h, std::floor(size.y));
       EXPECT_EQ(r.x, std::floor(r.x));  // whole pixels: crisp panel borders
       EXPECT_EQ(r.w, std::floor(r.w));
-      for (Panel q : kAllPanels) {
+      for (auto q : panels) {
         if (p != q) {
           EXPECT_FALSE(overlap(r, l.rect(q))) << static_cast<int>(p) << " overlaps " << static_cast<int>(q);
         }
@@ -131,6 +133,21 @@ TEST(LayoutTest, TilesTheWindowExactly) {
     }
     EXPECT_DOUBLE_EQ(total, std::floor(size.x) * std::floor(size.y));
   }
+}
+
+TEST(LayoutTest, TilesTheWindowExactly) { expect_tiles_exactly(&compute_layout, kAllPanels); }
+
+TEST(LayoutTest, TheGameLayoutTilesTheWindowExactly) { expect_tiles_exactly(&compute_game_layout, kAllGamePanels); }
+
+TEST(LayoutTest, TheGameKeepsTheViewsOnTopAndTheBooksBelow) {
+  GameLayout l = compute_game_layout({1280, 800});
+  EXPECT_EQ(l.camera.y, 0);
+  EXPECT_EQ(l.table.y, 0);
+  EXPECT_EQ(l.ships.y, l.camera.h);
+  EXPECT_EQ(l.turn.y, l.camera.h);
+  // Usable at 1280x800: each bottom panel keeps room for a ship's card at the game font.
+  EXPECT_GE(l.ships.w, 400);
+  EXPECT_GE(l.ships.h, 340);
 }
 
 TEST(LayoutTest, ViewsGetTheTopAndTheCameraTheWiderPart) {

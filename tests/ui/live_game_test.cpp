@@ -1,0 +1,200 @@
+// The live game behind `diskref ui --game`, without a window: the skirmish sample's ground-truth
+// tracks fed frame by frame as the worker feeds them, its inputs preloaded or given "at the
+// screen". Checked against the headless referee (`diskref referee`'s library) on the same frames.
+
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "engine/io/jsonl.h"
+#include "engine/model/disk_registry.h"
+#include "engine/model/table_spec.h"
+#include "engine/rules/state_json.h"
+#include "ui/live_game.h"
+
+namespace diskref::ui {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path sample() { return fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "skirmish"; }
+
+fs::path out_dir() {
+  fs::path d = fs::path(DISKREF_BINARY_DIR) / "test-output" / "live-game";
+  fs::create_directories(d);
+  return d;
+}
+
+struct Sample {
+  model::TableSpec table = model::load_table(sample() / "table.json");
+  model::DiskRegistry registry = model::load_disk_registry(sample() / "disks.json");
+  std::vector<model::TrackFrame> frames = model::load_track_jsonl(sample() / "truth.jsonl");
+
+  referee::Referee make_referee() const {
+    return referee::Referee(referee::load_game_file(sample() / "game.json", table, registry), table, registry);
+  }
+  // The headless referee: every input given up front, as `diskref referee` does.
+  nlohmann::json headless_log(const std::vector<referee::Input>& inputs) const {
+    referee::Referee r = make_referee();
+    for (const referee::Input& in : inputs) r.add_input(in);
+    for (const model::TrackFrame& f : frames) r.feed(f);
+    r.finish();
+    return r.log_json();
+  }
+};
+
+const ShipShown& ship(const GameView& v, const std::string& id) {
+  for (const ShipShown& s : v.ships)
+    if (s.id == id) return s;
+  throw std::runtime_error(id + " not shown");
+}
+
+TEST(LiveGame, PlaysTheSampleWithItsInputsAsTheHeadlessRefereeDoes) {
+  Sample s;
+  fs::path recorded = out_dir() / "recorded.jsonl";
+  std::vector<referee::Input> inputs = referee::load_inputs(sample() / "inputs.jsonl");
+  LiveGame game(s.make_referee(), inputs, recorded);
+  for (const model::TrackFrame& f : s.frames) game.on_frame(f);
+  game.finish();
+
+  std::shared_ptr<const GameView> v = game.view();
+  EXPECT_EQ(v->turn.turn, 2);
+  EXPECT_EQ(ship(*v, "enterprise").hull, 6);
+  EXPECT_EQ(ship(*v, "enterprise").shields, 5);
+  EXPECT_EQ(ship(*v, "enterprise").speed, 0);
+  EXPECT_EQ(ship(*v, "tderet").shields, 7);
+  // The log as shown: numbered entries with their text, the beam's range among them.
+  bool beam = false;
+  for (const GameLogLine& l : v->log) beam = beam || l.text.find("in range") != std::string::npos;
+  EXPECT_TRUE(beam);
+  EXPECT_FALSE(v->refusal);
+
+  nlohmann::json live = game.log_json();
+  EXPECT_EQ(live, s.headless_log(inputs));
+  // The recording replays to the same log.
+  EXPECT_EQ(live, s.headless_log(referee::load_inputs(recorded)));
+}
+
+TEST(LiveGame, AnInputFromTheScreenIsRecordedWithTheFrameItWasGivenAt) {
+  Sample s;
+  fs::path recorded = out_dir() / "screen.jsonl";
+  // The first five inputs at the screen instead of from the file.
+  std::vector<referee::Input> inputs = referee::load_inputs(sample() / "inputs.jsonl");
+  std::vector<referee::Input> later(inputs.begin() + 5, inputs.end());
+  LiveGame game(s.make_referee(), later, recorded);
+  bool given = false;
+  double given_at = 0;
+  for (const model::TrackFrame& f : s.frames) {
+    if (!given && f.t >= 1.0) {
+      for (std::size_t i = 0; i < 5; ++i) {
+        nlohmann::json line = referee::input_to_json(inputs[i]);
+        line.erase("t");
+        game.submit(line);
+      }
+      EXPECT_EQ(game.view()->queued, 5u);  // shown as waiting before the worker takes them
+      given = true;
+      given_at = f.t;
+    }
+    game.on_frame(f);
+  }
+  game.finish();
+  std::vector<referee::Input> replay = referee::load_inputs(recorded);
+  ASSERT_EQ(replay.size(), inputs.size());
+  EXPECT_DOUBLE_EQ(replay[0].t, given_at);
+  EXPECT_EQ(game.view()->turn.turn, 2);
+  EXPECT_EQ(game.log_json(), s.headless_log(replay));
+}
+
+TEST(LiveGame, ARefusedInputIsShownWithItsReasonAndChangesNothing) {
+  Sample s;
+  std::vector<referee::Input> inputs = referee::load_inputs(sample() / "inputs.jsonl");
+  LiveGame plain(s.make_referee(), inputs, std::nullopt);
+  LiveGame refused(s.make_referee(), inputs, std::nullopt);
+  bool given = false;
+  for (const model::TrackFrame& f : s.frames) {
+    plain.on_frame(f);
+    // Initiative again in the middle of phase 1: not this step's.
+    if (!given && f.t >= 3.5) {
+      rules::GameState before = refused.view()->state;
+      refused.submit({{"do", "initiative"}});
+      refused.on_frame(f);
+      given = true;
+      std::shared_ptr<const GameView> v = refused.view();
+      ASSERT_TRUE(v->refusal);
+      EXPECT_NE(v->refusal->text.find("refused (wrong_step)"), std::string::npos) << v->refusal->text;
+      EXPECT_EQ(rules::state_to_json(v->state), rules::state_to_json(before));
+      continue;
+    }
+    refused.on_frame(f);
+  }
+  plain.finish();
+  refused.finish();
+  EXPECT_EQ(rules::state_to_json(refused.view()->state), rules::state_to_json(plain.view()->state));
+}
+
+TEST(LiveGame, UndoDropsTheLastInputAndTheGameReplaysWithoutIt) {
+  Sample s;
+  std::vector<referee::Input> inputs = referee::load_inputs(sample() / "inputs.jsonl");
+  std::vector<referee::Input> first(inputs.begin(), inputs.begin() + 5);  // Steps One and Two, initiative
+  LiveGame game(s.make_referee(), first, std::nullopt);
+  std::size_t i = 0;
+  for (; i < s.frames.size() && s.frames[i].t < 1.4; ++i) game.on_frame(s.frames[i]);
+  std::shared_ptr<const GameView> v = game.view();
+  ASSERT_EQ(v->state.phase.stage, rules::PhaseStage::ships);
+  ASSERT_EQ(v->undoable, std::optional<std::size_t>(4));
+  game.submit(undo_line(*v->undoable));
+  game.on_frame(s.frames[i]);
+  v = game.view();
+  EXPECT_EQ(v->state.phase.stage, rules::PhaseStage::initiative);
+  EXPECT_EQ(v->undoable, std::optional<std::size_t>(3));  // the undo itself is not undone by the next undo
+  ASSERT_FALSE(v->choices.empty());
+  EXPECT_EQ(v->choices.front().label, "initiative");
+}
+
+TEST(LiveGame, AsksForTheDropTheActionWaitsFor) {
+  Sample s;
+  std::vector<referee::Input> inputs = referee::load_inputs(sample() / "inputs.jsonl");
+  LiveGame game(s.make_referee(), inputs, std::nullopt);
+  std::vector<std::string> labels;
+  for (const model::TrackFrame& f : s.frames) {
+    game.on_frame(f);
+    std::shared_ptr<const GameView> v = game.view();
+    if (v->expecting.need == referee::Expectation::Need::drops && v->expecting.drop &&
+        v->expecting.drop->purpose == "damage") {
+      for (const InputChoice& c : v->choices) labels.push_back(c.label);
+      break;
+    }
+  }
+  ASSERT_FALSE(labels.empty()) << "the beam never waited for its damage drop";
+  EXPECT_EQ(labels.front(), "0 hits");
+  EXPECT_NE(std::find(labels.begin(), labels.end(), "3 hits"), labels.end());
+}
+
+TEST(LiveGame, TheBeamsRangeIsShownUntilTheNextMove) {
+  Sample s;
+  LiveGame game(s.make_referee(), referee::load_inputs(sample() / "inputs.jsonl"), std::nullopt);
+  std::size_t i = 0;
+  for (; s.frames[i].t < 10.0; ++i) game.on_frame(s.frames[i]);
+  std::shared_ptr<const GameView> v = game.view();
+  ASSERT_TRUE(v->last_attack);
+  EXPECT_EQ(v->last_attack->observed.disk, "enterprise");
+  EXPECT_EQ(v->last_attack->observed.verdicts.front().with, "tderet");
+  EXPECT_EQ(v->last_attack->observed.verdicts.front().call, referee::Call::yes);
+  for (; s.frames[i].t < 16.0; ++i) game.on_frame(s.frames[i]);  // enterprise has moved since
+  EXPECT_FALSE(game.view()->last_attack);
+  EXPECT_EQ(game.view()->last_move->observed.disk, "enterprise");
+}
+
+TEST(LiveGame, AFrameBackInTimeIsNotRefereedAgain) {
+  Sample s;
+  LiveGame game(s.make_referee(), {}, std::nullopt);
+  for (std::size_t i = 0; i < 40; ++i) game.on_frame(s.frames[i]);
+  ASSERT_TRUE(game.view()->note.empty());
+  game.on_frame(s.frames[3]);
+  EXPECT_NE(game.view()->note.find("went back"), std::string::npos);
+  EXPECT_DOUBLE_EQ(game.view()->t, s.frames[39].t);
+}
+
+}  // namespace
+}  // namespace diskref::ui

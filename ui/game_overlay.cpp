@@ -1,0 +1,112 @@
+// The move just made and the table's warnings, over the camera and table views (--game). Only
+// what the referee logged is drawn; nothing here measures or decides.
+
+#include <fmt/format.h>
+
+#include "engine/geometry/outline.h"
+#include "referee/call.h"
+#include "ui/imgui_draw.h"
+#include "ui/scene_overlay.h"
+
+namespace diskref::ui {
+namespace {
+
+constexpr Rgb kObserved{60, 200, 255};
+constexpr Rgb kBanner{190, 20, 20};
+// The referee's default off-path tolerance: a drift beyond it is drawn red (the warning itself
+// comes from the referee's log).
+const double kOffPathMm = referee::RefereeOptions{}.off_path_tolerance_mm;
+
+std::string verdict_text(const referee::Verdict& v) {
+  std::string call = v.call == referee::Call::too_close ? "TOO CLOSE" : v.call == referee::Call::yes ? "YES" : "no";
+  return fmt::format("{}{} {}: {:+.1f} +- {:.1f} mm {}{}", v.flip > 0 ? fmt::format("flip {} ", v.flip) : "",
+                     referee::to_string(v.kind), v.with, v.margin_mm, v.sigma_mm, call, v.decided ? " (referee)" : "");
+}
+
+}  // namespace
+
+namespace {
+
+// An attack's range: a line between the two disks where the books have them, with its verdict.
+void draw_game_attack(ImDrawList* dl, const Screen& s, const TableToScreen& map) {
+  const referee::Observed& o = s.game_view->last_attack->observed;
+  const rules::ShipState* from = nullptr;
+  const rules::ShipState* to = nullptr;
+  for (const rules::ShipState& ship : s.game_view->state.ships) {
+    if (ship.id == o.disk) from = &ship;
+    if (ship.id == o.verdicts.front().with) to = &ship;
+  }
+  if (from == nullptr || to == nullptr) return;
+  std::vector<Vec2> line = map({from->pose.position, to->pose.position}, 0.0);
+  bool yes = o.verdicts.front().call == referee::Call::yes;
+  ImU32 col = im_color(yes ? colors::kTemplate : colors::kContact);
+  draw_dashed(dl, line, col, 2.5f, 8.0f);
+  draw_label(dl, (line[0] + line[1]) * 0.5 + Vec2{-60, 8}, col, fmt::format("{}: {}", o.disk, verdict_text(o.verdicts.front())));
+}
+
+}  // namespace
+
+void draw_game_move(ImDrawList* dl, const Screen& s, const TableToScreen& map, const OverlayStyle& style) {
+  if (s.game_view && s.game_view->last_attack) draw_game_attack(dl, s, map);
+  if (!s.game_view || !s.game_view->last_move) return;
+  const referee::Observed& o = s.game_view->last_move->observed;
+  const model::DiskSpec* spec = s.registry.find(o.disk);
+  if (spec == nullptr) return;
+  double z = spec->thickness_mm;
+  auto outline = [&](const geom::Pose& p) { return map(geom::outline_polygon({spec->shape, p}, 8.0), z); };
+
+  for (const geom::Pose& legal : o.legal_landings) draw_dashed(dl, outline(legal), im_color(colors::kGhost, 210), style.line_px, 6.0f);
+  std::vector<Vec2> track;
+  if (o.start) track.push_back(o.start->pose.position);
+  for (std::size_t i = 0; i < o.landings.size(); ++i) {
+    if (!o.landings[i]) continue;
+    const geom::Pose& p = o.landings[i]->pose;
+    track.push_back(p.position);
+    draw_polygon(dl, outline(p), im_color(kObserved, 230), style.line_px);
+    Vec2 c = map({p.position}, z)[0];
+    std::optional<double> drift = i < o.drift_mm.size() ? o.drift_mm[i] : std::nullopt;
+    bool off = drift && *drift > kOffPathMm;
+    draw_label(dl, c + Vec2{-4, -8}, off ? im_color(colors::kContact) : im_color(kObserved), fmt::format("{}", i + 1));
+  }
+  if (track.size() > 1) draw_polygon(dl, map(track, z), im_color(kObserved, 160), 1.5f, false);
+  const std::optional<referee::Rest>& end = o.placed ? o.placed : o.end;
+  if (!end) return;
+  // Beside where it ended: the drift of each flip, then the verdicts (the landings are too close
+  // together on the screen for a label each).
+  Vec2 at = map({end->pose.position}, z)[0] + Vec2{28, 6};
+  double line_h = static_cast<double>(ImGui::GetTextLineHeight()) + 1;
+  std::string drifts;
+  bool off = false;
+  for (std::size_t i = 0; i < o.drift_mm.size(); ++i) {
+    drifts += i ? "  " : "";
+    drifts += o.drift_mm[i] ? fmt::format("{}: {:.1f}", i + 1, *o.drift_mm[i]) : fmt::format("{}: -", i + 1);
+    off = off || (o.drift_mm[i] && *o.drift_mm[i] > kOffPathMm);
+  }
+  if (!drifts.empty()) {
+    draw_label(dl, at, off ? im_color(colors::kContact) : im_color(kObserved), o.disk + " drift mm  " + drifts);
+    at.y += line_h;
+  }
+  for (const referee::Verdict& v : o.verdicts) {
+    // Every move is "inside the play area": only an edge that mattered is drawn (as in the log).
+    if (v.kind == referee::VerdictKind::edge && v.call == referee::Call::no) continue;
+    bool yes = v.call == referee::Call::yes;
+    Rgb c = v.call == referee::Call::too_close ? colors::kVerdictTooClose : yes ? colors::kContact : colors::kVisible;
+    draw_label(dl, at, im_color(c), verdict_text(v));
+    at.y += line_h;
+  }
+}
+
+double draw_game_banner(ImDrawList* dl, const Screen& s, const ScreenRect& area) {
+  if (!s.game_view || s.game_view->alerts.empty()) return 0;
+  double line_h = static_cast<double>(ImGui::GetTextLineHeight()) + 4;
+  double h = line_h * static_cast<double>(s.game_view->alerts.size()) + 8;
+  dl->AddRectFilled(im(area.min()), im(Vec2{area.x + area.w, area.y + h}), im_color(kBanner, 235));
+  Vec2 at = area.min() + Vec2{10, 4};
+  for (const GameLogLine& a : s.game_view->alerts) {
+    draw_label(dl, at, IM_COL32(255, 255, 255, 255), fmt::format("WARNING #{}: {}", a.number, a.text));
+    at.y += line_h;
+  }
+  return h;
+}
+
+}  // namespace diskref::ui

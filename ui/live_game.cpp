@@ -1,0 +1,175 @@
+#include "ui/live_game.h"
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "engine/io/input_error.h"
+
+namespace diskref::ui {
+namespace {
+
+GameLogLine line_of(const referee::Entry& e, std::size_t number) {
+  GameLogLine l;
+  l.number = number;
+  l.t = e.t;
+  l.text = referee::entry_text(e);
+  if (e.kind == referee::Entry::Kind::warning) l.tone = GameLogLine::Tone::warning;
+  if (e.kind == referee::Entry::Kind::correction) l.tone = GameLogLine::Tone::correction;
+  if (e.kind == referee::Entry::Kind::action && e.play.refusal) {
+    l.tone = GameLogLine::Tone::refusal;
+    l.text = std::string(rules::action_name(e.play.action.body)) + ": " + l.text;  // which input it was
+  }
+  if (e.observed) l.verdicts = e.observed->verdicts;
+  return l;
+}
+
+// The last input that an undo would drop: not a correction, not dropped already.
+std::optional<std::size_t> undoable(const std::vector<referee::Input>& inputs) {
+  std::set<std::size_t> dropped;
+  for (const referee::Input& in : inputs) {
+    if (in.kind == referee::Input::Kind::correct && in.correction.input && !in.correction.replacement) {
+      dropped.insert(*in.correction.input);
+    }
+  }
+  for (std::size_t i = inputs.size(); i-- > 0;) {
+    if (inputs[i].kind != referee::Input::Kind::correct && !dropped.count(i)) return i;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+GameView make_game_view(const referee::Referee& r, double t) {
+  GameView v;
+  v.t = t;
+  v.state = r.state();
+  v.expecting = r.expecting();
+  const std::vector<referee::Entry>& log = r.log();
+  for (std::size_t i = 0; i < log.size(); ++i) {
+    const referee::Entry& e = log[i];
+    GameLogLine line = line_of(e, i);
+    if (line.text.empty()) continue;
+    if (e.kind == referee::Entry::Kind::action && e.observed && !e.play.refusal) {
+      if (!e.observed->landings.empty()) {
+        v.last_move = ShownMove{i, *e.observed};
+        v.last_attack.reset();
+      } else if (!e.observed->verdicts.empty() && e.observed->verdicts.front().kind == referee::VerdictKind::range) {
+        v.last_attack = ShownMove{i, *e.observed};
+      }
+    }
+    if (line.tone == GameLogLine::Tone::warning && e.t >= t - LiveGame::kAlertShowS) v.alerts.push_back(line);
+    if (line.tone == GameLogLine::Tone::refusal) v.refusal = line;
+    if (line.tone == GameLogLine::Tone::info && e.kind == referee::Entry::Kind::action) v.last_ruling = line;
+    v.log.push_back(std::move(line));
+  }
+  v.ships = ships_shown(v.state, r.data());
+  v.turn = turn_shown(v.state, v.expecting);
+  v.choices = input_choices(v.state, r.data(), v.expecting);
+  v.inputs_given = r.inputs().size();
+  v.undoable = undoable(r.inputs());
+  return v;
+}
+
+LiveGame::LiveGame(referee::Referee referee, std::vector<referee::Input> preloaded,
+                   std::optional<std::filesystem::path> inputs_out)
+    : referee_(std::move(referee)), preloaded_(preloaded.begin(), preloaded.end()), out_path_(std::move(inputs_out)) {
+  if (out_path_) {
+    out_.emplace(*out_path_, std::ios::trunc);
+    if (!*out_) throw io::InputError(out_path_->string(), "", "cannot be written");
+  }
+  std::lock_guard lock(referee_mutex_);
+  publish();
+}
+
+void LiveGame::give(referee::Input input) {
+  if (out_) {
+    *out_ << referee::input_to_json(input).dump() << "\n";
+    out_->flush();  // a crash loses at most the line being written
+  }
+  referee_.add_input(std::move(input));
+}
+
+void LiveGame::on_frame(const model::TrackFrame& frame) {
+  std::lock_guard lock(referee_mutex_);
+  if (finished_) return;
+  if (last_t_ && frame.t <= *last_t_) {
+    if (note_.empty()) {
+      note_ = fmt::format("the video went back: the game follows it forward only (frames up to {:.2f} s are not refereed again)",
+                          *last_t_);
+      publish();
+    }
+    return;
+  }
+  note_.clear();
+  while (!preloaded_.empty() && preloaded_.front().t <= frame.t) {
+    give(std::move(preloaded_.front()));
+    preloaded_.pop_front();
+  }
+  std::vector<nlohmann::json> lines;
+  {
+    std::lock_guard q(queue_mutex_);
+    lines.swap(queue_);
+  }
+  for (const nlohmann::json& line : lines) {
+    try {
+      give(make_input(line, frame.t));
+    } catch (const io::InputError& e) {
+      note_ = std::string("not an input: ") + e.what();
+    }
+  }
+  last_t_ = frame.t;
+  referee_.feed(frame);
+  // Rebuilding the view (the books copied, every entry's text, the legal inputs tried on copies
+  // of the state) only when the game changed, and twice a second for the banner's expiry.
+  Signature now{referee_.log().size(), referee_.inputs().size(), referee_.state().actions_applied,
+                referee_.expecting().what, !lines.empty(), static_cast<long long>(frame.t * 2)};
+  if (now != signature_) publish();
+  signature_ = now;
+}
+
+void LiveGame::submit(nlohmann::json line) {
+  std::lock_guard q(queue_mutex_);
+  queue_.push_back(std::move(line));
+  // The queue's length is part of the view: the screen shows the input as waiting at once.
+  if (view_) {
+    auto v = std::make_shared<GameView>(*view_);
+    v->queued = queue_.size();
+    view_ = std::move(v);
+  }
+}
+
+void LiveGame::finish() {
+  std::lock_guard lock(referee_mutex_);
+  if (finished_) return;
+  while (!preloaded_.empty()) {
+    give(std::move(preloaded_.front()));
+    preloaded_.pop_front();
+  }
+  referee_.finish();
+  finished_ = true;
+  publish();
+}
+
+void LiveGame::publish() {
+  auto v = std::make_shared<GameView>(make_game_view(referee_, last_t_.value_or(0)));
+  v->version = ++version_;
+  v->note = note_;
+  std::lock_guard q(queue_mutex_);
+  v->queued = queue_.size();
+  view_ = std::move(v);
+}
+
+std::shared_ptr<const GameView> LiveGame::view() const {
+  std::lock_guard q(queue_mutex_);
+  return view_;
+}
+
+nlohmann::json LiveGame::log_json() const {
+  std::lock_guard lock(referee_mutex_);
+  return referee_.log_json();
+}
+
+}  // namespace diskref::ui

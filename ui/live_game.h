@@ -1,0 +1,122 @@
+#pragma once
+// The referee, live, behind the companion screen (`diskref ui --game`). The referee itself lives
+// on the worker thread: the worker's frame hook feeds it every tracked frame (on_frame). The
+// screen never touches it: it submits inputs into a queue and reads the newest published
+// GameView, an immutable copy of the books, the log (as text, with its numbers), what is expected
+// next and the inputs the rules allow now.
+//
+// Timing, so that `diskref referee` over the same video with the recorded inputs gives the same
+// log: an input submitted at the screen is given to the referee just before the next frame, with
+// that frame's time as its `t`; a preloaded input (--inputs) is given just before the first frame
+// at or after its `t`. Either way the referee applies it at that frame, as it does when it reads
+// the same line from a file. Every input given is written to the recording (--inputs-out) as one
+// spec §9 line, flushed at once, in the order given: the order `correct` inputs count in.
+
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/model/track_frame.h"
+#include "referee/referee.h"
+#include "ui/game_inputs.h"
+#include "ui/game_panels_data.h"
+
+namespace diskref::ui {
+
+struct GameLogLine {
+  std::size_t number = 0;  // the entry's index in the log (what a correction names)
+  double t = 0;
+  std::string text;        // referee::entry_text
+  enum class Tone { info, warning, refusal, correction } tone = Tone::info;
+  std::vector<referee::Verdict> verdicts;  // read from the table: what may be decided again
+};
+
+// The move (or run) last read from the table, for the views to draw.
+struct ShownMove {
+  std::size_t entry = 0;
+  referee::Observed observed;
+};
+
+struct GameView {
+  long long version = 0;
+  double t = 0;  // the last frame the referee was fed
+  rules::GameState state;
+  referee::Expectation expecting;
+  std::vector<ShipShown> ships;  // the ship panels, as shown
+  TurnShown turn;                // the turn panel
+  std::vector<GameLogLine> log;
+  std::optional<ShownMove> last_move;
+  // An attack's range read from the table after the last move (a beam, a transport): drawn as a
+  // line from the attacker to its target with the margin.
+  std::optional<ShownMove> last_attack;
+  std::optional<GameLogLine> last_ruling;  // the latest action applied, shown large
+  // Warnings the table gave in the last few seconds (off path, out of turn, ...): the banner.
+  std::vector<GameLogLine> alerts;
+  // The latest refused input, with the rule's reason.
+  std::optional<GameLogLine> refusal;
+  std::vector<InputChoice> choices;
+  std::size_t inputs_given = 0;          // to the referee, corrections included
+  std::optional<std::size_t> undoable;   // the last input that is not itself a correction
+  std::size_t queued = 0;                // submitted, waiting for the next frame
+  std::string note;                      // e.g. why frames are being ignored
+};
+
+class LiveGame {
+ public:
+  // `preloaded` in time order (referee::load_inputs); `inputs_out`: record every input given.
+  LiveGame(referee::Referee referee, std::vector<referee::Input> preloaded,
+           std::optional<std::filesystem::path> inputs_out);
+
+  // Worker thread: one tracked frame (video time order; a frame that goes back in time, after a
+  // seek, is ignored: the game follows the video forward only).
+  void on_frame(const model::TrackFrame& frame);
+  // Any thread: an input (a spec §9 line without "t") for the next frame.
+  void submit(nlohmann::json line);
+  // The source ended: the inputs still due are given, then the referee's finish(). Call once the
+  // worker no longer feeds frames.
+  void finish();
+
+  std::shared_ptr<const GameView> view() const;
+  // The referee's own log JSON (tests, the end of a session).
+  nlohmann::json log_json() const;
+
+  // How many seconds of video a warning stays in the banner.
+  static constexpr double kAlertShowS = 6.0;
+
+ private:
+  void give(referee::Input input);  // referee_mutex_ held
+  void publish();                   // referee_mutex_ held
+
+  mutable std::mutex referee_mutex_;  // the worker and finish(); never the screen's draw
+  referee::Referee referee_;
+  std::deque<referee::Input> preloaded_;
+  std::optional<std::ofstream> out_;
+  std::optional<std::filesystem::path> out_path_;
+  std::optional<double> last_t_;
+  bool finished_ = false;
+  long long version_ = 0;
+  std::string note_;
+  struct Signature {
+    std::size_t entries = 0, inputs = 0;
+    long long actions = 0;
+    std::string expecting;
+    bool gave = false;
+    long long half_seconds = 0;
+    bool operator==(const Signature&) const = default;
+  };
+  Signature signature_;
+
+  mutable std::mutex queue_mutex_;  // guards the two below
+  std::vector<nlohmann::json> queue_;
+  std::shared_ptr<const GameView> view_;
+};
+
+// The view built from a referee (pure: tests call it directly).
+GameView make_game_view(const referee::Referee& referee, double t);
+
+}  // namespace diskref::ui
