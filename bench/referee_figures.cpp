@@ -258,23 +258,41 @@ Row compare(const Game& g, const std::string& name, const VideoRun& video, const
     // Every pose it read, against the truth at that pose's moment: each landing seen (at its time),
     // the end (at its last landing, or when read), where a collided ship was put down (when read).
     const std::string disk = v["observed"].value("disk", "");
+    auto report = [&](const json& pose, double at, double x, double y) {
+      const double e = std::hypot(pose["x"].get<double>() - x, pose["y"].get<double>() - y);
+      row.end_error_max = std::max(row.end_error_max, e);
+      if (verbose) std::fprintf(stderr, "  %s %s at %.3f s: %.2f mm from the truth\n", what(v).c_str(), disk.c_str(), at, e);
+    };
+    // A pose at a moment: the truth's in the frame nearest it.
     auto check = [&](const json& pose, double at) {
       if (pose.is_null() || !pose.contains("x")) return;
-      if (auto truth_pose = truth_at(g, disk, at))
-      {
-        const double e = std::hypot(pose["x"].get<double>() - *truth_pose->x, pose["y"].get<double>() - *truth_pose->y);
-        row.end_error_max = std::max(row.end_error_max, e);
-        if (verbose) std::fprintf(stderr, "  %s %s at %.3f s: %.2f mm from the truth\n", what(v).c_str(), disk.c_str(), at, e);
-      }
+      if (auto truth_pose = truth_at(g, disk, at)) report(pose, at, *truth_pose->x, *truth_pose->y);
+    };
+    // A landing: the truth's landing of that disk nearest in time (the tracker dates a landing by
+    // its rest, the truth by the frame the flip ends: a frame or two apart, a flip length away).
+    auto check_landing = [&](const json& pose, double at) {
+      if (pose.is_null() || !pose.contains("x")) return;
+      const model::Landing* nearest = nullptr;
+      for (const model::TrackFrame& f : g.truth)
+        for (const model::Landing& l : f.landings)
+          if (l.name == disk && std::fabs(l.t - at) < 1.0 && (!nearest || std::fabs(l.t - at) < std::fabs(nearest->t - at)))
+            nearest = &l;
+      if (nearest) report(pose, at, nearest->x, nearest->y);
+      else check(pose, at);
     };
     double end_t = v["t"].get<double>();
+    bool landed = false;
     if (v["observed"].contains("landings"))
       for (const json& l : v["observed"]["landings"])
         if (!l.is_null()) {
-          check(l, l["t"].get<double>());
+          check_landing(l, l["t"].get<double>());
           end_t = l["t"].get<double>();
+          landed = true;
         }
-    if (v["observed"].contains("end")) check(v["observed"]["end"], end_t);
+    if (v["observed"].contains("end")) {
+      if (landed) check_landing(v["observed"]["end"], end_t);
+      else check(v["observed"]["end"], end_t);
+    }
     if (v["observed"].contains("placed")) check(v["observed"]["placed"], v["t"].get<double>());
     std::map<std::string, std::string> calls;
     for (const json& vt : t["observed"]["verdicts"])
