@@ -54,7 +54,8 @@ section=$(
   echo
   echo "Fault tests ($passed passed, $failed failed):"
   echo
-  sed -n 's/^\[fault\] /- /p' "$faults"
+  # Paths relative to the repository (the figures go into its README).
+  sed -n 's/^\[fault\] /- /p' "$faults" | sed "s|$PWD/||g"
 )
 echo "$section"
 if [ "$readme" = 1 ]; then
