@@ -15,23 +15,41 @@ const ScreenRect& Layout::rect(Panel p) const {
   return camera;
 }
 
-Layout compute_layout(Vec2 window_size_px) {
+namespace {
+
+// Both screens tile the window alike: two views side by side on top, three panels below; only the
+// shares differ.
+struct Tiles {
+  ScreenRect top_left, top_right, bottom_left, bottom_mid, bottom_right;
+};
+Tiles five_tiles(Vec2 window_size_px, double top_share, double top_left_share, double bottom_left_share,
+                 double bottom_mid_share) {
   double w = std::max(0.0, std::floor(window_size_px.x));
   double h = std::max(0.0, std::floor(window_size_px.y));
+  double top_h = std::round(h * top_share);
+  double left_w = std::round(w * top_left_share);
+  double bottom_h = h - top_h;
+  double first_w = std::round(w * bottom_left_share);
+  double mid_w = std::round(w * bottom_mid_share);
+  return {{0, 0, left_w, top_h},
+          {left_w, 0, w - left_w, top_h},
+          {0, top_h, first_w, bottom_h},
+          {first_w, top_h, mid_w, bottom_h},
+          {first_w + mid_w, top_h, w - first_w - mid_w, bottom_h}};
+}
+
+}  // namespace
+
+Layout compute_layout(Vec2 window_size_px) {
   // The views get the upper 60 % (they are what people look at); the camera view is the wider
   // one because camera images are wider than the square table.
-  double top_h = std::round(h * 0.60);
-  double camera_w = std::round(w * 0.60);
-  double bottom_h = h - top_h;
-  double dispute_w = std::round(w * 0.36);
-  double disks_w = std::round(w * 0.32);
-
+  Tiles t = five_tiles(window_size_px, 0.60, 0.60, 0.36, 0.32);
   Layout l;
-  l.camera = {0, 0, camera_w, top_h};
-  l.table = {camera_w, 0, w - camera_w, top_h};
-  l.dispute = {0, top_h, dispute_w, bottom_h};
-  l.disks = {dispute_w, top_h, disks_w, bottom_h};
-  l.side = {dispute_w + disks_w, top_h, w - dispute_w - disks_w, bottom_h};
+  l.camera = t.top_left;
+  l.table = t.top_right;
+  l.dispute = t.bottom_left;
+  l.disks = t.bottom_mid;
+  l.side = t.bottom_right;
   return l;
 }
 
@@ -52,21 +70,14 @@ const char* panel_name(GamePanel p) {
 }
 
 GameLayout compute_game_layout(Vec2 window_size_px) {
-  double w = std::max(0.0, std::floor(window_size_px.x));
-  double h = std::max(0.0, std::floor(window_size_px.y));
   // The books need more room than the dispute tool did: the views keep a little over half.
-  double top_h = std::round(h * 0.54);
-  double camera_w = std::round(w * 0.58);
-  double bottom_h = h - top_h;
-  double ships_w = std::round(w * 0.34);
-  double turn_w = std::round(w * 0.33);
-
+  Tiles t = five_tiles(window_size_px, 0.54, 0.58, 0.34, 0.33);
   GameLayout l;
-  l.camera = {0, 0, camera_w, top_h};
-  l.table = {camera_w, 0, w - camera_w, top_h};
-  l.ships = {0, top_h, ships_w, bottom_h};
-  l.turn = {ships_w, top_h, turn_w, bottom_h};
-  l.side = {ships_w + turn_w, top_h, w - ships_w - turn_w, bottom_h};
+  l.camera = t.top_left;
+  l.table = t.top_right;
+  l.ships = t.bottom_left;
+  l.turn = t.bottom_mid;
+  l.side = t.bottom_right;
   return l;
 }
 
