@@ -81,6 +81,12 @@ Input parse_input(const io::JsonCursor& c) {
     in.decision = parse_decision(b, {"do", "note"});
     return in;
   }
+  if (what == "choose") {
+    only({"choice", "player"});
+    in.kind = Input::Kind::choose;
+    in.choice = b.at("choice").non_empty_string();
+    return in;
+  }
   if (what == "correct") {
     only({"input", "with", "entry", "decide"});
     in.kind = Input::Kind::correct;
@@ -121,6 +127,7 @@ nlohmann::json input_to_json(const Input& in) {
       break;
     }
     case Input::Kind::leave_in_place: j = {{"do", "leave_in_place"}}; break;
+    case Input::Kind::choose: j = {{"do", "choose"}, {"choice", in.choice}}; break;
     case Input::Kind::decide:
       j = decision_to_json(in.decision);
       j["do"] = "decide";

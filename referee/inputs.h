@@ -11,6 +11,8 @@
 //   {"t", "do": "correct", "input": K, "with": {...} | null}
 //        a correction: input K (0-based, in file order) is replaced by `with` (same t) or
 //        dropped; the game replays from its start with it
+//   {"t", "do": "choose", "choice": DISK}
+//        a player's choice the action waits for (the crew a boarding side loses)
 //   {"t", "do": "correct", "entry": N, "decide": {"kind", "with", "call"}}
 //        a correction: the ruling of log entry N is decided again
 // What the table shows (moves, turns, launches, placements) is never entered.
@@ -47,12 +49,13 @@ struct Correction {
 };
 
 struct Input {
-  enum class Kind { action, drops, leave_in_place, decide, correct };
+  enum class Kind { action, drops, leave_in_place, decide, choose, correct };
   double t = 0;
   Kind kind = Kind::action;
   rules::Action action;                // Kind::action
   std::vector<rules::SeenDrop> drops;  // Kind::drops
   Decision decision;                   // Kind::decide
+  std::string choice;                  // Kind::choose
   Correction correction;               // Kind::correct
   std::string where;                   // "INPUTS.jsonl: line 4", for messages
 };

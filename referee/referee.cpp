@@ -113,6 +113,7 @@ void Referee::on_settle(const TableSettle& settle) {
   settle_index_ = static_cast<std::size_t>(&settle - settles_.data());
   if (!set_up_) {
     setup_from(settle);
+    note_strangers(settle);
     apply_inputs_through(settle.t, false, settle.t);
     return;
   }
@@ -121,6 +122,7 @@ void Referee::on_settle(const TableSettle& settle) {
   for (const DiskMotion& m : settle.moved) first_motion = std::min(first_motion, m.first_motion_t);
   apply_inputs_through(first_motion, true, settle.t);
   read_table(settle);
+  note_strangers(settle);
   apply_inputs_through(settle.t, false, settle.t);
 }
 
@@ -142,6 +144,7 @@ void Referee::replay() {
   actions_.clear();
   refused_ = 0;
   set_up_ = false;
+  strangers_.clear();
   pending_.reset();
   applied_.assign(effective_.size(), false);
   for (std::size_t i = 0; i < effective_.size(); ++i)
@@ -198,17 +201,52 @@ void Referee::apply_input(std::size_t index, double t) {
       pending_->inputs.push_back(index);
       try_complete(t);
       return;
+    case Input::Kind::choose:
+      if (!pending_ || pending_->need != Pending::Need::choice ||
+          std::find(pending_->options.begin(), pending_->options.end(), in.choice) == pending_->options.end()) {
+        warn(t, {"input", "", 0,
+                 fmt::format("{}: the choice {}, but {}", in.where, in.choice,
+                             pending_ && pending_->need == Pending::Need::choice ? "it is none of the options"
+                                                                                 : "no choice is waited for")});
+        return;
+      }
+      if (auto* b = std::get_if<rules::BoardingSegment>(&pending_->action.body)) b->losses.push_back(in.choice);
+      pending_->inputs.push_back(index);
+      try_complete(t);
+      return;
     case Input::Kind::correct: return;  // applied when given
     case Input::Kind::action: break;
   }
   if (pending_) {
     // One thing at a time: what the table is to show finishes first.
     rules::Refusal r{rules::RefusalKind::wrong_step, "waiting for " + expecting().what + "; this input comes after it",
-                     std::nullopt};
+                     std::nullopt, {}};
     refuse_entry(in.action, r, t, std::nullopt, {index});
     return;
   }
   begin_input_action(index, t);
+}
+
+// An action entered whose counters are still to be dropped (an initiative tie, a boarding
+// segment's crew combat, ...) or that waits for a player's choice among named disks (the crew a
+// boarding side loses) waits for them as an action read from the table does; the rest is applied
+// (or refused) at once.
+void Referee::commit_or_wait(std::size_t index, double t) {
+  const rules::Action& action = effective_[index].action;
+  rules::ActionResult trial = rules::apply_action(state_, game_.data, action);
+  const bool waits = !trial.applied() && (trial.refusal->kind == rules::RefusalKind::missing_drop ||
+                                          (trial.refusal->kind == rules::RefusalKind::choice_needed &&
+                                           !trial.refusal->options.empty()));
+  if (!waits) {
+    commit(action, t, std::nullopt, {index});
+    return;
+  }
+  pending_ = std::make_shared<Pending>();
+  pending_->kind = Pending::Kind::action;
+  pending_->action = action;
+  pending_->inputs = {index};
+  pending_->since = t;
+  try_complete(t);
 }
 
 // An action the referee entered: most apply at once; some wait for the table.
@@ -216,7 +254,7 @@ void Referee::begin_input_action(std::size_t index, double t) {
   const rules::Action& action = effective_[index].action;
   const auto* exec = std::get_if<rules::ExecuteOrder>(&action.body);
   if (exec == nullptr) {
-    commit(action, t, std::nullopt, {index});
+    commit_or_wait(index, t);
     return;
   }
   auto refused_now = [&](const rules::Action& probe) {
@@ -268,7 +306,7 @@ void Referee::begin_input_action(std::size_t index, double t) {
       extra_ranges = rules::continuous_bonus(state_, game_.data, *ship, rules::AbilityType::transporter_range);
   }
   if (target.empty() || ruled || ship == nullptr) {
-    commit(action, t, std::nullopt, {index});
+    commit_or_wait(index, t);
     return;
   }
   // The range, from the poses on the table now.
@@ -538,6 +576,10 @@ Expectation Referee::expecting() const {
     case Pending::Need::placement:
       e.need = Expectation::Need::placement;
       e.placement_optional = p.placement_optional;
+      break;
+    case Pending::Need::choice:
+      e.need = Expectation::Need::choice;
+      e.options = p.options;
       break;
     case Pending::Need::table: e.need = Expectation::Need::table; break;
   }

@@ -51,10 +51,11 @@ struct RefereeOptions {
 struct Expectation {
   std::string what;  // a sentence: "enterprise's move (2 of 3 flips so far)", "drops: damage drop for ..."
   std::string disk;  // the disk concerned, if any
-  enum class Need { nothing, table, drops, decision, placement } need = Need::nothing;
+  enum class Need { nothing, table, drops, decision, placement, choice } need = Need::nothing;
   std::vector<Verdict> undecided;  // Need::decision
   std::optional<rules::NeededDrop> drop;  // Need::drops: the next drop the action waits for
   bool placement_optional = false;  // Need::placement: the hit player may leave it in place
+  std::vector<std::string> options;  // Need::choice: the disks one of which is to be chosen
 };
 
 class Referee {
@@ -92,6 +93,7 @@ class Referee {
   void apply_inputs_through(double t, bool strictly_before, double log_t_floor);
   void apply_input(std::size_t index, double log_t);
   void begin_input_action(std::size_t index, double t);
+  void commit_or_wait(std::size_t index, double t);
   void replay();
   void note_waiting();
 
@@ -108,6 +110,7 @@ class Referee {
   void read_torpedo_runs(const TableSettle& settle);
   void read_placement(const std::string& ship, const TableSettle& settle);
   void displaced(const std::string& name, const TableSettle& settle, const std::string& why);
+  void note_strangers(const TableSettle& settle);
   void try_complete(double t);
 
   // The log.
@@ -161,6 +164,9 @@ class Referee {
   std::vector<std::string> waiting_;
   bool finished_ = false;
   bool in_full_stop_ = false;
+  // Disks on the table that are no part of this game, already warned of (warned again only after
+  // they have left the table and come back).
+  std::vector<std::string> strangers_;
   std::shared_ptr<Pending> pending_;     // what a reading of the table waits for (one at a time)
 };
 

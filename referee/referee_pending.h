@@ -20,7 +20,7 @@ struct Referee::Pending {
     torpedo_runs,  // the end of a phase: every torpedo in flight runs
     action,        // an action built and waiting for drops, a decision or a placement
   };
-  enum class Need { table, drops, decision, placement };
+  enum class Need { table, drops, decision, placement, choice };
 
   Kind kind = Kind::action;
   Need need = Need::table;
@@ -42,6 +42,7 @@ struct Referee::Pending {
   std::string placing;              // Need::placement: the ship to be put down again
   bool placement_optional = false;  // a ship-ship collision: the hit player may leave it
   bool left_in_place = false;
+  std::vector<std::string> options;  // Need::choice: what may be chosen
 
   // A launch.
   std::string torpedo;              // the torpedo disk, once seen

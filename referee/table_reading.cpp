@@ -210,6 +210,32 @@ void Referee::displaced(const std::string& name, const TableSettle& settle, cons
   commit(a, settle.t, o, {});
 }
 
+// A disk of the registry that this game does not use (a ship of another game, a spare planet) is
+// never read as a move; it is said once, when the table first settles with it, so the referee
+// knows why it is ignored. Spare torpedoes are part of every game that launches them.
+void Referee::note_strangers(const TableSettle& settle) {
+  std::vector<std::string> seen;
+  for (const model::DiskTrack& d : settle.snapshot.disks) {
+    if (d.state == model::TrackState::lost) continue;
+    const model::DiskSpec* spec = registry_.find(d.name);
+    bool in_game = spec == nullptr || spec->kind == model::DiskKind::torpedo || spec->kind == model::DiskKind::template_;
+    for (const rules::ShipState& s : state_.ships) in_game = in_game || s.id == d.name;
+    for (const rules::Terrain& t : state_.terrain) in_game = in_game || t.id == d.name;
+    if (in_game) continue;
+    seen.push_back(d.name);
+    bool warned = std::find(strangers_.begin(), strangers_.end(), d.name) != strangers_.end();
+    if (warned || d.state != model::TrackState::visible) {
+      if (!warned) seen.pop_back();  // said when it is first seen plainly
+      continue;
+    }
+    warn(settle.t, {"not_in_game", d.name, 0,
+                    fmt::format("{} is on the table but is no part of this game: it is ignored (take it off the table, or "
+                                "add it to the game file)",
+                                d.name)});
+  }
+  strangers_ = std::move(seen);
+}
+
 // --- A ship's move.
 
 void Referee::start_move(const std::string& ship, const TableSettle& settle, double since) {
@@ -594,6 +620,13 @@ void Referee::try_complete(double t) {
         p.placing = p.disk;
         p.placement_optional = false;
         p.need_text = p.disk + " to be put down again: " + why.reason;
+        return;
+      }
+      if (why.kind == rules::RefusalKind::choice_needed && !why.options.empty() &&
+          std::holds_alternative<rules::BoardingSegment>(p.action.body)) {
+        p.need = Pending::Need::choice;
+        p.options = why.options;
+        p.need_text = "a choice: " + why.reason;
         return;
       }
       if (why.kind == rules::RefusalKind::bad_choice && std::holds_alternative<rules::Move>(p.action.body) &&

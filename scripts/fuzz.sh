@@ -3,6 +3,11 @@
 # and AddressSanitizer + UndefinedBehaviorSanitizer, from the corpus kept in fuzz/corpus/<target>/.
 #
 #   scripts/fuzz.sh [SECONDS_EACH] [TARGET...]     (default 60 s, every target)
+#   scripts/fuzz.sh --build-only [--with-unit-tests]
+#
+# --build-only builds and stops; --with-unit-tests also builds the unit tests in the same
+# sanitized tree (CI runs them there: one clang build serves both, instead of a second
+# sanitizer build of everything).
 #
 # Builds build-fuzz/ with clang (-DDISKREF_FUZZ=ON). New inputs that reach new code are added to
 # a scratch corpus (build-fuzz/corpus/<target>/), not to the repository's: run with
@@ -14,6 +19,16 @@
 # crashes, 0 hangs"; the summary is in build-fuzz/fuzz-summary.txt. Exit 1 when a target crashed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+build_only=0
+build_targets=(diskref_fuzzers)
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build-only) build_only=1 ;;
+    --with-unit-tests) build_targets+=(diskref_unit_tests) ;;
+    *) break ;;
+  esac
+  shift
+done
 seconds=${1:-60}
 shift || true
 jobs=${DISKREF_JOBS:-$(nproc)}
@@ -22,7 +37,8 @@ jobs=${DISKREF_JOBS:-$(nproc)}
 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
   -DDISKREF_FUZZ=ON -DDISKREF_BUILD_UI=OFF -DDISKREF_BUILD_BENCH=OFF >/dev/null
-cmake --build build-fuzz -j"$jobs" --target diskref_fuzzers
+cmake --build build-fuzz -j"$jobs" --target "${build_targets[@]}"
+[ "$build_only" = 1 ] && exit 0
 
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then

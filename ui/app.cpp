@@ -218,7 +218,8 @@ void write_views_json(const fs::path& file, const Screen& s, const nlohmann::jso
   if (s.camera_view_drawn) {
     j["camera_view"] = {{"image_rect", rect_json(s.camera_view_drawn->image_rect())},
                         {"image_size", {s.camera_view_drawn->image_size.x, s.camera_view_drawn->image_size.y}},
-                        {"scale", s.camera_view_drawn->scale}};
+                        {"scale", s.camera_view_drawn->scale},
+                        {"warnings", s.camera_warnings_drawn}};
   }
   if (s.table_view_drawn) {
     j["table_view"] = {{"px_per_mm", s.table_view_drawn->px_per_mm},

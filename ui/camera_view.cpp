@@ -73,7 +73,8 @@ void draw_camera_view(Screen& s, const ScreenRect& rect) {
   }
   // Calibration trouble is shown where people look, not only in its tab.
   Vec2 warn_at = img.min() + Vec2{8, 6 + draw_game_banner(dl, s, img)};
-  for (const std::string& w : calibration_warnings(pose, s.lens_rms(), s.camera_moved)) {
+  s.camera_warnings_drawn = calibration_warnings(pose, s.lens_rms(), s.camera_moved);
+  for (const std::string& w : s.camera_warnings_drawn) {
     draw_label(dl, warn_at, im_color(colors::kStale), "WARNING: " + w);
     warn_at.y += static_cast<double>(ImGui::GetTextLineHeight()) + 2;
   }

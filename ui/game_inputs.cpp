@@ -29,6 +29,18 @@ bool legal(const rules::GameState& state, const rules::GameData& data, const jso
   return r.refusal->kind == rules::RefusalKind::missing_drop || r.refusal->kind == rules::RefusalKind::choice_needed;
 }
 
+// The rules take it as it is (or wait only for drops): no choice is left open.
+bool complete(const rules::GameState& state, const rules::GameData& data, const json& line) {
+  referee::Input in;
+  try {
+    in = make_input(line, 0);
+  } catch (const io::InputError&) {
+    return false;
+  }
+  rules::ActionResult r = rules::apply_action(state, data, in.action);
+  return r.applied() || r.refusal->kind == rules::RefusalKind::missing_drop;
+}
+
 void add_if_legal(std::vector<InputChoice>& out, const rules::GameState& state, const rules::GameData& data,
                   std::string label, json line) {
   if (legal(state, data, line)) out.push_back({std::move(label), std::move(line)});
@@ -82,6 +94,32 @@ std::optional<rules::OrderKind> revealed_order(const rules::ShipState& ship) {
   return ship.pending.front().kind;
 }
 
+// Activate: one button per crew or tech aboard that the rules let act now; a disk that needs a
+// choice (which of its order rows, which tech to ready) gets one button per choice.
+void activate_choices(std::vector<InputChoice>& out, const rules::GameState& s, const rules::GameData& data,
+                      const rules::ShipState& ship, const json& base) {
+  for (const rules::CrewTechDisk& d : s.disks) {
+    if (d.location != ship.id || !d.in_play || !d.revealed || !d.ready) continue;
+    json line = base;
+    line["disk"] = d.id;
+    if (complete(s, data, line)) {
+      out.push_back({ship.id + ": activate " + d.id, line});
+      continue;
+    }
+    for (int row = 0; row < 8; ++row) {
+      json with_row = line;
+      with_row["row"] = row;
+      if (complete(s, data, with_row)) out.push_back({fmt::format("{}: activate {}, row {}", ship.id, d.id, row + 1), with_row});
+    }
+    for (const rules::CrewTechDisk& tech : s.disks) {
+      if (tech.location != ship.id || tech.id == d.id || !tech.in_play || tech.ready) continue;
+      json ready = line;
+      ready["ready"] = tech.id;
+      if (complete(s, data, ready)) out.push_back({ship.id + ": activate " + d.id + ", ready " + tech.id, ready});
+    }
+  }
+}
+
 void execute_choices(std::vector<InputChoice>& out, const rules::GameState& s, const rules::GameData& data,
                      const rules::ShipState& ship, rules::OrderKind kind) {
   json base = {{"do", "execute"}, {"player", ship.controller}, {"ship", ship.id}, {"order", rules::to_string(kind)}};
@@ -116,7 +154,8 @@ void execute_choices(std::vector<InputChoice>& out, const rules::GameState& s, c
       }
       break;
     case rules::OrderKind::activate:
-      break;  // a disk's ability: given as a JSON line (not offered as a button yet)
+      activate_choices(out, s, data, ship, base);
+      break;
   }
 }
 
@@ -170,6 +209,9 @@ std::vector<InputChoice> input_choices(const rules::GameState& state, const rule
       return out;
     case Need::placement:
       if (expecting.placement_optional) out.push_back({"leave it in place", {{"do", "leave_in_place"}}});
+      return out;
+    case Need::choice:
+      for (const std::string& option : expecting.options) out.push_back({"lose " + option, {{"do", "choose"}, {"choice", option}}});
       return out;
     case Need::table:
       return out;  // the table gives it: a disk to move or put down

@@ -1,6 +1,10 @@
 // The move just made and the table's warnings, over the camera and table views (--game). Only
 // what the referee logged is drawn; nothing here measures or decides.
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "engine/geometry/outline.h"
@@ -98,13 +102,20 @@ void draw_game_move(ImDrawList* dl, const Screen& s, const TableToScreen& map, c
 
 double draw_game_banner(ImDrawList* dl, const Screen& s, const ScreenRect& area) {
   if (!s.game_view || s.game_view->alerts.empty()) return 0;
-  double line_h = static_cast<double>(ImGui::GetTextLineHeight()) + 4;
-  double h = line_h * static_cast<double>(s.game_view->alerts.size()) + 8;
+  // Each warning as the log has it ("WARNING off_path: ..."), with its number, wrapped to the
+  // view: a warning cut off at the edge is a warning half read.
+  const float wrap = static_cast<float>(std::max(100.0, area.w - 20));
+  std::vector<std::string> lines;
+  double h = 8;
+  for (const GameLogLine& a : s.game_view->alerts) {
+    lines.push_back(fmt::format("#{} {}", a.number, a.text));
+    h += static_cast<double>(ImGui::CalcTextSize(lines.back().c_str(), nullptr, false, wrap).y) + 4;
+  }
   dl->AddRectFilled(im(area.min()), im(Vec2{area.x + area.w, area.y + h}), im_color(kBanner, 235));
   Vec2 at = area.min() + Vec2{10, 4};
-  for (const GameLogLine& a : s.game_view->alerts) {
-    draw_label(dl, at, IM_COL32(255, 255, 255, 255), fmt::format("WARNING #{}: {}", a.number, a.text));
-    at.y += line_h;
+  for (const std::string& line : lines) {
+    dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), im(at), IM_COL32(255, 255, 255, 255), line.c_str(), nullptr, wrap);
+    at.y += static_cast<double>(ImGui::CalcTextSize(line.c_str(), nullptr, false, wrap).y) + 4;
   }
   return h;
 }

@@ -73,6 +73,7 @@ struct Screen {
 
   // Where the views drew this frame (set by the panels), for --views-json.
   std::optional<ImageViewTransform> camera_view_drawn;
+  std::vector<std::string> camera_warnings_drawn;  // the warnings written over the camera view
   std::optional<TableViewTransform> table_view_drawn;
 
   EventLog log;

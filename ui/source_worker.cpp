@@ -119,6 +119,7 @@ void SourceWorker::run(std::stop_token stop) {
       producer_->restart();
       std::lock_guard lock(mutex_);
       previous_track_.reset();
+      camera_moved_t_.reset();
       stats_.at_end = false;
       anchored = false;
       forced = true;
@@ -180,6 +181,8 @@ void SourceWorker::run(std::stop_token stop) {
         previous_track_ = *result.frame;
       }
       events_.insert(events_.end(), result.notes.begin(), result.notes.end());
+      if (result.camera_moved) camera_moved_t_ = snap->source.t;
+      snap->camera_moved_t = camera_moved_t_;
       snap->result = std::move(result);
       snap->sequence = ++sequence_;
       ++stats_.frames_processed;

@@ -68,6 +68,9 @@ struct Snapshot {
   cv::Mat display_image;
   TrackResult result;
   double process_ms = 0;   // producer time for this frame
+  // Source time of the latest frame at which the camera was re-located, this one or an earlier
+  // one: the screen takes only the newest snapshot and may skip the very frame that said so.
+  std::optional<double> camera_moved_t;
 };
 
 struct WorkerOptions {
@@ -142,6 +145,7 @@ class SourceWorker {
   std::shared_ptr<const Snapshot> latest_;
   std::vector<Event> events_;
   std::optional<model::TrackFrame> previous_track_;
+  std::optional<double> camera_moved_t_;  // guarded by mutex_
   WorkerStats stats_;
   double total_process_ms_ = 0;
   long long sequence_ = 0;

@@ -150,6 +150,7 @@ void Tracker::set_table_pose(calib::CameraPose pose) {
 
 void Tracker::reset() {
   camera_suspect_ = false;
+  retake_background_ = false;
   std::fill(last_measured_frame_.begin(), last_measured_frame_.end(), -1);
   suspect_marker_frames_ = 0;
   disks_ = DiskTracker(registry_, options_.disks);
@@ -599,8 +600,17 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
     if (record.corner_marker) markers.push_back({tag.id, tag.corners});
     result.detections.push_back(record);
   }
+  const std::shared_ptr<const calib::CameraPose> pose_before = pose_;
   update_table_pose(markers, size, frame_index, result);
   result.table_pose = pose_;
+  // Located again after the camera moved: the quiet table's picture was taken through the old
+  // view, and all of the table would differ from it (foreign, never settled, until absorbed
+  // seconds later). It is taken again through the new view, at the first frame where nothing
+  // changes and no disk moves; until then the table is not quiet.
+  if (result.camera_moved && pose_before && pose_ && pose_ != pose_before) {
+    watch_.reset();
+    retake_background_ = true;
+  }
   if (pose_ && (!geometry_ || geometry_->image_size != size)) geometry_ = pose_geometry(*pose_, size);
   result.times.table_ms = ms_since(clock);
 
@@ -633,7 +643,12 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
       if (cv::countNonZero(both) > 0) changing = true;
     }
   }
-  if (geometry_ && change.small.size() == geometry_->play_area_small.size()) {
+  if (retake_background_ && !changing && !change.first_frame && !disks_.any_moving() && geometry_ &&
+      change.small.size() == geometry_->play_area_small.size()) {
+    adopt_background(change, result.track);
+    retake_background_ = false;
+  }
+  if (geometry_ && change.small.size() == geometry_->play_area_small.size() && !retake_background_) {
     const bool fresh = !watch_.has_background();
     const TableWatchResult watched = watch_.update(t, change.small, change.changed_small, geometry_->play_area_small,
                                                    [&] { return disk_footprints_small(result.track); });
@@ -645,8 +660,8 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
     }
     if (fresh) adopt_background(change, result.track);
   }
-  result.table_quiet = pose_ && geometry_ && !camera_suspect_ && !change.first_frame && !changing &&
-                       !result.foreign_over_table && lifted.empty() && !disks_.any_moving();
+  result.table_quiet = pose_ && geometry_ && !camera_suspect_ && !retake_background_ && !change.first_frame &&
+                       !changing && !result.foreign_over_table && lifted.empty() && !disks_.any_moving();
   const bool settled = settle_.update(t, result.table_quiet);
   result.track.settled = settled;
   if (settled) {

@@ -214,6 +214,7 @@ class Tracker {
   std::vector<std::optional<geom::Pose>> background_poses_;  // per disk, when the watch's background was taken
   bool search_everything_ = true;
   bool camera_suspect_ = false;
+  bool retake_background_ = false;  // the camera moved: the table watch's picture is to be taken again
   int suspect_marker_frames_ = 0;     // consecutive marker checks that found the camera moved
   int unacquired_marker_frames_ = 0;  // marker frames given to the monitor before it acquired
   // Recent frames' corner-marker observations (frames that saw 2 or more): the provisional pose and

@@ -101,8 +101,8 @@ void boarding_segment(Ctx& ctx, const BoardingSegment& action) {
     if (chosen.empty()) {
       std::string list;
       for (const std::string& c : candidates) list += (list.empty() ? "" : ", ") + c;
-      refuse(RefusalKind::choice_needed, "team " + team + " loses a crew on " + action.ship + ": choose one of " + list +
-                                             " (losses)");
+      refuse_choice("team " + team + " loses a crew on " + action.ship + ": choose one of " + list + " (losses)",
+                    candidates);
     }
     find_disk(ctx.state, chosen)->in_play = false;
     used.push_back(chosen);

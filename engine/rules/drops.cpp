@@ -106,7 +106,8 @@ DropOutcome SeenDrops::drop(const DropRequest& request) {
   Refusal r{RefusalKind::missing_drop,
             "needs a " + describe(request) + ": give the result seen on the table as drop " + std::to_string(next_),
             NeededDrop{std::string(to_string(request.purpose)), request.subject, request.counters, request.typed_counters,
-                       next_}};
+                       next_},
+            {}};
   throw Refused(std::move(r));
 }
 

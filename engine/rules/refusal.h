@@ -48,6 +48,8 @@ struct Refusal {
   RefusalKind kind = RefusalKind::wrong_step;
   std::string reason;
   std::optional<NeededDrop> needed_drop;  // missing_drop
+  // choice_needed, where the choice is among named disks (a crew a boarding side loses): them.
+  std::vector<std::string> options;
 };
 
 // Thrown inside the rules and caught by apply_action, which then discards its working copy of the
@@ -63,7 +65,12 @@ class Refused : public std::exception {
 };
 
 [[noreturn]] inline void refuse(RefusalKind kind, std::string reason) {
-  throw Refused({kind, std::move(reason), std::nullopt});
+  throw Refused({kind, std::move(reason), std::nullopt, {}});
+}
+
+// A player's choice among `options` is needed (RefusalKind::choice_needed).
+[[noreturn]] inline void refuse_choice(std::string reason, std::vector<std::string> options) {
+  throw Refused({RefusalKind::choice_needed, std::move(reason), std::nullopt, std::move(options)});
 }
 
 }  // namespace diskref::rules

@@ -167,6 +167,146 @@ TEST(Referee, ADiskMovedOutOfTurnWarnsAndTheBooksTakeWhereItLies) {
   EXPECT_EQ(entry_text(*w[0]).rfind("WARNING out_of_turn: tderet moved 5.8 mm", 0), 0u) << entry_text(*w[0]);
 }
 
+TEST(Referee, ADiskTheGameLacksIsSaidOnceAndNeverRefereed) {
+  FakeTable t = duel_table();
+  Game g(duel());
+  g.start(t, 0.5);
+  t.still(1.0);
+  t.place("reliant", 400, 200, 90);  // in the registry, but no ship of this game
+  t.still(1.0);
+  t.set("reliant", 430, 200, 90);    // pushed about while it lies there
+  t.still(1.0);
+  g.play(t);
+  auto w = g.warnings("not_in_game");
+  ASSERT_EQ(w.size(), 1u) << "said once while it stays on the table";
+  EXPECT_EQ(w[0]->warning.disk, "reliant");
+  EXPECT_NE(entry_text(*w[0]).find("reliant is on the table but is no part of this game"), std::string::npos)
+      << entry_text(*w[0]);
+  EXPECT_TRUE(g.warnings("out_of_turn").empty()) << "a stranger's motion is no one's move";
+  EXPECT_EQ(g.last_action("move"), nullptr);
+  EXPECT_EQ(g.last_action("displaced"), nullptr);
+  EXPECT_NEAR(g.ship("enterprise").pose.position.x, 200.3, 1e-9) << "the books are untouched";
+  // Taken off and put back: said again.
+  t.remove("reliant");
+  t.still(1.0);
+  t.place("reliant", 400, 200, 90);
+  t.still(1.0);
+  g.play(t);
+  EXPECT_EQ(g.warnings("not_in_game").size(), 2u);
+}
+
+TEST(Referee, AnInitiativeTieEnteredWaitsForItsDropsAndTheDropsDecideIt) {
+  // Two ships alike (card, speed, no crew): their initiative is decided by drops.
+  nlohmann::json ships = {
+      {{"id", "enterprise"}, {"card", "federation_cruiser"}, {"player", "diana"}, {"speed", 1}, {"pose", pose(200, 300, 0)}},
+      {{"id", "reliant"}, {"card", "federation_cruiser"}, {"player", "owen"}, {"speed", 1}, {"pose", pose(700, 600, 180)}}};
+  nlohmann::json setup = {{"players", {{{"id", "diana"}, {"team", "federation"}}, {{"id", "owen"}, {"team", "klingons"}}}},
+                          {"ships", ships}};
+  FakeTable t;
+  t.place("enterprise", 200, 300, 0);
+  t.place("reliant", 700, 600, 180);
+  t.still(1.0);
+  Game g(setup, "tie");
+  for (const char* line : {R"({"do": "reveal", "player": "diana"})", R"({"do": "reveal", "player": "owen"})",
+                           R"({"do": "orders", "player": "diana", "ship": "enterprise", "orders": ["change_speed", "raise_shields", "attack"]})",
+                           R"({"do": "orders", "player": "owen", "ship": "reliant", "orders": ["change_speed", "raise_shields", "attack"]})",
+                           R"({"do": "initiative"})"})
+    g.give(input(0.5, line));
+  g.play(t);
+  ASSERT_EQ(g.ref->expecting().need, Expectation::Need::drops) << g.ref->expecting().what;
+  ASSERT_TRUE(g.ref->expecting().drop.has_value());
+  EXPECT_EQ(g.ref->expecting().drop->purpose, "initiative");
+  EXPECT_EQ(g.ref->refused(), 0) << "waiting is no refusal";
+  // The reliant's player drops more hits: the reliant acts first.
+  const std::string first = g.ref->expecting().drop->subject;
+  const std::string second = first == "enterprise" ? "reliant" : "enterprise";
+  g.give(input(1.2, R"({"do": "drops", "drops": [{"purpose": "initiative", "subject": ")" + first +
+                        R"(", "hits": 0}, {"purpose": "initiative", "subject": ")" + second + R"(", "hits": 2}]})"));
+  t.still(0.5);
+  g.play(t);
+  EXPECT_EQ(g.ref->expecting().need, Expectation::Need::nothing) << g.ref->expecting().what;
+  EXPECT_EQ(g.ref->refused(), 0);
+  const Entry* initiative = g.last_action("initiative");
+  ASSERT_NE(initiative, nullptr);
+  ASSERT_FALSE(initiative->play.refusal) << initiative->play.refusal->reason;
+  ASSERT_FALSE(g.ref->state().phase.to_act.empty());
+  EXPECT_EQ(g.ref->state().phase.to_act.front(), second);
+}
+
+// Boarding, entered at the screen: the segment waits for its drops, then for each losing side's
+// choice of the crew it loses; a choice that is none of the options changes nothing.
+TEST(Referee, ABoardingSegmentWaitsForItsDropsThenForEachSidesLoss) {
+  auto crew = [](const std::string& id, const std::string& card, const std::string& owner) {
+    return nlohmann::json{{"id", id}, {"card", card}, {"owner", owner}, {"revealed", true}};
+  };
+  nlohmann::json setup = duel(0);
+  setup["ships"][0].erase("crew");
+  setup["ships"][1]["speed"] = 0;
+  setup["ships"][1]["crew"] = {crew("sec1", "security", "owen"), crew("sec2", "security", "owen"),
+                               crew("at1", "away_team", "diana"), crew("at2", "away_team", "diana")};
+  FakeTable t = duel_table();
+  Game g(setup, "boarding");
+  for (const char* line : {R"({"do": "reveal", "player": "diana"})", R"({"do": "reveal", "player": "owen"})",
+                           R"({"do": "orders", "player": "diana", "ship": "enterprise", "orders": ["change_speed", "raise_shields", "attack"]})",
+                           R"({"do": "orders", "player": "owen", "ship": "tderet", "orders": ["change_speed", "raise_shields", "attack"]})"})
+    g.give(input(0.5, line));
+  g.play(t);
+  // Three phases of ships at Full Stop declining their orders.
+  for (int guard = 0; guard < 20 && g.ref->state().step == rules::Step::execute; ++guard) {
+    const rules::GameState& s = g.ref->state();
+    std::string line = R"({"do": "initiative"})";
+    if (g.ref->expecting().need == Expectation::Need::drops)  // the two ships tie for initiative
+      line = R"({"do": "drops", "drops": [{"purpose": "initiative", "hits": 2}, {"purpose": "initiative", "hits": 0}]})";
+    else if (s.phase.stage == rules::PhaseStage::ships) {
+      const std::string id = s.phase.to_act[static_cast<std::size_t>(s.phase.option)];
+      line = R"({"do": "decline", "player": ")" + g.ship(id).controller + R"(", "ship": ")" + id + R"("})";
+    }
+    g.give(input(t.now(), line));
+    t.still(0.2);
+    g.play(t);
+  }
+  ASSERT_EQ(g.ref->state().step, rules::Step::boarding) << g.ref->expecting().what;
+
+  g.give(input(t.now(), R"({"do": "boarding_segment", "ship": "tderet"})"));
+  t.still(0.2);
+  g.play(t);
+  ASSERT_EQ(g.ref->expecting().need, Expectation::Need::drops) << g.ref->expecting().what;
+  EXPECT_EQ(g.ref->expecting().drop->purpose, "boarding");
+  // No hits either side: a tie, each side loses one revealed crew of its choosing.
+  g.give(input(t.now(), R"({"do": "drops", "drops": [{"purpose": "boarding", "hits": 0}, {"purpose": "boarding", "hits": 0}]})"));
+  t.still(0.2);
+  g.play(t);
+  ASSERT_EQ(g.ref->expecting().need, Expectation::Need::choice) << g.ref->expecting().what;
+  std::vector<std::string> first = g.ref->expecting().options;
+  ASSERT_EQ(first.size(), 2u) << g.ref->expecting().what;
+  g.give(input(t.now(), R"({"do": "choose", "choice": "enterprise"})"));  // no crew: refused in words
+  t.still(0.2);
+  g.play(t);
+  ASSERT_EQ(g.warnings("input").size(), 1u);
+  EXPECT_NE(g.warnings("input")[0]->warning.text.find("none of the options"), std::string::npos);
+  EXPECT_EQ(g.ref->expecting().options, first) << "still waiting for the same choice";
+  g.give(input(t.now(), R"({"do": "choose", "choice": ")" + first[0] + R"("})"));
+  t.still(0.2);
+  g.play(t);
+  ASSERT_EQ(g.ref->expecting().need, Expectation::Need::choice) << g.ref->expecting().what;
+  std::vector<std::string> second = g.ref->expecting().options;
+  ASSERT_EQ(second.size(), 2u);
+  g.give(input(t.now(), R"({"do": "choose", "choice": ")" + second[1] + R"("})"));
+  t.still(0.2);
+  g.play(t);
+  EXPECT_NE(g.ref->expecting().need, Expectation::Need::choice) << g.ref->expecting().what;
+  const Entry* segment = g.last_action("boarding_segment");
+  ASSERT_NE(segment, nullptr);
+  ASSERT_FALSE(segment->play.refusal) << segment->play.refusal->reason;
+  int killed = 0;
+  for (const rules::CrewTechDisk& d : g.ref->state().disks)
+    if (!d.in_play) {
+      ++killed;
+      EXPECT_TRUE(d.id == first[0] || d.id == second[1]) << d.id;
+    }
+  EXPECT_EQ(killed, 2);
+}
+
 TEST(Referee, ALandingUnderAHandIsCountedFromTheDistance) {
   FakeTable t = duel_table();
   Game g(duel());

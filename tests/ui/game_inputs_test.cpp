@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/model/disk_registry.h"
+#include "engine/rules/apply.h"
 #include "engine/model/table_spec.h"
 #include "ui/game_inputs.h"
 
@@ -62,6 +63,41 @@ TEST(GameInputs, APlacementThatMayBeLeftOffersLeaveInPlaceOnly) {
   EXPECT_EQ(labels(input_choices(g.file.initial, g.file.data, e)), std::vector<std::string>{"leave it in place"});
   e.placement_optional = false;
   EXPECT_TRUE(input_choices(g.file.initial, g.file.data, e).empty());
+}
+
+TEST(GameInputs, ABoardingLossIsChosenAmongTheCrewItMayBe) {
+  Game g;
+  referee::Expectation e;
+  e.need = referee::Expectation::Need::choice;
+  e.options = {"sec1", "sec2"};
+  std::vector<InputChoice> c = input_choices(g.file.initial, g.file.data, e);
+  EXPECT_EQ(labels(c), (std::vector<std::string>{"lose sec1", "lose sec2"}));
+  ASSERT_EQ(c.size(), 2u);
+  referee::Input in = make_input(c[1].line, 3.0);
+  EXPECT_EQ(in.kind, referee::Input::Kind::choose);
+  EXPECT_EQ(in.choice, "sec2");
+}
+
+TEST(GameInputs, AnActivateOrderOffersTheCrewAboardWithEachChoiceItNeeds) {
+  Game g;
+  rules::GameState s = g.file.initial;
+  for (const char* line : {R"({"do": "reveal", "player": "diana", "reveal": ["laforge"]})", R"({"do": "reveal", "player": "owen"})",
+                           R"({"do": "orders", "player": "diana", "ship": "enterprise", "orders": ["activate", "attack", "change_speed"]})",
+                           R"({"do": "orders", "player": "owen", "ship": "tderet", "orders": ["change_speed", "attack", "raise_shields"]})",
+                           R"({"do": "initiative"})", R"({"do": "reveal_order", "player": "diana", "ship": "enterprise"})"}) {
+    rules::ActionResult r = rules::apply_action(s, g.file.data, make_input(nlohmann::json::parse(line), 1.0).action);
+    ASSERT_TRUE(r.applied()) << line << ": " << r.refusal->reason;
+    s = *r.state;
+  }
+  std::vector<InputChoice> c = input_choices(s, g.file.data, {});
+  std::vector<std::string> l = labels(c);
+  ASSERT_TRUE(std::any_of(l.begin(), l.end(), [](const std::string& x) { return x.rfind("enterprise: activate laforge", 0) == 0; }))
+      << ::testing::PrintToString(l);
+  // Every button is an input the rules take as it is: no choice left open behind it.
+  for (const InputChoice& choice : c) {
+    rules::ActionResult r = rules::apply_action(s, g.file.data, make_input(choice.line, 1.0).action);
+    EXPECT_TRUE(r.applied() || r.refusal->kind == rules::RefusalKind::missing_drop) << choice.label << ": " << r.refusal->reason;
+  }
 }
 
 TEST(GameInputs, CorrectionsAreSpecLines) {

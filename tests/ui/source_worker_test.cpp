@@ -50,6 +50,7 @@ class FakeTracker : public TrackProducer {
     t.t = f.t;
     if (f.index >= 5 && f.index <= 6) t.disks[0].state = model::TrackState::stale;
     r.frame = t;
+    r.camera_moved = f.index == 4;  // the table monitor re-located the camera once
     return r;
   }
   void restart() override { ++*restarts_; }
@@ -105,6 +106,20 @@ TEST(SourceWorkerTest, EventsOfEveryFrameReachTheScreen) {
   EXPECT_EQ(e[2].frame, 5);
   EXPECT_EQ(e[3].frame, 7);
   EXPECT_TRUE(w.take_events().empty()) << "taken once";
+}
+
+TEST(SourceWorkerTest, ACameraMoveIsKeptInLaterSnapshotsForAScreenThatSkippedItsFrame) {
+  std::atomic<int> restarts{0};
+  WorkerOptions o;
+  o.realtime = false;
+  o.stop_after = 9;
+  SourceWorker w(std::make_unique<CountingFeed>(100), std::make_unique<FakeTracker>(&restarts), o);
+  ASSERT_TRUE(wait_for([&] { return w.paused() && w.latest() && w.latest()->source.index == 9; }));
+  // The screen saw only frame 9; frame 4 said the camera moved.
+  std::shared_ptr<const Snapshot> last = w.latest();
+  EXPECT_FALSE(last->result.camera_moved);
+  ASSERT_TRUE(last->camera_moved_t.has_value());
+  EXPECT_DOUBLE_EQ(*last->camera_moved_t, 4 / 30.0);
 }
 
 TEST(SourceWorkerTest, StepSeekAndEnd) {

@@ -11,7 +11,10 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <opencv2/calib3d.hpp>
 #include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+#include <opencv2/videoio.hpp>
 
 namespace diskref {
 namespace {
@@ -55,7 +58,8 @@ struct Played {
 };
 
 // The whole video on the screen (as fast as it tracks: a screenshot run), then a screenshot.
-Played play(const std::string& name, const std::string& extra) {
+// `video`: another video of the same table (default: the sample's).
+Played play(const std::string& name, const std::string& extra, const fs::path& video = sample() / "video.mp4") {
   Played p;
   p.inputs_out = out_dir() / (name + "-inputs.jsonl");
   p.png = out_dir() / (name + ".png");
@@ -64,10 +68,13 @@ Played play(const std::string& name, const std::string& extra) {
   for (const fs::path& f : {p.inputs_out, p.png, views, log}) fs::remove(f);
   const fs::path s = sample();
   std::ostringstream cmd;
-  cmd << "xvfb-run -a -s \"-screen 0 1280x800x24\" " << q(diskref_bin()) << " ui --video " << q(s / "video.mp4")
+  cmd << "xvfb-run -a -s \"-screen 0 1280x800x24\" " << q(diskref_bin()) << " ui --video " << q(video)
       << " --game " << q(s / "game.json") << " --inputs " << q(s / "inputs.jsonl") << " --inputs-out " << q(p.inputs_out)
-      << " --game-log " << q(log) << " --frames 100000 --screenshot " << q(p.png) << " --views-json " << q(views) << " "
-      << extra;
+      << " --game-log " << q(log) << " --screenshot " << q(p.png) << " --views-json " << q(views) << " "
+      << (extra.find("--frames") == std::string::npos ? "--frames 100000 " : "") << extra;
+  // Another video of the same table: the sample's table, disks and camera files with it.
+  if (video != sample() / "video.mp4")
+    cmd << " --table " << q(s / "table.json") << " --disks " << q(s / "disks.json") << " --calib " << q(s / "camera.json");
   p.status = run(cmd.str());
   p.views = read_json(views);
   p.log = read_json(log);
@@ -144,6 +151,123 @@ TEST(UiGameScreen, ARefusedInputAtTheScreenIsShownWithItsReasonAndTheGameGoesOnU
   EXPECT_EQ(ship(p.views, "tderet").at("shields"), 7);
   // The refused input is in the recording too, and replays to the same log, refusal included.
   EXPECT_EQ(p.log, referee_log(p.inputs_out, "refused"));
+}
+
+// Every log line's text, one a line.
+std::string log_text(const nlohmann::json& game) {
+  std::string all;
+  for (const nlohmann::json& l : game.at("log")) all += l.at("text").get<std::string>() + "\n";
+  return all;
+}
+
+void expect_the_samples_end(const Played& p) {
+  const nlohmann::json& g = p.views.at("game");
+  EXPECT_EQ(g.at("turn").at("turn"), 2);
+  EXPECT_EQ(ship(p.views, "enterprise").at("hull"), 6);
+  EXPECT_EQ(ship(p.views, "enterprise").at("shields"), 5);
+  EXPECT_EQ(ship(p.views, "tderet").at("shields"), 7);
+}
+
+// A ship of another game put down on the table mid-game (its disk in the registry, not in the game
+// file): the banner says so at once, it is never refereed, and the game ends as the sample's.
+TEST(UiGameScreen, ADiskTheGameLacksOnTheTableIsShownPlainlyAndTheGameGoesOnUntouched) {
+  const fs::path dir = out_dir();
+  // The registry with one more ship; the sample's perfect tracks with it lying at (460, 140) mm
+  // from frame 330 (the table settled, between the beam and the collision) to the end.
+  nlohmann::json disks = read_json(sample() / "disks.json");
+  nlohmann::json reliant = disks.at("disks").at(0);
+  reliant["name"] = "reliant";
+  reliant["tags"][0]["id"] = 90;
+  reliant["tags"][1]["id"] = 91;
+  disks["disks"].push_back(reliant);
+  std::ofstream(dir / "disks-with-reliant.json") << disks.dump(1);
+  {
+    std::ifstream in(sample() / "truth.jsonl");
+    std::ofstream out(dir / "tracks-with-reliant.jsonl");
+    for (std::string line; std::getline(in, line);) {
+      nlohmann::json f = nlohmann::json::parse(line);
+      if (f.at("frame").get<int>() >= 330)
+        f["disks"].push_back({{"name", "reliant"}, {"kind", "ship"}, {"x", 460.0}, {"y", 140.0}, {"heading", 90.0},
+                              {"face", "up"}, {"state", "visible"}, {"motion", "settled"}, {"sigma_mm", 0.0}});
+      out << f.dump() << "\n";
+    }
+  }
+  const std::string extra = "--disks " + q(dir / "disks-with-reliant.json") + " --tracks " + q(dir / "tracks-with-reliant.jsonl");
+
+  // A second after it came: the banner and the log say it, in words.
+  Played soon = play("stranger-soon", extra + " --frames 380");
+  ASSERT_EQ(soon.status, 0);
+  std::string alerts;
+  for (const nlohmann::json& a : soon.views.at("game").at("alerts")) alerts += a.get<std::string>() + "\n";
+  EXPECT_NE(alerts.find("reliant is on the table but is no part of this game"), std::string::npos) << alerts;
+
+  // At the end: said once, nothing read from it, the books as the sample's.
+  Played end = play("stranger", extra);
+  ASSERT_EQ(end.status, 0);
+  std::string all = log_text(end.views.at("game"));
+  std::size_t first = all.find("reliant is on the table");
+  ASSERT_NE(first, std::string::npos) << all;
+  EXPECT_EQ(all.find("reliant is on the table", first + 1), std::string::npos) << "said once:\n" << all;
+  EXPECT_EQ(all.find("out_of_turn"), std::string::npos) << all;
+  expect_the_samples_end(end);
+}
+
+// The sample's video as if the camera's boom were knocked at frame `from`: from then on the camera
+// looks 0.4 degrees aside, so every later image is the earlier one moved by K R K^-1. Made once.
+fs::path bumped_video(int from) {
+  fs::path out = out_dir() / ("bumped-at-" + std::to_string(from) + ".mp4");
+  if (fs::exists(out)) return out;
+  nlohmann::json camera = read_json(sample() / "camera.json");
+  cv::Matx33d k;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) k(r, c) = camera.at("camera_matrix").at(r).at(c).get<double>();
+  cv::Matx33d rotation;
+  cv::Rodrigues(cv::Vec3d(0.004, -0.006, 0.003), rotation);
+  cv::Matx33d h = k * rotation * k.inv();
+  cv::VideoCapture in((sample() / "video.mp4").string());
+  fs::path partial = out;
+  partial += ".part.mp4";
+  cv::VideoWriter writer(partial.string(), cv::CAP_FFMPEG, cv::VideoWriter::fourcc('a', 'v', 'c', '1'), 30,
+                         {1920, 1080});
+  EXPECT_TRUE(in.isOpened() && writer.isOpened());
+  cv::Mat frame;
+  cv::Mat moved;
+  for (int i = 0; in.read(frame); ++i) {
+    if (i < from) {
+      writer.write(frame);
+      continue;
+    }
+    cv::warpPerspective(frame, moved, h, frame.size(), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+    writer.write(moved);
+  }
+  writer.release();
+  fs::rename(partial, out);
+  return out;
+}
+
+// The camera knocked while the table is settled, just before the beam: the screen says the camera
+// moved, the table is measured again, and the game goes on as the sample's: the beam, the
+// enterprise's move and the collision ruled alike, no disk "moved" by the bump.
+TEST(UiGameScreen, TheCameraMovedMidGameIsShownPlainlyAndTheGameGoesOnUntouched) {
+  const fs::path video = bumped_video(265);
+  Played soon = play("bumped-soon", "--frames 275", video);
+  ASSERT_EQ(soon.status, 0);
+  std::string warnings;
+  for (const nlohmann::json& w : soon.views.at("camera_view").at("warnings")) warnings += w.get<std::string>() + "\n";
+  EXPECT_NE(warnings.find("camera moved"), std::string::npos) << warnings;
+
+  // Through the collision (the ship put down, frame 560), against the unbumped sample.
+  Played bumped = play("bumped", "--frames 560", video);
+  Played plain = play("unbumped", "--frames 560");
+  ASSERT_EQ(bumped.status, 0);
+  ASSERT_EQ(plain.status, 0);
+  std::string all = log_text(bumped.views.at("game"));
+  EXPECT_EQ(all.find("out_of_turn"), std::string::npos) << all;
+  EXPECT_EQ(all.find("off_path"), std::string::npos) << all;
+  EXPECT_NE(all.find("collide"), std::string::npos) << all;
+  EXPECT_EQ(bumped.views.at("game").at("ships"), plain.views.at("game").at("ships"));
+  EXPECT_EQ(bumped.views.at("game").at("turn"), plain.views.at("game").at("turn"));
+  EXPECT_EQ(bumped.views.at("game").at("log").size(), plain.views.at("game").at("log").size()) << all;
 }
 
 }  // namespace
