@@ -1,8 +1,22 @@
 #include "vision/tag_measurement.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace diskref::vision {
+
+double grid_locked_share(const std::array<cv::Point2d, 4>& corners_px) {
+  double share = 0;
+  for (std::size_t i = 0; i < 4; ++i) {
+    const cv::Point2d edge = corners_px[(i + 1) % 4] - corners_px[i];
+    // The pixel rows (or columns) the edge crosses across its length: the sub-pixel phase cycles
+    // it samples.
+    const double cycles = std::min(std::fabs(edge.x), std::fabs(edge.y));
+    const double left = cycles > 0 ? 1.0 / (CV_PI * cycles) : 1.0;
+    share += std::min(1.0, left * left) / 4;
+  }
+  return share;
+}
 
 std::optional<TagMeasurement> measure_tag(const calib::CameraPose& pose, const std::array<cv::Point2d, 4>& corners_px,
                                           double size_mm, double height_mm, const TagMeasurementOptions& options) {
@@ -62,7 +76,9 @@ std::optional<TagMeasurement> measure_tag(const calib::CameraPose& pose, const s
   const cv::Matx22d jjt = jacobian * jacobian.t();
   const double corner_sigma_mm = std::sqrt((jjt(0, 0) + jjt(1, 1)) / 2) * m.corner_sigma_px;
   m.center_sigma_mm = corner_sigma_mm / 2;
-  m.center_bias_sigma_mm = std::sqrt((jjt(0, 0) + jjt(1, 1)) / 2) * options.still_bias_px;
+  m.center_bias_px = std::sqrt(options.still_bias_px * options.still_bias_px +
+                               options.grid_locked_bias_px * options.grid_locked_bias_px * grid_locked_share(corners_px));
+  m.center_bias_sigma_mm = std::sqrt((jjt(0, 0) + jjt(1, 1)) / 2) * m.center_bias_px;
   // Procrustes angle from four corners at distance size/sqrt(2): var = sigma^2 / (2 * size^2).
   m.heading_sigma_deg = geom::rad_to_deg(corner_sigma_mm / (std::sqrt(2.0) * size_mm));
   return m;

@@ -116,6 +116,43 @@ TEST(TagMeasurement, LargerCornerNoiseRaisesTheEstimate) {
   EXPECT_NEAR(std::sqrt(sigma_px2 / 2000), std::sqrt((5 * 1.0 + 5 * 0.01) / 10), 0.05);
 }
 
+// The detector's still bias: an edge lying along the pixel grid sees one sub-pixel phase over its
+// whole length and keeps its error; an edge crossing many pixel rows averages it out.
+TEST(TagMeasurement, GridLockedShareFollowsThePixelRowsAnEdgeCrosses) {
+  auto square = [](double side, double turn_deg) {
+    const double a = geom::deg_to_rad(turn_deg), h = side / 2;
+    std::array<cv::Point2d, 4> corners;
+    const double xs[4] = {-h, h, h, -h}, ys[4] = {-h, -h, h, h};
+    for (std::size_t k = 0; k < 4; ++k)
+      corners[k] = {500 + xs[k] * std::cos(a) - ys[k] * std::sin(a), 300 + xs[k] * std::sin(a) + ys[k] * std::cos(a)};
+    return corners;
+  };
+  EXPECT_DOUBLE_EQ(grid_locked_share(square(24, 0)), 1.0);
+  // Turned 0.5 degrees: each edge crosses 24 sin(0.5 deg) = 0.21 rows, less than one cycle.
+  EXPECT_DOUBLE_EQ(grid_locked_share(square(24, 0.5)), 1.0);
+  // Turned 5 degrees: 2.09 rows, 1 / (pi 2.09)^2 of it left.
+  EXPECT_NEAR(grid_locked_share(square(24, 5)), 1.0 / std::pow(CV_PI * 24 * std::sin(geom::deg_to_rad(5)), 2), 1e-9);
+  // The same turn on a tag twice as large crosses twice the rows: a quarter of that.
+  EXPECT_NEAR(grid_locked_share(square(48, 5)), grid_locked_share(square(24, 5)) / 4, 1e-9);
+  EXPECT_LT(grid_locked_share(square(24, 30)), 0.001);
+  EXPECT_LT(grid_locked_share(square(24, 45)), 0.001);
+}
+
+TEST(TagMeasurement, ATagAlongThePixelGridCarriesTheGridLockedBias) {
+  // Straight down, no distortion, the table's axes along the image's: heading 0 lies along the
+  // grid, heading 30 across it. 0.8 mm per pixel.
+  const calib::CameraPose pose = camera_above({1280, 720}, 1000, {400, 400}, 800, 0);
+  TagMeasurementOptions options;
+  auto along = measure_tag(pose, tag_corners_image(pose, geom::Pose::from_degrees(400, 400, 0), 20, 0.0), 20, 0.0, options);
+  auto across = measure_tag(pose, tag_corners_image(pose, geom::Pose::from_degrees(400, 400, 30), 20, 0.0), 20, 0.0, options);
+  ASSERT_TRUE(along && across);
+  EXPECT_NEAR(along->center_bias_px, std::hypot(options.still_bias_px, options.grid_locked_bias_px), 1e-9);
+  EXPECT_NEAR(across->center_bias_px, options.still_bias_px, 1e-4);
+  // In millimetres through the pixel footprint.
+  EXPECT_NEAR(along->center_bias_sigma_mm, 0.8 * along->center_bias_px, 1e-6);
+  EXPECT_NEAR(across->center_bias_sigma_mm, 0.8 * across->center_bias_px, 1e-6);
+}
+
 TEST(TagMeasurement, CornersAboveTheHorizonGiveNothing) {
   // Tilted 80 degrees: the top of the image sees above the horizon.
   const calib::CameraPose pose = camera_above({1280, 720}, 800, {0, 0}, 300, 80);

@@ -10,11 +10,17 @@
 // when the simulator or the family does (a kept render is checked against its scenario). All the
 // tests here share them: the executable runs as one CTest test.
 //
-// The goals of issue 13 not reached are pinned where they stand, not loosened into passing: sigma
-// errs on the safe side (2 sigma covers 99 % of x and 98 % of y over the family, more than the
-// Gaussian 95.4 %), which the lower bound checks; without a lens model a strongly distorting lens
-// puts landings millimetres off, which their sigma says.
+// sigma is checked from both sides. Too small is the dangerous side (a call made inside the
+// noise): 2 sigma must cover at least 93 % of each axis, tracked as `diskref track` runs. Too
+// large hides calls that could be made; it is judged on what the renders contain — the tracker
+// told what is true of them (their cards are exactly as thick as the registry says: no thickness
+// lift) and the lens known (without a lens model sigma is a floor from leaving markers out, on
+// the safe side by construction). The goal's 97 % is not met there (99.4 % of x, 99.2 % of y):
+// the bounds are pinned where they stand, so that a sigma grown wider fails, and 1 sigma is held
+// too. Without a lens model a strongly distorting lens puts landings millimetres off, which
+// their sigma says.
 
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -42,20 +48,23 @@ bool lens_known(const std::string& name) {
   return false;
 }
 
+// The variant tracked with `options`, against its truth.
+TrackEvaluation track_variant(const simulator::SessionVariant& variant, const TrackerOptions& options) {
+  const fs::path dir = simulator::render_variant(variant, DISKREF_WATCH_RENDERS);
+  std::optional<calib::CameraModel> lens;
+  if (variant.lens_known) lens = calib::load_camera_model(dir / "camera.json");
+  Tracker tracker(model::load_table(dir / "table.json"), model::load_disk_registry(dir / "disks.json"), lens, options);
+  std::vector<model::TrackFrame> output;
+  auto source = open_video_file(dir / "video.mp4");
+  while (auto frame = source->next()) output.push_back(tracker.process(frame->image, frame->index, frame->t).track);
+  return evaluate_tracks(output, model::load_track_jsonl(dir / "truth.jsonl"));
+}
+
+// Every variant as `diskref track` runs it.
 const std::map<std::string, TrackEvaluation>& evaluations() {
   static const std::map<std::string, TrackEvaluation> all = [] {
-    const fs::path root = DISKREF_WATCH_RENDERS;
     std::map<std::string, TrackEvaluation> out;
-    for (const simulator::SessionVariant& variant : simulator::standard_variants()) {
-      const fs::path dir = simulator::render_variant(variant, root);
-      std::optional<calib::CameraModel> lens;
-      if (variant.lens_known) lens = calib::load_camera_model(dir / "camera.json");
-      Tracker tracker(model::load_table(dir / "table.json"), model::load_disk_registry(dir / "disks.json"), lens);
-      std::vector<model::TrackFrame> output;
-      auto source = open_video_file(dir / "video.mp4");
-      while (auto frame = source->next()) output.push_back(tracker.process(frame->image, frame->index, frame->t).track);
-      out[variant.name] = evaluate_tracks(output, model::load_track_jsonl(dir / "truth.jsonl"));
-    }
+    for (const simulator::SessionVariant& variant : simulator::standard_variants()) out[variant.name] = track_variant(variant, {});
     return out;
   }();
   return all;
@@ -91,14 +100,34 @@ TEST(WatchOnRenders, EveryLandingWhoseTagWasSeenIsReportedWhereItWas) {
 }
 
 // Per render the samples are few and correlated (a still disk's error hardly changes from frame
-// to frame), so coverage is judged over all of them, as a referee meets them: across tables. Too
-// small a sigma is the dangerous side (a call made inside the noise): 2 sigma must cover at
-// least 93 % of each axis.
+// to frame: the detector's bias for it is one draw), so coverage is judged over all of them, as a
+// referee meets them: across tables.
 TEST(WatchOnRenders, TwoSigmaCoversAtLeastNinetyThreePercentPerAxisOverAllRenders) {
   TrackEvaluation pooled;
   for (const auto& [name, e] : evaluations()) accumulate(pooled, e);
   ASSERT_GT(pooled.sigma_axis_samples, 10000);
   for (int axis = 0; axis < 2; ++axis) EXPECT_GE(pooled.axis_fraction_within_2_sigma(axis), 0.93) << "axis " << axis;
+}
+
+// Why pinned and not 97 %: a render's table pose errs once for all its disks and frames, and each
+// rest's detector bias is one draw, so the family holds some ten pose draws and a hundred rest
+// draws; pooled 2 sigma coverage of a right sigma over such a family exceeds 97 % about one time in
+// three (a Monte Carlo of that structure), so 97 % cannot be a per-family test, while 99.4 % on both
+// axes at once would happen less than one time in a hundred: sigma is wider than the renders need.
+TEST(WatchOnRenders, SigmaIsNoWiderThanNowOverWhatTheRendersContain) {
+  TrackerOptions exact_cards;
+  exact_cards.thickness_sigma_mm = 0;  // rendered cards are exactly their registry thickness
+  TrackEvaluation pooled;
+  for (const simulator::SessionVariant& variant : simulator::standard_variants())
+    if (variant.lens_known) accumulate(pooled, track_variant(variant, exact_cards));
+  ASSERT_GT(pooled.sigma_axis_samples, 8000);
+  for (int axis = 0; axis < 2; ++axis) {
+    const double two = pooled.axis_fraction_within_2_sigma(axis), one = pooled.axis_fraction_within_1_sigma(axis);
+    std::printf("axis %d: 1 sigma covers %.1f %%, 2 sigma %.1f %%\n", axis, 100 * one, 100 * two);
+    EXPECT_GE(two, 0.93) << "axis " << axis;
+    EXPECT_LE(two, 0.997) << "axis " << axis;
+    EXPECT_LE(one, 0.93) << "axis " << axis;
+  }
 }
 
 }  // namespace
