@@ -381,7 +381,7 @@ TEST(Referee, ACollisionWaitsForItsDropsThenForTheShipToBePutDown) {
   t.place("tderet", 700, 600, 180);
   t.place("reliant", 360, 300, 180);
   t.still(1.0);
-  Game g(duel(2, {reliant}));
+  Game g(duel(2, nlohmann::json::array({reliant})));
   g.start(t, 0.5, {"change_speed", "raise_shields", "attack"}, {"change_speed", "raise_shields", "attack"},
           {R"({"do": "orders", "player": "owen", "ship": "reliant", "orders": ["change_speed", "raise_shields", "attack"]})"});
   t.still(1.0);
