@@ -65,8 +65,8 @@ GameView make_game_view(const referee::Referee& r, double t) {
     if (line.tone == GameLogLine::Tone::info && e.kind == referee::Entry::Kind::action) v.last_ruling = line;
     v.log.push_back(std::move(line));
   }
-  v.ships = ships_shown(v.state, r.data());
-  v.turn = turn_shown(v.state, v.expecting);
+  v.ships = referee::ships_shown(v.state, r.data());
+  v.turn = referee::turn_shown(v.state, v.expecting);
   v.choices = input_choices(v.state, r.data(), v.expecting);
   v.inputs_given = r.inputs().size();
   v.undoable = undoable(r.inputs());

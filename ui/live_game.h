@@ -24,9 +24,14 @@
 #include "engine/model/track_frame.h"
 #include "referee/referee.h"
 #include "ui/game_inputs.h"
-#include "ui/game_panels_data.h"
+#include "referee/game_panels_data.h"
 
 namespace diskref::ui {
+
+// The panels' values are the referee's public view of the books (shared with the live feed).
+using referee::CrewShown;
+using referee::ShipShown;
+using referee::TurnShown;
 
 struct GameLogLine {
   std::size_t number = 0;  // the entry's index in the log (what a correction names)

@@ -1,10 +1,10 @@
-#include "ui/game_panels_data.h"
+#include "referee/game_panels_data.h"
 
 #include <fmt/format.h>
 
 #include "engine/rules/state_queries.h"
 
-namespace diskref::ui {
+namespace diskref::referee {
 namespace {
 
 std::string step_name(rules::Step s) {
@@ -95,4 +95,4 @@ nlohmann::json to_json(const TurnShown& t) {
           {"initiative", t.initiative}, {"option", t.option}, {"expecting", t.expecting}};
 }
 
-}  // namespace diskref::ui
+}  // namespace diskref::referee
