@@ -48,7 +48,7 @@ nlohmann::json game_message(const std::string& table_name, const referee::Refere
 nlohmann::json ruling_message(const std::string& table_name, std::size_t number, const referee::Entry& e) {
   nlohmann::json m = message("ruling", table_name);
   m["entry"] = number;
-  m["t"] = e.t;
+  m["t"] = referee::entry_to_json(e)["t"];  // rounded as the log has it
   m["text"] = referee::entry_text(e);
   m["tone"] = tone_of(e);
   if (e.kind == referee::Entry::Kind::warning) m["warning"] = {{"kind", e.warning.kind}, {"disk", e.warning.disk}};

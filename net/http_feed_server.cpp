@@ -119,10 +119,13 @@ void HttpFeedServer::route() {
   });
 
   server_->set_logger([this](const httplib::Request& req, const httplib::Response& res) {
-    if (res.status >= 400 && res.status < 500)
-      problems_.report("bad_request_" + std::to_string(res.status), "the live feed: a bad request from " + req.remote_addr + " (" +
-                                          std::to_string(res.status) + (req.path.empty() ? "" : " for " + req.path.substr(0, 80)) +
-                                          "); refused, and further ones like it are not reported");
+    if (res.status == 400)  // cpp-httplib could not read it as HTTP: no path, no address known
+      problems_.report("bad_request_400",
+                       "the live feed: a malformed request was refused (400); further ones are not reported");
+    else if (res.status >= 400 && res.status < 500)
+      problems_.report("bad_request_" + std::to_string(res.status),
+                       "the live feed: a request for " + req.path.substr(0, 80) + " from " + req.remote_addr +
+                           " was refused (" + std::to_string(res.status) + "); further ones like it are not reported");
   });
   server_->set_error_handler([](const httplib::Request&, httplib::Response& res) {
     if (res.body.empty())

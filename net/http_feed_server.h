@@ -34,7 +34,7 @@ struct HttpFeedOptions {
   std::chrono::milliseconds write_timeout{5000};
   // The kernel's send buffer per connection: how much a client that stopped reading can owe
   // before the write timeout starts counting.
-  int send_buffer_bytes = 256 * 1024;
+  int send_buffer_bytes = 64 * 1024;
   // A stream with nothing to say sends a comment this often (so that a dead client is noticed).
   std::chrono::milliseconds keep_alive{10000};
 };
