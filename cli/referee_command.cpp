@@ -10,7 +10,8 @@
 //
 // The network (README "On the network", spec §10): --serve [ADDR:]PORT serves the live feed and the
 // stream overlay (loopback unless an address is given), --tuio HOST:PORT sends the disks as TUIO
-// 1.1 objects, --table-name names the table in every message; --realtime [--speed X] paces the
+// 1.1 objects, --mqtt HOST:PORT publishes the table's state for a hall of tables (diskref hall),
+// --table-name names the table in every message and topic; --realtime [--speed X] paces the
 // frames to their video time so that a page can watch, --linger S keeps serving after the end.
 
 #include <chrono>
@@ -57,6 +58,7 @@ struct RefereeCommandOptions {
   // The network.
   std::string serve;
   std::string tuio;
+  std::string mqtt;
   std::string table_name = "table";
   double updates_per_s = 30;
   bool realtime = false;
@@ -90,12 +92,13 @@ class RealtimePacer {
 };
 
 std::optional<net::LiveFeedOptions> feed_options(const RefereeCommandOptions& o) {
-  if (o.serve.empty() && o.tuio.empty()) return std::nullopt;
+  if (o.serve.empty() && o.tuio.empty() && o.mqtt.empty()) return std::nullopt;
   net::LiveFeedOptions f;
   f.table_name = o.table_name;
   f.updates_per_s = o.updates_per_s;
   if (!o.serve.empty()) f.serve = net::HttpFeedOptions{.listen = net::parse_listen_address(o.serve, "--serve")};
   if (!o.tuio.empty()) f.tuio = net::parse_destination(o.tuio, "--tuio");
+  if (!o.mqtt.empty()) f.mqtt = net::MqttOptions{.broker = net::parse_destination(o.mqtt, "--mqtt")};
   return f;
 }
 
@@ -217,7 +220,11 @@ RunFunction setup_referee(CLI::App& app) {
                   "Serve the live feed and the stream overlay over HTTP on [ADDR:]PORT (loopback unless ADDR is given; "
                   "PORT 0 takes a free one)");
   sub->add_option("--tuio", o->tuio, "Send the disks as TUIO 1.1 /tuio/2Dobj over OSC/UDP to HOST:PORT");
-  sub->add_option("--table-name", o->table_name, "This table's name in the feed's messages")->capture_default_str();
+  sub->add_option("--mqtt", o->mqtt,
+                  "Publish this table's state to the MQTT broker at HOST:PORT (diskref/tables/NAME/..., retained) "
+                  "for a hall of tables (diskref hall)");
+  sub->add_option("--table-name", o->table_name, "This table's name in the feed's messages and MQTT topics")
+      ->capture_default_str();
   sub->add_option("--updates-per-s", o->updates_per_s, "Table frames sent on the feed at most this often")
       ->capture_default_str();
   sub->add_flag("--realtime", o->realtime, "Referee the frames at their video time's pace (for a page watching)");

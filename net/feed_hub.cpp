@@ -38,10 +38,8 @@ FeedHub::Snapshot FeedHub::snapshot() const {
   s.seq = seq_;
   s.message = {{"feed", kFeedVersion}, {"type", "snapshot"}, {"seq", seq_}, {"sent_ms", unix_time_ms()}};
   // "table" is the table's name, as in every message; the latest tracked frame is "frame".
-  for (const auto& [kind, member] : {std::pair{"setup", "setup"}, {"table", "frame"}, {"game", "game"}, {"status", "status"}}) {
-    const auto it = latest_.find(kind);
-    s.message[member] = it == latest_.end() ? nlohmann::json() : it->second;
-  }
+  for (const char* kind : {"setup", "frame", "game", "status"}) s.message[kind] = nullptr;
+  for (const auto& [kind, latest] : latest_) s.message[kind == "table" ? "frame" : kind] = latest;
   s.message["rulings"] = nlohmann::json::array();
   for (const auto& [number, ruling] : rulings_) s.message["rulings"].push_back(ruling);
   if (const auto it = latest_.find("setup"); it != latest_.end()) s.message["table"] = it->second.value("table", "");

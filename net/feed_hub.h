@@ -5,8 +5,8 @@
 // place in a bounded ring of recent messages, and a reader that falls out of the ring is told so
 // (the server then closes that stream: its client gets the snapshot again when it reconnects).
 //
-// State kept for the snapshot: the latest setup, table, game and status messages, and every
-// ruling of the log (by entry number).
+// State kept for the snapshot: the latest message of each type (setup, table, game, status; the
+// hall's "hall"), and every ruling of the log (by entry number).
 
 #include <chrono>
 #include <condition_variable>

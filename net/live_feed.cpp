@@ -2,6 +2,7 @@
 
 #include "net/feed_messages.h"
 #include "net/pages/overlay_page.h"
+#include "net/pages/table_drawing_page.h"
 #include "net/tuio_sender.h"
 
 namespace diskref::net {
@@ -14,6 +15,7 @@ LiveFeed::LiveFeed(LiveFeedOptions options, const model::TableSpec& table, const
     server_ = std::make_unique<HttpFeedServer>(hub_, *options_.serve, problems_);
     server_->add_page("/", "text/html; charset=utf-8", kOverlayPage);
     server_->add_page("/overlay", "text/html; charset=utf-8", kOverlayPage);
+    server_->add_page("/table_drawing.js", "text/javascript; charset=utf-8", kTableDrawingPage);
     if (say) {
       say("the live feed: " + server_->url() + " (overlay), " + server_->url() + "feed/v1/events (stream), " +
           server_->url() + "feed/v1/snapshot");
@@ -26,10 +28,14 @@ LiveFeed::LiveFeed(LiveFeedOptions options, const model::TableSpec& table, const
     tuio_ = std::make_unique<TuioSender>(*options_.tuio, options_.table_name, table, registry, problems_);
     if (say) say("TUIO 1.1 /tuio/2Dobj to " + to_string(*options_.tuio) + " (UDP)");
   }
+  if (options_.mqtt)
+    mqtt_ = std::make_unique<MqttTablePublisher>(*options_.mqtt, options_.table_name, hub_, problems_,
+                                                 [this](const nlohmann::json& status) { set_status(status); });
 }
 
 LiveFeed::~LiveFeed() {
-  hub_.close();  // wakes every stream, so that the server stops at once
+  hub_.close();  // wakes every stream and the MQTT publisher, so that they stop at once
+  mqtt_.reset();  // its last state sent, online "false"
   server_.reset();
 }
 

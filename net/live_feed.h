@@ -1,6 +1,6 @@
 #pragma once
 // The referee's game on the network: whatever of the live feed the user asked for (the HTTP feed
-// with its pages, TUIO, MQTT), fed from the referee's thread after each frame. The feed is a
+// with its pages, TUIO, MQTT for a hall of tables), fed from the referee's thread after each frame. The feed is a
 // spectator: it reads the referee's books and the tracker's frame and changes neither, and
 // nothing on the network side can stop or slow the refereeing (every send is to a hub, a UDP
 // socket or the MQTT client's own queue; every problem is reported once).
@@ -16,6 +16,7 @@
 #include "net/endpoint.h"
 #include "net/feed_hub.h"
 #include "net/http_feed_server.h"
+#include "net/mqtt_table_publisher.h"
 #include "net/problem_reports.h"
 #include "referee/referee.h"
 
@@ -27,6 +28,7 @@ struct LiveFeedOptions {
   std::string table_name = "table";
   std::optional<HttpFeedOptions> serve;  // --serve
   std::optional<Endpoint> tuio;          // --tuio
+  std::optional<MqttOptions> mqtt;       // --mqtt
   // Table frames (and TUIO bundles) at most this many a second of wall time; rulings and the
   // books go out as they happen.
   double updates_per_s = 30;
@@ -63,6 +65,7 @@ class LiveFeed {
   FeedHub hub_;
   std::unique_ptr<HttpFeedServer> server_;
   std::unique_ptr<TuioSender> tuio_;
+  std::unique_ptr<MqttTablePublisher> mqtt_;
   std::size_t rulings_published_ = 0;
   bool game_published_ = false;
   std::chrono::steady_clock::time_point last_update_{};
