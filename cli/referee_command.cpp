@@ -59,6 +59,7 @@ struct RefereeCommandOptions {
   std::string serve;
   std::string tuio;
   std::string mqtt;
+  std::string mqtt_topic_prefix = "diskref/tables";
   std::string table_name = "table";
   double updates_per_s = 30;
   bool realtime = false;
@@ -98,7 +99,8 @@ std::optional<net::LiveFeedOptions> feed_options(const RefereeCommandOptions& o)
   f.updates_per_s = o.updates_per_s;
   if (!o.serve.empty()) f.serve = net::HttpFeedOptions{.listen = net::parse_listen_address(o.serve, "--serve")};
   if (!o.tuio.empty()) f.tuio = net::parse_destination(o.tuio, "--tuio");
-  if (!o.mqtt.empty()) f.mqtt = net::MqttOptions{.broker = net::parse_destination(o.mqtt, "--mqtt")};
+  if (!o.mqtt.empty())
+    f.mqtt = net::MqttOptions{.broker = net::parse_destination(o.mqtt, "--mqtt"), .topic_prefix = o.mqtt_topic_prefix};
   return f;
 }
 
@@ -132,6 +134,8 @@ int run_referee(const RefereeCommandOptions& o) {
       o.table_name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") !=
           std::string::npos)
     throw io::InputError("", "--table-name", "\"" + o.table_name + "\": 1 to 64 letters, digits, '-', '_' or '.'");
+  if (o.mqtt_topic_prefix.empty() || o.mqtt_topic_prefix.find_first_of("+#") != std::string::npos)
+    throw io::InputError("", "--mqtt-topic-prefix", "\"" + o.mqtt_topic_prefix + "\": a topic without wildcards (+, #)");
   const std::optional<net::LiveFeedOptions> feed_wanted = feed_options(o);
   // Every input is read before anything runs.
   model::TableSpec table = model::load_table(o.table);
@@ -223,6 +227,8 @@ RunFunction setup_referee(CLI::App& app) {
   sub->add_option("--mqtt", o->mqtt,
                   "Publish this table's state to the MQTT broker at HOST:PORT (diskref/tables/NAME/..., retained) "
                   "for a hall of tables (diskref hall)");
+  sub->add_option("--mqtt-topic-prefix", o->mqtt_topic_prefix, "With --mqtt: the topics are PREFIX/NAME/...")
+      ->capture_default_str();
   sub->add_option("--table-name", o->table_name, "This table's name in the feed's messages and MQTT topics")
       ->capture_default_str();
   sub->add_option("--updates-per-s", o->updates_per_s, "Table frames sent on the feed at most this often")
