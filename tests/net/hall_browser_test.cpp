@@ -89,6 +89,7 @@ TEST(Hall, SeveralTablesThroughARealBrokerThatIsKilledAndRestarted) {
                          dir / "reference.log");
   ASSERT_EQ(reference.wait(60s), 0) << reference.log_text();
 
+  HeadlessChromium browser(1280, 800, dir);  // first: its start is the slow part
   Broker broker(dir, free_port());
   broker.start();
   ChildProcess hall(diskref_program(), {"hall", "--mqtt", broker.address(), "--serve", "0"}, dir / "hall.log");
@@ -108,7 +109,6 @@ TEST(Hall, SeveralTablesThroughARealBrokerThatIsKilledAndRestarted) {
   const auto overlay_port = referees[0]->wait_for_log(std::regex(R"(http://127\.0\.0\.1:(\d+)/ \(overlay\))"), 20s);
   ASSERT_TRUE(overlay_port) << referees[0]->log_text();
 
-  HeadlessChromium browser(1280, 800, dir);
   browser.navigate(*hall_url);
   ASSERT_TRUE(browser.wait_until("window.diskref.tables === 3", 15s)) << hall.log_text();
   ASSERT_TRUE(browser.wait_until("document.querySelectorAll('[data-table] [data-ship]').length === 6", 10s));

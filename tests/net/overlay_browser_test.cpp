@@ -38,14 +38,14 @@ bool close_to(unsigned a, unsigned b, int tolerance) {
 
 TEST(Overlay, ARulingMadeAfterThePageLoadedAppearsOnItAndTheTableIsDrawn) {
   const std::filesystem::path dir = scratch_dir();
+  // The browser first (its start is the slow part), then the game: the page is there early on.
+  HeadlessChromium browser(1280, 720, dir);
   ChildProcess run(diskref_program(),
                    skirmish_referee_args(dir / "log.json") +
                        std::vector<std::string>{"--serve", "0", "--realtime", "--speed", "3", "--linger", "20", "--story"},
                    dir / "referee.log");
   const auto url = run.wait_for_log(std::regex(R"((http://127\.0\.0\.1:\d+/) \(overlay\))"), 20s);
   ASSERT_TRUE(url) << run.log_text();
-
-  HeadlessChromium browser(1280, 720, dir);
   browser.navigate(*url + "?backdrop=1");
   ASSERT_TRUE(browser.wait_until("window.diskref.events > 0", 10s)) << "the page never got the feed";
   const int shown_at_load = browser.evaluate("window.diskref.shownEntry").get<int>();
