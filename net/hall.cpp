@@ -25,6 +25,10 @@ Hall::Hall(const Endpoint& broker, std::string topic_prefix, FeedHub& hub, Probl
   callbacks.on_up = [this] {
     problems_.state("mqtt", "MQTT: the hall follows " + prefix_ + "/+ on the broker at " + broker_text_);
     std::lock_guard lock(mutex_);
+    // After a loss nobody is known to be online: a referee still running says so again (its
+    // retained "online"), one that ended meanwhile may have said goodbye to no broker.
+    if (broker_ == "lost")
+      for (auto& [name, table] : tables_) table.online = false;
     broker_ = "connected";
     publish_locked();
   };

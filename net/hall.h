@@ -4,7 +4,7 @@
 // each and publishes the whole hall into a feed hub as one "hall" message at each change, which
 // the HTTP server streams to the hall page. A broker lost is said once, the tables' last states
 // stay on the page (marked as of when), and on reconnecting the broker sends the retained states
-// again.
+// again; until a table's referee says it is online again, it is shown offline.
 
 #include <map>
 #include <memory>

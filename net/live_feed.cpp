@@ -55,6 +55,7 @@ void LiveFeed::publish_rulings(const referee::Referee& r, double t) {
 }
 
 void LiveFeed::after_frame(const model::TrackFrame& frame, const referee::Referee& r) {
+  last_t_ = frame.t;
   const auto now = std::chrono::steady_clock::now();
   const bool ruled = r.log().size() != rulings_published_ || !game_published_;
   const bool due = options_.updates_per_s > 0 &&
@@ -68,7 +69,7 @@ void LiveFeed::after_frame(const model::TrackFrame& frame, const referee::Refere
   if (ruled) publish_rulings(r, frame.t);
 }
 
-void LiveFeed::after_finish(const referee::Referee& r) { publish_rulings(r, r.state().turn); }
+void LiveFeed::after_finish(const referee::Referee& r) { publish_rulings(r, last_t_); }
 
 void LiveFeed::set_status(const nlohmann::json& status) { hub_.publish(status_message(options_.table_name, status)); }
 

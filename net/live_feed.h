@@ -68,6 +68,7 @@ class LiveFeed {
   std::unique_ptr<MqttTablePublisher> mqtt_;
   std::size_t rulings_published_ = 0;
   bool game_published_ = false;
+  double last_t_ = 0;  // the last frame's video time
   std::chrono::steady_clock::time_point last_update_{};
 };
 

@@ -147,6 +147,9 @@ TEST(Hall, SeveralTablesThroughARealBrokerThatIsKilledAndRestarted) {
   const std::string last_a = std::to_string(log_a["log"].size() - 1);
   EXPECT_TRUE(browser.wait_until("document.querySelector('[data-table=\"table-a\"] .ruling').dataset.entry === '" + last_a + "'", 10s));
   EXPECT_EQ(mqtt_status(std::stoi(*overlay_port)), "no answer");  // it ended, as it should
+  // Every referee has ended: the hall says all three are offline (table-a said so itself; table-b
+  // and table-c ended while the broker was away, or before it died and came back empty).
+  EXPECT_TRUE(browser.wait_until("document.querySelectorAll('[data-table].offline').length === 3", 10s));
 
   // Refereeing never stopped: every table's log is the game's, as without the network.
   const std::string expected = text_of(dir / "reference.json");
