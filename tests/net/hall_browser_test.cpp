@@ -113,6 +113,7 @@ TEST(Hall, SeveralTablesThroughARealBrokerThatIsKilledAndRestarted) {
   ASSERT_TRUE(browser.wait_until("window.diskref.tables === 3", 15s)) << hall.log_text();
   ASSERT_TRUE(browser.wait_until("document.querySelectorAll('[data-table] [data-ship]').length === 6", 10s));
   {
+    browser.evaluate("window.diskref.hold = true");  // the page still while it is looked at
     const cv::Mat shot = cv::imdecode(browser.screenshot_png(), cv::IMREAD_COLOR);
     ASSERT_EQ(shot.cols, 1280);
     if (const char* keep = std::getenv("DISKREF_SCREENSHOT_DIR")) cv::imwrite(std::string(keep) + "/hall.png", shot);
@@ -127,6 +128,7 @@ TEST(Hall, SeveralTablesThroughARealBrokerThatIsKilledAndRestarted) {
       EXPECT_NEAR(c[1], 0x5e, 6);
       EXPECT_NEAR(c[0], 0x20, 6);
     }
+    browser.evaluate("window.diskref.hold = false");
   }
 
   // The broker dies while table-a plays.
