@@ -2,6 +2,8 @@
 // receiver (liblo) in the test listening where it sends; what arrives is what the truth says.
 #include <lo/lo.h>
 
+#include "osc_args.h"
+
 #include <cmath>
 #include <array>
 #include <map>
@@ -28,12 +30,12 @@ struct Seen {
 int on_2dobj(const char*, const char* types, lo_arg** argv, int argc, lo_message, void* data) {
   auto* s = static_cast<Seen*>(data);
   if (argc < 1 || types[0] != 's') return 0;
-  const std::string command = &argv[0]->s;
-  if (command == "fseq") s->fseq.push_back(argv[1]->i);
-  if (command == "source") s->source = &argv[1]->s;
+  const std::string command = testing::osc_string(argv[0]);
+  if (command == "fseq") s->fseq.push_back(testing::osc_int(argv[1]));
+  if (command == "source") s->source = testing::osc_string(argv[1]);
   if (command == "set" && argc == 11) {
-    s->symbol_of_session[argv[1]->i] = argv[2]->i;
-    s->places.push_back({argv[3]->f, argv[4]->f, argv[5]->f});
+    s->symbol_of_session[testing::osc_int(argv[1])] = testing::osc_int(argv[2]);
+    s->places.push_back({testing::osc_float(argv[3]), testing::osc_float(argv[4]), testing::osc_float(argv[5])});
   }
   return 0;
 }

@@ -3,6 +3,8 @@
 
 #include <lo/lo.h>
 
+#include "osc_args.h"
+
 #include <cmath>
 #include <numbers>
 
@@ -25,19 +27,20 @@ struct Received {
 int on_2dobj(const char*, const char* types, lo_arg** argv, int argc, lo_message, void* data) {
   auto* r = static_cast<Received*>(data);
   if (argc < 1 || types[0] != 's') return 0;
-  const std::string command = &argv[0]->s;
+  const std::string command = testing::osc_string(argv[0]);
   r->commands.push_back(command);
-  if (command == "source") r->source = &argv[1]->s;
-  if (command == "fseq") r->fseq.push_back(argv[1]->i);
+  if (command == "source") r->source = testing::osc_string(argv[1]);
+  if (command == "fseq") r->fseq.push_back(testing::osc_int(argv[1]));
   if (command == "alive") {
     std::vector<int> ids;
-    for (int i = 1; i < argc; ++i) ids.push_back(argv[i]->i);
+    for (int i = 1; i < argc; ++i) ids.push_back(testing::osc_int(argv[i]));
     r->alive.push_back(ids);
   }
   if (command == "set") {
     EXPECT_STREQ(types, "siiffffffff");
     std::vector<float> v;
-    for (int i = 1; i < argc; ++i) v.push_back(types[i] == 'i' ? static_cast<float>(argv[i]->i) : argv[i]->f);
+    for (int i = 1; i < argc; ++i)
+      v.push_back(types[i] == 'i' ? static_cast<float>(testing::osc_int(argv[i])) : testing::osc_float(argv[i]));
     r->sets.push_back(v);
   }
   return 0;
