@@ -14,6 +14,7 @@ RunFunction setup_render(CLI::App& app);  // render_command.cpp (synthetic sessi
 RunFunction setup_tags(CLI::App& app);    // tags_command.cpp (printable tag sheets)
 RunFunction setup_play(CLI::App& app);    // play_command.cpp (scripted Red Alert games)
 RunFunction setup_referee(CLI::App& app); // referee_command.cpp (spec §9: a game from the table)
+RunFunction setup_hall(CLI::App& app);    // hall_command.cpp (spec §10.4: every table at a glance)
 
 #ifdef DISKREF_HAS_UI
 RunFunction setup_ui(CLI::App& app);  // ui_command.cpp (only when built with the UI)

@@ -33,6 +33,7 @@ const SetupFunction kCommands[] = {
     diskref::cli::setup_tags,
     diskref::cli::setup_play,
     diskref::cli::setup_referee,
+    diskref::cli::setup_hall,
 #ifdef DISKREF_HAS_UI
     diskref::cli::setup_ui,
 #endif

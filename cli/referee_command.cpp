@@ -7,11 +7,18 @@
 // or a rendered video's truth.jsonl) instead of tracking the video; --script-out FILE writes the
 // game as a `diskref play` script; --off-path-mm sets the off-path tolerance; --story prints the log
 // an entry a line.
+//
+// The network (README "On the network", spec §10): --serve [ADDR:]PORT serves the live feed and the
+// stream overlay (loopback unless an address is given), --tuio HOST:PORT sends the disks as TUIO
+// 1.1 objects, --mqtt HOST:PORT publishes the table's state for a hall of tables (diskref hall),
+// --table-name names the table in every message and topic; --realtime [--speed X] paces the
+// frames to their video time so that a page can watch, --linger S keeps serving after the end.
 
 #include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -23,6 +30,8 @@
 #include "engine/io/jsonl.h"
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"
+#include "net/endpoint.h"
+#include "net/live_feed.h"
 #include "referee/game_file.h"
 #include "referee/inputs.h"
 #include "referee/referee.h"
@@ -46,7 +55,54 @@ struct RefereeCommandOptions {
   double off_path_mm = 3.0;
   bool quiet = false;
   bool story = false;
+  // The network.
+  std::string serve;
+  std::string tuio;
+  std::string mqtt;
+  std::string mqtt_topic_prefix = "diskref/tables";
+  std::string table_name = "table";
+  double updates_per_s = 30;
+  bool realtime = false;
+  double speed = 1.0;
+  double linger_s = 0;
 };
+
+// --realtime: a frame is given to the referee no sooner than its video time (divided by the
+// speed) after the first: a browser watching the feed sees the game at the pace it was played.
+class RealtimePacer {
+ public:
+  RealtimePacer(bool on, double speed) : on_(on), speed_(speed) {}
+  void wait_for(double t) {
+    if (!on_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (!started_) {
+      started_ = true;
+      start_ = now;
+      t0_ = t;
+    }
+    std::this_thread::sleep_until(start_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                               std::chrono::duration<double>((t - t0_) / speed_)));
+  }
+
+ private:
+  bool on_;
+  double speed_;
+  bool started_ = false;
+  std::chrono::steady_clock::time_point start_;
+  double t0_ = 0;
+};
+
+std::optional<net::LiveFeedOptions> feed_options(const RefereeCommandOptions& o) {
+  if (o.serve.empty() && o.tuio.empty() && o.mqtt.empty()) return std::nullopt;
+  net::LiveFeedOptions f;
+  f.table_name = o.table_name;
+  f.updates_per_s = o.updates_per_s;
+  if (!o.serve.empty()) f.serve = net::HttpFeedOptions{.listen = net::parse_listen_address(o.serve, "--serve")};
+  if (!o.tuio.empty()) f.tuio = net::parse_destination(o.tuio, "--tuio");
+  if (!o.mqtt.empty())
+    f.mqtt = net::MqttOptions{.broker = net::parse_destination(o.mqtt, "--mqtt"), .topic_prefix = o.mqtt_topic_prefix};
+  return f;
+}
 
 void print_summary(const referee::Referee& r, long long frames, double seconds) {
   int actions = 0, warnings = 0, from_table = 0;
@@ -70,6 +126,17 @@ int run_referee(const RefereeCommandOptions& o) {
   if (!(o.off_path_mm > 0 && o.off_path_mm < 1000)) throw io::InputError("", "--off-path-mm", "must be between 0 and 1000 mm");
   io::check_output_path(o.out);
   if (!o.script_out.empty()) io::check_output_path(o.script_out);
+  if (!(o.speed > 0 && o.speed <= 1000)) throw io::InputError("", "--speed", "must be more than 0 and at most 1000");
+  if (!(o.updates_per_s >= 1 && o.updates_per_s <= 1000))
+    throw io::InputError("", "--updates-per-s", "must be from 1 to 1000");
+  if (!(o.linger_s >= 0 && o.linger_s <= 86400)) throw io::InputError("", "--linger", "must be from 0 to 86400 s");
+  if (o.table_name.empty() || o.table_name.size() > 64 ||
+      o.table_name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") !=
+          std::string::npos)
+    throw io::InputError("", "--table-name", "\"" + o.table_name + "\": 1 to 64 letters, digits, '-', '_' or '.'");
+  if (o.mqtt_topic_prefix.empty() || o.mqtt_topic_prefix.find_first_of("+#") != std::string::npos)
+    throw io::InputError("", "--mqtt-topic-prefix", "\"" + o.mqtt_topic_prefix + "\": a topic without wildcards (+, #)");
+  const std::optional<net::LiveFeedOptions> feed_wanted = feed_options(o);
   // Every input is read before anything runs.
   model::TableSpec table = model::load_table(o.table);
   model::DiskRegistry registry = model::load_disk_registry(o.disks);
@@ -84,11 +151,24 @@ int run_referee(const RefereeCommandOptions& o) {
   referee::Referee ref(std::move(game), table, registry, options);
   for (referee::Input& in : inputs) ref.add_input(std::move(in));
 
+  // The feed opens before the first frame: a page opened now sees the whole game.
+  std::unique_ptr<net::LiveFeed> feed;
+  if (feed_wanted)
+    feed = std::make_unique<net::LiveFeed>(*feed_wanted, table, registry, [](const std::string& line) {
+      std::fprintf(stderr, "diskref referee: %s\n", line.c_str());
+    });
+  RealtimePacer pacer(o.realtime, o.speed);
+  auto referee_frame = [&](const model::TrackFrame& frame) {
+    pacer.wait_for(frame.t);
+    ref.feed(frame);
+    if (feed) feed->after_frame(frame, ref);
+  };
+
   const auto start = std::chrono::steady_clock::now();
   long long frames = 0;
   if (!o.tracks.empty()) {
     io::read_jsonl(o.tracks, [&](const io::JsonCursor& line) {
-      ref.feed(model::parse_track_frame(line));
+      referee_frame(model::parse_track_frame(line));
       ++frames;
     });
   } else {
@@ -98,7 +178,7 @@ int run_referee(const RefereeCommandOptions& o) {
     Progress progress(source->frame_count(), o.quiet);
     while (std::optional<vision::Frame> frame = source->next()) {
       vision::TrackerResult result = tracker.process(frame->image, frame->index, frame->t);
-      ref.feed(result.track);
+      referee_frame(result.track);
       ++frames;
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       progress.update(frame->index + 1, elapsed > 0 ? static_cast<double>(frames) / elapsed : 0.0);
@@ -108,6 +188,7 @@ int run_referee(const RefereeCommandOptions& o) {
       std::fprintf(stderr, "diskref referee: the corner markers were never seen: nothing could be read from the table\n");
   }
   ref.finish();
+  if (feed) feed->after_finish(ref);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   io::write_file_atomically(o.out, ref.log_json().dump(1) + "\n");
   if (!o.script_out.empty()) io::write_file_atomically(o.script_out, ref.as_play_script().dump(1) + "\n");
@@ -115,6 +196,10 @@ int run_referee(const RefereeCommandOptions& o) {
     for (const referee::Entry& e : ref.log())
       if (std::string line = referee::entry_text(e); !line.empty()) std::printf("%7.2f s  %s\n", e.t, line.c_str());
   if (!o.quiet) print_summary(ref, frames, seconds);
+  if (feed && o.linger_s > 0) {
+    std::fflush(stdout);
+    std::this_thread::sleep_for(std::chrono::duration<double>(o.linger_s));
+  }
   return kExitOk;
 }
 
@@ -135,6 +220,22 @@ RunFunction setup_referee(CLI::App& app) {
   sub->add_option("--off-path-mm", o->off_path_mm, "Off-path tolerance of a landing (mm)")->capture_default_str();
   sub->add_flag("--quiet", o->quiet, "No progress or summary on stderr");
   sub->add_flag("--story", o->story, "Also print the game as it was ruled, an entry a line, on stdout");
+  sub->add_option("--serve", o->serve,
+                  "Serve the live feed and the stream overlay over HTTP on [ADDR:]PORT (loopback unless ADDR is given; "
+                  "PORT 0 takes a free one)");
+  sub->add_option("--tuio", o->tuio, "Send the disks as TUIO 1.1 /tuio/2Dobj over OSC/UDP to HOST:PORT");
+  sub->add_option("--mqtt", o->mqtt,
+                  "Publish this table's state to the MQTT broker at HOST:PORT (diskref/tables/NAME/..., retained) "
+                  "for a hall of tables (diskref hall)");
+  sub->add_option("--mqtt-topic-prefix", o->mqtt_topic_prefix, "With --mqtt: the topics are PREFIX/NAME/...")
+      ->capture_default_str();
+  sub->add_option("--table-name", o->table_name, "This table's name in the feed's messages and MQTT topics")
+      ->capture_default_str();
+  sub->add_option("--updates-per-s", o->updates_per_s, "Table frames sent on the feed at most this often")
+      ->capture_default_str();
+  sub->add_flag("--realtime", o->realtime, "Referee the frames at their video time's pace (for a page watching)");
+  sub->add_option("--speed", o->speed, "With --realtime: this many times real time")->capture_default_str();
+  sub->add_option("--linger", o->linger_s, "Keep the feed open this many seconds after the game's end");
   sub->footer("Example:\n  diskref referee sample_videos/skirmish/video.mp4 --table sample_videos/skirmish/table.json \\\n"
               "    --disks sample_videos/skirmish/disks.json --calib sample_videos/skirmish/camera.json \\\n"
               "    --game sample_videos/skirmish/game.json --inputs sample_videos/skirmish/inputs.jsonl --out log.json");

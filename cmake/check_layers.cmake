@@ -5,8 +5,9 @@
 # Every C++ file of a room (below) may include, with "...", only the rooms its line allows, and no
 # system header its line forbids. The data flows upwards: frame -> detections (vision) -> table
 # poses (calibration) -> tracker (vision) -> table snapshot -> verdict (referee) -> game state
-# (engine/rules) -> screen (ui) -> the program (cli). A file in a folder that is no room fails too,
-# so that a new room is placed in the order on purpose.
+# (engine/rules) -> the network (net: the live feed of the books; never a screen) -> screen (ui) ->
+# the program (cli). A file in a folder that is no room fails too, so that a new room is placed in
+# the order on purpose.
 cmake_minimum_required(VERSION 3.25)
 if(NOT SOURCE_DIR)
   message(FATAL_ERROR "give -DSOURCE_DIR=<the tree to check>")
@@ -26,11 +27,12 @@ set(rooms
   "vision|engine calibration vision|imgui GLFW backends"
   "simulator|engine calibration print simulator|imgui GLFW backends"
   "referee|engine referee|opencv2 apriltag imgui GLFW backends"
-  "ui|engine calibration print vision simulator referee ui|"
-  "cli|engine calibration print vision simulator referee ui cli|"
+  "net|engine referee net|opencv2 apriltag imgui GLFW backends"
+  "ui|engine calibration print vision simulator referee net ui|"
+  "cli|engine calibration print vision simulator referee net ui cli|"
   "fuzz|engine calibration print vision simulator referee ui fuzz|imgui GLFW backends"
   "bench|engine calibration print vision simulator referee bench|imgui GLFW backends")
-set(project_rooms engine calibration print vision simulator referee ui cli bench tests fuzz)
+set(project_rooms engine calibration print vision simulator referee net ui cli bench tests fuzz)
 
 set(problems "")
 set(seen_rooms "")

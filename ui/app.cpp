@@ -4,6 +4,8 @@
 
 #include "ui/app.h"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -259,8 +261,17 @@ std::unique_ptr<LiveGame> open_game(const GameOptions& g, const Screen& screen) 
   referee::GameFile game = referee::load_game_file(g.game_file, screen.table, screen.registry);
   std::vector<referee::Input> inputs;
   if (g.inputs) inputs = referee::load_inputs(*g.inputs);
+  std::unique_ptr<net::LiveFeed> feed;
+  std::shared_ptr<NetworkNotes> notes;
+  if (g.feed) {
+    notes = std::make_shared<NetworkNotes>();
+    feed = std::make_unique<net::LiveFeed>(*g.feed, screen.table, screen.registry, [notes](const std::string& line) {
+      std::fprintf(stderr, "diskref ui: %s\n", line.c_str());
+      notes->say(line);
+    });
+  }
   return std::make_unique<LiveGame>(referee::Referee(std::move(game), screen.table, screen.registry), std::move(inputs),
-                                    g.inputs_out);
+                                    g.inputs_out, std::move(feed), std::move(notes));
 }
 
 struct TimedLine {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "net/live_feed.h"
 #include "ui/screen.h"
 #include "ui/session_setup.h"
 #include "vision/frame_source.h"
@@ -21,6 +22,8 @@ struct GameOptions {
   std::optional<std::filesystem::path> log_out;        // the game's log (LOG.json) at the end
   // Tests and demos: {"t", ...input} lines given as if at the screen when the shown video reaches t.
   std::optional<std::filesystem::path> screen_inputs;
+  // --serve, --tuio, --mqtt: the game on the network as it is refereed (net/live_feed.h).
+  std::optional<net::LiveFeedOptions> feed;
 };
 
 struct AppOptions {

@@ -150,6 +150,12 @@ void draw_turn_panel(Screen& s, const ScreenRect& rect) {
   }
   typed(s);
   if (!v.note.empty()) ImGui::TextColored(im_color4(colors::kStale), "%s", v.note.c_str());
+  // The network's status line (--serve, --mqtt): a loss in red, until it is said to be over.
+  if (!v.network.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, im_color4(v.network_trouble ? colors::kContact : colors::kLost));
+    ImGui::TextWrapped("%s", v.network.c_str());
+    ImGui::PopStyleColor();
+  }
   // The last ruling in what room is left (the log has it whole).
   if (v.last_ruling) {
     ImGui::Separator();

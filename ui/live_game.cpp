@@ -65,17 +65,37 @@ GameView make_game_view(const referee::Referee& r, double t) {
     if (line.tone == GameLogLine::Tone::info && e.kind == referee::Entry::Kind::action) v.last_ruling = line;
     v.log.push_back(std::move(line));
   }
-  v.ships = ships_shown(v.state, r.data());
-  v.turn = turn_shown(v.state, v.expecting);
+  v.ships = referee::ships_shown(v.state, r.data());
+  v.turn = referee::turn_shown(v.state, v.expecting);
   v.choices = input_choices(v.state, r.data(), v.expecting);
   v.inputs_given = r.inputs().size();
   v.undoable = undoable(r.inputs());
   return v;
 }
 
+void NetworkNotes::say(const std::string& line) {
+  std::lock_guard lock(mutex_);
+  latest_ = line;
+  ++serial_;
+}
+
+std::string NetworkNotes::latest(bool& trouble, long long& serial) const {
+  std::lock_guard lock(mutex_);
+  serial = serial_;
+  // The feed says a loss with "lost" and every other trouble with "refused", "cut off", "not".
+  trouble = latest_.find("lost") != std::string::npos || latest_.find("cut off") != std::string::npos ||
+            latest_.find("refused") != std::string::npos;
+  return latest_;
+}
+
 LiveGame::LiveGame(referee::Referee referee, std::vector<referee::Input> preloaded,
-                   std::optional<std::filesystem::path> inputs_out)
-    : referee_(std::move(referee)), preloaded_(preloaded.begin(), preloaded.end()), out_path_(std::move(inputs_out)) {
+                   std::optional<std::filesystem::path> inputs_out, std::unique_ptr<net::LiveFeed> feed,
+                   std::shared_ptr<NetworkNotes> notes)
+    : referee_(std::move(referee)),
+      preloaded_(preloaded.begin(), preloaded.end()),
+      out_path_(std::move(inputs_out)),
+      feed_(std::move(feed)),
+      notes_(std::move(notes)) {
   if (out_path_) {
     out_.emplace(*out_path_, std::ios::trunc);
     if (!*out_) throw io::InputError(out_path_->string(), "", "cannot be written");
@@ -122,11 +142,17 @@ void LiveGame::on_frame(const model::TrackFrame& frame) {
   }
   last_t_ = frame.t;
   referee_.feed(frame);
+  if (feed_) feed_->after_frame(frame, referee_);
   // Rebuilding the view (the books copied, every entry's text, the legal inputs tried on copies
   // of the state) only when the game changed, and twice a second for the banner's expiry.
   Signature now{referee_.log().size(), referee_.inputs().size(), referee_.state().actions_applied,
                 referee_.expecting().what, !lines.empty(), static_cast<long long>(frame.t * 2)};
-  if (now != signature_) publish();
+  long long notes_serial = notes_seen_;
+  if (notes_) {
+    bool trouble = false;
+    notes_->latest(trouble, notes_serial);
+  }
+  if (now != signature_ || notes_serial != notes_seen_) publish();
   signature_ = now;
 }
 
@@ -149,6 +175,7 @@ void LiveGame::finish() {
     preloaded_.pop_front();
   }
   referee_.finish();
+  if (feed_) feed_->after_finish(referee_);
   finished_ = true;
   publish();
 }
@@ -157,6 +184,7 @@ void LiveGame::publish() {
   auto v = std::make_shared<GameView>(make_game_view(referee_, last_t_.value_or(0)));
   v->version = ++version_;
   v->note = note_;
+  if (notes_) v->network = notes_->latest(v->network_trouble, notes_seen_);
   std::lock_guard q(queue_mutex_);
   v->queued = queue_.size();
   view_ = std::move(v);

@@ -22,11 +22,17 @@
 #include <vector>
 
 #include "engine/model/track_frame.h"
+#include "net/live_feed.h"
 #include "referee/referee.h"
 #include "ui/game_inputs.h"
-#include "ui/game_panels_data.h"
+#include "referee/game_panels_data.h"
 
 namespace diskref::ui {
+
+// The panels' values are the referee's public view of the books (shared with the live feed).
+using referee::CrewShown;
+using referee::ShipShown;
+using referee::TurnShown;
 
 struct GameLogLine {
   std::size_t number = 0;  // the entry's index in the log (what a correction names)
@@ -64,13 +70,32 @@ struct GameView {
   std::optional<std::size_t> undoable;   // the last input that is not itself a correction
   std::size_t queued = 0;                // submitted, waiting for the next frame
   std::string note;                      // e.g. why frames are being ignored
+  // What the network side said last (--serve, --mqtt): where it serves, the broker lost or back.
+  std::string network;
+  bool network_trouble = false;          // the last thing said is a loss
+};
+
+// What the live feed says, handed from the network's threads to the screen's view.
+class NetworkNotes {
+ public:
+  void say(const std::string& line);
+  // The latest line and whether it tells of trouble; `serial` changes with each line.
+  std::string latest(bool& trouble, long long& serial) const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::string latest_;
+  long long serial_ = 0;
 };
 
 class LiveGame {
  public:
   // `preloaded` in time order (referee::load_inputs); `inputs_out`: record every input given.
+  // `feed` (optional): the live feed (net/) the referee's rulings go out on, after each frame;
+  // `notes`: what it says, for the screen.
   LiveGame(referee::Referee referee, std::vector<referee::Input> preloaded,
-           std::optional<std::filesystem::path> inputs_out);
+           std::optional<std::filesystem::path> inputs_out, std::unique_ptr<net::LiveFeed> feed = nullptr,
+           std::shared_ptr<NetworkNotes> notes = nullptr);
 
   // Worker thread: one tracked frame (video time order; a frame that goes back in time, after a
   // seek, is ignored: the game follows the video forward only).
@@ -99,6 +124,9 @@ class LiveGame {
   std::optional<std::filesystem::path> out_path_;
   std::optional<double> last_t_;
   bool finished_ = false;
+  std::unique_ptr<net::LiveFeed> feed_;
+  std::shared_ptr<NetworkNotes> notes_;
+  long long notes_seen_ = 0;
   long long version_ = 0;
   std::string note_;
   struct Signature {

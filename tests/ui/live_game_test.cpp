@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -194,6 +195,43 @@ TEST(LiveGame, AFrameBackInTimeIsNotRefereedAgain) {
   game.on_frame(s.frames[3]);
   EXPECT_NE(game.view()->note.find("went back"), std::string::npos);
   EXPECT_DOUBLE_EQ(game.view()->t, s.frames[39].t);
+}
+
+}  // namespace
+}  // namespace diskref::ui
+
+namespace diskref::ui {
+namespace {
+
+// --serve/--mqtt behind the screen: every ruling of the live game goes out on the feed as the
+// referee makes it, and what the network says (the broker lost, then back) is the screen's
+// status line, in red while it is trouble.
+TEST(LiveGame, ItsRulingsGoOutOnTheFeedAndTheNetworkSaysSoOnTheScreen) {
+  Sample s;
+  auto feed = std::make_unique<net::LiveFeed>(net::LiveFeedOptions{}, s.table, s.registry, nullptr);
+  net::FeedHub& hub = feed->hub();
+  auto notes = std::make_shared<NetworkNotes>();
+  LiveGame game(s.make_referee(), referee::load_inputs(sample() / "inputs.jsonl"), std::nullopt, std::move(feed), notes);
+  const std::size_t half = s.frames.size() / 2;
+  for (std::size_t i = 0; i < half; ++i) game.on_frame(s.frames[i]);
+  EXPECT_EQ(game.view()->network, "");
+  // Said on the broker's thread.
+  std::thread([&] { notes->say("MQTT: the broker at 127.0.0.1:1883 is lost (refused); refereeing goes on, reconnecting"); })
+      .join();
+  game.on_frame(s.frames[half]);
+  EXPECT_TRUE(game.view()->network_trouble);
+  EXPECT_NE(game.view()->network.find("is lost"), std::string::npos);
+  notes->say("MQTT: the broker at 127.0.0.1:1883 is back; the table's state is sent again");
+  for (std::size_t i = half + 1; i < s.frames.size(); ++i) game.on_frame(s.frames[i]);
+  game.finish();
+  EXPECT_FALSE(game.view()->network_trouble);
+  EXPECT_NE(game.view()->network.find("is back"), std::string::npos);
+
+  const nlohmann::json snapshot = hub.snapshot().message;
+  const nlohmann::json log = game.log_json();
+  ASSERT_EQ(snapshot["rulings"].size(), log["log"].size());
+  for (std::size_t i = 0; i < log["log"].size(); ++i) EXPECT_EQ(snapshot["rulings"][i]["t"], log["log"][i]["t"]) << i;
+  EXPECT_EQ(snapshot["game"]["turn"]["turn"], 2);
 }
 
 }  // namespace

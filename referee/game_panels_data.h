@@ -1,6 +1,9 @@
 #pragma once
-// What the game panels show, as plain values built from the published GameView: the ImGui panels
-// draw exactly these, and --views-json writes them, so a test reads the numbers the screen shows.
+// What anyone at the table may see of the books, as plain values: the ship panels and the turn.
+// The companion screen's ImGui panels draw exactly these (and --views-json writes them, so a test
+// reads the numbers the screen shows); the live feed (net/) sends them to spectators. Hidden
+// information stays hidden: an order is "face down" until revealed, a concealed crew disk says
+// only "concealed".
 
 #include <optional>
 #include <string>
@@ -12,7 +15,7 @@
 #include "engine/rules/state.h"
 #include "referee/referee.h"
 
-namespace diskref::ui {
+namespace diskref::referee {
 
 struct CrewShown {
   std::string label;  // the card's name when revealed; "concealed" otherwise (face down on the ship)
@@ -52,4 +55,4 @@ TurnShown turn_shown(const rules::GameState& state, const referee::Expectation& 
 nlohmann::json to_json(const ShipShown& ship);
 nlohmann::json to_json(const TurnShown& turn);
 
-}  // namespace diskref::ui
+}  // namespace diskref::referee

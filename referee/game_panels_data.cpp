@@ -1,10 +1,10 @@
-#include "ui/game_panels_data.h"
+#include "referee/game_panels_data.h"
 
 #include <fmt/format.h>
 
 #include "engine/rules/state_queries.h"
 
-namespace diskref::ui {
+namespace diskref::referee {
 namespace {
 
 std::string step_name(rules::Step s) {
@@ -85,14 +85,18 @@ TurnShown turn_shown(const rules::GameState& s, const referee::Expectation& expe
 nlohmann::json to_json(const ShipShown& v) {
   nlohmann::json crew = nlohmann::json::array();
   for (const CrewShown& c : v.crew) crew.push_back({{"label", c.label}, {"revealed", c.revealed}, {"ready", c.ready}});
-  return {{"id", v.id},         {"controller", v.controller}, {"destroyed", v.destroyed}, {"acting", v.acting},
-          {"cloaked", v.cloaked}, {"speed", v.speed},         {"shields", v.shields},     {"hull", v.hull},
-          {"crits", v.crits},   {"orders", v.orders},         {"crew", crew}};
+  return {{"id", v.id},           {"name", v.name},           {"controller", v.controller},
+          {"destroyed", v.destroyed}, {"acting", v.acting},     {"cloaked", v.cloaked},
+          {"speed", v.speed},     {"max_speed", v.max_speed}, {"shields", v.shields},
+          {"max_shields", v.max_shields}, {"hull", v.hull},   {"max_hull", v.max_hull},
+          {"crits", v.crits},     {"orders", v.orders},       {"crew", crew}};
 }
 
 nlohmann::json to_json(const TurnShown& t) {
-  return {{"turn", t.turn},   {"step", t.step},     {"phase", t.phase},         {"stage", t.stage},
-          {"initiative", t.initiative}, {"option", t.option}, {"expecting", t.expecting}};
+  nlohmann::json j = {{"turn", t.turn},   {"step", t.step},     {"phase", t.phase},         {"stage", t.stage},
+                      {"initiative", t.initiative}, {"option", t.option}, {"expecting", t.expecting}};
+  if (t.winner) j["winner"] = *t.winner;
+  return j;
 }
 
-}  // namespace diskref::ui
+}  // namespace diskref::referee

@@ -1,0 +1,224 @@
+// The live feed of a running `diskref referee`, as its clients receive it: the stream carries
+// every ruling the log records, and clients that misbehave (nonsense, never reading, a hundred at
+// once) cost the referee nothing: its log is the same, byte for byte, as without the feed, and
+// each problem is reported once.
+#include <httplib.h>
+
+#include <algorithm>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "child_process.h"
+#include "raw_http.h"
+#include "referee_feed_run.h"
+
+namespace diskref::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+class LiveFeedTest : public ::testing::Test {
+ protected:
+  static inline std::filesystem::path dir_;
+  static inline std::string reference_log_;  // the log of the same game without the feed
+
+  static void SetUpTestSuite() {
+    dir_ = std::filesystem::temp_directory_path() / ("diskref-feed-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_);
+    ChildProcess plain(diskref_program(), skirmish_referee_args(dir_ / "reference.json") + std::vector<std::string>{"--quiet"},
+                       dir_ / "reference.log");
+    ASSERT_EQ(plain.wait(60s), 0) << plain.log_text();
+    reference_log_ = file_text(dir_ / "reference.json");
+  }
+  static void TearDownTestSuite() { std::filesystem::remove_all(dir_); }
+
+  static std::string file_text(const std::filesystem::path& f) {
+    std::ifstream in(f);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+  static int count_of(const std::string& text, const std::string& part) {
+    int n = 0;
+    for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+    return n;
+  }
+  // Starts the referee serving on a free loopback port; returns the port.
+  static int port_of(const ChildProcess& run) {
+    const auto port = run.wait_for_log(std::regex(R"(http://127\.0\.0\.1:(\d+)/ \(overlay\))"), 20s);
+    if (!port) throw std::runtime_error("diskref referee did not say where it serves:\n" + run.log_text());
+    return std::stoi(*port);
+  }
+};
+
+struct SseEvent {
+  std::string type;
+  nlohmann::json data;
+};
+
+// Splits a text/event-stream into its events (comments and keep-alives left out).
+std::vector<SseEvent> parse_sse(const std::string& stream) {
+  std::vector<SseEvent> events;
+  std::size_t at = 0;
+  for (auto end = stream.find("\n\n"); end != std::string::npos; at = end + 2, end = stream.find("\n\n", at)) {
+    std::string type, data;
+    std::size_t line_at = at;
+    while (line_at < end) {
+      const auto nl = std::min(stream.find('\n', line_at), end);
+      const std::string line = stream.substr(line_at, nl - line_at);
+      if (line.rfind("event: ", 0) == 0) type = line.substr(7);
+      if (line.rfind("data: ", 0) == 0) data = line.substr(6);
+      line_at = nl + 1;
+    }
+    if (!type.empty()) events.push_back({type, nlohmann::json::parse(data)});
+  }
+  return events;
+}
+
+TEST_F(LiveFeedTest, TheStreamCarriesEveryRulingTheLogRecords) {
+  const std::filesystem::path log = dir_ / "served.json";
+  ChildProcess run(diskref_program(),
+                   skirmish_referee_args(log) + std::vector<std::string>{"--serve", "0", "--realtime", "--speed", "8",
+                                                                          "--table-name", "table-7", "--story"},
+                   dir_ / "served.log");
+  const int port = port_of(run);
+  httplib::Client client("127.0.0.1", port);
+  client.set_read_timeout(30s);
+  std::string stream;
+  client.Get("/feed/v1/events", [&](const char* data, std::size_t n) {
+    stream.append(data, n);
+    return true;
+  });  // returns when the referee ends and its server closes the stream
+  ASSERT_EQ(run.wait(30s), 0) << run.log_text();
+
+  // The recording is what it is without the feed.
+  EXPECT_EQ(file_text(log), reference_log_);
+
+  const std::vector<SseEvent> events = parse_sse(stream);
+  ASSERT_FALSE(events.empty());
+  EXPECT_EQ(events.front().type, "snapshot");
+  std::map<std::size_t, nlohmann::json> rulings;
+  for (const nlohmann::json& r : events.front().data["rulings"]) rulings[r["entry"]] = r;
+  long long last_seq = events.front().data["seq"];
+  int frames = 0;
+  for (const SseEvent& e : events) {
+    if (e.type == "snapshot") continue;
+    EXPECT_EQ(e.data["feed"], 1);
+    EXPECT_EQ(e.data["table"], "table-7");
+    EXPECT_EQ(e.data["seq"].get<long long>(), last_seq + 1) << "a message was skipped";
+    last_seq = e.data["seq"];
+    if (e.type == "ruling") rulings[e.data["entry"]] = e.data;
+    if (e.type == "table") ++frames;
+  }
+  EXPECT_GT(frames, 50);
+
+  // Every entry of the log, in order, with its time and its text (the --story lines).
+  const nlohmann::json written = read_json(log);
+  ASSERT_EQ(rulings.size(), written["log"].size());
+  std::vector<std::string> story;
+  std::smatch m;
+  const std::string out = run.log_text();
+  const std::regex story_line(R"((^|\n) *\d+\.\d\d s  ([^\n]*))");
+  for (std::sregex_iterator it(out.begin(), out.end(), story_line), end; it != end; ++it) story.push_back((*it)[2]);
+  std::vector<std::string> fed;
+  for (const auto& [number, r] : rulings) {
+    EXPECT_EQ(r["t"], written["log"][number]["t"]) << "entry " << number;
+    if (!r["text"].get<std::string>().empty()) fed.push_back(r["text"]);
+  }
+  EXPECT_EQ(fed, story);
+  // Read from the table: the evidence goes with the ruling.
+  EXPECT_TRUE(std::any_of(rulings.begin(), rulings.end(), [](const auto& r) {
+    return r.second.contains("observed") && !r.second["observed"]["legal_landings"].empty();
+  }));
+}
+
+TEST_F(LiveFeedTest, BadClientsCostTheRefereeNothingAndAreEachReportedOnce) {
+  const std::filesystem::path log = dir_ / "attacked.json";
+  ChildProcess run(diskref_program(),
+                   skirmish_referee_args(log) + std::vector<std::string>{"--serve", "0", "--realtime", "--speed", "2"},
+                   dir_ / "attacked.log");
+  const int port = port_of(run);
+
+  // Nonsense, three times: each is refused (400), the first is reported.
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(exchange(port, "GARBAGE\r\n\r\n", 3s).substr(0, 12), "HTTP/1.1 400");
+  EXPECT_EQ(exchange(port, "GET /nothing HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 3s).substr(0, 12),
+            "HTTP/1.1 404");
+
+  // 99 clients reading the stream, one that never reads: a hundred streams at once.
+  const std::string get_stream = "GET /feed/v1/events HTTP/1.1\r\nHost: x\r\n\r\n";
+  std::vector<int> readers;
+  for (int i = 0; i < 99; ++i) {
+    readers.push_back(connect_loopback(port));
+    send_all(readers.back(), get_stream);
+  }
+  const int never_reads = connect_loopback(port, 4096);
+  send_all(never_reads, get_stream);
+  std::this_thread::sleep_for(500ms);
+  // The 101st is turned away.
+  EXPECT_EQ(exchange(port, "GET /feed/v1/events HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 3s).substr(0, 12),
+            "HTTP/1.1 503");
+
+  std::vector<std::string> received(readers.size());
+  std::vector<bool> open(readers.size(), true);
+  while (std::count(open.begin(), open.end(), true) > 0) {
+    std::vector<pollfd> fds;
+    for (std::size_t i = 0; i < readers.size(); ++i)
+      if (open[i]) fds.push_back({readers[i], POLLIN, 0});
+    if (::poll(fds.data(), fds.size(), 30000) <= 0) break;  // nothing for 30 s: the checks below fail
+    for (const pollfd& p : fds) {
+      if (!(p.revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      const std::size_t i = static_cast<std::size_t>(std::find(readers.begin(), readers.end(), p.fd) - readers.begin());
+      char chunk[65536];
+      const ssize_t n = ::recv(p.fd, chunk, sizeof chunk, 0);
+      if (n <= 0) {
+        open[i] = false;
+        continue;
+      }
+      received[i].append(chunk, static_cast<std::size_t>(n));
+    }
+  }
+  ASSERT_EQ(run.wait(30s), 0) << run.log_text();
+  for (int fd : readers) ::close(fd);
+  ::close(never_reads);
+
+  // The referee refereed as if nobody had been there.
+  EXPECT_EQ(file_text(log), reference_log_);
+  // Every reader got the game's last ruling.
+  const nlohmann::json written = read_json(log);
+  const std::string last_entry = "\"entry\":" + std::to_string(written["log"].size() - 1) + ",";
+  for (std::size_t i = 0; i < received.size(); ++i) EXPECT_NE(received[i].find(last_entry), std::string::npos) << "reader " << i;
+  // Each problem said once.
+  const std::string said = run.log_text();
+  EXPECT_EQ(count_of(said, "a malformed request"), 1) << said;
+  EXPECT_EQ(count_of(said, "a request for /nothing from 127.0.0.1"), 1) << said;
+  EXPECT_EQ(count_of(said, "streams at once"), 1) << said;
+  EXPECT_EQ(count_of(said, "stopped taking its stream"), 1) << said;
+}
+
+TEST_F(LiveFeedTest, ThePortTakenOrAnAddressNotOursIsSaidPlainly) {
+  ChildProcess first(diskref_program(),
+                     skirmish_referee_args(dir_ / "first.json") +
+                         std::vector<std::string>{"--serve", "0", "--realtime", "--speed", "4", "--quiet"},
+                     dir_ / "first.log");
+  const int port = port_of(first);
+  ChildProcess second(diskref_program(),
+                      skirmish_referee_args(dir_ / "second.json") + std::vector<std::string>{"--serve", std::to_string(port)},
+                      dir_ / "second.log");
+  EXPECT_EQ(second.wait(20s), 1);
+  EXPECT_NE(second.log_text().find("cannot listen on 127.0.0.1:" + std::to_string(port)), std::string::npos)
+      << second.log_text();
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "second.json"));
+  ChildProcess bad(diskref_program(), skirmish_referee_args(dir_ / "bad.json") + std::vector<std::string>{"--serve", "localhost:http"},
+                   dir_ / "bad.log");
+  EXPECT_EQ(bad.wait(20s), 2);
+  EXPECT_NE(bad.log_text().find("--serve"), std::string::npos) << bad.log_text();
+  first.kill_now();
+}
+
+}  // namespace
+}  // namespace diskref::testing

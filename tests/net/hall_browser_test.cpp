@@ -1,0 +1,170 @@
+// A hall of tables through a real MQTT broker (Debian's mosquitto, on loopback): several `diskref
+// referee` runs of the sample game under different table names publish to it, `diskref hall`
+// follows them, and headless chromium shows the hall page. The broker is then killed and started
+// again: the referees go on refereeing (their logs the same as without any of this), each says
+// the loss and the return once, the overlay's status says the broker is lost while it is, and the
+// state made after the restart reaches the hall page.
+#include <httplib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+#include <gtest/gtest.h>
+#include <opencv2/imgcodecs.hpp>
+
+#include "child_process.h"
+#include "headless_chromium.h"
+#include "referee_feed_run.h"
+
+namespace diskref::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+int free_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  socklen_t n = sizeof a;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &n);
+  ::close(fd);
+  return ntohs(a.sin_port);
+}
+
+std::string text_of(const std::filesystem::path& f) {
+  std::ifstream in(f);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+int count_of(const std::string& text, const std::string& part) {
+  int n = 0;
+  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+class Broker {
+ public:
+  Broker(const std::filesystem::path& dir, int port) : dir_(dir), port_(port) {
+    std::ofstream(dir_ / "mosquitto.conf") << "listener " << port << " 127.0.0.1\nallow_anonymous true\n";
+  }
+  void start() {
+    if (::access("/usr/sbin/mosquitto", X_OK) != 0)
+      throw std::runtime_error("/usr/sbin/mosquitto not found: the hall test needs Debian's mosquitto (apt-get install "
+                               "mosquitto; scripts/install-deps.sh installs it)");
+    const std::filesystem::path log = dir_ / ("mosquitto-" + std::to_string(starts_++) + ".log");
+    process_ = std::make_unique<ChildProcess>("/usr/sbin/mosquitto",
+                                              std::vector<std::string>{"-c", (dir_ / "mosquitto.conf").string()}, log);
+    if (!process_->wait_for_log(std::regex("running"), 10s)) throw std::runtime_error("mosquitto did not start:\n" + process_->log_text());
+  }
+  void kill() { process_->kill_now(); }
+  std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
+
+ private:
+  std::filesystem::path dir_;
+  int port_;
+  int starts_ = 0;
+  std::unique_ptr<ChildProcess> process_;
+};
+
+std::string mqtt_status(int port) {
+  httplib::Client c("127.0.0.1", port);
+  auto r = c.Get("/feed/v1/snapshot");
+  if (!r) return "no answer";
+  const nlohmann::json s = nlohmann::json::parse(r->body);
+  return s["status"].is_null() ? "none" : s["status"].value("mqtt", "");
+}
+
+TEST(Hall, SeveralTablesThroughARealBrokerThatIsKilledAndRestarted) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("diskref-hall-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  ChildProcess reference(diskref_program(), skirmish_referee_args(dir / "reference.json") + std::vector<std::string>{"--quiet"},
+                         dir / "reference.log");
+  ASSERT_EQ(reference.wait(60s), 0) << reference.log_text();
+
+  HeadlessChromium browser(1280, 800, dir);  // first: its start is the slow part
+  Broker broker(dir, free_port());
+  broker.start();
+  ChildProcess hall(diskref_program(), {"hall", "--mqtt", broker.address(), "--serve", "0"}, dir / "hall.log");
+  const auto hall_url = hall.wait_for_log(std::regex(R"(the hall page: (http://127\.0\.0\.1:\d+/))"), 20s);
+  ASSERT_TRUE(hall_url) << hall.log_text();
+
+  // table-a lives through the broker's death; table-b and table-c end before it.
+  const std::vector<std::pair<std::string, std::string>> tables{{"table-a", "1.5"}, {"table-b", "6"}, {"table-c", "10"}};
+  std::vector<std::unique_ptr<ChildProcess>> referees;
+  for (const auto& [name, speed] : tables)
+    referees.push_back(std::make_unique<ChildProcess>(
+        diskref_program(),
+        skirmish_referee_args(dir / (name + ".json")) +
+            std::vector<std::string>{"--mqtt", broker.address(), "--table-name", name, "--realtime", "--speed", speed,
+                                     "--serve", "0"},
+        dir / (name + ".log")));
+  const auto overlay_port = referees[0]->wait_for_log(std::regex(R"(http://127\.0\.0\.1:(\d+)/ \(overlay\))"), 20s);
+  ASSERT_TRUE(overlay_port) << referees[0]->log_text();
+
+  browser.navigate(*hall_url);
+  ASSERT_TRUE(browser.wait_until("window.diskref.tables === 3", 15s)) << hall.log_text();
+  ASSERT_TRUE(browser.wait_until("document.querySelectorAll('[data-table] [data-ship]').length === 6", 10s));
+  {
+    browser.evaluate("window.diskref.hold = true");  // the page still while it is looked at
+    const cv::Mat shot = cv::imdecode(browser.screenshot_png(), cv::IMREAD_COLOR);
+    ASSERT_EQ(shot.cols, 1280);
+    if (const char* keep = std::getenv("DISKREF_SCREENSHOT_DIR")) cv::imwrite(std::string(keep) + "/hall.png", shot);
+    // Three cards, each with its table drawn: the felt's green is on the page.
+    const nlohmann::json felt = browser.evaluate(
+        "[...document.querySelectorAll('[data-table] svg rect')].map(r => { const b = r.getBoundingClientRect(); "
+        "return [b.x + 8, b.y + 8]; })");
+    ASSERT_EQ(felt.size(), 3u);
+    for (const nlohmann::json& p : felt) {
+      const cv::Vec3b c = shot.at<cv::Vec3b>(p[1].get<int>(), p[0].get<int>());
+      EXPECT_NEAR(c[2], 0x1b, 6);
+      EXPECT_NEAR(c[1], 0x5e, 6);
+      EXPECT_NEAR(c[0], 0x20, 6);
+    }
+    browser.evaluate("window.diskref.hold = false");
+  }
+
+  // The broker dies while table-a plays.
+  ASSERT_TRUE(referees[0]->running());
+  broker.kill();
+  ASSERT_TRUE(browser.wait_until("window.diskref.broker === 'lost'", 15s)) << hall.log_text();
+  std::string during = "none";
+  for (int i = 0; i < 100 && during != "lost"; ++i, std::this_thread::sleep_for(50ms)) during = mqtt_status(std::stoi(*overlay_port));
+  EXPECT_EQ(during, "lost");
+  EXPECT_EQ(browser.evaluate("document.getElementById('broker').textContent").get<std::string>().find("broker lost"), 0u);
+  std::this_thread::sleep_for(1s);
+  broker.start();
+  ASSERT_TRUE(browser.wait_until("window.diskref.broker === 'connected'", 15s)) << hall.log_text();
+
+  for (auto& r : referees) ASSERT_EQ(r->wait(40s), 0) << r->log_text();
+  // What table-a ruled after the restart reached the hall: its last entry.
+  const nlohmann::json log_a = read_json(dir / "table-a.json");
+  const std::string last_a = std::to_string(log_a["log"].size() - 1);
+  EXPECT_TRUE(browser.wait_until("document.querySelector('[data-table=\"table-a\"] .ruling').dataset.entry === '" + last_a + "'", 10s));
+  EXPECT_EQ(mqtt_status(std::stoi(*overlay_port)), "no answer");  // it ended, as it should
+  // Every referee has ended: the hall says all three are offline (table-a said so itself; table-b
+  // and table-c ended while the broker was away, or before it died and came back empty).
+  EXPECT_TRUE(browser.wait_until("document.querySelectorAll('[data-table].offline').length === 3", 10s));
+
+  // Refereeing never stopped: every table's log is the game's, as without the network.
+  const std::string expected = text_of(dir / "reference.json");
+  for (const auto& [name, speed] : tables) EXPECT_EQ(text_of(dir / (name + ".json")), expected) << name;
+  // Each said the loss once and the return once.
+  const std::string said = referees[0]->log_text();
+  EXPECT_EQ(count_of(said, "is lost"), 1) << said;
+  EXPECT_EQ(count_of(said, "is back; the table's state is sent again"), 1) << said;
+  EXPECT_EQ(count_of(hall.log_text(), "is lost"), 1) << hall.log_text();
+  hall.kill_now();
+  broker.kill();
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace diskref::testing
