@@ -155,7 +155,10 @@ void Referee::replay() {
     on_settle(settles_[s]);
     settled_since = settles_[s].t;
   }
+  // The inputs the live referee applied while the table stayed settled after its last settle:
+  // up to now if it still is, else up to its last settled frame.
   if (watch_.settled()) apply_inputs_through(watch_.last_t(), false, settled_since);
+  else if (!settles_.empty()) apply_inputs_through(watch_.still_until(), false, settled_since);
   if (finished_) {
     if (watch_.settled() && pending_ && pending_->kind == Pending::Kind::move) finalize_move(watch_.last_t());
     note_waiting();

@@ -43,6 +43,8 @@ class SettleWatch {
   // Disks moving now or since the last settle, for "the video ended mid-move".
   const std::vector<DiskMotion>& moving() const { return motions_; }
   double last_t() const { return last_t_; }
+  // While not settled after a settle: the last settled frame before this stretch.
+  double still_until() const { return still_until_; }
 
  private:
   DiskMotion& motion_of(const std::string& name, double t);

@@ -244,6 +244,10 @@ nlohmann::json redecide_line(std::size_t entry, const referee::Verdict& v, bool 
           {"decide", {{"kind", referee::to_string(v.kind)}, {"with", v.with}, {"call", yes ? "yes" : "no"}}}};
 }
 
+nlohmann::json fix_line(std::size_t index, const nlohmann::json& given) {
+  return {{"do", "correct"}, {"input", index}, {"with", given}};
+}
+
 referee::Input make_input(const nlohmann::json& line, double t) {
   json j = line;
   j["t"] = t;

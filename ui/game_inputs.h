@@ -31,6 +31,9 @@ nlohmann::json orders_line(const rules::ShipState& ship, const std::vector<rules
 nlohmann::json undo_line(std::size_t input_index);
 // The ruling of log entry N (a verdict of it) decided again.
 nlohmann::json redecide_line(std::size_t entry, const referee::Verdict& verdict, bool yes);
+// A correction to edit and give: input `index` replaced by `given` (its line as it was given),
+// which the referee then changes where it was wrong.
+nlohmann::json fix_line(std::size_t index, const nlohmann::json& given);
 
 // The line as an input at video time `t`; throws io::InputError when the line is not one.
 referee::Input make_input(const nlohmann::json& line, double t);

@@ -44,6 +44,22 @@ void redecide_popup(Screen& s, const GameLogLine& line) {
   ImGui::EndPopup();
 }
 
+// Fixing an input the entry took: its correction is put in the turn panel's free line, to be
+// edited there (the wrong hits, the wrong crit) and given with Enter.
+void fix_popup(Screen& s, const GameLogLine& line) {
+  if (!ImGui::BeginPopup("fix")) return;
+  ImGui::Text("Entry #%zu: fix an input it took (edit it in the turn panel, then Enter)", line.number);
+  for (const auto& [index, given] : line.inputs) {
+    ImGui::PushID(static_cast<int>(index));
+    if (ImGui::Selectable(fmt::format("input {}: {}", index, given.dump()).c_str())) {
+      s.typed_input = fix_line(index, given).dump();
+      ImGui::CloseCurrentPopup();
+    }
+    ImGui::PopID();
+  }
+  ImGui::EndPopup();
+}
+
 }  // namespace
 
 void draw_game_log(Screen& s) {
@@ -55,6 +71,12 @@ void draw_game_log(Screen& s) {
       if (ImGui::SmallButton("?")) ImGui::OpenPopup("redecide");
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("decide this ruling again");
       redecide_popup(s, line);
+      ImGui::SameLine();
+    }
+    if (!line.inputs.empty() && s.game != nullptr) {
+      if (ImGui::SmallButton("fix")) ImGui::OpenPopup("fix");
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("correct an input this entry took");
+      fix_popup(s, line);
       ImGui::SameLine();
     }
     ImGui::TextDisabled("#%zu %6.2f s", line.number, line.t);

@@ -52,6 +52,12 @@ GameView make_game_view(const referee::Referee& r, double t) {
     const referee::Entry& e = log[i];
     GameLogLine line = line_of(e, i);
     if (line.text.empty()) continue;
+    for (std::size_t k : e.inputs) {
+      if (k >= r.inputs().size() || r.inputs()[k].kind == referee::Input::Kind::correct) continue;
+      nlohmann::json given = referee::input_to_json(r.inputs()[k]);
+      given.erase("t");
+      line.inputs.emplace_back(k, std::move(given));
+    }
     if (e.kind == referee::Entry::Kind::action && e.observed && !e.play.refusal) {
       if (!e.observed->landings.empty()) {
         v.last_move = ShownMove{i, *e.observed};

@@ -40,6 +40,9 @@ struct GameLogLine {
   std::string text;        // referee::entry_text
   enum class Tone { info, warning, refusal, correction } tone = Tone::info;
   std::vector<referee::Verdict> verdicts;  // read from the table: what may be decided again
+  // The inputs the entry took (their index, as a correction names them, and the spec §9 line
+  // without "t"): what may be fixed from the log.
+  std::vector<std::pair<std::size_t, nlohmann::json>> inputs;
 };
 
 // The move (or run) last read from the table, for the views to draw.

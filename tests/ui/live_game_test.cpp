@@ -153,6 +153,33 @@ TEST(LiveGame, UndoDropsTheLastInputAndTheGameReplaysWithoutIt) {
   EXPECT_EQ(v->choices.front().label, "initiative");
 }
 
+// A wrong drop found later: the beam's entry in the log offers its drops input to fix; the fix,
+// edited (3 hits were 1) and given, replays the game with it.
+TEST(LiveGame, AnInputAnEntryTookCanBeFixedFromTheLog) {
+  Sample s;
+  std::vector<referee::Input> inputs = referee::load_inputs(sample() / "inputs.jsonl");
+  LiveGame game(s.make_referee(), inputs, std::nullopt);
+  std::size_t i = 0;
+  for (; i < s.frames.size() && s.frames[i].t < 11.0; ++i) game.on_frame(s.frames[i]);
+  std::shared_ptr<const GameView> v = game.view();
+  const GameLogLine* beam = nullptr;
+  for (const GameLogLine& l : v->log)
+    if (l.text.find("fires its beam") != std::string::npos) beam = &l;
+  ASSERT_NE(beam, nullptr);
+  const std::pair<std::size_t, nlohmann::json>* drops = nullptr;
+  for (const auto& in : beam->inputs)
+    if (in.second.at("do") == "drops") drops = &in;
+  ASSERT_NE(drops, nullptr) << "the beam's entry took the drops input";
+  EXPECT_EQ(drops->second.at("drops").at(0).at("hits"), 3);
+  const int shields_before = ship(*v, "tderet").shields;
+  nlohmann::json fix = fix_line(drops->first, drops->second);
+  fix["with"]["drops"][0]["hits"] = 1;  // what the referee edits in the free line
+  game.submit(fix);
+  game.on_frame(s.frames[i]);
+  v = game.view();
+  EXPECT_EQ(ship(*v, "tderet").shields, shields_before + 2) << "one hit instead of three";
+}
+
 TEST(LiveGame, AsksForTheDropTheActionWaitsFor) {
   Sample s;
   std::vector<referee::Input> inputs = referee::load_inputs(sample() / "inputs.jsonl");
