@@ -75,7 +75,11 @@ void draw_camera_view(Screen& s, const ScreenRect& rect) {
   Vec2 warn_at = img.min() + Vec2{8, 6 + draw_game_banner(dl, s, img)};
   s.camera_warnings_drawn = calibration_warnings(pose, s.lens_rms(), s.camera_moved);
   for (const std::string& w : s.camera_warnings_drawn) {
-    draw_label(dl, warn_at, im_color(colors::kStale), "WARNING: " + w);
+    // On a dark box: a warning about the camera is read over any picture.
+    const std::string text = "WARNING: " + w;
+    const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+    dl->AddRectFilled(im(warn_at - Vec2{4, 2}), im(warn_at + Vec2{static_cast<double>(size.x) + 4, static_cast<double>(size.y) + 2}), IM_COL32(60, 20, 10, 230));
+    draw_label(dl, warn_at, im_color(colors::kStale), text);
     warn_at.y += static_cast<double>(ImGui::GetTextLineHeight()) + 2;
   }
   std::string status = fmt::format("frame {}   t {:.2f} s   {}", s.snap->source.index, s.snap->source.t,
