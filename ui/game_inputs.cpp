@@ -14,31 +14,36 @@ namespace {
 
 using nlohmann::json;
 
-// Kept when the rules apply it, or when it is only waiting for what the table gives next (a drop,
-// a choice made by putting a disk down): the referee then asks for that in turn.
-bool legal(const rules::GameState& state, const rules::GameData& data, const json& line) {
+// What the rules make of a line now, tried on a copy of the state. An input that is no action
+// (drops, a decision) is taken as it is.
+enum class Trial { not_an_input, taken, waits_for_drop, waits_for_choice, refused };
+
+Trial trial(const rules::GameState& state, const rules::GameData& data, const json& line) {
   referee::Input in;
   try {
     in = make_input(line, 0);
   } catch (const io::InputError&) {
-    return false;
+    return Trial::not_an_input;
   }
-  if (in.kind != referee::Input::Kind::action) return true;
+  if (in.kind != referee::Input::Kind::action) return Trial::taken;
   rules::ActionResult r = rules::apply_action(state, data, in.action);
-  if (r.applied()) return true;
-  return r.refusal->kind == rules::RefusalKind::missing_drop || r.refusal->kind == rules::RefusalKind::choice_needed;
+  if (r.applied()) return Trial::taken;
+  if (r.refusal->kind == rules::RefusalKind::missing_drop) return Trial::waits_for_drop;
+  if (r.refusal->kind == rules::RefusalKind::choice_needed) return Trial::waits_for_choice;
+  return Trial::refused;
+}
+
+// Kept when the rules apply it, or when it is only waiting for what the table gives next (a drop,
+// a choice made by putting a disk down): the referee then asks for that in turn.
+bool legal(const rules::GameState& state, const rules::GameData& data, const json& line) {
+  Trial t = trial(state, data, line);
+  return t == Trial::taken || t == Trial::waits_for_drop || t == Trial::waits_for_choice;
 }
 
 // The rules take it as it is (or wait only for drops): no choice is left open.
 bool complete(const rules::GameState& state, const rules::GameData& data, const json& line) {
-  referee::Input in;
-  try {
-    in = make_input(line, 0);
-  } catch (const io::InputError&) {
-    return false;
-  }
-  rules::ActionResult r = rules::apply_action(state, data, in.action);
-  return r.applied() || r.refusal->kind == rules::RefusalKind::missing_drop;
+  Trial t = trial(state, data, line);
+  return t == Trial::taken || t == Trial::waits_for_drop;
 }
 
 void add_if_legal(std::vector<InputChoice>& out, const rules::GameState& state, const rules::GameData& data,

@@ -98,9 +98,8 @@ std::string pair_call_text(const Screen& s, const referee::PairVerdict& p) {
 void Screen::refresh() {
   if (game) game_view = game->view();
   if (snap && snap->result.frame) scene = referee::make_snapshot(registry, *snap->result.frame);
-  if (snap) camera_moved_t = snap->camera_moved_t;
-  camera_moved = snap && camera_moved_t && snap->source.t - *camera_moved_t >= 0 &&
-                 snap->source.t - *camera_moved_t < kCameraMovedShowS;
+  camera_moved = snap && snap->camera_moved_t && snap->source.t - *snap->camera_moved_t >= 0 &&
+                 snap->source.t - *snap->camera_moved_t < kCameraMovedShowS;
   pair.reset();
   flip.reset();
   pair_problem.clear();

@@ -78,7 +78,6 @@ struct Screen {
 
   EventLog log;
   bool camera_moved = false;  // the camera was re-located in the last kCameraMovedShowS seconds
-  std::optional<double> camera_moved_t;  // source time of the last re-location
   bool zoom_to_dispute = false;
   bool fit_camera_to_table = true;  // the camera view shows the table, not the whole image  // the table view shows only the disputed disks' surroundings
   bool show_detections = true;

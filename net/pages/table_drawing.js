@@ -6,6 +6,15 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 const KIND_COLOUR = { ship: "#9e9e9e", torpedo: "#ff7043", planet: "#8d6e63", terrain: "#6d4c41",
                       obstruction: "#5d4037", template: "#b0bec5" };
 
+// An HTML element with a class and a text, appended to `parent` (both pages build their panels so).
+function html(tag, cls, text, parent) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
 function svgEl(tag, attrs, parent) {
   const e = document.createElementNS(SVG_NS, tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);

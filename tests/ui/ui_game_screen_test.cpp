@@ -99,6 +99,13 @@ nlohmann::json referee_log(const fs::path& inputs, const std::string& name) {
   return read_json(out);
 }
 
+// Every log line's text, one a line.
+std::string log_text(const nlohmann::json& game) {
+  std::string all;
+  for (const nlohmann::json& l : game.at("log")) all += l.at("text").get<std::string>() + "\n";
+  return all;
+}
+
 TEST(UiGameScreen, PlaysTheSampleGameAndItsRecordedInputsReplayToTheSameLog) {
   Played p = play("skirmish", "");
   ASSERT_EQ(p.status, 0);
@@ -112,8 +119,7 @@ TEST(UiGameScreen, PlaysTheSampleGameAndItsRecordedInputsReplayToTheSameLog) {
   EXPECT_EQ(ship(p.views, "tderet").at("shields"), 7);
   EXPECT_EQ(enterprise.at("controller"), "diana");
   // The event log shows the rulings, numbered: the beam in range, the collision, the torpedo.
-  std::string all;
-  for (const nlohmann::json& l : g.at("log")) all += l.at("text").get<std::string>() + "\n";
+  const std::string all = log_text(g);
   EXPECT_NE(all.find("in range"), std::string::npos) << all;
   EXPECT_NE(all.find("collide"), std::string::npos) << all;
   EXPECT_NE(all.find("torpedo"), std::string::npos) << all;
@@ -151,13 +157,6 @@ TEST(UiGameScreen, ARefusedInputAtTheScreenIsShownWithItsReasonAndTheGameGoesOnU
   EXPECT_EQ(ship(p.views, "tderet").at("shields"), 7);
   // The refused input is in the recording too, and replays to the same log, refusal included.
   EXPECT_EQ(p.log, referee_log(p.inputs_out, "refused"));
-}
-
-// Every log line's text, one a line.
-std::string log_text(const nlohmann::json& game) {
-  std::string all;
-  for (const nlohmann::json& l : game.at("log")) all += l.at("text").get<std::string>() + "\n";
-  return all;
 }
 
 void expect_the_samples_end(const Played& p) {
