@@ -5,8 +5,8 @@
 # Every C++ file of a room (below) may include, with "...", only the rooms its line allows, and no
 # system header its line forbids. The data flows upwards: frame -> detections (vision) -> table
 # poses (calibration) -> tracker (vision) -> table snapshot -> verdict (referee) -> game state
-# (engine/rules) -> the network (net: the live feed of the books; never a screen) -> screen (ui) ->
-# the program (cli). A file in a folder that is no room fails too, so that a new room is placed in
+# (engine/rules) -> the network (net: the live feed of the books; never a screen) -> the recording
+# (recording: frames, stills, log kept for afterwards) -> screen (ui) -> the program (cli). A file in a folder that is no room fails too, so that a new room is placed in
 # the order on purpose.
 cmake_minimum_required(VERSION 3.25)
 if(NOT SOURCE_DIR)
@@ -28,11 +28,12 @@ set(rooms
   "simulator|engine calibration print simulator|imgui GLFW backends"
   "referee|engine referee|opencv2 apriltag imgui GLFW backends"
   "net|engine referee net|opencv2 apriltag imgui GLFW backends"
-  "ui|engine calibration print vision simulator referee net ui|"
-  "cli|engine calibration print vision simulator referee net ui cli|"
+  "recording|engine calibration vision referee recording|imgui GLFW backends"
+  "ui|engine calibration print vision simulator referee net recording ui|"
+  "cli|engine calibration print vision simulator referee net recording ui cli|"
   "fuzz|engine calibration print vision simulator referee ui fuzz|imgui GLFW backends"
-  "bench|engine calibration print vision simulator referee bench|imgui GLFW backends")
-set(project_rooms engine calibration print vision simulator referee net ui cli bench tests fuzz)
+  "bench|engine calibration print vision simulator referee recording bench|imgui GLFW backends")
+set(project_rooms engine calibration print vision simulator referee net recording ui cli bench tests fuzz)
 
 set(problems "")
 set(seen_rooms "")
