@@ -15,6 +15,7 @@ RunFunction setup_tags(CLI::App& app);    // tags_command.cpp (printable tag she
 RunFunction setup_play(CLI::App& app);    // play_command.cpp (scripted Red Alert games)
 RunFunction setup_referee(CLI::App& app); // referee_command.cpp (spec §9: a game from the table)
 RunFunction setup_hall(CLI::App& app);    // hall_command.cpp (spec §10.4: every table at a glance)
+RunFunction setup_report(CLI::App& app);  // report_command.cpp (a recorded game as a page, spec §11)
 
 #ifdef DISKREF_HAS_UI
 RunFunction setup_ui(CLI::App& app);  // ui_command.cpp (only when built with the UI)

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/command_line.h"
 #include "cli/commands.h"
 #include "engine/io/input_error.h"
 
@@ -33,6 +34,7 @@ const SetupFunction kCommands[] = {
     diskref::cli::setup_tags,
     diskref::cli::setup_play,
     diskref::cli::setup_referee,
+    diskref::cli::setup_report,
     diskref::cli::setup_hall,
 #ifdef DISKREF_HAS_UI
     diskref::cli::setup_ui,
@@ -113,6 +115,7 @@ int unknown_subcommand(const std::string& given, const std::vector<std::string>&
 
 int main(int argc, char** argv) {
   hold_closed_standard_streams();
+  diskref::cli::remember_command_line(argc, argv);
   // A file size limit (ulimit -f) makes a write fail with EFBIG, reported like a full disk,
   // instead of killing the program without a word.
   std::signal(SIGXFSZ, SIG_IGN);

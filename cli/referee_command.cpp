@@ -23,6 +23,7 @@
 #include <fmt/format.h>
 
 #include "calibration/camera_model.h"
+#include "cli/command_line.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "engine/io/atomic_write.h"
@@ -32,6 +33,10 @@
 #include "engine/model/table_spec.h"
 #include "net/endpoint.h"
 #include "net/live_feed.h"
+#include "recording/file_checksum.h"
+#include "recording/game_recording.h"
+#include "recording/recorded_video.h"
+#include "recording/refereed_session_recorder.h"
 #include "referee/game_file.h"
 #include "referee/inputs.h"
 #include "referee/referee.h"
@@ -65,6 +70,11 @@ struct RefereeCommandOptions {
   bool realtime = false;
   double speed = 1.0;
   double linger_s = 0;
+  // Recordings.
+  std::string record;
+  bool reference_video = false;
+  std::string session;
+  bool retrack = false;
 };
 
 // --realtime: a frame is given to the referee no sooner than its video time (divided by the
@@ -121,8 +131,108 @@ void print_summary(const referee::Referee& r, long long frames, double seconds) 
   for (const std::string& w : r.waiting()) std::fprintf(stderr, "still waiting: %s\n", w.c_str());
 }
 
+// What a game is refereed from: the setup files, the inputs, and the frames (a video to track, a
+// tracks file, or a recording's tracks or pictures).
+struct RefereeSources {
+  std::filesystem::path table, disks, game;
+  std::optional<std::filesystem::path> calib;
+  std::filesystem::path inputs;                          // empty: none
+  std::optional<std::vector<referee::Input>> recorded_inputs;
+  std::filesystem::path tracks_file;                     // a tracks file (spec §5), read as it goes
+  std::optional<std::vector<model::TrackFrame>> tracks;  // a recording's
+  std::filesystem::path video_file;                      // a video to track
+  std::filesystem::path recorded_video;                  // a recording's video/ to track
+  std::optional<double> off_path_mm;                     // a recording's, unless given
+};
+
+RefereeSources sources_from_options(const RefereeCommandOptions& o) {
+  if (o.video.empty() && o.tracks.empty()) throw io::InputError("", "", "give a VIDEO file (or --tracks FILE.jsonl, or --session DIR)");
+  using Named = std::pair<const std::string*, const char*>;
+  for (const auto& [given, name] : {Named{&o.table, "--table"}, Named{&o.disks, "--disks"}, Named{&o.game, "--game"}})
+    if (given->empty()) throw io::InputError("", name, "is required (or --session DIR, which has its own)");
+  RefereeSources s;
+  s.table = o.table;
+  s.disks = o.disks;
+  s.game = o.game;
+  if (!o.calib.empty()) s.calib = o.calib;
+  s.inputs = o.inputs;
+  if (!o.tracks.empty()) s.tracks_file = o.tracks;
+  else s.video_file = o.video;
+  return s;
+}
+
+// --session DIR: everything from the recording; what is damaged is said, the rest used.
+RefereeSources sources_from_recording(const RefereeCommandOptions& o) {
+  using Named = std::pair<const std::string*, const char*>;
+  for (const auto& [given, name] : {Named{&o.table, "--table"}, Named{&o.disks, "--disks"}, Named{&o.game, "--game"},
+                                    Named{&o.calib, "--calib"}, Named{&o.video, "VIDEO"}, Named{&o.tracks, "--tracks"}})
+    if (!given->empty()) throw io::InputError("", name, "goes without --session: a recording has its own");
+  recording::GameRecording g = recording::load_game_recording(o.session);
+  for (const std::string& w : g.warnings) std::fprintf(stderr, "diskref referee: warning: %s\n", w.c_str());
+  if (!g.game_file)
+    throw io::InputError(o.session, "", "holds no game (no game/game.json): it was recorded without --game, nothing to referee");
+  RefereeSources s;
+  s.table = g.session.files.table;
+  s.disks = g.session.files.disks;
+  s.calib = g.session.files.camera;
+  s.game = *g.game_file;
+  if (!o.inputs.empty()) s.inputs = o.inputs;
+  else s.recorded_inputs = std::move(g.inputs);
+  const nlohmann::json& parameters = g.session.provenance.parameters;
+  if (parameters.contains("off_path_mm") && parameters["off_path_mm"].is_number())
+    s.off_path_mm = parameters["off_path_mm"].get<double>();
+  if (!o.retrack) {
+    s.tracks = std::move(g.session.frames);
+  } else if (g.session.provenance.frames_copied) {
+    s.recorded_video = std::filesystem::path(o.session) / "video";
+  } else if (g.session.info.video) {
+    // The video was referenced: it must be the very file recorded, or the replay proves nothing.
+    s.video_file = *g.session.info.video;
+    if (const auto& kept = g.session.provenance.video_checksum) {
+      const recording::FileChecksum now = recording::checksum_file(s.video_file);
+      if (now.bytes != kept->bytes || now.fnv1a64 != kept->fnv1a64)
+        throw io::InputError(s.video_file.string(), "",
+                             fmt::format("is not the video {} recorded: {} bytes, checksum {} (recorded: {} bytes, {}); "
+                                         "replay without --retrack uses the recorded tracks",
+                                         o.session, now.bytes, now.fnv1a64, kept->bytes, kept->fnv1a64));
+    }
+  } else {
+    throw io::InputError(o.session, "", "has no pictures to track again (--retrack): neither its frames nor a video");
+  }
+  return s;
+}
+
+nlohmann::json recorded_parameters(const RefereeCommandOptions& o) {
+  return {{"off_path_mm", o.off_path_mm}, {"realtime", o.realtime}, {"speed", o.speed}, {"updates_per_s", o.updates_per_s},
+          {"table_name", o.table_name}};
+}
+
+std::unique_ptr<recording::RefereedSessionRecorder> start_recording(const RefereeCommandOptions& o, const RefereeSources& s) {
+  if (o.record.empty()) return nullptr;
+  recording::SessionInfo info;
+  info.source = "video";
+  info.started_utc = recording::utc_now();
+  recording::SessionProvenance provenance;
+  provenance.diskref_version = diskref_version();
+  provenance.command = command_line();
+  provenance.parameters = recorded_parameters(o);
+  if (!s.video_file.empty()) {
+    info.video = std::filesystem::absolute(s.video_file).string();
+    info.tracks_from = "tracker";
+    provenance.frames_copied = !o.reference_video;
+    if (o.reference_video) provenance.video_checksum = recording::checksum_file(s.video_file);
+  } else {
+    info.tracks_from = !o.session.empty() ? "replay" : "file";
+  }
+  // A file waits for the encoder rather than lose a frame, unless it plays as a camera would
+  // (--realtime): then a frame the encoder cannot keep up with is dropped, as a camera's is.
+  recording::VideoRecorderOptions video;
+  video.wait_when_full = !o.realtime;
+  return std::make_unique<recording::RefereedSessionRecorder>(
+      o.record, info, recording::SessionFiles{s.table, s.disks, s.calib}, provenance, s.game, video);
+}
+
 int run_referee(const RefereeCommandOptions& o) {
-  if (o.video.empty() && o.tracks.empty()) throw io::InputError("", "", "give a VIDEO file (or --tracks FILE.jsonl)");
   if (!(o.off_path_mm > 0 && o.off_path_mm < 1000)) throw io::InputError("", "--off-path-mm", "must be between 0 and 1000 mm");
   io::check_output_path(o.out);
   if (!o.script_out.empty()) io::check_output_path(o.script_out);
@@ -136,18 +246,22 @@ int run_referee(const RefereeCommandOptions& o) {
     throw io::InputError("", "--table-name", "\"" + o.table_name + "\": 1 to 64 letters, digits, '-', '_' or '.'");
   if (o.mqtt_topic_prefix.empty() || o.mqtt_topic_prefix.find_first_of("+#") != std::string::npos)
     throw io::InputError("", "--mqtt-topic-prefix", "\"" + o.mqtt_topic_prefix + "\": a topic without wildcards (+, #)");
+  if (o.retrack && o.session.empty()) throw io::InputError("", "--retrack", "goes with --session DIR");
+  if (o.reference_video && o.record.empty()) throw io::InputError("", "--reference-video", "goes with --record DIR");
   const std::optional<net::LiveFeedOptions> feed_wanted = feed_options(o);
   // Every input is read before anything runs.
-  model::TableSpec table = model::load_table(o.table);
-  model::DiskRegistry registry = model::load_disk_registry(o.disks);
+  RefereeSources sources = o.session.empty() ? sources_from_options(o) : sources_from_recording(o);
+  model::TableSpec table = model::load_table(sources.table);
+  model::DiskRegistry registry = model::load_disk_registry(sources.disks);
   std::optional<calib::CameraModel> lens;
-  if (!o.calib.empty()) lens = calib::load_camera_model(o.calib);
-  referee::GameFile game = referee::load_game_file(o.game, table, registry);
+  if (sources.calib) lens = calib::load_camera_model(*sources.calib);
+  referee::GameFile game = referee::load_game_file(sources.game, table, registry);
   std::vector<referee::Input> inputs;
-  if (!o.inputs.empty()) inputs = referee::load_inputs(o.inputs);
+  if (sources.recorded_inputs) inputs = std::move(*sources.recorded_inputs);
+  else if (!sources.inputs.empty()) inputs = referee::load_inputs(sources.inputs);
 
   referee::RefereeOptions options;
-  options.off_path_tolerance_mm = o.off_path_mm;
+  options.off_path_tolerance_mm = sources.off_path_mm.value_or(o.off_path_mm);
   referee::Referee ref(std::move(game), table, registry, options);
   for (referee::Input& in : inputs) ref.add_input(std::move(in));
 
@@ -157,28 +271,38 @@ int run_referee(const RefereeCommandOptions& o) {
     feed = std::make_unique<net::LiveFeed>(*feed_wanted, table, registry, [](const std::string& line) {
       std::fprintf(stderr, "diskref referee: %s\n", line.c_str());
     });
+  std::unique_ptr<recording::RefereedSessionRecorder> recorder = start_recording(o, sources);
   RealtimePacer pacer(o.realtime, o.speed);
-  auto referee_frame = [&](const model::TrackFrame& frame) {
+  auto referee_frame = [&](const model::TrackFrame& frame, const cv::Mat* image) {
     pacer.wait_for(frame.t);
     ref.feed(frame);
+    if (recorder) recorder->frame(frame, image, &ref);
     if (feed) feed->after_frame(frame, ref);
   };
 
   const auto start = std::chrono::steady_clock::now();
   long long frames = 0;
-  if (!o.tracks.empty()) {
-    io::read_jsonl(o.tracks, [&](const io::JsonCursor& line) {
-      referee_frame(model::parse_track_frame(line));
+  if (!sources.tracks_file.empty()) {
+    io::read_jsonl(sources.tracks_file, [&](const io::JsonCursor& line) {
+      referee_frame(model::parse_track_frame(line), nullptr);
       ++frames;
     });
+  } else if (sources.tracks) {
+    for (const model::TrackFrame& frame : *sources.tracks) {
+      referee_frame(frame, nullptr);
+      ++frames;
+    }
   } else {
-    std::unique_ptr<vision::FrameSource> source = vision::prefetching(vision::open_video_file(o.video));
-    if (lens) calib::check_camera_fits_image(*lens, source->frame_size(), o.calib, "the video");
+    std::unique_ptr<vision::FrameSource> source =
+        vision::prefetching(sources.recorded_video.empty() ? vision::open_video_file(sources.video_file)
+                                                           : recording::open_recorded_video(sources.recorded_video));
+    if (lens) calib::check_camera_fits_image(*lens, source->frame_size(), sources.calib->string(), "the video");
     vision::Tracker tracker(table, registry, lens);
     Progress progress(source->frame_count(), o.quiet);
     while (std::optional<vision::Frame> frame = source->next()) {
       vision::TrackerResult result = tracker.process(frame->image, frame->index, frame->t);
-      referee_frame(result.track);
+      if (recorder) recorder->tracked(result);
+      referee_frame(result.track, &frame->image);
       ++frames;
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       progress.update(frame->index + 1, elapsed > 0 ? static_cast<double>(frames) / elapsed : 0.0);
@@ -189,6 +313,13 @@ int run_referee(const RefereeCommandOptions& o) {
   }
   ref.finish();
   if (feed) feed->after_finish(ref);
+  if (recorder) {
+    recorder->finish(&ref);
+    if (const std::string trouble = recorder->failure(); !trouble.empty())
+      std::fprintf(stderr, "diskref referee: error: the recording is incomplete: %s\n", trouble.c_str());
+    else if (!o.quiet)
+      std::fprintf(stderr, "diskref referee: recorded the session in %s\n", recorder->dir().c_str());
+  }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   io::write_file_atomically(o.out, ref.log_json().dump(1) + "\n");
   if (!o.script_out.empty()) io::write_file_atomically(o.script_out, ref.as_play_script().dump(1) + "\n");
@@ -200,7 +331,7 @@ int run_referee(const RefereeCommandOptions& o) {
     std::fflush(stdout);
     std::this_thread::sleep_for(std::chrono::duration<double>(o.linger_s));
   }
-  return kExitOk;
+  return recorder && !recorder->failure().empty() ? kExitFailure : kExitOk;
 }
 
 }  // namespace
@@ -209,10 +340,10 @@ RunFunction setup_referee(CLI::App& app) {
   auto o = std::make_shared<RefereeCommandOptions>();
   CLI::App* sub = app.add_subcommand("referee", "Referee a game from a video of the table and the referee's inputs (spec §9)");
   sub->add_option("video", o->video, "Video file of the table");
-  sub->add_option("--table", o->table, "Table file (spec §3)")->required();
-  sub->add_option("--disks", o->disks, "Disk registry (spec §4)")->required();
+  sub->add_option("--table", o->table, "Table file (spec §3)");
+  sub->add_option("--disks", o->disks, "Disk registry (spec §4)");
   sub->add_option("--calib", o->calib, "Camera calibration (spec §7)");
-  sub->add_option("--game", o->game, "Game file: the setup of a play script (spec §9)")->required();
+  sub->add_option("--game", o->game, "Game file: the setup of a play script (spec §9)");
   sub->add_option("--inputs", o->inputs, "The referee's inputs, JSON lines in time order (spec §9)");
   sub->add_option("--out", o->out, "The game's log (spec §9, LOG.json)")->required();
   sub->add_option("--tracks", o->tracks, "Read the tracks from this file (spec §5) instead of tracking the video");
@@ -236,9 +367,18 @@ RunFunction setup_referee(CLI::App& app) {
   sub->add_flag("--realtime", o->realtime, "Referee the frames at their video time's pace (for a page watching)");
   sub->add_option("--speed", o->speed, "With --realtime: this many times real time")->capture_default_str();
   sub->add_option("--linger", o->linger_s, "Keep the feed open this many seconds after the game's end");
+  sub->add_option("--record", o->record,
+                  "Record the session into this new folder (spec §11): the frames, a still at every settle, the tracks, "
+                  "inputs and log as they grow; crash-safe");
+  sub->add_flag("--reference-video", o->reference_video,
+                "With --record: keep the video's path and checksum instead of copying its frames (stills are kept)");
+  sub->add_option("--session", o->session, "Referee a recording (made with --record) again from its own files");
+  sub->add_flag("--retrack", o->retrack, "With --session: track the recorded pictures again instead of using the recorded tracks");
   sub->footer("Example:\n  diskref referee sample_videos/skirmish/video.mp4 --table sample_videos/skirmish/table.json \\\n"
               "    --disks sample_videos/skirmish/disks.json --calib sample_videos/skirmish/camera.json \\\n"
-              "    --game sample_videos/skirmish/game.json --inputs sample_videos/skirmish/inputs.jsonl --out log.json");
+              "    --game sample_videos/skirmish/game.json --inputs sample_videos/skirmish/inputs.jsonl --out log.json\n"
+              "  diskref referee ... --record game-1/      # then: diskref referee --session game-1/ --out again.json\n"
+              "  diskref report game-1/ --out report.html");
   return [o] { return run_referee(*o); };
 }
 

@@ -8,6 +8,7 @@
 #include <opencv2/imgcodecs.hpp>
 
 #include "cli/camera_settings.h"
+#include "cli/command_line.h"
 #include "cli/commands.h"
 #include "cli/option_checks.h"
 #include "engine/io/atomic_write.h"
@@ -92,7 +93,11 @@ int run_ui(const UiOptions& o) {
   if (!o.disks.empty()) a.source.disks = o.disks;
   if (!o.calib.empty()) a.source.camera_file = o.calib;
   if (!o.tracks.empty()) a.source.tracks = o.tracks;
-  if (!o.record.empty()) a.record_dir = o.record;
+  if (!o.record.empty()) {
+    a.record_dir = o.record;
+    a.provenance.diskref_version = diskref_version();
+    a.provenance.command = command_line();
+  }
   a.rules_data = o.rules.empty() ? default_rules_data() : fs::path(o.rules);
   if (!o.screenshot.empty()) {
     // OpenCV picks the format from the extension; an unknown one would fail only at the end.
@@ -186,7 +191,8 @@ RunFunction setup_ui(CLI::App& app) {
   sub->add_option("--calib", o->calib, "Camera file, spec §7 (default: camera.json beside the video, if any)");
   sub->add_option("--rules", o->rules, "Game data: a file or directory of rules data (default: data/rules)");
   sub->add_option("--tracks", o->tracks, "Show this track file (JSONL, spec §5) instead of running the tracker");
-  sub->add_option("--record", o->record, "Record the session (tracks and event log, flushed per frame) into this new directory");
+  sub->add_option("--record", o->record, "Record the session into this new folder (spec §11): a camera's frames, a still at every settle, the tracks, "
+                  "events and, with --game, the inputs and log; crash-safe");
   sub->add_option("--screenshot", o->screenshot, "Write a PNG of the whole window after --frames frames, then exit");
   sub->add_option("--views-json", o->views_json,
                   "With --screenshot: write where each view is in the picture (JSON), for tests and tools");

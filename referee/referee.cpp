@@ -355,6 +355,7 @@ void Referee::warn(double t, Warning w) {
   Entry e;
   e.kind = Entry::Kind::warning;
   e.t = t;
+  e.reading = settle_index_;
   e.warning = std::move(w);
   log_.push_back(std::move(e));
 }

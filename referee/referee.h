@@ -78,6 +78,8 @@ class Referee {
   // What was still waited for when finish() was called.
   const std::vector<std::string>& waiting() const { return waiting_; }
   const std::vector<Input>& inputs() const { return inputs_; }
+  // Every settle read so far (a log entry's `reading` indexes it): a recording takes a still of each.
+  const std::vector<TableSettle>& settles() const { return settles_; }
 
   // LOG.json: {"log": [...], "refused": N, "final_state": {...}} (+ "waiting" when not empty).
   nlohmann::json log_json() const;

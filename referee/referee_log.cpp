@@ -67,10 +67,12 @@ nlohmann::json entry_to_json(const Entry& e) {
       j.update(rules::log_entry_to_json(e.play));
       if (e.observed) j["observed"] = observed_to_json(*e.observed);
       if (!e.inputs.empty()) j["inputs"] = e.inputs;
+      j["reading"] = e.reading;
       return j;
     }
     case Entry::Kind::warning:
       return {{"t", r3(e.t)},
+              {"reading", e.reading},
               {"warning",
                {{"kind", e.warning.kind}, {"disk", e.warning.disk}, {"distance_mm", r2(e.warning.distance_mm)},
                 {"text", e.warning.text}}}};
@@ -86,7 +88,7 @@ nlohmann::json entry_to_json(const Entry& e) {
         }
         disks.push_back(j);
       }
-      return {{"t", r3(e.t)}, {"setup", {{"disks", disks}}}};
+      return {{"t", r3(e.t)}, {"reading", e.reading}, {"setup", {{"disks", disks}}}};
     }
     case Entry::Kind::correction: return {{"t", r3(e.t)}, {"correction", e.correction}};
   }

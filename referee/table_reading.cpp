@@ -56,6 +56,7 @@ void Referee::setup_from(const TableSettle& settle) {
   Entry e;
   e.kind = Entry::Kind::setup;
   e.t = settle.t;
+  e.reading = settle_index_;
   std::vector<Warning> warnings;
   auto place = [&](const std::string& id, geom::Pose& pose) {
     SetupDisk d;

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The README's main job: builds diskref, referees the bundled game (`diskref referee` on
-# sample_videos/skirmish: the game as it was ruled is printed, its log written to demo-output/),
+# sample_videos/skirmish: the game as it was ruled is printed, its log written to demo-output/,
+# the session recorded to demo-output/skirmish-recording and its report written beside it:
+# demo-output/skirmish-report.html),
 # then opens the companion screen on the same game with the referee running live (`diskref ui
 # --game`: the ship panels, the turn, the moves read from the table, the rulings), then the
 # companion screen's dispute tool on the bundled sample video (sample_videos/duel).
@@ -19,11 +21,15 @@ scripts/build.sh
 
 game=sample_videos/skirmish
 mkdir -p demo-output
-echo "demo: refereeing the bundled game from its video ($game/video.mp4):"
+echo "demo: refereeing the bundled game from its video ($game/video.mp4), recording it:"
+rm -rf demo-output/skirmish-recording demo-output/skirmish-report_files
 build/diskref referee "$game/video.mp4" --calib "$game/camera.json" --table "$game/table.json" \
   --disks "$game/disks.json" --game "$game/game.json" --inputs "$game/inputs.jsonl" \
-  --out demo-output/skirmish-log.json --script-out demo-output/skirmish-as-played.json --story
+  --out demo-output/skirmish-log.json --script-out demo-output/skirmish-as-played.json --story \
+  --record demo-output/skirmish-recording
 echo "demo: wrote demo-output/skirmish-log.json (the log, spec §9) and demo-output/skirmish-as-played.json"
+build/diskref report demo-output/skirmish-recording --out demo-output/skirmish-report.html
+echo "demo: the game report (every ruling with its picture): demo-output/skirmish-report.html"
 
 game_args=(--video "$game/video.mp4" --game "$game/game.json" --inputs "$game/inputs.jsonl")
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then

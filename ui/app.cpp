@@ -28,6 +28,11 @@
 #include "engine/io/input_error.h"
 #include "engine/io/jsonl.h"
 #include "engine/rules/data_loading.h"
+#include "recording/file_checksum.h"
+#include "recording/game_recording.h"
+#include "recording/game_replay.h"
+#include "recording/recorded_video.h"
+#include "recording/refereed_session_recorder.h"
 #include "ui/gl_texture.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
@@ -52,12 +57,7 @@ constexpr float kFontPx = 15.0f;
 // 800, 24 px at 1080.
 float game_font_px(int window_height) { return std::max(16.0f, std::round(static_cast<float>(window_height) / 45.0f)); }
 
-std::string utc_now() {
-  std::time_t now = std::time(nullptr);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  return text;
-}
+
 
 void check_choice_names(const model::DiskRegistry& registry, const DisputeChoice& c) {
   for (const auto* name : {&c.a, &c.b, &c.mover}) {
@@ -72,20 +72,33 @@ void check_choice_names(const model::DiskRegistry& registry, const DisputeChoice
 struct Sources {
   std::unique_ptr<vision::FrameSource> frames;
   std::unique_ptr<TrackProducer> producer;
-  SessionInfo info;
+  recording::SessionInfo info;
 };
 
 Sources open_sources(const AppOptions& o, const ResolvedSession& rs, const Screen& screen, RunSummary& summary) {
   Sources s;
-  s.info.started_utc = utc_now();
+  s.info.started_utc = recording::utc_now();
   std::vector<model::TrackFrame> tracks;
   bool has_video = false;
 
   if (o.source.kind == SourceChoice::Kind::replay) {
-    Recording rec = load_recording(o.source.replay_dir);
+    recording::Recording rec = recording::load_recording(o.source.replay_dir);
     for (const std::string& w : rec.warnings) summary.notes.push_back(w);
     tracks = std::move(rec.frames);
-    if (rec.info.video && fs::is_regular_file(*rec.info.video)) {
+    const fs::path copied = o.source.replay_dir / "video";
+    bool video_ok = rec.info.video && fs::is_regular_file(*rec.info.video);
+    if (video_ok && rec.provenance.video_checksum) {
+      // A referenced video must be the file recorded: another one would show other pictures.
+      const recording::FileChecksum now = recording::checksum_file(*rec.info.video);
+      video_ok = now.bytes == rec.provenance.video_checksum->bytes && now.fnv1a64 == rec.provenance.video_checksum->fnv1a64;
+      if (!video_ok) summary.notes.push_back(*rec.info.video + " changed since it was recorded (its checksum differs): table view only");
+    }
+    if (rec.provenance.frames_copied && fs::exists(copied / "frames.jsonl")) {
+      const recording::RecordedVideo video = recording::RecordedVideo::open(copied);
+      for (const std::string& w : video.warnings()) summary.notes.push_back(w);
+      s.frames = recording::open_recorded_video(copied);
+      has_video = true;
+    } else if (video_ok) {
       s.frames = vision::open_video_file(*rec.info.video);
       has_video = true;
       s.info.video = fs::absolute(*rec.info.video).string();
@@ -217,6 +230,11 @@ void write_views_json(const fs::path& file, const Screen& s, const nlohmann::jso
   j["frame"] = s.snap ? s.snap->source.index : -1;
   j["panels"] = panels;
   if (s.game_view) j["game"] = game_json(*s.game_view);
+  if (!s.ruling_marks.empty()) {
+    nlohmann::json marks = nlohmann::json::array();
+    for (const Screen::RulingMark& m : s.ruling_marks) marks.push_back({{"entry", m.entry}, {"frame", m.frame}, {"t", m.t}});
+    j["replay"] = {{"ruling_marks", marks}};
+  }
   if (s.camera_view_drawn) {
     j["camera_view"] = {{"image_rect", rect_json(s.camera_view_drawn->image_rect())},
                         {"image_size", {s.camera_view_drawn->image_size.x, s.camera_view_drawn->image_size.y}},
@@ -257,6 +275,38 @@ ScreenRect draw_panels(Screen& screen, Vec2 window, nlohmann::json& where) {
 }
 
 // --game: the referee over the session's table and registry, with its inputs.
+// `diskref ui --replay DIR` of a refereed session: the game as it was at every moment of the
+// recording, its rulings marked on the timeline.
+std::unique_ptr<LiveGame> open_replayed_game(const fs::path& dir, Screen& screen, RunSummary& summary) {
+  recording::GameRecording rec = recording::load_game_recording(dir);
+  if (!rec.game_file) return nullptr;
+  const recording::ReplayedGame replayed = recording::replay_game(rec);
+  if (replayed.matches_recorded_log && !*replayed.matches_recorded_log)
+    summary.notes.push_back((dir / "log.json").string() + ": differs from the game refereed again from the recording: shown as refereed again");
+  for (std::size_t i = 0; i < replayed.log.size(); ++i) {
+    const referee::Entry& e = replayed.log[i];
+    const std::string text = referee::entry_text(e);
+    if (text.empty() || e.kind == referee::Entry::Kind::setup) continue;
+    // The frame the ruling was taken at: the first at or after its time.
+    long long frame = rec.session.frames.empty() ? 0 : rec.session.frames.back().frame;
+    for (const model::TrackFrame& f : rec.session.frames)
+      if (f.t >= e.t - 1e-6) {
+        frame = f.frame;
+        break;
+      }
+    screen.ruling_marks.push_back({e.t, frame, i, text, e.kind == referee::Entry::Kind::warning || e.play.refusal.has_value()});
+  }
+  const fs::path game_file = *rec.game_file;
+  const model::TableSpec table = screen.table;
+  const model::DiskRegistry registry = screen.registry;
+  auto fresh = [game_file, table, registry] {
+    return referee::Referee(referee::load_game_file(game_file, table, registry), table, registry);
+  };
+  auto game = std::make_unique<LiveGame>(fresh(), rec.inputs, std::nullopt);
+  game->enable_rewind(fresh, std::move(rec.session.frames));
+  return game;
+}
+
 std::unique_ptr<LiveGame> open_game(const GameOptions& g, const Screen& screen) {
   referee::GameFile game = referee::load_game_file(g.game_file, screen.table, screen.registry);
   std::vector<referee::Input> inputs;
@@ -313,18 +363,27 @@ RunSummary run_app(const AppOptions& o) {
     game = open_game(*o.game, screen);
     if (o.game->screen_inputs) screen_inputs = load_screen_inputs(*o.game->screen_inputs);
   }
+  if (o.source.kind == SourceChoice::Kind::replay) game = open_replayed_game(o.source.replay_dir, screen, summary);
   screen.game = game.get();
 
   Sources sources = open_sources(o, rs, screen, summary);
   // A camera file for another camera mode is named, not blamed on the table later.
   if (screen.lens && rs.files.camera)
     calib::check_camera_fits_image(*screen.lens, sources.frames->frame_size(), rs.files.camera->string(), "the video");
-  std::unique_ptr<SessionRecorder> recorder;
+  std::unique_ptr<recording::RefereedSessionRecorder> recorder;
   if (o.record_dir) {
-    recorder = std::make_unique<SessionRecorder>(*o.record_dir, sources.info, rs.files);
+    recording::SessionProvenance provenance = o.provenance;
+    // A camera's pictures exist nowhere else: they are copied. A video file is referenced, with its
+    // checksum so that a moved or changed file is noticed; the stills are kept either way.
+    provenance.frames_copied = o.source.kind == SourceChoice::Kind::camera;
+    if (o.source.kind == SourceChoice::Kind::video && sources.info.video)
+      provenance.video_checksum = recording::checksum_file(*sources.info.video);
+    recorder = std::make_unique<recording::RefereedSessionRecorder>(
+        *o.record_dir, sources.info, rs.files, provenance,
+        o.game ? std::optional<fs::path>(o.game->game_file) : std::nullopt);
     summary.recording = recorder->dir();
   }
-  screen.recorder = recorder.get();
+  screen.recorder = recorder ? &recorder->session() : nullptr;
   summary.source_fps = sources.frames->frames_per_second() > 0 ? sources.frames->frames_per_second() : 30.0;
 
   Window window(o.width, o.height);
@@ -337,9 +396,12 @@ RunSummary run_app(const AppOptions& o) {
   SourceWorker::FrameHook hook;
   // Every tracked frame goes to the recording and to the referee, on the worker thread.
   if (recorder || game) {
-    hook = [rec = recorder.get(), live = game.get()](const model::TrackFrame& f) {
-      if (rec) rec->write_frame(f);
+    hook = [rec = recorder.get(), live = game.get()](const model::TrackFrame& f, const SourceFrame& source) {
       if (live) live->on_frame(f);
+      if (!rec) return;
+      const cv::Mat* image = source.image.empty() ? nullptr : &source.image;
+      if (live) live->read_referee([&](const referee::Referee& r) { rec->frame(f, image, &r); });
+      else rec->frame(f, image, nullptr);
     };
   }
   SourceWorker worker(std::move(sources.frames), std::move(sources.producer), wo, hook);
@@ -373,10 +435,10 @@ RunSummary run_app(const AppOptions& o) {
       }
     }
     for (Event& e : worker.take_events()) {
-      if (recorder) recorder->write_event(e);
+      if (recorder) recorder->session().write_event(e);
       screen.log.add(std::move(e));
     }
-    if (recorder && recorder->failed() && !summary.recording_failure) {
+    if (recorder && !recorder->failure().empty() && !summary.recording_failure) {
       summary.recording_failure = recorder->failure();
       screen.note(Severity::warning, "RECORDING STOPPED: " + *summary.recording_failure);
     }
@@ -446,8 +508,13 @@ RunSummary run_app(const AppOptions& o) {
     summary.p95_frame_work_ms = work_ms[std::min(work_ms.size() - 1, work_ms.size() * 95 / 100)];
   }
   delete_texture(screen.texture);
-  if (recorder && recorder->failed()) summary.recording_failure = recorder->failure();
-  if (game && o.game->log_out) io::write_file_atomically(*o.game->log_out, game->log_json().dump(1) + "\n");
+  // The worker has stopped: the recording ends with the game's last log.
+  if (recorder) {
+    if (game) game->read_referee([&](const referee::Referee& r) { recorder->finish(&r); });
+    else recorder->finish(nullptr);
+    if (!recorder->failure().empty()) summary.recording_failure = recorder->failure();
+  }
+  if (game && o.game && o.game->log_out) io::write_file_atomically(*o.game->log_out, game->log_json().dump(1) + "\n");
   return summary;
 }
 

@@ -30,6 +30,7 @@ struct AppOptions {
   SourceChoice source;
   vision::CameraOptions camera;  // for SourceChoice::Kind::camera: the device and its settings
   std::optional<std::filesystem::path> record_dir;  // record the session here
+  recording::SessionProvenance provenance;          // what the recording says made it
   // The game data (data/rules: the open parameters, among them the range template).
   std::filesystem::path rules_data;
   // Write a screenshot of the whole window once frame `frames - 1` is on the screen, then stop.

@@ -4,12 +4,6 @@
 
 namespace diskref::ui {
 
-nlohmann::json to_json(const Event& e) {
-  nlohmann::json j = {{"t", e.t}, {"severity", e.severity == Severity::warning ? "warning" : "info"}, {"text", e.text}};
-  if (e.frame >= 0) j["frame"] = e.frame;
-  return j;
-}
-
 std::string format_event(const Event& e) {
   std::string head =
       e.frame >= 0 ? fmt::format("{:>8.2f} s  #{:<5} ", e.t, e.frame) : fmt::format("{:>8.2f} s         ", e.t);

@@ -12,19 +12,12 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/model/track_frame.h"
+#include "recording/session_event.h"
 
 namespace diskref::ui {
 
-enum class Severity { info, warning };
-
-struct Event {
-  double t = 0;          // seconds, the source's clock (video time or since the camera opened)
-  long long frame = -1;  // source frame, -1 when not tied to a frame
-  Severity severity = Severity::info;
-  std::string text;
-};
-
-nlohmann::json to_json(const Event& event);
+using recording::Event;
+using recording::Severity;
 // "  12.40 s  #310  enterprise lost" style, for the panel.
 std::string format_event(const Event& event);
 

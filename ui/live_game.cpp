@@ -99,6 +99,7 @@ LiveGame::LiveGame(referee::Referee referee, std::vector<referee::Input> preload
                    std::shared_ptr<NetworkNotes> notes)
     : referee_(std::move(referee)),
       preloaded_(preloaded.begin(), preloaded.end()),
+      all_preloaded_(std::move(preloaded)),
       out_path_(std::move(inputs_out)),
       feed_(std::move(feed)),
       notes_(std::move(notes)) {
@@ -118,8 +119,30 @@ void LiveGame::give(referee::Input input) {
   referee_.add_input(std::move(input));
 }
 
+void LiveGame::enable_rewind(std::function<referee::Referee()> fresh, std::vector<model::TrackFrame> frames) {
+  std::lock_guard lock(referee_mutex_);
+  fresh_referee_ = std::move(fresh);
+  recorded_frames_ = std::move(frames);
+}
+
 void LiveGame::on_frame(const model::TrackFrame& frame) {
   std::lock_guard lock(referee_mutex_);
+  if (fresh_referee_ && last_t_ && frame.t <= *last_t_) {
+    // Back in time: the game from its start to just before this frame (a few thousand frames of
+    // tracks: milliseconds), then this frame as usual.
+    referee_ = fresh_referee_();
+    preloaded_.assign(all_preloaded_.begin(), all_preloaded_.end());
+    finished_ = false;
+    for (const model::TrackFrame& f : recorded_frames_) {
+      if (f.t >= frame.t) break;
+      while (!preloaded_.empty() && preloaded_.front().t <= f.t) {
+        referee_.add_input(std::move(preloaded_.front()));
+        preloaded_.pop_front();
+      }
+      referee_.feed(f);
+    }
+    last_t_.reset();
+  }
   if (finished_) return;
   if (last_t_ && frame.t <= *last_t_) {
     if (note_.empty()) {
@@ -199,6 +222,11 @@ void LiveGame::publish() {
 std::shared_ptr<const GameView> LiveGame::view() const {
   std::lock_guard q(queue_mutex_);
   return view_;
+}
+
+void LiveGame::read_referee(const std::function<void(const referee::Referee&)>& read) const {
+  std::lock_guard lock(referee_mutex_);
+  read(referee_);
 }
 
 nlohmann::json LiveGame::log_json() const {

@@ -15,6 +15,7 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -101,8 +102,12 @@ class LiveGame {
            std::shared_ptr<NetworkNotes> notes = nullptr);
 
   // Worker thread: one tracked frame (video time order; a frame that goes back in time, after a
-  // seek, is ignored: the game follows the video forward only).
+  // seek, is ignored: the game follows the video forward only, unless it can rewind).
   void on_frame(const model::TrackFrame& frame);
+  // A recorded game replayed (`diskref ui --replay`): the video may be taken back to any moment,
+  // and the game then is as it was then: refereed again from its start (`fresh`) over the recorded
+  // frames before it, with the recorded inputs (the preloaded ones) as they fell due.
+  void enable_rewind(std::function<referee::Referee()> fresh, std::vector<model::TrackFrame> frames);
   // Any thread: an input (a spec §9 line without "t") for the next frame.
   void submit(nlohmann::json line);
   // The source ended: the inputs still due are given, then the referee's finish(). Call once the
@@ -110,6 +115,9 @@ class LiveGame {
   void finish();
 
   std::shared_ptr<const GameView> view() const;
+  // The referee itself, read under its lock on the calling thread (the worker, after on_frame; the
+  // end): a recording takes its new inputs, log and settles from it.
+  void read_referee(const std::function<void(const referee::Referee&)>& read) const;
   // The referee's own log JSON (tests, the end of a session).
   nlohmann::json log_json() const;
 
@@ -123,6 +131,9 @@ class LiveGame {
   mutable std::mutex referee_mutex_;  // the worker and finish(); never the screen's draw
   referee::Referee referee_;
   std::deque<referee::Input> preloaded_;
+  std::vector<referee::Input> all_preloaded_;        // for a rewind
+  std::function<referee::Referee()> fresh_referee_;  // set: the game can rewind
+  std::vector<model::TrackFrame> recorded_frames_;
   std::optional<std::ofstream> out_;
   std::optional<std::filesystem::path> out_path_;
   std::optional<double> last_t_;

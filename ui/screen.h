@@ -17,7 +17,7 @@
 #include "referee/verdicts.h"
 #include "ui/event_log.h"
 #include "ui/live_game.h"
-#include "ui/session_recording.h"
+#include "recording/session_recording.h"
 #include "ui/source_worker.h"
 #include "referee/table_snapshot.h"
 #include "ui/view_transform.h"
@@ -49,8 +49,18 @@ struct Screen {
   std::optional<calib::CameraModel> lens;  // from the camera file, when there is one
   std::vector<RangeTemplateChoice> templates;
   SourceWorker* worker = nullptr;
-  SessionRecorder* recorder = nullptr;  // null when not recording
+  recording::SessionRecorder* recorder = nullptr;  // null when not recording
   LiveGame* game = nullptr;             // `--game`: the referee, live (null otherwise)
+  // `--replay` of a refereed session: every ruling of the recording, for the timeline's marks and
+  // stepping ruling by ruling (empty otherwise).
+  struct RulingMark {
+    double t = 0;
+    long long frame = 0;   // the frame it was taken at
+    std::size_t entry = 0; // its number in the log
+    std::string text;
+    bool warning = false;  // a warning or a refusal: marked in another colour
+  };
+  std::vector<RulingMark> ruling_marks;
 
   // --game: the newest published view of the game (refresh() takes it; the panels read it).
   std::shared_ptr<const GameView> game_view;

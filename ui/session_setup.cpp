@@ -18,8 +18,8 @@ fs::path required_file(const std::optional<fs::path>& given, const fs::path& bes
 }
 
 // table.json, disks.json and (when there) camera.json in `dir`, unless the choice names others.
-SessionFiles files_beside(const SourceChoice& c, const fs::path& dir) {
-  SessionFiles f;
+recording::SessionFiles files_beside(const SourceChoice& c, const fs::path& dir) {
+  recording::SessionFiles f;
   f.table = required_file(c.table, dir / "table.json", "table file", "--table");
   f.disks = required_file(c.disks, dir / "disks.json", "disk registry", "--disks");
   if (c.camera_file) {

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "ui/session_recording.h"
+#include "recording/session_recording.h"
 
 namespace diskref::ui {
 
@@ -26,7 +26,7 @@ struct SourceChoice {
 };
 
 struct ResolvedSession {
-  SessionFiles files;
+  recording::SessionFiles files;
   std::optional<std::filesystem::path> video;   // absent for a camera, or a replay without its video
   std::optional<std::filesystem::path> tracks;  // a track file to show instead of the tracker
   std::string tracks_label;                     // how the screen names where tracks come from

@@ -1,6 +1,7 @@
 // The source (playback of a video, or the live camera), the calibration's quality, and the event
 // log.
 
+#include <algorithm>
 #include <cstdio>
 
 #include "ui/calibration_quality.h"
@@ -9,6 +10,50 @@
 
 namespace diskref::ui {
 namespace {
+
+// A replayed game's rulings: a mark on the timeline for each (under the seek bar), and stepping
+// from ruling to ruling ([ and ] too), the screen then as it was at that ruling.
+void ruling_timeline(Screen& s, SourceWorker& w, long long index) {
+  const ImVec2 bar_min = ImGui::GetItemRectMin(), bar_max = ImGui::GetItemRectMax();
+  const double frames = static_cast<double>(std::max<long long>(1, w.frame_count() - 1));
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  for (const Screen::RulingMark& m : s.ruling_marks) {
+    const float x = bar_min.x + static_cast<float>(static_cast<double>(m.frame) / frames) * (bar_max.x - bar_min.x);
+    draw->AddLine(ImVec2(x, bar_max.y - 6), ImVec2(x, bar_max.y + 3),
+                  ImGui::GetColorU32(im_color4(m.warning ? colors::kStale : colors::kVisible)), 3.0f);
+  }
+  ImGui::Dummy(ImVec2(1, 4));
+  // The ruling shown: the last taken at or before this frame.
+  const Screen::RulingMark* shown = nullptr;
+  const Screen::RulingMark* next = nullptr;
+  const Screen::RulingMark* previous = nullptr;
+  for (const Screen::RulingMark& m : s.ruling_marks) {
+    if (m.frame <= index) {
+      previous = shown;
+      shown = &m;
+    } else if (next == nullptr) {
+      next = &m;
+    }
+  }
+  // GLFW's key codes for [ and ] are their characters (as the turn panel's shortcuts).
+  const bool typing = ImGui::GetIO().WantTextInput;
+  const bool back = ImGui::Button("< ruling") || (!typing && ImGui::IsKeyPressed('[', false));
+  ImGui::SameLine();
+  const bool forward = ImGui::Button("ruling >") || (!typing && ImGui::IsKeyPressed(']', false));
+  ImGui::SameLine();
+  ImGui::Text("%zu rulings", s.ruling_marks.size());
+  const Screen::RulingMark* go = back ? (shown != nullptr && shown->frame < index ? shown : previous) : forward ? next : nullptr;
+  if (go != nullptr) {
+    w.set_paused(true);
+    w.seek(go->frame);
+  }
+  if (shown != nullptr) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(im_color4(shown->warning ? colors::kStale : colors::kVisible), "#%zu  %.2f s  %s", shown->entry, shown->t,
+                       shown->text.c_str());
+    ImGui::PopTextWrapPos();
+  }
+}
 
 void playback(Screen& s) {
   SourceWorker* w = s.worker;
@@ -30,6 +75,7 @@ void playback(Screen& s) {
     int frame = static_cast<int>(index);
     ImGui::SetNextItemWidth(-1);
     if (ImGui::SliderInt("##seek", &frame, 0, static_cast<int>(w->frame_count() - 1), "frame %d")) w->seek(frame);
+    if (!s.ruling_marks.empty()) ruling_timeline(s, *w, index);
   }
   ImGui::Checkbox("camera view: fit the table", &s.fit_camera_to_table);
   ImGui::SameLine();

@@ -167,7 +167,7 @@ void SourceWorker::run(std::stop_token stop) {
       if (Clock::now() > due + std::chrono::milliseconds(250)) anchored = false;  // fell behind: don't rush
     }
 
-    if (result.frame && on_frame_) on_frame_(*result.frame);
+    if (result.frame && on_frame_) on_frame_(*result.frame, frame);
 
     auto snap = std::make_shared<Snapshot>();
     snap->display_image = display_image(frame.image, display_w_.load(), display_h_.load());

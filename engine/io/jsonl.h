@@ -21,4 +21,12 @@ namespace diskref::io {
 void read_jsonl(const std::filesystem::path& file, const std::function<void(const JsonCursor&)>& on_line,
                 std::vector<std::string>* cut_short = nullptr);
 
+// For a recording looked at afterwards (a replay, a report): a line that is not JSON, or that
+// `on_line` refuses (InputError), is skipped and described in `skipped` ("FILE: line 12: not
+// JSON ...; skipped"), and the rest is read: one damaged line never hides a session. A file that
+// cannot be read still throws.
+void read_jsonl_skipping_bad_lines(const std::filesystem::path& file,
+                                   const std::function<void(const JsonCursor&)>& on_line,
+                                   std::vector<std::string>& skipped);
+
 }  // namespace diskref::io

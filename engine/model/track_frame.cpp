@@ -32,36 +32,37 @@ std::string_view to_string(TrackState state) {
 
 std::string_view to_string(Motion motion) { return motion == Motion::moving ? "moving" : "settled"; }
 
-nlohmann::json to_json(const TrackFrame& frame) {
+nlohmann::json to_json(const TrackFrame& frame, Precision precision) {
+  const auto written = [precision](double v, int decimals) { return precision == Precision::exact ? v : round_to(v, decimals); };
   nlohmann::json disks = nlohmann::json::array();
   for (const auto& d : frame.disks) {
     nlohmann::json j = {{"name", d.name}, {"kind", to_string(d.kind)}};
     if (d.state != TrackState::lost && d.x && d.y && d.heading) {
-      j["x"] = round_to(*d.x, 2);
-      j["y"] = round_to(*d.y, 2);
-      double h = round_to(*d.heading, 2);
+      j["x"] = written(*d.x, 2);
+      j["y"] = written(*d.y, 2);
+      double h = written(*d.heading, 2);
       j["heading"] = h >= 360.0 ? 0.0 : h;
     }
     j["face"] = to_string(d.face);
     j["state"] = to_string(d.state);
-    j["sigma_mm"] = round_to(d.sigma_mm, 2);
+    j["sigma_mm"] = written(d.sigma_mm, 2);
     if (d.motion) j["motion"] = to_string(*d.motion);
-    if (d.age_s) j["age_s"] = round_to(*d.age_s, 3);
+    if (d.age_s) j["age_s"] = written(*d.age_s, 3);
     disks.push_back(std::move(j));
   }
-  nlohmann::json out = {{"frame", frame.frame}, {"t", round_to(frame.t, 6)}, {"disks", disks}};
+  nlohmann::json out = {{"frame", frame.frame}, {"t", written(frame.t, 6)}, {"disks", disks}};
   if (frame.settled) out["settled"] = *frame.settled;
   if (!frame.landings.empty()) {
     nlohmann::json landings = nlohmann::json::array();
     for (const Landing& l : frame.landings) {
-      double h = round_to(l.heading, 2);
+      double h = written(l.heading, 2);
       nlohmann::json j = {{"name", l.name},
-                          {"x", round_to(l.x, 2)},
-                          {"y", round_to(l.y, 2)},
+                          {"x", written(l.x, 2)},
+                          {"y", written(l.y, 2)},
                           {"heading", h >= 360.0 ? 0.0 : h},
                           {"face", to_string(l.face)},
-                          {"sigma_mm", round_to(l.sigma_mm, 2)},
-                          {"t", round_to(l.t, 6)}};
+                          {"sigma_mm", written(l.sigma_mm, 2)},
+                          {"t", written(l.t, 6)}};
       if (l.tag_visible) j["tag_visible"] = *l.tag_visible;
       landings.push_back(std::move(j));
     }
@@ -70,7 +71,7 @@ nlohmann::json to_json(const TrackFrame& frame) {
   return out;
 }
 
-std::string to_jsonl_line(const TrackFrame& frame) { return to_json(frame).dump(); }
+std::string to_jsonl_line(const TrackFrame& frame, Precision precision) { return to_json(frame, precision).dump(); }
 
 TrackFrame parse_track_frame(const io::JsonCursor& c) {
   TrackFrame f;

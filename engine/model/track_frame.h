@@ -72,9 +72,12 @@ struct TrackFrame {
   std::vector<Landing> landings;
 };
 
-nlohmann::json to_json(const TrackFrame& frame);
-// Rounds positions to 0.01 mm/deg, sigma to 0.01 mm, as the JSONL output does.
-std::string to_jsonl_line(const TrackFrame& frame);
+// How numbers are written: `output` rounds positions to 0.01 mm/deg, sigma to 0.01 mm (spec §5's
+// output, what a person reads); `exact` keeps every bit, so that a recording's tracks read back
+// give the referee exactly the frames it had live (spec §11).
+enum class Precision { output, exact };
+nlohmann::json to_json(const TrackFrame& frame, Precision precision = Precision::output);
+std::string to_jsonl_line(const TrackFrame& frame, Precision precision = Precision::output);
 TrackFrame parse_track_frame(const io::JsonCursor& cursor);
 // Reads a whole JSONL file; errors name the file and "line N". Every number is checked against
 // the bounds of engine/model/bounds.h (frame and time, place, heading, sigma_mm).

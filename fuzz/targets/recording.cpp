@@ -2,7 +2,7 @@
 // and events.jsonl, cut apart at lines "=====".
 #include "fuzz/fuzz_files.h"
 #include "fuzz/fuzz_target.h"
-#include "ui/session_recording.h"
+#include "recording/session_recording.h"
 
 DISKREF_FUZZ_TARGET(recording) {
   using namespace diskref;
@@ -10,5 +10,5 @@ DISKREF_FUZZ_TARGET(recording) {
   fuzz::place_input("recording/session.json", parts[0]);
   fuzz::place_input("recording/track.jsonl", parts[1]);
   const auto dir = fuzz::place_input("recording/events.jsonl", parts[2]).parent_path();
-  (void)ui::load_recording(dir);
+  (void)recording::load_recording(dir);
 }

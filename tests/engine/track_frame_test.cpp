@@ -72,6 +72,36 @@ TEST(TrackFrame, LandingsRoundTripAndAreLeftOutWhenThereAreNone) {
   EXPECT_FALSE(j["landings"][0].contains("tag_visible")) << "the tracker's landings were all seen";
 }
 
+TEST(TrackFrame, ExactPrecisionKeepsEveryBitThroughText) {
+  // A recording's tracks (spec §11) must give the referee, read back, the frames it had live.
+  TrackFrame f;
+  f.frame = 7;
+  f.t = 0.1 + 0.2;  // 0.30000000000000004
+  DiskTrack d;
+  d.name = "enterprise";
+  d.x = 243.81490000000002;
+  d.y = 1.0 / 3.0;
+  d.heading = 359.9999999;
+  d.sigma_mm = 0.0123456789;
+  d.age_s = 2.0 / 7.0;
+  f.disks.push_back(d);
+  f.landings.push_back({"enterprise", 1.0 / 7.0, 2.0 / 9.0, 359.9999999, Face::down, 0.033333333, 1.0 / 11.0, std::nullopt});
+  const std::string line = to_jsonl_line(f, Precision::exact);
+  const TrackFrame back = parse_track_frame(io::JsonCursor(nlohmann::json::parse(line), "test"));
+  ASSERT_EQ(back.disks.size(), 1u);
+  EXPECT_EQ(back.t, f.t);
+  EXPECT_EQ(*back.disks[0].x, *d.x);
+  EXPECT_EQ(*back.disks[0].y, *d.y);
+  EXPECT_EQ(*back.disks[0].heading, *d.heading);
+  EXPECT_EQ(back.disks[0].sigma_mm, d.sigma_mm);
+  EXPECT_EQ(*back.disks[0].age_s, *d.age_s);
+  EXPECT_EQ(back.landings[0].x, f.landings[0].x);
+  EXPECT_EQ(back.landings[0].heading, f.landings[0].heading);
+  EXPECT_EQ(back.landings[0].t, f.landings[0].t);
+  EXPECT_EQ(to_jsonl_line(back, Precision::exact), line);
+  EXPECT_NE(to_jsonl_line(f), line) << "the default output rounds";
+}
+
 TEST(TrackFrame, TheTruthsLandingsSayWhetherTheirTagWasSeen) {
   TrackFrame f;
   f.landings.push_back({"torpedo-1", 100, 200, 90, Face::down, 0, 1.5, false});

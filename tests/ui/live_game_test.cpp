@@ -233,6 +233,34 @@ namespace {
 // --serve/--mqtt behind the screen: every ruling of the live game goes out on the feed as the
 // referee makes it, and what the network says (the broker lost, then back) is the screen's
 // status line, in red while it is trouble.
+TEST(LiveGame, AReplayedGameTakenBackIsAsItWasThen) {
+  // `diskref ui --replay`: the video sought back to a moment, the game is as it was at that moment.
+  Sample s;
+  const std::vector<referee::Input> inputs = referee::load_inputs(sample() / "inputs.jsonl");
+  LiveGame game(s.make_referee(), inputs, std::nullopt);
+  game.enable_rewind([&s] { return s.make_referee(); }, s.frames);
+  for (const model::TrackFrame& f : s.frames) game.on_frame(f);
+  game.finish();
+  const GameView end = *game.view();
+  ASSERT_EQ(end.turn.turn, 2);
+
+  // Back to a third of the way: as a game played only that far.
+  const std::size_t back_to = s.frames.size() / 3;
+  game.on_frame(s.frames[back_to]);
+  const GameView then = *game.view();
+  LiveGame reference(s.make_referee(), inputs, std::nullopt);
+  for (std::size_t i = 0; i <= back_to; ++i) reference.on_frame(s.frames[i]);
+  const GameView expected = *reference.view();
+  EXPECT_LT(then.log.size(), end.log.size());
+  ASSERT_EQ(then.log.size(), expected.log.size());
+  for (std::size_t i = 0; i < then.log.size(); ++i) EXPECT_EQ(then.log[i].text, expected.log[i].text) << i;
+  EXPECT_EQ(rules::state_to_json(then.state), rules::state_to_json(expected.state));
+  // And on again to the end: the end as before.
+  for (std::size_t i = back_to + 1; i < s.frames.size(); ++i) game.on_frame(s.frames[i]);
+  game.finish();
+  EXPECT_EQ(game.log_json(), s.headless_log(inputs));
+}
+
 TEST(LiveGame, ItsRulingsGoOutOnTheFeedAndTheNetworkSaysSoOnTheScreen) {
   Sample s;
   auto feed = std::make_unique<net::LiveFeed>(net::LiveFeedOptions{}, s.table, s.registry, nullptr);

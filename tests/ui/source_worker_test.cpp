@@ -78,7 +78,7 @@ TEST(SourceWorkerTest, StopsAfterTheAskedFrameAndHooksEveryFrame) {
   o.realtime = false;
   o.stop_after = 9;
   SourceWorker w(std::make_unique<CountingFeed>(100), std::make_unique<FakeTracker>(&restarts), o,
-                 [&](const model::TrackFrame& f) {
+                 [&](const model::TrackFrame& f, const SourceFrame&) {
                    std::lock_guard lock(m);
                    hooked.push_back(f.frame);
                  });

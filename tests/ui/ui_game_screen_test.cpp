@@ -138,6 +138,51 @@ TEST(UiGameScreen, PlaysTheSampleGameAndItsRecordedInputsReplayToTheSameLog) {
   EXPECT_EQ(p.log, referee_log(p.inputs_out, "skirmish"));
 }
 
+TEST(UiGameScreen, ARecordedGameReplaysWithItsRulingsOnTheTimelineAsTheyWereThen) {
+  // Played and recorded at the screen (a video file: referenced, a still at every settle)...
+  const fs::path rec = out_dir() / "recorded-session";
+  fs::remove_all(rec);
+  Played p = play("recorded", "--record " + q(rec));
+  ASSERT_EQ(p.status, 0);
+  for (const char* f : {"session.json", "game/game.json", "inputs.jsonl", "log.json", "track.jsonl", "ended.json"})
+    EXPECT_TRUE(fs::exists(rec / f)) << f;
+  EXPECT_EQ(read_json(rec / "log.json"), p.log) << "the recording's log is the game's";
+  EXPECT_FALSE(fs::is_empty(rec / "stills"));
+
+  // ... then replayed to the moment of a ruling in the middle: the panels as they were then.
+  const nlohmann::json& entries = p.log.at("log");
+  ASSERT_GE(entries.size(), 6u);
+  const fs::path png = out_dir() / "replay-mid.png", views = out_dir() / "replay-mid.json";
+  fs::remove(views);
+  // First run to learn the marks (they come from the recording, whatever frame is shown).
+  std::ostringstream cmd;
+  cmd << "xvfb-run -a -s \"-screen 0 1280x800x24\" " << q(diskref_bin()) << " ui --replay " << q(rec) << " --screenshot "
+      << q(png) << " --views-json " << q(views) << " --frames 2";
+  ASSERT_EQ(run(cmd.str()), 0);
+  const nlohmann::json marks = read_json(views).at("replay").at("ruling_marks");
+  ASSERT_GE(marks.size(), 4u);
+  // A ruling in the middle that is an action (its turn is in the log).
+  std::size_t m = marks.size() / 2;
+  while (m + 1 < marks.size() && !entries.at(marks[m].at("entry").get<std::size_t>()).contains("turn")) ++m;
+  const nlohmann::json mid = marks[m];
+  std::ostringstream at;
+  at << "xvfb-run -a -s \"-screen 0 1280x800x24\" " << q(diskref_bin()) << " ui --replay " << q(rec) << " --screenshot "
+     << q(png) << " --views-json " << q(views) << " --frames " << mid.at("frame").get<long long>() + 1;
+  ASSERT_EQ(run(at.str()), 0);
+  const nlohmann::json shown = read_json(views).at("game");
+  // The log as shown ends at that ruling (and what was ruled at the same moment): nothing after it is made yet.
+  ASSERT_FALSE(shown.at("log").empty());
+  bool has_it = false;
+  for (const nlohmann::json& l : shown.at("log")) has_it = has_it || l.at("number") == mid.at("entry");
+  EXPECT_TRUE(has_it) << shown.at("log").dump();
+  EXPECT_LE(shown.at("log").back().at("t").get<double>(), mid.at("t").get<double>() + 0.05);
+  EXPECT_LT(shown.at("log").size(), read_json(out_dir() / "recorded.json").at("game").at("log").size());
+  // The turn then (an action that ends a turn shows the next).
+  const int turn_then = entries.at(mid.at("entry").get<std::size_t>()).at("turn").get<int>();
+  EXPECT_GE(shown.at("turn").at("turn").get<int>(), turn_then);
+  EXPECT_LE(shown.at("turn").at("turn").get<int>(), turn_then + 1);
+}
+
 TEST(UiGameScreen, ARefusedInputAtTheScreenIsShownWithItsReasonAndTheGameGoesOnUntouched) {
   fs::path typed = out_dir() / "typed.jsonl";
   {

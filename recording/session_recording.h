@@ -2,16 +2,20 @@
 // Session recording: what the tracker output and what happened, written as it happens so that
 // nothing is lost if the program dies, and read back for replay.
 //
-// A recording is a directory:
+// A recording is a directory (spec §11 lists every file; the game's own are game_recorder.h's, the
+// camera's frames video_recorder.h's):
 //   session.json   what was recorded: the source (video file or camera index), when, by which
-//                  diskref; written first, atomically.
+//                  diskref with which command and parameters, whether the frames are copied or
+//                  the video referenced (with its checksum); written first, atomically.
 //   table.json, disks.json, camera.json (when there was one)
 //                  copies of the files the session ran with, so a replay needs nothing else.
 //   track.jsonl    one tracking frame per line (spec §5 plus its extensions), flushed after
 //                  every frame.
 //   events.jsonl   one event per line ({"t", "frame", "severity", "text"}), flushed after each.
+//   ended.json     written last, atomically: a recording without it was cut short.
 // A crash can at worst cut the last line of a .jsonl file short; loading drops such a line with
-// a warning. A bad line anywhere else is an input error.
+// a warning. A bad line anywhere else (a damaged disk, an edit) is skipped with a warning naming it:
+// the rest of the session is still shown.
 //
 // Every write is checked. When one fails (a full disk, a file size limit) the recording stops
 // there: the file is cut back to its last complete line, nothing more is written, and failed() /
@@ -26,9 +30,10 @@
 
 #include "engine/io/line_file.h"
 #include "engine/model/track_frame.h"
-#include "ui/event_log.h"
+#include "recording/file_checksum.h"
+#include "recording/session_event.h"
 
-namespace diskref::ui {
+namespace diskref::recording {
 
 struct SessionInfo {
   std::string source;                    // "video" or "camera"
@@ -36,6 +41,16 @@ struct SessionInfo {
   std::optional<int> camera_index;       // for a camera source
   std::string started_utc;               // ISO 8601
   std::string tracks_from;               // "tracker", "truth" (a rendered video's ground truth), "replay"
+};
+
+// Who made a recording and how (session.json beyond SessionInfo), so that a week later it is known
+// what produced it; and where its pictures are.
+struct SessionProvenance {
+  std::string diskref_version;
+  std::vector<std::string> command;      // the command line, program first
+  nlohmann::json parameters = nlohmann::json::object();  // the options that shape the results
+  bool frames_copied = false;            // the camera's frames are in video/ (else the video is referenced)
+  std::optional<FileChecksum> video_checksum;  // of the referenced video file
 };
 
 struct SessionFiles {
@@ -51,7 +66,8 @@ class SessionRecorder {
   // Creates `dir` (it must not exist or be empty), copies the files, writes session.json.
   // Throws InputError naming the folder when it cannot be a recording's (it exists and is not an
   // empty folder, or cannot be created: exit 2), WriteError when the disk is full.
-  SessionRecorder(const std::filesystem::path& dir, const SessionInfo& info, const SessionFiles& files);
+  SessionRecorder(const std::filesystem::path& dir, const SessionInfo& info, const SessionFiles& files,
+                  const SessionProvenance& provenance = {});
   ~SessionRecorder();
   SessionRecorder(const SessionRecorder&) = delete;
   SessionRecorder& operator=(const SessionRecorder&) = delete;
@@ -60,6 +76,8 @@ class SessionRecorder {
   void write_frame(const model::TrackFrame& frame);
   void write_event(const Event& event);
   long long frames_written() const;
+  // The session ended as it should: ended.json says so, with `summary` (frames, what was dropped).
+  void end(nlohmann::json summary);
 
   // Whether a write failed: the recording stopped there.
   bool failed() const;
@@ -81,20 +99,27 @@ class SessionRecorder {
   std::string failure_;
   long long frames_lost_ = 0;
   long long events_lost_ = 0;
+  bool ended_ = false;
 };
 
 struct Recording {
   std::filesystem::path dir;
   SessionInfo info;
+  SessionProvenance provenance;
   SessionFiles files;
+  std::optional<nlohmann::json> ended;  // ended.json; absent: cut short (said in warnings)
   std::vector<model::TrackFrame> frames;
   std::vector<Event> events;
   std::vector<std::string> warnings;  // e.g. a last line cut short
 };
 
-// Throws InputError naming the file (and line) for anything but a cut-short last line.
+// Throws InputError naming the file when session.json or track.jsonl cannot be read; a damaged line
+// is skipped and said in `warnings`.
 Recording load_recording(const std::filesystem::path& dir);
 
-nlohmann::json session_info_to_json(const SessionInfo& info);
+// Now, as ISO 8601 UTC ("2026-12-02T19:30:00Z"): when a session started or ended.
+std::string utc_now();
 
-}  // namespace diskref::ui
+nlohmann::json session_info_to_json(const SessionInfo& info, const SessionProvenance& provenance = {});
+
+}  // namespace diskref::recording

@@ -1,0 +1,38 @@
+#include "recording/game_replay.h"
+
+#include "engine/io/input_error.h"
+#include "referee/game_file.h"
+
+namespace diskref::recording {
+
+ReplayedGame replay_game(const GameRecording& rec) {
+  if (!rec.game_file)
+    throw io::InputError(rec.session.dir.string(), "", "holds no game (no game/game.json): it was recorded without --game");
+  ReplayedGame out;
+  out.table = model::load_table(rec.session.files.table);
+  out.registry = model::load_disk_registry(rec.session.files.disks);
+  if (rec.session.files.camera) out.lens = calib::load_camera_model(*rec.session.files.camera);
+  referee::GameFile game = referee::load_game_file(*rec.game_file, out.table, out.registry);
+  out.data = game.data;
+  out.initial = game.initial;
+  referee::RefereeOptions options;
+  // The tolerance the session was refereed with, or its rulings would not be the same.
+  const nlohmann::json& parameters = rec.session.provenance.parameters;
+  if (parameters.contains("off_path_mm") && parameters["off_path_mm"].is_number())
+    options.off_path_tolerance_mm = parameters["off_path_mm"].get<double>();
+  referee::Referee ref(std::move(game), out.table, out.registry, options);
+  for (const referee::Input& in : rec.inputs) ref.add_input(in);
+  for (const model::TrackFrame& frame : rec.session.frames) ref.feed(frame);
+  ref.finish();
+  out.log = ref.log();
+  for (const referee::TableSettle& settle : ref.settles()) out.settles.push_back(settle.snapshot);
+  out.final_state = ref.state();
+  out.expecting_at_end = ref.expecting();
+  out.waiting = ref.waiting();
+  out.log_json = ref.log_json();
+  // The entries only: a recording cut short has the log of its last ruling, without the end's notes.
+  if (rec.log && rec.log->contains("log")) out.matches_recorded_log = (*rec.log)["log"] == out.log_json["log"];
+  return out;
+}
+
+}  // namespace diskref::recording

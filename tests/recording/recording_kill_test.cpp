@@ -1,0 +1,89 @@
+// A recording killed (SIGKILL: no destructor, no flush, as a power cut is for the process) at
+// several moments of `diskref referee --record --realtime`: at most the last 2 s of video lost,
+// every line before the kill intact, and the remains refereed again and reported.
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tests/net/child_process.h"
+#include "tests/recording/recorded_sample.h"
+
+namespace diskref::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using ::testing::HasSubstr;
+
+// Every line but possibly the last (cut by the kill) is whole JSON; returns the whole ones.
+std::vector<nlohmann::json> whole_lines(const fs::path& file) {
+  std::vector<nlohmann::json> out;
+  const std::string text = slurp(file);
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const std::size_t end = text.find('\n', pos);
+    if (end == std::string::npos) break;  // the last line, cut short: allowed
+    out.push_back(nlohmann::json::parse(text.substr(pos, end - pos)));  // throws if a whole line is damaged
+    pos = end + 1;
+  }
+  return out;
+}
+
+class RecordingKilled : public CommandTest, public ::testing::WithParamInterface<int> {};
+
+TEST_P(RecordingKilled, LosesAtMostTwoSecondsAndTheRemainsReplayAndReport) {
+  const fs::path rec = dir_ / "rec";
+  std::vector<std::string> args = {"referee", (skirmish() / "video.mp4").string()};
+  std::istringstream files(skirmish_files());
+  for (std::string word; files >> word;) args.push_back(word);
+  for (const char* a : {"--realtime", "--speed", "2", "--quiet", "--record"}) args.push_back(a);
+  args.push_back(rec.string());
+  args.push_back("--out");
+  args.push_back(path("log.json"));
+  ChildProcess referee(diskref_program(), args, dir_ / "referee.log");
+  std::this_thread::sleep_for(std::chrono::milliseconds(GetParam()));
+  ASSERT_TRUE(referee.running()) << referee.log_text();
+  referee.kill_now();
+
+  const std::vector<nlohmann::json> tracks = whole_lines(rec / "track.jsonl");
+  const std::vector<nlohmann::json> frames = whole_lines(rec / "video" / "frames.jsonl");
+  ASSERT_GT(tracks.size(), 10u);
+  ASSERT_FALSE(frames.empty());
+  whole_lines(rec / "inputs.jsonl");  // every whole line parses
+  whole_lines(rec / "health.jsonl");
+  const double tracked_to = tracks.back()["t"].get<double>();
+  const double video_to = frames.back()["t"].get<double>();
+  EXPECT_LE(tracked_to - video_to, 2.0) << "video lost beyond the last 2 s";
+  std::printf("killed after %d ms: tracked to %.2f s, video kept to %.2f s (lost %.2f s)\n", GetParam(), tracked_to,
+              video_to, tracked_to - video_to);
+  EXPECT_FALSE(fs::exists(rec / "ended.json"));
+  if (fs::exists(rec / "log.json")) {
+    EXPECT_NO_THROW(read_json(rec / "log.json")) << "written atomically: whole or none";
+  }
+
+  // The remains: refereed again (from the tracks and from the pictures), and reported.
+  CommandRun r = run("referee --session " + rec.string() + " --out " + path("again.json") + " --quiet");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("cut short"));
+  if (fs::exists(rec / "log.json")) {
+    // What was ruled before the kill is ruled again the same.
+    const nlohmann::json before = read_json(rec / "log.json")["log"], again = read_json(path("again.json"))["log"];
+    ASSERT_LE(before.size(), again.size());
+    for (std::size_t i = 0; i < before.size(); ++i) EXPECT_EQ(before[i], again[i]) << "entry " << i;
+  }
+  r = run("referee --session " + rec.string() + " --retrack --out " + path("retracked.json") + " --quiet");
+  EXPECT_EQ(r.status, 0) << r.err;
+  r = run("report " + rec.string() + " --out " + path("report.html") + " --quiet");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(slurp(path("report.html")), HasSubstr("cut short"));
+}
+
+// Early (before the first ruling is likely), mid-game, late.
+INSTANTIATE_TEST_SUITE_P(AtSeveralMoments, RecordingKilled, ::testing::Values(1500, 5000, 11000));
+
+}  // namespace
+}  // namespace diskref::testing
