@@ -221,6 +221,11 @@ std::unique_ptr<recording::RefereedSessionRecorder> start_recording(const Refere
     info.tracks_from = "tracker";
     provenance.frames_copied = !o.reference_video;
     if (o.reference_video) provenance.video_checksum = recording::checksum_file(s.video_file);
+  } else if (!s.recorded_video.empty()) {
+    // A recording's pictures tracked again: its JPEG frames are stored as they are.
+    info.tracks_from = "tracker";
+    provenance.frames_copied = true;
+    if (o.reference_video) throw io::InputError("", "--reference-video", "goes with a video file, not a recording's frames");
   } else {
     info.tracks_from = !o.session.empty() ? "replay" : "file";
   }
@@ -273,10 +278,10 @@ int run_referee(const RefereeCommandOptions& o) {
     });
   std::unique_ptr<recording::RefereedSessionRecorder> recorder = start_recording(o, sources);
   RealtimePacer pacer(o.realtime, o.speed);
-  auto referee_frame = [&](const model::TrackFrame& frame, const cv::Mat* image) {
+  auto referee_frame = [&](const model::TrackFrame& frame, const vision::Frame* picture) {
     pacer.wait_for(frame.t);
     ref.feed(frame);
-    if (recorder) recorder->frame(frame, image, &ref);
+    if (recorder) recorder->frame(frame, picture ? &picture->image : nullptr, &ref, picture ? picture->jpeg : nullptr);
     if (feed) feed->after_frame(frame, ref);
   };
 
@@ -302,7 +307,7 @@ int run_referee(const RefereeCommandOptions& o) {
     while (std::optional<vision::Frame> frame = source->next()) {
       vision::TrackerResult result = tracker.process(frame->image, frame->index, frame->t);
       if (recorder) recorder->tracked(result);
-      referee_frame(result.track, &frame->image);
+      referee_frame(result.track, &*frame);
       ++frames;
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       progress.update(frame->index + 1, elapsed > 0 ? static_cast<double>(frames) / elapsed : 0.0);

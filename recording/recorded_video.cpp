@@ -1,137 +1,164 @@
 #include "recording/recorded_video.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
-#include <fstream>
+#include <cerrno>
 #include <map>
-#include <set>
+#include <stdexcept>
+#include <system_error>
 
 #include <fmt/format.h>
 #include <opencv2/imgcodecs.hpp>
 
 #include "engine/io/input_error.h"
+#include "engine/io/json_cursor.h"
 #include "engine/io/jsonl.h"
-#include "engine/model/bounds.h"
+#include "engine/io/write_error.h"
 
 namespace diskref::recording {
 namespace fs = std::filesystem;
 
-fs::path RecordedVideo::segment_file(int segment) const { return dir_ / fmt::format("segment-{:06d}.mjpeg", segment); }
-
-RecordedVideo RecordedVideo::open(const fs::path& video_dir) {
-  RecordedVideo v;
-  v.dir_ = video_dir;
-  const fs::path index = video_dir / "frames.jsonl";
-  if (!fs::exists(index))
-    throw io::InputError(video_dir.string(), "", "has no frames.jsonl: it is not a recording's video folder");
-  std::vector<RecordedVideoFrame> listed;
-  io::read_jsonl_skipping_bad_lines(index, [&](const io::JsonCursor& c) {
-    RecordedVideoFrame f;
-    f.frame = model::bounds::frame_index(c.at("frame"));
-    f.t = model::bounds::time_s(c.at("t"));
-    f.segment = c.at("segment").int_in(0, 99999999);
-    f.offset = static_cast<long long>(c.at("offset").non_negative_number());
-    f.bytes = static_cast<long long>(c.at("bytes").positive_number());
-    listed.push_back(f);
-  }, v.warnings_);
-  // Each frame's bytes must be in its segment: a segment cut short (or gone) loses its tail.
-  std::map<int, std::uintmax_t> sizes;
-  std::map<int, long long> lost;
-  for (const RecordedVideoFrame& f : listed) {
-    if (!sizes.count(f.segment)) {
-      std::error_code ec;
-      const std::uintmax_t size = fs::file_size(v.segment_file(f.segment), ec);
-      sizes[f.segment] = ec ? 0 : size;
-    }
-    if (static_cast<std::uintmax_t>(f.offset + f.bytes) <= sizes[f.segment]) v.frames_.push_back(f);
-    else ++lost[f.segment];
-  }
-  for (const auto& [segment, n] : lost)
-    v.warnings_.push_back(fmt::format("{}: {} ({} frame(s) of it lost; the others are shown)", v.segment_file(segment).string(),
-                                      sizes[segment] == 0 ? "missing or empty" : "cut short", n));
-  return v;
-}
-
-cv::Mat RecordedVideo::read(std::size_t i) const {
-  const RecordedVideoFrame& f = frames_.at(i);
-  const fs::path file = segment_file(f.segment);
-  std::ifstream in(file, std::ios::binary);
-  std::vector<unsigned char> bytes(static_cast<std::size_t>(f.bytes));
-  in.seekg(f.offset);
-  in.read(reinterpret_cast<char*>(bytes.data()), f.bytes);
-  cv::Mat image;
-  if (in) image = cv::imdecode(bytes, cv::IMREAD_COLOR);
-  if (image.empty())
-    throw io::InputError(file.string(), fmt::format("offset {}", f.offset),
-                         fmt::format("frame {} is not a JPEG image (the segment is damaged)", f.frame));
-  return image;
-}
-
-std::optional<std::size_t> RecordedVideo::at_or_before(double t) const {
-  auto it = std::upper_bound(frames_.begin(), frames_.end(), t, [](double x, const RecordedVideoFrame& f) { return x < f.t; });
-  if (it == frames_.begin()) return std::nullopt;
-  return static_cast<std::size_t>(it - frames_.begin() - 1);
-}
-
-double RecordedVideo::duration_s() const { return frames_.empty() ? 0.0 : frames_.back().t - frames_.front().t; }
-
 namespace {
 
-class RecordedVideoSource : public vision::FrameSource {
- public:
-  explicit RecordedVideoSource(const fs::path& dir) : video_(RecordedVideo::open(dir)), dir_(dir) {
-    if (video_.frames().empty()) throw io::InputError(dir.string(), "", "holds no recorded frame");
-    for (std::size_t i = 0; i < video_.frames().size() && size_.area() == 0; ++i) {
-      try {
-        size_ = video_.read(i).size();
-      } catch (const io::InputError&) {
-        ++corrupt_;
-      }
-    }
-    if (size_.area() == 0) throw io::InputError(dir.string(), "", "no recorded frame can be decoded");
-    const double span = video_.duration_s();
-    fps_ = span > 0 ? static_cast<double>(video_.frames().size() - 1) / span : 30.0;
-  }
-  std::optional<vision::Frame> next() override {
-    while (next_ < video_.frames().size()) {
-      const std::size_t i = next_++;
-      try {
-        return vision::Frame{video_.read(i), video_.frames()[i].frame, video_.frames()[i].t};
-      } catch (const io::InputError&) {
-        ++corrupt_;  // skipped, as a video file's undecodable frame is
-      }
-    }
-    return std::nullopt;
-  }
-  double frames_per_second() const override { return fps_; }
-  std::optional<long long> frame_count() const override {
-    // The source's own numbering: the last recorded frame's index + 1 (frames may be missing).
-    return video_.frames().back().frame + 1;
-  }
-  long long corrupt_frames_skipped() const override { return corrupt_; }
-  cv::Size frame_size() const override { return size_; }
-  std::string description() const override { return "recorded video " + dir_.string(); }
-  bool can_seek() const override { return true; }
-  void seek(long long index) override {
-    // To the first recorded frame at or after that index.
-    const auto& f = video_.frames();
-    next_ = static_cast<std::size_t>(std::lower_bound(f.begin(), f.end(), index, [](const RecordedVideoFrame& a, long long i) {
-                                       return a.frame < i;
-                                     }) - f.begin());
-  }
+// One line of frames.jsonl; throws io::InputError naming the line.
+RecordedVideoFrame parse_frame(const io::JsonCursor& c) {
+  RecordedVideoFrame f;
+  f.frame = c.at("frame").integer();
+  f.t = c.at("t").number();
+  f.segment = c.at("segment").int_in(0, 999999);
+  f.offset = c.at("offset").integer();
+  if (f.offset < 0) c.at("offset").fail("must be >= 0");
+  f.bytes = c.at("bytes").integer();
+  if (f.bytes <= 0) c.at("bytes").fail("must be > 0");
+  return f;
+}
 
- private:
-  RecordedVideo video_;
-  fs::path dir_;
-  cv::Size size_;
-  double fps_ = 30;
-  std::size_t next_ = 0;
-  long long corrupt_ = 0;
-};
+std::string frame_range(long long first, long long last) {
+  return first == last ? fmt::format("frame {}", first) : fmt::format("frames {} to {}", first, last);
+}
 
 }  // namespace
 
-std::unique_ptr<vision::FrameSource> open_recorded_video(const fs::path& video_dir) {
-  return std::make_unique<RecordedVideoSource>(video_dir);
+fs::path RecordedVideo::segment_path(int segment) const { return dir_ / fmt::format("segment-{:06d}.mjpeg", segment); }
+
+RecordedVideo RecordedVideo::open(const fs::path& video_dir) {
+  RecordedVideo video;
+  video.dir_ = video_dir;
+  const fs::path index = video_dir / "frames.jsonl";
+  std::error_code ec;
+  if (!fs::exists(index, ec))
+    throw io::InputError(video_dir.string(), "",
+                         fs::is_directory(video_dir, ec) ? "has no frames.jsonl: it is not a recording's video folder"
+                                                         : "does not exist (a recording's video folder was expected)");
+  // The lines: a last one cut short is dropped, a bad one elsewhere skipped; neither stops reading.
+  std::vector<RecordedVideoFrame> listed;
+  io::read_jsonl_skipping_bad_lines(index, [&](const io::JsonCursor& c) { listed.push_back(parse_frame(c)); }, video.warnings_);
+
+  // The frames whose bytes are all in their segment; the others dropped, said once per segment.
+  std::map<int, std::optional<std::uintmax_t>> sizes;  // segment -> its file's size (nullopt: missing)
+  struct Dropped {
+    long long count = 0, first = 0, last = 0;
+  };
+  std::map<int, Dropped> dropped;
+  for (const RecordedVideoFrame& f : listed) {
+    auto [it, added] = sizes.try_emplace(f.segment);
+    if (added) {
+      const std::uintmax_t size = fs::file_size(video.segment_path(f.segment), ec);
+      if (!ec) it->second = size;
+    }
+    const auto offset = static_cast<std::uintmax_t>(f.offset), bytes = static_cast<std::uintmax_t>(f.bytes);
+    if (it->second && offset <= *it->second && bytes <= *it->second - offset) {
+      video.frames_.push_back(f);
+      continue;
+    }
+    Dropped& d = dropped[f.segment];
+    if (d.count++ == 0) d.first = f.frame;
+    d.last = f.frame;
+  }
+  for (const auto& [segment, d] : dropped) {
+    const std::optional<std::uintmax_t>& size = sizes[segment];
+    const std::string name = video.segment_path(segment).string();
+    video.warnings_.push_back(
+        size ? fmt::format("{}: cut short at {} bytes (the recording stopped while writing it); {} frame(s) whose bytes are "
+                           "not all in it are dropped ({})",
+                           name, *size, d.count, frame_range(d.first, d.last))
+             : fmt::format("{}: missing; its {} frame(s) are dropped ({})", name, d.count, frame_range(d.first, d.last)));
+  }
+  video.times_in_order_ = std::is_sorted(video.frames_.begin(), video.frames_.end(),
+                                         [](const RecordedVideoFrame& a, const RecordedVideoFrame& b) { return a.t < b.t; });
+  return video;
+}
+
+cv::Mat RecordedVideo::read(std::size_t i) const {
+  const std::vector<unsigned char> jpeg = read_jpeg(i);
+  cv::Mat image = cv::imdecode(jpeg, cv::IMREAD_UNCHANGED);
+  if (image.empty()) {
+    const RecordedVideoFrame& f = frames_[i];
+    throw io::InputError(segment_path(f.segment).string(), fmt::format("offset {}", f.offset),
+                         fmt::format("frame {}: its {} bytes are not a JPEG image that decodes (corrupt)", f.frame, f.bytes));
+  }
+  return image;
+}
+
+std::vector<unsigned char> RecordedVideo::read_jpeg(std::size_t i) const {
+  if (i >= frames_.size())
+    throw std::out_of_range(fmt::format("RecordedVideo::read: frame {} asked of {} recorded", i, frames_.size()));
+  const RecordedVideoFrame& f = frames_[i];
+  const fs::path segment = segment_path(f.segment);
+  const std::string where = fmt::format("offset {}", f.offset);
+  const int fd = ::open(segment.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    const int e = errno;
+    throw io::InputError(segment.string(), where, fmt::format("frame {} cannot be read: {}", f.frame, io::system_reason(e)));
+  }
+  std::vector<unsigned char> jpeg(static_cast<std::size_t>(f.bytes));
+  std::size_t done = 0;
+  int error = 0;
+  while (done < jpeg.size()) {
+    const ssize_t n = ::pread(fd, jpeg.data() + done, jpeg.size() - done, static_cast<off_t>(f.offset) + static_cast<off_t>(done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      error = n < 0 ? errno : 0;
+      break;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  if (done < jpeg.size())
+    throw io::InputError(segment.string(), where,
+                         error ? fmt::format("frame {} cannot be read: {}", f.frame, io::system_reason(error))
+                               : fmt::format("frame {}: the segment ends before its {} bytes (cut short since it was opened)",
+                                             f.frame, f.bytes));
+  // A JPEG starts with SOI (FF D8) and ends with EOI (FF D9): bytes that do not are not the frame.
+  const bool framed = jpeg.size() >= 4 && jpeg[0] == 0xFF && jpeg[1] == 0xD8 && jpeg[jpeg.size() - 2] == 0xFF &&
+                      jpeg[jpeg.size() - 1] == 0xD9;
+  if (!framed)
+    throw io::InputError(segment.string(), where,
+                         fmt::format("frame {}: its {} bytes are not a JPEG image that decodes (corrupt)", f.frame, f.bytes));
+  return jpeg;
+}
+
+std::optional<std::size_t> RecordedVideo::at_or_before(double t) const {
+  if (times_in_order_) {
+    const auto it = std::upper_bound(frames_.begin(), frames_.end(), t,
+                                     [](double value, const RecordedVideoFrame& f) { return value < f.t; });
+    if (it == frames_.begin()) return std::nullopt;
+    return static_cast<std::size_t>(it - frames_.begin()) - 1;
+  }
+  // The time went back somewhere (a new source): the latest frame at or before t, the last recorded on a tie.
+  std::optional<std::size_t> best;
+  for (std::size_t i = 0; i < frames_.size(); ++i)
+    if (frames_[i].t <= t && (!best || frames_[i].t >= frames_[*best].t)) best = i;
+  return best;
+}
+
+double RecordedVideo::duration_s() const {
+  if (frames_.size() < 2) return 0;
+  const auto [lo, hi] = std::minmax_element(frames_.begin(), frames_.end(),
+                                            [](const RecordedVideoFrame& a, const RecordedVideoFrame& b) { return a.t < b.t; });
+  return hi->t - lo->t;
 }
 
 }  // namespace diskref::recording

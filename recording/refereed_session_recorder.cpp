@@ -21,8 +21,10 @@ RefereedSessionRecorder::~RefereedSessionRecorder() {
   }
 }
 
-void RefereedSessionRecorder::frame(const model::TrackFrame& track, const cv::Mat* image, const referee::Referee* referee) {
-  if (image != nullptr && !image->empty() && copy_frames_) video_->add(*image, track.frame, track.t);
+void RefereedSessionRecorder::frame(const model::TrackFrame& track, const cv::Mat* image, const referee::Referee* referee,
+                                    std::shared_ptr<const std::vector<unsigned char>> jpeg) {
+  if (copy_frames_ && jpeg) video_->add_encoded(std::move(jpeg), track.frame, track.t);
+  else if (copy_frames_ && image != nullptr && !image->empty()) video_->add(*image, track.frame, track.t);
   session_->write_frame(track);
   if (game_ && referee != nullptr)
     for (const std::filesystem::path& still : game_->after_frame(*referee, track.frame))

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <opencv2/core.hpp>
 
@@ -34,7 +35,9 @@ class RefereedSessionRecorder {
 
   // One tracked frame and its image (null: none, as from a tracks file), after `referee` (may be
   // null: no game) was fed it.
-  void frame(const model::TrackFrame& track, const cv::Mat* image, const referee::Referee* referee);
+  // `jpeg`: the source's own JPEG of the image (stored as it is, nothing encoded), when it has one.
+  void frame(const model::TrackFrame& track, const cv::Mat* image, const referee::Referee* referee,
+             std::shared_ptr<const std::vector<unsigned char>> jpeg = nullptr);
   // The tracker's whole result for that frame, for health.jsonl (when there was a tracker).
   void tracked(const vision::TrackerResult& result);
   // Inputs given between frames (the screen): recorded before the next frame's.

@@ -1,24 +1,30 @@
 #pragma once
-// The camera's pictures kept (spec §11's DIR/video): every frame JPEG-encoded on a thread of its
-// own and appended to a Motion JPEG segment (segment-NNNNNN.mjpeg: JPEG images one after another,
-// which ffplay -f mjpeg plays), indexed frame by frame in frames.jsonl (flushed a line a frame).
-// A new segment is begun every couple of seconds of frame time and the closed one flushed to the
-// disk (fdatasync): a kill loses nothing written, a power cut at most the open segment.
+// The camera's frames kept as a recording's video (spec §11, DIR/video): JPEG images one after
+// another in Motion JPEG segments, and a line in frames.jsonl for each saying where its bytes are.
+// The tracker must not wait for this: add() only copies the image into a queue, and one worker
+// thread encodes and writes, at the lowest priority (SCHED_IDLE: it takes the CPU time the
+// tracker and the screen leave). When the worker falls behind, frames are dropped (counted)
+// rather than the caller slowed down; the video is evidence, the tracking is the game.
 //
-// The caller never waits for the encoder unless asked: a live camera's frame the encoder cannot
-// keep up with is dropped (counted; the tracks keep every frame), while a video file's source can
-// afford to wait (wait_when_full) and keeps every frame. Stills (the settles' pictures) go through
-// the same thread and are never dropped.
+// A kill or a power cut loses little: each frame's line is written (one write()) only after its
+// bytes are in the segment, a closed segment is flushed to the disk (fdatasync) with frames.jsonl,
+// and a new segment starts every `segment_s` of frame time, so at most the open segment (2 s) is
+// at risk. Every write is checked: the first that fails stops the video there, the files are cut
+// back to their last complete frame, and failure() says what was kept and how much was lost since.
+//
+// Thread-safe: add() and still() from any thread; finish() from any (after the first, a call does
+// nothing).
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
 #include <filesystem>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <opencv2/core.hpp>
 
@@ -27,65 +33,100 @@
 namespace diskref::recording {
 
 struct VideoRecorderOptions {
-  double segment_s = 2.0;       // a new segment every this many seconds of frame time
+  double segment_s = 2.0;      // a new segment every this many seconds of frame time
   int jpeg_quality = 90;
-  std::size_t max_queued = 60;  // frames waiting for the encoder (2 s at 30 fps)
-  bool wait_when_full = false;  // true: add() waits for room (a file source); false: the frame is dropped
+  std::size_t max_queued = 60; // frames waiting for the encoder; beyond, a frame is dropped (counted), the caller never waits...
+  bool wait_when_full = false; // ... unless this is set: add() then waits for room (a file source, which nothing hurries)
+  double max_queued_s = 1.0;   // a live source: frames waiting span at most this much frame time (a kill loses at most ~this)
 };
 
 class VideoRecorder {
  public:
-  // Creates `video_dir` and its frames.jsonl. Throws io::InputError / io::WriteError naming it.
+  // Creates `video_dir` (and its parents) with an empty frames.jsonl. Throws io::InputError naming
+  // it when it cannot be made a folder (a file is in the way, no permission) or already holds a
+  // recorded video (a frames.jsonl not empty), io::WriteError when the disk is full.
   explicit VideoRecorder(std::filesystem::path video_dir, VideoRecorderOptions options = {});
   ~VideoRecorder();  // finish()
   VideoRecorder(const VideoRecorder&) = delete;
   VideoRecorder& operator=(const VideoRecorder&) = delete;
 
-  // Any thread: the image (8-bit BGR or grey) copied into the queue for the encoder.
+  // Copies the 8-bit BGR (or grey) image into the queue and returns; the worker JPEG-encodes it,
+  // appends it to the open segment-NNNNNN.mjpeg, then writes its frames.jsonl line {"frame", "t",
+  // "segment", "offset", "bytes"}. Segments rotate every segment_s of frame time (and when the
+  // time goes back). A full queue, or a call after finish(), drops the frame (frames_dropped());
+  // after a failure the frame is not recorded (failure() counts it). Never waits for the encoder,
+  // never throws for a full disk; throws std::invalid_argument for an image that is not 8-bit
+  // with 1 or 3 channels, or a time that is not finite.
   void add(const cv::Mat& image, long long frame, double t);
-  // A full-resolution still, JPEG quality 95, written atomically at `path` (temp file + rename).
+  // The same for a frame its source had as JPEG already (a recording's frames): stored as it is,
+  // nothing encoded (and nothing copied: the bytes are shared, never changed).
+  void add_encoded(std::shared_ptr<const std::vector<unsigned char>> jpeg, long long frame, double t);
+  // A full-resolution still, JPEG quality 95, written atomically (temp file + rename) at `path`
+  // (its folder made if missing) by the same worker, in order with the frames; never dropped for a
+  // full queue (after finish() it is written by the caller's thread). Not written after a failure
+  // (failure() counts it); a still that cannot be written stops the recorder as a frame would.
   void still(const cv::Mat& image, std::filesystem::path path);
-  // Drains the queue, closes and syncs the open segment. Idempotent.
+  // Drains the queue, closes and syncs the open segment and frames.jsonl. Idempotent.
   void finish();
 
-  long long frames_written() const;
-  long long frames_dropped() const;
+  long long frames_written() const;  // frames whose line is in frames.jsonl
+  long long frames_dropped() const;  // frames dropped because the queue was full
   bool failed() const;
-  // A write failed (a full disk): the video stopped there; what was kept, what was lost since.
+  // A write failed (disk full, ...): "DIR/video/segment-000003.mjpeg: writing frame 1234 failed:
+  // No space left on device; the video keeps the 1200 frame(s) written before, complete (segments
+  // 0 to 3, listed in frames.jsonl); 57 frame(s) and 1 still(s) from then on were not recorded".
+  // Empty if none.
   std::string failure() const;
 
  private:
+  // A frame or a still waiting for the worker.
   struct Job {
     cv::Mat image;
     long long frame = 0;
     double t = 0;
-    std::optional<std::filesystem::path> still;  // set: a still, not a frame
+    std::filesystem::path still_path;  // empty: a frame
+    std::shared_ptr<const std::vector<unsigned char>> jpeg;  // set: the frame already encoded
   };
+  void enqueue(Job job);  // a frame, as add() says
   void run();
-  void write_frame(const Job& job);  // worker thread
-  void write_still(const Job& job);  // worker thread
-  void close_segment();              // worker thread
-  void fail(std::string what);       // worker thread, mutex_ not held
+  void write_frame(const Job& job);
+  void write_still(const Job& job);
+  // Syncs and closes the open segment (and syncs frames.jsonl and the folder); returns 0 or the
+  // errno of what failed.
+  int close_segment();
+  // Stops the recording: says what failed and what is kept; counts `lost` (the frame or still
+  // that failed) and what was queued as not recorded.
+  void fail(std::string what_failed, const Job* lost = nullptr);
+  std::filesystem::path segment_path(int segment) const;
 
-  std::filesystem::path dir_;
-  VideoRecorderOptions options_;
-  std::unique_ptr<io::LineFile> index_;
+  const std::filesystem::path dir_;
+  const VideoRecorderOptions options_;
 
+  // The queue, shared with the worker.
   mutable std::mutex mutex_;
-  std::condition_variable wake_;   // the worker: a job, or the end
-  std::condition_variable room_;   // a waiting add(): room in the queue
+  std::condition_variable wake_;
+  std::condition_variable room_;  // wait_when_full: the queue has room again
   std::deque<Job> queue_;
-  std::size_t frames_queued_ = 0;  // jobs in the queue that are frames
-  bool stopping_ = false;
-  long long written_ = 0;
-  long long dropped_ = 0;
-  std::string failure_;
+  std::size_t frames_queued_ = 0;
+  bool closing_ = false;
+  std::string failure_;       // what failed and what the video keeps (empty while nothing failed)
+  long long lost_frames_ = 0; // frames not recorded after the failure (or after finish())
+  long long lost_stills_ = 0;
 
-  // The worker's own.
+  std::atomic<long long> written_{0};
+  std::atomic<long long> dropped_{0};
+  std::atomic<bool> failed_{false};
+
+  // The worker's own (touched by it alone while it runs).
+  std::unique_ptr<io::LineFile> index_;
+  int index_sync_fd_ = -1;   // frames.jsonl again, read-only, to fdatasync it when a segment closes
   int segment_fd_ = -1;
-  int segment_ = -1;
-  long long segment_bytes_ = 0;
+  int segment_ = -1;         // the open segment's number (-1: none yet)
   double segment_start_t_ = 0;
+  long long segment_bytes_ = 0;
+  int last_written_segment_ = 0;
+
+  std::mutex finish_mutex_;
   std::thread worker_;
 };
 

@@ -129,9 +129,16 @@ std::string health_section(const fs::path& dir, const recording::Recording& sess
           if (n.is_number()) {
             PlotSeries& s = rejected[reason];
             if (s.name.empty()) s = {reason, colours[rejected.size() % 8], {}};
-            s.points.emplace_back(t, n.get<double>());
           }
     }
+    // A second without a reason's rejection is a 0, not a gap to draw across.
+    for (auto& [reason, series] : rejected)
+      for (const nlohmann::json& l : lines) {
+        const nlohmann::json* n = l.contains("rejected") && l["rejected"].is_object() && l["rejected"].contains(reason)
+                                      ? &l["rejected"][reason]
+                                      : nullptr;
+        series.points.emplace_back(l.value("t", 0.0), n != nullptr && n->is_number() ? n->get<double>() : 0.0);
+      }
     h += line_plot_svg("Tracking rate", "frames/s", {fps}, 1000, 220);
     h += line_plot_svg("Tracker work", "ms/frame", {work}, 1000, 200);
     h += line_plot_svg("Position uncertainty", "σ mm", {sigma}, 1000, 200);

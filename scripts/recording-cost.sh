@@ -3,7 +3,7 @@
 # 1080p/30 skirmish game, in the same script, without and with `--record` (the frames copied as
 # JPEG segments on the encoder's thread), runs taken in turn so that the machine's drift falls on
 # both alike. Prints each run's frames per second and CPU seconds, the medians' ratio, and then
-# the recording paced at the camera's rate (--realtime, as a live camera is): whether the rate
+# a recording of a recording's own JPEG frames (nothing encoded), and the recording paced at the camera's rate (--realtime, as a live camera is): whether the rate
 # holds and whether the encoder dropped any frame.
 #   scripts/recording-cost.sh [PAIRS]   (default 3)
 set -euo pipefail
@@ -40,6 +40,21 @@ pc = statistics.median(x[1] for x in plain); rc = statistics.median(x[1] for x i
 size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(f"{out}/rec0/video") for f in fs)
 print(f"median: {p:.1f} frames/s without, {r:.1f} with --record: rate ratio {r / p:.3f} ({(1 - r / p) * 100:.1f} % slower), "
       f"CPU ratio {rc / pc:.3f}; video {size / 1e6 / (frames / 30):.1f} MB per second of video")
+# A source that has its frames as JPEG already (a recording's pictures, tracked again): stored as
+# they are, nothing encoded.
+again, again_rec = [], []
+for i in range(pairs):
+    t0 = time.monotonic()
+    subprocess.run(["build/diskref", "referee", "--session", f"{out}/rec0", "--retrack", "--quiet", "--out", f"{out}/a{i}.json"], check=True)
+    again.append(frames / (time.monotonic() - t0))
+    subprocess.run(["rm", "-rf", f"{out}/again{i}"])
+    t0 = time.monotonic()
+    subprocess.run(["build/diskref", "referee", "--session", f"{out}/rec0", "--retrack", "--quiet", "--out", f"{out}/b{i}.json",
+                    "--record", f"{out}/again{i}"], check=True)
+    again_rec.append(frames / (time.monotonic() - t0))
+a = statistics.median(again); b = statistics.median(again_rec)
+print(f"from a recording's own JPEG frames (--session --retrack): {a:.1f} frames/s without --record, {b:.1f} with: "
+      f"rate ratio {b / a:.3f} ({(1 - b / a) * 100:.1f} % slower)")
 # Paced as a camera delivers (30 frames/s): the rate must hold and nothing be dropped.
 subprocess.run(["rm", "-rf", f"{out}/live"])
 fps, cpu = run(["--record", f"{out}/live", "--realtime"], "live")

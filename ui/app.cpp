@@ -400,8 +400,8 @@ RunSummary run_app(const AppOptions& o) {
       if (live) live->on_frame(f);
       if (!rec) return;
       const cv::Mat* image = source.image.empty() ? nullptr : &source.image;
-      if (live) live->read_referee([&](const referee::Referee& r) { rec->frame(f, image, &r); });
-      else rec->frame(f, image, nullptr);
+      if (live) live->read_referee([&](const referee::Referee& r) { rec->frame(f, image, &r, source.jpeg); });
+      else rec->frame(f, image, nullptr, source.jpeg);
     };
   }
   SourceWorker worker(std::move(sources.frames), std::move(sources.producer), wo, hook);

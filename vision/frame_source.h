@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <opencv2/core.hpp>
 
@@ -26,6 +27,9 @@ struct Frame {
   cv::Mat image;
   long long index = 0;
   double t = 0;
+  // The source's own JPEG of this image, when it has one (a recording's frames): a recording of
+  // it stores these bytes as they are instead of encoding the image again.
+  std::shared_ptr<const std::vector<unsigned char>> jpeg;
 };
 
 class FrameSource {

@@ -22,6 +22,7 @@
 #include "engine/model/table_spec.h"
 #include "tests/referee/test_table.h"
 #include "recording/session_recording.h"
+#include "tests/recording/child_report.h"
 
 namespace diskref::recording {
 namespace {
@@ -58,30 +59,17 @@ TEST_F(RecordingFaults, AFullDiskStopsTheRecordingLoudlyAndKeepsEveryFrameWritte
   room += static_cast<long long>(model::to_jsonl_line(frame(160), model::Precision::exact).size()) / 2;
   // Fill the disk in a child (the limit is the process's): 200 frames offered, room for 60.
   const rlim_t limit = static_cast<rlim_t>(room);
-  int pipe_fds[2];
-  ASSERT_EQ(::pipe(pipe_fds), 0);
-  const pid_t child = ::fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    ::close(pipe_fds[0]);
+  const testing::ChildReport child = testing::run_in_child([&] {
     ::signal(SIGXFSZ, SIG_IGN);
     SessionRecorder rec(dir, info(), files());  // the copies and session.json before the limit
     rlimit r{limit, limit};
     ::setrlimit(RLIMIT_FSIZE, &r);
     for (long long i = 100; i < 300; ++i) rec.write_frame(frame(i));
     rec.write_event({1.0, 120, Severity::info, "an event after the disk filled"});
-    const std::string report = std::to_string(rec.frames_written()) + "\n" + (rec.failed() ? rec.failure() : "(no failure)");
-    (void)!::write(pipe_fds[1], report.data(), report.size());
-    ::_exit(0);
-  }
-  ::close(pipe_fds[1]);
-  std::string report;
-  char buffer[4096];
-  for (ssize_t n; (n = ::read(pipe_fds[0], buffer, sizeof buffer)) > 0;) report.append(buffer, static_cast<std::size_t>(n));
-  ::close(pipe_fds[0]);
-  int status = 0;
-  ::waitpid(child, &status, 0);
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << report;
+    return std::to_string(rec.frames_written()) + "\n" + (rec.failed() ? rec.failure() : "(no failure)");
+  });
+  const std::string& report = child.text;
+  ASSERT_TRUE(child.exited_cleanly) << report;
   const long long written = std::stoll(report.substr(0, report.find('\n')));
   const std::string failure = report.substr(report.find('\n') + 1);
   EXPECT_EQ(written, 60);
@@ -89,9 +77,11 @@ TEST_F(RecordingFaults, AFullDiskStopsTheRecordingLoudlyAndKeepsEveryFrameWritte
                                  "complete, and nothing more is written; 60 frame(s) were recorded, 140 frame(s) and 1 "
                                  "event(s) from then on were not"));
   const Recording r = load_recording(dir);
-  // No line cut short; the one warning: the recording has no end (its disk was full).
-  ASSERT_EQ(r.warnings.size(), 1u);
-  EXPECT_THAT(r.warnings[0], HasSubstr("cut short"));
+  // No line cut short, and the session ended: ended.json (small enough to fit) says it was not clean.
+  EXPECT_TRUE(r.warnings.empty()) << r.warnings.front();
+  ASSERT_TRUE(r.ended);
+  EXPECT_EQ((*r.ended)["clean"], false);
+  EXPECT_THAT((*r.ended)["failure"].get<std::string>(), HasSubstr("File too large"));
   ASSERT_EQ(static_cast<long long>(r.frames.size()), written);
   EXPECT_EQ(r.frames.back().frame, 159);
   std::printf("[fault] recorder, disk full: %lld of 200 frames offered written, %zu read back; the message: %s\n", written,
