@@ -35,6 +35,7 @@
 #include "net/live_feed.h"
 #include "recording/file_checksum.h"
 #include "recording/game_recording.h"
+#include "recording/game_replay.h"
 #include "recording/recorded_video.h"
 #include "recording/refereed_session_recorder.h"
 #include "referee/game_file.h"
@@ -178,9 +179,9 @@ RefereeSources sources_from_recording(const RefereeCommandOptions& o) {
   s.game = *g.game_file;
   if (!o.inputs.empty()) s.inputs = o.inputs;
   else s.recorded_inputs = std::move(g.inputs);
-  const nlohmann::json& parameters = g.session.provenance.parameters;
-  if (parameters.contains("off_path_mm") && parameters["off_path_mm"].is_number())
-    s.off_path_mm = parameters["off_path_mm"].get<double>();
+  referee::RefereeOptions given;
+  given.off_path_tolerance_mm = o.off_path_mm;
+  s.off_path_mm = recording::recorded_referee_options(g, given).off_path_tolerance_mm;
   if (!o.retrack) {
     s.tracks = std::move(g.session.frames);
   } else if (g.session.provenance.frames_copied) {
@@ -190,7 +191,7 @@ RefereeSources sources_from_recording(const RefereeCommandOptions& o) {
     s.video_file = *g.session.info.video;
     if (const auto& kept = g.session.provenance.video_checksum) {
       const recording::FileChecksum now = recording::checksum_file(s.video_file);
-      if (now.bytes != kept->bytes || now.fnv1a64 != kept->fnv1a64)
+      if (now != *kept)
         throw io::InputError(s.video_file.string(), "",
                              fmt::format("is not the video {} recorded: {} bytes, checksum {} (recorded: {} bytes, {}); "
                                          "replay without --retrack uses the recorded tracks",
@@ -320,8 +321,8 @@ int run_referee(const RefereeCommandOptions& o) {
   if (feed) feed->after_finish(ref);
   if (recorder) {
     recorder->finish(&ref);
-    if (const std::string trouble = recorder->failure(); !trouble.empty())
-      std::fprintf(stderr, "diskref referee: error: the recording is incomplete: %s\n", trouble.c_str());
+    if (recorder->failed())
+      std::fprintf(stderr, "diskref referee: error: the recording is incomplete: %s\n", recorder->failure().c_str());
     else if (!o.quiet)
       std::fprintf(stderr, "diskref referee: recorded the session in %s\n", recorder->dir().c_str());
   }
@@ -336,7 +337,7 @@ int run_referee(const RefereeCommandOptions& o) {
     std::fflush(stdout);
     std::this_thread::sleep_for(std::chrono::duration<double>(o.linger_s));
   }
-  return recorder && !recorder->failure().empty() ? kExitFailure : kExitOk;
+  return recorder && recorder->failed() ? kExitFailure : kExitOk;
 }
 
 }  // namespace

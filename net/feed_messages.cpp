@@ -9,16 +9,6 @@ nlohmann::json message(const std::string& type, const std::string& table_name) {
   return {{"feed", kFeedVersion}, {"type", type}, {"table", table_name}};
 }
 
-std::string tone_of(const referee::Entry& e) {
-  switch (e.kind) {
-    case referee::Entry::Kind::warning: return "warning";
-    case referee::Entry::Kind::correction: return "correction";
-    case referee::Entry::Kind::setup: return "setup";
-    case referee::Entry::Kind::action: return e.play.refusal ? "refusal" : "info";
-  }
-  return "info";
-}
-
 }  // namespace
 
 nlohmann::json setup_message(const std::string& table_name, const model::TableSpec& table,
@@ -50,7 +40,7 @@ nlohmann::json ruling_message(const std::string& table_name, std::size_t number,
   m["entry"] = number;
   m["t"] = referee::entry_to_json(e)["t"];  // rounded as the log has it
   m["text"] = referee::entry_text(e);
-  m["tone"] = tone_of(e);
+  m["tone"] = referee::entry_tone(e);
   if (e.kind == referee::Entry::Kind::warning) m["warning"] = {{"kind", e.warning.kind}, {"disk", e.warning.disk}};
   if (e.observed) m["observed"] = referee::observed_to_json(*e.observed);
   return m;

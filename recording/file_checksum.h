@@ -12,6 +12,7 @@ namespace diskref::recording {
 struct FileChecksum {
   std::uintmax_t bytes = 0;
   std::string fnv1a64;  // 16 lowercase hex digits
+  bool operator==(const FileChecksum&) const = default;
 };
 
 // Reads the whole file. Throws io::InputError naming the file when it cannot be read.

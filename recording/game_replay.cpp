@@ -5,6 +5,13 @@
 
 namespace diskref::recording {
 
+referee::RefereeOptions recorded_referee_options(const GameRecording& rec, referee::RefereeOptions base) {
+  const nlohmann::json& parameters = rec.session.provenance.parameters;
+  if (parameters.contains("off_path_mm") && parameters["off_path_mm"].is_number())
+    base.off_path_tolerance_mm = parameters["off_path_mm"].get<double>();
+  return base;
+}
+
 ReplayedGame replay_game(const GameRecording& rec) {
   if (!rec.game_file)
     throw io::InputError(rec.session.dir.string(), "", "holds no game (no game/game.json): it was recorded without --game");
@@ -15,12 +22,7 @@ ReplayedGame replay_game(const GameRecording& rec) {
   referee::GameFile game = referee::load_game_file(*rec.game_file, out.table, out.registry);
   out.data = game.data;
   out.initial = game.initial;
-  referee::RefereeOptions options;
-  // The tolerance the session was refereed with, or its rulings would not be the same.
-  const nlohmann::json& parameters = rec.session.provenance.parameters;
-  if (parameters.contains("off_path_mm") && parameters["off_path_mm"].is_number())
-    options.off_path_tolerance_mm = parameters["off_path_mm"].get<double>();
-  referee::Referee ref(std::move(game), out.table, out.registry, options);
+  referee::Referee ref(std::move(game), out.table, out.registry, recorded_referee_options(rec));
   for (const referee::Input& in : rec.inputs) ref.add_input(in);
   for (const model::TrackFrame& frame : rec.session.frames) ref.feed(frame);
   ref.finish();

@@ -34,6 +34,10 @@ struct ReplayedGame {
   std::optional<bool> matches_recorded_log;
 };
 
+// The referee's options the session ran with (its recorded parameters), over `base` for what the
+// recording does not say: a replay with other options would not give its rulings.
+referee::RefereeOptions recorded_referee_options(const GameRecording& recording, referee::RefereeOptions base = {});
+
 // Throws InputError naming the file when the recording's setup files cannot be read, or DIR holds
 // no game.
 ReplayedGame replay_game(const GameRecording& recording);

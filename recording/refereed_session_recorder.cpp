@@ -60,6 +60,10 @@ void RefereedSessionRecorder::finish(const referee::Referee* referee) {
   session_->end(std::move(summary));
 }
 
+bool RefereedSessionRecorder::failed() const {
+  return session_->failed() || (game_ && game_->failed()) || video_->failed() || (health_ && health_->failed());
+}
+
 std::string RefereedSessionRecorder::failure() const {
   std::string out = session_->failure();
   const auto add = [&out](const std::string& part) {

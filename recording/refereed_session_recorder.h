@@ -47,7 +47,9 @@ class RefereedSessionRecorder {
 
   SessionRecorder& session() { return *session_; }
   const std::filesystem::path& dir() const { return session_->dir(); }
-  // Something could not be written: what was kept and what was not (empty while all is well).
+  // Something could not be written (cheap: asked every frame), and what was kept and what was not
+  // (empty while all is well).
+  bool failed() const;
   std::string failure() const;
 
  private:

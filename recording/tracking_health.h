@@ -23,6 +23,7 @@ class TrackingHealthRecorder {
   void add(const vision::TrackerResult& result);
   // Writes the second still open. Returns false when a write failed (failure()).
   bool flush();
+  bool failed() const { return file_.failed(); }
   const std::string& failure() const { return file_.failure(); }
 
  private:

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string_view>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -24,11 +25,9 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr int kStillQuality = 95;
-// The encoder runs below the referee's own thread (nice 10, as the screen's tracking worker): it
-// takes what CPU time the tracker leaves first, yet still gets its share on a machine busy with
-// other work (at the lowest priority, SCHED_IDLE or nice 19, a busy machine starved it and the
-// video kept nothing). When it cannot keep up, a live source's frames are dropped from the video.
-constexpr int kEncoderNice = 10;
+// What a DiskSyncer task was syncing, given back with its failure.
+constexpr int kSegmentTask = 0;
+constexpr int kStillTask = 1;
 
 // Writes all of `data`; returns 0, or the errno of the write that failed.
 int write_all(int fd, const unsigned char* data, std::size_t size) {
@@ -89,7 +88,7 @@ VideoRecorder::VideoRecorder(fs::path video_dir, VideoRecorderOptions options)
 }
 
 VideoRecorder::~VideoRecorder() {
-  finish();
+  finish();  // the syncer drained too: nothing uses index_sync_fd_ any more
   if (index_sync_fd_ >= 0) ::close(index_sync_fd_);
 }
 
@@ -170,6 +169,7 @@ void VideoRecorder::still(const cv::Mat& image, fs::path path) {
   // After finish() there is no worker: the still is written here, once the worker has ended.
   std::lock_guard finishing(finish_mutex_);
   write_still(job);
+  take_sync_failure(nullptr);
 }
 
 void VideoRecorder::finish() {
@@ -181,6 +181,9 @@ void VideoRecorder::finish() {
   wake_.notify_all();
   room_.notify_all();
   if (worker_.joinable()) worker_.join();
+  // The worker handed the last segment to the syncer: once that is synced, the video is whole.
+  syncer_.drain();
+  take_sync_failure(nullptr);
 }
 
 long long VideoRecorder::frames_written() const { return written_.load(); }
@@ -196,8 +199,8 @@ std::string VideoRecorder::failure() const {
 fs::path VideoRecorder::segment_path(int segment) const { return dir_ / fmt::format("segment-{:06d}.mjpeg", segment); }
 
 void VideoRecorder::run() {
-  // Linux: a thread's scheduling policy and nice value are its own (0: this thread).
-  (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), kEncoderNice);
+  // Linux: a thread's nice value is its own (inherited from its creator, whatever that was).
+  (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), options_.nice);
   while (true) {
     Job job;
     {
@@ -209,6 +212,7 @@ void VideoRecorder::run() {
       if (job.still_path.empty()) --frames_queued_;
     }
     room_.notify_all();
+    if (take_sync_failure(&job)) continue;  // a sync failed meanwhile: this job is not recorded
     try {
       if (job.still_path.empty()) write_frame(job);
       else write_still(job);
@@ -216,8 +220,7 @@ void VideoRecorder::run() {
       fail(fmt::format("{}: recording frame {} failed: {}", dir_.string(), job.frame, e.what()), &job);
     }
   }
-  if (const int e = close_segment(); e != 0 && !failed())
-    fail(fmt::format("{}: flushing it to the disk (fdatasync) failed: {}", segment_path(segment_).string(), io::system_reason(e)));
+  close_segment();
 }
 
 void VideoRecorder::write_frame(const Job& job) {
@@ -227,11 +230,7 @@ void VideoRecorder::write_frame(const Job& job) {
   const std::vector<unsigned char>& jpeg = job.jpeg ? *job.jpeg : encoded;
   // A new segment every segment_s of frame time, and when the time goes back (a new source).
   if (segment_fd_ < 0 || job.t - segment_start_t_ >= options_.segment_s || job.t < segment_start_t_) {
-    if (segment_fd_ >= 0) {
-      if (const int e = close_segment())
-        return fail(fmt::format("{}: flushing it to the disk (fdatasync) failed: {}", segment_path(segment_).string(),
-                                io::system_reason(e)), &job);
-    }
+    close_segment();
     const fs::path next = segment_path(segment_ + 1);
     segment_fd_ = ::open(next.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (segment_fd_ < 0) {
@@ -260,33 +259,53 @@ void VideoRecorder::write_frame(const Job& job) {
 }
 
 void VideoRecorder::write_still(const Job& job) {
-  std::vector<unsigned char> jpeg;
-  if (!cv::imencode(".jpg", job.image, jpeg, {cv::IMWRITE_JPEG_QUALITY, kStillQuality}) || jpeg.empty())
+  auto jpeg = std::make_shared<std::vector<unsigned char>>();
+  if (!cv::imencode(".jpg", job.image, *jpeg, {cv::IMWRITE_JPEG_QUALITY, kStillQuality}) || jpeg->empty())
     return fail(fmt::format("{}: the still could not be encoded as a JPEG image", job.still_path.string()), &job);
-  std::error_code ec;
-  if (job.still_path.has_parent_path()) fs::create_directories(job.still_path.parent_path(), ec);
-  try {
-    io::write_file_atomically(job.still_path,
-                              std::string_view(reinterpret_cast<const char*>(jpeg.data()), jpeg.size()));
-  } catch (const io::InputError& e) {
-    fail(e.what(), &job);
-  } catch (const io::WriteError& e) {
-    fail(e.what(), &job);
-  }
+  // Written (temp file, fsync, rename, fsync of the folder) by the syncer: the encoder goes on.
+  syncer_.submit(
+      [jpeg, path = job.still_path]() -> std::string {
+        std::error_code ec;
+        if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
+        try {
+          io::write_file_atomically(path, std::string_view(reinterpret_cast<const char*>(jpeg->data()), jpeg->size()));
+        } catch (const io::InputError& e) {
+          return e.what();
+        } catch (const io::WriteError& e) {
+          return e.what();
+        }
+        return {};
+      },
+      kStillTask);
 }
 
-int VideoRecorder::close_segment() {
-  if (segment_fd_ < 0) return 0;
-  int e = sync_data(segment_fd_);
-  if (::close(segment_fd_) != 0 && e == 0) e = errno;
-  segment_fd_ = -1;
-  // The lines of the frames just synced, and the segment's name in the folder.
-  if (const int index_e = sync_data(index_sync_fd_); e == 0) e = index_e;
-  sync_folder(dir_);
-  return e;
+void VideoRecorder::close_segment() {
+  if (segment_fd_ < 0) return;
+  const int fd = std::exchange(segment_fd_, -1);
+  // Synced by the syncer: the segment, then the lines of its frames, then its name in the folder.
+  syncer_.submit(
+      [fd, segment = segment_path(segment_), index_fd = index_sync_fd_, dir = dir_]() -> std::string {
+        int e = sync_data(fd);
+        if (::close(fd) != 0 && e == 0) e = errno;
+        if (e != 0)
+          return fmt::format("{}: flushing it to the disk (fdatasync) failed: {}", segment.string(), io::system_reason(e));
+        if (const int index_e = sync_data(index_fd))
+          return fmt::format("{}: flushing it to the disk (fdatasync) failed: {}", (dir / "frames.jsonl").string(),
+                             io::system_reason(index_e));
+        sync_folder(dir);
+        return {};
+      },
+      kSegmentTask);
 }
 
-void VideoRecorder::fail(std::string what_failed, const Job* lost) {
+bool VideoRecorder::take_sync_failure(const Job* lost) {
+  const std::optional<DiskSyncer::Failure> f = syncer_.failure();
+  if (!f) return false;
+  if (!failed()) fail(f->what, lost, f->tag == kStillTask ? 1 : 0);
+  return true;
+}
+
+void VideoRecorder::fail(std::string what_failed, const Job* lost, long long stills_lost) {
   const long long kept = written_.load();
   const std::string segments = last_written_segment_ == 0
                                    ? segment_path(0).filename().string()
@@ -300,6 +319,7 @@ void VideoRecorder::fail(std::string what_failed, const Job* lost) {
     if (failure_.empty()) {
       failure_ = std::move(what_failed) + "; " + kept_text;
       if (lost != nullptr) ++(lost->still_path.empty() ? lost_frames_ : lost_stills_);
+      lost_stills_ += stills_lost;
       for (const Job& job : queue_) ++(job.still_path.empty() ? lost_frames_ : lost_stills_);
       queue_.clear();
       frames_queued_ = 0;
@@ -308,7 +328,7 @@ void VideoRecorder::fail(std::string what_failed, const Job* lost) {
   }
   room_.notify_all();
   // Keep what was written: the open segment synced and closed (its errors add nothing now).
-  (void)close_segment();
+  close_segment();
 }
 
 }  // namespace diskref::recording

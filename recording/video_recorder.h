@@ -2,14 +2,14 @@
 // The camera's frames kept as a recording's video (spec §11, DIR/video): JPEG images one after
 // another in Motion JPEG segments, and a line in frames.jsonl for each saying where its bytes are.
 // The tracker must not wait for this: add() only copies the image into a queue, and one worker
-// thread encodes and writes, at the lowest priority (SCHED_IDLE: it takes the CPU time the
-// tracker and the screen leave). When the worker falls behind, frames are dropped (counted)
-// rather than the caller slowed down; the video is evidence, the tracking is the game.
+// thread encodes and writes, at the tracker's priority (`nice`). When the worker falls behind,
+// frames are dropped (counted) rather than the caller slowed down; the video is evidence, the
+// tracking is the game. Nor does the worker wait for the disk: the syncs run on a DiskSyncer.
 //
 // A kill or a power cut loses little: each frame's line is written (one write()) only after its
-// bytes are in the segment, a closed segment is flushed to the disk (fdatasync) with frames.jsonl,
-// and a new segment starts every `segment_s` of frame time, so at most the open segment (2 s) is
-// at risk. Every write is checked: the first that fails stops the video there, the files are cut
+// bytes are in the segment (a kill loses only what is not yet written: at most max_queued_s), a
+// closed segment is flushed to the disk (fdatasync) with frames.jsonl, and a new segment starts
+// every `segment_s` of frame time, so a power cut risks the open segment (2 s) and the one syncing. Every write is checked: the first that fails stops the video there, the files are cut
 // back to their last complete frame, and failure() says what was kept and how much was lost since.
 //
 // Thread-safe: add() and still() from any thread; finish() from any (after the first, a call does
@@ -29,6 +29,7 @@
 #include <opencv2/core.hpp>
 
 #include "engine/io/line_file.h"
+#include "recording/disk_syncer.h"
 
 namespace diskref::recording {
 
@@ -37,7 +38,13 @@ struct VideoRecorderOptions {
   int jpeg_quality = 90;
   std::size_t max_queued = 60; // frames waiting for the encoder; beyond, a frame is dropped (counted), the caller never waits...
   bool wait_when_full = false; // ... unless this is set: add() then waits for room (a file source, which nothing hurries)
-  double max_queued_s = 1.0;   // a live source: frames waiting span at most this much frame time (a kill loses at most ~this)
+  double max_queued_s = 0.5;   // a live source: frames waiting span at most this much frame time (a kill loses at most ~this)
+  // The encoder's nice value: the tracker's that feeds it. Below it, a machine the tracker kept
+  // busy starved the encoder for seconds at a time (nice 10 under the CLI's nice-0 tracker: the
+  // video 5 s behind, so a kill lost 5 s; SCHED_IDLE: the video kept nothing), and a time-bounded
+  // queue cannot help an encoder that gets no CPU. At the same priority the two share the CPU
+  // fairly, and a machine too slow for both thins the video out (frames dropped, counted).
+  int nice = 0;
 };
 
 class VideoRecorder {
@@ -91,12 +98,15 @@ class VideoRecorder {
   void run();
   void write_frame(const Job& job);
   void write_still(const Job& job);
-  // Syncs and closes the open segment (and syncs frames.jsonl and the folder); returns 0 or the
-  // errno of what failed.
-  int close_segment();
+  // Hands the open segment to the syncer, which syncs and closes it (and syncs frames.jsonl and
+  // the folder).
+  void close_segment();
+  // A sync that failed stops the recording as a write would (`lost`: the job not recorded for
+  // it); true if one has failed.
+  bool take_sync_failure(const Job* lost);
   // Stops the recording: says what failed and what is kept; counts `lost` (the frame or still
-  // that failed) and what was queued as not recorded.
-  void fail(std::string what_failed, const Job* lost = nullptr);
+  // that failed), `stills_lost` more, and what was queued as not recorded.
+  void fail(std::string what_failed, const Job* lost = nullptr, long long stills_lost = 0);
   std::filesystem::path segment_path(int segment) const;
 
   const std::filesystem::path dir_;
@@ -127,6 +137,7 @@ class VideoRecorder {
   int last_written_segment_ = 0;
 
   std::mutex finish_mutex_;
+  DiskSyncer syncer_;  // before the worker: it outlives it
   std::thread worker_;
 };
 

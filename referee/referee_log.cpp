@@ -95,6 +95,16 @@ nlohmann::json entry_to_json(const Entry& e) {
   return nullptr;
 }
 
+const char* entry_tone(const Entry& e) {
+  switch (e.kind) {
+    case Entry::Kind::warning: return "warning";
+    case Entry::Kind::correction: return "correction";
+    case Entry::Kind::setup: return "setup";
+    case Entry::Kind::action: return e.play.refusal ? "refusal" : "info";
+  }
+  return "info";
+}
+
 std::string entry_text(const Entry& e) {
   switch (e.kind) {
     case Entry::Kind::action: {

@@ -67,4 +67,8 @@ nlohmann::json entry_to_json(const Entry& entry);
 // read from the table with their margins. For `diskref referee --story` and the screen's log.
 std::string entry_text(const Entry& entry);
 
+// What kind of line the entry is, for a reader's colour: "info" (an action applied), "refusal",
+// "warning", "correction" or "setup" (the live feed's `tone`, spec §10.1; the report's).
+const char* entry_tone(const Entry& entry);
+
 }  // namespace diskref::referee

@@ -35,7 +35,7 @@ constexpr const char* kStyle = R"(
   .ruling { border: 1px solid #ccc; border-radius: 6px; padding: 10px 14px; margin: 12px 0; break-inside: avoid; }
   .ruling h3 { margin: 0 0 6px; font-size: 16px; }
   .ruling.warning { border-left: 6px solid #e65100; } .ruling.refusal { border-left: 6px solid #b71c1c; }
-  .ruling.correction { border-left: 6px solid #6a1b9a; } .ruling.action { border-left: 6px solid #1565c0; }
+  .ruling.correction { border-left: 6px solid #6a1b9a; } .ruling.info { border-left: 6px solid #1565c0; }
   .pictures { display: flex; gap: 12px; align-items: flex-start; flex-wrap: wrap; margin: 8px 0; }
   .pictures img { max-width: 640px; max-height: 480px; border: 1px solid #888; }
   .nopicture { color: #777; font-style: italic; }
@@ -47,16 +47,6 @@ constexpr const char* kStyle = R"(
   svg.plot { display: block; margin: 8px 0; }
   @media print { body { margin: 0; max-width: none; } .ruling { page-break-inside: avoid; } h2 { page-break-after: avoid; } }
 )";
-
-const char* tone_of(const referee::Entry& e) {
-  switch (e.kind) {
-    case referee::Entry::Kind::warning: return "warning";
-    case referee::Entry::Kind::correction: return "correction";
-    case referee::Entry::Kind::setup: return "setup";
-    case referee::Entry::Kind::action: return e.play.refusal ? "refusal" : "action";
-  }
-  return "action";
-}
 
 std::string ships_table(const std::vector<referee::ShipShown>& ships, bool full) {
   std::string h = "<table class=\"ships\"><tr><th>ship</th><th>card</th><th>player</th>";
@@ -219,11 +209,11 @@ ReportResult write_game_report(const fs::path& dir, const fs::path& out_html,
       body += fmt::format("<h2 class=\"turn\">Turn {}</h2>", turn);
     }
     body += fmt::format("<section class=\"ruling {}\" id=\"entry-{}\" data-entry=\"{}\"><h3>#{} · {:.2f} s{}</h3><p class=\"text\">{}</p>",
-                        tone_of(e), n, n, n, e.t,
+                        referee::entry_tone(e), n, n, n, e.t,
                         e.kind == referee::Entry::Kind::action
                             ? fmt::format(" · {}{}", rules::to_string(e.play.step), e.play.phase ? fmt::format(", phase {}", e.play.phase) : "")
                             : "",
-                        html_text(text.empty() ? std::string(tone_of(e)) : text));
+                        html_text(text.empty() ? std::string(referee::entry_tone(e)) : text));
     // The damage and criticals as they fell, picked out of the ruling's events.
     if (e.kind == referee::Entry::Kind::action)
       for (const rules::Event& ev : e.play.events)

@@ -50,6 +50,10 @@ using Clock = std::chrono::steady_clock;
 // ~20 ms a frame): at 60 the screen drew 47 frames/s but the video fell to 17 frames/s; at 40 it
 // draws 38 and the 30 fps video plays at 28.
 constexpr double kMaxDisplayFps = 40.0;
+// A run for a screenshot draws the frames on its way to the one it names at this rate: nobody
+// watches them, and the CPU goes to the tracking (the skirmish sample's 930 frames under Xvfb on
+// 2 cores: 25 s drawn at 40 frames/s, 20 s at 10).
+constexpr double kScreenshotRunDisplayFps = 10.0;
 constexpr const char* kFontFile = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
 constexpr float kFontPx = 15.0f;
 
@@ -75,27 +79,26 @@ struct Sources {
   recording::SessionInfo info;
 };
 
-Sources open_sources(const AppOptions& o, const ResolvedSession& rs, const Screen& screen, RunSummary& summary) {
+// `replay`: the recording read for --replay (its warnings already noted).
+Sources open_sources(const AppOptions& o, const ResolvedSession& rs, const Screen& screen, RunSummary& summary,
+                     const recording::GameRecording* replay) {
   Sources s;
   s.info.started_utc = recording::utc_now();
   std::vector<model::TrackFrame> tracks;
   bool has_video = false;
 
-  if (o.source.kind == SourceChoice::Kind::replay) {
-    recording::Recording rec = recording::load_recording(o.source.replay_dir);
-    for (const std::string& w : rec.warnings) summary.notes.push_back(w);
-    tracks = std::move(rec.frames);
+  if (replay != nullptr) {
+    const recording::Recording& rec = replay->session;
+    tracks = rec.frames;
     const fs::path copied = o.source.replay_dir / "video";
     bool video_ok = rec.info.video && fs::is_regular_file(*rec.info.video);
     if (video_ok && rec.provenance.video_checksum) {
       // A referenced video must be the file recorded: another one would show other pictures.
       const recording::FileChecksum now = recording::checksum_file(*rec.info.video);
-      video_ok = now.bytes == rec.provenance.video_checksum->bytes && now.fnv1a64 == rec.provenance.video_checksum->fnv1a64;
+      video_ok = now == *rec.provenance.video_checksum;
       if (!video_ok) summary.notes.push_back(*rec.info.video + " changed since it was recorded (its checksum differs): table view only");
     }
-    if (rec.provenance.frames_copied && fs::exists(copied / "frames.jsonl")) {
-      const recording::RecordedVideo video = recording::RecordedVideo::open(copied);
-      for (const std::string& w : video.warnings()) summary.notes.push_back(w);
+    if (rec.provenance.frames_copied && replay->has_video) {
       s.frames = recording::open_recorded_video(copied);
       has_video = true;
     } else if (video_ok) {
@@ -277,12 +280,11 @@ ScreenRect draw_panels(Screen& screen, Vec2 window, nlohmann::json& where) {
 // --game: the referee over the session's table and registry, with its inputs.
 // `diskref ui --replay DIR` of a refereed session: the game as it was at every moment of the
 // recording, its rulings marked on the timeline.
-std::unique_ptr<LiveGame> open_replayed_game(const fs::path& dir, Screen& screen, RunSummary& summary) {
-  recording::GameRecording rec = recording::load_game_recording(dir);
+std::unique_ptr<LiveGame> open_replayed_game(const recording::GameRecording& rec, Screen& screen, RunSummary& summary) {
   if (!rec.game_file) return nullptr;
   const recording::ReplayedGame replayed = recording::replay_game(rec);
   if (replayed.matches_recorded_log && !*replayed.matches_recorded_log)
-    summary.notes.push_back((dir / "log.json").string() + ": differs from the game refereed again from the recording: shown as refereed again");
+    summary.notes.push_back((rec.session.dir / "log.json").string() + ": differs from the game refereed again from the recording: shown as refereed again");
   for (std::size_t i = 0; i < replayed.log.size(); ++i) {
     const referee::Entry& e = replayed.log[i];
     const std::string text = referee::entry_text(e);
@@ -299,11 +301,12 @@ std::unique_ptr<LiveGame> open_replayed_game(const fs::path& dir, Screen& screen
   const fs::path game_file = *rec.game_file;
   const model::TableSpec table = screen.table;
   const model::DiskRegistry registry = screen.registry;
-  auto fresh = [game_file, table, registry] {
-    return referee::Referee(referee::load_game_file(game_file, table, registry), table, registry);
+  const referee::RefereeOptions options = recording::recorded_referee_options(rec);
+  auto fresh = [game_file, table, registry, options] {
+    return referee::Referee(referee::load_game_file(game_file, table, registry), table, registry, options);
   };
   auto game = std::make_unique<LiveGame>(fresh(), rec.inputs, std::nullopt);
-  game->enable_rewind(fresh, std::move(rec.session.frames));
+  game->enable_rewind(fresh, rec.session.frames);
   return game;
 }
 
@@ -363,13 +366,21 @@ RunSummary run_app(const AppOptions& o) {
     game = open_game(*o.game, screen);
     if (o.game->screen_inputs) screen_inputs = load_screen_inputs(*o.game->screen_inputs);
   }
-  if (o.source.kind == SourceChoice::Kind::replay) game = open_replayed_game(o.source.replay_dir, screen, summary);
+  // --replay: the recording read once, for the source and (a refereed session) the game.
+  std::optional<recording::GameRecording> replay;
+  if (o.source.kind == SourceChoice::Kind::replay) {
+    replay = recording::load_game_recording(o.source.replay_dir);
+    for (const std::string& w : replay->warnings) summary.notes.push_back(w);
+    game = open_replayed_game(*replay, screen, summary);
+  }
   screen.game = game.get();
 
-  Sources sources = open_sources(o, rs, screen, summary);
+  Sources sources = open_sources(o, rs, screen, summary, replay ? &*replay : nullptr);
   // A camera file for another camera mode is named, not blamed on the table later.
   if (screen.lens && rs.files.camera)
     calib::check_camera_fits_image(*screen.lens, sources.frames->frame_size(), rs.files.camera->string(), "the video");
+  // The tracking yields to the screen, except in a run for a screenshot (see WorkerOptions::nice).
+  const int tracking_nice = o.screenshot ? 0 : kTrackingWorkerNice;
   std::unique_ptr<recording::RefereedSessionRecorder> recorder;
   if (o.record_dir) {
     recording::SessionProvenance provenance = o.provenance;
@@ -378,9 +389,11 @@ RunSummary run_app(const AppOptions& o) {
     provenance.frames_copied = o.source.kind == SourceChoice::Kind::camera;
     if (o.source.kind == SourceChoice::Kind::video && sources.info.video)
       provenance.video_checksum = recording::checksum_file(*sources.info.video);
+    recording::VideoRecorderOptions video;
+    video.nice = tracking_nice;  // the encoder shares the CPU with the tracking as an equal
     recorder = std::make_unique<recording::RefereedSessionRecorder>(
         *o.record_dir, sources.info, rs.files, provenance,
-        o.game ? std::optional<fs::path>(o.game->game_file) : std::nullopt);
+        o.game ? std::optional<fs::path>(o.game->game_file) : std::nullopt, video);
     summary.recording = recorder->dir();
   }
   screen.recorder = recorder ? &recorder->session() : nullptr;
@@ -393,6 +406,7 @@ RunSummary run_app(const AppOptions& o) {
   wo.realtime = !o.screenshot;  // a screenshot wants frame N, not a race with the clock
   wo.stop_after = o.frames > 0 ? o.frames - 1 : -1;
   wo.start_paused = o.start_paused;
+  wo.nice = tracking_nice;
   SourceWorker::FrameHook hook;
   // Every tracked frame goes to the recording and to the referee, on the worker thread.
   if (recorder || game) {
@@ -415,7 +429,7 @@ RunSummary run_app(const AppOptions& o) {
   double cpu_at_first_shown = 0;
   int settle_frames = 0;
   std::vector<double> work_ms;  // per displayed frame: everything but the pacing sleep  // frames drawn after the target frame arrived (ImGui tables settle in 1-2)
-  const auto frame_budget = std::chrono::duration<double>(1.0 / kMaxDisplayFps);
+  const auto frame_budget = std::chrono::duration<double>(1.0 / (o.screenshot ? kScreenshotRunDisplayFps : kMaxDisplayFps));
   while (!glfwWindowShouldClose(window.handle)) {
     auto frame_start = Clock::now();
     glfwPollEvents();
@@ -438,7 +452,7 @@ RunSummary run_app(const AppOptions& o) {
       if (recorder) recorder->session().write_event(e);
       screen.log.add(std::move(e));
     }
-    if (recorder && !recorder->failure().empty() && !summary.recording_failure) {
+    if (recorder && recorder->failed() && !summary.recording_failure) {
       summary.recording_failure = recorder->failure();
       screen.note(Severity::warning, "RECORDING STOPPED: " + *summary.recording_failure);
     }
@@ -512,7 +526,7 @@ RunSummary run_app(const AppOptions& o) {
   if (recorder) {
     if (game) game->read_referee([&](const referee::Referee& r) { recorder->finish(&r); });
     else recorder->finish(nullptr);
-    if (!recorder->failure().empty()) summary.recording_failure = recorder->failure();
+    if (recorder->failed()) summary.recording_failure = recorder->failure();
   }
   if (game && o.game && o.game->log_out) io::write_file_atomically(*o.game->log_out, game->log_json().dump(1) + "\n");
   return summary;

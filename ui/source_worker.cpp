@@ -11,7 +11,6 @@
 namespace diskref::ui {
 namespace {
 using Clock = std::chrono::steady_clock;
-constexpr int kWorkerNice = 10;
 }
 
 SourceWorker::SourceWorker(std::unique_ptr<vision::FrameSource> source, std::unique_ptr<TrackProducer> producer,
@@ -103,7 +102,7 @@ void SourceWorker::run(std::stop_token stop) {
   // threads it starts (apriltag's pool, the decoder's) yield to the screen's thread, so the video
   // plays slower rather than the display stuttering. Linux: a thread's nice value is its own and
   // is inherited by the threads it creates.
-  setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kWorkerNice);
+  setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), options_.nice);
 
   // The playback clock: frame time `anchor_t` was due at wall time `anchor_wall`.
   bool anchored = false;

@@ -73,6 +73,10 @@ struct Snapshot {
   std::optional<double> camera_moved_t;
 };
 
+// The tracking worker's nice value (and its helper threads'): below the screen's, so that on a
+// busy machine the video plays slower rather than the display stuttering.
+inline constexpr int kTrackingWorkerNice = 10;
+
 struct WorkerOptions {
   // Real time: frames are released at the video's rate times the speed. Otherwise as fast as
   // the producer goes (screenshots, tests, benchmarks).
@@ -80,6 +84,10 @@ struct WorkerOptions {
   // Stop (pause) after this frame index has been published; -1 = never.
   long long stop_after = -1;
   bool start_paused = false;  // paused on the first frame
+  // The worker's nice value (and its helper threads'). A run for a screenshot wants the frame it
+  // names soon, not a smooth display: there the tracking shares the CPU with the screen as an
+  // equal (0) instead, which plays the sample under Xvfb several times faster.
+  int nice = kTrackingWorkerNice;
 };
 
 struct WorkerStats {
