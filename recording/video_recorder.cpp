@@ -262,18 +262,13 @@ void VideoRecorder::write_still(const Job& job) {
   auto jpeg = std::make_shared<std::vector<unsigned char>>();
   if (!cv::imencode(".jpg", job.image, *jpeg, {cv::IMWRITE_JPEG_QUALITY, kStillQuality}) || jpeg->empty())
     return fail(fmt::format("{}: the still could not be encoded as a JPEG image", job.still_path.string()), &job);
-  // Written (temp file, fsync, rename, fsync of the folder) by the syncer: the encoder goes on.
+  // Written (temp file, fsync, rename, fsync of the folder) by the syncer: the encoder goes on. A
+  // write that fails throws; the syncer keeps its message as the failure.
   syncer_.submit(
       [jpeg, path = job.still_path]() -> std::string {
         std::error_code ec;
         if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
-        try {
-          io::write_file_atomically(path, std::string_view(reinterpret_cast<const char*>(jpeg->data()), jpeg->size()));
-        } catch (const io::InputError& e) {
-          return e.what();
-        } catch (const io::WriteError& e) {
-          return e.what();
-        }
+        io::write_file_atomically(path, std::string_view(reinterpret_cast<const char*>(jpeg->data()), jpeg->size()));
         return {};
       },
       kStillTask);

@@ -79,17 +79,17 @@ struct Sources {
   recording::SessionInfo info;
 };
 
-// `replay`: the recording read for --replay (its warnings already noted).
+// `replay`: the recording read for --replay (its warnings already noted); its frames are taken.
 Sources open_sources(const AppOptions& o, const ResolvedSession& rs, const Screen& screen, RunSummary& summary,
-                     const recording::GameRecording* replay) {
+                     recording::GameRecording* replay) {
   Sources s;
   s.info.started_utc = recording::utc_now();
   std::vector<model::TrackFrame> tracks;
   bool has_video = false;
 
   if (replay != nullptr) {
-    const recording::Recording& rec = replay->session;
-    tracks = rec.frames;
+    recording::Recording& rec = replay->session;
+    tracks = std::move(rec.frames);
     const fs::path copied = o.source.replay_dir / "video";
     bool video_ok = rec.info.video && fs::is_regular_file(*rec.info.video);
     if (video_ok && rec.provenance.video_checksum) {
