@@ -71,4 +71,9 @@ void FeedHub::close() {
   changed_.notify_all();
 }
 
+bool FeedHub::closed() const {
+  std::lock_guard lock(mutex_);
+  return closed_;
+}
+
 }  // namespace diskref::net

@@ -55,6 +55,7 @@ class FeedHub {
   Batch wait_after(long long after, std::chrono::milliseconds timeout) const;
   // Wakes every reader for good (the program is ending).
   void close();
+  bool closed() const;
 
  private:
   const std::size_t ring_size_;

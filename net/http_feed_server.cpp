@@ -43,6 +43,11 @@ HttpFeedServer::HttpFeedServer(FeedHub& hub, HttpFeedOptions options, ProblemRep
 }
 
 HttpFeedServer::~HttpFeedServer() {
+  // When the hub has closed, every stream sends what was published before and ends on its own;
+  // a short wait lets them (a client that reads nothing holds this up at most a second).
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  while (hub_.closed() && open_streams_.load() > 0 && std::chrono::steady_clock::now() < give_up)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   stopping_ = true;
   server_->stop();
   if (thread_.joinable()) thread_.join();
@@ -90,7 +95,7 @@ void HttpFeedServer::route() {
             return sink.write(text.data(), text.size());
           }
           FeedHub::Batch b = hub_.wait_after(*cursor, std::chrono::milliseconds(500));
-          if (b.closed || stopping_) return false;
+          if (stopping_) return false;
           if (b.fell_behind) {
             problems_.report("slow_client", "the live feed: a client (" + client +
                                                 ") fell behind its stream and was cut off; it gets the snapshot "
@@ -100,6 +105,8 @@ void HttpFeedServer::route() {
           const auto now = std::chrono::steady_clock::now();
           std::string text;
           for (const auto& e : b.events) text += sse_event(e->type, e->seq, e->data);
+          // The feed closed: what was published before it still goes out (the game's last ruling).
+          if (text.empty() && b.closed) return false;
           if (text.empty() && now - *quiet_since < options_.keep_alive) return true;
           if (text.empty()) text = ":\n\n";
           *quiet_since = now;
@@ -113,7 +120,7 @@ void HttpFeedServer::route() {
                                                      ") stopped taking its stream and was cut off");
             return false;
           }
-          return true;
+          return !b.closed;
         },
         [this](bool) { open_streams_.fetch_sub(1); });
   });

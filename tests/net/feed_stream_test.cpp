@@ -139,7 +139,13 @@ TEST_F(LiveFeedTest, TheStreamCarriesEveryRulingTheLogRecords) {
 TEST_F(LiveFeedTest, BadClientsCostTheRefereeNothingAndAreEachReportedOnce) {
   const std::filesystem::path log = dir_ / "attacked.json";
   ChildProcess run(diskref_program(),
-                   skirmish_referee_args(log) + std::vector<std::string>{"--serve", "0", "--realtime", "--speed", "2"},
+                   skirmish_referee_args(log) +
+                       // Every frame on the feed (60 a second at twice real time), so that the stream
+                       // soon outgrows what the kernel holds for a client that reads nothing; the feed
+                       // stays open after the game long enough (8 s > the 5 s write timeout) for that
+                       // client to be cut off, however late it stalled.
+                       std::vector<std::string>{"--serve", "0", "--realtime", "--speed", "2", "--updates-per-s",
+                                                "1000", "--linger", "8"},
                    dir_ / "attacked.log");
   const int port = port_of(run);
 
@@ -192,6 +198,9 @@ TEST_F(LiveFeedTest, BadClientsCostTheRefereeNothingAndAreEachReportedOnce) {
   const nlohmann::json written = read_json(log);
   const std::string last_entry = "\"entry\":" + std::to_string(written["log"].size() - 1) + ",";
   for (std::size_t i = 0; i < received.size(); ++i) EXPECT_NE(received[i].find(last_entry), std::string::npos) << "reader " << i;
+  // The stream is longer than what the kernel holds for a client that reads nothing (its 4 KiB
+  // receive buffer and our 64 KiB send buffer, each doubled by Linux): it must have stalled.
+  ASSERT_GT(received.front().size(), 4u * (4096 + 64 * 1024)) << "the stream is too short to stall a client";
   // Each problem said once.
   const std::string said = run.log_text();
   EXPECT_EQ(count_of(said, "a malformed request"), 1) << said;
