@@ -89,7 +89,7 @@ void place_charuco_corners(const cv::Mat& gray, const cv::aruco::CharucoBoard& b
                            std::vector<cv::Point2f>& corners) {
   std::map<int, std::size_t> detected;  // marker id -> index in marker_corners
   for (std::size_t i = 0; i < marker_ids.size(); ++i) detected[marker_ids[i]] = i;
-  double square = board.getSquareLength();
+  double square = static_cast<double>(board.getSquareLength());
   double margin = (square - marker_mm) / 2;
   // The strips stop short of the markers (blur spreads their edges by a pixel or two) and of the
   // neighbouring corners.
@@ -98,7 +98,8 @@ void place_charuco_corners(const cv::Mat& gray, const cv::aruco::CharucoBoard& b
     std::size_t id = static_cast<std::size_t>(ids[i]);
     auto h = local_homography(board, id, detected, marker_corners);
     if (!h) continue;  // one marker only: keep OpenCV's estimate
-    cv::Point2d corner_mm(board.chessboardCorners[id].x, board.chessboardCorners[id].y);
+    cv::Point2d corner_mm(static_cast<double>(board.chessboardCorners[id].x),
+                          static_cast<double>(board.chessboardCorners[id].y));
     cv::Point2d first = apply(*h, corner_mm);
     cv::Point2d estimate = first;
     // Twice: the strips are placed again round the refined corner.

@@ -51,7 +51,8 @@ std::vector<TuioObject> TuioSender::send(const model::TrackFrame& frame) {
   }
   std::erase_if(sessions_, [&](const auto& s) { return !alive.contains(s.first); });
 
-  lo_bundle bundle = lo_bundle_new(LO_TT_IMMEDIATE);
+  const lo_timetag immediately{0U, 1U};  // LO_TT_IMMEDIATE, which is a C compound literal
+  lo_bundle bundle = lo_bundle_new(immediately);
   lo_message source = lo_message_new();
   lo_message_add_string(source, "source");
   lo_message_add_string(source, source_.c_str());

@@ -40,7 +40,7 @@ cv::Mat cloth(cv::Size size, double texels_per_mm, random::SplitMix64& rng) {
   cv::RNG fill(rng.next_u64());
   fill.fill(fibres, cv::RNG::NORMAL, 0.0, 1.0);
   cv::GaussianBlur(fibres, fibres, cv::Size(), 0.35 * texels_per_mm);
-  cv::Mat t = 0.5f + 0.35f * mottle + 0.6f * fibres;
+  cv::Mat t = 0.5 + 0.35 * mottle + 0.6 * fibres;  // stays CV_32F: OpenCV scales a float Mat by a double
   return blend(t, {0.10f, 0.30f, 0.09f}, {0.16f, 0.42f, 0.15f});
 }
 

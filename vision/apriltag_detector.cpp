@@ -52,23 +52,24 @@ std::vector<std::string> known_tag_families() {
 }
 
 struct AprilTagDetector::Impl {
-  const FamilyEntry* entry = nullptr;
+  void (*destroy_family)(apriltag_family_t*) = nullptr;
   apriltag_family_t* family = nullptr;
   apriltag_detector_t* detector = nullptr;
 
   ~Impl() {
     if (detector) apriltag_detector_destroy(detector);
-    if (family) entry->destroy(family);
+    if (family) destroy_family(family);
   }
 };
 
 AprilTagDetector::AprilTagDetector(const DetectorOptions& options) : options_(options), impl_(std::make_unique<Impl>()) {
-  impl_->entry = find_family(options.family);
-  if (!impl_->entry) throw std::invalid_argument("unknown AprilTag family \"" + options.family + "\"");
+  const FamilyEntry* entry = find_family(options.family);
+  if (!entry) throw std::invalid_argument("unknown AprilTag family \"" + options.family + "\"");
   if (options.threads < 1) throw std::invalid_argument("detector threads must be >= 1");
   if (!(options.quad_decimate >= 1.0)) throw std::invalid_argument("quad_decimate must be >= 1");
   if (options.max_hamming < 0 || options.max_hamming > 2) throw std::invalid_argument("max_hamming must be 0, 1 or 2");
-  impl_->family = impl_->entry->create();
+  impl_->family = entry->create();
+  impl_->destroy_family = entry->destroy;
   impl_->detector = apriltag_detector_create();
   // Building the decode table for only the bits we accept saves memory and time.
   apriltag_detector_add_family_bits(impl_->detector, impl_->family, options.max_hamming);
@@ -114,7 +115,7 @@ std::vector<TagDetection> AprilTagDetector::detect(const cv::Mat& gray, cv::Rect
     TagDetection d;
     d.id = det->id;
     d.hamming = det->hamming;
-    d.decision_margin = det->decision_margin;
+    d.decision_margin = static_cast<double>(det->decision_margin);
     // apriltag puts pixel centres at i + 0.5; OpenCV at i.
     const double dx = roi.x - 0.5;
     const double dy = roi.y - 0.5;

@@ -62,7 +62,7 @@ DropOutcome outcome_from_seen(const SeenDrop& seen, const DropRequest& request, 
     refuse(RefusalKind::bad_drop, where + ": it says it is for " + in_quotes(*seen.subject));
   DropOutcome out;
   out.seen = true;
-  out.critical.assign(static_cast<std::size_t>(request.counters), false);
+  out.critical = std::vector<bool>(static_cast<std::size_t>(request.counters), false);
   if (seen.crits) {
     const auto& named = *seen.crits;
     if (static_cast<int>(named.size()) > request.counters)

@@ -1,6 +1,7 @@
 #include "engine/rules/state_queries.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "engine/rules/text.h"
 #include "engine/rules/refusal.h"
@@ -61,8 +62,18 @@ CrewTechDisk& disk_or_refuse(GameState& state, std::string_view id) {
   return *disk;
 }
 
-const ShipCard& card_of(const GameData& data, const ShipState& ship) { return *data.ship(ship.card); }
-const DiskCard& card_of(const GameData& data, const CrewTechDisk& disk) { return *data.disk(disk.card); }
+// A state's cards were checked against the game's data when it was set up (setup.cpp): a card
+// missing here is a bug, said as one rather than read through a null pointer.
+const ShipCard& card_of(const GameData& data, const ShipState& ship) {
+  const ShipCard* card = data.ship(ship.card);
+  if (!card) throw std::logic_error("ship " + ship.id + ": no card \"" + ship.card + "\" in the game's data");
+  return *card;
+}
+const DiskCard& card_of(const GameData& data, const CrewTechDisk& disk) {
+  const DiskCard* card = data.disk(disk.card);
+  if (!card) throw std::logic_error("disk " + disk.id + ": no card \"" + disk.card + "\" in the game's data");
+  return *card;
+}
 
 std::vector<CrewTechDisk*> disks_aboard(GameState& state, std::string_view location) {
   std::vector<CrewTechDisk*> out;

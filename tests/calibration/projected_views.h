@@ -61,7 +61,7 @@ inline std::vector<BoardPose> spread_board_poses(const calib::CameraModel& camer
     cv::Matx33d r = tilt_r * spin_r;
     cv::Vec3d c((target.x - camera.cx()) / camera.fx() * z, (target.y - camera.cy()) / camera.fy() * z, z);
     BoardPose pose;
-    pose.tvec = c - r * cv::Vec3d(centre.x, centre.y, centre.z);
+    pose.tvec = c - r * cv::Vec3d(static_cast<double>(centre.x), static_cast<double>(centre.y), static_cast<double>(centre.z));
     cv::Rodrigues(r, pose.rvec);
     bool inside = false;
     for (int push = 0; push < 6 && !inside; ++push) {

@@ -12,7 +12,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-const char* kSpecExample = R"({
+const char* kDisksSpecExample = R"({
   "disks": [
     {"name": "enterprise", "kind": "ship", "thickness_mm": 2.0,
      "shape": {"type": "flatted_circle", "diameter_mm": 63.5, "flat_to_flat_mm": 57.2},
@@ -32,7 +32,7 @@ DiskRegistry parse(const std::string& text) {
   return parse_disk_registry(io::JsonCursor(doc, "disks.json"));
 }
 
-std::string error_of(const std::string& text) {
+std::string registry_error_of(const std::string& text) {
   try {
     parse(text);
   } catch (const io::InputError& e) {
@@ -48,7 +48,7 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 }
 
 TEST(DiskRegistry, ParsesTheSpecExample) {
-  DiskRegistry r = parse(kSpecExample);
+  DiskRegistry r = parse(kDisksSpecExample);
   ASSERT_EQ(r.disks().size(), 3u);
   const DiskSpec* e = r.find("enterprise");
   ASSERT_NE(e, nullptr);
@@ -65,30 +65,30 @@ TEST(DiskRegistry, ParsesTheSpecExample) {
 }
 
 TEST(DiskRegistry, RoundTripsThroughJson) {
-  DiskRegistry r = parse(kSpecExample);
+  DiskRegistry r = parse(kDisksSpecExample);
   auto again = parse(disk_registry_to_json(r).dump());
   EXPECT_EQ(disk_registry_to_json(again), disk_registry_to_json(r));
 }
 
 TEST(DiskRegistry, RefusesDuplicatesAndReservedIds) {
-  EXPECT_THAT(error_of(replaced(kSpecExample, "\"torpedo-1\"", "\"enterprise\"")),
+  EXPECT_THAT(registry_error_of(replaced(kDisksSpecExample, "\"torpedo-1\"", "\"enterprise\"")),
               HasSubstr("disks.json: disks[1].name: disk name \"enterprise\" is used twice (first at disks[0].name)"));
-  EXPECT_THAT(error_of(replaced(kSpecExample, "\"id\": 40", "\"id\": 11")),
+  EXPECT_THAT(registry_error_of(replaced(kDisksSpecExample, "\"id\": 40", "\"id\": 11")),
               HasSubstr("disks[1].tags[0].id: tag id 11 is used twice (first at disks[0].tags[1].id)"));
-  EXPECT_THAT(error_of(replaced(kSpecExample, "\"id\": 60", "\"id\": 2")),
+  EXPECT_THAT(registry_error_of(replaced(kDisksSpecExample, "\"id\": 60", "\"id\": 2")),
               HasSubstr("disks[2].tags[0].id: tag ids 0, 1, 2, 3 are the corner markers"));
-  EXPECT_THAT(error_of(replaced(kSpecExample, "\"face\": \"down\"", "\"face\": \"up\"")),
+  EXPECT_THAT(registry_error_of(replaced(kDisksSpecExample, "\"face\": \"down\"", "\"face\": \"up\"")),
               HasSubstr("disks[0].tags[1]: disk \"enterprise\" already has a tag on this face"));
 }
 
 TEST(DiskRegistry, RefusesBadShapes) {
-  EXPECT_THAT(error_of(replaced(kSpecExample, "\"flat_to_flat_mm\": 57.2", "\"flat_to_flat_mm\": 70")),
+  EXPECT_THAT(registry_error_of(replaced(kDisksSpecExample, "\"flat_to_flat_mm\": 57.2", "\"flat_to_flat_mm\": 70")),
               HasSubstr("disks[0].shape.flat_to_flat_mm: flat_to_flat_mm (70.000000) must not be larger than"));
-  EXPECT_THAT(error_of(replaced(kSpecExample, "\"diameter_mm\": 25.4", "\"diameter_mm\": -25.4")),
+  EXPECT_THAT(registry_error_of(replaced(kDisksSpecExample, "\"diameter_mm\": 25.4", "\"diameter_mm\": -25.4")),
               HasSubstr("disks[1].shape.diameter_mm: must be between 0.1 and 5000 mm"));
-  EXPECT_THAT(error_of(replaced(kSpecExample, "\"type\": \"circle\"", "\"type\": \"hexagon\"")),
+  EXPECT_THAT(registry_error_of(replaced(kDisksSpecExample, "\"type\": \"circle\"", "\"type\": \"hexagon\"")),
               HasSubstr("disks[1].shape.type: \"hexagon\" is not one of: circle, flatted_circle, rect"));
-  EXPECT_THAT(error_of(replaced(kSpecExample, "\"kind\": \"torpedo\"", "\"kind\": \"starbase\"")),
+  EXPECT_THAT(registry_error_of(replaced(kDisksSpecExample, "\"kind\": \"torpedo\"", "\"kind\": \"starbase\"")),
               HasSubstr("disks[1].kind: \"starbase\" is not one of"));
 }
 
@@ -101,23 +101,23 @@ TEST(DiskRegistry, TagMustFitOnItsDisk) {
   geom::Shape flatted = geom::FlattedCircle{63.5, 40.0};
   EXPECT_NE(tag_fit_problem(flatted, TagSpec{10, Face::up, 24, 0}), "");
   EXPECT_EQ(tag_fit_problem(flatted, TagSpec{10, Face::up, 22, 0}), "");
-  EXPECT_THAT(error_of(replaced(kSpecExample, "\"size_mm\": 9.5", "\"size_mm\": 20")),
+  EXPECT_THAT(registry_error_of(replaced(kDisksSpecExample, "\"size_mm\": 9.5", "\"size_mm\": 20")),
               HasSubstr("disks[1].tags[0].size_mm: disk \"torpedo-1\": printed tag (36.0 mm square"));
   // ...and says how large a tag may be: 25.4 / (1.8 sqrt 2) = 9.98 mm on a 25.4 mm torpedo.
-  EXPECT_THAT(error_of(replaced(kSpecExample, "\"size_mm\": 9.5", "\"size_mm\": 20")),
+  EXPECT_THAT(registry_error_of(replaced(kDisksSpecExample, "\"size_mm\": 9.5", "\"size_mm\": 20")),
               HasSubstr("the largest that fits is 9.9 mm"));
   EXPECT_NEAR(largest_fitting_tag_mm(geom::Circle{25.4}, TagSpec{10, Face::up, 1, 0}), 25.4 / (1.8 * std::sqrt(2.0)), 0.01);
 }
 
 TEST(DiskRegistry, ColourExtension) {
-  DiskRegistry r = parse(replaced(kSpecExample, "\"kind\": \"torpedo\",", "\"kind\": \"torpedo\", \"color\": \"#ff8800\","));
+  DiskRegistry r = parse(replaced(kDisksSpecExample, "\"kind\": \"torpedo\",", "\"kind\": \"torpedo\", \"color\": \"#ff8800\","));
   EXPECT_EQ(r.find("torpedo-1")->color_rgb, 0xff8800u);
-  EXPECT_THAT(error_of(replaced(kSpecExample, "\"kind\": \"torpedo\",", "\"kind\": \"torpedo\", \"color\": \"red\",")),
+  EXPECT_THAT(registry_error_of(replaced(kDisksSpecExample, "\"kind\": \"torpedo\",", "\"kind\": \"torpedo\", \"color\": \"red\",")),
               HasSubstr("disks[1].color: must be a colour written \"#rrggbb\""));
   // sscanf("%6x") would have read 0x12345 and stopped at the g.
-  EXPECT_THAT(error_of(replaced(kSpecExample, "\"kind\": \"torpedo\",", "\"kind\": \"torpedo\", \"color\": \"#12345g\",")),
+  EXPECT_THAT(registry_error_of(replaced(kDisksSpecExample, "\"kind\": \"torpedo\",", "\"kind\": \"torpedo\", \"color\": \"#12345g\",")),
               HasSubstr("six hexadecimal digits (got \"#12345g\")"));
-  EXPECT_EQ(parse(replaced(kSpecExample, "\"kind\": \"torpedo\",", "\"kind\": \"torpedo\", \"color\": \"#A0b1C2\","))
+  EXPECT_EQ(parse(replaced(kDisksSpecExample, "\"kind\": \"torpedo\",", "\"kind\": \"torpedo\", \"color\": \"#A0b1C2\","))
                 .find("torpedo-1")
                 ->color_rgb,
             0xa0b1c2u);
@@ -125,11 +125,11 @@ TEST(DiskRegistry, ColourExtension) {
 
 TEST(DiskRegistry, RefusesImpossibleSizes) {
   // A disk 2 km thick would be silently never tracked (its tag far above the table).
-  EXPECT_THAT(error_of(replaced(kSpecExample, "\"thickness_mm\": 2.0", "\"thickness_mm\": 2e6")),
+  EXPECT_THAT(registry_error_of(replaced(kDisksSpecExample, "\"thickness_mm\": 2.0", "\"thickness_mm\": 2e6")),
               HasSubstr("disks[0].thickness_mm: must be between 0 and 200 mm, what a disk's thickness"));
-  EXPECT_THAT(error_of(replaced(kSpecExample, "\"diameter_mm\": 25.4", "\"diameter_mm\": 1e307")),
+  EXPECT_THAT(registry_error_of(replaced(kDisksSpecExample, "\"diameter_mm\": 25.4", "\"diameter_mm\": 1e307")),
               HasSubstr("disks[1].shape.diameter_mm: must be between 0.1 and 5000 mm"));
-  EXPECT_THAT(error_of(replaced(kSpecExample, "\"size_mm\": 9.5, \"heading_offset_deg\": 0", "\"size_mm\": 9.5, \"heading_offset_deg\": 1e300")),
+  EXPECT_THAT(registry_error_of(replaced(kDisksSpecExample, "\"size_mm\": 9.5, \"heading_offset_deg\": 0", "\"size_mm\": 9.5, \"heading_offset_deg\": 1e300")),
               HasSubstr("disks[1].tags[0].heading_offset_deg: must be between -36000 and 36000 degrees"));
 }
 

@@ -148,7 +148,7 @@ TEST(TrackFrame, JsonlRoundTripAndLineNumbersInErrors) {
   std::filesystem::remove(path);
 }
 
-std::string error_of(const std::string& line) {
+std::string frame_error_of(const std::string& line) {
   auto doc = nlohmann::json::parse(line);
   try {
     parse_track_frame(io::JsonCursor(doc, "track.jsonl"));
@@ -160,12 +160,12 @@ std::string error_of(const std::string& line) {
 
 TEST(TrackFrame, RefusesNumbersNoTrackerGives) {
   const std::string disk = R"("name": "a", "kind": "ship", "state": "visible", "face": "up", "x": 1, "y": 2, "heading": 3)";
-  EXPECT_EQ(error_of(R"({"frame": 1, "t": 0.1, "disks": [{)" + disk + "}]}"), "(no error)");
-  EXPECT_THAT(error_of(R"({"frame": 1, "t": 0.1, "disks": [{)" + disk + R"(, "sigma_mm": -1}]})"),
+  EXPECT_EQ(frame_error_of(R"({"frame": 1, "t": 0.1, "disks": [{)" + disk + "}]}"), "(no error)");
+  EXPECT_THAT(frame_error_of(R"({"frame": 1, "t": 0.1, "disks": [{)" + disk + R"(, "sigma_mm": -1}]})"),
               ::testing::HasSubstr("disks[0].sigma_mm: must be between 0 and 1000 mm"));
-  EXPECT_THAT(error_of(R"({"frame": 1, "t": 1e300, "disks": []})"), ::testing::HasSubstr("t: must be between 0 and 1e+07 s"));
-  EXPECT_THAT(error_of(R"({"frame": -1, "t": 0, "disks": []})"), ::testing::HasSubstr("frame: must be a frame number"));
-  EXPECT_THAT(error_of(R"({"frame": 1, "t": 0, "disks": [{"name": "a", "kind": "ship", "state": "visible", "face": "up",
+  EXPECT_THAT(frame_error_of(R"({"frame": 1, "t": 1e300, "disks": []})"), ::testing::HasSubstr("t: must be between 0 and 1e+07 s"));
+  EXPECT_THAT(frame_error_of(R"({"frame": -1, "t": 0, "disks": []})"), ::testing::HasSubstr("frame: must be a frame number"));
+  EXPECT_THAT(frame_error_of(R"({"frame": 1, "t": 0, "disks": [{"name": "a", "kind": "ship", "state": "visible", "face": "up",
                 "x": 1e307, "y": 2, "heading": 3}]})"),
               ::testing::HasSubstr("disks[0].x: must be between -100000 and 100000 mm"));
 }

@@ -9,6 +9,9 @@
 
 namespace diskref::geom::brute {
 
+// How closely the library must agree with these references (mm): their own accuracy, with room.
+inline constexpr double kTolerance = 1e-7;
+
 // The outline point a fraction t / (2 pi) of the way round the perimeter (by arc length, so that
 // thin shapes are sampled as evenly as round ones), in the shape's local frame.
 Vec2 outline_point_local(const Shape& shape, double t);

@@ -2,7 +2,7 @@
 //
 // References (brute_force.h): outline sampling with exact point-to-shape distances (gaps), and a
 // search over directions with per-kind support formulas (gaps and penetration depths). Both are
-// refined to about 1e-12 rad, so they agree with the exact answer to well under kTolerance.
+// refined to about 1e-12 rad, so they agree with the exact answer to well under brute::kTolerance.
 
 #include <cmath>
 #include <cstdio>
@@ -19,7 +19,6 @@ namespace {
 
 // Millimetres. The references are accurate to ~1e-9 mm on these sizes (golden section to 1e-12
 // rad on radii <= 80 mm); 1e-7 leaves room for rounding in both.
-constexpr double kTolerance = 1e-7;
 constexpr int kConfigurations = 12000;
 
 const char* kind_name(int k) { return k == 0 ? "circle" : k == 1 ? "flatted" : "rect"; }
@@ -39,10 +38,10 @@ Pair random_pair(brute::ShapeSampler& s, int kind_a, int kind_b) {
 // The witness points are on their shapes' outlines, and b's is `distance` along the normal from
 // a's.
 void expect_consistent_witnesses(const Pair& p, const DistanceOutput& d) {
-  EXPECT_NEAR(brute::point_signed_distance(p.a, d.point_a), 0, kTolerance);
-  EXPECT_NEAR(brute::point_signed_distance(p.b, d.point_b), 0, kTolerance);
+  EXPECT_NEAR(brute::point_signed_distance(p.a, d.point_a), 0, brute::kTolerance);
+  EXPECT_NEAR(brute::point_signed_distance(p.b, d.point_b), 0, brute::kTolerance);
   Vec2 expected_b = d.point_a + d.distance * d.normal;
-  EXPECT_NEAR(distance(expected_b, d.point_b), 0, kTolerance);
+  EXPECT_NEAR(distance(expected_b, d.point_b), 0, brute::kTolerance);
   EXPECT_NEAR(length(d.normal), 1, 1e-12);
 }
 
@@ -55,18 +54,18 @@ TEST(DistanceProperty, RandomPairsAgreeWithBruteForce) {
     Pair p = random_pair(sampler, ka, kb);
     DistanceOutput d = signed_distance(p.a, p.b);
     double by_directions = brute::signed_distance_by_directions(p.a, p.b);
-    ASSERT_NEAR(d.distance, by_directions, kTolerance) << kind_name(ka) << "-" << kind_name(kb) << " #" << i;
+    ASSERT_NEAR(d.distance, by_directions, brute::kTolerance) << kind_name(ka) << "-" << kind_name(kb) << " #" << i;
     worst = std::max(worst, std::fabs(d.distance - by_directions));
-    if (d.distance > kTolerance) {
+    if (d.distance > brute::kTolerance) {
       ++apart;
       double by_outline = brute::gap_by_outline(p.a, p.b);
-      ASSERT_NEAR(d.distance, by_outline, kTolerance) << kind_name(ka) << "-" << kind_name(kb) << " #" << i;
+      ASSERT_NEAR(d.distance, by_outline, brute::kTolerance) << kind_name(ka) << "-" << kind_name(kb) << " #" << i;
       worst = std::max(worst, std::fabs(d.distance - by_outline));
-    } else if (d.distance < -kTolerance) {
+    } else if (d.distance < -brute::kTolerance) {
       ++overlapping;
     }
     // The overlap verdict against the outline test, away from touching.
-    if (std::fabs(d.distance) > kTolerance) {
+    if (std::fabs(d.distance) > brute::kTolerance) {
       ASSERT_EQ(d.distance < 0, brute::overlap_by_outline(p.a, p.b)) << "#" << i;
     }
     expect_consistent_witnesses(p, d);
@@ -96,9 +95,9 @@ TEST(DistanceProperty, TouchingAndNearlyTouching) {
     p.b.pose.position = p.b.pose.position + (target - d.distance) * d.normal;
     DistanceOutput moved = signed_distance(p.a, p.b);
     ASSERT_NEAR(moved.distance, target, 1e-9) << kind_name(ka) << "-" << kind_name(kb) << " #" << i;
-    ASSERT_NEAR(brute::signed_distance_by_directions(p.a, p.b), target, kTolerance) << "#" << i;
+    ASSERT_NEAR(brute::signed_distance_by_directions(p.a, p.b), target, brute::kTolerance) << "#" << i;
     if (target >= 0) {
-      ASSERT_NEAR(brute::gap_by_outline(p.a, p.b), target, kTolerance) << "#" << i;
+      ASSERT_NEAR(brute::gap_by_outline(p.a, p.b), target, brute::kTolerance) << "#" << i;
     }
     expect_consistent_witnesses(p, moved);
   }
@@ -114,9 +113,9 @@ TEST(DistanceProperty, FlattedCirclesAtAllRelativeAngles) {
         Vec2 c = centre_distance * Rot::from_degrees(dir).axis_x();
         PlacedShape b{FlattedCircle{50, 30}, Pose::from_degrees(c.x, c.y, angle_b)};
         double d = signed_distance(a, b).distance;
-        ASSERT_NEAR(d, brute::signed_distance_by_directions(a, b), kTolerance) << angle_b << " " << dir;
-        if (d > kTolerance) {
-          ASSERT_NEAR(d, brute::gap_by_outline(a, b), kTolerance);
+        ASSERT_NEAR(d, brute::signed_distance_by_directions(a, b), brute::kTolerance) << angle_b << " " << dir;
+        if (d > brute::kTolerance) {
+          ASSERT_NEAR(d, brute::gap_by_outline(a, b), brute::kTolerance);
         }
       }
     }

@@ -7,12 +7,14 @@
 
 #include <gtest/gtest.h>
 
+#include "placed_at.h"
+
 namespace diskref::geom {
 namespace {
 
 constexpr double kTol = 1e-9;
 
-PlacedShape at(Shape s, double x, double y, double heading_deg) { return {s, Pose::from_degrees(x, y, heading_deg)}; }
+using test_shapes::at;
 
 TEST(SignedDistance, CirclesApartTouchingOverlapping) {
   auto a = at(Circle{20}, 0, 0, 0);

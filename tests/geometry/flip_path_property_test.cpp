@@ -13,13 +13,12 @@
 namespace diskref::geom {
 namespace {
 
-constexpr double kTolerance = 1e-7;  // mm, as in the distance property test
 
 TEST(FlipPathProperty, ContactsOverlapsAndPlayAreaAgreeWithBruteForce) {
   brute::ShapeSampler s(314);
-  const int kConfigurations = 10000;
+  const int configurations = 10000;
   int contacts = 0, end_overlaps = 0, leaving = 0, touching_built = 0;
-  for (int i = 0; i < kConfigurations; ++i) {
+  for (int i = 0; i < configurations; ++i) {
     FlipInput in;
     in.play_area_mm = {s.uniform(300, 1200), s.uniform(300, 1200)};
     in.mover = {s.disk(), Pose{{s.uniform(-20, in.play_area_mm.x + 20), s.uniform(-20, in.play_area_mm.y + 20)},
@@ -73,11 +72,11 @@ TEST(FlipPathProperty, ContactsOverlapsAndPlayAreaAgreeWithBruteForce) {
         bool listed = next_contact < out.torpedo_contacts.size() && out.torpedo_contacts[next_contact].flip == k &&
                       out.torpedo_contacts[next_contact].disk == other.name;
         if (listed) {
-          ASSERT_NEAR(out.torpedo_contacts[next_contact].separation_mm, bf, kTolerance);
+          ASSERT_NEAR(out.torpedo_contacts[next_contact].separation_mm, bf, brute::kTolerance);
           ++next_contact;
           ++contacts;
         }
-        if (std::fabs(bf) > kTolerance) {
+        if (std::fabs(bf) > brute::kTolerance) {
           ASSERT_EQ(listed, bf < 0) << "#" << i << " flip " << k << " " << other.name << " " << bf;
         }
       }
@@ -92,11 +91,11 @@ TEST(FlipPathProperty, ContactsOverlapsAndPlayAreaAgreeWithBruteForce) {
       double bf = brute::signed_distance_by_directions(end, other.placed);
       bool listed = next_overlap < out.end_overlaps.size() && out.end_overlaps[next_overlap].disk == other.name;
       if (listed) {
-        ASSERT_NEAR(out.end_overlaps[next_overlap].separation_mm, bf, kTolerance);
+        ASSERT_NEAR(out.end_overlaps[next_overlap].separation_mm, bf, brute::kTolerance);
         ++next_overlap;
         ++end_overlaps;
       }
-      if (std::fabs(bf) > kTolerance) {
+      if (std::fabs(bf) > brute::kTolerance) {
         ASSERT_EQ(listed, bf < 0) << "#" << i << " end " << other.name << " " << bf;
       }
     }
@@ -104,10 +103,10 @@ TEST(FlipPathProperty, ContactsOverlapsAndPlayAreaAgreeWithBruteForce) {
   }
   std::printf("torpedo contacts %d, end overlaps %d, leaving the play area %d, built touching %d\n", contacts,
               end_overlaps, leaving, touching_built);
-  EXPECT_GT(contacts, kConfigurations / 5);
-  EXPECT_GT(end_overlaps, kConfigurations / 5);
-  EXPECT_GT(leaving, kConfigurations / 20);
-  EXPECT_GT(touching_built, kConfigurations / 5);
+  EXPECT_GT(contacts, configurations / 5);
+  EXPECT_GT(end_overlaps, configurations / 5);
+  EXPECT_GT(leaving, configurations / 20);
+  EXPECT_GT(touching_built, configurations / 5);
 }
 
 }  // namespace

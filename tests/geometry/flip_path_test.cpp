@@ -4,10 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include "placed_at.h"
+
 namespace diskref::geom {
 namespace {
 
-PlacedShape at(Shape s, double x, double y, double heading_deg) { return {s, Pose::from_degrees(x, y, heading_deg)}; }
+using test_shapes::at;
 
 TEST(FlipPath, SpecExample) {
   FlipInput in;

@@ -16,7 +16,6 @@
 namespace diskref::geom {
 namespace {
 
-constexpr double kTolerance = 1e-7;  // the brute-force references' accuracy, with room (mm)
 
 struct RangeCase {
   PlacedShape from, to;
@@ -41,14 +40,14 @@ RangeCase random_case(brute::ShapeSampler& s) {
 
 // A template placement overlaps a disk, by the brute-force signed distance.
 bool overlaps_brute(const PlacedShape& t, const PlacedShape& disk) {
-  return brute::signed_distance_by_directions(t, disk) <= kTolerance;
+  return brute::signed_distance_by_directions(t, disk) <= brute::kTolerance;
 }
 
 TEST(RangeProperty, VerdictPlacementAndRandomSearchAgreeWithBruteForce) {
   brute::ShapeSampler s(5150);
-  const int kConfigurations = 12000;
+  const int configurations = 12000;
   int in_range = 0, out_of_range = 0, random_found = 0, random_found_when_in = 0;
-  for (int i = 0; i < kConfigurations; ++i) {
+  for (int i = 0; i < configurations; ++i) {
     RangeCase c = random_case(s);
     // One in four is moved to within a micrometre of the boundary (gap = reach +- 1e-6 .. 1e-3).
     if (i % 4 == 0) {
@@ -63,9 +62,9 @@ TEST(RangeProperty, VerdictPlacementAndRandomSearchAgreeWithBruteForce) {
     // The numbers: reach is the diagonal; gap is the brute-force signed distance clamped at 0.
     double gap = std::max(0.0, brute::signed_distance_by_directions(c.from, c.to));
     ASSERT_NEAR(r.reach_mm, reach_of(c), 1e-12);
-    ASSERT_NEAR(r.gap_mm, gap, kTolerance) << "#" << i;
+    ASSERT_NEAR(r.gap_mm, gap, brute::kTolerance) << "#" << i;
     ASSERT_NEAR(r.margin_mm, r.reach_mm - r.gap_mm, 1e-12);
-    if (std::fabs(r.reach_mm - gap) > kTolerance) {
+    if (std::fabs(r.reach_mm - gap) > brute::kTolerance) {
       ASSERT_EQ(r.in_range, gap <= r.reach_mm) << "#" << i;
     }
     (r.in_range ? in_range : out_of_range)++;
@@ -88,15 +87,15 @@ TEST(RangeProperty, VerdictPlacementAndRandomSearchAgreeWithBruteForce) {
       if (signed_distance(t, c.from).distance > 1e-6 || signed_distance(t, c.to).distance > 1e-6) continue;
       if (!overlaps_brute(t, c.from) || !overlaps_brute(t, c.to)) continue;
       ++random_found;
-      ASSERT_GE(r.margin_mm, -kTolerance) << "#" << i << ": a placement overlapping both, yet out of range";
+      ASSERT_GE(r.margin_mm, -brute::kTolerance) << "#" << i << ": a placement overlapping both, yet out of range";
       if (r.in_range) ++random_found_when_in;
     }
   }
   std::printf("in range %d, out of range %d; random placements overlapping both: %d\n", in_range, out_of_range,
               random_found);
-  EXPECT_GT(in_range, kConfigurations / 4);
-  EXPECT_GT(out_of_range, kConfigurations / 4);
-  EXPECT_GT(random_found, kConfigurations / 4);  // the random search is not vacuous
+  EXPECT_GT(in_range, configurations / 4);
+  EXPECT_GT(out_of_range, configurations / 4);
+  EXPECT_GT(random_found, configurations / 4);  // the random search is not vacuous
   EXPECT_EQ(random_found, random_found_when_in);
 }
 

@@ -8,10 +8,12 @@
 
 #include <gtest/gtest.h>
 
+#include "placed_at.h"
+
 namespace diskref::geom {
 namespace {
 
-PlacedShape at(Shape s, double x, double y, double heading_deg) { return {s, Pose::from_degrees(x, y, heading_deg)}; }
+using test_shapes::at;
 
 const Rect kTemplate{88.9, 25.4};
 

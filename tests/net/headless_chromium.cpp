@@ -148,7 +148,7 @@ void HeadlessChromium::navigate(const std::string& url) {
   const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   for (;;) {
     for (const nlohmann::json& e : events_)
-      if (e.value("method", "") == "Page.loadEventFired") return;
+      if (e.is_object() && e.contains("method") && e.at("method") == "Page.loadEventFired") return;
     events_.clear();
     if (std::chrono::steady_clock::now() > end) throw std::runtime_error("the page did not load: " + url);
     events_.push_back(read_message(std::chrono::seconds(20)));

@@ -11,7 +11,6 @@
 namespace diskref::rules::testing {
 namespace {
 
-const double kReach = std::hypot(88.9, 25.4);
 
 nlohmann::json disk(const std::string& id, const std::string& card, bool revealed = true, bool ready = true) {
   return {{"id", id}, {"card", card}, {"revealed", revealed}, {"ready", ready}};
@@ -136,15 +135,15 @@ TEST(Activation, AdvancedTransporterAddsOneRangeContinuously) {
   const std::string transport = execute(R"("order": "attack", "attack": "transport", "target": "tderet", "crew": ["at"])");
   nlohmann::json crew = nlohmann::json::array({disk("at", "away_team")});
   // Beyond one template, within two: only with the Advanced Transporter.
-  Game with = facing(kReach + 20, crew, {disk("adv", "advanced_transporter")}, {"attack", "raise_shields", "change_speed"},
+  Game with = facing(kTemplateReach + 20, crew, {disk("adv", "advanced_transporter")}, {"attack", "raise_shields", "change_speed"},
                      {{"shields", 0}}, {{"shields", 0}});
   with.play(transport);
   EXPECT_EQ(with.disk("at").location, "tderet");
   EXPECT_TRUE(with.disk("adv").ready) << "no activation needed";
-  Game without = facing(kReach + 20, crew, {}, {"attack", "raise_shields", "change_speed"}, {{"shields", 0}}, {{"shields", 0}});
+  Game without = facing(kTemplateReach + 20, crew, {}, {"attack", "raise_shields", "change_speed"}, {{"shields", 0}}, {{"shields", 0}});
   without.refused(transport, RefusalKind::out_of_range);
   // The bonus is for transporting only: the beam's range is unchanged.
-  Game beam = facing(kReach + 20, crew, {disk("adv", "advanced_transporter")}, {"attack", "raise_shields", "change_speed"});
+  Game beam = facing(kTemplateReach + 20, crew, {disk("adv", "advanced_transporter")}, {"attack", "raise_shields", "change_speed"});
   beam.refused(execute(R"("order": "attack", "attack": "beam", "target": "tderet", "drops": [{"hits": 1}])"),
                RefusalKind::out_of_range);
 }
@@ -157,11 +156,11 @@ TEST(Activation, ActivatedOrConcealedContinuousDisksHaveNoEffect) {
   const std::string transport = execute(R"("order": "attack", "attack": "transport", "target": "tderet", "crew": ["at"])");
   nlohmann::json crew = nlohmann::json::array({disk("at", "away_team")});
   for (auto adv : {disk("adv", "advanced_transporter", true, false), disk("adv", "advanced_transporter", false, true)}) {
-    Game g = facing(kReach + 20, crew, {adv}, {"attack", "raise_shields", "change_speed"}, {{"shields", 0}}, {{"shields", 0}});
+    Game g = facing(kTemplateReach + 20, crew, {adv}, {"attack", "raise_shields", "change_speed"}, {{"shields", 0}}, {{"shields", 0}});
     g.refused(transport, RefusalKind::out_of_range);
   }
   // On the other ship it does nothing for this one.
-  Game other = facing(kReach + 20, crew, {}, {"attack", "raise_shields", "change_speed"}, {{"shields", 0}},
+  Game other = facing(kTemplateReach + 20, crew, {}, {"attack", "raise_shields", "change_speed"}, {{"shields", 0}},
                       {{"shields", 0}, {"tech", {disk("adv", "advanced_transporter")}}});
   other.refused(transport, RefusalKind::out_of_range);
 }

@@ -12,9 +12,7 @@
 namespace diskref::rules::testing {
 namespace {
 
-const double kReach = std::hypot(88.9, 25.4);  // the range template's diagonal
 
-nlohmann::json la_forge() { return {{"id", "laforge"}, {"card", "la_forge"}, {"revealed", true}}; }
 
 Game facing(double gap, nlohmann::json enterprise_extra = nlohmann::json::object(),
             nlohmann::json tderet_extra = nlohmann::json::object()) {
@@ -44,7 +42,7 @@ TEST(Attack, BeamTorpedoOrTransport) {
 // "A ship is in range if the range template can be placed between the ships such that it overlaps
 // both ship disks."
 TEST(Attack, BeamNeedsTheTargetInRangeOfTheTemplate) {
-  Game near = facing(kReach - 0.3);
+  Game near = facing(kTemplateReach - 0.3);
   auto events = near.play(kBeam + R"(, "drops": [{"hits": 0}]})");
   ASSERT_TRUE(has_event(events, "in_range"));
   EXPECT_NEAR(of_type(events, "in_range").front().detail["margin_mm"].get<double>(), 0.3, 1e-6);
@@ -52,7 +50,7 @@ TEST(Attack, BeamNeedsTheTargetInRangeOfTheTemplate) {
   const auto r = geom::range_check(placed(near.ship("enterprise")), placed(near.ship("tderet")), geom::Rect{88.9, 25.4});
   EXPECT_TRUE(r.in_range);
 
-  Game far = facing(kReach + 0.3);
+  Game far = facing(kTemplateReach + 0.3);
   std::string reason = far.refused(kBeam + R"(, "drops": [{"hits": 0}]})", RefusalKind::out_of_range);
   EXPECT_NE(reason.find("out of range"), std::string::npos);
   far.refused(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack", "attack": "beam",
@@ -126,7 +124,7 @@ TEST(Attack, TransportNeedsRangeAndBothShieldsDown) {
   nlohmann::json down = team;
   down["shields"] = 0;
   {
-    Game g = facing(kReach + 1, down, {{"shields", 0}});
+    Game g = facing(kTemplateReach + 1, down, {{"shields", 0}});
     g.refused(transport + R"(["at1"]})", RefusalKind::out_of_range);
   }
   Game g = facing(30, down, {{"shields", 0}});
@@ -141,7 +139,7 @@ TEST(Attack, TransportNeedsRangeAndBothShieldsDown) {
 
 TEST(Attack, TransportToATerrainDisk) {
   nlohmann::json setup = duel_setup(300, 300, 0, 800, 800, 180, 0,
-                                    {{"shields", 0}, {"crew", {la_forge(), {{"id", "at1"}, {"card", "away_team"}, {"revealed", true}}}}});
+                                    {{"shields", 0}, {"crew", {la_forge_disk(), {{"id", "at1"}, {"card", "away_team"}, {"revealed", true}}}}});
   setup["terrain"] = {{{"id", "vulcan"}, {"kind", "planet"}, {"pose", pose(420, 300, 0)},
                        {"shape", {{"type", "circle"}, {"diameter_mm", 100}}}}};
   Game g(setup);

@@ -7,13 +7,12 @@
 namespace diskref::rules::testing {
 namespace {
 
-nlohmann::json la_forge() { return {{"crew", {{{"id", "laforge"}, {"card", "la_forge"}, {"revealed", true}}}}}; }
 
 // The enterprise (speed 2, heading east from x = 300) ends its move at x = 414.4, y = 300.
 constexpr double kEndX = 300 + 2 * kFlip;
 
 Game head_on(double other_x, nlohmann::json setup_extra = nlohmann::json::object(), GameData data = sample_data()) {
-  nlohmann::json setup = duel_setup(300, 300, 0, other_x, 300, 180, 2, la_forge(), {{"speed", 0}});
+  nlohmann::json setup = duel_setup(300, 300, 0, other_x, 300, 180, 2, la_forge_aboard(), {{"speed", 0}});
   setup.update(setup_extra);
   Game g(setup, data);
   g.start_duel({"attack", "raise_shields", "change_speed"}, {"attack", "raise_shields", "change_speed"});
@@ -177,7 +176,7 @@ TEST(Collision, EvasiveActionOnlyWhenAboutToCollide) {
 TEST(Collision, EvasiveActionCannotAvoidATorpedo) {
   Game g = head_on(800);
   g.mutable_state().torpedoes.push_back(
-      {"torpedo-9", "tderet", {kEndX, 300, 180}, geom::Circle{25.4}, 3, 3, 2});
+      {"torpedo-9", "tderet", geom::Pose::from_degrees(kEndX, 300, 180), geom::Circle{25.4}, 3, 3, 2});
   std::string reason = g.refused(kMove + R"(, "evasive": {"after_flip": 1, "heading": 90}})", RefusalKind::illegal_value);
   EXPECT_NE(reason.find("torpedo"), std::string::npos);
 }
@@ -185,7 +184,7 @@ TEST(Collision, EvasiveActionCannotAvoidATorpedo) {
 // "You may not take evasive action on the third order phase of a turn."
 TEST(Collision, NoEvasiveActionInTheThirdPhase) {
   // Two phases of straight moves bring the enterprise to x = 528.8; the third would end on the tderet.
-  Game g(duel_setup(300, 300, 0, 300 + 6 * kFlip, 300, 180, 2, la_forge(), {{"speed", 0}}));
+  Game g(duel_setup(300, 300, 0, 300 + 6 * kFlip, 300, 180, 2, la_forge_aboard(), {{"speed", 0}}));
   g.reveal_all();
   g.orders("diana", "enterprise", {"attack", "raise_shields", "change_speed"});
   g.orders("owen", "tderet", {"attack", "raise_shields", "change_speed"});

@@ -9,11 +9,10 @@
 namespace diskref::rules::testing {
 namespace {
 
-nlohmann::json la_forge() { return {{"crew", {{{"id", "laforge"}, {"card", "la_forge"}, {"revealed", true}}}}}; }
 
 // Diana (La Forge, so she has the option first) at (100, 100) heading east; Owen far away.
 Game ready_to_act(int speed, const std::vector<std::string>& diana_orders,
-                  nlohmann::json enterprise_extra = la_forge()) {
+                  nlohmann::json enterprise_extra = la_forge_aboard()) {
   Game g(duel_setup(100, 100, 0, 800, 800, 180, speed, enterprise_extra));
   g.start_duel(diana_orders, {"raise_shields", "change_speed", "change_heading"});
   return g;
@@ -22,7 +21,7 @@ Game ready_to_act(int speed, const std::vector<std::string>& diana_orders,
 // "Movement, weapon fire, damage resolution and most disk effects occur during this step, with the
 // exception of crew combat, which occurs during Step 4: Boarding."
 TEST(Movement, MovementAndFireHappenInStepThreeCrewCombatInStepFour) {
-  Game g(duel_setup(100, 100, 0, 800, 800, 180, 2, la_forge()));
+  Game g(duel_setup(100, 100, 0, 800, 800, 180, 2, la_forge_aboard()));
   g.refused(R"({"do": "move", "player": "diana", "ship": "enterprise"})", RefusalKind::wrong_step);
   g.reveal_all();
   g.refused(R"({"do": "move", "player": "diana", "ship": "enterprise"})", RefusalKind::wrong_step);
@@ -115,7 +114,7 @@ TEST(Movement, CrewOrdersBeforeAndAfterMovementInEverySequence) {
 // "A ship moves by flipping end-over-end in a straight line."
 // "It flips a number of times equal to its current speed."
 TEST(Movement, FlipsItsSpeedInAStraightLine) {
-  Game g(duel_setup(300, 300, 30, 800, 800, 180, 3, la_forge()));
+  Game g(duel_setup(300, 300, 30, 800, 800, 180, 3, la_forge_aboard()));
   g.start_duel({"raise_shields", "change_speed", "change_heading"}, {"raise_shields", "change_speed", "change_heading"});
   auto events = g.play(R"({"do": "move", "player": "diana", "ship": "enterprise"})");
   EXPECT_EQ(of_type(events, "move").front().detail["flips"], 3);
@@ -137,7 +136,7 @@ TEST(Movement, FullStopDoesNotMove) {
 // "Tech upgrades that give bonuses or penalties to speed affect the ship’s maximum speed, not its
 // current speed."
 TEST(Movement, SpeedTechChangesMaximumNotCurrentSpeed) {
-  nlohmann::json extra = la_forge();
+  nlohmann::json extra = la_forge_aboard();
   extra["tech"] = {{{"id", "engines"}, {"card", "enhanced_engines"}, {"revealed", true}}};
   extra["speed"] = 5;  // the cruiser's printed maximum
   Game g = ready_to_act(4, {"change_speed", "raise_shields", "change_heading"}, extra);
@@ -146,7 +145,7 @@ TEST(Movement, SpeedTechChangesMaximumNotCurrentSpeed) {
   EXPECT_EQ(g.ship("enterprise").speed, 6);
 
   Game plain = ready_to_act(4, {"change_speed", "raise_shields", "change_heading"}, [] {
-    nlohmann::json e = la_forge();
+    nlohmann::json e = la_forge_aboard();
     e["speed"] = 5;
     return e;
   }());
@@ -171,7 +170,7 @@ TEST(Movement, SpeedChangesByOneOrTwoNeverAboveTheMaximum) {
 // "As ships move around the table, they’re free to pass over one another."
 TEST(Movement, ShipsPassOverOneAnother) {
   // The enterprise's path crosses the tderet and ends well past it.
-  Game g(duel_setup(100, 300, 0, 100 + 2 * kFlip, 300, 90, 4, la_forge()));
+  Game g(duel_setup(100, 300, 0, 100 + 2 * kFlip, 300, 90, 4, la_forge_aboard()));
   g.start_duel({"raise_shields", "change_speed", "change_heading"}, {"raise_shields", "change_speed", "change_heading"});
   auto events = g.play(R"({"do": "move", "player": "diana", "ship": "enterprise"})");
   EXPECT_NEAR(g.ship("enterprise").pose.position.x, 100 + 4 * kFlip, 1e-6);
@@ -182,7 +181,7 @@ TEST(Movement, ShipsPassOverOneAnother) {
 
 // "Any ship that moves out of the play area is considered destroyed."
 TEST(Movement, MovingOutOfThePlayAreaDestroys) {
-  Game g(duel_setup(800, 100, 0, 100, 800, 180, 3, la_forge()));
+  Game g(duel_setup(800, 100, 0, 100, 800, 180, 3, la_forge_aboard()));
   g.start_duel({"raise_shields", "change_speed", "change_heading"}, {"raise_shields", "change_speed", "change_heading"});
   auto events = g.play(R"({"do": "move", "player": "diana", "ship": "enterprise"})");
   EXPECT_TRUE(g.ship("enterprise").destroyed);

@@ -124,11 +124,14 @@ Game face_to_face(double gap, nlohmann::json enterprise_extra, const nlohmann::j
                   const std::vector<std::string>& diana_orders, const GameData& data) {
   if (!enterprise_extra.is_object()) enterprise_extra = nlohmann::json::object();
   nlohmann::json crew = enterprise_extra.value("crew", nlohmann::json::array());
-  crew.push_back({{"id", "laforge"}, {"card", "la_forge"}, {"revealed", true}});
+  crew.push_back(la_forge_disk());
   enterprise_extra["crew"] = crew;
   Game g(duel_setup(300, 300, 0, 300 + kFlip + gap, 300, 180, 0, enterprise_extra, tderet_extra), data);
   g.start_duel(diana_orders, {"attack", "raise_shields", "change_speed"});
   return g;
 }
+
+nlohmann::json la_forge_disk() { return {{"id", "laforge"}, {"card", "la_forge"}, {"revealed", true}}; }
+nlohmann::json la_forge_aboard() { return {{"crew", nlohmann::json::array({la_forge_disk()})}}; }
 
 }  // namespace diskref::rules::testing

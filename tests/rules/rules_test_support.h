@@ -2,6 +2,7 @@
 // Shared by the rules tests: the sample data set, games built from setup JSON, and actions written
 // exactly as play scripts write them. Every applied action is followed by the invariant check.
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,12 @@ const GameData& sample_data();
 inline constexpr double kShipDiameter = 63.5;
 inline constexpr double kFlip = 57.2;
 nlohmann::json ship_shape();
+// The range template's diagonal (88.9 x 25.4 mm): the farthest an attack reaches.
+inline const double kTemplateReach = std::hypot(88.9, 25.4);
+
+// La Forge, revealed: as a crew disk, and as a ship entry's "crew" member holding him.
+nlohmann::json la_forge_disk();
+nlohmann::json la_forge_aboard();
 
 // {"x":..,"y":..,"heading":..}
 nlohmann::json pose(double x, double y, double heading);

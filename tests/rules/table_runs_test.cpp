@@ -13,13 +13,12 @@
 namespace diskref::rules::testing {
 namespace {
 
-nlohmann::json la_forge() { return {{"crew", {{{"id", "laforge"}, {"card", "la_forge"}, {"revealed", true}}}}}; }
 
 // Diana's enterprise (La Forge aboard: she acts first) at (100, 100) heading east at `speed`, the
 // tderet far away unless given.
 Game ready(int speed, nlohmann::json tderet = pose(800, 800, 180),
            const std::vector<std::string>& diana_orders = {"raise_shields", "change_speed", "change_heading"}) {
-  Game g(duel_setup(100, 100, 0, 0, 0, 0, speed, la_forge(), {{"pose", tderet}, {"speed", 0}}));
+  Game g(duel_setup(100, 100, 0, 0, 0, 0, speed, la_forge_aboard(), {{"pose", tderet}, {"speed", 0}}));
   g.start_duel(diana_orders, {"raise_shields", "change_speed", "change_heading"});
   return g;
 }

@@ -122,7 +122,7 @@ TEST(Torpedo, ContactDuringEndOfPhaseMovement) {
 // "Ships can hit their own torpedoes, so be careful!"
 TEST(Torpedo, AShipMovingIntoATorpedoIsHitEvenByItsOwn) {
   Game g = launcher(pose(800, 100, 90), 2);
-  g.mutable_state().torpedoes.push_back({"torpedo-9", "enterprise", {100 + kFlip, 457, 90}, geom::Circle{kTorpedo}, 4, 3, 2});
+  g.mutable_state().torpedoes.push_back({"torpedo-9", "enterprise", geom::Pose::from_degrees(100 + kFlip, 457, 90), geom::Circle{kTorpedo}, 4, 3, 2});
   auto events = g.play(R"({"do": "move", "player": "diana", "ship": "enterprise",
                            "drops": [{"purpose": "damage", "subject": "enterprise", "hits": 3}, {"crits": []}]})");
   ASSERT_TRUE(has_event(events, "torpedo_contact"));
@@ -135,7 +135,7 @@ TEST(Torpedo, ATurnIntoATorpedoIsContactToo) {
   // A ship at Full Stop turning in place: its front flat (28.6 mm from the centre) is 1 mm short of a
   // torpedo ahead; turned 90 degrees, its round side (31.75 mm) reaches it.
   Game g = launcher();
-  g.mutable_state().torpedoes.push_back({"torpedo-9", "tderet", {kBayX + 1, 457, 0}, geom::Circle{kTorpedo}, 4, 3, 2});
+  g.mutable_state().torpedoes.push_back({"torpedo-9", "tderet", geom::Pose::from_degrees(kBayX + 1, 457, 0), geom::Circle{kTorpedo}, 4, 3, 2});
   auto events = g.play(R"({"do": "turn", "player": "diana", "ship": "enterprise", "heading": 90,
                            "drops": [{"hits": 1}, {"crits": []}]})");
   EXPECT_TRUE(has_event(events, "torpedo_contact"));

@@ -15,7 +15,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path sample() { return fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "skirmish"; }
+fs::path skirmish_sample() { return fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "skirmish"; }
 
 std::vector<std::string> labels(const std::vector<InputChoice>& choices) {
   std::vector<std::string> out;
@@ -26,9 +26,9 @@ std::vector<std::string> labels(const std::vector<InputChoice>& choices) {
 bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
 
 struct Game {
-  model::TableSpec table = model::load_table(sample() / "table.json");
-  model::DiskRegistry registry = model::load_disk_registry(sample() / "disks.json");
-  referee::GameFile file = referee::load_game_file(sample() / "game.json", table, registry);
+  model::TableSpec table = model::load_table(skirmish_sample() / "table.json");
+  model::DiskRegistry registry = model::load_disk_registry(skirmish_sample() / "disks.json");
+  referee::GameFile file = referee::load_game_file(skirmish_sample() / "game.json", table, registry);
 };
 
 TEST(GameInputs, StepOneOffersEachPlayersRevealAndNothingOfLaterSteps) {
