@@ -188,6 +188,18 @@ void VideoRecorder::finish() {
 
 long long VideoRecorder::frames_written() const { return written_.load(); }
 long long VideoRecorder::frames_dropped() const { return dropped_.load(); }
+
+double VideoRecorder::waiting_span_s() const {
+  std::lock_guard lock(mutex_);
+  const Job* oldest = nullptr;
+  const Job* newest = nullptr;
+  for (const Job& job : queue_)
+    if (job.still_path.empty()) {
+      if (oldest == nullptr) oldest = &job;
+      newest = &job;
+    }
+  return oldest == nullptr ? 0.0 : newest->t - oldest->t;
+}
 bool VideoRecorder::failed() const { return failed_.load(); }
 
 std::string VideoRecorder::failure() const {

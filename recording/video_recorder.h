@@ -78,6 +78,9 @@ class VideoRecorder {
 
   long long frames_written() const;  // frames whose line is in frames.jsonl
   long long frames_dropped() const;  // frames dropped because the queue was full
+  // The frame time spanned by the frames waiting for the encoder now (0 for fewer than two): what
+  // a kill would lose beyond the frame being written. Below max_queued_s for a live source.
+  double waiting_span_s() const;
   bool failed() const;
   // A write failed (disk full, ...): "DIR/video/segment-000003.mjpeg: writing frame 1234 failed:
   // No space left on device; the video keeps the 1200 frame(s) written before, complete (segments

@@ -163,8 +163,10 @@ TEST(VideoRecorder, RefusesWhatCannotBeAFrameOrAFolder) {
   EXPECT_THROW(rec.add(test_picture(0), 0, std::nan("")), std::invalid_argument);
 }
 
-TEST(VideoRecorder, ALiveSourcesWaitingFramesSpanAtMostASecond) {
+TEST(VideoRecorder, ALiveSourcesWaitingFramesSpanLessThanHalfASecond) {
   // A starved encoder thins the video out instead of lagging behind: what a kill loses is bounded.
+  // Checked after every frame, however fast the encoder happens to be (under TSan it kept up with
+  // a good part of the frames, so the span of what was written says nothing about the queue).
   const fs::path dir = scratch_folder() / "video";
   cv::Mat noise(1080, 1920, CV_8UC3);
   cv::randu(noise, 0, 256);
@@ -172,14 +174,18 @@ TEST(VideoRecorder, ALiveSourcesWaitingFramesSpanAtMostASecond) {
   options.max_queued = 1000;
   options.max_queued_s = 0.5;
   VideoRecorder rec(dir, options);
-  for (long long i = 0; i < 120; ++i) rec.add(noise, i, static_cast<double>(i) / 60.0);  // 2 s at 60 fps, at once
+  double widest = 0;
+  for (long long i = 0; i < 120; ++i) {  // 2 s at 60 fps, at once: far faster than JPEG of noise
+    rec.add(noise, i, static_cast<double>(i) / 60.0);
+    widest = std::max(widest, rec.waiting_span_s());
+  }
   const long long dropped = rec.frames_dropped();
   rec.finish();
-  EXPECT_GT(dropped, 0);
+  EXPECT_LT(widest, options.max_queued_s);
+  EXPECT_GT(dropped, 0);  // the queue filled: the bound was what held it
   const RecordedVideo video = RecordedVideo::open(dir);
-  ASSERT_FALSE(video.frames().empty());
-  // Nothing was written while adding (or very little): what was accepted spans about 0.5 s.
-  EXPECT_LE(video.frames().back().t - video.frames().front().t, 0.5 + 0.5);
+  EXPECT_EQ(static_cast<long long>(video.frames().size()) + dropped, 120);
+  EXPECT_DOUBLE_EQ(rec.waiting_span_s(), 0.0);  // finished: nothing waits
 }
 
 TEST(VideoRecorder, AFileSourceWaitsForTheEncoderAndLosesNoFrame) {
