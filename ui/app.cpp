@@ -422,6 +422,8 @@ RunSummary run_app(const AppOptions& o) {
   screen.worker = &worker;
   screen.note(Severity::info, "opened " + worker.source_description() + "; tracks: " + worker.producer_description());
   for (const std::string& n : summary.notes) screen.note(Severity::warning, n);
+  // A replay keeps saying what the recording lost, where people look.
+  if (replay) screen.standing_warnings = summary.notes;
   if (recorder) screen.note(Severity::info, "recording to " + recorder->dir().string());
 
   // --- Act 2: the loop.

@@ -1,5 +1,6 @@
 #include "ui/imgui_draw.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace diskref::ui {
@@ -48,6 +49,27 @@ void draw_label(ImDrawList* dl, Vec2 at, ImU32 color, const std::string& text) {
     }
   }
   dl->AddText(p, color, text.c_str());
+}
+
+void draw_text_block(ImDrawList* dl, Vec2 anchor, const std::vector<ColoredLine>& lines) {
+  if (lines.empty()) return;
+  const double line_h = static_cast<double>(ImGui::GetTextLineHeight()) + 1;
+  double w = 0;
+  for (const ColoredLine& l : lines) w = std::max(w, static_cast<double>(ImGui::CalcTextSize(l.text.c_str()).x));
+  const double h = line_h * static_cast<double>(lines.size());
+  constexpr double kGap = 24;  // clear of the disk the block speaks of
+  constexpr double kPad = 4;
+  const Vec2 lo = vec(dl->GetClipRectMin()) + Vec2{kPad, kPad};
+  const Vec2 hi = vec(dl->GetClipRectMax()) - Vec2{kPad, kPad};
+  Vec2 at{anchor.x + kGap, anchor.y - line_h * 0.5};
+  if (at.x + w > hi.x) at.x = anchor.x - kGap - w;  // no room to the right: to the left
+  at.x = std::clamp(at.x, lo.x, std::max(lo.x, hi.x - w));
+  at.y = std::clamp(at.y, lo.y, std::max(lo.y, hi.y - h));
+  dl->AddRectFilled(im(at - Vec2{kPad, kPad}), im(at + Vec2{w + kPad, h + kPad}), IM_COL32(12, 14, 18, 200), 4.0f);
+  for (const ColoredLine& l : lines) {
+    draw_label(dl, at, l.color, l.text);
+    at.y += line_h;
+  }
 }
 
 void draw_dashed(ImDrawList* dl, const std::vector<Vec2>& pts, ImU32 color, float thickness, float dash_px) {
