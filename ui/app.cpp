@@ -374,6 +374,8 @@ RunSummary run_app(const AppOptions& o) {
     game = open_replayed_game(*replay, screen, summary);
   }
   screen.game = game.get();
+  // A game's table view follows the move: what the referee looks at after each ruling.
+  if (screen.game != nullptr) screen.zoom_to_dispute = true;
 
   Sources sources = open_sources(o, rs, screen, summary, replay ? &*replay : nullptr);
   // A camera file for another camera mode is named, not blamed on the table later.

@@ -63,7 +63,7 @@ void draw_camera_view(Screen& s, const ScreenRect& rect) {
     auto map = [&](const std::vector<Vec2>& pts, double z) { return screen_from_table(*pose, view, pts, z); };
     draw_polygon(dl, map(play_area_edge_mm(s.table.play_area_mm, 24), 0.0), im_color(colors::kPlayArea, 200), 1.5f);
     outlines = draw_scene(dl, s, map, OverlayStyle{});
-    draw_game_move(dl, s, map, OverlayStyle{});
+    if (std::optional<Vec2> at = draw_game_move(dl, s, map, OverlayStyle{})) draw_text_block(dl, *at, game_move_lines(s));
   }
   if (s.show_detections) {
     for (const OverlayTag& t : s.snap->result.detections) {

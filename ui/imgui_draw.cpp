@@ -51,25 +51,47 @@ void draw_label(ImDrawList* dl, Vec2 at, ImU32 color, const std::string& text) {
   dl->AddText(p, color, text.c_str());
 }
 
-void draw_text_block(ImDrawList* dl, Vec2 anchor, const std::vector<ColoredLine>& lines) {
-  if (lines.empty()) return;
-  const double line_h = static_cast<double>(ImGui::GetTextLineHeight()) + 1;
+namespace {
+constexpr double kTextPad = 4;
+double text_line_height() { return static_cast<double>(ImGui::GetTextLineHeight()) + 1; }
+}  // namespace
+
+Vec2 text_box_size(const std::vector<ColoredLine>& lines) {
   double w = 0;
   for (const ColoredLine& l : lines) w = std::max(w, static_cast<double>(ImGui::CalcTextSize(l.text.c_str()).x));
-  const double h = line_h * static_cast<double>(lines.size());
-  constexpr double kGap = 24;  // clear of the disk the block speaks of
-  constexpr double kPad = 4;
-  const Vec2 lo = vec(dl->GetClipRectMin()) + Vec2{kPad, kPad};
-  const Vec2 hi = vec(dl->GetClipRectMax()) - Vec2{kPad, kPad};
-  Vec2 at{anchor.x + kGap, anchor.y - line_h * 0.5};
-  if (at.x + w > hi.x) at.x = anchor.x - kGap - w;  // no room to the right: to the left
-  at.x = std::clamp(at.x, lo.x, std::max(lo.x, hi.x - w));
-  at.y = std::clamp(at.y, lo.y, std::max(lo.y, hi.y - h));
-  dl->AddRectFilled(im(at - Vec2{kPad, kPad}), im(at + Vec2{w + kPad, h + kPad}), IM_COL32(12, 14, 18, 200), 4.0f);
+  return {w + 2 * kTextPad, text_line_height() * static_cast<double>(lines.size()) + 2 * kTextPad};
+}
+
+void draw_text_box(ImDrawList* dl, Vec2 at, const std::vector<ColoredLine>& lines) {
+  if (lines.empty()) return;
+  const Vec2 size = text_box_size(lines);
+  dl->AddRectFilled(im(at), im(at + size), IM_COL32(12, 14, 18, 200), 4.0f);
+  Vec2 line_at = at + Vec2{kTextPad, kTextPad};
   for (const ColoredLine& l : lines) {
-    draw_label(dl, at, l.color, l.text);
-    at.y += line_h;
+    draw_label(dl, line_at, l.color, l.text);
+    line_at.y += text_line_height();
   }
+}
+
+void draw_text_block(ImDrawList* dl, Vec2 anchor, const std::vector<ColoredLine>& lines) {
+  if (lines.empty()) return;
+  const Vec2 size = text_box_size(lines);
+  constexpr double kGap = 20;  // clear of the disk the block speaks of
+  const Vec2 lo = vec(dl->GetClipRectMin());
+  const Vec2 hi = vec(dl->GetClipRectMax());
+  // Beside the anchor, right or left; where neither has room, below it (or above): never over it.
+  Vec2 at{anchor.x + kGap, anchor.y - size.y * 0.5};
+  if (at.x + size.x > hi.x) {
+    if (anchor.x - kGap - size.x >= lo.x) {
+      at.x = anchor.x - kGap - size.x;
+    } else {
+      at.x = anchor.x - size.x * 0.5;
+      at.y = anchor.y + kGap + size.y <= hi.y ? anchor.y + kGap : anchor.y - kGap - size.y;
+    }
+  }
+  at.x = std::clamp(at.x, lo.x, std::max(lo.x, hi.x - size.x));
+  at.y = std::clamp(at.y, lo.y, std::max(lo.y, hi.y - size.y));
+  draw_text_box(dl, at, lines);
 }
 
 void draw_dashed(ImDrawList* dl, const std::vector<Vec2>& pts, ImU32 color, float thickness, float dash_px) {
