@@ -113,6 +113,14 @@ int run_tags(const TagsOptions& options) {
   if (!options.table.empty()) table = model::load_table(options.table);
   for (const std::string& w : print::tag_warnings(registry, table ? &*table : nullptr, camera))
     std::fprintf(stderr, "diskref tags: warning: %s\n", w.c_str());
+  // The camera planner: with the table, whether this camera straight above sees all of it.
+  if (camera && table) {
+    const model::PinholeCamera pinhole{camera->resolution.width, camera->resolution.height, camera->horizontal_fov_deg,
+                                       camera->height_mm};
+    const model::CameraPlan plan = model::plan_camera(model::straight_above_play_area(pinhole, *table), *table, &registry);
+    for (const model::PlanProblem& p : model::view_problems(plan, *table, &registry, pinhole))
+      std::fprintf(stderr, "diskref tags: warning: %s: %s\n", p.problem.c_str(), p.fix.c_str());
+  }
 
   sheet.title = options.disks;
   std::vector<cv::Mat> pages;
