@@ -33,6 +33,7 @@ const SetupFunction kCommands[] = {
     diskref::cli::setup_render,
     diskref::cli::setup_tags,
     diskref::cli::setup_plan,
+    diskref::cli::setup_setup,
     diskref::cli::setup_play,
     diskref::cli::setup_referee,
     diskref::cli::setup_report,

@@ -267,10 +267,12 @@ std::vector<PlanProblem> plan_problems(const CameraPlan& plan, const TableSpec& 
   std::vector<PlanProblem> out = view_problems(plan, table, registry, pinhole);
   std::optional<HeightAdvice> advice;
   if (pinhole) advice = advise_height(*pinhole, table, registry);
-  // Unreadable tags, grouped where they read alike (four torpedoes of one size are one line).
+  // Unreadable tags, grouped where they read alike (six torpedoes of one size, both faces, are one
+  // line): the disks (or markers) by name, then their tag ids.
   struct Group {
     TagReading first;
-    std::vector<std::string> what;
+    std::vector<std::string> names;
+    std::vector<int> ids;
   };
   std::vector<Group> groups;
   for (const TagReading& t : plan.unreadable()) {
@@ -279,14 +281,23 @@ std::vector<PlanProblem> plan_problems(const CameraPlan& plan, const TableSpec& 
              std::fabs(g.first.largest_fitting_mm - t.largest_fitting_mm) < 1e-6;
     };
     auto g = std::find_if(groups.begin(), groups.end(), same);
-    if (g == groups.end()) groups.push_back({t, {t.what + " (tag " + std::to_string(t.tag_id) + ")"}});
-    else g->what.push_back(t.what + " (tag " + std::to_string(t.tag_id) + ")");
+    if (g == groups.end()) g = groups.insert(groups.end(), Group{t, {}, {}});
+    // "enterprise up" -> "enterprise"; a marker keeps its whole name.
+    const std::string name = t.largest_fitting_mm > 0 ? t.what.substr(0, t.what.rfind(' ')) : t.what;
+    if (std::find(g->names.begin(), g->names.end(), name) == g->names.end()) g->names.push_back(name);
+    g->ids.push_back(t.tag_id);
   }
   for (const Group& g : groups) {
     const TagReading& t = g.first;
-    std::string problem = fmt::format("{}: {:g} mm tag{} read{} at {:.2f} px per cell where {} worst (spec §2 needs {:g})",
-                                      join(g.what), t.size_mm, g.what.size() > 1 ? "s" : "", g.what.size() > 1 ? "" : "s",
-                                      t.px_per_cell, g.what.size() > 1 ? "they read" : "it reads", kMinPixelsPerCell);
+    std::vector<std::string> ids;
+    for (int id : g.ids) ids.push_back(std::to_string(id));
+    const bool consecutive = g.ids.size() > 2 && g.ids.back() - g.ids.front() + 1 == static_cast<int>(g.ids.size());
+    const std::string tags = consecutive ? fmt::format("tags {} to {}", g.ids.front(), g.ids.back())
+                                         : (g.ids.size() > 1 ? "tags " : "tag ") + join(ids);
+    const bool many = g.ids.size() > 1;
+    std::string problem = fmt::format("{} ({}): {:g} mm tag{} read{} at {:.2f} px per cell where {} worst (spec §2 needs {:g})",
+                                      join(g.names), tags, t.size_mm, many ? "s" : "", many ? "" : "s", t.px_per_cell,
+                                      many ? "they read" : "it reads", kMinPixelsPerCell);
     std::string fix;
     const double needed = std::ceil(10 * t.needed_mm) / 10;
     if (t.largest_fitting_mm <= 0) {
