@@ -152,6 +152,7 @@ int run_tags(const TagsOptions& options) {
 RunFunction setup_tags(CLI::App& app) {
   auto options = std::make_shared<TagsOptions>();
   CLI::App* sub = app.add_subcommand("tags", "Print-ready tag sheets at exact scale (PDF or PNG) with cut outlines");
+  sub->footer("Examples:\n  diskref tags --disks disks.json --table table.json --out sheets.pdf\n  diskref tags --disks disks.json --table table.json --out sheets.pdf --camera-resolution 1920x1080 --camera-fov 70 --camera-height 1000\n(a whole kit for a game: diskref setup kit DIR --game GAME.json)");
   sub->add_option("--disks", options->disks, "Disk registry (JSON, spec §4)")->required();
   sub->add_option("--table", options->table, "Table file (JSON, spec §3): also print the corner markers");
   sub->add_option("--out", options->out, "Output file: .pdf (all pages) or .png (FILE.png, FILE-2.png, ...)")->required();
