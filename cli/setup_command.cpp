@@ -324,7 +324,7 @@ int run_status(const SetupOptions& o) {
   for (setup::Step step : setup::kAllSteps) {
     const auto it = s.done.find(std::string(setup::step_key(step)));
     std::printf("  %-12s %s\n", std::string(setup::step_title(step)).c_str(),
-                it == s.done.end() ? "not done" : ("done " + it->second.dump()).c_str());
+                it == s.done.end() ? "not done" : ("done: " + setup::step_summary(step, it->second)).c_str());
   }
   static const char* const kNext[] = {"setup kit", "setup kit", "setup kit", "setup calibrate", "setup table", "setup disks"};
   const setup::Step next = s.next_step();

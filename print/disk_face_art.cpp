@@ -85,7 +85,7 @@ bool inside_outline(const DiskAppearance& look, const FaceBox& box) {
 }  // namespace
 
 std::optional<FaceLabel> FaceLabel::fit(const DiskAppearance& look, model::Face face, const std::string& text,
-                                        const std::vector<FaceBox>& taken) {
+                                        const std::vector<FaceBox>& taken, bool above_first) {
   if (text.empty()) return std::nullopt;
   std::vector<std::array<geom::Vec2, 4>> clear = keep_clear(look, face);
   for (const FaceBox& t : taken) clear.push_back(as_polygon(grown(t, 0.4)));
@@ -104,7 +104,8 @@ std::optional<FaceLabel> FaceLabel::fit(const DiskAppearance& look, model::Face 
     // shifted along the side as little as needed (a tag turned 45 degrees leaves room only beside
     // its corners); from the tag outwards, the first place that is free.
     std::optional<FaceBox> found;
-    for (int side = 0; side < 4 && !found; ++side)
+    for (int order = 0; order < 4 && !found; ++order) {
+      const int side = above_first && order < 2 ? 1 - order : order;
       for (int k = 0; k <= static_cast<int>(2 * radius / kLateralStepMm) && !found; ++k) {
         const double shift = (k % 2 == 0 ? 1 : -1) * kLateralStepMm * ((k + 1) / 2);
         for (double d = 0; d <= radius && !found; d += kSearchStepMm) {
@@ -118,6 +119,7 @@ std::optional<FaceLabel> FaceLabel::fit(const DiskAppearance& look, model::Face 
           if (free(b)) found = b;
         }
       }
+    }
     if (!found) continue;
     FaceLabel label;
     label.text_ = text;

@@ -45,8 +45,9 @@ class FaceLabel {
   // on `face` below the tag, above it or beside it, inside the outline and clear of the tag's white
   // square, of the ship's arrow, of a template's ticks and of the boxes in `taken`; nullopt when
   // none does.
+  // `above_first`: look above the tag before below it (a second label, the first being below).
   static std::optional<FaceLabel> fit(const DiskAppearance& look, model::Face face, const std::string& text,
-                                      const std::vector<FaceBox>& taken = {});
+                                      const std::vector<FaceBox>& taken = {}, bool above_first = false);
 
   const std::string& text() const { return text_; }
   double cap_height_mm() const { return cap_height_mm_; }

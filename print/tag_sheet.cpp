@@ -78,7 +78,7 @@ std::vector<FaceLabel> face_labels(const DiskAppearance& look, model::Face face,
   std::vector<FaceLabel> out;
   if (auto name = FaceLabel::fit(look, face, look.spec().name)) out.push_back(*name);
   if (say_face && !out.empty())
-    if (auto which = FaceLabel::fit(look, face, std::string(to_string(face)), {out.front().box()})) out.push_back(*which);
+    if (auto which = FaceLabel::fit(look, face, std::string(to_string(face)), {out.front().box()}, true)) out.push_back(*which);
   return out;
 }
 

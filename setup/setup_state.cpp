@@ -65,6 +65,34 @@ std::string_view step_purpose(Step step) {
   return "";
 }
 
+std::string step_summary(Step step, const nlohmann::json& f) {
+  auto number = [&](const char* key) { return f.contains(key) && f[key].is_number() ? f[key].get<double>() : 0.0; };
+  switch (step) {
+    case Step::play_area:
+      if (f.contains("play_area_mm")) return fmt::format("{:g} x {:g} mm", f["play_area_mm"][0].get<double>(), f["play_area_mm"][1].get<double>());
+      return "set";
+    case Step::camera:
+      return fmt::format("{:.2f} mm per pixel; tags from {:.1f} mm read", number("mm_per_px"), number("smallest_tag_mm"));
+    case Step::kit:
+      return fmt::format("{:g} disks, corner markers of {:g} mm, {:g} pages printed", number("disks"), number("marker_mm"), number("pages"));
+    case Step::calibration: {
+      std::string size;
+      if (f.contains("image_size")) size = fmt::format(" at {}x{}", f["image_size"][0].get<int>(), f["image_size"][1].get<int>());
+      return fmt::format("lens RMS {:.3f} px over {:g} views{}", number("rms_px"), number("views"), size);
+    }
+    case Step::table: {
+      std::string markers;
+      if (f.contains("markers"))
+        for (const auto& m : f["markers"]) markers += (markers.empty() ? "" : ", ") + std::to_string(m.get<int>());
+      return fmt::format("fit {:.2f} px, {:.2f} mm from markers {}; marker distances within {:.2f} mm of the table file",
+                         number("fit_px"), number("fit_mm"), markers, number("worst_distance_mm"));
+    }
+    case Step::disks: return fmt::format("{:g} of {:g} disks seen and read", number("seen"), number("disks"));
+    case Step::done: break;
+  }
+  return "";
+}
+
 Step SetupState::next_step() const {
   for (Step s : kAllSteps)
     if (!is_done(s)) return s;

@@ -582,6 +582,10 @@ void SetupScreen::draw_settings() {
     if (busy) ImGui::EndDisabled();
   } else if (step_ == Step::disks && shown_ && shown_->view && !shown_->view->offsets.empty()) {
     if (ImGui::Button("Correct the down faces' heading offsets")) apply_offsets();
+  } else if (step_ == Step::done) {
+    ImGui::TextWrapped("Start the table: the companion screen opens on this setup's files, refereeing %s. Lay the game "
+                       "out as it begins; the referee reads every move from the table.",
+                       state_.game_file.filename().c_str());
   }
 }
 
@@ -591,10 +595,8 @@ void SetupScreen::draw_summary() {
   for (Step s : setup::kAllSteps) {
     const auto it = state_.done.find(std::string(setup::step_key(s)));
     ImGui::TextColored(im_color4(it != state_.done.end() ? kOk : kProblem), "%d %s", step_number(s), std::string(setup::step_title(s)).c_str());
-    if (it != state_.done.end()) {
-      ImGui::SameLine(180);
-      ImGui::TextWrapped("%s", it->second.dump().c_str());
-    }
+    ImGui::SameLine(150);
+    ImGui::TextWrapped("%s", it != state_.done.end() ? setup::step_summary(s, it->second).c_str() : "not done");
   }
   ImGui::Spacing();
   ImGui::TextWrapped("To play: diskref ui --camera 0 --table %s --disks %s --calib %s --game %s", state_.table_file().c_str(),
@@ -602,7 +604,9 @@ void SetupScreen::draw_summary() {
 }
 
 void SetupScreen::draw_panel(const ScreenRect& rect) {
-  begin_panel(fmt::format("Step {} of 6: {}###setup_panel", std::min(6, step_number(step_)), setup::step_title(step_)).c_str(), rect);
+  const std::string title = step_ == Step::done ? "Ready###setup_panel"
+                                                 : fmt::format("Step {} of 6: {}###setup_panel", step_number(step_), setup::step_title(step_));
+  begin_panel(title.c_str(), rect);
   // What is this step for: always at the top, in a sentence or two.
   ImGui::PushStyleColor(ImGuiCol_Text, im_color4(kMuted));
   ImGui::TextWrapped("%s", std::string(setup::step_purpose(step_)).c_str());

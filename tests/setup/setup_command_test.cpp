@@ -53,7 +53,7 @@ TEST_F(SetupCommand, KitThenStatusThenStepsInOrder) {
   EXPECT_NE(r.out.find("next: diskref setup calibrate " + dir), std::string::npos) << r.out;
   r = run("setup status " + dir);
   ASSERT_EQ(r.status, 0);
-  EXPECT_NE(r.out.find("Kit          done"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Kit          done: 9 disks, corner markers of 40 mm, 7 pages printed"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Calibration  not done"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("next: diskref setup calibrate " + dir), std::string::npos) << r.out;
   // The disks step before the table's: refused, saying what comes next.

@@ -167,7 +167,7 @@ TEST(UiSetupScreen, ANewTableFromTheGameFileAloneToTrackingThroughEveryStep) {
 
   // 3. Calibration, table, disks, then the table itself: taken up where the first run stopped.
   const fs::path script2 = out_dir() / "script-2.jsonl";
-  write_lines(script2, {screenshot(5, "5-calibration"), R"({"t": 14.5, "do": "calibrate"})", screenshot(14.55, "6-calibrated"),
+  write_lines(script2, {screenshot(4.4, "5-calibration"), R"({"t": 14.5, "do": "calibrate"})", screenshot(14.55, "6-calibrated"),
                         R"({"t": 14.6, "do": "next"})", screenshot(15.3, "7-table"), R"({"t": 15.4, "do": "next"})",
                         screenshot(20.5, "8-disks"), R"({"t": 20.6, "do": "next"})", screenshot(20.6, "9-ready"),
                         R"({"t": 20.7, "do": "start"})"});
