@@ -40,26 +40,11 @@ struct PlanOptions {
   bool markdown = false;
 };
 
-std::pair<int, int> parse_resolution(const std::string& text) {
-  int w = 0, h = 0;
-  char rest = 0;
-  namespace b = model::bounds;
-  if (std::sscanf(text.c_str(), "%dx%d%c", &w, &h, &rest) != 2 || w < b::kMinImageSidePx || h < b::kMinImageSidePx ||
-      w > b::kMaxImageSidePx || h > b::kMaxImageSidePx)
-    throw io::InputError("", "--camera-resolution", "expected WIDTHxHEIGHT in pixels such as 1920x1080, not \"" + text + "\"");
-  return {w, h};
-}
-
 model::TableSpec table_from(const PlanOptions& o) {
   if (!o.table.empty() && !o.play_area.empty()) throw io::InputError("", "--table/--play-area", "give one of them");
   if (!o.table.empty()) return model::load_table(o.table);
   if (o.play_area.empty()) return model::default_table();
-  double w = 0, h = 0;
-  char rest = 0;
-  namespace b = model::bounds;
-  if (std::sscanf(o.play_area.c_str(), "%lfx%lf%c", &w, &h, &rest) != 2 || !b::within(w, b::kMinPlayAreaMm, b::kMaxPlayAreaMm) ||
-      !b::within(h, b::kMinPlayAreaMm, b::kMaxPlayAreaMm))
-    throw io::InputError("", "--play-area", "expected WIDTHxHEIGHT in mm such as 914.4x914.4, not \"" + o.play_area + "\"");
+  const auto [w, h] = parse_play_area(o.play_area, "--play-area");
   return model::table_with_markers({w, h}, 40);
 }
 
@@ -143,7 +128,7 @@ int run_plan(const PlanOptions& o) {
                            "give the camera's resolution and horizontal field of view (e.g. --camera-resolution 1920x1080 "
                            "--camera-fov 70), or its calibration (--calib camera.json)");
     for (const std::string& r : o.resolutions) {
-      auto [w, h] = parse_resolution(r);
+      auto [w, h] = parse_resolution(r, "--camera-resolution");
       cameras.emplace_back(fmt::format("{}x{}, {:g}°", w, h, o.fov_deg), model::PinholeCamera{w, h, o.fov_deg, 1000});
     }
   }

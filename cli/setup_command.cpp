@@ -66,25 +66,6 @@ void print_advice(const std::vector<Advice>& advice) {
   }
 }
 
-std::pair<int, int> parse_pair(const std::string& text, const char* option, const char* example) {
-  int w = 0, h = 0;
-  char rest = 0;
-  if (std::sscanf(text.c_str(), "%dx%d%c", &w, &h, &rest) != 2 || w < model::bounds::kMinImageSidePx ||
-      h < model::bounds::kMinImageSidePx || w > model::bounds::kMaxImageSidePx || h > model::bounds::kMaxImageSidePx)
-    throw io::InputError("", option, std::string("expected WIDTHxHEIGHT such as ") + example + ", not \"" + text + "\"");
-  return {w, h};
-}
-
-geom::Vec2 parse_play_area(const std::string& text) {
-  double w = 0, h = 0;
-  char rest = 0;
-  namespace b = model::bounds;
-  if (std::sscanf(text.c_str(), "%lfx%lf%c", &w, &h, &rest) != 2 || !b::within(w, b::kMinPlayAreaMm, b::kMaxPlayAreaMm) ||
-      !b::within(h, b::kMinPlayAreaMm, b::kMaxPlayAreaMm))
-    throw io::InputError("", "--play-area", "expected WIDTHxHEIGHT in mm such as 914.4x914.4, not \"" + text + "\"");
-  return {w, h};
-}
-
 print::SheetOptions sheet_options(const setup::SetupState& state, double dpi) {
   print::SheetOptions sheet;
   if (state.page == "a3") sheet.page_width_mm = 297, sheet.page_height_mm = 420;
@@ -155,13 +136,18 @@ void require_done(const setup::SetupState& s, setup::Step step) {
 
 int run_kit(const SetupOptions& o) {
   setup::SetupState s = setup::open_setup(o.dir, o.game.empty() ? std::nullopt : std::optional<fs::path>(o.game));
-  s.play_area_mm = o.play_area.empty() ? s.play_area_mm.value_or(setup::game_play_area(s.game_file)) : parse_play_area(o.play_area);
+  if (!o.play_area.empty()) {
+    const auto [w, h] = parse_play_area(o.play_area, "--play-area");
+    s.play_area_mm = geom::Vec2{w, h};
+  } else if (!s.play_area_mm) {
+    s.play_area_mm = setup::game_play_area(s.game_file);
+  }
   const bool camera_given = !o.camera_resolution.empty() || o.camera_fov_deg > 0 || o.camera_height_mm > 0;
   if (camera_given) {
     if (o.camera_resolution.empty() || !(o.camera_fov_deg > 0) || !(o.camera_height_mm > 0))
       throw io::InputError("", "--camera-resolution/--camera-fov/--camera-height",
                            "give all three, e.g. --camera-resolution 1920x1080 --camera-fov 70 --camera-height 1000");
-    auto [w, h] = parse_pair(o.camera_resolution, "--camera-resolution", "1920x1080");
+    auto [w, h] = parse_resolution(o.camera_resolution, "--camera-resolution");
     s.camera = model::PinholeCamera{w, h, o.camera_fov_deg, o.camera_height_mm};
   }
   if (!o.board.empty()) {

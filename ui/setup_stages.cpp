@@ -31,6 +31,23 @@ std::vector<Vec2> project(const calib::CameraPose& pose, const std::vector<Vec2>
   return to_px(calib::image_from_table(pose, pts));
 }
 
+// The frame a stage last took, and the start of every view: which step, which frame.
+struct StageClock {
+  double t = 0;
+  long long frame = -1;
+  void stamp(const vision::Frame& f) {
+    t = f.t;
+    frame = f.index;
+  }
+  StageView start(setup::Step step) const {
+    StageView v;
+    v.step = step;
+    v.frame = frame;
+    v.t = t;
+    return v;
+  }
+};
+
 // The table and its corner markers' printed squares in the picture, with a margin.
 std::pair<Vec2, Vec2> table_in_picture(const calib::CameraPose& pose, const model::TableSpec& table) {
   std::vector<Vec2> around = play_area_edge_mm(table.play_area_mm, 4);
@@ -52,8 +69,7 @@ class CalibrationStage : public SetupStage {
 
   void process(const vision::Frame& frame, const cv::Mat& gray, const cv::Mat& previous_gray) override {
     if (!session_ || session_->image_size() != gray.size()) session_.emplace(board_, gray.size());
-    t_ = frame.t;
-    frame_ = frame.index;
+    clock_.stamp(frame);
     last_ = session_->add_frame(gray, previous_gray, frame.t);
     if (last_.found) {
       // The reason without its figures in brackets: the log is read at a glance.
@@ -64,10 +80,7 @@ class CalibrationStage : public SetupStage {
   }
 
   StageView view() const override {
-    StageView v;
-    v.step = step();
-    v.frame = frame_;
-    v.t = t_;
+    StageView v = clock_.start(step());
     v.log.assign(log_.begin(), log_.end());
     v.calibration = calibration_;
     if (!session_) {
@@ -101,7 +114,7 @@ class CalibrationStage : public SetupStage {
     if (!refusal_.empty())
       v.advice.push_back(setup::problem("cannot calibrate yet: " + refusal_,
                                         "show the board in more places, held still, all over the picture, then calibrate again"));
-    for (setup::Advice& a : session_->advice(t_))
+    for (setup::Advice& a : session_->advice(clock_.t))
       if (!calibration_ || a.level != setup::Advice::Level::ok) v.advice.push_back(std::move(a));  // once calibrated, only what is still missing
     v.ready = session_->ready();
     return v;
@@ -134,8 +147,7 @@ class CalibrationStage : public SetupStage {
   std::deque<std::string> log_;
   std::optional<calib::LensCalibration> calibration_;
   std::string refusal_;
-  double t_ = 0;
-  long long frame_ = -1;
+  StageClock clock_;
 };
 
 // --- Table ---------------------------------------------------------------------------------------
@@ -148,15 +160,11 @@ class TableStage : public SetupStage {
 
   void process(const vision::Frame& frame, const cv::Mat& gray, const cv::Mat&) override {
     check_.add_frame(gray);
-    t_ = frame.t;
-    frame_ = frame.index;
+    clock_.stamp(frame);
   }
 
   StageView view() const override {
-    StageView v;
-    v.step = step();
-    v.frame = frame_;
-    v.t = t_;
+    StageView v = clock_.start(step());
     v.advice = check_.advice();
     v.ready = check_.ready();
     v.table_pose = check_.pose();
@@ -195,8 +203,7 @@ class TableStage : public SetupStage {
   model::TableSpec table_;
   model::DiskRegistry registry_;
   setup::TableCheck check_;
-  double t_ = 0;
-  long long frame_ = -1;
+  StageClock clock_;
 };
 
 // --- Disks ---------------------------------------------------------------------------------------
@@ -209,15 +216,11 @@ class DisksStage : public SetupStage {
 
   void process(const vision::Frame& frame, const cv::Mat&, const cv::Mat&) override {
     check_.add_frame(frame.image, frame.index, frame.t);
-    t_ = frame.t;
-    frame_ = frame.index;
+    clock_.stamp(frame);
   }
 
   StageView view() const override {
-    StageView v;
-    v.step = step();
-    v.frame = frame_;
-    v.t = t_;
+    StageView v = clock_.start(step());
     v.advice = check_.advice();
     v.ready = check_.ready();
     v.offsets = check_.suggested_offsets();
@@ -257,8 +260,7 @@ class DisksStage : public SetupStage {
   model::TableSpec table_;
   model::DiskRegistry registry_;
   setup::DisksCheck check_;
-  double t_ = 0;
-  long long frame_ = -1;
+  StageClock clock_;
 };
 
 }  // namespace

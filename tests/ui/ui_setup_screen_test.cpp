@@ -23,6 +23,8 @@
 #include <string>
 
 #include <gtest/gtest.h>
+
+#include "tests/ui/screen_run.h"
 #include <nlohmann/json.hpp>
 #include <opencv2/imgcodecs.hpp>
 
@@ -46,23 +48,9 @@ fs::path out_dir() {
 fs::path diskref_bin() { return fs::path(DISKREF_BINARY_DIR) / "diskref"; }
 fs::path game_file() { return fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "skirmish" / "game.json"; }
 
-std::string q(const fs::path& p) {
-  std::ostringstream o;
-  o << '"' << p.string() << '"';
-  return o.str();
-}
-
-int run(const std::string& cmd) {
-  const int status = std::system(cmd.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-nlohmann::json read_json(const fs::path& file) {
-  std::ifstream in(file);
-  nlohmann::json j;
-  if (in) in >> j;
-  return j;
-}
+using testing::q;
+using testing::read_json;
+using testing::run;
 
 void write_lines(const fs::path& file, const std::vector<std::string>& lines) {
   std::ofstream out(file);
