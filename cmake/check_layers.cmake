@@ -35,7 +35,7 @@ set(rooms
   "setup|engine calibration print vision referee setup|imgui GLFW backends"
   "ui|engine calibration print vision simulator referee net recording setup ui|"
   "cli|engine calibration print vision simulator referee net recording report setup ui cli|"
-  "fuzz|engine calibration print vision simulator referee recording ui fuzz|imgui GLFW backends"
+  "fuzz|engine calibration print vision simulator referee recording setup ui fuzz|imgui GLFW backends"
   "bench|engine calibration print vision simulator referee recording bench|imgui GLFW backends")
 set(project_rooms engine calibration print vision simulator referee net recording report setup ui cli bench tests fuzz)
 

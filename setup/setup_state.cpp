@@ -1,6 +1,8 @@
 #include "setup/setup_state.h"
 
 #include <cstdio>
+#include <optional>
+#include <utility>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -66,24 +68,33 @@ std::string_view step_purpose(Step step) {
 }
 
 std::string step_summary(Step step, const nlohmann::json& f) {
-  auto number = [&](const char* key) { return f.contains(key) && f[key].is_number() ? f[key].get<double>() : 0.0; };
+  // What the file says, read leniently: a figure missing or of another type reads as 0 (the file
+  // is checked to be an object per step when read; its figures are only ever shown).
+  auto number = [&](const char* key) { return f.is_object() && f.contains(key) && f[key].is_number() ? f[key].get<double>() : 0.0; };
+  auto pair = [&](const char* key) -> std::optional<std::pair<double, double>> {
+    if (!f.is_object() || !f.contains(key) || !f[key].is_array() || f[key].size() != 2 || !f[key][0].is_number() ||
+        !f[key][1].is_number())
+      return std::nullopt;
+    return std::pair{f[key][0].get<double>(), f[key][1].get<double>()};
+  };
   switch (step) {
     case Step::play_area:
-      if (f.contains("play_area_mm")) return fmt::format("{:g} x {:g} mm", f["play_area_mm"][0].get<double>(), f["play_area_mm"][1].get<double>());
+      if (auto a = pair("play_area_mm")) return fmt::format("{:g} x {:g} mm", a->first, a->second);
       return "set";
     case Step::camera:
       return fmt::format("{:.2f} mm per pixel; tags from {:.1f} mm read", number("mm_per_px"), number("smallest_tag_mm"));
     case Step::kit:
       return fmt::format("{:g} disks, corner markers of {:g} mm, {:g} pages printed", number("disks"), number("marker_mm"), number("pages"));
     case Step::calibration: {
-      std::string size;
-      if (f.contains("image_size")) size = fmt::format(" at {}x{}", f["image_size"][0].get<int>(), f["image_size"][1].get<int>());
-      return fmt::format("lens RMS {:.3f} px over {:g} views{}", number("rms_px"), number("views"), size);
+      const auto size = pair("image_size");
+      return fmt::format("lens RMS {:.3f} px over {:g} views{}", number("rms_px"), number("views"),
+                         size ? fmt::format(" at {:g}x{:g}", size->first, size->second) : std::string());
     }
     case Step::table: {
       std::string markers;
-      if (f.contains("markers"))
-        for (const auto& m : f["markers"]) markers += (markers.empty() ? "" : ", ") + std::to_string(m.get<int>());
+      if (f.is_object() && f.contains("markers") && f["markers"].is_array())
+        for (const auto& m : f["markers"])
+          if (m.is_number()) markers += (markers.empty() ? "" : ", ") + fmt::format("{:g}", m.get<double>());
       return fmt::format("fit {:.2f} px, {:.2f} mm from markers {}; marker distances within {:.2f} mm of the table file",
                          number("fit_px"), number("fit_mm"), markers, number("worst_distance_mm"));
     }
@@ -150,6 +161,7 @@ SetupState open_setup(const fs::path& dir, const std::optional<fs::path>& game) 
   root.allow_only({"setup", "game", "play_area_mm", "camera", "board", "page", "steps"});
   if (root.at("setup").int_in(1, 1) != 1) root.at("setup").fail("unknown version");
   s.game_file = root.at("game").non_empty_string();
+  if (s.game_file.is_relative()) s.game_file = fs::absolute(dir / s.game_file).lexically_normal();  // beside the folder
   if (game && fs::absolute(*game).lexically_normal() != s.game_file)
     throw io::InputError(file.string(), "game",
                          "this setup is for " + s.game_file.string() + ", not " + game->string() +
@@ -184,6 +196,7 @@ SetupState open_setup(const fs::path& dir, const std::optional<fs::path>& game) 
       bool known = false;
       for (Step st : kAllSteps) known = known || key == step_key(st);
       if (!known) steps->at(key).fail("not a setup step");
+      if (!steps->at(key).json().is_object()) steps->at(key).fail("must be an object (what the step found)");
       s.done[key] = steps->at(key).json();
     }
   return s;

@@ -6,7 +6,7 @@
 // table step; the README's table pose file). setup.json says which steps are done and what they
 // found; a step is done once its files are written and checked.
 //
-// setup.json: {"setup": 1, "game": PATH, "play_area_mm": [w, h],
+// setup.json: {"setup": 1, "game": PATH (relative: to the folder), "play_area_mm": [w, h],
 //   "camera": {"resolution": [w, h], "horizontal_fov_deg": D, "height_mm": H},
 //   "board": "charuco:7x5:30:22" (as diskref tags --board), "page": "a4",
 //   "steps": {"play_area": {...}, "camera": {...}, "kit": {...}, "calibration": {...},
