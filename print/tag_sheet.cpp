@@ -495,6 +495,12 @@ std::vector<std::string> tag_warnings(const model::DiskRegistry& registry, const
         out.push_back(what + ": tag " + std::to_string(t.id) + ": " + problem);
       check_readable(what, t, &d.shape);
     }
+    // Ships and torpedoes flip: a face without a tag is unseen after every other flip.
+    const bool flips = d.kind == model::DiskKind::ship || d.kind == model::DiskKind::torpedo;
+    if (flips && d.tags.size() < 2)
+      out.push_back(d.name + ": a " + std::string(to_string(d.kind)) + " flips, but it has a tag on its " +
+                    std::string(to_string(d.tags.front().face)) + " face only: after an odd number of flips it is not seen; give "
+                    "its other face a tag of its own (diskref setup kit makes both)");
   }
   if (table)
     for (const model::CornerMarker& m : table->corner_markers) {
