@@ -102,6 +102,7 @@ SetupOutcome run_setup_app(SetupAppOptions o) {
         hold = 1e300;
       }
       waiting_why = why;
+      if (screen.busy()) settle = 0;  // never given up while work for it is under way
       if (screen.source_at_end() && settle > 30) {
         outcome.problems.push_back(a.where + ": \"" + a.what + "\" could not be done: " + why);
         script.pop_front();

@@ -1,6 +1,7 @@
 #include "ui/setup_screen.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -146,6 +147,10 @@ bool SetupScreen::can_go_next(std::string& why) const {
       }
       return true;
     case Step::kit:
+      if (kit_job_.valid()) {
+        why = "the kit is being made";
+        return false;
+      }
       if (!state_.is_done(Step::kit)) {
         why = "make the kit first";
         return false;
@@ -198,40 +203,61 @@ void SetupScreen::save_camera() {
 }
 
 void SetupScreen::make_kit() {
+  if (kit_job_.valid()) return;
   setup::KitOptions o;
   o.play_area_mm = Vec2{play_w_, play_h_};
   o.camera = planned_camera();
-  o.board = setup::parse_board_text(state_.board);
-  kit_ = setup::make_kit(state_.game_file, o);
   print::SheetOptions sheet;
   if (state_.page == "a3") sheet.page_width_mm = 297, sheet.page_height_mm = 420;
   else if (state_.page == "letter") sheet.page_width_mm = 215.9, sheet.page_height_mm = 279.4;
-  const setup::KitFiles files = setup::write_kit(*kit_, state_.dir, sheet);
-  // The first pages, small, for the screen.
-  sheet.dpi = kPreviewDpi;
-  std::vector<print::SheetPlacement> placed;
-  const std::vector<cv::Mat> pages = setup::kit_pages(*kit_, sheet, "", &placed);
+  kit_job_ = std::async(std::launch::async, [o, sheet, board = state_.board, game = state_.game_file, dir = state_.dir]() mutable {
+    KitJob job;
+    try {
+      o.board = setup::parse_board_text(board);
+      job.kit = setup::make_kit(game, o);
+      job.files = setup::write_kit(*job.kit, dir, sheet);
+      // The first pages, small, for the screen: the guide, the first page with a disk on it, and
+      // the last page (the templates, or the board).
+      sheet.dpi = kPreviewDpi;
+      std::vector<print::SheetPlacement> placed;
+      std::vector<cv::Mat> pages = setup::kit_pages(*job.kit, sheet, "", &placed);
+      std::vector<std::size_t> shown{0};
+      for (const print::SheetPlacement& p : placed)
+        if (!p.inside_labels.empty()) {
+          shown.push_back(p.page);
+          break;
+        }
+      if (pages.size() > 1 && shown.back() != pages.size() - 1) shown.push_back(pages.size() - 1);
+      for (std::size_t i : shown) job.preview.push_back(pages[i]);
+    } catch (const std::exception& e) {
+      job.error = e.what();
+    }
+    return job;
+  });
+}
+
+void SetupScreen::poll_kit() {
+  if (!kit_job_.valid() || kit_job_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
+  KitJob job = kit_job_.get();
+  if (!job.error.empty()) {
+    kit_advice_ = {setup::problem("the kit could not be made: " + job.error, "put right what this names, then make the kit again")};
+    return;
+  }
   for (unsigned t : kit_textures_) delete_texture(t);
   kit_textures_.clear();
   kit_texture_sizes_.clear();
-  // The guide, the first page with a disk on it, and the last page (the templates, or the board).
-  std::vector<std::size_t> shown{0};
-  for (const print::SheetPlacement& p : placed)
-    if (!p.inside_labels.empty()) {
-      shown.push_back(p.page);
-      break;
-    }
-  if (pages.size() > 1 && shown.back() != pages.size() - 1) shown.push_back(pages.size() - 1);
-  for (std::size_t i : shown) {
-    kit_textures_.push_back(upload_bgr_texture(0, pages[i]));
-    kit_texture_sizes_.push_back({static_cast<double>(pages[i].cols), static_cast<double>(pages[i].rows)});
+  for (const cv::Mat& page : job.preview) {
+    kit_textures_.push_back(upload_bgr_texture(0, page));
+    kit_texture_sizes_.push_back({static_cast<double>(page.cols), static_cast<double>(page.rows)});
   }
+  kit_ = std::move(job.kit);
   kit_advice_ = kit_->advice;
   state_.undo_from(Step::kit);
-  state_.mark_done(Step::kit, {{"disks", kit_->registry.disks().size()}, {"pages", files.pages},
+  state_.mark_done(Step::kit, {{"disks", kit_->registry.disks().size()}, {"pages", job.files.pages},
                                {"marker_mm", kit_->table.corner_markers[0].size_mm}});
   setup::save_setup(state_);
-  note(fmt::format("wrote {} ({} pages), {} and {}", files.pdf.string(), files.pages, files.table.string(), files.disks.string()));
+  note(fmt::format("wrote {} ({} pages), {} and {}", job.files.pdf.string(), job.files.pages, job.files.table.string(),
+                   job.files.disks.string()));
 }
 
 void SetupScreen::apply_offsets() {
@@ -304,7 +330,12 @@ bool SetupScreen::try_action(const SetupAction& a, std::string& why) {
   }
   if (a.what == "make_kit") {
     if (step_ != Step::kit) return why = "not on the kit step", false;
-    make_kit();
+    if (!kit_action_started_) {
+      make_kit();
+      kit_action_started_ = true;
+    }
+    if (kit_job_.valid()) return why = "making the kit", false;
+    kit_action_started_ = false;
     return true;
   }
   if (a.what == "calibrate") {
@@ -350,6 +381,7 @@ void SetupScreen::draw(Vec2 window) {
       }
     }
   }
+  poll_kit();
   const SetupLayout l = compute_setup_layout(window);
   picture_drawn_.reset();
   draw_steps_bar(l.steps);
@@ -568,7 +600,11 @@ void SetupScreen::draw_settings() {
     ImGui::TextWrapped("For %s: every ship (both faces), the torpedoes, terrain, the range template, the corner markers and "
                        "the calibration board (%s), on %s paper.",
                        state_.game_file.filename().c_str(), state_.board.c_str(), state_.page.c_str());
-    if (ImGui::Button(state_.is_done(Step::kit) ? "Make the kit again" : "Make the kit")) make_kit();
+    if (kit_job_.valid()) {
+      ImGui::TextColored(im_color4(kNote), "Making the kit: writing %s ...", state_.kit_file().c_str());
+    } else if (ImGui::Button(state_.is_done(Step::kit) ? "Make the kit again" : "Make the kit")) {
+      make_kit();
+    }
     if (state_.is_done(Step::kit))
       ImGui::TextWrapped("Print %s at 100 %% (no fit-to-page), check the 100 mm bar, cut, fold and glue as its first page "
                          "says, lay the markers at the corners and mount the camera. Then go on.",

@@ -15,6 +15,7 @@
 #include <deque>
 #include <filesystem>
 #include <functional>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -52,6 +53,8 @@ class SetupScreen {
   setup::Step step() const { return step_; }
   const setup::SetupState& state() const { return state_; }
   bool start_requested() const { return start_; }
+  // Something is under way (the kit being made, the lens being fitted): a script waits for it.
+  bool busy() const { return kit_job_.valid() || (shown_ && !shown_->busy.empty()); }
   bool quit_requested() const { return quit_; }
   // The source time of the newest picture (0 before any), and its frame (-1).
   double source_t() const;
@@ -68,7 +71,10 @@ class SetupScreen {
   bool can_go_next(std::string& why_not) const;
   void go_next();
   void go_back();
+  // Makes the kit on a thread of its own (writing the PDF takes seconds); poll_kit() takes it when
+  // it is done.
   void make_kit();
+  void poll_kit();
   void save_play_area();
   void save_camera();
   void apply_offsets();
@@ -101,6 +107,14 @@ class SetupScreen {
   int res_w_ = 1920, res_h_ = 1080;
   double fov_deg_ = 70, height_mm_ = 1000;
   // The kit once made (step 3), with its first pages for the screen.
+  struct KitJob {
+    std::optional<setup::Kit> kit;
+    setup::KitFiles files;
+    std::vector<cv::Mat> preview;  // the guide, the first page of disks, the last page
+    std::string error;
+  };
+  std::future<KitJob> kit_job_;
+  bool kit_action_started_ = false;  // the script's make_kit waits for its kit
   std::optional<setup::Kit> kit_;
   std::vector<unsigned> kit_textures_;
   std::vector<Vec2> kit_texture_sizes_;
