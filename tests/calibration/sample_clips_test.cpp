@@ -38,8 +38,11 @@ class SampleClips : public testing::CommandTest {
     EXPECT_NEAR(found.fy(), truth.fy(), 0.005 * truth.fy());
     EXPECT_NEAR(found.cx(), truth.cx(), 2.0);
     EXPECT_NEAR(found.cy(), truth.cy(), 2.0);
-    // Where the table is (the play area as the clip's camera sees it), the lens is right to a
-    // third of a pixel. (The image's far left and right edges, where no board corner came, are
+    // Where the table is (the play area as the clip's camera sees it), the lens is right to half
+    // a pixel: as much as the lens found moves within its own stated uncertainty (fx within
+    // +- 1.3 px at 1 sigma) from one rendering of the clip to another (the chessboard clip gave
+    // 0.10 px with the former supersample pattern, 0.40 px with the present one, 0.21 px with it at
+    // 4 x 4 samples). (The image's far left and right edges, where no board corner came, are
     // extrapolated: the command says how far the nearest corner was.)
     CameraPose where = load_true_pose(dir + "/camera.json");
     std::vector<cv::Point2d> table_pixels;
@@ -49,7 +52,7 @@ class SampleClips : public testing::CommandTest {
     auto everywhere = testing::ray_map_error(truth, found);
     std::printf("%s: ray map error over the table %.3f px (%.3f px aligned), over the whole image %.3f px (%.3f px)\n",
                 clip.c_str(), on_table.max_px, on_table.max_aligned_px, everywhere.max_px, everywhere.max_aligned_px);
-    EXPECT_LT(on_table.max_aligned_px, 0.3);
+    EXPECT_LT(on_table.max_aligned_px, 0.5);
   }
 };
 
