@@ -12,6 +12,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "engine/geometry/shape.h"
+#include "print/counter_sheet.h"
 #include "print/disk_appearance.h"
 #include "print/tag_bitmaps.h"
 
@@ -89,6 +90,17 @@ Item disk_item(const DiskAppearance& look, model::Face face) {
   item.label.push_back(disk.name + " " + std::string(to_string(face)));
   const model::TagSpec* tag = look.tag(face);
   item.label.push_back(tag ? "tag " + std::to_string(tag->id) + ", " + to_text(tag->size_mm) + " mm" : "no tag");
+  return item;
+}
+
+// A damage counter: both faces on one piece with a fold tab (counter_sheet.h).
+Item counter_item(const DiskAppearance& look) {
+  CounterArt art = counter_art(look);
+  Item item;
+  item.width_mm = art.width_mm;
+  item.height_mm = art.height_mm;
+  item.color = std::move(art.color);
+  item.label = std::move(art.label);
   return item;
 }
 
@@ -289,6 +301,10 @@ std::vector<cv::Mat> tag_sheets(const model::DiskRegistry& registry, const model
   if (table)
     for (const model::CornerMarker& m : table->corner_markers) items.push_back(marker_item(m));
   for (const DiskAppearance& look : looks) {
+    if (look.spec().kind == model::DiskKind::counter) {
+      items.push_back(counter_item(look));
+      continue;
+    }
     items.push_back(disk_item(look, model::Face::up));
     if (look.tag(model::Face::down)) items.push_back(disk_item(look, model::Face::down));
   }
