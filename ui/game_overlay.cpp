@@ -51,6 +51,7 @@ void draw_game_attack(ImDrawList* dl, const Screen& s, const TableToScreen& map)
 }  // namespace
 
 void draw_game_move(ImDrawList* dl, const Screen& s, const TableToScreen& map, const OverlayStyle& style) {
+  draw_game_counters(dl, s, map, style);
   if (s.game_view && s.game_view->last_attack) draw_game_attack(dl, s, map);
   if (!s.game_view || !s.game_view->last_move) return;
   const referee::Observed& o = s.game_view->last_move->observed;

@@ -33,6 +33,10 @@ namespace diskref::ui {
 // ghosts, the landings observed (solid, numbered, with the drift of each from its legal place),
 // the centre's track, and its verdicts beside where it ended. Drawn as the referee logged it.
 void draw_game_move(ImDrawList* dl, const Screen& screen, const TableToScreen& map, const OverlayStyle& style);
+// --game: the counters of the drop being read, or read in the last seconds (GameView::counters):
+// each outlined where it lies with what it shows, green when read, amber when the referee is asked
+// about it; beside them the drop's tally and the question. Called by draw_game_move.
+void draw_game_counters(ImDrawList* dl, const Screen& screen, const TableToScreen& map, const OverlayStyle& style);
 // --game: the table's warnings of the last seconds (off path, out of turn, ...), as a red band
 // across the top of `area` that cannot be missed. Returns the height it took.
 double draw_game_banner(ImDrawList* dl, const Screen& screen, const ScreenRect& area);
