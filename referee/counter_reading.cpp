@@ -62,6 +62,14 @@ std::string unreadable_why(const model::DiskTrack& d, const model::DiskSpec& spe
     const std::optional<geom::Pose> at = pose_of(&other);
     const model::DiskSpec* other_spec = in.registry->find(other.name);
     if (!at || other_spec == nullptr) continue;
+    // A counter out of sight counts where it was last seen only if it was seen since the drop
+    // was asked for, or then (covered since, perhaps by this one); one out of sight already then,
+    // and not seen since, was picked up, most likely, and its last place says nothing.
+    if (other.kind == model::DiskKind::counter && other.state != model::TrackState::visible) {
+      const model::DiskTrack* then = track_of(in.baseline, other.name);
+      const bool seen_then = then != nullptr && then->state == model::TrackState::visible;
+      if (!seen_then && !moved(other, then, in)) continue;
+    }
     if (geom::distance(at->position, pose.position) > r + geom::bounding_radius(other_spec->shape) + 1) continue;
     const double sep = geom::signed_distance(self, {other_spec->shape, *at}).distance;
     const double tolerance = std::max(in.overlap_tolerance_mm, 2 * std::hypot(d.sigma_mm, other.sigma_mm));
@@ -120,6 +128,7 @@ CounterReading read_counters(const CounterReadingInput& in) {
     c.sigma_mm = now->sigma_mm;
     c.face = now->face;
     if (const model::CounterFace* f = model::counter_face(spec, now->face)) c.shows = *f;
+    c.faces = spec.faces;
     c.crit_type = model::counter_crit_type(spec);
     c.visible = now->state == model::TrackState::visible;
     if (!c.visible) {
@@ -154,17 +163,33 @@ CounterReading read_counters(const CounterReadingInput& in) {
       slot.question = c.name + ": " + c.why + ". What does it show?";
     }
   };
+  std::vector<std::string> answered_unseen;  // counters named by answers that filled a slot not seen
   auto open_slot = [&](DropSlot& slot, const std::string& what) {
     for (const std::string& g : gone)
       if (!typed || model::counter_crit_type(*in.registry->find(g)) == slot.crit_type) slot.candidates.push_back(g);
-    // An answer naming one of them (or, for an untyped drop, naming none) fills it.
-    for (const std::string& g : slot.candidates)
-      if (auto a = answer_for(g)) {
-        slot.counter = g;
-        slot.shows = a;
-        slot.answered = true;
-        return;
-      }
+    slot.ask_as = slot.candidates.empty() ? "" : slot.candidates.front();
+    if (slot.ask_as.empty() && typed)
+      for (const model::DiskSpec& d : in.registry->disks())
+        if (d.kind == model::DiskKind::counter && model::counter_crit_type(d) == slot.crit_type) {
+          slot.ask_as = d.name;
+          break;
+        }
+    if (const model::DiskSpec* d = slot.ask_as.empty() ? nullptr : in.registry->find(slot.ask_as)) slot.ask_faces = d->faces;
+    // The first answer naming a counter not read in this drop (for a critical check, of this type)
+    // that no other slot took.
+    for (const CounterAnswer& a : in.answers) {
+      if (a.counter.empty()) continue;
+      const bool read_here = std::any_of(out.counters.begin(), out.counters.end(), [&](const CounterSeen& c) { return c.name == a.counter; });
+      const bool taken = std::find(answered_unseen.begin(), answered_unseen.end(), a.counter) != answered_unseen.end();
+      const model::DiskSpec* d = in.registry->find(a.counter);
+      if (read_here || taken || d == nullptr || d->kind != model::DiskKind::counter) continue;
+      if (typed && model::counter_crit_type(*d) != slot.crit_type) continue;
+      answered_unseen.push_back(a.counter);
+      slot.counter = a.counter;
+      slot.shows = answer_for(a.counter);
+      slot.answered = true;
+      return;
+    }
     slot.question = what + " is not seen" +
                     (slot.candidates.empty() ? std::string("") : " (it may be " + fmt::format("{}", fmt::join(slot.candidates, " or ")) + ")") +
                     ": drop it again where the camera sees it, or say what it shows";

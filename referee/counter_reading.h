@@ -47,8 +47,10 @@ namespace diskref::referee {
 // on a 1080p camera over a metre-wide table) and 3 mm of a known disk from the disk itself.
 inline constexpr double kUnreadNearMm = 15.0;
 
-// The referee's word on one counter (input `{"do": "counter", "counter": NAME, "shows": ...}`);
-// without a name, a counter asked for that is not seen.
+// The referee's word on one counter (input `{"do": "counter", "counter": NAME, "shows": ...}`).
+// A counter of the drop that could not be read takes it by its name; a counter asked for that is
+// not seen takes answers naming a counter that is not among those read (for a critical check, one
+// of its type), or naming none (not for a critical check), in the order given.
 struct CounterAnswer {
   std::string counter;
   model::CounterFace::Shows shows = model::CounterFace::Shows::hit;
@@ -62,6 +64,7 @@ struct CounterSeen {
   double sigma_mm = 0;
   model::Face face = model::Face::up;       // the face up, as last seen
   std::optional<model::CounterFace> shows;  // what that face shows
+  std::optional<model::CounterFaces> faces; // what each of its faces shows (the registry's)
   std::string crit_type;                    // its critical face's type
   bool visible = false;                     // its tag is seen now
   bool readable = false;
@@ -77,6 +80,8 @@ struct DropSlot {
   bool answered = false;
   std::string question;    // while open: what the referee is asked
   std::vector<std::string> candidates;  // "not seen": the counters it may be (gone from sight)
+  std::string ask_as;      // "not seen": the counter an answer may name (a candidate, or one of its type)
+  std::optional<model::CounterFaces> ask_faces;  // ...and what its faces show
 };
 
 struct CounterReadingInput {

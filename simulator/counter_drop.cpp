@@ -129,7 +129,11 @@ std::vector<RigidKey> tumble(const RigidPose& rest, const model::DiskSpec& count
   const double off_angle = rng.uniform(0, 2 * kPi), off_mm = rng.uniform(6, 22);
   const cv::Vec3d landing = rest.translation + off_mm * cv::Vec3d(std::cos(off_angle), std::sin(off_angle), 0);
   const double bounce_mm = rng.uniform(3, 12);
-  const double settle = std::min(settle_s, std::max(0.25, rng.uniform(0.3, settle_s)));
+  // After the fall: a bounce that rights it (up to a quarter of a second), then a slide that
+  // friction stops (constant deceleration: fast, then still at once, as counters do).
+  const double bounce_s = rng.uniform(0.12, 0.25);
+  const double slide_s = std::clamp(settle_s - bounce_s, 0.06, rng.uniform(0.08, 0.2));
+  const double bounce_share = rng.uniform(0.3, 0.6);  // of the way to its rest covered in the bounce
 
   auto spun = [&](double t) {
     cv::Matx33d turn;
@@ -138,7 +142,8 @@ std::vector<RigidKey> tumble(const RigidPose& rest, const model::DiskSpec& count
   };
   const cv::Matx33d at_landing = spun(t0 + fall_s);
   std::vector<RigidKey> keys;
-  const double t_land = t0 + fall_s, t_end = t_land + settle;
+  const double t_land = t0 + fall_s, t_slide = t_land + bounce_s, t_end = t_slide + slide_s;
+  const cv::Vec3d slide_from = landing + bounce_share * (rest.translation - landing);
   for (double t = t0;; t += kKeyStepS) {
     const bool last = t >= t_end;
     if (last) t = t_end;
@@ -151,14 +156,15 @@ std::vector<RigidKey> tumble(const RigidPose& rest, const model::DiskSpec& count
       k.pose.rotation = spun(t);
       k.pose.translation = release + s * (landing - release);
       k.pose.translation[2] = release[2] - 0.5 * kGravityMmS2 * (t - t0) * (t - t0);
+    } else if (t < t_slide) {
+      const double s = (t - t_land) / bounce_s;
+      k.pose.rotation = slerp(at_landing, rest.rotation, 1 - (1 - s) * (1 - s));
+      k.pose.translation = landing + s * (slide_from - landing);
+      k.pose.translation[2] += bounce_mm * std::sin(kPi * s);
     } else {
-      // Sliding and rocking to rest: fast at first; still moving visibly to the end (as a counter
-      // that rattles and stops), so that "came to rest" is a moment a camera can see.
-      const double s = (t - t_land) / settle;
-      const double eased = 0.7 * (1 - (1 - s) * (1 - s)) + 0.3 * s;
-      k.pose.rotation = slerp(at_landing, rest.rotation, std::min(1.0, 1.6 * eased));
-      k.pose.translation = landing + eased * (rest.translation - landing);
-      if (s < 0.35) k.pose.translation[2] += bounce_mm * std::sin(kPi * s / 0.35);
+      const double s = (t - t_slide) / slide_s;
+      k.pose.rotation = rest.rotation;
+      k.pose.translation = slide_from + (1 - (1 - s) * (1 - s)) * (rest.translation - slide_from);
     }
     if (!last) {
       // Never through the table.

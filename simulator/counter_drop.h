@@ -55,9 +55,10 @@ std::optional<CounterRest> counter_rest(const DroppedCounter& drop, const model:
                                         const std::optional<CounterSupport>& support, std::string& problem);
 
 // The way down: released at `t0` with its centre at `release` (table frame, mm), it falls, spins
-// about a tumbling axis, hits the table near its resting place, bounces and slides to `rest`, still
-// from the returned keys' last time on (at most `settle_s` after hitting the table). Keys every
-// 5 ms; the counter never dips below the table.
+// about a tumbling axis, hits the table near its resting place, bounces upright and slides to
+// `rest`, friction stopping it (constant deceleration); still from the returned keys' last time on
+// (at most `settle_s` after hitting the table, 0.45 s at most). Keys every 5 ms; the counter never
+// dips below the table.
 std::vector<RigidKey> tumble(const RigidPose& rest, const model::DiskSpec& counter, const cv::Vec3d& release, double t0,
                              double settle_s, std::uint64_t seed);
 

@@ -197,6 +197,30 @@ TEST(DropReading, ACorrectionGivesTheDropARulingReadAndTheGameReplaysWithIt) {
   EXPECT_EQ(a.g->ship("tderet").shields, 6);
 }
 
+TEST(DropReading, ACriticalCheckCounterNotSeenIsAskedByItsTypeAndAnsweredByName) {
+  BeamAttack a;
+  a.drop(four_clear_counters());
+  std::vector<Counter> typed = five_typed_counters(model::Face::up);
+  typed[4].visible = false;  // the crit-5 counter lands where its tag is not seen
+  a.drop(typed);
+  const Expectation e = a.expecting();
+  ASSERT_TRUE(e.counters);
+  ASSERT_EQ(e.counters->slots.size(), 5u);
+  const DropSlot& open = e.counters->slots[4];
+  EXPECT_EQ(open.crit_type, "crit-5");
+  EXPECT_FALSE(open.shows);
+  EXPECT_NE(open.question.find("the crit-5 counter is not seen"), std::string::npos) << open.question;
+  EXPECT_FALSE(open.ask_as.empty()) << "the screen names a counter of its type in its answer";
+  a.g->give(input(a.t.now(), R"({"do": "counter", "counter": "counter-10", "shows": "critical"})"));
+  a.t.still(0.6);
+  a.g->play(a.t);
+  EXPECT_EQ(a.g->ship("tderet").crits.count("crit-5"), 1u) << "the referee's word on the counter not seen";
+  const Entry* attack = a.g->last_action("execute");
+  ASSERT_NE(attack, nullptr);
+  ASSERT_EQ(attack->drops_read.size(), 2u);
+  EXPECT_EQ(attack->drops_read[1].drop.crits, std::vector<std::string>{"crit-5"});
+}
+
 TEST(DropReading, OnlyCountersInTheDropZoneCountAndOneAcrossItsEdgeIsAsked) {
   nlohmann::json setup = testing::duel();
   setup["drops"] = {{"mode", "table"}, {"zone_mm", {380, 450, 700, 700}}};
