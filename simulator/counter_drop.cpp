@@ -34,13 +34,6 @@ cv::Matx33d with_normal(const cv::Vec3d& normal, double heading_deg) {
   return {x[0], y[0], n[0], x[1], y[1], n[1], x[2], y[2], n[2]};
 }
 
-cv::Matx33d slerp(const cv::Matx33d& a, const cv::Matx33d& b, double s) {
-  cv::Vec3d w;
-  cv::Rodrigues(a.t() * b, w);
-  cv::Matx33d step;
-  cv::Rodrigues(w * s, step);
-  return a * step;
-}
 
 // How far below the body's origin its lowest point lies (the lowest rim point of either face).
 double lowest_below_origin(const cv::Matx33d& r, double radius, double thickness) {
@@ -175,6 +168,14 @@ std::vector<RigidKey> tumble(const RigidPose& rest, const model::DiskSpec& count
     if (last) break;
   }
   return keys;
+}
+
+cv::Matx33d slerp(const cv::Matx33d& a, const cv::Matx33d& b, double s) {
+  cv::Vec3d w;
+  cv::Rodrigues(a.t() * b, w);
+  cv::Matx33d step;
+  cv::Rodrigues(w * s, step);
+  return a * step;
 }
 
 RigidPose pose_between(const std::vector<RigidKey>& keys, double t) {

@@ -65,4 +65,7 @@ std::vector<RigidKey> tumble(const RigidPose& rest, const model::DiskSpec& count
 // The pose at `t` between the keys (rotations along the shortest arc).
 RigidPose pose_between(const std::vector<RigidKey>& keys, double t);
 
+// The rotation a fraction `s` of the way from `a` to `b`, along the shortest arc.
+cv::Matx33d slerp(const cv::Matx33d& a, const cv::Matx33d& b, double s);
+
 }  // namespace diskref::simulator

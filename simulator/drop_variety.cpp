@@ -6,11 +6,9 @@
 #include <numbers>
 #include <optional>
 
-#include "engine/io/atomic_write.h"
-#include "engine/io/json_cursor.h"
 #include "engine/random/splitmix64.h"
 #include "simulator/scenario.h"
-#include "simulator/session.h"
+#include "simulator/session_variety.h"
 
 namespace diskref::simulator {
 namespace {
@@ -273,29 +271,19 @@ std::vector<DropVariant> standard_drop_variants(const std::filesystem::path& sam
       {.name = "sample-game-camera", .seed = 1, .camera_height_mm = 1260, .tilt_deg = 5, .horizontal_fov_deg = 78, .k1 = -0.07},
       {.name = "crowded-tilted-barrel", .seed = 2, .camera_file = (samples / "crowded" / "camera.json").string(),
        .noise_sigma = 2.5, .blur_sigma_px = 0.6, .vignetting = 0.35, .light_gradient = 0.3, .mat = "cloth"},
-      {.name = "webcam-720p-low", .seed = 3, .width = 1280, .height = 720, .camera_height_mm = 820, .tilt_deg = 10,
-       .horizontal_fov_deg = 70, .k1 = -0.12},
-      {.name = "dim-noisy", .seed = 4, .camera_height_mm = 1100, .tilt_deg = 12, .horizontal_fov_deg = 72, .k1 = -0.1,
+      {.name = "qhd-webcam-high", .seed = 3, .width = 2560, .height = 1440, .camera_height_mm = 1500, .tilt_deg = 8,
+       .horizontal_fov_deg = 78, .k1 = -0.12},
+      {.name = "dim-noisy", .seed = 4, .camera_height_mm = 1250, .tilt_deg = 12, .horizontal_fov_deg = 78, .k1 = -0.1,
        .exposure = 0.4, .noise_sigma = 3.5},
-      {.name = "soft-uneven-light", .seed = 5, .camera_height_mm = 1300, .tilt_deg = 15, .horizontal_fov_deg = 62,
+      {.name = "soft-uneven-light", .seed = 5, .camera_height_mm = 1350, .tilt_deg = 15, .horizontal_fov_deg = 75,
        .blur_sigma_px = 1.0, .vignetting = 0.45, .light_gradient = 0.45, .mat = "cloth"},
-      {.name = "low-wide-steep", .seed = 6, .camera_height_mm = 900, .tilt_deg = 28, .horizontal_fov_deg = 90, .k1 = -0.2,
+      {.name = "low-wide-steep", .seed = 6, .camera_height_mm = 950, .tilt_deg = 28, .horizontal_fov_deg = 95, .k1 = -0.2,
        .shutter = 0.8},
   };
 }
 
 std::filesystem::path render_drop_variant(const DropVariant& variant, const std::filesystem::path& root) {
-  const json scenario = varied_drops(variant);
-  const std::filesystem::path dir = root / variant.name;
-  const std::filesystem::path marker = dir / "scenario.json";
-  if (std::ifstream in(marker); in) {
-    const json kept = json::parse(in, nullptr, false);
-    if (kept == scenario && std::filesystem::exists(dir / "video.mp4")) return dir;
-  }
-  std::filesystem::remove_all(dir);
-  render_session(parse_scenario(io::JsonCursor(scenario, variant.name + ".json"), root), dir, [](int, int) {});
-  io::write_file_atomically(marker, scenario.dump(1) + "\n");
-  return dir;
+  return render_once(varied_drops(variant), variant.name, root);
 }
 
 }  // namespace diskref::simulator

@@ -112,8 +112,11 @@ std::vector<SessionVariant> standard_variants() {
 }
 
 std::filesystem::path render_variant(const SessionVariant& variant, const std::filesystem::path& root) {
-  const json scenario = varied_session(variant);
-  const std::filesystem::path dir = root / variant.name;
+  return render_once(varied_session(variant), variant.name, root);
+}
+
+std::filesystem::path render_once(const nlohmann::json& scenario, const std::string& name, const std::filesystem::path& root) {
+  const std::filesystem::path dir = root / name;
   // scenario.json is written last: its presence, equal to this scenario, means a whole render.
   const std::filesystem::path marker = dir / "scenario.json";
   if (std::ifstream in(marker); in) {
@@ -121,7 +124,7 @@ std::filesystem::path render_variant(const SessionVariant& variant, const std::f
     if (kept == scenario && std::filesystem::exists(dir / "video.mp4")) return dir;
   }
   std::filesystem::remove_all(dir);
-  render_session(parse_scenario(io::JsonCursor(scenario, variant.name + ".json"), root), dir, [](int, int) {});
+  render_session(parse_scenario(io::JsonCursor(scenario, name + ".json"), root), dir, [](int, int) {});
   io::write_file_atomically(marker, scenario.dump(1) + "\n");
   return dir;
 }

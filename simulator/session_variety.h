@@ -50,4 +50,8 @@ std::vector<SessionVariant> standard_variants();
 // render takes tens of seconds, and the bench and the tests run on the same family.
 std::filesystem::path render_variant(const SessionVariant& variant, const std::filesystem::path& root);
 
+// Renders a scenario (JSON, inline) into `root`/name, unless that directory already holds a whole
+// render of this very scenario (its scenario.json, written last, equal to it): returns the directory.
+std::filesystem::path render_once(const nlohmann::json& scenario, const std::string& name, const std::filesystem::path& root);
+
 }  // namespace diskref::simulator

@@ -28,15 +28,6 @@ std::string seconds(double t) {
   return out.str();
 }
 
-// Rotation interpolation along the shortest arc.
-cv::Matx33d slerp(const cv::Matx33d& a, const cv::Matx33d& b, double s) {
-  cv::Vec3d w;
-  cv::Rodrigues(a.t() * b, w);
-  cv::Matx33d step;
-  cv::Rodrigues(w * s, step);
-  return a * step;
-}
-
 const cv::Vec3f kSkins[] = {{0.45f, 0.58f, 0.80f}, {0.36f, 0.48f, 0.70f}, {0.24f, 0.34f, 0.52f}, {0.16f, 0.22f, 0.34f}};
 const cv::Vec3f kSleeves[] = {{0.45f, 0.22f, 0.10f}, {0.12f, 0.12f, 0.14f}, {0.20f, 0.45f, 0.20f},
                               {0.15f, 0.15f, 0.55f}, {0.60f, 0.60f, 0.60f}};

@@ -694,9 +694,11 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
   const bool settled = settle_.update(t, result.table_quiet);
   result.track.settled = settled;
   // Still: as quiet, but what lies still and unexplained on the table does not stop it (a counter
-  // on its edge); the referee weighs that from `foreign`.
+  // on its edge; the referee weighs that from `foreign`), and a disk is still from the frame after
+  // it last moved (not the 0.1 s after that a disk is still `moving`): the window the reader of
+  // still_s asks for is the only one.
   const bool still = pose_ && geometry_ && !camera_suspect_ && !retake_background_ && !change.first_frame && !changing &&
-                     lifted.empty() && !disks_.any_moving();
+                     lifted.empty() && !disks_.moved_now();
   if (!still || !last_unstill_t_) last_unstill_t_ = t;
   if (pose_) result.track.still_s = t - *last_unstill_t_;
   small_foreign_px_.clear();
