@@ -207,7 +207,7 @@ RunFunction setup_ui(CLI::App& app) {
   sub->add_flag("--paused", o->paused, "Start paused on the first frame");
   sub->add_flag("--exit-at-end", o->exit_at_end, "Exit when the video ends");
   sub->add_option("--seconds", o->seconds, "Exit after this many seconds on the screen")->check(finite_between(0.01, 1e7));
-  sub->add_flag("--zoom", o->zoom, "Start with the table view zoomed to the dispute");
+  sub->add_flag("--zoom", o->zoom, "Start with the table view zoomed to the dispute (a game's table view starts zoomed to the move)");
   sub->add_flag("--stats", o->stats, "Print the display rate and tracking time on exit");
   sub->add_option("--game", o->game, "Referee this game live (the setup of a play script, spec §9) over --video or --camera");
   sub->add_option("--inputs", o->inputs, "With --game: the referee's timed inputs (spec §9 JSONL), given as the video reaches them");

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -35,6 +36,10 @@ Referee::Referee(GameFile game, model::TableSpec table, model::DiskRegistry regi
 
 void Referee::feed(const model::TrackFrame& frame) {
   if (finished_) return;
+  // A correction is due at its time, before the frame of that time: as the screen gives one (with
+  // the next frame it tracks), and as a file of inputs read up front replays it.
+  apply_corrections_through(frame.t);
+  frames_fed_ = true;
   if (std::optional<TableSettle> s = watch_.feed(frame)) {
     settles_.push_back(*s);
     on_settle(settles_.back());
@@ -44,72 +49,85 @@ void Referee::feed(const model::TrackFrame& frame) {
 
 void Referee::add_input(Input input) {
   inputs_.push_back(input);
+  effective_.push_back(input);  // every input keeps its number (file order), corrections too
+  dropped_.push_back(false);
   if (input.kind == Input::Kind::correct) {
-    // A correction replays the game; it takes effect at once, whatever the table does.
-    Entry c;
-    c.kind = Entry::Kind::correction;
-    c.t = input.t;
-    c.correction = input_to_json(input);
-    c.correction.erase("t");
-    if (input.correction.input) {
-      std::size_t k = *input.correction.input;
-      if (k >= effective_.size() || effective_[k].kind == Input::Kind::correct) {
-        warn(input.t, {"correction", "", 0,
-                       fmt::format("input {} cannot be corrected: {}", k,
-                                   k >= effective_.size() ? "there is no such input yet" : "it is itself a correction")});
-        return;
-      }
-      c.correction["was"] = input_to_json(effective_[k]);
-      for (const Entry& e : log_)
-        if (e.kind == Entry::Kind::action && std::count(e.inputs.begin(), e.inputs.end(), k)) c.correction["entry_was"] = entry_to_json(e);
-      if (input.correction.replacement) {
-        Input replacement = *input.correction.replacement;
-        replacement.t = effective_[k].t;
-        replacement.where = input.where;
-        effective_[k] = replacement;
-        dropped_[k] = false;
-      } else {
-        dropped_[k] = true;
-      }
-    } else if (!input.correction.drops.empty()) {
-      // The drops an entry read from the counters on the table, given instead by the referee.
-      std::size_t n = *input.correction.entry;
-      if (n >= log_.size() || log_[n].kind != Entry::Kind::action || log_[n].drops_read.empty() ||
-          log_[n].drops_read.size() != input.correction.drops.size()) {
-        warn(input.t, {"correction", "", 0,
-                       n < log_.size() && !log_[n].drops_read.empty()
-                           ? fmt::format("log entry {} read {} drop(s) from the table: give as many", n, log_[n].drops_read.size())
-                           : fmt::format("log entry {} read no drop from the table", n)});
-        return;
-      }
-      c.correction["entry_was"] = entry_to_json(log_[n]);
-      for (std::size_t k = 0; k < input.correction.drops.size(); ++k)
-        drop_overrides_.push_back({log_[n].drops_read[k].reading, input.correction.drops[k],
-                                   {{"input", inputs_.size() - 1}, {"t", input.t}}});
-    } else {
-      std::size_t n = *input.correction.entry;
-      if (n >= log_.size() || log_[n].kind != Entry::Kind::action || !log_[n].observed) {
-        warn(input.t, {"correction", "", 0, fmt::format("log entry {} is no ruling read from the table", n)});
-        return;
-      }
-      c.correction["entry_was"] = entry_to_json(log_[n]);
-      overrides_.push_back({log_[n].observed->disk, log_[n].reading, *input.correction.decision});
-    }
-    effective_.push_back(input);  // keeps input numbers aligned (a correction applies as nothing)
-    applied_.push_back(true);
-    dropped_.push_back(false);
-    corrections_.push_back(c);
-    replay();
+    applied_.push_back(true);  // a correction applies as nothing itself: it replays the game
+    held_corrections_.push_back(effective_.size() - 1);
+    // Given for a moment the frames have passed already: at once.
+    if (frames_fed_ && input.t <= watch_.last_t()) apply_corrections_through(watch_.last_t());
     return;
   }
-  effective_.push_back(input);
   applied_.push_back(false);
-  dropped_.push_back(false);
   if (watch_.settled()) apply_inputs_through(watch_.last_t(), false, watch_.settled_since());
+}
+
+void Referee::apply_corrections_through(double t) {
+  while (!held_corrections_.empty() && effective_[held_corrections_.front()].t <= t) {
+    const std::size_t index = held_corrections_.front();
+    held_corrections_.erase(held_corrections_.begin());
+    apply_correction(index);
+  }
+}
+
+void Referee::apply_correction(std::size_t index) {
+  const Input input = effective_[index];
+  Entry c;
+  c.kind = Entry::Kind::correction;
+  c.t = input.t;
+  c.correction = input_to_json(input);
+  c.correction.erase("t");
+  if (input.correction.input) {
+    std::size_t k = *input.correction.input;
+    if (k >= index || effective_[k].kind == Input::Kind::correct) {
+      warn(input.t, {"correction", "", 0,
+                     fmt::format("input {} cannot be corrected: {}", k,
+                                 k >= index ? "there is no such input yet" : "it is itself a correction")});
+      return;
+    }
+    c.correction["was"] = input_to_json(effective_[k]);
+    for (const Entry& e : log_)
+      if (e.kind == Entry::Kind::action && std::count(e.inputs.begin(), e.inputs.end(), k)) c.correction["entry_was"] = entry_to_json(e);
+    if (input.correction.replacement) {
+      Input replacement = *input.correction.replacement;
+      replacement.t = effective_[k].t;
+      replacement.where = input.where;
+      effective_[k] = replacement;
+      dropped_[k] = false;
+    } else {
+      dropped_[k] = true;
+    }
+  } else if (!input.correction.drops.empty()) {
+    // The drops an entry read from the counters on the table, given instead by the referee.
+    std::size_t n = *input.correction.entry;
+    if (n >= log_.size() || log_[n].kind != Entry::Kind::action || log_[n].drops_read.empty() ||
+        log_[n].drops_read.size() != input.correction.drops.size()) {
+      warn(input.t, {"correction", "", 0,
+                     n < log_.size() && !log_[n].drops_read.empty()
+                         ? fmt::format("log entry {} read {} drop(s) from the table: give as many", n, log_[n].drops_read.size())
+                         : fmt::format("log entry {} read no drop from the table", n)});
+      return;
+    }
+    c.correction["entry_was"] = entry_to_json(log_[n]);
+    for (std::size_t k = 0; k < input.correction.drops.size(); ++k)
+      drop_overrides_.push_back({log_[n].drops_read[k].reading, input.correction.drops[k], {{"input", index}, {"t", input.t}}});
+  } else {
+    std::size_t n = *input.correction.entry;
+    if (n >= log_.size() || log_[n].kind != Entry::Kind::action || !log_[n].observed) {
+      warn(input.t, {"correction", "", 0, fmt::format("log entry {} is no ruling read from the table", n)});
+      return;
+    }
+    c.correction["entry_was"] = entry_to_json(log_[n]);
+    overrides_.push_back({log_[n].observed->disk, log_[n].reading, *input.correction.decision});
+  }
+  corrections_.push_back(c);
+  replay();
 }
 
 void Referee::finish() {
   if (finished_) return;
+  // Corrections given after the video's last frame (the screen's last moments) still count.
+  apply_corrections_through(std::numeric_limits<double>::infinity());
   finished_ = true;
   if (watch_.settled()) {
     apply_inputs_through(watch_.last_t(), false, watch_.settled_since());
@@ -287,7 +305,7 @@ void Referee::apply_input(std::size_t index, double t) {
       pending_->inputs.push_back(index);
       read_drop(t);
       return;
-    case Input::Kind::correct: return;  // applied when given
+    case Input::Kind::correct: return;  // applied when due (apply_correction)
     case Input::Kind::action: break;
   }
   if (pending_) {

@@ -17,7 +17,8 @@
 //
 // Corrections (an input replaced or dropped, a ruling decided again) replay the game from its start
 // over the same table with the corrected inputs; the log keeps both the correction and what it
-// replaced.
+// replaced. A correction takes effect at its time, before the frame of that time (as the screen
+// gives one), so that a file of inputs read up front logs it where the live game did.
 //
 // Library code: never prints, never exits; one thread at a time.
 
@@ -111,6 +112,8 @@ class Referee {
   void on_settle(const TableSettle& settle);
   void on_counter_settle(const TableSettle& settle);
   void apply_inputs_through(double t, bool strictly_before, double log_t_floor);
+  void apply_corrections_through(double t);
+  void apply_correction(std::size_t index);
   void apply_input(std::size_t index, double log_t);
   void begin_input_action(std::size_t index, double t);
   void commit_or_wait(std::size_t index, double t);
@@ -178,6 +181,8 @@ class Referee {
   };
   std::vector<DropOverride> drop_overrides_;
   std::vector<Entry> corrections_;   // kept across replays
+  std::vector<std::size_t> held_corrections_;  // corrections given, not yet due (effective_ indices)
+  bool frames_fed_ = false;
 
   // The game as it stands.
   SettleWatch watch_;

@@ -382,6 +382,8 @@ RunSummary run_app(const AppOptions& o) {
     game = open_replayed_game(*replay, screen, summary);
   }
   screen.game = game.get();
+  // A game's table view follows the move: what the referee looks at after each ruling.
+  if (screen.game != nullptr) screen.zoom_to_dispute = true;
 
   Sources sources = open_sources(o, rs, screen, summary, replay ? &*replay : nullptr);
   // A camera file for another camera mode is named, not blamed on the table later.
@@ -430,6 +432,8 @@ RunSummary run_app(const AppOptions& o) {
   screen.worker = &worker;
   screen.note(Severity::info, "opened " + worker.source_description() + "; tracks: " + worker.producer_description());
   for (const std::string& n : summary.notes) screen.note(Severity::warning, n);
+  // A replay keeps saying what the recording lost, where people look.
+  if (replay) screen.standing_warnings = summary.notes;
   if (recorder) screen.note(Severity::info, "recording to " + recorder->dir().string());
 
   // --- Act 2: the loop.

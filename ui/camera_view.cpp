@@ -1,6 +1,7 @@
 // The camera view: the frame as the camera sees it, with the table drawn over it where the
 // calibration says it is.
 
+#include <algorithm>
 #include <string>
 
 #include <fmt/format.h>
@@ -62,7 +63,7 @@ void draw_camera_view(Screen& s, const ScreenRect& rect) {
     auto map = [&](const std::vector<Vec2>& pts, double z) { return screen_from_table(*pose, view, pts, z); };
     draw_polygon(dl, map(play_area_edge_mm(s.table.play_area_mm, 24), 0.0), im_color(colors::kPlayArea, 200), 1.5f);
     outlines = draw_scene(dl, s, map, OverlayStyle{});
-    draw_game_move(dl, s, map, OverlayStyle{});
+    if (std::optional<Vec2> at = draw_game_move(dl, s, map, OverlayStyle{})) draw_text_block(dl, *at, game_move_lines(s));
   }
   if (s.show_detections) {
     for (const OverlayTag& t : s.snap->result.detections) {
@@ -74,13 +75,16 @@ void draw_camera_view(Screen& s, const ScreenRect& rect) {
   // Calibration trouble is shown where people look, not only in its tab.
   Vec2 warn_at = img.min() + Vec2{8, 6 + draw_game_banner(dl, s, img)};
   s.camera_warnings_drawn = calibration_warnings(pose, s.lens_rms(), s.camera_moved);
+  s.camera_warnings_drawn.insert(s.camera_warnings_drawn.end(), s.standing_warnings.begin(), s.standing_warnings.end());
+  // Wrapped to the view: a warning cut off at the edge is a warning half read.
+  const float wrap = static_cast<float>(std::max(100.0, img.w - 24));
   for (const std::string& w : s.camera_warnings_drawn) {
     // On a dark box: a warning about the camera is read over any picture.
     const std::string text = "WARNING: " + w;
-    const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+    const ImVec2 size = ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap);
     dl->AddRectFilled(im(warn_at - Vec2{4, 2}), im(warn_at + Vec2{static_cast<double>(size.x) + 4, static_cast<double>(size.y) + 2}), IM_COL32(60, 20, 10, 230));
-    draw_label(dl, warn_at, im_color(colors::kStale), text);
-    warn_at.y += static_cast<double>(ImGui::GetTextLineHeight()) + 2;
+    dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), im(warn_at), im_color(colors::kStale), text.c_str(), nullptr, wrap);
+    warn_at.y += static_cast<double>(size.y) + 6;
   }
   std::string status = fmt::format("frame {}   t {:.2f} s   {}", s.snap->source.index, s.snap->source.t,
                                    s.worker ? s.worker->producer_description() : "");

@@ -26,7 +26,7 @@ void redecide_popup(Screen& s, const GameLogLine& line) {
   for (std::size_t i = 0; i < line.verdicts.size(); ++i) {
     const referee::Verdict& v = line.verdicts[i];
     ImGui::PushID(static_cast<int>(i));
-    ImGui::TextUnformatted(fmt::format("{} with {}: {:+.1f} +- {:.1f} mm", referee::to_string(v.kind), v.with, v.margin_mm,
+    ImGui::TextUnformatted(fmt::format("{} with {}: {:+.1f} ± {:.1f} mm", referee::to_string(v.kind), v.with, v.margin_mm,
                                        v.sigma_mm)
                                .c_str());
     ImGui::SameLine();

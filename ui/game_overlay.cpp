@@ -2,6 +2,7 @@
 // what the referee logged is drawn; nothing here measures or decides.
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,7 @@ const double kOffPathMm = referee::RefereeOptions{}.off_path_tolerance_mm;
 
 std::string verdict_text(const referee::Verdict& v) {
   std::string call = v.call == referee::Call::too_close ? "TOO CLOSE" : v.call == referee::Call::yes ? "YES" : "no";
-  return fmt::format("{}{} {}: {:+.1f} +- {:.1f} mm {}{}", v.flip > 0 ? fmt::format("flip {} ", v.flip) : "",
+  return fmt::format("{}{} {}: {:+.1f} ± {:.1f} mm {}{}", v.flip > 0 ? fmt::format("flip {} ", v.flip) : "",
                      referee::to_string(v.kind), v.with, v.margin_mm, v.sigma_mm, call, v.decided ? " (referee)" : "");
 }
 
@@ -31,32 +32,66 @@ std::string verdict_text(const referee::Verdict& v) {
 
 namespace {
 
-// An attack's range: a line between the two disks where the books have them, with its verdict.
-void draw_game_attack(ImDrawList* dl, const Screen& s, const TableToScreen& map) {
-  const referee::Observed& o = s.game_view->last_attack->observed;
-  const rules::ShipState* from = nullptr;
-  const rules::ShipState* to = nullptr;
-  for (const rules::ShipState& ship : s.game_view->state.ships) {
-    if (ship.id == o.disk) from = &ship;
-    if (ship.id == o.verdicts.front().with) to = &ship;
-  }
-  if (from == nullptr || to == nullptr) return;
-  std::vector<Vec2> line = map({from->pose.position, to->pose.position}, 0.0);
-  bool yes = o.verdicts.front().call == referee::Call::yes;
-  ImU32 col = im_color(yes ? colors::kTemplate : colors::kContact);
-  draw_dashed(dl, line, col, 2.5f, 8.0f);
-  draw_label(dl, (line[0] + line[1]) * 0.5 + Vec2{-60, 8}, col, fmt::format("{}: {}", o.disk, verdict_text(o.verdicts.front())));
+const rules::ShipState* ship_in_books(const Screen& s, const std::string& id) {
+  for (const rules::ShipState& ship : s.game_view->state.ships)
+    if (ship.id == id) return &ship;
+  return nullptr;
+}
+
+ImU32 attack_color(const referee::Observed& o) {
+  return im_color(o.verdicts.front().call == referee::Call::yes ? colors::kTemplate : colors::kContact);
 }
 
 }  // namespace
 
-void draw_game_move(ImDrawList* dl, const Screen& s, const TableToScreen& map, const OverlayStyle& style) {
+std::vector<ColoredLine> game_move_lines(const Screen& s) {
+  std::vector<ColoredLine> lines;
+  if (!s.game_view) return lines;
+  if (s.game_view->last_attack) {
+    const referee::Observed& o = s.game_view->last_attack->observed;
+    lines.push_back({attack_color(o), fmt::format("{}: {}", o.disk, verdict_text(o.verdicts.front()))});
+  }
+  if (!s.game_view->last_move) return lines;
+  const referee::Observed& o = s.game_view->last_move->observed;
+  // The drift of each flip, then the verdicts (the landings are too close together on the screen
+  // for a label each).
+  std::string drifts;
+  bool off = false;
+  for (std::size_t i = 0; i < o.drift_mm.size(); ++i) {
+    drifts += i ? "  " : "";
+    drifts += o.drift_mm[i] ? fmt::format("{}: {:.1f}", i + 1, *o.drift_mm[i]) : fmt::format("{}: -", i + 1);
+    off = off || (o.drift_mm[i] && *o.drift_mm[i] > kOffPathMm);
+  }
+  if (!drifts.empty()) lines.push_back({off ? im_color(colors::kContact) : im_color(kObserved), o.disk + " drift mm  " + drifts});
+  for (const referee::Verdict& v : o.verdicts) {
+    // Every move is "inside the play area": only an edge that mattered is drawn (as in the log).
+    if (v.kind == referee::VerdictKind::edge && v.call == referee::Call::no) continue;
+    bool yes = v.call == referee::Call::yes;
+    Rgb c = v.call == referee::Call::too_close ? colors::kVerdictTooClose : yes ? colors::kContact : colors::kVisible;
+    lines.push_back({im_color(c), verdict_text(v)});
+  }
+  return lines;
+}
+
+std::optional<Vec2> draw_game_move(ImDrawList* dl, const Screen& s, const TableToScreen& map, const OverlayStyle& style) {
+  if (!s.game_view) return std::nullopt;
   draw_game_counters(dl, s, map, style);
-  if (s.game_view && s.game_view->last_attack) draw_game_attack(dl, s, map);
-  if (!s.game_view || !s.game_view->last_move) return;
+  std::optional<Vec2> anchor;
+  if (s.game_view->last_attack) {
+    // An attack's range: a line between the two disks where the books have them.
+    const referee::Observed& o = s.game_view->last_attack->observed;
+    const rules::ShipState* from = ship_in_books(s, o.disk);
+    const rules::ShipState* to = ship_in_books(s, o.verdicts.front().with);
+    if (from != nullptr && to != nullptr) {
+      std::vector<Vec2> line = map({from->pose.position, to->pose.position}, 0.0);
+      draw_dashed(dl, line, attack_color(o), 2.5f, 8.0f);
+      anchor = (line[0] + line[1]) * 0.5;
+    }
+  }
+  if (!s.game_view->last_move) return anchor;
   const referee::Observed& o = s.game_view->last_move->observed;
   const model::DiskSpec* spec = s.registry.find(o.disk);
-  if (spec == nullptr) return;
+  if (spec == nullptr) return anchor;
   double z = spec->thickness_mm;
   auto outline = [&](const geom::Pose& p) { return map(geom::outline_polygon({spec->shape, p}, 8.0), z); };
 
@@ -75,30 +110,8 @@ void draw_game_move(ImDrawList* dl, const Screen& s, const TableToScreen& map, c
   }
   if (track.size() > 1) draw_polygon(dl, map(track, z), im_color(kObserved, 160), 1.5f, false);
   const std::optional<referee::Rest>& end = o.placed ? o.placed : o.end;
-  if (!end) return;
-  // Beside where it ended: the drift of each flip, then the verdicts (the landings are too close
-  // together on the screen for a label each).
-  Vec2 at = map({end->pose.position}, z)[0] + Vec2{28, 6};
-  double line_h = static_cast<double>(ImGui::GetTextLineHeight()) + 1;
-  std::string drifts;
-  bool off = false;
-  for (std::size_t i = 0; i < o.drift_mm.size(); ++i) {
-    drifts += i ? "  " : "";
-    drifts += o.drift_mm[i] ? fmt::format("{}: {:.1f}", i + 1, *o.drift_mm[i]) : fmt::format("{}: -", i + 1);
-    off = off || (o.drift_mm[i] && *o.drift_mm[i] > kOffPathMm);
-  }
-  if (!drifts.empty()) {
-    draw_label(dl, at, off ? im_color(colors::kContact) : im_color(kObserved), o.disk + " drift mm  " + drifts);
-    at.y += line_h;
-  }
-  for (const referee::Verdict& v : o.verdicts) {
-    // Every move is "inside the play area": only an edge that mattered is drawn (as in the log).
-    if (v.kind == referee::VerdictKind::edge && v.call == referee::Call::no) continue;
-    bool yes = v.call == referee::Call::yes;
-    Rgb c = v.call == referee::Call::too_close ? colors::kVerdictTooClose : yes ? colors::kContact : colors::kVisible;
-    draw_label(dl, at, im_color(c), verdict_text(v));
-    at.y += line_h;
-  }
+  if (end) anchor = map({end->pose.position}, z)[0];
+  return anchor;
 }
 
 double draw_game_banner(ImDrawList* dl, const Screen& s, const ScreenRect& area) {

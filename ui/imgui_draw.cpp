@@ -1,5 +1,6 @@
 #include "ui/imgui_draw.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace diskref::ui {
@@ -48,6 +49,49 @@ void draw_label(ImDrawList* dl, Vec2 at, ImU32 color, const std::string& text) {
     }
   }
   dl->AddText(p, color, text.c_str());
+}
+
+namespace {
+constexpr double kTextPad = 4;
+double text_line_height() { return static_cast<double>(ImGui::GetTextLineHeight()) + 1; }
+}  // namespace
+
+Vec2 text_box_size(const std::vector<ColoredLine>& lines) {
+  double w = 0;
+  for (const ColoredLine& l : lines) w = std::max(w, static_cast<double>(ImGui::CalcTextSize(l.text.c_str()).x));
+  return {w + 2 * kTextPad, text_line_height() * static_cast<double>(lines.size()) + 2 * kTextPad};
+}
+
+void draw_text_box(ImDrawList* dl, Vec2 at, const std::vector<ColoredLine>& lines) {
+  if (lines.empty()) return;
+  const Vec2 size = text_box_size(lines);
+  dl->AddRectFilled(im(at), im(at + size), IM_COL32(12, 14, 18, 200), 4.0f);
+  Vec2 line_at = at + Vec2{kTextPad, kTextPad};
+  for (const ColoredLine& l : lines) {
+    draw_label(dl, line_at, l.color, l.text);
+    line_at.y += text_line_height();
+  }
+}
+
+void draw_text_block(ImDrawList* dl, Vec2 anchor, const std::vector<ColoredLine>& lines) {
+  if (lines.empty()) return;
+  const Vec2 size = text_box_size(lines);
+  constexpr double kGap = 20;  // clear of the disk the block speaks of
+  const Vec2 lo = vec(dl->GetClipRectMin());
+  const Vec2 hi = vec(dl->GetClipRectMax());
+  // Beside the anchor, right or left; where neither has room, below it (or above): never over it.
+  Vec2 at{anchor.x + kGap, anchor.y - size.y * 0.5};
+  if (at.x + size.x > hi.x) {
+    if (anchor.x - kGap - size.x >= lo.x) {
+      at.x = anchor.x - kGap - size.x;
+    } else {
+      at.x = anchor.x - size.x * 0.5;
+      at.y = anchor.y + kGap + size.y <= hi.y ? anchor.y + kGap : anchor.y - kGap - size.y;
+    }
+  }
+  at.x = std::clamp(at.x, lo.x, std::max(lo.x, hi.x - size.x));
+  at.y = std::clamp(at.y, lo.y, std::max(lo.y, hi.y - size.y));
+  draw_text_box(dl, at, lines);
 }
 
 void draw_dashed(ImDrawList* dl, const std::vector<Vec2>& pts, ImU32 color, float thickness, float dash_px) {

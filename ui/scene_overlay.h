@@ -3,10 +3,12 @@
 // each view supplies only its map from table millimetres to the screen.
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include <imgui.h>
 
+#include "ui/imgui_draw.h"
 #include "ui/screen.h"
 
 namespace diskref::ui {
@@ -30,9 +32,13 @@ std::vector<std::vector<Vec2>> draw_scene(ImDrawList* dl, const Screen& screen, 
 namespace diskref::ui {
 
 // --game: the move last read from the table (GameView::last_move): its legal landings as dashed
-// ghosts, the landings observed (solid, numbered, with the drift of each from its legal place),
-// the centre's track, and its verdicts beside where it ended. Drawn as the referee logged it.
-void draw_game_move(ImDrawList* dl, const Screen& screen, const TableToScreen& map, const OverlayStyle& style);
+// ghosts, the landings observed (solid, numbered), the centre's track; and the last attack's range
+// as a line between the two ships. Drawn as the referee logged it. Returns where its text belongs
+// (where the move ended, else the middle of the attack's line), on the screen.
+std::optional<Vec2> draw_game_move(ImDrawList* dl, const Screen& screen, const TableToScreen& map, const OverlayStyle& style);
+// The text of what draw_game_move draws: the attack's verdict, the drift of each flip, the move's
+// verdicts (margin ± sigma and the call), coloured by the call.
+std::vector<ColoredLine> game_move_lines(const Screen& screen);
 // --game: the counters of the drop being read, or read in the last seconds (GameView::counters):
 // each outlined where it lies with what it shows, green when read, amber when the referee is asked
 // about it; beside them the drop's tally and the question. Called by draw_game_move.

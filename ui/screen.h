@@ -88,8 +88,11 @@ struct Screen {
 
   EventLog log;
   bool camera_moved = false;  // the camera was re-located in the last kCameraMovedShowS seconds
-  bool zoom_to_dispute = false;
-  bool fit_camera_to_table = true;  // the camera view shows the table, not the whole image  // the table view shows only the disputed disks' surroundings
+  // Said over the camera view for the whole session, not only once in the event log: what a
+  // replayed recording lost (cut short, a segment or still missing, its video changed or gone).
+  std::vector<std::string> standing_warnings;
+  bool zoom_to_dispute = false;  // the table view shows only the disputed disks' surroundings
+  bool fit_camera_to_table = true;  // the camera view shows the table, not the whole image
   bool show_detections = true;
   double display_fps = 0;
 

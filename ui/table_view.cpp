@@ -33,7 +33,14 @@ void draw_table_view(Screen& s, const ScreenRect& rect) {
     }
   }
   std::optional<TableBox> focus = s.zoom_to_dispute ? dispute_bounds(s, 40.0) : std::nullopt;
-  TableViewTransform view = focus ? fit_table(focus->min, focus->max, area) : fit_table(lo - Vec2{5, 5}, hi + Vec2{5, 5}, area);
+  // Zoomed to a move, its text goes in a strip of its own along the view's bottom, where it
+  // covers nothing (zoomed, the disks fill the view); otherwise beside where the move ended.
+  const std::vector<ColoredLine> move_text = game_move_lines(s);
+  const Vec2 caption = text_box_size(move_text);
+  const bool as_caption = focus && !move_text.empty() && caption.y < area.h * 0.5;
+  ScreenRect fit_area = area;
+  if (as_caption) fit_area.h -= caption.y + 4;
+  TableViewTransform view = focus ? fit_table(focus->min, focus->max, fit_area) : fit_table(lo - Vec2{5, 5}, hi + Vec2{5, 5}, area);
   s.table_view_drawn = view;
   dl->PushClipRect(im(area.min()), im(area.max()), true);
   auto to_screen = [&](Vec2 p) { return view.screen_from_table(p); };
@@ -68,10 +75,13 @@ void draw_table_view(Screen& s, const ScreenRect& rect) {
   OverlayStyle style;
   style.fill_disks = true;
   draw_scene(dl, s, map, style);
-  draw_game_move(dl, s, map, style);
+  const std::optional<Vec2> move_at = draw_game_move(dl, s, map, style);
+  const std::string grid = fmt::format("grid {:.0f} mm", step);
+  draw_label(dl, Vec2{area.x + area.w - static_cast<double>(ImGui::CalcTextSize(grid.c_str()).x) - 8, area.y + area.h - 20},
+             IM_COL32(200, 200, 200, 255), grid);
+  if (as_caption) draw_text_box(dl, Vec2{area.x, area.y + area.h - caption.y}, move_text);
+  else if (move_at) draw_text_block(dl, *move_at, move_text);
   draw_game_banner(dl, s, area);
-  draw_label(dl, Vec2{area.center().x - 30, area.y + area.h - 18}, IM_COL32(200, 200, 200, 255),
-             fmt::format("grid {:.0f} mm", step));
   dl->PopClipRect();
 
   ImGui::InvisibleButton("##table_click", avail, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);

@@ -3,6 +3,7 @@
 // loaded machine kills it at the same place): at most the last 2 s of video lost,
 // every line before the kill intact, and the remains refereed again and reported.
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -94,6 +95,17 @@ TEST_P(RecordingKilled, LosesAtMostTwoSecondsAndTheRemainsReplayAndReport) {
   r = run("report " + rec.string() + " --out " + path("report.html") + " --quiet");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_THAT(slurp(path("report.html")), HasSubstr("cut short"));
+
+#ifdef DISKREF_HAS_UI
+  // The companion screen replays the remains, and says over its camera view what was lost.
+  const fs::path views = path("replay-views.json");
+  const std::string replay = "xvfb-run -a -s \"-screen 0 1280x800x24\" \"" + diskref_program() + "\" ui --replay \"" +
+                             rec.string() + "\" --screenshot \"" + path("replay.png") + "\" --views-json \"" + views.string() +
+                             "\" --frames 5 2>\"" + path("replay-err.txt") + "\"";
+  ASSERT_EQ(std::system(replay.c_str()), 0) << slurp(path("replay-err.txt"));
+  const nlohmann::json shown = read_json(views);
+  EXPECT_THAT(shown.at("camera_view").at("warnings").dump(), HasSubstr("cut short")) << shown.dump();
+#endif
 }
 
 // Early (before the first ruling), mid-move, later in the game (milliseconds of video tracked).

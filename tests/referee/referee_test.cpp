@@ -395,6 +395,9 @@ TEST(Referee, ACorrectedDropReplaysTheGameWithIt) {
   std::size_t entries_before = g.ref->log().size();
   // The referee mistyped: it was three hits. Input 6 (0-based) is the drops.
   g.give(input(t.now(), R"({"do": "correct", "input": 6, "with": {"do": "drops", "drops": [{"purpose": "damage", "hits": 3}, {"purpose": "critical", "crits": []}]}})"));
+  EXPECT_EQ(g.ship("tderet").shields, 6) << "a correction is due at its time: the next frame's";
+  t.still(0.1);
+  g.play(t);
   EXPECT_EQ(g.ship("tderet").shields, 4) << "replayed with the correction";
   bool logged = false;
   for (const Entry& e : g.ref->log())
@@ -419,6 +422,8 @@ TEST(Referee, ACorrectionWithNullDropsTheInput) {
   ASSERT_EQ(g.ship("tderet").shields, 6);
   // The undo of the screen: the drops (input 6) dropped; the beam waits for its drops again.
   g.give(input(t.now(), R"({"do": "correct", "input": 6, "with": null})"));
+  t.still(0.1);
+  g.play(t);
   EXPECT_EQ(g.ship("tderet").shields, 7) << "replayed without the drops";
   EXPECT_EQ(g.ref->expecting().need, Expectation::Need::drops);
 }

@@ -180,6 +180,50 @@ TEST(LiveGame, AnInputAnEntryTookCanBeFixedFromTheLog) {
   EXPECT_EQ(ship(*v, "tderet").shields, shields_before + 2) << "one hit instead of three";
 }
 
+// Corrections given at the screen (a fix of an earlier drop, then an undo of a later input) are
+// recorded as spec §9 lines: the headless referee replays the recording to the very same log,
+// the corrections' entries (and what they replaced) included.
+TEST(LiveGame, CorrectionsAtTheScreenReplayHeadlessToTheSameLog) {
+  Sample s;
+  fs::path recorded = out_dir() / "corrected.jsonl";
+  std::vector<referee::Input> inputs = referee::load_inputs(sample() / "inputs.jsonl");
+  LiveGame game(s.make_referee(), inputs, recorded);
+  bool fixed = false, undone = false;
+  for (const model::TrackFrame& f : s.frames) {
+    if (!fixed && f.t >= 11.0) {
+      std::shared_ptr<const GameView> v = game.view();
+      for (const GameLogLine& l : v->log)
+        for (const auto& in : l.inputs)
+          if (!fixed && in.second.at("do") == "drops") {
+            nlohmann::json fix = fix_line(in.first, in.second);
+            fix["with"]["drops"][0]["hits"] = 1;
+            game.submit(fix);
+            fixed = true;
+          }
+      ASSERT_TRUE(fixed) << "no drop to fix by 11 s";
+    }
+    if (!undone && f.t >= 27.0) {
+      std::shared_ptr<const GameView> v = game.view();
+      ASSERT_TRUE(v->undoable);
+      game.submit(undo_line(*v->undoable));
+      undone = true;
+    }
+    game.on_frame(f);
+  }
+  game.finish();
+  ASSERT_TRUE(fixed && undone);
+  nlohmann::json live = game.log_json();
+  int corrections = 0;
+  for (const nlohmann::json& e : live.at("log")) corrections += e.contains("correction") ? 1 : 0;
+  EXPECT_EQ(corrections, 2) << live.dump();
+  const nlohmann::json headless = s.headless_log(referee::load_inputs(recorded));
+  EXPECT_EQ(live, headless);
+  if (live != headless) {  // for the failure's reader: both logs beside the recording
+    std::ofstream(out_dir() / "corrected-live.json") << live.dump(1);
+    std::ofstream(out_dir() / "corrected-headless.json") << headless.dump(1);
+  }
+}
+
 TEST(LiveGame, AsksForTheDropTheActionWaitsFor) {
   Sample s;
   std::vector<referee::Input> inputs = referee::load_inputs(sample() / "inputs.jsonl");
