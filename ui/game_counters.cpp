@@ -35,6 +35,28 @@ std::string counter_label(const referee::CounterSeen& c) {
   return "? " + c.name;
 }
 
+// `text` in lines no wider than `width` pixels, broken between words.
+std::vector<std::string> wrapped(const std::string& text, double width) {
+  std::vector<std::string> out;
+  std::string line;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t space = text.find(' ', at);
+    const std::string word = text.substr(at, space == std::string::npos ? std::string::npos : space - at);
+    const std::string longer = line.empty() ? word : line + " " + word;
+    if (!line.empty() && static_cast<double>(ImGui::CalcTextSize(longer.c_str()).x) > width) {
+      out.push_back(line);
+      line = word;
+    } else {
+      line = longer;
+    }
+    if (space == std::string::npos) break;
+    at = space + 1;
+  }
+  if (!line.empty()) out.push_back(line);
+  return out;
+}
+
 // Whether the reading is worth showing now: while its drop waits, and for a few seconds after.
 bool showing(const GameView& v) {
   if (!v.counters) return false;
@@ -76,22 +98,18 @@ void draw_game_counters(ImDrawList* dl, const Screen& s, const TableToScreen& ma
     lo = {std::min(lo.x, p.x - 30), std::min(lo.y, p.y - 30)};
     hi = {std::max(hi.x, p.x + 30), std::max(hi.y, p.y + 40)};
   }
-  std::vector<std::pair<std::string, Rgb>> lines;
-  const std::string what = seen.asked ? referee::describe_need(reading.need) : "counters dropped (no drop asked for)";
-  lines.push_back({what, kTally});
-  lines.push_back({reading.tally(), reading.complete() ? colors::kVisible : kTally});
-  for (const std::string& q : reading.questions()) lines.push_back({"? " + q, colors::kStale});
-  for (const std::string& note : reading.notes) lines.push_back({note, colors::kLost});
-  const float wrap = 420.0f;
-  double h = 6, w = 0;
-  for (const auto& [text, colour] : lines) {
-    const ImVec2 size = ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap);
-    h += static_cast<double>(size.y) + 2;
-    w = std::max(w, static_cast<double>(size.x));
-  }
-  const ImVec2 clip_min = dl->GetClipRectMin(), clip_max = dl->GetClipRectMax();
-  const Vec2 view_lo{static_cast<double>(clip_min.x) + 8, static_cast<double>(clip_min.y) + 6};
-  const Vec2 view_hi{static_cast<double>(clip_max.x) - 8, static_cast<double>(clip_max.y) - 6};
+  std::vector<ColoredLine> lines;
+  auto add = [&](const std::string& text, Rgb colour) {
+    for (std::string& piece : wrapped(text, 420.0)) lines.push_back({im_color(colour), std::move(piece)});
+  };
+  add(seen.asked ? referee::describe_need(reading.need) : "counters dropped (no drop asked for)", kTally);
+  add(reading.tally(), reading.complete() ? colors::kVisible : kTally);
+  for (const std::string& q : reading.questions()) add("? " + q, colors::kStale);
+  for (const std::string& note : reading.notes) add(note, colors::kLost);
+  const Vec2 size = text_box_size(lines);
+  const double w = size.x, h = size.y;
+  const Vec2 view_lo = vec(dl->GetClipRectMin()) + Vec2{4, 4};
+  const Vec2 view_hi = vec(dl->GetClipRectMax()) - Vec2{4, 4};
   auto fits = [&](Vec2 p) { return p.x >= view_lo.x && p.y >= view_lo.y && p.x + w <= view_hi.x && p.y + h <= view_hi.y; };
   const double mid_y = std::clamp((lo.y + hi.y - h) / 2, view_lo.y, std::max(view_lo.y, view_hi.y - h));
   const double mid_x = std::clamp((lo.x + hi.x - w) / 2, view_lo.x, std::max(view_lo.x, view_hi.x - w));
@@ -109,11 +127,7 @@ void draw_game_counters(ImDrawList* dl, const Screen& s, const TableToScreen& ma
       at = candidate;
       break;
     }
-  dl->AddRectFilled(im(at + Vec2{-6, -4}), im(at + Vec2{w + 6, h}), im_color(kBacking, 215));
-  for (const auto& [text, colour] : lines) {
-    dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), im(at), im_color(colour), text.c_str(), nullptr, wrap);
-    at.y += static_cast<double>(ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap).y) + 2;
-  }
+  draw_text_box(dl, at, lines);
 }
 
 }  // namespace diskref::ui

@@ -186,6 +186,8 @@ TEST(DropReading, ACorrectionGivesTheDropARulingReadAndTheGameReplaysWithIt) {
   ASSERT_GT(entry, 0u);
   a.g->give(input(a.t.now(), R"({"do": "correct", "entry": )" + std::to_string(entry) +
                                  R"(, "drops": [{"purpose": "damage", "hits": 1}]})"));
+  a.t.still(0.1);  // a correction takes effect at its time: with the next frame
+  a.g->play(a.t);
   EXPECT_EQ(a.g->ship("tderet").shields, 6) << "replayed with the referee's drop";
   const Entry* attack = a.g->last_action("execute");
   ASSERT_NE(attack, nullptr);
@@ -194,6 +196,8 @@ TEST(DropReading, ACorrectionGivesTheDropARulingReadAndTheGameReplaysWithIt) {
   EXPECT_EQ(attack->drops_read[0].counters.hits(), 3) << "what the counters showed";
   // A correction naming an entry that read no drop changes nothing.
   a.g->give(input(a.t.now(), R"({"do": "correct", "entry": 0, "drops": [{"hits": 1}]})"));
+  a.t.still(0.1);
+  a.g->play(a.t);
   EXPECT_EQ(a.g->ship("tderet").shields, 6);
 }
 
