@@ -92,6 +92,8 @@ struct Tally {
   int not_clear = 0, reported = 0, read_not_clear = 0;
   std::map<Truth, int> by_truth;
   int read_before_rest = 0;  // a drop read while one of its counters still moved (must be 0)
+  int complete = 0;          // drops read whole (every counter read): what the rules would be given
+  int complete_right = 0;    // ...whose hits are the truth's
   int unread_drops = 0;      // drops never read (no settle after them)
   std::vector<double> latency_s;       // drops no hand was held over
   std::vector<double> hand_latency_s;  // drops a hand was held over
@@ -103,6 +105,7 @@ struct Tally {
     clear_asked += o.clear_asked, not_clear += o.not_clear, reported += o.reported, read_not_clear += o.read_not_clear;
     for (const auto& [k, n] : o.by_truth) by_truth[k] += n;
     read_before_rest += o.read_before_rest, unread_drops += o.unread_drops;
+    complete += o.complete, complete_right += o.complete_right;
     latency_s.insert(latency_s.end(), o.latency_s.begin(), o.latency_s.end());
     hand_latency_s.insert(hand_latency_s.end(), o.hand_latency_s.begin(), o.hand_latency_s.end());
     work_ms.insert(work_ms.end(), o.work_ms.begin(), o.work_ms.end());
@@ -294,6 +297,16 @@ Tally run_variant(const simulator::DropVariant& v, const fs::path& root, const f
     const double latency = d.read_t - d.rested + d.work_ms / 1e3;
     (d.hand ? tally.hand_latency_s : tally.latency_s).push_back(latency);
     tally.work_ms.push_back(d.work_ms);
+    if (d.reading->complete()) {
+      // What the rules are given against the truth: the HIT! faces among the counters dropped.
+      int truth_hits = 0;
+      for (const simulator::CounterLanding* l : d.counters) {
+        const model::CounterFace* f = model::counter_face(registry.disks()[l->disk], l->pose.face);
+        truth_hits += f != nullptr && f->shows == model::CounterFace::Shows::hit;
+      }
+      ++tally.complete;
+      if (d.reading->hits() == truth_hits) ++tally.complete_right;
+    }
     const simulator::SceneInstant at = scene.timeline.at(d.read_t);
     for (const simulator::CounterLanding* l : d.counters) {
       const std::string& name = registry.disks()[l->disk].name;
@@ -333,8 +346,8 @@ void print_row(const std::string& name, const Tally& t) {
   std::string kinds;
   for (const auto& [k, n] : t.by_truth)
     if (k != Truth::flat_clear) kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", n, to_string(k));
-  std::printf("| %s | %.1f | %d | %d | %d | %d / %d (%s) | %d | %d | %d | %s | %d / %d | %d | %s | %s |\n", name.c_str(),
-              t.px_per_cell, t.drops, t.counters, t.clear, t.read_right, t.clear, percent(t.read_right, t.clear).c_str(),
+  std::printf("| %s | %s | %d | %d | %d | %d / %d (%s) | %d | %d | %d | %s | %d / %d | %d | %s | %s |\n", name.c_str(),
+              t.px_per_cell > 0 ? fmt::format("{:.1f}", t.px_per_cell).c_str() : "-", t.drops, t.counters, t.clear, t.read_right, t.clear, percent(t.read_right, t.clear).c_str(),
               t.misread, t.clear_asked, t.not_clear, kinds.empty() ? "-" : kinds.c_str(), t.reported, t.not_clear,
               t.read_not_clear,
               t.latency_s.empty() ? "-"
@@ -391,6 +404,11 @@ int main(int argc, char** argv) {
   print_row("**all**", all);
   std::printf("\nmisread: %d; read though not flat & clear: %d; drops read while a counter still moved: %d; drops never read: %d\n",
               all.misread, all.read_not_clear, all.read_before_rest, all.unread_drops);
+  std::printf("drops read whole (every counter read, no question: the rules given the drop): %d of %d, their hits the truth's: %d\n",
+              all.complete, all.drops, all.complete_right);
+  const auto slow = std::count_if(all.latency_s.begin(), all.latency_s.end(), [](double s) { return s > 0.3; });
+  std::printf("drops no hand was held over, read: %zu; their result more than 300 ms after the counters settled: %ld\n",
+              all.latency_s.size(), static_cast<long>(slow));
   std::printf("work on the result's frame (tracker + reading): median %.1f ms, max %.1f ms\n", median(all.work_ms),
               all.work_ms.empty() ? 0.0 : *std::max_element(all.work_ms.begin(), all.work_ms.end()));
   return 0;
