@@ -256,14 +256,7 @@ json varied_drops(const DropVariant& v) {
           {"surface", {{"mat", v.mat}, {"table", "wood"}}},
           {"start", start},
           {"events", events},
-          {"effects",
-           {{"noise_sigma", v.noise_sigma},
-            {"blur_sigma_px", v.blur_sigma_px},
-            {"vignetting", v.vignetting},
-            {"light_gradient", v.light_gradient},
-            {"exposure", v.exposure},
-            {"supersample", 2},
-            {"shutter", v.shutter}}}};
+          {"effects", camera_effects(v.noise_sigma, v.blur_sigma_px, v.vignetting, v.light_gradient, v.exposure, v.shutter)}};
 }
 
 std::vector<DropVariant> standard_drop_variants(const std::filesystem::path& samples) {

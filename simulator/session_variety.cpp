@@ -82,14 +82,13 @@ json varied_session(const SessionVariant& v) {
           {"surface", {{"mat", v.seed % 2 ? "cloth" : "starfield"}, {"table", "wood"}, {"mat_margin_mm", 60}, {"table_margin_mm", 400}}},
           {"start", start},
           {"events", events},
-          {"effects",
-           {{"noise_sigma", v.noise_sigma},
-            {"blur_sigma_px", v.blur_sigma_px},
-            {"vignetting", v.vignetting},
-            {"light_gradient", v.light_gradient},
-            {"exposure", v.exposure},
-            {"supersample", 2},
-            {"shutter", v.shutter}}}};
+          {"effects", camera_effects(v.noise_sigma, v.blur_sigma_px, v.vignetting, v.light_gradient, v.exposure, v.shutter)}};
+}
+
+json camera_effects(double noise_sigma, double blur_sigma_px, double vignetting, double light_gradient, double exposure,
+                    double shutter) {
+  return {{"noise_sigma", noise_sigma}, {"blur_sigma_px", blur_sigma_px}, {"vignetting", vignetting},
+          {"light_gradient", light_gradient}, {"exposure", exposure}, {"supersample", 2}, {"shutter", shutter}};
 }
 
 std::vector<SessionVariant> standard_variants() {
