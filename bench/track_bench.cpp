@@ -316,11 +316,11 @@ Figures track_render(const Inputs& in) {
 void print_summary(const std::vector<Figures>& rows) {
   fmt::print("\nsummary (goals: false-settled 0; settle latency <= 300 ms; every landing whose tag was seen, within "
              "0.5 mm; 2 sigma 93-97 % per axis; crowded end to end >= 60 fps and >= 3x the baseline)\n");
-  const std::string row = "{:<30} {:>9} {:>7} {:>16} {:>13} {:>8} {:>13} {:>13} {:>7} {:>7} {:>7} {:>13}\n";
+  const std::string row = "{:<30} {:>9} {:>7} {:>16} {:>13} {:>8} {:>13} {:>13} {:>15} {:>7} {:>7} {:>7} {:>13}\n";
   fmt::print(fmt::runtime(row), "input", "size", "false-", "settle ms", "landings", "landing", "x within", "y within",
-             "(b) fps", "(a) fps", "(b)/(a)", "recall %");
+             "rests: x, y", "(b) fps", "(a) fps", "(b)/(a)", "recall %");
   fmt::print(fmt::runtime(row), "", "", "settled", "median/max(miss)", "found/seen(all)", "max mm", "1/2 sigma %",
-             "1/2 sigma %", "e2e", "e2e", "", "(a) / (b)");
+             "1/2 sigma %", "2 sigma % (n)", "e2e", "e2e", "", "(a) / (b)");
   for (const Figures& f : rows) {
     const vision::TrackEvaluation& e = f.evaluation;
     const std::string size = fmt::format("{}x{}", f.size.width, f.size.height);
@@ -335,6 +335,8 @@ void print_summary(const std::vector<Figures>& rows) {
                fmt::format("{:.3f}", e.landings.position_max_mm),
                fmt::format("{:.1f}/{:.1f}", 100 * e.axis_fraction_within_1_sigma(0), 100 * e.axis_fraction_within_2_sigma(0)),
                fmt::format("{:.1f}/{:.1f}", 100 * e.axis_fraction_within_1_sigma(1), 100 * e.axis_fraction_within_2_sigma(1)),
+               fmt::format("{:.0f}, {:.0f} ({})", 100 * e.rest_axis_fraction_within_2_sigma(0),
+                           100 * e.rest_axis_fraction_within_2_sigma(1), e.rests),
                fmt::format("{:.1f}", f.tracker_fps), f.timed ? fmt::format("{:.1f}", f.baseline_fps) : "-",
                f.timed ? fmt::format("{:.2f}", f.tracker_fps / f.baseline_fps) : "-",
                f.timed ? fmt::format("{:.2f}/{:.2f}", 100 * f.baseline_recall, 100 * f.tracker_recall)

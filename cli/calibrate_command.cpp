@@ -226,6 +226,7 @@ RunFunction setup_calibrate(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "calibrate",
       "Calibrate the camera's lens from images or videos of a chessboard or ChArUco board (writes a camera file)");
+  sub->footer("Examples:\n  diskref calibrate --charuco 7x5 --square-mm 30 --marker-mm 22 --out camera.json board.mp4\n  diskref calibrate --chessboard 9x6 --square-mm 25 --out camera.json photos/*.jpg\n(a first table: diskref ui --setup DIR calibrates with live feedback)");
   auto grid = CLI::Validator(
       [](std::string& text) {
         return parse_grid(text) ? std::string()

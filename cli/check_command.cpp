@@ -27,6 +27,7 @@ RunFunction setup_check(CLI::App& app) {
   auto options = std::make_shared<CheckOptions>();
   CLI::App* sub = app.add_subcommand(
       "check", "Answer geometry questions about a scene (range, overlap, move, template_check) as JSON");
+  sub->footer("Example:\n  diskref check data/scenes/spec-example.json     (answers as JSON on stdout, spec §6)");
   sub->add_option("scene", options->scene, "Scene file (JSON, spec §6)")->required();
   return [options] { return run_check(*options); };
 }

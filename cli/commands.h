@@ -12,6 +12,8 @@ RunFunction setup_table(CLI::App& app);      // table_command.cpp (the table pla
 RunFunction setup_track(CLI::App& app);  // track_command.cpp (spec §5)
 RunFunction setup_render(CLI::App& app);  // render_command.cpp (synthetic sessions with ground truth)
 RunFunction setup_tags(CLI::App& app);    // tags_command.cpp (printable tag sheets)
+RunFunction setup_plan(CLI::App& app);    // plan_command.cpp (where to put the camera)
+RunFunction setup_setup(CLI::App& app);   // setup_command.cpp (a first table, step by step)
 RunFunction setup_play(CLI::App& app);    // play_command.cpp (scripted Red Alert games)
 RunFunction setup_referee(CLI::App& app); // referee_command.cpp (spec §9: a game from the table)
 RunFunction setup_hall(CLI::App& app);    // hall_command.cpp (spec §10.4: every table at a glance)

@@ -32,6 +32,8 @@ const SetupFunction kCommands[] = {
     diskref::cli::setup_track,
     diskref::cli::setup_render,
     diskref::cli::setup_tags,
+    diskref::cli::setup_plan,
+    diskref::cli::setup_setup,
     diskref::cli::setup_play,
     diskref::cli::setup_referee,
     diskref::cli::setup_report,
@@ -121,6 +123,12 @@ int main(int argc, char** argv) {
   std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"diskref: the camera referee for flip-disk tabletop games (Star Trek: Red Alert!)"};
   app.set_version_flag("--version", "diskref " DISKREF_VERSION);
+  app.footer(
+      "Examples:\n"
+      "  diskref ui                                              the companion screen on the bundled sample\n"
+      "  diskref ui --setup mytable --game game.json --camera 0  a first table, step by step (README: Your first table)\n"
+      "  diskref setup kit mytable --game game.json              the same without a screen (diskref setup --help)\n"
+      "  diskref SUBCOMMAND --help                               each subcommand's options, with an example");
   app.require_subcommand(1);
   app.fallthrough(false);
 

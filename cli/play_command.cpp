@@ -69,6 +69,7 @@ RunFunction setup_play(CLI::App& app) {
   auto options = std::make_shared<PlayOptions>();
   CLI::App* sub = app.add_subcommand(
       "play", "Play a scripted game of Red Alert: print the event log and the final state as JSON");
+  sub->footer("Example:\n  diskref play data/scripts/diana_owen_duel.json");
   sub->add_option("script", options->script, "Play script (JSON; format in the README)")->required();
   sub->add_option("--as", options->as_player, "Show the final state as this player sees it (opponents' orders hidden)");
   sub->add_flag("--text", options->text, "Print the log as readable text instead of JSON");

@@ -132,6 +132,7 @@ RunFunction setup_table(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "table", "Find the table plane from the corner markers in an image or a video's first frames (writes a table "
                "pose file for track --table-pose)");
+  sub->footer("Example:\n  diskref table table.jpg --table table.json --calib camera.json --out table_pose.json");
   sub->add_option("input", o->input, "Image, or video (its first frames are used)")->required();
   sub->add_option("--table", o->table, "Table file (JSON, spec §3)")->required();
   sub->add_option("--calib", o->calib, "Camera file from diskref calibrate (without it: no lens correction)");

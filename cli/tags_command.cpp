@@ -122,6 +122,14 @@ int run_tags(const TagsOptions& options) {
     }
   for (const std::string& w : print::tag_warnings(registry, table ? &*table : nullptr, camera))
     std::fprintf(stderr, "diskref tags: warning: %s\n", w.c_str());
+  // The camera planner: with the table, whether this camera straight above sees all of it.
+  if (camera && table) {
+    const model::PinholeCamera pinhole{camera->resolution.width, camera->resolution.height, camera->horizontal_fov_deg,
+                                       camera->height_mm};
+    const model::CameraPlan plan = model::plan_camera(model::straight_above_play_area(pinhole, *table), *table, &registry);
+    for (const model::PlanProblem& p : model::view_problems(plan, *table, &registry, pinhole))
+      std::fprintf(stderr, "diskref tags: warning: %s: %s\n", p.problem.c_str(), p.fix.c_str());
+  }
 
   sheet.title = options.disks;
   std::vector<cv::Mat> pages;
@@ -153,6 +161,7 @@ int run_tags(const TagsOptions& options) {
 RunFunction setup_tags(CLI::App& app) {
   auto options = std::make_shared<TagsOptions>();
   CLI::App* sub = app.add_subcommand("tags", "Print-ready tag sheets at exact scale (PDF or PNG) with cut outlines");
+  sub->footer("Examples:\n  diskref tags --disks disks.json --table table.json --out sheets.pdf\n  diskref tags --disks disks.json --table table.json --out sheets.pdf --camera-resolution 1920x1080 --camera-fov 70 --camera-height 1000\n(a whole kit for a game: diskref setup kit DIR --game GAME.json)");
   sub->add_option("--disks", options->disks, "Disk registry (JSON, spec §4)")->required();
   sub->add_option("--table", options->table, "Table file (JSON, spec §3): also print the corner markers");
   sub->add_option("--out", options->out, "Output file: .pdf (all pages) or .png (FILE.png, FILE-2.png, ...)")->required();

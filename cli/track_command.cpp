@@ -172,6 +172,7 @@ int run_track(const TrackOptions& o) {
 RunFunction setup_track(CLI::App& app) {
   auto o = std::make_shared<TrackOptions>();
   CLI::App* sub = app.add_subcommand("track", "Track the disks in a video (or a live camera) into JSON lines (spec §5)");
+  sub->footer("Examples:\n  diskref track game.mp4 --table table.json --disks disks.json --calib camera.json --out tracks.jsonl\n  diskref track --camera 0 --table table.json --disks disks.json --calib camera.json --out live.jsonl");
   sub->add_option("video", o->video, "Video file");
   sub->add_option("--table", o->table, "Table file (spec §3)")->required();
   sub->add_option("--disks", o->disks, "Disk registry (spec §4)")->required();

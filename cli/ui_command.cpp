@@ -15,7 +15,9 @@
 #include "engine/io/input_error.h"
 #include "net/endpoint.h"
 #include "net/live_feed.h"
+#include "setup/setup_state.h"
 #include "ui/app.h"
+#include "ui/setup_app.h"
 
 namespace diskref::cli {
 namespace {
@@ -61,6 +63,8 @@ struct UiOptions {
   bool stats = false;
   std::string game, inputs, inputs_out, game_log, screen_inputs;
   std::string serve, tuio, mqtt, table_name = "table";
+  std::string setup, setup_script;
+  long long start_frame = 0;  // not an option: where the setup screen stopped in a video
 };
 
 void print_summary(const ui::RunSummary& s) {
@@ -71,7 +75,59 @@ void print_summary(const ui::RunSummary& s) {
               s.video_fps_shown, s.source_fps, s.last_frame_index, s.mean_process_ms, s.cpu_cores_used);
 }
 
+int run_ui(const UiOptions& o);
+
+// `diskref ui --setup DIR`: the setup screen (ui/setup_app.h) over the camera or a video, then,
+// when it is finished and "Start the table" pressed, the companion screen on the files it wrote,
+// refereeing its game.
+int run_ui_setup(const UiOptions& o) {
+  if (!o.replay.empty() || !o.table.empty() || !o.disks.empty() || !o.calib.empty() || !o.tracks.empty())
+    throw io::InputError("", "--setup", "makes the table, disks and camera files itself: leave out --replay, --table, --disks, --calib and --tracks");
+  if (!o.inputs.empty() || !o.inputs_out.empty() || !o.screen_inputs.empty())
+    throw io::InputError("", "--setup", "--inputs, --inputs-out and --screen-inputs go with --game on a finished table");
+  if (!o.setup_script.empty() && !fs::is_regular_file(o.setup_script))
+    throw io::InputError(o.setup_script, "", "setup script not found");
+  ui::SetupAppOptions s;
+  s.dir = o.setup;
+  if (!o.game.empty()) s.game = o.game;
+  std::string hint = "diskref ui --setup " + o.setup + " --camera 0";
+  s.camera_hint = hint;
+  if (o.camera >= 0 || !o.camera_device.empty()) {
+    s.source = vision::open_camera(camera_options(o.camera_device.empty() ? std::to_string(o.camera) : o.camera_device, o.camera_settings));
+    s.live = true;
+  } else if (!o.video.empty()) {
+    s.source = vision::open_video_file(o.video);
+  }
+  if (!o.setup_script.empty()) s.script = o.setup_script;
+  char rest = 0;
+  if (std::sscanf(o.size.c_str(), "%dx%d%c", &s.width, &s.height, &rest) != 2 || s.width < 640 || s.height < 400 ||
+      s.width > kMaxWindowSide || s.height > kMaxWindowSide)
+    throw io::InputError("", "--size", "expected WIDTHxHEIGHT, at least 640x400 and at most 8192x8192 (got \"" + o.size + "\")");
+  const ui::SetupOutcome outcome = ui::run_setup_app(std::move(s));
+  for (const std::string& p : outcome.problems) std::fprintf(stderr, "diskref ui: setup script: %s\n", p.c_str());
+  const setup::Step next = outcome.state.next_step();
+  if (!outcome.start) {
+    std::fprintf(stderr, "diskref ui: the setup is saved in %s (%s); %s\n", o.setup.c_str(),
+                 next == setup::Step::done ? "finished" : ("next: " + std::string(setup::step_title(next))).c_str(),
+                 next == setup::Step::done ? "start the table with the same command" : ("go on with: " + hint).c_str());
+    return outcome.problems.empty() ? kExitOk : kExitFailure;
+  }
+  // The table: the companion screen on what the setup wrote, with its game.
+  UiOptions table = o;
+  table.setup.clear();
+  table.setup_script.clear();
+  table.table = outcome.state.table_file().string();
+  table.disks = outcome.state.disks_file().string();
+  if (outcome.state.is_done(setup::Step::calibration)) table.calib = outcome.state.camera_file().string();
+  table.game = outcome.state.game_file.string();
+  // A video goes on where the setup stopped, as a camera would.
+  if (!o.video.empty() && outcome.frame > 0) table.start_frame = outcome.frame + 1;
+  const int status = run_ui(table);
+  return outcome.problems.empty() ? status : kExitFailure;
+}
+
 int run_ui(const UiOptions& o) {
+  if (!o.setup.empty()) return run_ui_setup(o);
   ui::AppOptions a;
   int sources = (o.camera >= 0 || !o.camera_device.empty() ? 1 : 0) + (!o.video.empty() ? 1 : 0) + (!o.replay.empty() ? 1 : 0);
   if (sources > 1) throw io::InputError("", "", "give one of --video, --camera and --replay");
@@ -112,6 +168,7 @@ int run_ui(const UiOptions& o) {
     a.views_json = o.views_json;
   }
   a.frames = o.frames;
+  a.start_frame = o.start_frame;
   if (a.screenshot && a.frames < 1) a.frames = 1;
   char rest = 0;
   if (std::sscanf(o.size.c_str(), "%dx%d%c", &a.width, &a.height, &rest) != 2 || a.width < 640 || a.height < 400 ||
@@ -221,6 +278,19 @@ RunFunction setup_ui(CLI::App& app) {
   sub->add_option("--game-log", o->game_log, "With --game: write the game's log (LOG.json, as diskref referee's) on exit");
   sub->add_option("--screen-inputs", o->screen_inputs,
                   "With --game (tests, demos): {\"t\", ...input} lines given as if at the screen when the video shows t");
+  sub->add_option("--setup", o->setup,
+                  "Set up a first table in this folder, step by step (play area, camera, kit to print, calibration, "
+                  "table, disks), with --game GAME.json the first time and --camera N; taken up where it stopped")
+      ->group("A first table");
+  sub->add_option("--setup-script", o->setup_script,
+                  "With --setup (tests, documentation): JSON lines {\"t\", \"do\", ...} doing what the setup's buttons do")
+      ->group("A first table");
+  sub->footer("Examples:\n"
+              "  diskref ui                                          the bundled sample video\n"
+              "  diskref ui --setup mytable --game game.json --camera 0   a first table, step by step\n"
+              "  diskref ui --camera 0 --table mytable/table.json --disks mytable/disks.json --calib mytable/camera.json \\\n"
+              "    --game game.json                                  the referee at the table\n"
+              "  diskref ui --replay sessions/tuesday                a recorded session");
   return [o] { return run_ui(*o); };
 }
 

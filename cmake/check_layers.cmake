@@ -7,7 +7,8 @@
 # poses (calibration) -> tracker (vision) -> table snapshot -> verdict (referee) -> game state
 # (engine/rules) -> the network (net: the live feed of the books; never a screen) -> the recording
 # (recording: frames, stills, log kept for afterwards) -> the report (report: a recording as a page)
-# and the screen (ui) -> the program (cli). A file in a folder that is no room fails too, so that a new room is placed in
+# and the first table's setup (setup: the kit, calibration, the table and the disks checked) -> the
+# screen (ui) -> the program (cli). A file in a folder that is no room fails too, so that a new room is placed in
 # the order on purpose.
 cmake_minimum_required(VERSION 3.25)
 if(NOT SOURCE_DIR)
@@ -31,11 +32,12 @@ set(rooms
   "net|engine referee net|opencv2 apriltag imgui GLFW backends"
   "recording|engine calibration vision referee recording|imgui GLFW backends"
   "report|engine calibration vision referee recording report|imgui GLFW backends"
-  "ui|engine calibration print vision simulator referee net recording ui|"
-  "cli|engine calibration print vision simulator referee net recording report ui cli|"
-  "fuzz|engine calibration print vision simulator referee recording ui fuzz|imgui GLFW backends"
+  "setup|engine calibration print vision referee setup|imgui GLFW backends"
+  "ui|engine calibration print vision simulator referee net recording setup ui|"
+  "cli|engine calibration print vision simulator referee net recording report setup ui cli|"
+  "fuzz|engine calibration print vision simulator referee recording setup ui fuzz|imgui GLFW backends"
   "bench|engine calibration print vision simulator referee recording bench|imgui GLFW backends")
-set(project_rooms engine calibration print vision simulator referee net recording report ui cli bench tests fuzz)
+set(project_rooms engine calibration print vision simulator referee net recording report setup ui cli bench tests fuzz)
 
 set(problems "")
 set(seen_rooms "")

@@ -1,39 +1,27 @@
 #pragma once
-// A damage counter (spec §4's addition, kind "counter") as printed by `diskref tags`: both faces
-// side by side, each with its tag and, below it, what the face shows ("HIT!", the critical type),
-// joined by a fold tab as long as the counter is thick. Cut round the whole outline, lay the card
-// disk on one face, fold the tab over its rim and glue the other face on its back: the faces come
-// out back to back and centred on each other (the glue guide is the fold). Also whether the
-// counters can be read by a given camera: a counter read wrong is a wrong drop, so a camera that
-// cannot read them is refused, with the camera that would.
-//
-// Item frame: millimetres from the item's top-left corner, x right, y down (as tag_sheet.h).
+// Damage counters (spec §4's addition, kind "counter") as printed by `diskref tags`. A counter has
+// a tag on each face, so it is printed as every two-faced disk is (tag_sheet.cpp's folding pair:
+// both faces joined by a hinge as long as the counter is thick, cut and fold lines): what this
+// adds is the word inside each face saying what it shows ("HIT!", the critical type) where other
+// disks say "up"/"down", and whether the counters can be read by a given camera: a counter read
+// wrong is a wrong drop, so a camera that cannot read them is refused, with the camera that would.
 
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <opencv2/core.hpp>
-
 #include "engine/model/disk_registry.h"
-#include "print/disk_appearance.h"
 #include "print/tag_sheet.h"
 
 namespace diskref::print {
 
-struct CounterArt {
-  double width_mm = 0, height_mm = 0;
-  // Colour (BGR, 0..255) at an item point, or nullopt for the paper.
-  std::function<std::optional<cv::Vec3f>(double x, double y)> color;
-  std::vector<std::string> label;
-  // Where each face's centre is (item mm), up face first, and where the fold lines run (x).
-  cv::Point2d up_centre, down_centre;
-  double fold_x0 = 0, fold_x1 = 0;
-};
+// What `face` of a counter shows, as printed inside it: "HIT!", the critical type's id, "blank".
+// nullopt when `disk` is no counter or that face has no tag.
+std::optional<std::string> counter_face_word(const model::DiskSpec& disk, model::Face face);
 
-// `look` must be a counter's. The appearance is referred to, not copied: keep it alive.
-CounterArt counter_art(const DiskAppearance& look);
+// The label line under a counter's piece: "up HIT! (tag 40), down bridge critical (tag 41)".
+// nullopt when `disk` is no counter.
+std::optional<std::string> counter_faces_line(const model::DiskSpec& disk);
 
 // One line per counter face whose tag `camera` (straight above) sees with fewer than
 // kMinPixelsPerCell pixels a cell, saying which camera height and which resolution would read it.

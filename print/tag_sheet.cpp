@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <memory>
 #include <numbers>
 #include <sstream>
 #include <stdexcept>
@@ -14,6 +15,7 @@
 #include "engine/geometry/shape.h"
 #include "print/counter_sheet.h"
 #include "print/disk_appearance.h"
+#include "print/disk_face_art.h"
 #include "print/tag_bitmaps.h"
 
 namespace diskref::print {
@@ -27,6 +29,7 @@ constexpr double kGapMm = 5.0;         // between items (their cut lines stay 5 
 constexpr double kHeaderMm = 22.0;     // title, resolution line and the 100 mm bar
 constexpr int kSamples = 3;            // per pixel side, for smooth cut lines and tag edges
 constexpr double kCutLineMm = 0.2;     // half-width of a cut line
+constexpr double kFoldLineMm = 0.15;   // half-width of a fold line (dashed)
 
 // Something to print: its size on paper, how to draw one point of it, and the lines of text
 // under it.
@@ -37,6 +40,10 @@ struct Item {
   std::function<std::optional<cv::Vec3f>(double x, double y)> color;
   std::vector<std::string> label;
   bool rotated = false;  // drawn turned by 90 degrees to fit the page
+  bool template_page = false;  // printed with the templates, on pages of their own
+  // For SheetPlacement: the labels printed inside the cut line and the fold lines (item mm).
+  std::vector<std::pair<std::string, std::array<cv::Point2d, 4>>> inside_labels;
+  std::vector<std::pair<cv::Point2d, cv::Point2d>> fold_lines;
 };
 
 cv::Vec3f to_print(cv::Vec3f reflectance) { return reflectance * (255.0f / kPaperWhite); }
@@ -66,8 +73,40 @@ std::string to_text(const T& value) {
   return s.str();
 }
 
-// Disk face: the outline as a cut line, inside it the face as DiskAppearance draws it (the
-// body's colour lightened for paper).
+// The labels printed inside a face: the disk's name, and on a disk with two faces which face this
+// is, on a counter what it shows (each as large as fits; disk_face_art.h).
+std::vector<FaceLabel> face_labels(const DiskAppearance& look, model::Face face, bool say_face) {
+  std::vector<FaceLabel> out;
+  if (auto name = FaceLabel::fit(look, face, look.spec().name)) out.push_back(*name);
+  if (say_face && !out.empty())
+    if (auto which = FaceLabel::fit(look, face, counter_face_word(look.spec(), face).value_or(std::string(to_string(face))),
+                                    {out.front().box()}, true))
+      out.push_back(*which);
+  return out;
+}
+
+// A face's colour at a face-local point inside its outline (the body's colour lightened for
+// paper), its labels in black.
+cv::Vec3f face_ink(const DiskAppearance& look, model::Face face, const std::vector<FaceLabel>& labels, double lx, double ly) {
+  for (const FaceLabel& l : labels)
+    if (l.ink(lx, ly)) return cv::Vec3f(0, 0, 0);
+  cv::Vec3f c = look.face_color(face, lx, ly);
+  if (c == look.body_color()) c = 0.45f * c + 0.55f * cv::Vec3f(kPaperWhite, kPaperWhite, kPaperWhite);  // save ink
+  return to_print(c);
+}
+
+// A face's label boxes in item millimetres (y down), the face's centre at `centre_mm`.
+void place_labels(Item& item, const std::vector<FaceLabel>& labels, cv::Point2d centre_mm) {
+  for (const FaceLabel& l : labels) {
+    std::array<cv::Point2d, 4> box;
+    const auto corners = l.box().corners();
+    for (std::size_t k = 0; k < 4; ++k) box[k] = {centre_mm.x + corners[k].x, centre_mm.y - corners[k].y};
+    item.inside_labels.emplace_back(l.text(), box);
+  }
+}
+
+// Disk face: the outline as a cut line, inside it the face as DiskAppearance draws it with its
+// name.
 Item disk_item(const DiskAppearance& look, model::Face face) {
   const model::DiskSpec& disk = look.spec();
   geom::Vec2 extent{2 * geom::support_local(disk.shape, {1, 0}).x, 2 * geom::support_local(disk.shape, {0, 1}).y};
@@ -75,7 +114,9 @@ Item disk_item(const DiskAppearance& look, model::Face face) {
   const double pad = 1.0;  // room for the cut line
   item.width_mm = extent.x + 2 * pad;
   item.height_mm = extent.y + 2 * pad;
-  item.color = [&look, face, extent, pad](double x, double y) -> std::optional<cv::Vec3f> {
+  auto labels = std::make_shared<std::vector<FaceLabel>>(face_labels(look, face, false));
+  place_labels(item, *labels, {pad + extent.x / 2, pad + extent.y / 2});
+  item.color = [&look, face, extent, pad, labels](double x, double y) -> std::optional<cv::Vec3f> {
     double lx = x - pad - extent.x / 2, ly = extent.y / 2 + pad - y;  // disk-local, y up
     bool inside = look.contains(lx, ly);
     const double line = kCutLineMm;
@@ -83,24 +124,62 @@ Item disk_item(const DiskAppearance& look, model::Face face) {
                      inside != look.contains(lx, ly + line) || inside != look.contains(lx, ly - line);
     if (near_edge) return cv::Vec3f(0, 0, 0);
     if (!inside) return std::nullopt;
-    cv::Vec3f c = look.face_color(face, lx, ly);
-    if (c == look.body_color()) c = 0.45f * c + 0.55f * cv::Vec3f(kPaperWhite, kPaperWhite, kPaperWhite);  // save ink
-    return to_print(c);
+    return face_ink(look, face, *labels, lx, ly);
   };
   item.label.push_back(disk.name + " " + std::string(to_string(face)));
   const model::TagSpec* tag = look.tag(face);
   item.label.push_back(tag ? "tag " + std::to_string(tag->id) + ", " + to_text(tag->size_mm) + " mm" : "no tag");
+  if (disk.kind == model::DiskKind::template_) {
+    item.template_page = true;
+    if (const auto* r = std::get_if<geom::Rect>(&disk.shape))
+      item.label.push_back(fmt::format("{:g} x {:g} mm ({:.2f} x {:.2f} in), real size", r->length_mm, r->width_mm,
+                                       r->length_mm / 25.4, r->width_mm / 25.4));
+  }
   return item;
 }
 
-// A damage counter: both faces on one piece with a fold tab (counter_sheet.h).
-Item counter_item(const DiskAppearance& look) {
-  CounterArt art = counter_art(look);
+// A disk with a tag on each face: both faces on one piece, joined by a hinge as long as the disk
+// is thick (disk_face_art.h). Cut on the solid line, fold on the dashed ones around the disk's
+// front edge: the down face then lies under the up face as a flip over the front edge shows it.
+Item folding_pair_item(const DiskAppearance& look) {
+  const model::DiskSpec& disk = look.spec();
+  const FoldPair pair = fold_pair(disk);
+  const double back = -geom::support_local(disk.shape, {-1, 0}).x, half_across = geom::support_local(disk.shape, {0, 1}).y;
   Item item;
-  item.width_mm = art.width_mm;
-  item.height_mm = art.height_mm;
-  item.color = std::move(art.color);
-  item.label = std::move(art.label);
+  const double pad = 1.0;
+  item.width_mm = 2 * pad + back + pair.down_offset_mm + pair.front_mm;
+  item.height_mm = 2 * pad + 2 * half_across;
+  const cv::Point2d up_centre(pad + back, pad + half_across);
+  auto up_labels = std::make_shared<std::vector<FaceLabel>>(face_labels(look, model::Face::up, true));
+  auto down_labels = std::make_shared<std::vector<FaceLabel>>(face_labels(look, model::Face::down, true));
+  place_labels(item, *up_labels, up_centre);
+  place_labels(item, *down_labels, up_centre + cv::Point2d(pair.down_offset_mm, 0));
+  for (double fold_x : {pair.fold_up_x(), pair.fold_down_x()})
+    item.fold_lines.emplace_back(up_centre + cv::Point2d(fold_x, -pair.hinge_width_mm / 2),
+                                 up_centre + cv::Point2d(fold_x, pair.hinge_width_mm / 2));
+  item.color = [&look, pair, up_centre, up_labels, down_labels](double x, double y) -> std::optional<cv::Vec3f> {
+    const double px = x - up_centre.x, py = up_centre.y - y;  // pair-local, y up
+    const bool inside = pair_contains(look, pair, px, py);
+    const double line = kCutLineMm;
+    const bool near_edge = inside != pair_contains(look, pair, px + line, py) || inside != pair_contains(look, pair, px - line, py) ||
+                           inside != pair_contains(look, pair, px, py + line) || inside != pair_contains(look, pair, px, py - line);
+    if (near_edge) return cv::Vec3f(0, 0, 0);
+    if (!inside) return std::nullopt;
+    // The fold lines: dashed across the hinge, a dash centred on the heading's line.
+    if (std::fabs(py) <= pair.hinge_width_mm / 2 && std::fmod(std::fabs(py) + 0.6, 2.0) < 1.2 &&
+        (std::fabs(px - pair.fold_up_x()) <= kFoldLineMm || std::fabs(px - pair.fold_down_x()) <= kFoldLineMm))
+      return cv::Vec3f(70, 70, 70);
+    if (look.contains(px, py)) return face_ink(look, model::Face::up, *up_labels, px, py);
+    if (look.contains(px - pair.down_offset_mm, py)) return face_ink(look, model::Face::down, *down_labels, px - pair.down_offset_mm, py);
+    return cv::Vec3f(255, 255, 255);  // the hinge
+  };
+  const model::TagSpec* up = look.tag(model::Face::up);
+  const model::TagSpec* down = look.tag(model::Face::down);
+  item.label.push_back(disk.name + ": up | down");
+  item.label.push_back("tags " + (up ? std::to_string(up->id) + " (" + to_text(up->size_mm) + " mm)" : std::string("none")) +
+                       " | " + std::to_string(down->id) + " (" + to_text(down->size_mm) + " mm)");
+  item.label.push_back("cut the solid line; fold the dashed lines around the front");
+  if (auto shows = counter_faces_line(disk)) item.label.push_back(*shows);
   return item;
 }
 
@@ -205,10 +284,11 @@ void draw_item(cv::Mat& page, const Item& item, cv::Point2d origin_mm, double px
 
 // Title, resolution and the 100 mm bar with 10 mm ticks. The bar and its end ticks span exactly
 // [0, 100] mm, so a ruler laid along it reads 100 mm from outer edge to outer edge.
-void draw_header(cv::Mat& page, const SheetOptions& o, int number, int count, double px_per_mm) {
+void draw_header(cv::Mat& page, const SheetOptions& o, int number, int count, double px_per_mm, const std::string& heading) {
   double x = o.margin_mm, y = o.margin_mm + 4;
   std::ostringstream title;
-  title << "diskref tags" << (o.title.empty() ? "" : ": " + o.title) << "   page " << number << "/" << count;
+  title << "diskref tags" << (o.title.empty() ? "" : ": " + o.title) << (heading.empty() ? "" : " - " + heading) << "   page "
+        << number + o.page_offset << "/" << count + o.extra_pages;
   put_text(page, title.str(), {x, y}, px_per_mm, 3.5);
   std::ostringstream dpi;
   dpi << "Made for " << o.dpi << " DPI: print at 100% scale (no fit-to-page). The bar below must measure exactly 100 mm.";
@@ -287,7 +367,13 @@ std::pair<std::vector<Placement>, std::size_t> pack(const std::vector<cv::Size2d
 
 }  // namespace
 
-std::vector<cv::Mat> tag_sheets(const model::DiskRegistry& registry, const model::TableSpec* table, const SheetOptions& o) {
+double draw_sheet_header(cv::Mat& page, const SheetOptions& o, int number, int count, const std::string& heading) {
+  draw_header(page, o, number, count, o.dpi / 25.4, heading);
+  return o.margin_mm + kHeaderMm;
+}
+
+std::vector<cv::Mat> tag_sheets(const model::DiskRegistry& registry, const model::TableSpec* table, const SheetOptions& o,
+                                std::vector<SheetPlacement>* placements) {
   if (!(o.dpi >= 72 && o.dpi <= 1200)) throw std::invalid_argument("the DPI must be between 72 and 1200");
   if (!(o.page_width_mm >= 100 && o.page_height_mm >= 100 && o.page_width_mm <= 2000 && o.page_height_mm <= 2000))
     throw std::invalid_argument("the page must be between 100 and 2000 mm on each side");
@@ -300,14 +386,8 @@ std::vector<cv::Mat> tag_sheets(const model::DiskRegistry& registry, const model
   std::vector<Item> items;
   if (table)
     for (const model::CornerMarker& m : table->corner_markers) items.push_back(marker_item(m));
-  for (const DiskAppearance& look : looks) {
-    if (look.spec().kind == model::DiskKind::counter) {
-      items.push_back(counter_item(look));
-      continue;
-    }
-    items.push_back(disk_item(look, model::Face::up));
-    if (look.tag(model::Face::down)) items.push_back(disk_item(look, model::Face::down));
-  }
+  for (const DiskAppearance& look : looks)
+    items.push_back(look.tag(model::Face::down) ? folding_pair_item(look) : disk_item(look, model::Face::up));
   if (board) items.push_back(board_item(*board));
 
   // Each item's footprint: the item (turned when only that fits the page's width) with its label
@@ -327,14 +407,35 @@ std::vector<cv::Mat> tag_sheets(const model::DiskRegistry& registry, const model
                                   " mm margins");
     footprints.emplace_back(w, h);
   }
-  auto [placed, page_count] = pack(footprints, left, right, top, bottom);
+  // The templates on pages of their own, after the rest: cut out at real size.
+  std::vector<Placement> placed(items.size());
+  std::size_t page_count = 0;
+  std::size_t first_template_page = 0;
+  for (bool templates : {false, true}) {
+    std::vector<std::size_t> group;
+    std::vector<cv::Size2d> group_footprints;
+    for (std::size_t i = 0; i < items.size(); ++i)
+      if (items[i].template_page == templates) group.push_back(i), group_footprints.push_back(footprints[i]);
+    if (group.empty()) continue;
+    if (templates) first_template_page = page_count;
+    auto [group_placed, group_pages] = pack(group_footprints, left, right, top, bottom);
+    for (std::size_t k = 0; k < group.size(); ++k) {
+      placed[group[k]] = group_placed[k];
+      placed[group[k]].page += page_count;
+    }
+    page_count += group_pages;
+  }
+  if (page_count == 0) page_count = 1;
+  const bool any_templates = std::any_of(items.begin(), items.end(), [](const Item& it) { return it.template_page; });
 
   cv::Size size(static_cast<int>(std::lround(o.page_width_mm * px_per_mm)), static_cast<int>(std::lround(o.page_height_mm * px_per_mm)));
   std::vector<cv::Mat> pages(page_count);
   for (std::size_t p = 0; p < pages.size(); ++p) {
     pages[p] = cv::Mat(size, CV_8UC3, cv::Scalar(255, 255, 255));
-    draw_header(pages[p], o, static_cast<int>(p + 1), static_cast<int>(pages.size()), px_per_mm);
+    draw_header(pages[p], o, static_cast<int>(p + 1), static_cast<int>(pages.size()), px_per_mm,
+                any_templates && p >= first_template_page ? "templates at real size" : "");
   }
+  if (placements) placements->clear();
   for (std::size_t i = 0; i < items.size(); ++i) {
     const Item& it = items[i];
     cv::Mat& page = pages[placed[i].page];
@@ -342,12 +443,30 @@ std::vector<cv::Mat> tag_sheets(const model::DiskRegistry& registry, const model
     draw_item(page, it, at, px_per_mm);
     double y = at.y + (it.rotated ? it.width_mm : it.height_mm) + 1.0;
     for (const std::string& line : it.label) put_text(page, line, {at.x, y += kLabelLineMm}, px_per_mm, kLabelTextMm);
+    if (!placements) continue;
+    // Item millimetres to page millimetres (draw_item: a turned item's point (ix, iy) is drawn at
+    // (height - iy, ix) from its corner).
+    auto to_page = [&](cv::Point2d p) {
+      return it.rotated ? cv::Point2d(at.x + it.height_mm - p.y, at.y + p.x) : cv::Point2d(at.x + p.x, at.y + p.y);
+    };
+    SheetPlacement sp;
+    sp.what = it.label.front();
+    sp.page = placed[i].page;
+    sp.rect_mm = {at.x, at.y, it.rotated ? it.height_mm : it.width_mm, it.rotated ? it.width_mm : it.height_mm};
+    for (const auto& [text, box] : it.inside_labels) {
+      std::array<cv::Point2d, 4> on_page;
+      for (std::size_t k = 0; k < 4; ++k) on_page[k] = to_page(box[k]);
+      sp.inside_labels.push_back({text, on_page});
+    }
+    for (const auto& [a, b] : it.fold_lines) sp.fold_lines_mm.emplace_back(to_page(a), to_page(b));
+    placements->push_back(std::move(sp));
   }
   return pages;
 }
 
 double pixels_per_cell(const model::TagSpec& tag, const ViewingCamera& camera) {
-  double f = (camera.resolution.width / 2.0) / std::tan(camera.horizontal_fov_deg * std::numbers::pi / 360.0);
+  const double f = model::PinholeCamera{camera.resolution.width, camera.resolution.height, camera.horizontal_fov_deg,
+                                        camera.height_mm}.focal_px();
   return tag.size_mm / kTagBorderCells * f / camera.height_mm;
 }
 std::vector<std::string> tag_warnings(const model::DiskRegistry& registry, const model::TableSpec* table,
@@ -365,6 +484,9 @@ std::vector<std::string> tag_warnings(const model::DiskRegistry& registry, const
                            "camera", needed, std::floor(10 * model::largest_fitting_tag_mm(*shape, tag)) / 10);
     else
       remedy = fmt::format("a tag of at least {:.1f} mm, or a closer or sharper camera", needed);
+    // The planner's figure: how high this camera may be for the tag as it is.
+    remedy += fmt::format(" (this camera reads it from at most {:.0f} mm)",
+                          std::floor(camera->height_mm * cell / kMinPixelsPerCell));
     out.push_back(fmt::format("{}: tag {} ({:g} mm) has {:.2f} px per cell seen from {:g} mm by a {}x{} camera with a "
                               "{:g} degree field of view; it needs {:g}: {}",
                               what, tag.id, tag.size_mm, cell, camera->height_mm, camera->resolution.width,
@@ -377,6 +499,12 @@ std::vector<std::string> tag_warnings(const model::DiskRegistry& registry, const
         out.push_back(what + ": tag " + std::to_string(t.id) + ": " + problem);
       check_readable(what, t, &d.shape);
     }
+    // Ships and torpedoes flip: a face without a tag is unseen after every other flip.
+    const bool flips = d.kind == model::DiskKind::ship || d.kind == model::DiskKind::torpedo;
+    if (flips && d.tags.size() < 2)
+      out.push_back(d.name + ": a " + std::string(to_string(d.kind)) + " flips, but it has a tag on its " +
+                    std::string(to_string(d.tags.front().face)) + " face only: after an odd number of flips it is not seen; give "
+                    "its other face a tag of its own (diskref setup kit makes both)");
   }
   if (table)
     for (const model::CornerMarker& m : table->corner_markers) {

@@ -8,6 +8,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "simulator/lens_rays.h"
+#include "simulator/supersample_pattern.h"
 #include "engine/random/splitmix64.h"
 
 namespace diskref::simulator {

@@ -26,16 +26,18 @@ void look_at_table(double height_mm, double tilt_deg, double yaw_deg, geom::Vec2
   translation = -(rotation * center);
 }
 
+cv::Point2d pixel_of(const CameraRig& rig, const cv::Point3d& table_point) {
+  const cv::Vec3d q = rig.rotation * cv::Vec3d(table_point.x, table_point.y, table_point.z) + rig.translation;
+  return pixel_from_ray(rig.camera, {q[0] / q[2], q[1] / q[2]});
+}
+
 double pixels_per_mm_at_center(const CameraRig& rig) {
   // Two table points 1 mm apart where the optical axis meets the table.
   cv::Vec3d c = rig.center_table();
   cv::Vec3d axis(rig.rotation(2, 0), rig.rotation(2, 1), rig.rotation(2, 2));
   if (axis[2] >= 0) return 0;
   cv::Vec3d hit = c + (-c[2] / axis[2]) * axis;
-  auto project = [&](const cv::Vec3d& p) {
-    cv::Vec3d q = rig.rotation * p + rig.translation;
-    return pixel_from_ray(rig.camera, {q[0] / q[2], q[1] / q[2]});
-  };
+  auto project = [&](const cv::Vec3d& p) { return pixel_of(rig, {p[0], p[1], p[2]}); };
   cv::Point2d a = project(hit), bx = project(hit + cv::Vec3d(1, 0, 0)), by = project(hit + cv::Vec3d(0, 1, 0));
   return std::sqrt(cv::norm(bx - a) * cv::norm(by - a));
 }

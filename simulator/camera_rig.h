@@ -29,6 +29,10 @@ cv::Matx33d camera_matrix_for_fov(cv::Size image_size, double horizontal_fov_deg
 void look_at_table(double height_mm, double tilt_deg, double yaw_deg, geom::Vec2 look_at_mm, cv::Matx33d& rotation,
                    cv::Vec3d& translation);
 
+// Where the camera sees a point given in the table frame (mm), in pixels (OpenCV's convention:
+// pixel centres at integers), through its lens.
+cv::Point2d pixel_of(const CameraRig& rig, const cv::Point3d& table_point);
+
 // Pixels per millimetre on the table plane around the image centre (for tag readability).
 double pixels_per_mm_at_center(const CameraRig& rig);
 

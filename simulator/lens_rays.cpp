@@ -83,12 +83,4 @@ RayGrid::RayGrid(const calib::CameraModel& camera)
   });
 }
 
-std::vector<cv::Point2d> supersample_offsets(int n) {
-  std::vector<cv::Point2d> out;
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < n; ++i)
-      out.emplace_back((i + (j + 0.5) / n) / n - 0.5, (j + (i + 0.5) / n) / n - 0.5);
-  return out;
-}
-
 }  // namespace diskref::simulator

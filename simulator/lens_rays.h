@@ -58,11 +58,4 @@ class RayGrid {
   std::vector<cv::Vec2f> grid_;  // (width + 2) x (height + 2), origin at pixel (-1, -1); NaN = none
 };
 
-// The n x n supersample positions within a pixel (box filter), as offsets from the pixel centre in
-// (-0.5, 0.5). The n x n cells are each sampled at a different sub-position (an n-rooks lattice)
-// so that all n*n samples have distinct x and distinct y: an edge near the horizontal or vertical
-// is then resolved to 1/n^2 px instead of the 1/n px of a regular grid (which biased chessboard
-// corners by up to 0.1 px at n = 4).
-std::vector<cv::Point2d> supersample_offsets(int n);
-
 }  // namespace diskref::simulator

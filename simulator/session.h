@@ -16,6 +16,11 @@
 
 namespace diskref::simulator {
 
+// Which pictures a scenario gives: raised whenever the renderer draws the same scenario
+// differently (its sampling, shading, camera effects), so that renders kept for the tests and the
+// benches (render_variant) are made again. 2: supersample_pattern.h, and edges sampled again.
+inline constexpr int kRendererVersion = 2;
+
 class SessionRenderer {
  public:
   explicit SessionRenderer(const Scenario& scenario);

@@ -1,6 +1,7 @@
 #include "simulator/session_variety.h"
 
 #include <fstream>
+#include <string>
 
 #include "engine/io/atomic_write.h"
 #include "engine/io/json_cursor.h"
@@ -116,14 +117,21 @@ std::filesystem::path render_variant(const SessionVariant& variant, const std::f
 
 std::filesystem::path render_once(const nlohmann::json& scenario, const std::string& name, const std::filesystem::path& root) {
   const std::filesystem::path dir = root / name;
-  // scenario.json is written last: its presence, equal to this scenario, means a whole render.
+  // scenario.json is written last: its presence, equal to this scenario and made by this
+  // renderer (renderer.txt), means a whole render.
   const std::filesystem::path marker = dir / "scenario.json";
+  const std::filesystem::path renderer = dir / "renderer.txt";
+  const std::string version = std::to_string(kRendererVersion);
   if (std::ifstream in(marker); in) {
     const json kept = json::parse(in, nullptr, false);
-    if (kept == scenario && std::filesystem::exists(dir / "video.mp4")) return dir;
+    std::ifstream made_by(renderer);
+    std::string kept_version;
+    std::getline(made_by, kept_version);
+    if (kept == scenario && kept_version == version && std::filesystem::exists(dir / "video.mp4")) return dir;
   }
   std::filesystem::remove_all(dir);
   render_session(parse_scenario(io::JsonCursor(scenario, name + ".json"), root), dir, [](int, int) {});
+  io::write_file_atomically(renderer, version + "\n");
   io::write_file_atomically(marker, scenario.dump(1) + "\n");
   return dir;
 }

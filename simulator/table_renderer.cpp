@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "engine/geometry/shape.h"
+#include "simulator/supersample_pattern.h"
 
 namespace diskref::simulator {
 namespace {
@@ -47,6 +48,41 @@ void box_points(const cv::Vec3d& lo, const cv::Vec3d& hi, const cv::Matx33d& rot
   }
 }
 
+// A pixel whose first samples' luminances (linear) differ by more than this has an edge running
+// through it: it is sampled again with the fine pattern (supersample_pattern.h). Far above the
+// cloth's texture within a pixel, far below a tag's or a disk's edge.
+constexpr float kEdgeContrast = 0.02f;
+
+float luminance(const cv::Vec3f& bgr) { return 0.114f * bgr[0] + 0.587f * bgr[1] + 0.299f * bgr[2]; }
+
+// The spread of the samples' luminances, kept as they come.
+struct Spread {
+  float lo = std::numeric_limits<float>::infinity();
+  float hi = -std::numeric_limits<float>::infinity();
+  void add(const cv::Vec3f& c) {
+    const float l = luminance(c);
+    lo = std::min(lo, l);
+    hi = std::max(hi, l);
+  }
+  bool edge() const { return hi - lo > kEdgeContrast; }
+};
+
+// Which of `instants` moments each of `samples` samples sees: sample k sees (k * stride) mod
+// instants, the stride coprime to the count, so that time and place within the pixel are not
+// correlated.
+std::vector<int> spread_moments(std::size_t samples, int instants) {
+  int stride = 1;
+  for (int candidate : {7, 5, 11, 13, 3}) {
+    if (std::gcd(candidate, instants) == 1) {
+      stride = candidate;
+      break;
+    }
+  }
+  std::vector<int> out;
+  for (std::size_t k = 0; k < samples; ++k) out.push_back(static_cast<int>((static_cast<long long>(k) * stride) % instants));
+  return out;
+}
+
 }  // namespace
 
 TableRenderer::TableRenderer(const SceneModel& model, const CameraRig& rig, int supersample)
@@ -66,17 +102,8 @@ TableRenderer::TableRenderer(const SceneModel& model, const CameraRig& rig, int 
       for (int k = 0; k < 3; ++k) out[k] = static_cast<float>(d[k]);
     }
   }
-  // Spread the moments over the pixel's samples so that time and position are not correlated:
-  // sample k sees moment (k * stride) mod n, with a stride coprime to n.
-  int n = samples_per_pixel();
-  int stride = 1;
-  for (int candidate : {7, 5, 11, 13, 3}) {
-    if (std::gcd(candidate, n) == 1) {
-      stride = candidate;
-      break;
-    }
-  }
-  for (int k = 0; k < n; ++k) time_of_sample_.push_back((k * stride) % n);
+  time_of_sample_ = spread_moments(offsets_.size(), samples_per_pixel());
+  fine_time_of_sample_ = spread_moments(edge_supersample_offsets().size(), samples_per_pixel());
   radiance_ = cv::Mat::zeros(rig.camera.image_size, CV_32FC3);
   // The rays of the image's border, and a margin: beyond it the lens polynomial is meaningless
   // (it can fold far-away points back into the image).
@@ -98,17 +125,25 @@ TableRenderer::TableRenderer(const SceneModel& model, const CameraRig& rig, int 
   field_ = cv::Rect2d(x0 - mx, y0 - my, x1 - x0 + 2 * mx, y1 - y0 + 2 * my);
 
   bare_table_ = cv::Mat::zeros(size, CV_32FC3);
-  const float weight = 1.0f / static_cast<float>(offsets_.size());
   cv::parallel_for_(cv::Range(0, size.height), [&](const cv::Range& rows) {
     for (int v = rows.start; v < rows.end; ++v) {
       auto* row = bare_table_.ptr<cv::Vec3f>(v);
       for (int u = 0; u < size.width; ++u) {
-        cv::Vec3f sum(0, 0, 0);
-        for (const cv::Point2d& o : offsets_) {
-          cv::Vec3d direction;
-          if (ray_at(u + o.x, v + o.y, direction)) sum += surface_color(model_, camera_center_, direction);
-        }
-        row[u] = sum * weight;
+        // The pixel's samples, and again finely where an edge (a marker's) runs through it.
+        auto average = [&](const std::vector<cv::Point2d>& offsets, Spread& spread) {
+          cv::Vec3f sum(0, 0, 0);
+          for (const cv::Point2d& o : offsets) {
+            cv::Vec3d direction;
+            cv::Vec3f c(0, 0, 0);
+            if (ray_at(u + o.x, v + o.y, direction)) c = surface_color(model_, camera_center_, direction);
+            spread.add(c);
+            sum += c;
+          }
+          return sum * (1.0f / static_cast<float>(offsets.size()));
+        };
+        Spread spread, unused;
+        row[u] = average(offsets_, spread);
+        if (spread.edge()) row[u] = average(edge_supersample_offsets(), unused);
       }
     }
   });
@@ -294,7 +329,6 @@ void TableRenderer::trace_tile(const cv::Rect& tile, const std::vector<SceneInst
     bare_table_(tile).copyTo(radiance_(tile));
     return;
   }
-  const float weight = 1.0f / static_cast<float>(offsets_.size());
   for (int v = tile.y; v < tile.y + tile.height; ++v) {
     auto* row = radiance_.ptr<cv::Vec3f>(v);
     const auto* bare = bare_table_.ptr<cv::Vec3f>(v);
@@ -307,21 +341,28 @@ void TableRenderer::trace_tile(const cv::Rect& tile, const std::vector<SceneInst
         row[u] = bare[u] * shade;
         continue;
       }
-      cv::Vec3f objects(0, 0, 0);
-      int table_samples = 0;
-      for (std::size_t k = 0; k < offsets_.size(); ++k) {
-        std::size_t j = instants.size() == 1 ? 0 : static_cast<std::size_t>(time_of_sample_[k]);
-        cv::Vec3d direction;
-        if (!ray_at(u + offsets_[k].x, v + offsets_[k].y, direction)) continue;
-        auto hit = cast_objects(model_, instants[j], camera_center_, direction, std::numeric_limits<double>::infinity(),
-                                &candidates[j], true);
-        if (!hit) {
-          ++table_samples;
-        } else {
-          objects += hit->kind == ObjectHit::Kind::disk ? hit->color * shade : hit->color;
+      // The pixel's samples (each at its moment of the exposure); where they differ, an edge runs
+      // through the pixel and it is sampled again finely, as a real pixel integrates it.
+      auto average = [&](const std::vector<cv::Point2d>& offsets, const std::vector<int>& moments, Spread& spread) {
+        cv::Vec3f sum(0, 0, 0);
+        const cv::Vec3f table = bare[u] * shade;
+        for (std::size_t k = 0; k < offsets.size(); ++k) {
+          std::size_t j = instants.size() == 1 ? 0 : static_cast<std::size_t>(moments[k]);
+          cv::Vec3d direction;
+          cv::Vec3f c(0, 0, 0);
+          if (ray_at(u + offsets[k].x, v + offsets[k].y, direction)) {
+            auto hit = cast_objects(model_, instants[j], camera_center_, direction, std::numeric_limits<double>::infinity(),
+                                    &candidates[j], true);
+            c = !hit ? table : hit->kind == ObjectHit::Kind::disk ? hit->color * shade : hit->color;
+          }
+          spread.add(c);
+          sum += c;
         }
-      }
-      row[u] = (objects + bare[u] * (shade * static_cast<float>(table_samples))) * weight;
+        return sum * (1.0f / static_cast<float>(offsets.size()));
+      };
+      Spread spread, unused;
+      row[u] = average(offsets_, time_of_sample_, spread);
+      if (spread.edge()) row[u] = average(edge_supersample_offsets(), fine_time_of_sample_, unused);
     }
   }
 }

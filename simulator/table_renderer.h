@@ -11,6 +11,10 @@
 // Motion blur: each of the n x n supersamples of a pixel sees the scene at its own moment of the
 // exposure (instants[k]), so moving things smear as on a real sensor at no extra cost.
 //
+// Edges: a pixel whose n x n samples differ (a tag's cell, a disk's outline, a marker runs
+// through it) is sampled again with 8 x 8 samples (supersample_pattern.h), so that an edge is
+// placed in the picture as a real pixel's integral places it, not in steps of 1/n² of a pixel.
+//
 // Speed: the bare table (texture, corner markers, floor) is traced once, fully supersampled; a
 // traced pixel then only casts its samples against the objects near it, and its samples that
 // reach the table take the bare table's pixel value, darkened by the hands' soft shadows
@@ -66,6 +70,7 @@ class TableRenderer {
   cv::Vec3d camera_center_;
   std::vector<cv::Point2d> offsets_;
   std::vector<int> time_of_sample_;  // which instant each supersample sees, for n x n instants
+  std::vector<int> fine_time_of_sample_;  // the same for the fine samples of a pixel with an edge
   cv::Rect2d field_;                 // normalized ray coordinates the lens model covers (with a margin)
   cv::Mat radiance_;
   cv::Mat bare_table_;  // CV_32FC3: the table, markers and floor without any object

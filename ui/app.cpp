@@ -38,6 +38,7 @@
 #include "ui/panels.h"
 #include "ui/recorded_tracks.h"
 #include "ui/vision_adapters.h"
+#include "ui/window.h"
 
 namespace diskref::ui {
 namespace fs = std::filesystem;
@@ -54,9 +55,6 @@ constexpr double kMaxDisplayFps = 40.0;
 // watches them, and the CPU goes to the tracking (the skirmish sample's 930 frames under Xvfb on
 // 2 cores: 25 s drawn at 40 frames/s, 20 s at 10).
 constexpr double kScreenshotRunDisplayFps = 10.0;
-constexpr const char* kFontFile = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
-constexpr float kFontPx = 15.0f;
-
 // --game: the books are read from a metre away. The font follows the window's height: 18 px at
 // 800, 24 px at 1080.
 float game_font_px(int window_height) { return std::max(16.0f, std::round(static_cast<float>(window_height) / 45.0f)); }
@@ -142,72 +140,6 @@ double process_cpu_seconds() {
   auto sec = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
   return sec(u.ru_utime) + sec(u.ru_stime);
 }
-
-void load_font(ImGuiIO& io, float px) {
-  if (fs::is_regular_file(kFontFile)) {
-    if (io.Fonts->AddFontFromFileTTF(kFontFile, px) != nullptr) return;
-  }
-  io.Fonts->AddFontDefault();  // ProggyClean, smaller but always there
-}
-
-void style_screen() {
-  ImGui::StyleColorsDark();
-  ImGuiStyle& st = ImGui::GetStyle();
-  st.WindowRounding = 0;
-  st.WindowBorderSize = 1;
-  st.FrameRounding = 3;
-  st.WindowPadding = ImVec2(8, 6);
-  st.ItemSpacing = ImVec2(8, 5);
-}
-
-struct Window {
-  GLFWwindow* handle = nullptr;
-  Window(int w, int h) {
-    glfwSetErrorCallback(nullptr);
-    if (!glfwInit()) throw std::runtime_error("cannot open a window: no display (run it under xvfb-run for screenshots)");
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-    handle = glfwCreateWindow(w, h, "diskref", nullptr, nullptr);
-    if (handle == nullptr) {
-      glfwTerminate();
-      throw std::runtime_error("cannot open a window with OpenGL 3.3 (no display, or no OpenGL driver)");
-    }
-    // No window manager under Xvfb: put it at the screen's corner ourselves.
-    glfwSetWindowPos(handle, 0, 0);
-    glfwMakeContextCurrent(handle);
-    glfwSwapInterval(0);
-  }
-  ~Window() {
-    glfwDestroyWindow(handle);
-    glfwTerminate();
-  }
-  Window(const Window&) = delete;
-  Window& operator=(const Window&) = delete;
-};
-
-struct ImGuiSession {
-  ImGuiSession(GLFWwindow* window, bool ignore_mouse, float font_px) {
-    IMGUI_CHECKVERSION();
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;  // the layout is computed, nothing to save
-    // Screenshots must not depend on where the pointer happens to be.
-    if (ignore_mouse) io.ConfigFlags |= ImGuiConfigFlags_NoMouse;
-    style_screen();
-    load_font(io, font_px);
-    ImGui_ImplGlfw_InitForOpenGL(window, true);
-    ImGui_ImplOpenGL3_Init("#version 330 core");
-  }
-  ~ImGuiSession() {
-    ImGui_ImplOpenGL3_Shutdown();
-    ImGui_ImplGlfw_Shutdown();
-    ImGui::DestroyContext();
-  }
-  ImGuiSession(const ImGuiSession&) = delete;
-  ImGuiSession& operator=(const ImGuiSession&) = delete;
-};
 
 nlohmann::json rect_json(const ScreenRect& r) { return {r.x, r.y, r.w, r.h}; }
 
@@ -429,6 +361,7 @@ RunSummary run_app(const AppOptions& o) {
     };
   }
   SourceWorker worker(std::move(sources.frames), std::move(sources.producer), wo, hook);
+  if (o.start_frame > 0) worker.seek(o.start_frame);
   screen.worker = &worker;
   screen.note(Severity::info, "opened " + worker.source_description() + "; tracks: " + worker.producer_description());
   for (const std::string& n : summary.notes) screen.note(Severity::warning, n);

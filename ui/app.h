@@ -39,6 +39,7 @@ struct AppOptions {
   // a table point or an image pixel in the picture.
   std::optional<std::filesystem::path> views_json;
   long long frames = -1;  // stop after this many video frames (-1: run until closed / the end)
+  long long start_frame = 0;  // a video: start at this frame (the setup screen hands the table over where it stopped)
   int width = 1280;
   int height = 800;
   DisputeChoice initial;  // preselected disks, template, ship and speed

@@ -2,15 +2,47 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
+
+#include "ui/panel_help.h"
 
 namespace diskref::ui {
+
+namespace {
+
+// "(?)" at the right of the current window's title bar, its help in a tooltip when the pointer is
+// over it. Drawn over the title bar, so that it takes no room from the panel's content.
+void title_help(std::string_view help) {
+  const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  const float bar = ImGui::GetFontSize() + 2 * ImGui::GetStyle().FramePadding.y;
+  const ImVec2 text = ImGui::CalcTextSize("(?)");
+  const ImVec2 a(pos.x + size.x - text.x - 8, pos.y + (bar - text.y) / 2), b(a.x + text.x, a.y + text.y);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->PushClipRect(pos, ImVec2(pos.x + size.x, pos.y + bar), false);
+  dl->AddText(a, IM_COL32(200, 205, 215, 255), "(?)");
+  dl->PopClipRect();
+  if (ImGui::IsMouseHoveringRect(a, b, false)) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
+    ImGui::TextUnformatted(help.data(), help.data() + help.size());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
+
+}  // namespace
 
 bool begin_panel(const char* title, const ScreenRect& rect, ImGuiWindowFlags extra) {
   ImGui::SetNextWindowPos(im(rect.min()), ImGuiCond_Always);
   ImGui::SetNextWindowSize(ImVec2(static_cast<float>(rect.w), static_cast<float>(rect.h)), ImGuiCond_Always);
-  return ImGui::Begin(title, nullptr,
-                      ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
-                          ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus | extra);
+  const bool open = ImGui::Begin(title, nullptr,
+                                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus | extra);
+  // Every panel says what it is (ui/panel_help.h), by the id after "###" in its title.
+  const std::string_view t(title);
+  if (const auto at = t.find("###"); open && at != std::string_view::npos && !(extra & ImGuiWindowFlags_NoTitleBar))
+    if (const std::string_view help = panel_help(t.substr(at + 3)); !help.empty()) title_help(help);
+  return open;
 }
 
 void draw_polygon(ImDrawList* dl, const std::vector<Vec2>& pts, ImU32 color, float thickness, bool closed) {

@@ -47,7 +47,7 @@ ResolvedSession resolve_session(const SourceChoice& c) {
   }
 
   if (c.kind == SourceChoice::Kind::camera) {
-    if (!c.table || !c.disks) throw io::InputError("", "", "a live camera needs --table and --disks");
+    if (!c.table || !c.disks) throw io::InputError("", "", "a live camera needs --table and --disks (a first table without them: diskref ui --setup DIR --game GAME.json --camera N makes them step by step)");
     r.files.table = required_file(c.table, {}, "table file", "--table");
     r.files.disks = required_file(c.disks, {}, "disk registry", "--disks");
     if (c.camera_file) r.files.camera = required_file(c.camera_file, {}, "camera file", "--calib");

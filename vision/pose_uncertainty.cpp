@@ -1,6 +1,7 @@
 #include "vision/pose_uncertainty.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include <opencv2/calib3d.hpp>
@@ -78,8 +79,11 @@ PoseUncertainty::PoseUncertainty(const model::TableSpec& table, const calib::Cam
   std::vector<cv::Point3d> table_mm;
   std::vector<cv::Point2d> seen_px;
   std::vector<int> marker_of;
+  std::array<double, 4> bias2_of{};  // per marker id: its still bias squared (pixels²)
   for (const calib::MarkerObservation& m : markers) {
     if (!model::is_corner_marker(m.id)) continue;
+    const double bias = still_bias_px(m.corners_px, options.detector);
+    bias2_of[static_cast<std::size_t>(m.id)] = bias * bias;
     const auto corners = table.corner_markers[static_cast<std::size_t>(m.id)].corners_mm();
     for (std::size_t k = 0; k < 4; ++k) {
       table_mm.emplace_back(corners[k].x, corners[k].y, 0.0);
@@ -106,18 +110,20 @@ PoseUncertainty::PoseUncertainty(const model::TableSpec& table, const calib::Cam
     }
     // A marker's corners err together (the detector's bias for the tag moves the whole marker,
     // and so the pose) and apart (noise, and the marker's shape: seen a little too small or
-    // skewed, which moves its centre hardly at all). The bias is the prior's: the markers' own
-    // residuals cannot show it (the fit absorbs most of it, and what it leaves has 2 degrees of
-    // freedom per marker less the pose's, too few to measure anything by). The corners' noise is
-    // taken at its floor: the observations are medians over frames.
-    const double bias2 = options.marker_bias_px * options.marker_bias_px;
+    // skewed, which moves its centre hardly at all). The bias is the detector's model for any
+    // still tag, at this marker's place on the pixel grid: the markers' own residuals cannot show
+    // it (the fit absorbs most of it, and what it leaves has 2 degrees of freedom per marker less
+    // the pose's, too few to measure anything by). The corners' noise is taken at its floor: the
+    // observations are medians over frames.
     const double noise2 = options.min_corner_noise_px * options.min_corner_noise_px;
     cv::Mat corner_covariance(rows, rows, CV_64F, cv::Scalar(0.0));
     for (int a = 0; a < rows; ++a)
       for (int b = 0; b < rows; ++b) {
-        const bool same_marker = marker_of[static_cast<std::size_t>(a / 2)] == marker_of[static_cast<std::size_t>(b / 2)];
+        const int marker = marker_of[static_cast<std::size_t>(a / 2)];
+        const bool same_marker = marker == marker_of[static_cast<std::size_t>(b / 2)];
         const bool same_axis = a % 2 == b % 2;
-        corner_covariance.at<double>(a, b) = (a == b ? noise2 : 0.0) + (same_marker && same_axis ? bias2 : 0.0);
+        corner_covariance.at<double>(a, b) =
+            (a == b ? noise2 : 0.0) + (same_marker && same_axis ? bias2_of[static_cast<std::size_t>(marker)] : 0.0);
       }
     // Least squares: parameters = (J^T J)^-1 J^T corners, so their covariance is
     // (J^T J)^-1 J^T C J (J^T J)^-1.

@@ -5,8 +5,9 @@
 //
 // The pose is fitted to the corner markers' corners. Their errors are of two kinds: what differs
 // from corner to corner (noise, much reduced by taking the median over frames), and what the four
-// corners of one marker share — the detector's bias for a tag lying still, a fraction of a pixel
-// that no averaging over frames removes and the residuals cannot show (a fit absorbs most of it).
+// corners of one marker share — the detector's bias for a tag lying still (tag_measurement.h), a
+// fraction of a pixel that no averaging over frames removes and the residuals cannot show (a fit
+// absorbs most of it), larger for a marker whose edges lie along the pixel grid.
 // Both go into the covariance of the pose's parameters (rotation, translation and, without a calibrated
 // lens, the focal length of the estimated pinhole), which is carried to each table point through
 // the map from a fixed pixel to the table: a point between the markers is known better than one
@@ -24,17 +25,18 @@
 
 #include "calibration/camera_pose.h"
 #include "engine/model/table_spec.h"
+#include "vision/tag_measurement.h"
 
 namespace diskref::vision {
 
 struct PoseUncertaintyOptions {
-  // The detector's bias for a marker lying still, per image axis (pixels): what its four corners
-  // share. Measured on renders (simulator/session_variety.h) as the error of the median over
-  // frames of a marker's centre against its exact projection: 0.04 px RMS.
-  double marker_bias_px = 0.04;
+  // The detector's bias for a marker lying still: what its four corners share. A marker is a tag
+  // like any other (tag_measurement.h: still_bias_px), and as the table's axes usually run along
+  // the camera's, its edges often lie along the pixel grid and keep the most of it. The tracker
+  // gives its own TrackerOptions::measurement here.
+  TagMeasurementOptions detector;
   // The corners' own noise, per coordinate (pixels), after the median over frames.
   double min_corner_noise_px = 0.03;
-
 };
 
 class PoseUncertainty {

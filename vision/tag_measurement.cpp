@@ -18,6 +18,11 @@ double grid_locked_share(const std::array<cv::Point2d, 4>& corners_px) {
   return share;
 }
 
+double still_bias_px(const std::array<cv::Point2d, 4>& corners_px, const TagMeasurementOptions& options) {
+  return std::sqrt(options.still_bias_px * options.still_bias_px +
+                   options.grid_locked_bias_px * options.grid_locked_bias_px * grid_locked_share(corners_px));
+}
+
 std::optional<TagMeasurement> measure_tag(const calib::CameraPose& pose, const std::array<cv::Point2d, 4>& corners_px,
                                           double size_mm, double height_mm, const TagMeasurementOptions& options) {
   std::vector<cv::Point2d> pixels(corners_px.begin(), corners_px.end());
@@ -76,8 +81,7 @@ std::optional<TagMeasurement> measure_tag(const calib::CameraPose& pose, const s
   const cv::Matx22d jjt = jacobian * jacobian.t();
   const double corner_sigma_mm = std::sqrt((jjt(0, 0) + jjt(1, 1)) / 2) * m.corner_sigma_px;
   m.center_sigma_mm = corner_sigma_mm / 2;
-  m.center_bias_px = std::sqrt(options.still_bias_px * options.still_bias_px +
-                               options.grid_locked_bias_px * options.grid_locked_bias_px * grid_locked_share(corners_px));
+  m.center_bias_px = still_bias_px(corners_px, options);
   m.center_bias_sigma_mm = std::sqrt((jjt(0, 0) + jjt(1, 1)) / 2) * m.center_bias_px;
   // Procrustes angle from four corners at distance size/sqrt(2): var = sigma^2 / (2 * size^2).
   m.heading_sigma_deg = geom::rad_to_deg(corner_sigma_mm / (std::sqrt(2.0) * size_mm));

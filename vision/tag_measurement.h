@@ -33,15 +33,23 @@ struct TagMeasurementOptions {
   // `still_bias_px`; an edge lying along the grid sees one phase over its whole length, and keeps
   // up to `grid_locked_bias_px` more. Averaging a periodic error over c cycles leaves at most
   // 1/(pi c) of it, so the locked share is weighted by min(1, 1/(pi c)^2) per edge, c the pixel
-  // rows the edge crosses. Both measured by bench/track_error_parts — the detected corners' mean
-  // against the exact projection of the true corners — over 132 rests of still disks in 15
-  // rendered sessions (the 12 cameras of simulator/session_variety.h and the three samples: 720p
-  // to 4K, sharp to soft, straight down to 30 degrees), by least squares on the squared bias
-  // against that weight: edges crossing less than one pixel row 0.065 px RMS, more than six
-  // 0.029 px.
-  double still_bias_px = 0.027;
-  double grid_locked_bias_px = 0.075;
+  // rows the edge crosses. Both measured by `bench/track_error_parts --fit` — the detected
+  // corners' mean against the exact projection of the true corners — over 170 rests of still
+  // disks and corner markers (10 frames or more) in 15 rendered sessions (the 12 cameras of
+  // simulator/session_variety.h and the duel, crowded and small-tags-4k scenarios: 720p to 4K,
+  // sharp to soft, straight down to 30 degrees), each axis of each rest's bias a normal draw of
+  // variance still² + locked² x share: the likeliest pair (0.013, 0.066 px) covers 93 % of the
+  // biases at 2 sigma (they are heavy-tailed: RMS of bias over sigma 1.01, 74 % within 1), so both
+  // are taken 1.18 times larger, which covers 95 % (81 % within 1). The renders place edges as a
+  // pixel's integral does (simulator/supersample_pattern.h), so these are the detector's own.
+  double still_bias_px = 0.0153;
+  double grid_locked_bias_px = 0.0776;
 };
+
+// The detector's bias for the centre of a tag lying still whose corners are seen at
+// `corners_px`, per image axis (pixels): still_bias_px, and grid_locked_bias_px weighted by how
+// much of the tag's edges lie along the pixel grid (grid_locked_share).
+double still_bias_px(const std::array<cv::Point2d, 4>& corners_px, const TagMeasurementOptions& options);
 
 struct TagMeasurement {
   TagSquareFit fit;                 // table frame, mm, at the tag's height

@@ -115,6 +115,13 @@ double TrackEvaluation::axis_fraction_within_2_sigma(int axis) const {
   return ratio(axis_within_2_sigma[static_cast<std::size_t>(axis)], sigma_axis_samples / 2);
 }
 
+double TrackEvaluation::rest_axis_fraction_within_1_sigma(int axis) const {
+  return ratio(rest_axis_within_1_sigma[static_cast<std::size_t>(axis)], rests);
+}
+double TrackEvaluation::rest_axis_fraction_within_2_sigma(int axis) const {
+  return ratio(rest_axis_within_2_sigma[static_cast<std::size_t>(axis)], rests);
+}
+
 double TrackEvaluation::fraction_within_1_sigma() const {
   return ratio(within_1_sigma, sigma_axis_samples);
 }
@@ -130,6 +137,24 @@ TrackEvaluation evaluate_tracks(const std::vector<model::TrackFrame>& output, co
   // The output's previous frame per disk, for "a stale disk never moves".
   std::unordered_map<std::string, model::DiskTrack> previous_output;
   double sigma_sum = 0;
+  // Each disk's current rest: where the truth has it, and its output's errors and sigmas summed.
+  struct Rest {
+    geom::Vec2 at{};
+    double heading = 0;
+    long long frames = 0;
+    double error_x = 0, error_y = 0, sigma = 0;
+  };
+  std::unordered_map<std::string, Rest> rests;
+  auto close_rest = [&e](const Rest& r) {
+    if (r.frames < TrackEvaluation::kMinRestFrames) return;
+    ++e.rests;
+    const double n = static_cast<double>(r.frames), sigma = r.sigma / n;
+    const double errors[2] = {r.error_x / n, r.error_y / n};
+    for (std::size_t axis = 0; axis < 2; ++axis) {
+      if (std::fabs(errors[axis]) <= sigma) ++e.rest_axis_within_1_sigma[axis];
+      if (std::fabs(errors[axis]) <= 2 * sigma) ++e.rest_axis_within_2_sigma[axis];
+    }
+  };
 
   for (const auto& t : truth) {
     auto it = by_frame.find(t.frame);
@@ -191,6 +216,24 @@ TrackEvaluation evaluate_tracks(const std::vector<model::TrackFrame>& output, co
           }
         }
         sigma_sum += od->sigma_mm;
+        // The rest it lies in (a moving disk is in none).
+        const bool still = !td.motion || *td.motion == model::Motion::settled;
+        auto [rest, fresh] = rests.try_emplace(td.name);
+        if (!fresh && (!still || geom::distance(rest->second.at, true_p) > 1e-6 || rest->second.heading != *td.heading)) {
+          close_rest(rest->second);
+          rest->second = {};
+          fresh = true;
+        }
+        if (still) {
+          if (fresh) {
+            rest->second.at = true_p;
+            rest->second.heading = *td.heading;
+          }
+          ++rest->second.frames;
+          rest->second.error_x += axis_errors[0];
+          rest->second.error_y += axis_errors[1];
+          rest->second.sigma += od->sigma_mm;
+        }
       }
       if (od->motion && td.motion) {
         ++e.motion_samples;
@@ -216,6 +259,7 @@ TrackEvaluation evaluate_tracks(const std::vector<model::TrackFrame>& output, co
       if (*o.settled == *t.settled) ++e.settled_agreed;
     }
   }
+  for (const auto& [name, rest] : rests) close_rest(rest);
   e.mean_sigma_mm = e.sigma_axis_samples ? sigma_sum / (static_cast<double>(e.sigma_axis_samples) / 2.0) : 0.0;
   e.settles = evaluate_settles(by_frame, truth);
   e.landings = evaluate_landings(output, truth, options);
@@ -259,7 +303,10 @@ void accumulate(TrackEvaluation& into, const TrackEvaluation& more) {
   for (std::size_t axis = 0; axis < 2; ++axis) {
     into.axis_within_1_sigma[axis] += more.axis_within_1_sigma[axis];
     into.axis_within_2_sigma[axis] += more.axis_within_2_sigma[axis];
+    into.rest_axis_within_1_sigma[axis] += more.rest_axis_within_1_sigma[axis];
+    into.rest_axis_within_2_sigma[axis] += more.rest_axis_within_2_sigma[axis];
   }
+  into.rests += more.rests;
   into.motion_samples += more.motion_samples;
   into.motion_agreed += more.motion_agreed;
   into.settled_samples += more.settled_samples;
@@ -301,6 +348,11 @@ std::string format_evaluation(const TrackEvaluation& e) {
                      "{:.1f} %\n",
                      100.0 * e.axis_fraction_within_1_sigma(0), 100.0 * e.axis_fraction_within_2_sigma(0),
                      100.0 * e.axis_fraction_within_1_sigma(1), 100.0 * e.axis_fraction_within_2_sigma(1));
+  out += fmt::format("sigma per rest ({} rests of {} frames or more, each its mean error over its mean sigma): x within 1 "
+                     "sigma {:.1f} %, 2 sigma {:.1f} %; y within 1 sigma {:.1f} %, 2 sigma {:.1f} %\n",
+                     e.rests, TrackEvaluation::kMinRestFrames, 100.0 * e.rest_axis_fraction_within_1_sigma(0),
+                     100.0 * e.rest_axis_fraction_within_2_sigma(0), 100.0 * e.rest_axis_fraction_within_1_sigma(1),
+                     100.0 * e.rest_axis_fraction_within_2_sigma(1));
   out += fmt::format("settles: false-settled frames {}; {} true settles reached, {} missed; latency median {:.0f} ms, "
                      "max {:.0f} ms\n",
                      e.settles.false_settled, e.settles.latencies_s.size(), e.settles.missed,

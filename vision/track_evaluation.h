@@ -97,6 +97,14 @@ struct TrackEvaluation {
   std::array<long long, 2> axis_within_1_sigma{};  // x, y (each over sigma_axis_samples / 2)
   std::array<long long, 2> axis_within_2_sigma{};
   double mean_sigma_mm = 0;
+  // The same per rest — a disk lying still in one place (the truth's pose unchanged) for at least
+  // kMinRestFrames frames — its mean error over its mean sigma, per axis. A still disk's error
+  // hardly changes from frame to frame (the detector's bias for it and the table pose's are one
+  // draw each), so the frames weigh a long rest many times over; a rest counts once here.
+  static constexpr long long kMinRestFrames = 10;
+  long long rests = 0;
+  std::array<long long, 2> rest_axis_within_1_sigma{};
+  std::array<long long, 2> rest_axis_within_2_sigma{};
   // Extensions, when both sides give them.
   long long motion_samples = 0, motion_agreed = 0;
   long long settled_samples = 0, settled_agreed = 0;
@@ -108,6 +116,8 @@ struct TrackEvaluation {
   // Per axis (0 = x, 1 = y).
   double axis_fraction_within_1_sigma(int axis) const;
   double axis_fraction_within_2_sigma(int axis) const;
+  double rest_axis_fraction_within_1_sigma(int axis) const;
+  double rest_axis_fraction_within_2_sigma(int axis) const;
 };
 
 TrackEvaluation evaluate_tracks(const std::vector<model::TrackFrame>& output, const std::vector<model::TrackFrame>& truth,

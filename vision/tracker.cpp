@@ -161,7 +161,9 @@ void Tracker::use_pose(calib::CameraPose pose, cv::Size image_size) {
   geometry_.reset();
   const std::vector<calib::MarkerObservation> markers =
       marker_history_.empty() ? std::vector<calib::MarkerObservation>{} : calib::median_observations(marker_history_);
-  pose_uncertainty_.emplace(table_, *pose_, markers, lens_, image_size, options_.pose_uncertainty);
+  PoseUncertaintyOptions uncertainty = options_.pose_uncertainty;
+  uncertainty.detector = options_.measurement;  // the markers are tags like the disks'
+  pose_uncertainty_.emplace(table_, *pose_, markers, lens_, image_size, uncertainty);
 }
 
 void Tracker::set_table_pose(calib::CameraPose pose) {

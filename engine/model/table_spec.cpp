@@ -120,12 +120,17 @@ nlohmann::json table_to_json(const TableSpec& table) {
   return {{"play_area_mm", {table.play_area_mm.x, table.play_area_mm.y}}, {"corner_markers", markers}};
 }
 
-TableSpec default_table() {
+TableSpec table_with_markers(geom::Vec2 play_area_mm, double marker_size_mm) {
   TableSpec t;
-  t.play_area_mm = {914.4, 914.4};
-  t.corner_markers = {CornerMarker{0, {-45, -45}, 40}, CornerMarker{1, {959.4, -45}, 40},
-                      CornerMarker{2, {959.4, 959.4}, 40}, CornerMarker{3, {-45, 959.4}, 40}};
+  t.play_area_mm = play_area_mm;
+  const double out = 0.9 * marker_size_mm + 9;
+  const geom::Vec2 w = play_area_mm;
+  t.corner_markers = {CornerMarker{0, {-out, -out}, marker_size_mm}, CornerMarker{1, {w.x + out, -out}, marker_size_mm},
+                      CornerMarker{2, {w.x + out, w.y + out}, marker_size_mm},
+                      CornerMarker{3, {-out, w.y + out}, marker_size_mm}};
   return t;
 }
+
+TableSpec default_table() { return table_with_markers({914.4, 914.4}, 40); }
 
 }  // namespace diskref::model

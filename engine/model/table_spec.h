@@ -42,6 +42,10 @@ TableSpec parse_table(const io::JsonCursor& root);
 TableSpec load_table(const std::filesystem::path& file);
 nlohmann::json table_to_json(const TableSpec& table);
 
+// A play area with its four corner markers of `marker_size_mm` placed as the spec §3 example places
+// its 40 mm ones: each centre 0.9 x size + 9 mm outside its corner along both axes (45 mm for 40
+// mm), so that the printed tag (1.8 x size wide) stays 9 mm clear of the play area.
+TableSpec table_with_markers(geom::Vec2 play_area_mm, double marker_size_mm);
 // The spec §3 example: a 914.4 mm (3 ft) square with 40 mm markers 45 mm outside each corner.
 TableSpec default_table();
 

@@ -19,11 +19,12 @@ namespace {
 
 using ::testing::HasSubstr;
 
+// A ship with a tag on each face (the down face's id 100 more), both `tag_mm`.
 model::DiskSpec ship(const std::string& name, int tag_id, double tag_mm, double offset_deg = 0) {
   model::DiskSpec d;
   d.name = name;
   d.shape = geom::FlattedCircle{63.5, 57.2};
-  d.tags = {model::TagSpec{tag_id, model::Face::up, tag_mm, offset_deg}};
+  d.tags = {model::TagSpec{tag_id, model::Face::up, tag_mm, offset_deg}, model::TagSpec{tag_id + 100, model::Face::down, tag_mm, offset_deg}};
   return d;
 }
 
@@ -42,9 +43,27 @@ TEST(TagWarnings, ATagTooBigForItsDiskNamesTheDiskTheTagAndTheLargestThatFits) {
   // Built in code, past the registry loader (which refuses such a tag with an input error).
   model::DiskRegistry registry({ship("enterprise", 10, 24.0), ship("reliant", 16, 26.0)});
   auto warnings = tag_warnings(registry, nullptr, std::nullopt);
-  ASSERT_EQ(warnings.size(), 1u);
+  ASSERT_EQ(warnings.size(), 2u);  // both of reliant's faces
   EXPECT_THAT(warnings[0], HasSubstr("reliant up: tag 16: printed tag (46.8 mm square"));
   EXPECT_THAT(warnings[0], HasSubstr("the largest that fits is 24.9 mm"));
+  EXPECT_THAT(warnings[1], HasSubstr("reliant down: tag 116: printed tag (46.8 mm square"));
+}
+
+TEST(TagWarnings, AShipOrTorpedoWithOneFaceTaggedIsSaid) {
+  model::DiskSpec one = ship("defiant", 14, 24.0);
+  one.tags.pop_back();
+  model::DiskSpec torpedo = ship("torpedo-1", 40, 9.5);
+  torpedo.kind = model::DiskKind::torpedo;
+  torpedo.shape = geom::Circle{25.4};
+  torpedo.tags.erase(torpedo.tags.begin());
+  model::DiskSpec planet = ship("moon", 70, 20.0);
+  planet.kind = model::DiskKind::planet;
+  planet.tags.pop_back();  // a planet does not flip: one face is all it needs
+  auto warnings = tag_warnings(model::DiskRegistry({one, torpedo, planet, ship("enterprise", 10, 24.0)}), nullptr, std::nullopt);
+  ASSERT_EQ(warnings.size(), 2u);
+  EXPECT_EQ(warnings[0], "defiant: a ship flips, but it has a tag on its up face only: after an odd number of flips it is not seen; "
+                         "give its other face a tag of its own (diskref setup kit makes both)");
+  EXPECT_THAT(warnings[1], HasSubstr("torpedo-1: a torpedo flips, but it has a tag on its down face only"));
 }
 
 TEST(TagWarnings, PixelsPerCellAreTheTagsCellOverTheGroundSampleDistance) {
@@ -60,8 +79,9 @@ TEST(TagWarnings, PixelsPerCellAreTheTagsCellOverTheGroundSampleDistance) {
   table.corner_markers = {model::CornerMarker{0, {-45, -45}, 40}, model::CornerMarker{1, {945, -45}, 40},
                           model::CornerMarker{2, {945, 945}, 40}, model::CornerMarker{3, {-45, 945}, 40}};
   auto warnings = tag_warnings(registry, &table, camera);
-  ASSERT_EQ(warnings.size(), 1u);  // the 40 mm markers have 3.84 px a cell
+  ASSERT_EQ(warnings.size(), 2u);  // both faces; the 40 mm markers have 3.84 px a cell
   EXPECT_THAT(warnings[0], HasSubstr("enterprise up: tag 10 (24 mm) has 2.30 px per cell seen from 2000 mm"));
+  EXPECT_THAT(warnings[1], HasSubstr("enterprise down: tag 110 (24 mm) has 2.30 px per cell"));
   EXPECT_THAT(warnings[0], HasSubstr("a tag of at least 26.1 mm"));
   camera.height_mm = 1800;  // 2.56 px a cell
   EXPECT_TRUE(tag_warnings(registry, &table, camera).empty());

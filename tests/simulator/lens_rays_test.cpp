@@ -1,6 +1,9 @@
 #include "simulator/lens_rays.h"
+#include "simulator/supersample_pattern.h"
 
+#include <cmath>
 #include <set>
+#include <stdexcept>
 
 #include <gtest/gtest.h>
 #include <opencv2/calib3d.hpp>
@@ -52,26 +55,45 @@ TEST(LensRays, GridInterpolationIsWithinAThousandthOfAPixel) {
   EXPECT_LT(worst, 1e-3);
 }
 
-TEST(LensRays, SupersamplesFillThePixelWithDistinctRowsAndColumns) {
-  auto offsets = supersample_offsets(4);
-  ASSERT_EQ(offsets.size(), 16u);
-  std::set<double> xs, ys;
-  cv::Point2d mean;
-  for (const auto& o : offsets) {
-    EXPECT_GT(o.x, -0.5);
-    EXPECT_LT(o.x, 0.5);
-    EXPECT_GT(o.y, -0.5);
-    EXPECT_LT(o.y, 0.5);
-    xs.insert(o.x);
-    ys.insert(o.y);
-    mean += o * (1.0 / 16);
+// supersample_pattern.h: every n x n pattern is stratified (each sample alone in its column and
+// its row of the N x N strata), no two samples share a diagonal (an N-queens solution: N distinct
+// places across a 45-degree edge too), and it is centred on the pixel.
+TEST(SupersamplePattern, StratifiedWithDistinctDiagonalsAndCentred) {
+  for (int n = 1; n <= 8; ++n) {
+    const auto offsets = supersample_offsets(n);
+    const std::size_t count = static_cast<std::size_t>(n * n);
+    ASSERT_EQ(offsets.size(), count);
+    std::set<long long> columns, rows, sums, differences;
+    cv::Point2d mean;
+    for (const auto& o : offsets) {
+      EXPECT_GT(o.x, -0.5);
+      EXPECT_LT(o.x, 0.5);
+      EXPECT_GT(o.y, -0.5);
+      EXPECT_LT(o.y, 0.5);
+      // The stratum of each coordinate, and the sample's place in it (its middle).
+      const double cx = (o.x + 0.5) * static_cast<double>(count) - 0.5, cy = (o.y + 0.5) * static_cast<double>(count) - 0.5;
+      EXPECT_NEAR(cx, std::round(cx), 1e-9);
+      EXPECT_NEAR(cy, std::round(cy), 1e-9);
+      const long long i = std::llround(cx), j = std::llround(cy);
+      columns.insert(i);
+      rows.insert(j);
+      sums.insert(i + j);
+      differences.insert(i - j);
+      mean += o * (1.0 / static_cast<double>(count));
+    }
+    EXPECT_EQ(columns.size(), count) << "n = " << n;
+    EXPECT_EQ(rows.size(), count) << "n = " << n;
+    if (n >= 2) {
+      EXPECT_EQ(sums.size(), count) << "n = " << n;
+      EXPECT_EQ(differences.size(), count) << "n = " << n;
+    }
+    EXPECT_NEAR(mean.x, 0, 1e-12) << "n = " << n;  // centred: no shift of the image
+    EXPECT_NEAR(mean.y, 0, 1e-12) << "n = " << n;
   }
-  EXPECT_EQ(xs.size(), 16u);
-  EXPECT_EQ(ys.size(), 16u);
-  EXPECT_NEAR(mean.x, 0, 1e-12);  // centred: no shift of the image
-  EXPECT_NEAR(mean.y, 0, 1e-12);
-  ASSERT_EQ(supersample_offsets(1).size(), 1u);
   EXPECT_EQ(supersample_offsets(1)[0], cv::Point2d(0, 0));
+  EXPECT_EQ(edge_supersample_offsets().size(), 64u);
+  EXPECT_THROW(supersample_offsets(0), std::invalid_argument);
+  EXPECT_THROW(supersample_offsets(9), std::invalid_argument);
 }
 
 }  // namespace

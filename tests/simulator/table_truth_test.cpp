@@ -14,11 +14,6 @@
 namespace diskref::simulator {
 namespace {
 
-cv::Point2d project(const CameraRig& rig, const cv::Point3d& p) {
-  cv::Vec3d c = rig.rotation * cv::Vec3d(p.x, p.y, p.z) + rig.translation;
-  return pixel_from_ray(rig.camera, {c[0] / c[2], c[1] / c[2]});
-}
-
 struct Agreement {
   int visible = 0;           // disks the truth calls visible
   int detected_visible = 0;  // of those, found by the detector
@@ -52,7 +47,7 @@ Agreement compare(const Scenario& scenario, int frame) {
       ++a.detected_visible;
       auto corners = truth.tag_corners(d);
       for (int k = 0; k < 4; ++k)
-        a.worst_corner_px = std::max(a.worst_corner_px, cv::norm(det.corners[static_cast<std::size_t>(k)] - project(scenario.rig, corners[static_cast<std::size_t>(k)])));
+        a.worst_corner_px = std::max(a.worst_corner_px, cv::norm(det.corners[static_cast<std::size_t>(k)] - pixel_of(scenario.rig, corners[static_cast<std::size_t>(k)])));
     }
   }
   for (const model::CornerMarker& m : scenario.table.corner_markers) {
@@ -62,7 +57,7 @@ Agreement compare(const Scenario& scenario, int frame) {
       auto corners = m.corners_mm();
       for (int k = 0; k < 4; ++k)
         a.worst_corner_px = std::max(a.worst_corner_px, cv::norm(det.corners[static_cast<std::size_t>(k)] -
-                                                                 project(scenario.rig, {corners[static_cast<std::size_t>(k)].x, corners[static_cast<std::size_t>(k)].y, 0})));
+                                                                 pixel_of(scenario.rig, {corners[static_cast<std::size_t>(k)].x, corners[static_cast<std::size_t>(k)].y, 0})));
     }
   }
   return a;

@@ -22,6 +22,24 @@ calib::CameraPose good_pose() {
   return p;
 }
 
+// Every warning says what to do after what is wrong.
+TEST(CalibrationWarnings, EachSaysWhatToDo) {
+  calib::CameraPose poor = good_pose();
+  poor.lens_calibrated = false;
+  poor.reprojection_rms_px = 3;
+  std::vector<std::string> all = calibration_warnings(poor, 1.7, true);
+  for (const std::string& w : calibration_warnings(std::nullopt, std::nullopt, false)) all.push_back(w);
+  ASSERT_EQ(all.size(), 5u);
+  for (const std::string& w : all) {
+    const auto colon = w.find(": ");
+    ASSERT_NE(colon, std::string::npos) << w;
+    const std::string todo = w.substr(colon + 2);
+    const bool says = todo.find("put ") != std::string::npos || todo.find("calibrate") != std::string::npos ||
+                      todo.find("fix ") != std::string::npos || todo.find("lay ") != std::string::npos;
+    EXPECT_TRUE(says) << w;
+  }
+}
+
 TEST(CalibrationWarnings, NoneWhenAllIsWell) { EXPECT_TRUE(calibration_warnings(good_pose(), 0.4, false).empty()); }
 
 TEST(CalibrationWarnings, EachProblemIsSaid) {

@@ -10,6 +10,8 @@
 #include <string>
 
 #include <gtest/gtest.h>
+
+#include "tests/ui/screen_run.h"
 #include <nlohmann/json.hpp>
 #include <opencv2/calib3d.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -30,24 +32,9 @@ fs::path out_dir() {
   return d;
 }
 
-// Quoted for the shell. (A stream, not operator+: GCC 12 warns falsely about literal + string.)
-std::string q(const fs::path& p) {
-  std::ostringstream o;
-  o << '"' << p.string() << '"';
-  return o.str();
-}
-
-int run(const std::string& cmd) {
-  int status = std::system(cmd.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-nlohmann::json read_json(const fs::path& file) {
-  std::ifstream in(file);
-  nlohmann::json j;
-  if (in) in >> j;
-  return j;
-}
+using ui::testing::q;
+using ui::testing::read_json;
+using ui::testing::run;
 
 struct Played {
   int status = -1;

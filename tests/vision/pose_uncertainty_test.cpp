@@ -2,6 +2,8 @@
 // place of the table; smaller between the markers than beyond them; the thickness lift's lever.
 #include "vision/pose_uncertainty.h"
 
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 #include "vision_test_support.h"
@@ -39,13 +41,31 @@ TEST(PoseUncertainty, SmallestBetweenTheMarkersAndGrowingWithTheirBias) {
   const double middle = u.sigma_mm({300, 300}, 2.0);
   EXPECT_GT(middle, 0.0);
   EXPECT_LT(middle, u.sigma_mm({-40, -40}, 2.0)) << "beyond a corner of the markers";
-  // Roughly a marker's bias over the square root of the markers, in mm (about 0.77 mm a pixel here).
-  EXPECT_GT(middle, 0.2 * options.marker_bias_px * 0.77);
-  EXPECT_LT(middle, 1.5 * options.marker_bias_px * 0.77);
-  options.marker_bias_px *= 2;
+  // Roughly a marker's bias over the square root of the markers, in mm (about 0.77 mm a pixel
+  // here; the markers lie obliquely to this camera's grid, so their bias is about the still one).
+  const double bias_px = still_bias_px(markers[0].corners_px, options.detector);
+  EXPECT_GT(middle, 0.2 * bias_px * 0.77);
+  EXPECT_LT(middle, 1.5 * bias_px * 0.77);
+  options.detector.still_bias_px *= 2;
+  options.detector.grid_locked_bias_px *= 2;
   const PoseUncertainty twice(table, pose, markers, pose.camera, pose.camera.image_size, options);
   EXPECT_GT(twice.sigma_mm({300, 300}, 2.0), 1.5 * middle);
   EXPECT_EQ(u.model_floor_mm(), 0.0) << "a calibrated lens: no model error to floor it";
+}
+
+// Markers whose edges lie along the pixel grid keep more of the detector's still bias
+// (tag_measurement.h): a camera square to the table knows its pose less well than the same camera
+// turned 30 degrees about its axis.
+TEST(PoseUncertainty, MarkersAlongThePixelGridCarryMoreBias) {
+  const model::TableSpec table = table_600();
+  const calib::CameraPose square = test::camera_above({1920, 1080}, 1300, {300, 300}, 1000, 0);
+  calib::CameraPose turned = square;
+  const double a = geom::deg_to_rad(30);
+  turned.rotation = cv::Matx33d(std::cos(a), -std::sin(a), 0, std::sin(a), std::cos(a), 0, 0, 0, 1) * square.rotation;
+  turned.translation = cv::Matx33d(std::cos(a), -std::sin(a), 0, std::sin(a), std::cos(a), 0, 0, 0, 1) * square.translation;
+  const PoseUncertainty along(table, square, seen_markers(table, square), square.camera, square.camera.image_size);
+  const PoseUncertainty oblique(table, turned, seen_markers(table, turned), turned.camera, turned.camera.image_size);
+  EXPECT_GT(along.sigma_mm({300, 300}, 2.0), 2.0 * oblique.sigma_mm({300, 300}, 2.0));
 }
 
 TEST(PoseUncertainty, TheLiftsLeverIsTheDistanceFromBelowTheCameraOverItsHeight) {

@@ -7,7 +7,8 @@
 //
 // The renders are made once and kept in the build tree (DISKREF_WATCH_RENDERS, as the bench's
 // --renders keeps them): a render of the family takes minutes on two cores, and it changes only
-// when the simulator or the family does (a kept render is checked against its scenario). All the
+// when the simulator or the family does (a kept render is checked against its scenario and the
+// renderer that made it, simulator/session.h kRendererVersion). All the
 // tests here share them: the executable runs as one CTest test.
 //
 // sigma is checked from both sides. Too small is the dangerous side (a call made inside the
@@ -15,10 +16,8 @@
 // large hides calls that could be made; it is judged on what the renders contain — the tracker
 // told what is true of them (their cards are exactly as thick as the registry says: no thickness
 // lift) and the lens known (without a lens model sigma is a floor from leaving markers out, on
-// the safe side by construction). The goal's 97 % is not met there (99.4 % of x, 99.2 % of y):
-// the bounds are pinned where they stand, so that a sigma grown wider fails, and 1 sigma is held
-// too. Without a lens model a strongly distorting lens puts landings millimetres off, which
-// their sigma says.
+// the safe side by construction), at 1 sigma (below). Without a lens model a strongly distorting
+// lens puts landings millimetres off, which their sigma says.
 
 #include <cstdio>
 #include <filesystem>
@@ -85,18 +84,24 @@ TEST(WatchOnRenders, EverySettleIsReachedWithin300Milliseconds) {
   }
 }
 
+// Every landing is found where it was; its sigma is a 1-sigma figure like any other, so over all
+// the renders at least 90 % of the landings lie within 2 sigma (a render's table pose errs once
+// for all its landings: one render may hold several outside).
 TEST(WatchOnRenders, EveryLandingWhoseTagWasSeenIsReportedWhereItWas) {
+  long long found = 0, within = 0;
   for (const auto& [name, e] : evaluations()) {
     // Three flips of a ship and one of a torpedo, at least.
     EXPECT_GE(e.landings.truth, 4) << name;
     EXPECT_EQ(e.landings.found, e.landings.truth_seen) << name;
     EXPECT_EQ(e.landings.extra, 0) << name;
     EXPECT_EQ(e.landings.face_errors, 0) << name;
-    EXPECT_EQ(e.landings.within_2_sigma, e.landings.found) << name;
     if (lens_known(name)) {
       EXPECT_LE(e.landings.position_max_mm, 0.5) << name;
     }
+    found += e.landings.found;
+    within += e.landings.within_2_sigma;
   }
+  EXPECT_GE(static_cast<double>(within), 0.9 * static_cast<double>(found)) << within << " of " << found << " within 2 sigma";
 }
 
 // Per render the samples are few and correlated (a still disk's error hardly changes from frame
@@ -109,12 +114,14 @@ TEST(WatchOnRenders, TwoSigmaCoversAtLeastNinetyThreePercentPerAxisOverAllRender
   for (int axis = 0; axis < 2; ++axis) EXPECT_GE(pooled.axis_fraction_within_2_sigma(axis), 0.93) << "axis " << axis;
 }
 
-// Why pinned and not 97 %: a render's table pose errs once for all its disks and frames, and each
-// rest's detector bias is one draw, so the family holds some ten pose draws and a hundred rest
-// draws; pooled 2 sigma coverage of a right sigma over such a family exceeds 97 % about one time in
-// three (a Monte Carlo of that structure), so 97 % cannot be a per-family test, while 99.4 % on both
-// axes at once would happen less than one time in a hundred: sigma is wider than the renders need.
-TEST(WatchOnRenders, SigmaIsNoWiderThanNowOverWhatTheRendersContain) {
+// Too wide is judged where it shows steadily: at 1 sigma. Two sigma is the tail of a few draws
+// (a render's table pose errs once for all its disks and frames, each rest's detector bias is one
+// draw: some ten pose draws and a hundred rest draws in the family), so the share within 2 sigma
+// of a right sigma moves between renders by more than the 93-97 % a referee needs, while within 1
+// sigma a sigma one and a half times wider than now would cover more than 90 % (now 77 % of x and
+// 82 % of y, against a Gaussian's 68 %: the detector's biases are heavy-tailed, so a sigma that
+// covers 95 % of them at 2 sigma covers more than 68 % at 1).
+TEST(WatchOnRenders, SigmaIsNotFarWiderThanTheErrorsOverWhatTheRendersContain) {
   TrackerOptions exact_cards;
   exact_cards.thickness_sigma_mm = 0;  // rendered cards are exactly their registry thickness
   TrackEvaluation pooled;
@@ -123,10 +130,11 @@ TEST(WatchOnRenders, SigmaIsNoWiderThanNowOverWhatTheRendersContain) {
   ASSERT_GT(pooled.sigma_axis_samples, 8000);
   for (int axis = 0; axis < 2; ++axis) {
     const double two = pooled.axis_fraction_within_2_sigma(axis), one = pooled.axis_fraction_within_1_sigma(axis);
-    std::printf("axis %d: 1 sigma covers %.1f %%, 2 sigma %.1f %%\n", axis, 100 * one, 100 * two);
+    std::printf("axis %d: 1 sigma covers %.1f %%, 2 sigma %.1f %%; per rest (%lld): %.1f %%, %.1f %%\n", axis, 100 * one,
+                100 * two, pooled.rests, 100 * pooled.rest_axis_fraction_within_1_sigma(axis),
+                100 * pooled.rest_axis_fraction_within_2_sigma(axis));
     EXPECT_GE(two, 0.93) << "axis " << axis;
-    EXPECT_LE(two, 0.997) << "axis " << axis;
-    EXPECT_LE(one, 0.93) << "axis " << axis;
+    EXPECT_LE(one, 0.90) << "axis " << axis;
   }
 }
 

@@ -1,0 +1,89 @@
+#pragma once
+// The lens calibration of a setup, fed frame by frame (a live camera, or a video): every frame is
+// searched for the board and the view found is judged at once, by the rules `diskref calibrate`
+// applies to a whole set (calibration/view_selection.h: moving, blurred, near-duplicate), so that
+// the person holding the board sees what counts while holding it. A map of the image shows where
+// corners have been seen; the advice says where the board is still needed, how many views are
+// tilted, and when the board has not been found for a while. Then the lens is calibrated from the
+// views kept (calibration/lens_calibration.h) and its RMS error explained.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "calibration/calibration_board.h"
+#include "calibration/lens_calibration.h"
+#include "calibration/view_selection.h"
+#include "print/board_pattern.h"
+#include "setup/advice.h"
+
+namespace diskref::setup {
+
+// The calibration library's board for a printed one (print/board_pattern.h; ChArUco boards use
+// the dictionary print draws, DICT_5X5_100).
+calib::BoardSpec calibration_board(const print::BoardSpec& board);
+
+// The coverage map's grid over the image (columns x rows), for drawing.
+inline constexpr int kCoverageColumns = 8;
+inline constexpr int kCoverageRows = 6;
+// What it takes: at least this many views kept, this many of them tilted (a board seen only
+// face-on leaves the focal length to guesswork), and the library's coverage (LensCalibrationOptions).
+inline constexpr int kWantedViews = 12;
+inline constexpr int kWantedTiltedViews = 4;
+// No board for this long (seconds of the source) is said, with what to check.
+inline constexpr double kNoBoardSayAfterS = 5;
+
+struct FrameVerdict {
+  double t = 0;
+  bool found = false;
+  bool accepted = false;
+  std::vector<cv::Point2f> corners;  // the board's corners as found (raw pixels), for drawing
+  std::string text;                  // "kept: view 7", "not kept: blurred: edges 4.1 px wide (limit 3.0 px)", "no board found"
+  std::string brief;                 // the same in a few words, to write over the picture: "kept", "blurred"
+};
+
+class CalibrationSession {
+ public:
+  CalibrationSession(const print::BoardSpec& board, cv::Size image_size);
+
+  // One frame (8-bit grey) at source time `t`; `previous` is the frame just before it (empty for a
+  // still image), to tell a moving board.
+  FrameVerdict add_frame(const cv::Mat& gray, const cv::Mat& previous, double t);
+
+  cv::Size image_size() const { return image_size_; }
+  int views_kept() const { return static_cast<int>(kept_.size()); }
+  int tilted_views() const;
+  // Corners kept per cell of a kCoverageColumns x kCoverageRows grid over the image (CV_32S).
+  cv::Mat coverage() const;
+  // As calibrate_lens measures them: boards' outlines over the image, corners over a 4 x 4 grid.
+  double area_coverage() const;
+  double cell_coverage() const;
+  // Enough views, tilted ones and coverage to calibrate.
+  bool ready() const;
+  // What to do next (where the board is still needed, how to hold it), or what is wrong.
+  std::vector<Advice> advice(double now_t) const;
+  // The last verdicts, newest last (at most 12).
+  const std::vector<FrameVerdict>& recent() const { return recent_; }
+  double last_found_t() const { return last_found_t_; }
+
+  // Calibrates from the views kept. Throws calib::CalibrationRefused (its message says why).
+  calib::LensCalibration calibrate() const;
+
+ private:
+  calib::BoardSpec board_;
+  cv::Size image_size_;
+  std::vector<calib::ViewCandidate> kept_;
+  std::vector<FrameVerdict> recent_;
+  double first_t_ = -1;
+  double last_found_t_ = -1;
+  int frames_ = 0;
+  int views_found_ = 0;
+};
+
+// What an RMS reprojection error means for the referee, in a sentence, and whether it is good
+// enough (below 1 px).
+Advice explain_rms(double rms_px, const calib::LensCalibration& calibration);
+
+}  // namespace diskref::setup
