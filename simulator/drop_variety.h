@@ -20,7 +20,7 @@ namespace diskref::simulator {
 struct DropVariant {
   std::string name;
   uint64_t seed = 1;
-  int drops = 10;
+  int drops = 12;  // 6 cameras x 12 drops: over 500 counters (the least)
   int width = 1920, height = 1080;
   double fps = 30;
   double camera_height_mm = 1200;
