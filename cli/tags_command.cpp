@@ -15,6 +15,7 @@
 #include "engine/model/bounds.h"
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"
+#include "print/counter_sheet.h"
 #include "print/print_files.h"
 #include "print/tag_sheet.h"
 
@@ -111,6 +112,14 @@ int run_tags(const TagsOptions& options) {
   model::DiskRegistry registry = model::load_disk_registry(options.disks);
   std::optional<model::TableSpec> table;
   if (!options.table.empty()) table = model::load_table(options.table);
+  // A counter the camera cannot read would be asked about in every drop: refused, with the camera
+  // that would read it (print/counter_sheet.h).
+  if (camera)
+    if (const std::vector<std::string> problems = print::counter_read_problems(registry, *camera); !problems.empty()) {
+      std::string all;
+      for (const std::string& p : problems) all += (all.empty() ? "" : "\n") + p;
+      throw io::InputError(options.disks, "", all);
+    }
   for (const std::string& w : print::tag_warnings(registry, table ? &*table : nullptr, camera))
     std::fprintf(stderr, "diskref tags: warning: %s\n", w.c_str());
   // The camera planner: with the table, whether this camera straight above sees all of it.

@@ -21,6 +21,7 @@ cv::Vec3f default_disk_color(const model::DiskSpec& disk) {
     case model::DiskKind::terrain: return {0.30f, 0.35f, 0.38f};     // stone
     case model::DiskKind::obstruction: return {0.15f, 0.45f, 0.55f}; // amber
     case model::DiskKind::template_: return {0.55f, 0.75f, 0.80f};   // pale yellow card
+    case model::DiskKind::counter: return {0.50f, 0.40f, 0.30f};     // slate blue
     case model::DiskKind::ship: break;
   }
   // Ships: a saturated hue chosen by name, so each ship keeps its colour between renders.

@@ -13,6 +13,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "engine/geometry/shape.h"
+#include "print/counter_sheet.h"
 #include "print/disk_appearance.h"
 #include "print/disk_face_art.h"
 #include "print/tag_bitmaps.h"
@@ -73,12 +74,14 @@ std::string to_text(const T& value) {
 }
 
 // The labels printed inside a face: the disk's name, and on a disk with two faces which face this
-// is (each as large as fits; disk_face_art.h).
+// is, on a counter what it shows (each as large as fits; disk_face_art.h).
 std::vector<FaceLabel> face_labels(const DiskAppearance& look, model::Face face, bool say_face) {
   std::vector<FaceLabel> out;
   if (auto name = FaceLabel::fit(look, face, look.spec().name)) out.push_back(*name);
   if (say_face && !out.empty())
-    if (auto which = FaceLabel::fit(look, face, std::string(to_string(face)), {out.front().box()}, true)) out.push_back(*which);
+    if (auto which = FaceLabel::fit(look, face, counter_face_word(look.spec(), face).value_or(std::string(to_string(face))),
+                                    {out.front().box()}, true))
+      out.push_back(*which);
   return out;
 }
 
@@ -176,6 +179,7 @@ Item folding_pair_item(const DiskAppearance& look) {
   item.label.push_back("tags " + (up ? std::to_string(up->id) + " (" + to_text(up->size_mm) + " mm)" : std::string("none")) +
                        " | " + std::to_string(down->id) + " (" + to_text(down->size_mm) + " mm)");
   item.label.push_back("cut the solid line; fold the dashed lines around the front");
+  if (auto shows = counter_faces_line(disk)) item.label.push_back(*shows);
   return item;
 }
 

@@ -1,5 +1,9 @@
 #include "referee/game_file.h"
 
+#include <algorithm>
+
+#include <fmt/format.h>
+
 #include "engine/io/input_error.h"
 #include "engine/io/json_cursor.h"
 
@@ -22,6 +26,37 @@ io::JsonCursor entry_named(const io::JsonCursor& root, const char* list, const s
   for (std::size_t i = 0; i < entries.size(); ++i)
     if (entries.at(i).at("id").string() == id) return entries.at(i).at("id");
   return root;
+}
+
+// Every counter's critical face names a critical type of this game (spec §4 addition).
+void check_counters(const model::DiskRegistry& registry, const rules::GameData& data) {
+  std::string known;
+  for (const rules::CritType& c : data.crit_types) known += (known.empty() ? "" : ", ") + c.id;
+  for (std::size_t i = 0; i < registry.disks().size(); ++i) {
+    const model::DiskSpec& disk = registry.disks()[i];
+    for (std::size_t k = 0; k < disk.tags.size(); ++k) {
+      const model::CounterFace* face = model::counter_face(disk, disk.tags[k].face);
+      if (face == nullptr || face->shows != model::CounterFace::Shows::critical) continue;
+      const bool found = std::any_of(data.crit_types.begin(), data.crit_types.end(),
+                                     [&](const rules::CritType& c) { return c.id == face->crit; });
+      if (!found)
+        throw io::InputError(registry.source().empty() ? "the disk registry" : registry.source(),
+                             fmt::format("disks[{}].tags[{}].crit", i, k),
+                             fmt::format("counter \"{}\": \"{}\" is no critical type of the game's data (its types: {})",
+                                         disk.name, face->crit, known.empty() ? "none" : known));
+    }
+  }
+}
+
+DropZone parse_drop_zone(const io::JsonCursor& cursor, const model::TableSpec& table) {
+  std::vector<double> v = cursor.numbers(4);
+  DropZone zone{v[0], v[1], v[2], v[3]};
+  if (!(zone.x0 < zone.x1 && zone.y0 < zone.y1)) cursor.fail("must be [x0, y0, x1, y1] with x0 < x1 and y0 < y1 (mm)");
+  const double w = table.play_area_mm.x, h = table.play_area_mm.y;
+  if (zone.x0 < 0 || zone.y0 < 0 || zone.x1 > w || zone.y1 > h)
+    cursor.fail(fmt::format("must lie inside the play area (0..{:g} x 0..{:g} mm): the camera reads counters on the play area",
+                            w, h));
+  return zone;
 }
 
 }  // namespace
@@ -58,6 +93,9 @@ GameFile load_game_file(const std::filesystem::path& file, const model::TableSpe
           .fail("\"" + terrain.id + "\" is a " + std::string(model::to_string(disk->kind)) + " in the disk registry, not " +
                 std::string(rules::to_string(terrain.kind)) + " terrain");
   }
+  check_counters(registry, out.data);
+  if (auto drops = root.find("drops"))
+    if (auto zone = drops->find("zone_mm")) out.drop_zone = parse_drop_zone(*zone, table);
   return out;
 }
 

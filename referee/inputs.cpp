@@ -87,8 +87,15 @@ Input parse_input(const io::JsonCursor& c) {
     in.choice = b.at("choice").non_empty_string();
     return in;
   }
+  if (what == "counter") {
+    only({"counter", "shows"});
+    in.kind = Input::Kind::counter;
+    if (auto name = b.find("counter")) in.counter.counter = name->non_empty_string();
+    in.counter.shows = *model::shows_from_string(b.at("shows").one_of({"hit", "blank", "critical"}));
+    return in;
+  }
   if (what == "correct") {
-    only({"input", "with", "entry", "decide"});
+    only({"input", "with", "entry", "decide", "drops"});
     in.kind = Input::Kind::correct;
     if (auto k = b.find("input")) {
       if (b.has("entry") || b.has("decide")) b.fail("a correction replaces an input or decides an entry again, not both");
@@ -106,6 +113,13 @@ Input parse_input(const io::JsonCursor& c) {
       return in;
     }
     in.correction.entry = static_cast<std::size_t>(b.at("entry").int_in(0, 10'000'000));
+    if (b.has("decide") == b.has("drops"))
+      b.fail("a correction of an entry either decides its verdict again (\"decide\") or gives the drops it read (\"drops\")");
+    if (auto drops = b.find("drops")) {
+      if (drops->size() == 0) drops->fail("give at least one drop");
+      for (std::size_t i = 0; i < drops->size(); ++i) in.correction.drops.push_back(rules::parse_seen_drop(drops->at(i)));
+      return in;
+    }
     in.correction.decision = parse_decision(b.at("decide"), {});
     return in;
   }
@@ -146,7 +160,16 @@ nlohmann::json input_to_json(const Input& in) {
       } else {
         j["entry"] = in.correction.entry.value_or(0);
         if (in.correction.decision) j["decide"] = decision_to_json(*in.correction.decision);
+        if (!in.correction.drops.empty()) {
+          j["drops"] = nlohmann::json::array();
+          for (const rules::SeenDrop& d : in.correction.drops) j["drops"].push_back(rules::seen_drop_to_json(d));
+        }
       }
+      break;
+    case Input::Kind::counter:
+      j = {{"do", "counter"}};
+      if (!in.counter.counter.empty()) j["counter"] = in.counter.counter;
+      j["shows"] = std::string(model::to_string(in.counter.shows));
       break;
   }
   nlohmann::json out = {{"t", in.t}};

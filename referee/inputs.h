@@ -15,6 +15,12 @@
 //        a player's choice the action waits for (the crew a boarding side loses)
 //   {"t", "do": "correct", "entry": N, "decide": {"kind", "with", "call"}}
 //        a correction: the ruling of log entry N is decided again
+//   {"t", "do": "counter", "counter": NAME, "shows": "hit" | "blank" | "critical"}
+//        the referee's word on one counter of a drop read from the table (one it could not read, or
+//        one he overrules); without "counter", a counter asked for that is not seen
+//   {"t", "do": "correct", "entry": N, "drops": [...]}
+//        a correction: the drops log entry N read from the counters on the table are these instead
+//        (one per drop read, in order); the game replays from its start with them
 // What the table shows (moves, turns, launches, placements) is never entered.
 
 #include <filesystem>
@@ -25,6 +31,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/io/json_cursor.h"
+#include "engine/model/counter_face.h"
 #include "engine/rules/actions.h"
 
 namespace diskref::referee {
@@ -44,12 +51,19 @@ struct Input;
 struct Correction {
   std::optional<std::size_t> input;        // replace or drop this input...
   std::shared_ptr<const Input> replacement;  // ...with this one (null: drop it)
-  std::optional<std::size_t> entry;        // or decide this log entry's verdict again
+  std::optional<std::size_t> entry;        // or decide this log entry's verdict again...
   std::optional<Decision> decision;
+  std::vector<rules::SeenDrop> drops;      // ...or give the drops it read from the table
+};
+
+// The referee's word on one counter of a drop being read (counter_reading.h).
+struct CounterWord {
+  std::string counter;  // empty: a counter asked for that is not seen
+  model::CounterFace::Shows shows = model::CounterFace::Shows::hit;
 };
 
 struct Input {
-  enum class Kind { action, drops, leave_in_place, decide, choose, correct };
+  enum class Kind { action, drops, leave_in_place, decide, choose, correct, counter };
   double t = 0;
   Kind kind = Kind::action;
   rules::Action action;                // Kind::action
@@ -57,6 +71,7 @@ struct Input {
   Decision decision;                   // Kind::decide
   std::string choice;                  // Kind::choose
   Correction correction;               // Kind::correct
+  CounterWord counter;                 // Kind::counter
   std::string where;                   // "INPUTS.jsonl: line 4", for messages
 };
 

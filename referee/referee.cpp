@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/geometry/shape.h"
 #include "engine/rules/action_json.h"
 #include "engine/rules/apply.h"
 #include "engine/model/shape_json.h"
@@ -20,6 +21,15 @@ namespace diskref::referee {
 Referee::Referee(GameFile game, model::TableSpec table, model::DiskRegistry registry, RefereeOptions options)
     : game_(std::move(game)), table_(std::move(table)), registry_(std::move(registry)), options_(options) {
   state_ = game_.initial;
+  has_counters_ = has_counters(registry_);
+  if (has_counters_) {
+    // Counters are read early only with nothing larger than a few of them lying unexplained over
+    // the play area (a hand held still is far larger).
+    double largest = 0;
+    for (const model::DiskSpec& d : registry_.disks())
+      if (d.kind == model::DiskKind::counter) largest = std::max(largest, 2 * geom::bounding_radius(d.shape));
+    watch_ = SettleWatch({options_.counter_still_s, 2.5 * largest});
+  }
 }
 
 // --- Feeding.
@@ -87,6 +97,20 @@ void Referee::apply_correction(std::size_t index) {
     } else {
       dropped_[k] = true;
     }
+  } else if (!input.correction.drops.empty()) {
+    // The drops an entry read from the counters on the table, given instead by the referee.
+    std::size_t n = *input.correction.entry;
+    if (n >= log_.size() || log_[n].kind != Entry::Kind::action || log_[n].drops_read.empty() ||
+        log_[n].drops_read.size() != input.correction.drops.size()) {
+      warn(input.t, {"correction", "", 0,
+                     n < log_.size() && !log_[n].drops_read.empty()
+                         ? fmt::format("log entry {} read {} drop(s) from the table: give as many", n, log_[n].drops_read.size())
+                         : fmt::format("log entry {} read no drop from the table", n)});
+      return;
+    }
+    c.correction["entry_was"] = entry_to_json(log_[n]);
+    for (std::size_t k = 0; k < input.correction.drops.size(); ++k)
+      drop_overrides_.push_back({log_[n].drops_read[k].reading, input.correction.drops[k], {{"input", index}, {"t", input.t}}});
   } else {
     std::size_t n = *input.correction.entry;
     if (n >= log_.size() || log_[n].kind != Entry::Kind::action || !log_[n].observed) {
@@ -127,9 +151,15 @@ void Referee::note_waiting() {
 }
 
 void Referee::on_settle(const TableSettle& settle) {
+  settle_index_ = static_cast<std::size_t>(&settle - settles_.data());
+  look_before_ = std::move(drop_look_);
+  drop_look_ = settle.snapshot;
+  if (settle.kind == TableSettle::Kind::counters) {
+    if (set_up_) on_counter_settle(settle);
+    return;
+  }
   previous_settled_ = last_settled_;
   last_settled_ = settle.snapshot;
-  settle_index_ = static_cast<std::size_t>(&settle - settles_.data());
   if (!set_up_) {
     setup_from(settle);
     note_strangers(settle);
@@ -141,8 +171,28 @@ void Referee::on_settle(const TableSettle& settle) {
   for (const DiskMotion& m : settle.moved) first_motion = std::min(first_motion, m.first_motion_t);
   apply_inputs_through(first_motion, true, settle.t);
   read_table(settle);
+  // Counters that came to rest since the drop was asked for (at once, when the tracker gives no
+  // counter settle before this one: a track file without `still_s`).
+  if (pending_ && pending_->need == Pending::Need::drops) read_drop(settle.t);
   note_strangers(settle);
   apply_inputs_through(settle.t, false, settle.t);
+}
+
+// Counters came to rest, the table not yet settled: the drop waited for is read, or the counters
+// are shown for what they are when none is.
+void Referee::on_counter_settle(const TableSettle& settle) {
+  if (pending_ && pending_->need == Pending::Need::drops && pending_->drop_asked) {
+    read_drop(settle.t);
+    return;
+  }
+  CounterReadingInput in;
+  in.now = drop_look_;
+  in.baseline = look_before_;
+  in.registry = &registry_;
+  in.play_area_mm = table_.play_area_mm;
+  in.zone = game_.drop_zone;
+  in.need.counters = -1;  // as many as came to rest
+  counters_seen_ = CountersSeen{read_counters(in), false, settle_index_, settle.t};
 }
 
 void Referee::apply_inputs_through(double t, bool strictly_before, double log_t_floor) {
@@ -168,11 +218,14 @@ void Referee::replay() {
   applied_.assign(effective_.size(), false);
   for (std::size_t i = 0; i < effective_.size(); ++i)
     if (effective_[i].kind == Input::Kind::correct) applied_[i] = true;
+  counters_seen_.reset();
+  drop_look_ = {};
+  look_before_ = {};
   double settled_since = 0;
   for (std::size_t s = 0; s < settles_.size(); ++s) {
     if (s > 0) apply_inputs_through(settles_[s].still_until, false, settled_since);
     on_settle(settles_[s]);
-    settled_since = settles_[s].t;
+    if (settles_[s].kind == TableSettle::Kind::table) settled_since = settles_[s].t;
   }
   // The inputs the live referee applied while the table stayed settled after its last settle:
   // up to now if it still is, else up to its last settled frame.
@@ -200,6 +253,12 @@ void Referee::apply_input(std::size_t index, double t) {
       if (!pending_ || pending_->need != Pending::Need::drops) {
         warn(t, {"input", "", 0, fmt::format("{}: drops given, but nothing waits for drops", in.where)});
         return;
+      }
+      if (pending_->reading && !in.drops.empty()) {
+        // Given over a drop being read from the table: the referee's word stands, and the reading
+        // is kept as what it overruled.
+        pending_->drops_read.push_back({settle_index_, t, *pending_->reading, in.drops.front(), index, nullptr});
+        pending_->reading.reset();
       }
       pending_->drops.insert(pending_->drops.end(), in.drops.begin(), in.drops.end());
       pending_->inputs.push_back(index);
@@ -235,6 +294,16 @@ void Referee::apply_input(std::size_t index, double t) {
       if (auto* b = std::get_if<rules::BoardingSegment>(&pending_->action.body)) b->losses.push_back(in.choice);
       pending_->inputs.push_back(index);
       try_complete(t);
+      return;
+    case Input::Kind::counter:
+      if (!pending_ || pending_->need != Pending::Need::drops || !pending_->drop_asked || !has_counters_) {
+        warn(t, {"input", in.counter.counter, 0,
+                 fmt::format("{}: a counter's face given, but no drop is being read from the table", in.where)});
+        return;
+      }
+      pending_->answers.push_back({in.counter.counter, in.counter.shows, index});
+      pending_->inputs.push_back(index);
+      read_drop(t);
       return;
     case Input::Kind::correct: return;  // applied when due (apply_correction)
     case Input::Kind::action: break;
@@ -380,7 +449,7 @@ void Referee::warn(double t, Warning w) {
 }
 
 void Referee::commit(const rules::Action& action, double t, std::optional<Observed> observed,
-                     std::vector<std::size_t> inputs, std::vector<Warning> warnings) {
+                     std::vector<std::size_t> inputs, std::vector<Warning> warnings, std::vector<DropRead> drops_read) {
   rules::ActionResult r = rules::apply_action(state_, game_.data, action);
   Entry e;
   e.kind = Entry::Kind::action;
@@ -393,6 +462,7 @@ void Referee::commit(const rules::Action& action, double t, std::optional<Observ
   e.observed = std::move(observed);
   e.inputs = std::move(inputs);
   e.reading = settle_index_;
+  e.drops_read = std::move(drops_read);
   actions_.push_back(action);
   if (r.applied()) {
     state_ = std::move(*r.state);
@@ -433,7 +503,8 @@ void Referee::full_stop_moves(double t) {
 }
 
 void Referee::refuse_entry(const rules::Action& action, const rules::Refusal& refusal, double t,
-                           std::optional<Observed> observed, std::vector<std::size_t> inputs) {
+                           std::optional<Observed> observed, std::vector<std::size_t> inputs,
+                           std::vector<DropRead> drops_read) {
   Entry e;
   e.kind = Entry::Kind::action;
   e.t = t;
@@ -446,6 +517,7 @@ void Referee::refuse_entry(const rules::Action& action, const rules::Refusal& re
   e.observed = std::move(observed);
   e.inputs = std::move(inputs);
   e.reading = settle_index_;
+  e.drops_read = std::move(drops_read);
   actions_.push_back(action);
   ++refused_;
   log_.push_back(std::move(e));
@@ -590,6 +662,7 @@ Expectation Referee::expecting() const {
     case Pending::Need::drops:
       e.need = Expectation::Need::drops;
       e.drop = p.needed_drop;
+      e.counters = p.reading;
       break;
     case Pending::Need::decision:
       e.need = Expectation::Need::decision;

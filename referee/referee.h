@@ -32,6 +32,7 @@
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"
 #include "engine/model/track_frame.h"
+#include "referee/counter_reading.h"
 #include "referee/game_file.h"
 #include "referee/inputs.h"
 #include "referee/referee_log.h"
@@ -46,6 +47,11 @@ struct RefereeOptions {
   double turn_tolerance_deg = 8.0;     // a heading change mid-move counted as a turn (evasive action)
   double start_tolerance_mm = 10.0;    // a disk at the start farther than this from the game file's pose warns
   double near_mm = 10.0;               // overlap verdicts for every disk this close to where a move ends
+  // A drop of counters is read once the play area has been still this long after a counter moved
+  // (settle_watch.h), sooner than the table's settle: a counter at rest changes nothing in the
+  // picture, and 0.2 s is six frames of a 30 fps camera, twice the time the tracker takes to call a
+  // disk still (DiskTrackerOptions::settle_time_s). 0: drops are read at the table's settle.
+  double counter_still_s = 0.2;
 };
 
 // What the referee waits for now, for the screen and for "the video ended mid-move".
@@ -57,6 +63,15 @@ struct Expectation {
   std::optional<rules::NeededDrop> drop;  // Need::drops: the next drop the action waits for
   bool placement_optional = false;  // Need::placement: the hit player may leave it in place
   std::vector<std::string> options;  // Need::choice: the disks one of which is to be chosen
+  std::optional<CounterReading> counters;  // Need::drops: what the counters on the table show so far
+};
+
+// The counters on the table as last read: for the drop asked for, or dropped when none was.
+struct CountersSeen {
+  CounterReading reading;
+  bool asked = false;      // read for a drop the game asked for
+  std::size_t settle = 0;  // the settle it was read at
+  double t = 0;
 };
 
 class Referee {
@@ -81,6 +96,8 @@ class Referee {
   const std::vector<Input>& inputs() const { return inputs_; }
   // Every settle read so far (a log entry's `reading` indexes it): a recording takes a still of each.
   const std::vector<TableSettle>& settles() const { return settles_; }
+  // The counters on the table as last read (counter_reading.h), for the screen.
+  const std::optional<CountersSeen>& counters_seen() const { return counters_seen_; }
 
   // LOG.json: {"log": [...], "refused": N, "final_state": {...}} (+ "waiting" when not empty).
   nlohmann::json log_json() const;
@@ -93,6 +110,7 @@ class Referee {
 
   // Processing, shared by live feeding and by a replay after a correction (referee.cpp).
   void on_settle(const TableSettle& settle);
+  void on_counter_settle(const TableSettle& settle);
   void apply_inputs_through(double t, bool strictly_before, double log_t_floor);
   void apply_corrections_through(double t);
   void apply_correction(std::size_t index);
@@ -117,12 +135,16 @@ class Referee {
   void displaced(const std::string& name, const TableSettle& settle, const std::string& why);
   void note_strangers(const TableSettle& settle);
   void try_complete(double t);
+  // The drop waited for, from the counters on the table now (the last settle's); given to the
+  // rules once every counter asked for is read or answered.
+  void read_drop(double t);
 
   // The log.
   void commit(const rules::Action& action, double t, std::optional<Observed> observed, std::vector<std::size_t> inputs,
-              std::vector<Warning> warnings = {});
+              std::vector<Warning> warnings = {}, std::vector<DropRead> drops_read = {});
   void refuse_entry(const rules::Action& action, const rules::Refusal& refusal, double t,
-                    std::optional<Observed> observed, std::vector<std::size_t> inputs);
+                    std::optional<Observed> observed, std::vector<std::size_t> inputs,
+                    std::vector<DropRead> drops_read = {});
   void warn(double t, Warning w);
   void full_stop_moves(double t);
 
@@ -152,6 +174,12 @@ class Referee {
     Decision decision;
   };
   std::vector<Override> overrides_;  // rulings decided again by corrections
+  struct DropOverride {
+    std::size_t reading = 0;     // the settle a drop was read at...
+    rules::SeenDrop drop;        // ...and what the referee says it was instead
+    nlohmann::json correction;
+  };
+  std::vector<DropOverride> drop_overrides_;
   std::vector<Entry> corrections_;   // kept across replays
   std::vector<std::size_t> held_corrections_;  // corrections given, not yet due (effective_ indices)
   bool frames_fed_ = false;
@@ -175,6 +203,10 @@ class Referee {
   // they have left the table and come back).
   std::vector<std::string> strangers_;
   std::shared_ptr<Pending> pending_;     // what a reading of the table waits for (one at a time)
+  bool has_counters_ = false;            // the registry has counters: drops are read from the table
+  model::TrackFrame drop_look_;          // the table at the last settle of either kind
+  model::TrackFrame look_before_;        // ...and at the one before
+  std::optional<CountersSeen> counters_seen_;
 };
 
 }  // namespace diskref::referee

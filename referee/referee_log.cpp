@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "engine/rules/action_json.h"
+
 namespace diskref::referee {
 namespace {
 
@@ -60,6 +62,16 @@ nlohmann::json observed_to_json(const Observed& o) {
   return j;
 }
 
+nlohmann::json drop_read_to_json(const DropRead& d) {
+  nlohmann::json j = counter_reading_to_json(d.counters);
+  j["reading"] = d.reading;
+  j["t"] = r3(d.t);
+  j["drop"] = rules::seen_drop_to_json(d.drop);
+  if (d.overruled_by) j["overruled_by_input"] = *d.overruled_by;
+  if (!d.corrected.is_null()) j["corrected"] = d.corrected;
+  return j;
+}
+
 nlohmann::json entry_to_json(const Entry& e) {
   switch (e.kind) {
     case Entry::Kind::action: {
@@ -68,6 +80,11 @@ nlohmann::json entry_to_json(const Entry& e) {
       if (e.observed) j["observed"] = observed_to_json(*e.observed);
       if (!e.inputs.empty()) j["inputs"] = e.inputs;
       j["reading"] = e.reading;
+      if (!e.drops_read.empty()) {
+        nlohmann::json drops = nlohmann::json::array();
+        for (const DropRead& d : e.drops_read) drops.push_back(drop_read_to_json(d));
+        j["drops_read"] = drops;
+      }
       return j;
     }
     case Entry::Kind::warning:
@@ -117,6 +134,11 @@ std::string entry_text(const Entry& e) {
       } else {
         for (const rules::Event& ev : e.play.events) add(ev.text);
       }
+      for (const DropRead& d : e.drops_read)
+        add(fmt::format("{} drop read from the table: {}{}", d.counters.need.purpose, d.counters.tally(),
+                        d.overruled_by ? fmt::format(" (overruled by the referee, input {})", *d.overruled_by)
+                        : !d.corrected.is_null() ? std::string(" (corrected by the referee)")
+                                                 : std::string("")));
       if (e.observed)
         for (const Verdict& v : e.observed->verdicts) {
           if (v.kind == VerdictKind::edge && v.call == Call::no) continue;  // every move's "inside the play area"

@@ -14,6 +14,7 @@
 
 #include "engine/geometry/pose.h"
 #include "engine/rules/script.h"
+#include "referee/counter_reading.h"
 #include "referee/move_reading.h"
 #include "referee/run_verdicts.h"
 
@@ -38,6 +39,18 @@ struct Observed {
   std::vector<Verdict> verdicts;
 };
 
+// A drop read from the counters on the table (counter_reading.h), as an entry's evidence: the
+// settle it was read at (`reading`: the recording's still it came from), the counters with their
+// poses, faces and why any was not read, the drop it gave, and who overruled it, if anyone.
+struct DropRead {
+  std::size_t reading = 0;
+  double t = 0;
+  CounterReading counters;
+  rules::SeenDrop drop;                        // what the rules were given
+  std::optional<std::size_t> overruled_by;     // the referee's `drops` input, given over the reading
+  nlohmann::json corrected;                    // a correction's drop that replaced the reading's (null: none)
+};
+
 // One disk as the game began (the setup entry).
 struct SetupDisk {
   std::string name;
@@ -53,6 +66,7 @@ struct Entry {
   std::optional<Observed> observed;          // action read from the table (or an attack's range)
   std::vector<std::size_t> inputs;           // the inputs it came from (the action's, then drops, decisions)
   std::size_t reading = 0;                   // the settle it was read at (a correction names it)
+  std::vector<DropRead> drops_read;          // action: its drops read from the counters on the table
   Warning warning;                           // warning
   std::vector<SetupDisk> setup;              // setup
   nlohmann::json correction;                 // correction: what was corrected, and the entry it replaced
@@ -61,6 +75,7 @@ struct Entry {
 nlohmann::json rest_to_json(const Rest& rest);
 nlohmann::json observed_to_json(const Observed& observed);
 nlohmann::json entry_to_json(const Entry& entry);
+nlohmann::json drop_read_to_json(const DropRead& read);
 
 // The entry as a person reads it, on one line: what happened and the ruling ("enterprise flips 2
 // times; enterprise has finished phase 1"), a warning or a refusal with its reason; the verdicts

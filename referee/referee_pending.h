@@ -44,6 +44,13 @@ struct Referee::Pending {
   bool left_in_place = false;
   std::vector<std::string> options;  // Need::choice: what may be chosen
 
+  // The drop waited for, read from the counters on the table (counter_reading.h).
+  std::optional<std::size_t> drop_asked;   // the needed drop's index the baseline was taken for
+  model::TrackFrame drop_baseline;         // the table when it was asked for
+  std::vector<CounterAnswer> answers;      // the referee's word on single counters
+  std::optional<CounterReading> reading;   // what the counters show so far (not complete)
+  std::vector<DropRead> drops_read;        // drops the action took from the table, for the log
+
   // A launch.
   std::string torpedo;              // the torpedo disk, once seen
   std::optional<Rest> placed;

@@ -1,6 +1,9 @@
 #include "referee/settle_watch.h"
 
 #include <algorithm>
+#include <cmath>
+
+#include "engine/geometry/pose.h"
 
 namespace diskref::referee {
 
@@ -9,6 +12,28 @@ DiskMotion& SettleWatch::motion_of(const std::string& name, double t) {
   if (it != motions_.end()) return *it;
   motions_.push_back({name, t, {}});
   return motions_.back();
+}
+
+bool SettleWatch::counters_changed(const model::TrackFrame& frame) const {
+  for (const model::DiskTrack& d : frame.disks) {
+    if (d.kind != model::DiskKind::counter || d.state == model::TrackState::lost || !d.x || !d.y || !d.heading) continue;
+    auto it = std::find_if(counters_at_settle_.begin(), counters_at_settle_.end(),
+                           [&](const auto& c) { return c.first == d.name; });
+    if (it == counters_at_settle_.end()) return true;  // not on the table then
+    const CounterPlace& c = it->second;
+    // Beyond what a still counter's measurement wanders.
+    if (std::hypot(*d.x - c.x, *d.y - c.y) > 0.5 || std::fabs(geom::angle_difference_deg(*d.heading, c.heading)) > 1.0 ||
+        d.face != c.face)
+      return true;
+  }
+  return false;
+}
+
+void SettleWatch::remember_counters(const model::TrackFrame& frame) {
+  counters_at_settle_.clear();
+  for (const model::DiskTrack& d : frame.disks)
+    if (d.kind == model::DiskKind::counter && d.state != model::TrackState::lost && d.x && d.y && d.heading)
+      counters_at_settle_.push_back({d.name, {*d.x, *d.y, *d.heading, d.face}});
 }
 
 std::optional<TableSettle> SettleWatch::feed(const model::TrackFrame& frame) {
@@ -28,6 +53,23 @@ std::optional<TableSettle> SettleWatch::feed(const model::TrackFrame& frame) {
   }
   // Landings are reported once, whatever the frame's state.
   for (const model::Landing& l : frame.landings) motion_of(l.name, l.t).landings.push_back(l);
+  if (!settled && seen_settle_ && options_.counter_still_s > 0 && frame.still_s &&
+      *frame.still_s >= options_.counter_still_s - 1e-9) {
+    const bool hand = std::any_of(frame.foreign.begin(), frame.foreign.end(), [&](const model::ForeignBox& b) {
+      return b.width() > options_.max_foreign_mm || b.height() > options_.max_foreign_mm;
+    });
+    if (!hand && counters_changed(frame)) {
+      TableSettle s;
+      s.kind = TableSettle::Kind::counters;
+      s.t = frame.t;
+      s.frame = frame.frame;
+      s.unsettled_since = unsettled_since_;
+      s.still_until = still_until_;
+      s.snapshot = frame;
+      remember_counters(frame);
+      return s;
+    }
+  }
   if (!settled || settled_) return std::nullopt;
 
   settled_ = true;
@@ -42,6 +84,7 @@ std::optional<TableSettle> SettleWatch::feed(const model::TrackFrame& frame) {
   s.moved = std::move(motions_);
   motions_.clear();
   seen_settle_ = true;
+  remember_counters(frame);
   return s;
 }
 

@@ -4,6 +4,12 @@
 // play area, and has for 0.5 s": the tracker's `settled`). A settle carries the table as it now
 // lies and, for every disk that moved in the stretch before, when it started and the landings
 // the tracker saw.
+//
+// A drop of damage counters is read sooner (referee/counter_reading.h): once a counter has moved
+// and the play area has then been still for a moment (`counter_still_s`: the tracker's `still_s`,
+// nothing changing in the picture, no disk moving or tilted) with nothing large and unexplained
+// over it (a hand held still), a settle of kind `counters` is given, before the table's own settle.
+// It can never come while a counter tumbles (that changes the picture); it reads the counters only.
 
 #include <optional>
 #include <string>
@@ -20,6 +26,10 @@ struct DiskMotion {
 };
 
 struct TableSettle {
+  // `table`: the table settled (spec §9). `counters`: counters came to rest and the play area is
+  // still, the table not yet settled; only a drop is read from it.
+  enum class Kind { table, counters };
+  Kind kind = Kind::table;
   double t = 0;                 // the moment the table settled (its first settled frame)
   long long frame = 0;
   double unsettled_since = 0;   // when the stretch before began (== t for the first settle)
@@ -31,8 +41,18 @@ struct TableSettle {
   bool first = false;           // the video's first settle: the table as the game starts
 };
 
+struct SettleWatchOptions {
+  // Counters are read once the play area has been still this long (s) after one moved; 0: never
+  // before the table's settle.
+  double counter_still_s = 0;
+  // ...and while nothing unexplained larger than this (mm, either side) lies over the play area.
+  double max_foreign_mm = 0;
+};
+
 class SettleWatch {
  public:
+  explicit SettleWatch(SettleWatchOptions options = {}) : options_(options) {}
+
   // Feeds one frame (in time order). Returns a settle when this frame is the first settled one
   // after a stretch that was not (or the first settled frame of all).
   std::optional<TableSettle> feed(const model::TrackFrame& frame);
@@ -49,6 +69,16 @@ class SettleWatch {
  private:
   DiskMotion& motion_of(const std::string& name, double t);
 
+  struct CounterPlace {
+    double x = 0, y = 0, heading = 0;
+    model::Face face = model::Face::up;
+  };
+  // Whether the counters lie as they did at the last settle (of either kind).
+  bool counters_changed(const model::TrackFrame& frame) const;
+  void remember_counters(const model::TrackFrame& frame);
+
+  SettleWatchOptions options_;
+  std::vector<std::pair<std::string, CounterPlace>> counters_at_settle_;
   bool settled_ = false;
   bool seen_settle_ = false;
   double settled_since_ = 0;

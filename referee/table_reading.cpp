@@ -219,7 +219,8 @@ void Referee::note_strangers(const TableSettle& settle) {
   for (const model::DiskTrack& d : settle.snapshot.disks) {
     if (d.state == model::TrackState::lost) continue;
     const model::DiskSpec* spec = registry_.find(d.name);
-    bool in_game = spec == nullptr || spec->kind == model::DiskKind::torpedo || spec->kind == model::DiskKind::template_;
+    bool in_game = spec == nullptr || spec->kind == model::DiskKind::torpedo || spec->kind == model::DiskKind::template_ ||
+                   spec->kind == model::DiskKind::counter;
     for (const rules::ShipState& s : state_.ships) in_game = in_game || s.id == d.name;
     for (const rules::Terrain& t : state_.terrain) in_game = in_game || t.id == d.name;
     if (in_game) continue;
@@ -614,6 +615,14 @@ void Referee::try_complete(double t) {
         p.need = Pending::Need::drops;
         p.need_text = "drops: " + why.reason;
         p.needed_drop = why.needed_drop;
+        if (has_counters_ && why.needed_drop && (!p.drop_asked || *p.drop_asked != why.needed_drop->index)) {
+          // Asked for now: the counters that come to rest from here on are this drop's.
+          p.drop_asked = why.needed_drop->index;
+          p.drop_baseline = drop_look_;
+          p.answers.clear();
+          p.reading.reset();
+        }
+        if (p.reading) p.need_text += "; on the table: " + p.reading->tally() + "; " + p.reading->question();
         return;
       }
       if (why.kind == rules::RefusalKind::choice_needed && std::holds_alternative<rules::Move>(p.action.body)) {
@@ -652,8 +661,9 @@ void Referee::try_complete(double t) {
       std::vector<std::size_t> inputs = p.inputs;
       std::string mover = p.disk;
       std::vector<Warning> warnings = p.warnings;
+      std::vector<DropRead> drops_read = std::move(p.drops_read);
       pending_.reset();
-      refuse_entry(refused, why, t, o, inputs);
+      refuse_entry(refused, why, t, o, inputs, std::move(drops_read));
       for (Warning& w : warnings) warn(t, std::move(w));
       if (o && o->end && books_pose(o->disk)) {
         rules::Action a;
@@ -679,10 +689,52 @@ void Referee::try_complete(double t) {
     if (o) o->verdicts = p.verdicts;
     std::vector<std::size_t> inputs = p.inputs;
     std::vector<Warning> warnings = p.warnings;
+    std::vector<DropRead> drops_read = std::move(p.drops_read);
     pending_.reset();
-    commit(done, t, o, inputs, warnings);
+    commit(done, t, o, inputs, warnings, std::move(drops_read));
     return;
   }
+}
+
+// --- A drop read from the counters on the table.
+
+void Referee::read_drop(double t) {
+  if (!has_counters_ || !pending_ || pending_->need != Pending::Need::drops || !pending_->needed_drop ||
+      !pending_->drop_asked)
+    return;
+  Pending& p = *pending_;
+  CounterReadingInput in;
+  in.need = *p.needed_drop;
+  in.now = drop_look_;
+  in.baseline = p.drop_baseline;
+  in.registry = &registry_;
+  in.play_area_mm = table_.play_area_mm;
+  in.zone = game_.drop_zone;
+  in.answers = p.answers;
+  in.moved_mm = options_.moved_mm;
+  CounterReading reading = read_counters(in);
+  counters_seen_ = CountersSeen{reading, true, settle_index_, t};
+  if (reading.nothing_dropped()) {
+    p.reading.reset();
+    return;
+  }
+  if (!reading.complete()) {
+    p.reading = std::move(reading);
+    p.need_text = "drops: " + describe_need(*p.needed_drop) + "; on the table: " + p.reading->tally() + "; " +
+                  p.reading->question();
+    return;
+  }
+  DropRead read{settle_index_, t, reading, reading.drop(), std::nullopt, nullptr};
+  // A correction made later stands over what was read here.
+  for (const DropOverride& o : drop_overrides_)
+    if (o.reading == settle_index_) {
+      read.drop = o.drop;
+      read.corrected = o.correction;
+    }
+  p.drops_read.push_back(read);
+  p.drops.push_back(read.drop);
+  p.reading.reset();
+  try_complete(t);
 }
 
 }  // namespace diskref::referee

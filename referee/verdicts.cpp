@@ -48,7 +48,10 @@ FlipVerdict evaluate_flip(const TableSnapshot& scene, const model::TableSpec& ta
   in.play_area_mm = table.play_area_mm;
   for (std::size_t i = 0; i < scene.disks.size(); ++i) {
     const SeenDisk& d = scene.disks[i];
-    if (i == mover || !d.has_pose() || d.spec->kind == model::DiskKind::template_) continue;
+    // Templates lie there only while measuring, counters until they are picked up: no obstacles.
+    if (i == mover || !d.has_pose() || d.spec->kind == model::DiskKind::template_ ||
+        d.spec->kind == model::DiskKind::counter)
+      continue;
     in.others.push_back({d.name(), d.placed(), d.spec->kind == model::DiskKind::torpedo});
   }
   out.path = geom::flip_path(in);

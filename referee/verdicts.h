@@ -58,7 +58,8 @@ struct FlipVerdict {
 };
 
 // The mover must have a pose; the other disks with a pose are the obstacles, except templates (a
-// template lies on the table only while measuring; a ship flipping over it does not collide).
+// template lies on the table only while measuring; a ship flipping over it does not collide) and
+// damage counters (no game piece: they lie there until picked up).
 FlipVerdict evaluate_flip(const TableSnapshot& scene, const model::TableSpec& table, std::size_t mover, int flips);
 
 }  // namespace diskref::referee

@@ -50,6 +50,25 @@ elif command -v xvfb-run >/dev/null; then
   echo "demo: game-inputs.jsonl (the inputs as the screen gave them) and game-log.json (its log)"
 fi
 
+# The drops sample: a beam's damage and its critical check read from the damage counters dropped
+# on the table; one counter of the check lands leaning on one left lying and the referee is asked
+# about it alone (the answer is in its inputs).
+drops=sample_videos/drops
+echo "demo: the drops sample ($drops/video.mp4): the counters dropped for a beam read from the table:"
+build/diskref referee "$drops/video.mp4" --calib "$drops/camera.json" --table "$drops/table.json" \
+  --disks "$drops/disks.json" --game "$drops/game.json" --inputs "$drops/inputs.jsonl" \
+  --out demo-output/drops-log.json --story
+echo "demo: wrote demo-output/drops-log.json (each drop's counters, faces and why any was asked about: drops_read)"
+drops_args=(--video "$drops/video.mp4" --game "$drops/game.json" --inputs "$drops/inputs.jsonl")
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+  echo "demo: opening the referee's screen on the drops sample (close the window to go on)"
+  build/diskref ui "${drops_args[@]}" --zoom --stats
+elif command -v xvfb-run >/dev/null; then
+  xvfb-run -a -s "-screen 0 1920x1080x24" build/diskref ui "${drops_args[@]}" --size 1920x1080 --frames 245 --zoom \
+    --screenshot demo-output/game-drops.png
+  echo "demo: wrote demo-output/game-drops.png (the critical check waiting for the referee's word on one counter)"
+fi
+
 sample=sample_videos/duel
 if [ ! -f "$sample/video.mp4" ]; then
   echo "demo: $sample/video.mp4 is missing (the bundled sample video)" >&2

@@ -12,7 +12,7 @@ if [[ ! -f "$build/CMakeCache.txt" ]]; then
 fi
 cmake --build "$build" -j"$(nproc)" --target diskref >/dev/null
 
-scenarios=(calibration-chessboard calibration-charuco duel crowded skirmish small-tags-4k)
+scenarios=(calibration-chessboard calibration-charuco duel crowded skirmish drops small-tags-4k)
 start=$(date +%s.%N)
 frames=0
 for name in "${scenarios[@]}"; do

@@ -187,15 +187,47 @@ BoardEvent parse_board(const io::JsonCursor& c, const CameraRig& rig) {
   return b;
 }
 
+DropEvent parse_drop(const io::JsonCursor& a, const model::DiskRegistry& reg) {
+  a.allow_only({"counters", "height_mm", "settle_s", "from"});
+  DropEvent drop;
+  auto counters = a.at("counters");
+  if (counters.size() == 0) counters.fail("needs at least one counter");
+  for (std::size_t i = 0; i < counters.size(); ++i) {
+    auto c = counters.at(i);
+    c.allow_only({"disk", "x", "y", "heading", "face", "rest", "on"});
+    DroppedCounter d;
+    d.disk = disk_name(c.at("disk"), reg);
+    if (reg.find(d.disk)->kind != model::DiskKind::counter) c.at("disk").fail("\"" + d.disk + "\" is not a counter (kind \"counter\")");
+    for (const DroppedCounter& other : drop.counters)
+      if (other.disk == d.disk) c.at("disk").fail("counter \"" + d.disk + "\" is dropped twice");
+    d.x = model::bounds::coordinate_mm(c.at("x"));
+    d.y = model::bounds::coordinate_mm(c.at("y"));
+    d.heading = model::bounds::angle_deg(c.at("heading"));
+    if (auto f = c.find("face")) d.face = read_face(*f);
+    if (auto r = c.find("rest")) d.rest = r->one_of({"flat", "edge"}) == "edge" ? DroppedCounter::Rest::edge : DroppedCounter::Rest::flat;
+    if (auto on = c.find("on")) {
+      d.on = disk_name(*on, reg);
+      if (d.on == d.disk) on->fail("a counter cannot rest on itself");
+      if (d.rest == DroppedCounter::Rest::edge) on->fail("a counter on its edge rests on the table, not on a disk");
+    }
+    drop.counters.push_back(d);
+  }
+  if (auto v = a.find("height_mm")) drop.height_mm = v->number_in(40, 500);
+  if (auto v = a.find("settle_s")) drop.settle_s = v->number_in(0.1, 5);
+  drop.from = parse_arm(a, "from");
+  return drop;
+}
+
 ScenarioEvent parse_event(const io::JsonCursor& c, const Scenario& s) {
   ScenarioEvent ev;
   ev.path = c.path();
-  c.allow_only({"t", "flip", "rotate", "place", "remove", "hand", "template", "board"});
+  c.allow_only({"t", "flip", "rotate", "place", "remove", "hand", "template", "board", "drop", "gather"});
   ev.t = c.at("t").number_in(0, s.duration_s);
   std::vector<std::string> actions;
   for (const auto& k : c.keys())
     if (k != "t") actions.push_back(k);
-  if (actions.size() != 1) c.fail("an event needs \"t\" and exactly one of flip, rotate, place, remove, hand, template, board");
+  if (actions.size() != 1)
+    c.fail("an event needs \"t\" and exactly one of flip, rotate, place, remove, hand, template, board, drop, gather");
   auto a = c.at(actions[0]);
   const model::DiskRegistry& reg = s.registry;
   if (actions[0] == "flip") {
@@ -261,6 +293,17 @@ ScenarioEvent parse_event(const io::JsonCursor& c, const Scenario& s) {
     if (auto v = a.find("lift_s")) t.lift_s = v->number_in(0.3, 30);
     t.from = parse_arm(a, "from");
     ev.what = t;
+  } else if (actions[0] == "drop") {
+    ev.what = parse_drop(a, reg);
+  } else if (actions[0] == "gather") {
+    a.allow_only({"disks", "duration_s", "to"});
+    GatherEvent g;
+    auto disks = a.at("disks");
+    if (disks.size() == 0) disks.fail("needs at least one disk");
+    for (std::size_t i = 0; i < disks.size(); ++i) g.disks.push_back(disk_name(disks.at(i), reg));
+    if (auto d = a.find("duration_s")) g.duration_s = d->number_in(0.3, 30);
+    g.to = parse_arm(a, "to");
+    ev.what = g;
   } else {
     ev.what = parse_board(a, s.rig);
   }

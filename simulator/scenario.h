@@ -81,9 +81,32 @@ struct BoardEvent {  // a calibration board shown to the camera at several poses
   double hold_s = 0.6, move_s = 0.5;
 };
 
+// One counter of a drop and how it comes to rest (counter_drop.h).
+struct DroppedCounter {
+  std::string disk;
+  double x = 0, y = 0, heading = 0;      // where it comes to rest (its centre, on the table)
+  model::Face face = model::Face::up;    // the face that ends up
+  enum class Rest { flat, edge } rest = Rest::flat;  // edge: standing on its rim, its `face` towards `heading`
+  std::string on;  // a disk it comes to rest on (its centre over it: flat on top) or against (leaning)
+};
+
+struct DropEvent {  // a hand drops counters: they tumble and come to rest as given
+  std::vector<DroppedCounter> counters;
+  double height_mm = 150;  // released this high over the table
+  double settle_s = 0.6;   // at most this long from hitting the table to lying still (each its own)
+  ArmDirection from;
+};
+
+struct GatherEvent {  // a hand picks disks up together and takes them away
+  std::vector<std::string> disks;
+  double duration_s = 1.2;
+  ArmDirection to;
+};
+
 struct ScenarioEvent {
   double t = 0;
-  std::variant<FlipEvent, RotateEvent, PlaceEvent, RemoveEvent, HandEvent, TemplateEvent, BoardEvent> what;
+  std::variant<FlipEvent, RotateEvent, PlaceEvent, RemoveEvent, HandEvent, TemplateEvent, BoardEvent, DropEvent, GatherEvent>
+      what;
   std::string path;  // JSON path, for error messages (e.g. "events[3]")
 };
 

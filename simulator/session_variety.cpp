@@ -83,14 +83,13 @@ json varied_session(const SessionVariant& v) {
           {"surface", {{"mat", v.seed % 2 ? "cloth" : "starfield"}, {"table", "wood"}, {"mat_margin_mm", 60}, {"table_margin_mm", 400}}},
           {"start", start},
           {"events", events},
-          {"effects",
-           {{"noise_sigma", v.noise_sigma},
-            {"blur_sigma_px", v.blur_sigma_px},
-            {"vignetting", v.vignetting},
-            {"light_gradient", v.light_gradient},
-            {"exposure", v.exposure},
-            {"supersample", 2},
-            {"shutter", v.shutter}}}};
+          {"effects", camera_effects(v.noise_sigma, v.blur_sigma_px, v.vignetting, v.light_gradient, v.exposure, v.shutter)}};
+}
+
+json camera_effects(double noise_sigma, double blur_sigma_px, double vignetting, double light_gradient, double exposure,
+                    double shutter) {
+  return {{"noise_sigma", noise_sigma}, {"blur_sigma_px", blur_sigma_px}, {"vignetting", vignetting},
+          {"light_gradient", light_gradient}, {"exposure", exposure}, {"supersample", 2}, {"shutter", shutter}};
 }
 
 std::vector<SessionVariant> standard_variants() {
@@ -113,8 +112,11 @@ std::vector<SessionVariant> standard_variants() {
 }
 
 std::filesystem::path render_variant(const SessionVariant& variant, const std::filesystem::path& root) {
-  const json scenario = varied_session(variant);
-  const std::filesystem::path dir = root / variant.name;
+  return render_once(varied_session(variant), variant.name, root);
+}
+
+std::filesystem::path render_once(const nlohmann::json& scenario, const std::string& name, const std::filesystem::path& root) {
+  const std::filesystem::path dir = root / name;
   // scenario.json is written last: its presence, equal to this scenario and made by this
   // renderer (renderer.txt), means a whole render.
   const std::filesystem::path marker = dir / "scenario.json";
@@ -128,7 +130,7 @@ std::filesystem::path render_variant(const SessionVariant& variant, const std::f
     if (kept == scenario && kept_version == version && std::filesystem::exists(dir / "video.mp4")) return dir;
   }
   std::filesystem::remove_all(dir);
-  render_session(parse_scenario(io::JsonCursor(scenario, variant.name + ".json"), root), dir, [](int, int) {});
+  render_session(parse_scenario(io::JsonCursor(scenario, name + ".json"), root), dir, [](int, int) {});
   io::write_file_atomically(renderer, version + "\n");
   io::write_file_atomically(marker, scenario.dump(1) + "\n");
   return dir;

@@ -50,4 +50,13 @@ std::vector<SessionVariant> standard_variants();
 // render takes tens of seconds, and the bench and the tests run on the same family.
 std::filesystem::path render_variant(const SessionVariant& variant, const std::filesystem::path& root);
 
+// A scenario's "effects" (scenario.h) at a supersampling of 2: the camera's noise, defocus, light
+// and shutter, as both families of renders give them.
+nlohmann::json camera_effects(double noise_sigma, double blur_sigma_px, double vignetting, double light_gradient,
+                              double exposure, double shutter);
+
+// Renders a scenario (JSON, inline) into `root`/name, unless that directory already holds a whole
+// render of this very scenario (its scenario.json, written last, equal to it): returns the directory.
+std::filesystem::path render_once(const nlohmann::json& scenario, const std::string& name, const std::filesystem::path& root);
+
 }  // namespace diskref::simulator

@@ -28,15 +28,6 @@ std::string seconds(double t) {
   return out.str();
 }
 
-// Rotation interpolation along the shortest arc.
-cv::Matx33d slerp(const cv::Matx33d& a, const cv::Matx33d& b, double s) {
-  cv::Vec3d w;
-  cv::Rodrigues(a.t() * b, w);
-  cv::Matx33d step;
-  cv::Rodrigues(w * s, step);
-  return a * step;
-}
-
 const cv::Vec3f kSkins[] = {{0.45f, 0.58f, 0.80f}, {0.36f, 0.48f, 0.70f}, {0.24f, 0.34f, 0.52f}, {0.16f, 0.22f, 0.34f}};
 const cv::Vec3f kSleeves[] = {{0.45f, 0.22f, 0.10f}, {0.12f, 0.12f, 0.14f}, {0.20f, 0.45f, 0.20f},
                               {0.15f, 0.15f, 0.55f}, {0.60f, 0.60f, 0.60f}};
@@ -50,7 +41,7 @@ Timeline::Timeline(const Scenario& scenario) : scenario_(scenario) {
   std::vector<double> busy_until(disks_.size(), 0.0);
   for (const StartPlacement& p : scenario_.start) {
     std::size_t i = *registry.index_of(p.disk);
-    disks_[i].initial = {true, p.x, p.y, geom::wrap_degrees(p.heading), p.face};
+    disks_[i].initial = {true, p.x, p.y, geom::wrap_degrees(p.heading), p.face, 0.0, -1};
     current[i] = disks_[i].initial;
   }
 
@@ -113,7 +104,7 @@ Timeline::Timeline(const Scenario& scenario) : scenario_(scenario) {
       std::size_t i = disk_index(place->disk);
       require_still(i);
       if (current[i].present) fail("disk \"" + place->disk + "\" is already on the table at t = " + seconds(ev.t));
-      RestState target{true, place->x, place->y, geom::wrap_degrees(place->heading), place->face};
+      RestState target{true, place->x, place->y, geom::wrap_degrees(place->heading), place->face, 0.0, -1};
       carry_in(i, target, ev.t, place->duration_s, place->from);
       current[i] = target;
       busy_until[i] = disks_[i].motions.back().t1;
@@ -152,11 +143,16 @@ Timeline::Timeline(const Scenario& scenario) : scenario_(scenario) {
       // Laid across the two disks it measures, so it rests on the thicker one's top.
       double on_top = std::max(registry.disks()[a].thickness_mm, registry.disks()[b].thickness_mm);
       RestState laid{true, (current[a].x + current[b].x) / 2, (current[a].y + current[b].y) / 2,
-                     geom::wrap_degrees(std::atan2(dy, dx) * 180 / kPi), model::Face::up, on_top};
+                     geom::wrap_degrees(std::atan2(dy, dx) * 180 / kPi), model::Face::up, on_top, -1};
       carry_in(i, laid, ev.t, tmpl->lay_s, tmpl->from);
       carry_out(i, laid, ev.t + tmpl->lay_s + tmpl->hold_s, tmpl->lift_s, tmpl->from);
       current[i].present = false;
       busy_until[i] = disks_[i].motions.back().t1;
+    } else if (const auto* drop = std::get_if<DropEvent>(&ev.what)) {
+      drop_counters(*drop, ev.t, current, busy_until, fail);
+    } else if (const auto* g = std::get_if<GatherEvent>(&ev.what)) {
+      for (const std::string& name : g->disks) require_present(disk_index(name));
+      gather(*g, ev.t, current, busy_until);
     } else if (const auto* board = std::get_if<BoardEvent>(&ev.what)) {
       BoardTrack track;
       track.board = board_specs_.size();
@@ -258,6 +254,92 @@ void Timeline::carry_out(std::size_t i, const RestState& current, double t, doub
   hand.keys = {{t, away, 170}, {m.t0, spot, grip}, {t + 0.42 * duration, spot, 30 + grip}, {m.t1, away, 120 + grip}};
 }
 
+void Timeline::drop_counters(const DropEvent& drop, double t, std::vector<RestState>& current,
+                             std::vector<double>& busy_until, const std::function<void(const std::string&)>& fail) {
+  const model::DiskRegistry& registry = scenario_.registry;
+  geom::Vec2 centre;
+  for (const DroppedCounter& c : drop.counters) centre = centre + geom::Vec2{c.x, c.y} / static_cast<double>(drop.counters.size());
+  // The hand comes over the spot, opens, and goes.
+  const double arm = drop.from ? *drop.from : default_arm_direction(centre);
+  HandTrack& hand = new_hand(arm);
+  const geom::Vec2 away = off_table(centre, arm);
+  const double palm = drop.height_mm + 30;
+  const double release = t + 0.5;
+  hand.keys = {{t, away, 170}, {t + 0.45, centre, palm}, {release + 0.1, centre, palm}, {release + 0.65, away, 170}};
+  const std::size_t drop_index =
+      counter_landings_.empty() ? 0 : counter_landings_.back().drop + 1;
+  random::SplitMix64 rng = random::SplitMix64(scenario_.seed).fork(5000 + static_cast<uint64_t>(hands_.size()));
+  for (std::size_t k = 0; k < drop.counters.size(); ++k) {
+    const DroppedCounter& c = drop.counters[k];
+    const std::size_t i = *registry.index_of(c.disk);
+    if (release < busy_until[i] - 1e-9) fail("counter \"" + c.disk + "\" is still moving");
+    if (current[i].present) fail("counter \"" + c.disk + "\" is on the table: gather it before dropping it");
+    std::optional<CounterSupport> support;
+    if (!c.on.empty()) {
+      const std::size_t j = *registry.index_of(c.on);
+      const RestState& under = current[j];
+      if (!under.present) fail("\"" + c.on + "\", which counter \"" + c.disk + "\" is to rest on, is not on the table");
+      if (under.tilted >= 0) fail("\"" + c.on + "\" is not lying flat: counter \"" + c.disk + "\" cannot rest on it");
+      support = CounterSupport{registry.disks()[j].shape, registry.disks()[j].thickness_mm, under.x, under.y, under.heading, under.z};
+    }
+    std::string problem;
+    std::optional<CounterRest> rest = counter_rest(c, registry.disks()[i], support, problem);
+    if (!rest) fail("counter \"" + c.disk + "\" " + problem + " (\"" + c.on + "\")");
+    // Let go one after another from under the palm, a little apart.
+    const double let_go = release + 0.02 * static_cast<double>(k);
+    const cv::Vec3d from(centre.x + rng.uniform(-18, 18), centre.y + rng.uniform(-18, 18), drop.height_mm);
+    DiskMotion m;
+    m.t0 = let_go;
+    m.face = c.face;
+    m.tumble = tumble(rest->pose, registry.disks()[i], from, let_go, drop.settle_s, rng.next_u64());
+    m.t1 = m.tumble.back().t;
+    disks_[i].motions.push_back(m);
+    RestState lying{true, c.x, c.y, geom::wrap_degrees(c.heading), c.face, rest->pose.translation[2], -1};
+    if (!rest->level) {
+      lying.tilted = static_cast<int>(tilted_rests_.size());
+      tilted_rests_.push_back(rest->pose);
+    }
+    disks_[i].rests.emplace_back(m.t1, lying);
+    current[i] = lying;
+    busy_until[i] = m.t1;
+    counter_landings_.push_back({i, drop_index, let_go, m.t1, lying, rest->kind, c.on});
+  }
+}
+
+void Timeline::gather(const GatherEvent& g, double t, std::vector<RestState>& current, std::vector<double>& busy_until) {
+  const model::DiskRegistry& registry = scenario_.registry;
+  geom::Vec2 centre;
+  for (const std::string& name : g.disks) {
+    const RestState& r = current[*registry.index_of(name)];
+    centre = centre + geom::Vec2{r.x, r.y} / static_cast<double>(g.disks.size());
+  }
+  const double arm = g.to ? *g.to : default_arm_direction(centre);
+  const geom::Vec2 away = off_table(centre, arm);
+  const double grab = t + 0.4 * g.duration_s, end = t + g.duration_s;
+  HandTrack& hand = new_hand(arm);
+  hand.keys = {{t, away, 170}, {grab, centre, 16}, {t + 0.55 * g.duration_s, centre, 50}, {end, away, 170}};
+  for (const std::string& name : g.disks) {
+    const std::size_t i = *registry.index_of(name);
+    const RestState r = current[i];
+    // Taken up into the palm, and away with it.
+    DiskMotion m;
+    m.t0 = grab;
+    m.t1 = end;
+    m.face = r.face;
+    const geom::Vec2 offset = 0.3 * (geom::Vec2{r.x, r.y} - centre);
+    m.keys = {{grab, r.x, r.y, r.z, r.heading},
+              {t + 0.55 * g.duration_s, centre.x + offset.x, centre.y + offset.y, 30, r.heading},
+              {end, away.x + offset.x, away.y + offset.y, 150, r.heading}};
+    disks_[i].motions.push_back(m);
+    RestState gone = r;
+    gone.present = false;
+    gone.tilted = -1;
+    disks_[i].rests.emplace_back(end, gone);
+    current[i] = gone;
+    busy_until[i] = end;
+  }
+}
+
 RestState Timeline::rest_at(const DiskTrack& track, double t) const {
   RestState state = track.initial;
   for (const auto& [since, rest] : track.rests) {
@@ -281,7 +363,13 @@ SceneInstant Timeline::at(double t) const {
       d.moving = d.moving || (t >= m.t0 && t < m.t1);
       if (t < m.t1 && (t > m.t0 || (t == m.t0 && !m.flip))) active = &m;  // a flip at its start still lies flat
     }
-    if (active && active->flip) {
+    if (active && !active->tumble.empty()) {
+      const RigidPose p = pose_between(active->tumble, t);
+      d.rotation = p.rotation;
+      d.translation = p.translation;
+      d.top_face = active->face;
+      d.resting = false;
+    } else if (active && active->flip) {
       // Turn over about the front edge: pivot (f, 0, thickness / 2) in the body frame.
       double f = geom::flip_length(specs[i].shape) / 2, half = specs[i].thickness_mm / 2;
       double phi = kPi * (t - active->t0) / (active->t1 - active->t0);
@@ -306,6 +394,13 @@ SceneInstant Timeline::at(double t) const {
       RestState rest = rest_at(track, t);
       if (!rest.present) continue;
       set_flat_pose(d, rest.x, rest.y, rest.heading, rest.z);
+      if (rest.tilted >= 0) {
+        // Tilted: lying still, but not flat (its tag not square to the table).
+        const RigidPose& body = tilted_rests_[static_cast<std::size_t>(rest.tilted)];
+        d.rotation = body.rotation;
+        d.translation = body.translation;
+        d.resting = false;
+      }
       d.top_face = rest.face;
     }
     instant.disks.push_back(d);

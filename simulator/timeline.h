@@ -9,8 +9,12 @@
 // of travel). A turn rotates it in place. A place or remove carries it in or out under a hand.
 // A template is placed between two disks, facing from the first to the second, and removed.
 
+#include <functional>
+#include <optional>
+#include <string>
 #include <vector>
 
+#include "simulator/counter_drop.h"
 #include "simulator/scenario.h"
 #include "simulator/scene.h"
 
@@ -21,6 +25,21 @@ struct RestState {
   double x = 0, y = 0, heading = 0;
   model::Face face = model::Face::up;
   double z = 0;  // height of its underside: 0 on the table; a template lies across the disks it measures
+  // A counter lying tilted (against a disk, on its rim): its exact body pose (an index into the
+  // timeline's tilted_rests()), which x, y, heading and z only approximate; -1 when flat.
+  int tilted = -1;
+};
+
+// A dropped counter: released at `released`, still from `t` on, lying as `rest` says (a scenario's
+// `drop` event; counter_drop.h).
+struct CounterLanding {
+  std::size_t disk = 0;  // registry index
+  std::size_t drop = 0;  // which drop event (0, 1, ... in time order)
+  double released = 0;
+  double t = 0;
+  RestState pose;
+  CounterRestKind kind = CounterRestKind::flat;
+  std::string on;  // the disk it rests on or against
 };
 
 // Where a flip put a disk down: it lies there from `t` until `rest_until` (its next motion, or
@@ -41,6 +60,10 @@ class Timeline {
   SceneInstant at(double t) const;
   // Every landing of every flip, in time order.
   const std::vector<FlipLanding>& flip_landings() const { return flip_landings_; }
+  // Every dropped counter, by drop and then in the drop's order.
+  const std::vector<CounterLanding>& counter_landings() const { return counter_landings_; }
+  // The exact body poses of counters lying tilted (RestState::tilted).
+  const std::vector<RigidPose>& tilted_rests() const { return tilted_rests_; }
   // The boards shown, in the order SceneInstant::board indexes them.
   const std::vector<print::BoardSpec>& boards() const { return board_specs_; }
 
@@ -55,6 +78,7 @@ class Timeline {
     RestState before;        // pose at t0 (flip: where it turns over from)
     model::Face face = model::Face::up;    // face up while it slides or is carried
     std::vector<Key> keys;   // slides and carries
+    std::vector<RigidKey> tumble;  // a dropped counter's way down
   };
   struct DiskTrack {
     RestState initial;
@@ -86,6 +110,10 @@ class Timeline {
   // A hand carries disk `index` in to `target` (lying flat when done) or out of the view.
   void carry_in(std::size_t index, const RestState& target, double t, double duration, ArmDirection from);
   void carry_out(std::size_t index, const RestState& current, double t, double duration, ArmDirection to);
+  // A hand drops counters; another takes disks away together (the scenario's drop and gather).
+  void drop_counters(const DropEvent& drop, double t, std::vector<RestState>& current, std::vector<double>& busy_until,
+                     const std::function<void(const std::string&)>& fail);
+  void gather(const GatherEvent& gather, double t, std::vector<RestState>& current, std::vector<double>& busy_until);
 
   Scenario scenario_;
   std::vector<DiskTrack> disks_;  // by registry index
@@ -93,6 +121,8 @@ class Timeline {
   std::vector<BoardTrack> board_tracks_;
   std::vector<print::BoardSpec> board_specs_;
   std::vector<FlipLanding> flip_landings_;
+  std::vector<CounterLanding> counter_landings_;
+  std::vector<RigidPose> tilted_rests_;
 };
 
 }  // namespace diskref::simulator

@@ -178,6 +178,9 @@ model::TrackFrame GroundTruth::next(long long frame, double t, const SceneInstan
     out.disks.push_back(track);
   }
   out.settled = t - *last_disturbed_t_ >= settle_window_s_ - 1e-9;
+  // Still: the same rule without the window (a perfect tracker explains every disk, so nothing is
+  // foreign, and a hand over the play area always disturbs it).
+  out.still_s = t - *last_disturbed_t_;
   return out;
 }
 

@@ -17,7 +17,8 @@
 // settle window (every frame of the last `settle_window_s`, counted from the first frame: before
 // it nothing was watched). A disk moving outside the play area, or a hand beyond its edge, does
 // not count. "Since the previous frame": a motion that begins at the very moment of a frame has
-// not moved anything in it yet, and no camera could tell.
+// not moved anything in it yet, and no camera could tell. `still_s` is how long it has been quiet
+// (the tracker's still_s: with every disk known, nothing is foreign).
 
 #include <optional>
 #include <vector>

@@ -156,6 +156,14 @@ nlohmann::json game_json(const GameView& v) {
   g["choices"] = nlohmann::json::array();
   for (const InputChoice& c : v.choices) g["choices"].push_back(c.label);
   g["inputs_given"] = v.inputs_given;
+  // The counters of a drop as the views drew them (ui/game_counters.cpp).
+  if (v.counters) {
+    const referee::CounterReading& r = v.expecting.counters ? *v.expecting.counters : v.counters->reading;
+    nlohmann::json counters = nlohmann::json::array();
+    for (const referee::CounterSeen& c : r.counters)
+      if (c.pose) counters.push_back({{"name", c.name}, {"x", c.pose->position.x}, {"y", c.pose->position.y}, {"readable", c.readable}});
+    g["counters"] = {{"tally", r.tally()}, {"questions", r.questions()}, {"counters", counters}, {"asked", v.counters->asked}};
+  }
   return g;
 }
 

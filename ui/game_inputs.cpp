@@ -81,6 +81,28 @@ void drop_choices(std::vector<InputChoice>& out, const rules::NeededDrop& d) {
   }
 }
 
+// A drop being read from the counters on the table (referee/counter_reading.h): the referee's
+// word on each counter it asks about, one button per face that counter has.
+void counter_choices(std::vector<InputChoice>& out, const referee::CounterReading& reading) {
+  auto word = [&](const std::string& counter, const std::string& why, const std::optional<model::CounterFaces>& faces) {
+    if (!faces) return;
+    for (const model::CounterFace* f : {&faces->up, &faces->down}) {
+      json line = {{"do", "counter"}, {"shows", std::string(model::to_string(f->shows))}};
+      if (!counter.empty()) line["counter"] = counter;
+      out.push_back({fmt::format("{}{}: {}", counter.empty() ? "a counter" : counter, why, model::describe(*f)), line});
+    }
+  };
+  for (const referee::DropSlot& slot : reading.slots) {
+    if (slot.shows) continue;
+    if (!slot.counter.empty()) {
+      for (const referee::CounterSeen& c : reading.counters)
+        if (c.name == slot.counter) word(c.name, "", c.faces);
+    } else {
+      word(slot.ask_as, " (not seen)", slot.ask_faces);
+    }
+  }
+}
+
 void reveal_choices(std::vector<InputChoice>& out, const rules::GameState& s, const rules::GameData& data) {
   for (const rules::Player& p : s.players) {
     if (std::count(s.reveal_done.begin(), s.reveal_done.end(), p.id)) continue;
@@ -202,6 +224,7 @@ std::vector<InputChoice> input_choices(const rules::GameState& state, const rule
   std::vector<InputChoice> out;
   switch (expecting.need) {
     case Need::drops:
+      if (expecting.counters) counter_choices(out, *expecting.counters);
       if (expecting.drop) drop_choices(out, *expecting.drop);
       return out;
     case Need::decision:

@@ -47,6 +47,7 @@ GameView make_game_view(const referee::Referee& r, double t) {
   v.t = t;
   v.state = r.state();
   v.expecting = r.expecting();
+  v.counters = r.counters_seen();
   const std::vector<referee::Entry>& log = r.log();
   for (std::size_t i = 0; i < log.size(); ++i) {
     const referee::Entry& e = log[i];

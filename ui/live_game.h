@@ -69,6 +69,9 @@ struct GameView {
   std::vector<GameLogLine> alerts;
   // The latest refused input, with the rule's reason.
   std::optional<GameLogLine> refusal;
+  // The counters on the table as the referee last read them (a drop asked for, or not): drawn over
+  // the views with their faces, the tally and the question (referee/counter_reading.h).
+  std::optional<referee::CountersSeen> counters;
   std::vector<InputChoice> choices;
   std::size_t inputs_given = 0;          // to the referee, corrections included
   std::optional<std::size_t> undoable;   // the last input that is not itself a correction

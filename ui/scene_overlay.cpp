@@ -112,6 +112,9 @@ std::vector<std::vector<Vec2>> draw_scene(ImDrawList* dl, const Screen& s, const
     draw_arrow(dl, axis[0], axis[1], col, style.line_px);
     dl->AddCircleFilled(im(axis[0]), 3.5f, col);
 
+    // Counters are many and small: their names would cover each other (a drop's reading labels
+    // them with what they show, ui/game_counters.cpp).
+    if (d.spec->kind == model::DiskKind::counter && !is_a && !is_b) continue;
     std::string label = d.name();
     if (is_a) label = "A  " + label;
     if (is_b) label = "B  " + label;

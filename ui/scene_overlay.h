@@ -39,6 +39,10 @@ std::optional<Vec2> draw_game_move(ImDrawList* dl, const Screen& screen, const T
 // The text of what draw_game_move draws: the attack's verdict, the drift of each flip, the move's
 // verdicts (margin ± sigma and the call), coloured by the call.
 std::vector<ColoredLine> game_move_lines(const Screen& screen);
+// --game: the counters of the drop being read, or read in the last seconds (GameView::counters):
+// each outlined where it lies with what it shows, green when read, amber when the referee is asked
+// about it; beside them the drop's tally and the question. Called by draw_game_move.
+void draw_game_counters(ImDrawList* dl, const Screen& screen, const TableToScreen& map, const OverlayStyle& style);
 // --game: the table's warnings of the last seconds (off path, out of turn, ...), as a red band
 // across the top of `area` that cannot be missed. Returns the height it took.
 double draw_game_banner(ImDrawList* dl, const Screen& screen, const ScreenRect& area);

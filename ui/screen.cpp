@@ -43,7 +43,11 @@ std::optional<TableBox> dispute_bounds(const Screen& s, double margin_mm) {
     double r = geom::bounding_radius(s.scene.disks[s.flip->mover].spec->shape);
     for (const geom::Pose& p : s.flip->path.landings) grow(p.position, r);
   }
-  // --game, nothing chosen: the move just made (where it started, its landings seen and legal).
+  // --game, nothing chosen: a drop being read (its counters), else the move just made (where it
+  // started, its landings seen and legal).
+  if (!box && s.game_view && s.game_view->expecting.counters)
+    for (const referee::CounterSeen& c : s.game_view->expecting.counters->counters)
+      if (c.pose) grow(c.pose->position, 60.0);  // room for the tally beside them
   if (!box && s.game_view && s.game_view->last_move) {
     const referee::Observed& o = s.game_view->last_move->observed;
     const model::DiskSpec* spec = s.registry.find(o.disk);

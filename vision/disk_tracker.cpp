@@ -229,4 +229,8 @@ bool DiskTracker::any_moving() const {
                      [&](const DiskMemory& m) { return last_t_ - m.last_motion_t < options_.settle_time_s; });
 }
 
+bool DiskTracker::moved_now() const {
+  return std::any_of(memory_.begin(), memory_.end(), [&](const DiskMemory& m) { return m.last_motion_t == last_t_; });
+}
+
 }  // namespace diskref::vision

@@ -96,6 +96,9 @@ class DiskTracker {
 
   // Whether any disk moved within the last settle_time_s (as of the last update).
   bool any_moving() const;
+  // Whether any disk moved in the last update itself (a pose beyond its still window, a flip, a
+  // tilted tag): stillness over a window of one's own is measured from this (Tracker's still_s).
+  bool moved_now() const;
 
   const std::vector<DiskEstimate>& estimates() const { return estimates_; }
   const DiskTrackerOptions& options() const { return options_; }

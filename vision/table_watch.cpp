@@ -10,11 +10,15 @@ TableWatch::TableWatch(TableWatchOptions options) : options_(options) {}
 
 void TableWatch::adopt(const cv::Mat& small) {
   small.copyTo(background_);
+  small.copyTo(settled_);
+  absorbed_ = false;
   if (last_change_t_.size() != small.size()) last_change_t_ = cv::Mat(small.size(), CV_64F, cv::Scalar(0.0));
 }
 
 void TableWatch::reset() {
   background_.release();
+  settled_.release();
+  absorbed_ = false;
   last_change_t_.release();
 }
 
@@ -27,8 +31,15 @@ bool TableWatch::differs(double t, const cv::Mat& small, const cv::Mat& changed_
   }
   if (changed_small.size() == small.size()) last_change_t_.setTo(cv::Scalar(t), changed_small);
 
+  differing = differing_from(small, background_, play_area_small);
+  // Something taken in since the settle and gone again: the table as it settled is no news.
+  if (absorbed_ && cv::countNonZero(differing) > 0) cv::bitwise_and(differing, differing_from(small, settled_, play_area_small), differing);
+  return cv::countNonZero(differing) > 0;
+}
+
+cv::Mat TableWatch::differing_from(const cv::Mat& small, const cv::Mat& reference, const cv::Mat& play_area_small) const {
   cv::Mat diff16;
-  cv::subtract(small, background_, diff16, cv::noArray(), CV_16S);
+  cv::subtract(small, reference, diff16, cv::noArray(), CV_16S);
   const int shift = median_difference(diff16, play_area_small);
   cv::Mat centred;
   cv::subtract(diff16, cv::Scalar(shift), centred);
@@ -37,9 +48,10 @@ bool TableWatch::differs(double t, const cv::Mat& small, const cv::Mat& changed_
   cv::Mat magnitude;
   cv::Mat(cv::abs(centred)).convertTo(magnitude, CV_32F);
   cv::blur(magnitude, magnitude, cv::Size(3, 3));
+  cv::Mat differing;
   cv::compare(magnitude, cv::Scalar(options_.threshold_levels), differing, cv::CMP_GT);
   cv::bitwise_and(differing, play_area_small, differing);
-  return cv::countNonZero(differing) > 0;
+  return differing;
 }
 
 TableWatchResult TableWatch::explain(double t, const cv::Mat& small, const cv::Mat& differing, const cv::Mat& disks_small) {
@@ -53,12 +65,20 @@ TableWatchResult TableWatch::explain(double t, const cv::Mat& small, const cv::M
   if (cv::countNonZero(still_long) > 0) {
     small.copyTo(background_, still_long);
     unexplained.setTo(cv::Scalar(0), still_long);
+    absorbed_ = true;
   }
 
   TableWatchResult result;
   result.foreign_pixels = cv::countNonZero(unexplained);
   result.foreign = result.foreign_pixels >= options_.min_foreign_pixels;
   if (result.foreign_pixels > 0) result.foreign_box = cv::boundingRect(unexplained);
+  if (result.foreign) {
+    cv::Mat labels, stats, centroids;
+    const int n = cv::connectedComponentsWithStats(unexplained, labels, stats, centroids, 8, CV_32S);
+    for (int k = 1; k < n; ++k)
+      result.foreign_parts.emplace_back(stats.at<int>(k, cv::CC_STAT_LEFT), stats.at<int>(k, cv::CC_STAT_TOP),
+                                        stats.at<int>(k, cv::CC_STAT_WIDTH), stats.at<int>(k, cv::CC_STAT_HEIGHT));
+  }
   return result;
 }
 

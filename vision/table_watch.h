@@ -14,10 +14,14 @@
 // A difference that has not changed at all for `absorb_after_s` becomes part of the table (a
 // counter dropped on it, a card): otherwise the table would never settle again. A hand held that
 // still for that long would be taken for the table too; real hands are never so still, the
-// renderer's can be, and its holds are shorter.
+// renderer's can be. What was taken in so and then goes again leaves the table as it was when it
+// settled: that is no more foreign than before (a pixel is foreign only when it differs from both
+// the background and the settled table's picture).
 //
 // Pure image arithmetic on small images: no table geometry (the caller says where the play area
 // and the disks are, in shrunk pixels). Not thread-safe; one per pipeline.
+
+#include <vector>
 
 #include <opencv2/core.hpp>
 
@@ -37,6 +41,9 @@ struct TableWatchResult {
   bool foreign = false;     // something that is no known disk lies or hangs over the play area
   int foreign_pixels = 0;   // shrunk pixels of it
   cv::Rect foreign_box;     // where (shrunk pixels); empty when none
+  // Its parts, each a connected group of differing pixels (shrunk pixels): a hand is one large
+  // part, a counter on its edge a small one. Filled when `foreign`.
+  std::vector<cv::Rect> foreign_parts;
 };
 
 class TableWatch {
@@ -68,7 +75,12 @@ class TableWatch {
   TableWatchResult explain(double t, const cv::Mat& small, const cv::Mat& differing, const cv::Mat& disks_small);
 
   TableWatchOptions options_;
+  // The magnitude of the difference from `reference` (after the frame's median shift), > threshold.
+  cv::Mat differing_from(const cv::Mat& small, const cv::Mat& reference, const cv::Mat& play_area_small) const;
+
   cv::Mat background_;    // CV_8U, shrunk
+  cv::Mat settled_;       // the picture when the table last settled (background_ before anything was taken in)
+  bool absorbed_ = false; // something was taken into background_ since
   cv::Mat last_change_t_; // CV_64F: when each shrunk pixel last changed from one frame to the next
 };
 

@@ -74,6 +74,28 @@ bool changed_in(const ChangeResult& change, const cv::Rect2d& box) {
   return small.area() > 0 && cv::countNonZero(change.changed_small(small)) > 0;
 }
 
+// A box of image pixels as a box on the table plane (mm): its corners' rays met with the table.
+model::ForeignBox foreign_on_table(const calib::CameraPose& pose, const cv::Rect& px) {
+  const std::vector<cv::Point2d> corners = {{static_cast<double>(px.x), static_cast<double>(px.y)},
+                                            {static_cast<double>(px.x + px.width), static_cast<double>(px.y)},
+                                            {static_cast<double>(px.x + px.width), static_cast<double>(px.y + px.height)},
+                                            {static_cast<double>(px.x), static_cast<double>(px.y + px.height)}};
+  model::ForeignBox box{1e300, 1e300, -1e300, -1e300};
+  for (const auto& p : calib::table_from_image(pose, corners, 0.0)) {
+    if (!p) continue;
+    box.x0 = std::min(box.x0, p->x);
+    box.y0 = std::min(box.y0, p->y);
+    box.x1 = std::max(box.x1, p->x);
+    box.y1 = std::max(box.y1, p->y);
+  }
+  if (box.x0 > box.x1) box = {};  // no corner meets the table: nothing to say where
+  return box;
+}
+
+cv::Rect grown_by(const cv::Rect& r, int margin, cv::Size size) {
+  return cv::Rect(r.x - margin, r.y - margin, r.width + 2 * margin, r.height + 2 * margin) & cv::Rect(0, 0, size.width, size.height);
+}
+
 }  // namespace
 
 DetectorOptions tracker_detector_options() {
@@ -159,6 +181,8 @@ void Tracker::reset() {
   change_ = ChangeDetector(options_.change);
   watch_.reset();
   settle_.reset();
+  last_unstill_t_.reset();
+  small_foreign_px_.clear();
   std::fill(background_poses_.begin(), background_poses_.end(), std::nullopt);
   planner_.reset();
   search_everything_ = true;
@@ -254,6 +278,9 @@ SearchScene Tracker::search_scene(cv::Size image_size, long long frame_index, do
   scene.max_tag_px = geometry_->max_tag_px;
   scene.max_disk_tag_px = geometry_->max_disk_tag_px;
   scene.changed = change.ended_regions;  // where a hand has just moved on
+  // Something the size of a disk that lies there unexplained: perhaps a disk whose tag was missed
+  // as it came to rest (its changes have ended); looked at again while it stays.
+  scene.changed.insert(scene.changed.end(), small_foreign_px_.begin(), small_foreign_px_.end());
 
   // Every frame until there is a pose, while the monitor acquires its own (for a few frames: a lens
   // the pinhole cannot fit makes it try again, at some cost, with every frame it is given) and
@@ -659,6 +686,8 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
       const int k = geometry_->mask_scale;
       result.foreign_box_px = cv::Rect(watched.foreign_box.x * k, watched.foreign_box.y * k, watched.foreign_box.width * k,
                                        watched.foreign_box.height * k);
+      for (const cv::Rect& part : watched.foreign_parts)
+        result.foreign_parts_px.emplace_back(part.x * k, part.y * k, part.width * k, part.height * k);
     }
     if (fresh) adopt_background(change, result.track);
   }
@@ -666,6 +695,24 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
                        !changing && !result.foreign_over_table && lifted.empty() && !disks_.any_moving();
   const bool settled = settle_.update(t, result.table_quiet);
   result.track.settled = settled;
+  // Still: as quiet, but what lies still and unexplained on the table does not stop it (a counter
+  // on its edge; the referee weighs that from `foreign`), and a disk is still from the frame after
+  // it last moved (not the 0.1 s after that a disk is still `moving`): the window the reader of
+  // still_s asks for is the only one.
+  const bool still = pose_ && geometry_ && !camera_suspect_ && !retake_background_ && !change.first_frame && !changing &&
+                     lifted.empty() && !disks_.moved_now();
+  if (!still || !last_unstill_t_) last_unstill_t_ = t;
+  if (pose_) result.track.still_s = t - *last_unstill_t_;
+  small_foreign_px_.clear();
+  if (pose_) {
+    for (const cv::Rect& part : result.foreign_parts_px) {
+      result.track.foreign.push_back(foreign_on_table(*pose_, part));
+      // About a disk's size: searched again next frame (a hand is far larger, and not a tag).
+      const cv::Rect grown = grown_by(part, static_cast<int>(geometry_->max_disk_tag_px / 2), size);
+      if (part.width <= 2 * geometry_->max_disk_tag_px && part.height <= 2 * geometry_->max_disk_tag_px)
+        small_foreign_px_.push_back(grown);
+    }
+  }
   if (settled) {
     for (model::Landing& l : disks_.settle()) result.track.landings.push_back(std::move(l));
     adopt_background(change, result.track);

@@ -20,7 +20,12 @@
 //   settle     whether the table is settled (spec §9): quiet — no change over the play area, no
 //              disk moving or lifted, nothing but disks over the play area (table_watch.h: a hand
 //              held still too) — for `settle_window_s` (settle_clock.h); at each settle the
-//              landings still open are reported and the watch takes the picture as the table's
+//              landings still open are reported and the watch takes the picture as the table's.
+//              Also how long the play area has been still (`still_s`: no change, no disk moving or
+//              lifted, whatever foreign thing lies still on it) and what foreign things lie on it,
+//              part by part on the table (`foreign`): reading a drop of counters needs only those
+//              (referee/counter_reading.h). A small foreign part (a counter whose tag was missed
+//              as it landed) is searched for tags in the next frame, and in every frame it stays.
 //
 // Threading: a Tracker is used from one thread at a time (e.g. the UI's worker thread); it keeps
 // no global state and runs its detectors on OpenCV's thread pool inside process(). Two Trackers
@@ -138,6 +143,7 @@ struct TrackerResult {
   bool table_quiet = false;               // nothing moving, nothing but disks over the play area
   bool foreign_over_table = false;        // something that is no disk (a hand, an arm) over the play area
   cv::Rect foreign_box_px;                // where it is (full-resolution pixels); empty when nothing
+  std::vector<cv::Rect> foreign_parts_px; // its parts (full-resolution pixels); track.foreign on the table
   StageTimes times;
 };
 
@@ -211,6 +217,8 @@ class Tracker {
   DiskTracker disks_;
   TableWatch watch_;
   SettleClock settle_;
+  std::optional<double> last_unstill_t_;  // the last frame the play area was not still (still_s)
+  std::vector<cv::Rect> small_foreign_px_;  // small foreign parts of the last frame: searched again
   std::vector<std::optional<geom::Pose>> background_poses_;  // per disk, when the watch's background was taken
   bool search_everything_ = true;
   bool camera_suspect_ = false;

@@ -6,13 +6,14 @@
 namespace diskref::model {
 namespace {
 
-constexpr std::array<std::pair<DiskKind, std::string_view>, 6> kKindNames{{
+constexpr std::array<std::pair<DiskKind, std::string_view>, 7> kKindNames{{
     {DiskKind::ship, "ship"},
     {DiskKind::torpedo, "torpedo"},
     {DiskKind::planet, "planet"},
     {DiskKind::terrain, "terrain"},
     {DiskKind::obstruction, "obstruction"},
     {DiskKind::template_, "template"},
+    {DiskKind::counter, "counter"},
 }};
 
 }  // namespace
@@ -30,7 +31,7 @@ std::optional<DiskKind> disk_kind_from_string(std::string_view text) {
 }
 
 DiskKind parse_disk_kind(const io::JsonCursor& cursor) {
-  return *disk_kind_from_string(cursor.one_of({"ship", "torpedo", "planet", "terrain", "obstruction", "template"}));
+  return *disk_kind_from_string(cursor.one_of({"ship", "torpedo", "planet", "terrain", "obstruction", "template", "counter"}));
 }
 
 Face parse_face(const io::JsonCursor& cursor) { return *face_from_string(cursor.one_of({"up", "down"})); }

@@ -9,7 +9,9 @@
 
 namespace diskref::model {
 
-enum class DiskKind { ship, torpedo, planet, terrain, obstruction, template_ };
+// `counter`: a damage counter, dropped to decide hits and criticals (diskref's addition to spec §4:
+// each face's tag says what that face shows; counter_face.h).
+enum class DiskKind { ship, torpedo, planet, terrain, obstruction, template_, counter };
 
 std::string_view to_string(DiskKind kind);
 std::optional<DiskKind> disk_kind_from_string(std::string_view text);

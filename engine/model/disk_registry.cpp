@@ -104,7 +104,7 @@ DiskRegistry parse_disk_registry(const io::JsonCursor& root) {
     bool face_used[2] = {false, false};
     for (std::size_t t = 0; t < tags.size(); ++t) {
       auto tc = tags.at(t);
-      tc.allow_only({"id", "face", "size_mm", "heading_offset_deg"});
+      tc.allow_only({"id", "face", "size_mm", "heading_offset_deg", "shows", "crit"});
       TagSpec tag;
       auto id = tc.at("id");
       tag.id = id.int_in(0, 2114);  // tagStandard41h12 has 2115 codes
@@ -119,8 +119,14 @@ DiskRegistry parse_disk_registry(const io::JsonCursor& root) {
       if (auto h = tc.find("heading_offset_deg")) tag.heading_offset_deg = bounds::angle_deg(*h);
       if (auto problem = tag_fit_problem_and_remedy(spec.shape, tag); !problem.empty())
         tc.at("size_mm").fail("disk \"" + spec.name + "\": " + problem);
+      if (spec.kind != DiskKind::counter)
+        for (const char* member : {"shows", "crit"})
+          if (auto m = tc.find(member))
+            m->fail("only a counter's faces say what they show (disk \"" + spec.name + "\" is a " +
+                    std::string(to_string(spec.kind)) + ")");
       spec.tags.push_back(tag);
     }
+    if (spec.kind == DiskKind::counter) spec.faces = parse_counter_faces(spec, d);
     out.push_back(std::move(spec));
   }
   return DiskRegistry(std::move(out));
@@ -145,18 +151,23 @@ std::string tag_fit_problem_and_remedy(const geom::Shape& shape, const TagSpec& 
 
 DiskRegistry load_disk_registry(const std::filesystem::path& file) {
   nlohmann::json doc = io::read_json_file(file);
-  return parse_disk_registry(io::JsonCursor(doc, file.string()));
+  DiskRegistry registry = parse_disk_registry(io::JsonCursor(doc, file.string()));
+  registry.set_source(file.string());
+  return registry;
 }
 
 nlohmann::json disk_registry_to_json(const DiskRegistry& registry) {
   nlohmann::json disks = nlohmann::json::array();
   for (const auto& d : registry.disks()) {
     nlohmann::json tags = nlohmann::json::array();
-    for (const auto& t : d.tags)
-      tags.push_back({{"id", t.id},
-                      {"face", to_string(t.face)},
-                      {"size_mm", t.size_mm},
-                      {"heading_offset_deg", t.heading_offset_deg}});
+    for (const auto& t : d.tags) {
+      nlohmann::json tag = {{"id", t.id},
+                            {"face", to_string(t.face)},
+                            {"size_mm", t.size_mm},
+                            {"heading_offset_deg", t.heading_offset_deg}};
+      if (d.faces) write_counter_face((*d.faces)[t.face], tag);
+      tags.push_back(std::move(tag));
+    }
     nlohmann::json disk = {{"name", d.name},
                            {"kind", to_string(d.kind)},
                            {"thickness_mm", d.thickness_mm},

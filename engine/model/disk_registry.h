@@ -10,6 +10,7 @@
 
 #include "engine/geometry/shape.h"
 #include "engine/io/json_cursor.h"
+#include "engine/model/counter_face.h"
 #include "engine/model/disk_kind.h"
 
 namespace diskref::model {
@@ -29,6 +30,8 @@ struct DiskSpec {
   std::vector<TagSpec> tags;
   // Optional display/print colour as 0xRRGGBB (extension: registry member "color": "#rrggbb").
   std::optional<unsigned> color_rgb;
+  // A counter (kind counter): what each face shows, from its tags' "shows" (counter_face.h).
+  std::optional<CounterFaces> faces;
 };
 
 // Which disk and face a tag id belongs to.
@@ -47,9 +50,13 @@ class DiskRegistry {
   std::optional<std::size_t> index_of(std::string_view name) const;
   std::optional<TagRef> find_tag(int tag_id) const;
   const TagSpec& tag(TagRef ref) const { return disks_[ref.disk_index].tags[ref.tag_index]; }
+  // The file it was read from (empty when built in memory), for messages that name a place in it.
+  const std::string& source() const { return source_; }
+  void set_source(std::string file) { source_ = std::move(file); }
 
  private:
   std::vector<DiskSpec> disks_;
+  std::string source_;
   std::vector<std::pair<int, TagRef>> tag_index_;  // sorted by tag id
 };
 
@@ -67,7 +74,8 @@ constexpr double kPrintedTagScale = 1.8;
 
 // Throws InputError naming the file and JSON path for: unknown kinds/faces, bad shapes, duplicate
 // disk names, a tag id used twice (on any disk), tag ids 0..3 (reserved for the corner markers),
-// two tags on one face, a tag that does not fit its disk, a disk with no tag.
+// two tags on one face, a tag that does not fit its disk, a disk with no tag; a counter whose faces
+// do not say what they show (counter_face.h), or "shows" on a disk that is no counter.
 DiskRegistry parse_disk_registry(const io::JsonCursor& root);
 DiskRegistry load_disk_registry(const std::filesystem::path& file);
 nlohmann::json disk_registry_to_json(const DiskRegistry& registry);

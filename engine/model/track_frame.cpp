@@ -52,6 +52,13 @@ nlohmann::json to_json(const TrackFrame& frame, Precision precision) {
   }
   nlohmann::json out = {{"frame", frame.frame}, {"t", written(frame.t, 6)}, {"disks", disks}};
   if (frame.settled) out["settled"] = *frame.settled;
+  if (frame.still_s) out["still_s"] = written(*frame.still_s, 3);
+  if (!frame.foreign.empty()) {
+    nlohmann::json boxes = nlohmann::json::array();
+    for (const ForeignBox& b : frame.foreign)
+      boxes.push_back({written(b.x0, 1), written(b.y0, 1), written(b.x1, 1), written(b.y1, 1)});
+    out["foreign_mm"] = std::move(boxes);
+  }
   if (!frame.landings.empty()) {
     nlohmann::json landings = nlohmann::json::array();
     for (const Landing& l : frame.landings) {
@@ -78,6 +85,17 @@ TrackFrame parse_track_frame(const io::JsonCursor& c) {
   f.frame = bounds::frame_index(c.at("frame"));
   f.t = bounds::time_s(c.at("t"));
   if (auto s = c.find("settled")) f.settled = s->boolean();
+  if (auto s = c.find("still_s")) f.still_s = bounds::time_s(*s);
+  if (auto boxes = c.find("foreign_mm")) {
+    for (std::size_t i = 0; i < boxes->size(); ++i) {
+      auto b = boxes->at(i);
+      if (b.size() != 4) b.fail("must be [x0, y0, x1, y1] (mm)");
+      ForeignBox box{bounds::coordinate_mm(b.at(0)), bounds::coordinate_mm(b.at(1)), bounds::coordinate_mm(b.at(2)),
+                     bounds::coordinate_mm(b.at(3))};
+      if (!(box.x0 <= box.x1 && box.y0 <= box.y1)) b.fail("must be [x0, y0, x1, y1] with x0 <= x1 and y0 <= y1");
+      f.foreign.push_back(box);
+    }
+  }
   auto disks = c.at("disks");
   for (std::size_t i = 0; i < disks.size(); ++i) {
     auto d = disks.at(i);

@@ -62,6 +62,15 @@ struct Landing {
   std::optional<bool> tag_visible;
 };
 
+// Something over the play area that is no known disk (extension to spec §5, a frame's
+// "foreign_mm"): a hand, a counter standing on its edge, one whose tag is not read. Its box on the
+// table plane, table frame, mm.
+struct ForeignBox {
+  double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  double width() const { return x1 - x0; }
+  double height() const { return y1 - y0; }
+};
+
 struct TrackFrame {
   long long frame = 0;
   double t = 0;
@@ -70,6 +79,13 @@ struct TrackFrame {
   std::optional<bool> settled;
   // Extension: the landings confirmed in this frame (usually none).
   std::vector<Landing> landings;
+  // Extension: for how long (s) the picture of the play area has been still: nothing in it changed,
+  // no disk moving or tilted. Unlike `settled` it does not ask that nothing foreign lie there (a
+  // counter on its edge lies still; see `foreign`). Reading a drop needs the counters still for a
+  // moment only (referee/counter_reading.h); absent when not known.
+  std::optional<double> still_s;
+  // Extension: what lies or hangs over the play area that is no known disk, part by part.
+  std::vector<ForeignBox> foreign;
 };
 
 // How numbers are written: `output` rounds positions to 0.01 mm/deg, sigma to 0.01 mm (spec §5's

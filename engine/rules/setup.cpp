@@ -173,8 +173,11 @@ GameState build_initial_state(const io::JsonCursor& setup, const GameData& data,
   if (data.parameters.enforce_keyword_limits) b.check_unique_keyword(setup);
   b.check_fleet_points(players);
   if (auto drops = setup.find("drops")) {
-    drops->allow_only({"mode", "seed"});
+    // "zone_mm" is the referee's (where counters are read from the table, referee/game_file.h):
+    // allowed here so that a game file is a setup, and read there.
+    drops->allow_only({"mode", "seed", "zone_mm"});
     if (drops->at("mode").one_of({"table", "virtual"}) == "virtual") {
+      if (auto zone = drops->find("zone_mm")) zone->fail("a drop zone is for drops read from the table (mode \"table\")");
       b.state.drops.mode = DropMode::virtual_drops;
       long long seed = drops->at("seed").integer();
       if (seed < 0) drops->at("seed").fail("must be >= 0");

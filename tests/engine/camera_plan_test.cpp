@@ -14,15 +14,15 @@ namespace {
 
 DiskRegistry sample_registry() {
   std::vector<DiskSpec> disks;
-  DiskSpec ship{"enterprise", DiskKind::ship, 2.0, geom::FlattedCircle{63.5, 57.2}, {}, std::nullopt};
+  DiskSpec ship{"enterprise", DiskKind::ship, 2.0, geom::FlattedCircle{63.5, 57.2}, {}, std::nullopt, std::nullopt};
   ship.tags = {{10, Face::up, 24, 0}, {11, Face::down, 24, 0}};
   disks.push_back(ship);
   for (int i = 0; i < 2; ++i) {
-    DiskSpec torpedo{"torpedo-" + std::to_string(i + 1), DiskKind::torpedo, 2.0, geom::Circle{25.4}, {}, std::nullopt};
+    DiskSpec torpedo{"torpedo-" + std::to_string(i + 1), DiskKind::torpedo, 2.0, geom::Circle{25.4}, {}, std::nullopt, std::nullopt};
     torpedo.tags = {{40 + i, Face::up, 9.5, 0}, {44 + i, Face::down, 9.5, 0}};
     disks.push_back(torpedo);
   }
-  DiskSpec range{"range", DiskKind::template_, 1.0, geom::Rect{88.9, 25.4}, {}, std::nullopt};
+  DiskSpec range{"range", DiskKind::template_, 1.0, geom::Rect{88.9, 25.4}, {}, std::nullopt, std::nullopt};
   range.tags = {{60, Face::up, 14, 0}};
   disks.push_back(range);
   return DiskRegistry(disks);
@@ -128,7 +128,7 @@ TEST(CameraPlan, AWebcamThatCannotDoBothSaysHowManyPixelsItWouldNeed) {
 TEST(CameraPlan, ATagThatCanGrowIsToldItsSizeAndAMarkerItsCard) {
   TableSpec table = table_with_markers({600, 400}, 10);
   std::vector<DiskSpec> disks;
-  DiskSpec planet{"moon", DiskKind::planet, 2.0, geom::Circle{108}, {}, std::nullopt};
+  DiskSpec planet{"moon", DiskKind::planet, 2.0, geom::Circle{108}, {}, std::nullopt, std::nullopt};
   planet.tags = {{70, Face::up, 8, 0}};
   disks.push_back(planet);
   const DiskRegistry registry(disks);

@@ -133,5 +133,59 @@ TEST(DiskRegistry, RefusesImpossibleSizes) {
               HasSubstr("disks[1].tags[0].heading_offset_deg: must be between -36000 and 36000 degrees"));
 }
 
+
+// Damage counters (diskref's addition to spec §4): each face's tag says what it shows.
+const char* kCounters = R"({
+  "disks": [
+    {"name": "counter-bridge", "kind": "counter",
+     "shape": {"type": "circle", "diameter_mm": 38.1},
+     "tags": [{"id": 100, "face": "up", "size_mm": 14.5, "shows": "hit"},
+              {"id": 101, "face": "down", "size_mm": 14.5, "shows": "critical", "crit": "bridge"}]}
+  ]
+})";
+
+TEST(DiskRegistryCounters, EachFaceSaysWhatItShows) {
+  DiskRegistry r = parse(kCounters);
+  const DiskSpec* c = r.find("counter-bridge");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->kind, DiskKind::counter);
+  ASSERT_NE(counter_face(*c, Face::up), nullptr);
+  EXPECT_EQ(counter_face(*c, Face::up)->shows, CounterFace::Shows::hit);
+  EXPECT_EQ(describe(*counter_face(*c, Face::up)), "HIT!");
+  EXPECT_EQ(counter_face(*c, Face::down)->shows, CounterFace::Shows::critical);
+  EXPECT_EQ(describe(*counter_face(*c, Face::down)), "bridge critical");
+  EXPECT_EQ(counter_crit_type(*c), "bridge");
+  // Written back and read again, the same.
+  DiskRegistry again = parse(disk_registry_to_json(r).dump());
+  EXPECT_EQ(*counter_face(*again.find("counter-bridge"), Face::down), *counter_face(*c, Face::down));
+  // A ship has no counter faces.
+  EXPECT_EQ(counter_face(*parse(kDisksSpecExample).find("enterprise"), Face::up), nullptr);
+}
+
+TEST(DiskRegistryCounters, ACounterThatCannotBeReadBothWaysIsRefusedWithItsPlace) {
+  EXPECT_THAT(registry_error_of(replaced(kCounters, ", \"shows\": \"hit\"", "")),
+              HasSubstr("disks[0].tags[0]: a counter's tag says what its face shows"));
+  EXPECT_THAT(registry_error_of(replaced(kCounters, "\"shows\": \"hit\"", "\"shows\": \"miss\"")),
+              HasSubstr("disks[0].tags[0].shows: \"miss\" is not one of"));
+  EXPECT_THAT(registry_error_of(replaced(kCounters, ", \"crit\": \"bridge\"", "")),
+              HasSubstr("disks[0].tags[1]"));
+  EXPECT_THAT(registry_error_of(replaced(kCounters, "\"shows\": \"hit\"", "\"shows\": \"hit\", \"crit\": \"bridge\"")),
+              HasSubstr("disks[0].tags[0].crit: only a face that shows \"critical\" names a critical type"));
+  // One face only: the camera could not read the other way up.
+  EXPECT_THAT(registry_error_of(replaced(kCounters, R"(,
+              {"id": 101, "face": "down", "size_mm": 14.5, "shows": "critical", "crit": "bridge"})", "")),
+              HasSubstr("disks[0].tags: counter \"counter-bridge\" has 1 tag(s): a counter needs a tag on each of its two faces"));
+  EXPECT_THAT(registry_error_of(replaced(kCounters, "\"shows\": \"critical\", \"crit\": \"bridge\"", "\"shows\": \"hit\"")),
+              HasSubstr("disks[0].tags[1]: counter \"counter-bridge\": both faces show HIT!"));
+  EXPECT_THAT(registry_error_of(replaced(kCounters, "\"shows\": \"hit\"", "\"shows\": \"critical\", \"crit\": \"helm\"")),
+              HasSubstr("at most one critical face"));
+  // Only counters say what a face shows.
+  EXPECT_THAT(registry_error_of(replaced(kDisksSpecExample, "\"size_mm\": 9.5,", "\"size_mm\": 9.5, \"shows\": \"hit\",")),
+              HasSubstr("disks[1].tags[0].shows: only a counter's faces say what they show (disk \"torpedo-1\" is a torpedo)"));
+  // Its tag must fit it, as every disk's.
+  EXPECT_THAT(registry_error_of(replaced(kCounters, "\"id\": 100, \"face\": \"up\", \"size_mm\": 14.5", "\"id\": 100, \"face\": \"up\", \"size_mm\": 16")),
+              HasSubstr("the largest that fits is 14.9 mm"));
+}
+
 }  // namespace
 }  // namespace diskref::model

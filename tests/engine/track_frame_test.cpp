@@ -41,6 +41,34 @@ TEST(TrackFrame, WritesTheSpecShape) {
   EXPECT_EQ(j["disks"][1]["state"], "lost");
 }
 
+TEST(TrackFrame, HowLongThePlayAreaHasBeenStillAndWhatLiesOnItUnexplainedRoundTrip) {
+  TrackFrame f;
+  f.frame = 3;
+  f.t = 0.1;
+  f.still_s = 0.23456;
+  f.foreign.push_back({100.04, 200, 140, 230.06});
+  const nlohmann::json j = to_json(f);
+  EXPECT_EQ(j["still_s"], 0.235);
+  EXPECT_EQ(j["foreign_mm"], nlohmann::json::parse("[[100.0, 200.0, 140.0, 230.1]]"));
+  const TrackFrame back = parse_track_frame(io::JsonCursor(j, "t.jsonl"));
+  ASSERT_TRUE(back.still_s);
+  EXPECT_NEAR(*back.still_s, 0.235, 1e-12);
+  ASSERT_EQ(back.foreign.size(), 1u);
+  EXPECT_NEAR(back.foreign[0].y1, 230.1, 1e-12);
+  // Without them, nothing is said.
+  EXPECT_FALSE(to_json(TrackFrame{}).contains("still_s"));
+  EXPECT_FALSE(to_json(TrackFrame{}).contains("foreign_mm"));
+  // A box the wrong way round is refused with its place.
+  nlohmann::json bad = j;
+  bad["foreign_mm"][0] = {140, 200, 100, 230};
+  try {
+    parse_track_frame(io::JsonCursor(bad, "t.jsonl"));
+    ADD_FAILURE() << "accepted";
+  } catch (const io::InputError& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("foreign_mm[0]: must be [x0, y0, x1, y1] with x0 <= x1"));
+  }
+}
+
 TEST(TrackFrame, HeadingNeverRoundsTo360) {
   TrackFrame f;
   DiskTrack d;

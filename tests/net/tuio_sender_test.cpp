@@ -67,9 +67,9 @@ class OscReceiver {
 
 model::DiskRegistry registry() {
   model::DiskSpec enterprise{"enterprise", model::DiskKind::ship, 2.0, geom::Circle{63.5},
-                             {{10, model::Face::up, 24, 0}, {11, model::Face::down, 24, 0}}, std::nullopt};
+                             {{10, model::Face::up, 24, 0}, {11, model::Face::down, 24, 0}}, std::nullopt, std::nullopt};
   model::DiskSpec tderet{"tderet", model::DiskKind::ship, 2.0, geom::Circle{63.5},
-                         {{20, model::Face::up, 24, 0}, {21, model::Face::down, 24, 0}}, std::nullopt};
+                         {{20, model::Face::up, 24, 0}, {21, model::Face::down, 24, 0}}, std::nullopt, std::nullopt};
   return model::DiskRegistry({enterprise, tderet});
 }
 

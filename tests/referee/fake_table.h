@@ -46,13 +46,68 @@ inline model::DiskRegistry game_registry() {
   return model::DiskRegistry(std::move(disks));
 }
 
+// game_registry() and ten damage counters, 38.1 mm across: counter-1 ... counter-5 and counter-6 ...
+// counter-10, each "HIT!" up and, down, one of the rules data's five critical types in turn.
+inline model::DiskRegistry game_registry_with_counters() {
+  std::vector<model::DiskSpec> disks = game_registry().disks();
+  const char* types[] = {"bridge", "crit-2", "crit-3", "crit-4", "crit-5"};
+  int tag = 100;
+  for (int i = 1; i <= 10; ++i) {
+    model::DiskSpec d;
+    d.name = "counter-" + std::to_string(i);
+    d.kind = model::DiskKind::counter;
+    d.shape = geom::Circle{38.1};
+    d.tags.push_back({tag++, model::Face::up, 14.5, 0.0});
+    d.tags.push_back({tag++, model::Face::down, 14.5, 0.0});
+    model::CounterFaces faces;
+    faces.up.shows = model::CounterFace::Shows::hit;
+    faces.down.shows = model::CounterFace::Shows::critical;
+    faces.down.crit = types[(i - 1) % 5];
+    d.faces = faces;
+    disks.push_back(d);
+  }
+  return model::DiskRegistry(std::move(disks));
+}
+
 class FakeTable {
  public:
   explicit FakeTable(double fps = 30, double settle_s = 0.5, double sigma_mm = 0.1)
       : dt_(1.0 / fps), settle_s_(settle_s), sigma_(sigma_mm) {}
 
   void place(const std::string& name, double x, double y, double heading, model::Face face = model::Face::up) {
-    disks_[name] = {x, y, heading, face, true, false};
+    disks_[name] = {x, y, heading, face, true, false, kind_of(name)};
+    last_change_ = t_;
+  }
+  // Damage counters dropped: they tumble for `tumble_s` (the picture changes all the while), then
+  // lie where given; a counter not `visible` lies where its tag is not seen (on its edge, covered).
+  struct Counter {
+    std::string name;
+    double x = 0, y = 0, heading = 0;
+    model::Face face = model::Face::up;
+    bool visible = true;
+  };
+  void drop(const std::vector<Counter>& counters, double tumble_s = 0.4) {
+    tumbling_ = true;
+    run(tumble_s);
+    tumbling_ = false;
+    for (const Counter& c : counters) disks_[c.name] = {c.x, c.y, c.heading, c.face, c.visible, false, model::DiskKind::counter};
+    last_change_ = t_;
+  }
+  // Counters picked up: gone from sight, where the tracker keeps them stale at their last place.
+  void pick_up(const std::vector<std::string>& names) {
+    hand_ = true;
+    for (const std::string& n : names) disks_.at(n).visible = false;
+    run(0.5);
+    hand_ = false;
+    for (const std::string& n : names) disks_.erase(n);
+    last_change_ = t_;
+  }
+  // A disk's tag is no longer seen (another landed on it): stale where it lies.
+  void hide(const std::string& name) { disks_.at(name).visible = false; }
+  // Something the tracker cannot explain lies still over the play area (from now on).
+  void foreign(model::ForeignBox box) { foreign_.push_back(box); }
+  void clear_foreign() {
+    foreign_.clear();
     last_change_ = t_;
   }
   void remove(const std::string& name) {
@@ -111,7 +166,7 @@ class FakeTable {
   void put(const std::string& name, double x, double y, double heading, model::Face face = model::Face::up) {
     hand_ = true;
     run(0.4);
-    disks_[name] = {x, y, heading, face, true, false};
+    disks_[name] = {x, y, heading, face, true, false, kind_of(name)};
     hand_ = false;
     pending_landing_ = name;
     run(dt_);
@@ -127,7 +182,11 @@ class FakeTable {
     model::Face face;
     bool visible;
     bool moving;
+    model::DiskKind kind;
   };
+  static model::DiskKind kind_of(const std::string& name) {
+    return name.rfind("counter-", 0) == 0 ? model::DiskKind::counter : model::DiskKind::ship;
+  }
 
   void run(double seconds) {
     long long n = std::max<long long>(1, std::llround(seconds / dt_));
@@ -138,11 +197,11 @@ class FakeTable {
     model::TrackFrame f;
     f.frame = static_cast<long long>(frames_.size());
     f.t = t_;
-    bool any_moving = hand_;
+    bool any_moving = hand_ || tumbling_;
     for (auto& [name, d] : disks_) {
       model::DiskTrack track;
       track.name = name;
-      track.kind = model::DiskKind::ship;
+      track.kind = d.kind;
       track.state = d.visible ? model::TrackState::visible : model::TrackState::stale;
       if (seen_.count(name) || d.visible) {
         const auto& p = d.visible ? d : seen_.at(name);
@@ -164,7 +223,9 @@ class FakeTable {
       pending_landing_.reset();
     }
     if (any_moving) last_change_ = t_;
-    f.settled = !any_moving && t_ - last_change_ >= settle_s_ - 1e-9;
+    f.foreign = foreign_;
+    f.still_s = t_ - last_change_;
+    f.settled = !any_moving && foreign_.empty() && t_ - last_change_ >= settle_s_ - 1e-9;
     frames_.push_back(std::move(f));
     t_ += dt_;
   }
@@ -175,6 +236,8 @@ class FakeTable {
   double t_ = 0;
   double last_change_ = 0;
   bool hand_ = false;
+  bool tumbling_ = false;
+  std::vector<model::ForeignBox> foreign_;
   std::map<std::string, Disk> disks_;
   std::map<std::string, Disk> seen_;
   std::optional<std::string> pending_landing_;

@@ -140,6 +140,7 @@ TEST(DiskTracker, AMovingDiskReportsItsRawPoseAndSettlesAfterStopping) {
     EXPECT_DOUBLE_EQ(*f.disks[0].x, 100 + 2.0 * k);
     EXPECT_EQ(f.disks[0].motion, model::Motion::moving);
     EXPECT_TRUE(tracker.any_moving());
+    EXPECT_TRUE(tracker.moved_now()) << "it moved in this very frame";
   }
   // Stopped: moving for settle_time_s, then settled.
   const double stop_t = (frame - 1) / 30.0;
@@ -148,6 +149,8 @@ TEST(DiskTracker, AMovingDiskReportsItsRawPoseAndSettlesAfterStopping) {
     f = tracker.update(frame, frame / 30.0, obs);
     const bool should_settle = frame / 30.0 - stop_t >= options.settle_time_s;
     EXPECT_EQ(f.disks[0].motion, should_settle ? model::Motion::settled : model::Motion::moving) << frame;
+    // It moved last in the frame before this loop (to 120): in none of these.
+    EXPECT_FALSE(tracker.moved_now()) << frame;
     EXPECT_DOUBLE_EQ(*f.disks[0].x, 120);
   }
   EXPECT_FALSE(tracker.any_moving());

@@ -41,6 +41,25 @@ TEST(TableWatch, AHandHeldStillIsForeignUntilItGoes) {
   EXPECT_FALSE(watch.update(1.1, table.felt, table.nothing_changed, table.play, no_disks).foreign);
 }
 
+TEST(TableWatch, ForeignThingsAreGivenPartByPart) {
+  SmallTable table;
+  TableWatch watch;
+  auto no_disks = [&] { return table.no_disks; };
+  watch.adopt(table.felt);
+  cv::Mat two = table.with_blob({60, 40}, 4, 200);  // a counter on its edge, small...
+  cv::circle(two, {160, 90}, 18, cv::Scalar(170), cv::FILLED);  // ...and a hand, large
+  const TableWatchResult r = watch.update(0.5, two, table.nothing_changed, table.play, no_disks);
+  ASSERT_TRUE(r.foreign);
+  ASSERT_EQ(r.foreign_parts.size(), 2u);
+  const cv::Rect& a = r.foreign_parts[0].contains({60, 40}) ? r.foreign_parts[0] : r.foreign_parts[1];
+  const cv::Rect& b = r.foreign_parts[0].contains({60, 40}) ? r.foreign_parts[1] : r.foreign_parts[0];
+  EXPECT_TRUE(a.contains({60, 40}));
+  EXPECT_LE(a.width, 12);
+  EXPECT_TRUE(b.contains({160, 90}));
+  EXPECT_GE(b.width, 34);
+  EXPECT_EQ(r.foreign_box, a | b);
+}
+
 TEST(TableWatch, WhereDisksLieNowOrLayThenIsNotForeignNorIsABrightnessShift) {
   SmallTable table;
   TableWatch watch;
@@ -88,6 +107,25 @@ TEST(TableWatch, WhatHasNotChangedForTheAbsorbTimeBecomesTheTable) {
   EXPECT_TRUE(watch.update(2.9, counter, table.nothing_changed, table.play, no_disks).foreign);
   EXPECT_FALSE(watch.update(3.0, counter, table.nothing_changed, table.play, no_disks).foreign) << "still for 2 s";
   EXPECT_FALSE(watch.update(3.1, counter, table.nothing_changed, table.play, no_disks).foreign);
+}
+
+TEST(TableWatch, WhatWasTakenInAndGoesAgainLeavesNoGhost) {
+  SmallTable table;
+  TableWatchOptions options;
+  options.absorb_after_s = 2.0;
+  TableWatch watch(options);
+  auto no_disks = [&] { return table.no_disks; };
+  watch.update(0.0, table.felt, table.nothing_changed, table.play, no_disks);
+  const cv::Mat hand = table.with_blob({120, 60}, 15, 170);
+  cv::Mat moved = cv::Mat::zeros(table.felt.size(), CV_8U);
+  cv::circle(moved, {120, 60}, 16, cv::Scalar(255), cv::FILLED);
+  EXPECT_TRUE(watch.update(1.0, hand, moved, table.play, no_disks).foreign);
+  EXPECT_FALSE(watch.update(3.1, hand, table.nothing_changed, table.play, no_disks).foreign) << "held perfectly still: taken in";
+  // It goes: the table shows as it was when it settled, which is nothing foreign.
+  EXPECT_FALSE(watch.update(3.2, table.felt, moved, table.play, no_disks).foreign);
+  EXPECT_FALSE(watch.update(3.3, table.felt, table.nothing_changed, table.play, no_disks).foreign);
+  // Something new where it was is still seen.
+  EXPECT_TRUE(watch.update(3.4, table.with_blob({120, 60}, 5, 20), moved, table.play, no_disks).foreign);
 }
 
 }  // namespace

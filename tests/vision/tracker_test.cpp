@@ -190,6 +190,30 @@ TEST_F(TrackerOnSyntheticTable, AHandHeldStillOverTheTableKeepsItUnsettledUntilI
   }
 }
 
+TEST_F(TrackerOnSyntheticTable, StillnessIsMeasuredAndWhatLiesUnexplainedIsPlacedOnTheTable) {
+  Tracker tracker(table, reg, pose.camera);
+  Truth ship{"enterprise", geom::Pose::from_degrees(200, 300, 0)};
+  const std::vector<std::pair<geom::Vec2, double>> hand = {{{420, 250}, 60.0}};
+  for (int i = 0; i < 50; ++i) {
+    const bool held = i >= 20;  // comes in at frame 20 and stays perfectly still
+    TrackerResult r = tracker.process(frame({ship}, {}, held ? hand : std::vector<std::pair<geom::Vec2, double>>{}), i, i / 30.0);
+    ASSERT_TRUE(r.track.still_s) << i;
+    // Still from frame 1 (the first frame starts the clock), again from the frame after it came.
+    EXPECT_NEAR(*r.track.still_s, i < 20 ? i / 30.0 : (i - 20) / 30.0, 1e-9) << i;
+    if (!held) {
+      EXPECT_TRUE(r.track.foreign.empty()) << i;
+      continue;
+    }
+    EXPECT_FALSE(*r.track.settled) << "a hand held still is still, but the table is not settled: " << i;
+    ASSERT_EQ(r.track.foreign.size(), 1u) << i;
+    const model::ForeignBox& b = r.track.foreign[0];
+    // Around the hand, to the shrunk picture's coarseness (about 6 mm a shrunk pixel here).
+    EXPECT_NEAR((b.x0 + b.x1) / 2, 420, 15) << i;
+    EXPECT_NEAR((b.y0 + b.y1) / 2, 250, 15) << i;
+    EXPECT_NEAR(b.width(), 120, 30) << i;
+  }
+}
+
 TEST_F(TrackerOnSyntheticTable, DetectionsThatCannotBeRealAreRejectedByReason) {
   Tracker tracker(table, reg, pose.camera);
   std::vector<Truth> truth = {{"enterprise", geom::Pose::from_degrees(200, 300, 0)}};

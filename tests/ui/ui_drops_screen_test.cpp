@@ -1,0 +1,112 @@
+// `diskref ui --game` on the drops sample under Xvfb: while the critical check waits for the
+// referee's word on the counter leaning on one left lying, the screen outlines the counters read
+// (green, with what they show) and the one asked about (amber), shows the tally and the question,
+// and offers a button per face of that counter; at the end the referee's answer from the inputs has
+// completed the drop.
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <opencv2/imgcodecs.hpp>
+
+namespace diskref {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path sample() { return fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "drops"; }
+
+fs::path out_dir() {
+  fs::path d = fs::path(DISKREF_BINARY_DIR) / "test-output" / "ui-drops";
+  fs::create_directories(d);
+  return d;
+}
+
+std::string q(const fs::path& p) {
+  std::ostringstream o;
+  o << '"' << p.string() << '"';
+  return o.str();
+}
+
+struct Shown {
+  int status = -1;
+  nlohmann::json views;
+  cv::Mat png;
+};
+
+Shown show(const std::string& name, int frames) {
+  const fs::path png = out_dir() / (name + ".png"), views = out_dir() / (name + ".json");
+  fs::remove(png);
+  fs::remove(views);
+  const fs::path s = sample();
+  std::ostringstream cmd;
+  cmd << "xvfb-run -a -s \"-screen 0 1600x900x24\" " << q(fs::path(DISKREF_BINARY_DIR) / "diskref") << " ui --video "
+      << q(s / "video.mp4") << " --game " << q(s / "game.json") << " --inputs " << q(s / "inputs.jsonl") << " --screenshot "
+      << q(png) << " --views-json " << q(views) << " --frames " << frames << " --size 1600x900 --zoom";
+  Shown out;
+  const int status = std::system(cmd.str().c_str());
+  out.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream in(views);
+  if (in) in >> out.views;
+  out.png = cv::imread(png.string(), cv::IMREAD_COLOR);
+  return out;
+}
+
+// Pixels of a colour (BGR, each channel within 40) in a panel's rectangle [x, y, w, h].
+int pixels_like(const cv::Mat& png, const nlohmann::json& rect, cv::Vec3b colour) {
+  int n = 0;
+  const int x0 = rect[0].get<int>(), y0 = rect[1].get<int>(), w = rect[2].get<int>(), h = rect[3].get<int>();
+  for (int y = std::max(0, y0); y < std::min(png.rows, y0 + h); ++y)
+    for (int x = std::max(0, x0); x < std::min(png.cols, x0 + w); ++x) {
+      const cv::Vec3b p = png.at<cv::Vec3b>(y, x);
+      if (std::abs(p[0] - colour[0]) < 40 && std::abs(p[1] - colour[1]) < 40 && std::abs(p[2] - colour[2]) < 40) ++n;
+    }
+  return n;
+}
+
+TEST(UiDropsScreen, ACounterAskedAboutIsOutlinedWithTheQuestionAndAButtonPerFace) {
+  Shown s = show("question", 245);  // 8.1 s: the critical check waits for the word on counter-5
+  ASSERT_EQ(s.status, 0);
+  ASSERT_FALSE(s.png.empty());
+  const nlohmann::json& g = s.views.at("game");
+  ASSERT_TRUE(g.contains("counters")) << g.dump(1);
+  const nlohmann::json& c = g.at("counters");
+  EXPECT_TRUE(c.at("asked").get<bool>());
+  EXPECT_EQ(c.at("tally"), "bridge critical (4 of 5 counters known)");
+  ASSERT_EQ(c.at("questions").size(), 1u);
+  EXPECT_NE(c.at("questions")[0].get<std::string>().find("counter-5: it overlaps counter-8"), std::string::npos) << c.dump();
+  bool hit = false, crit = false;
+  for (const nlohmann::json& label : g.at("choices")) {
+    hit = hit || label == "counter-5: HIT!";
+    crit = crit || label == "counter-5: crit-5 critical";
+  }
+  EXPECT_TRUE(hit && crit) << g.at("choices").dump();
+  // Drawn: the question in amber and the counters read in green, in the table view (zoomed to the
+  // drop).
+  const nlohmann::json& table = s.views.at("panels").at("table");
+  EXPECT_GT(pixels_like(s.png, table, cv::Vec3b(40, 176, 255)), 400) << "amber: counter-5's outline, its label, the question";
+  EXPECT_GT(pixels_like(s.png, table, cv::Vec3b(120, 230, 80)), 400) << "green: the counters read";
+}
+
+TEST(UiDropsScreen, TheRefereesWordCompletesTheDrop) {
+  Shown s = show("answered", 100000);
+  ASSERT_EQ(s.status, 0);
+  const nlohmann::json& g = s.views.at("game");
+  for (const nlohmann::json& ship : g.at("ships"))
+    if (ship.at("id") == "tderet") {
+      EXPECT_EQ(ship.at("shields"), 5);
+      EXPECT_EQ(ship.at("crits"), nlohmann::json::array({"Bridge x1"})) << ship.dump();
+    }
+  bool read = false;
+  for (const nlohmann::json& l : g.at("log"))
+    read = read || l.at("text").get<std::string>().find("critical drop read from the table: bridge critical") != std::string::npos;
+  EXPECT_TRUE(read) << g.at("log").dump(1);
+}
+
+}  // namespace
+}  // namespace diskref
