@@ -41,7 +41,7 @@ elif command -v xvfb-run >/dev/null; then
   "${gxvfb[@]}" build/diskref ui "${game_args[@]}" --size 1920x1080 --inputs-out demo-output/game-inputs.jsonl \
     --game-log demo-output/game-log.json --exit-at-end --stats
   echo "demo: the same game's key moments, as screenshots (frame: the video's, 30 per second):"
-  for shot in beam:302 collision:470 torpedo:640; do
+  for shot in beam:302 collision:484 torpedo:640; do
     "${gxvfb[@]}" build/diskref ui "${game_args[@]}" --size 1920x1080 --frames "${shot#*:}" --zoom \
       --screenshot "demo-output/game-${shot%%:*}.png"
   done
