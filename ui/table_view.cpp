@@ -17,7 +17,10 @@ void draw_table_view(Screen& s, const ScreenRect& rect) {
     ImGui::End();
     return;
   }
+  // The grid's step is said on the checkbox's line, at its right, where it covers no marker or disk.
+  const ImVec2 header = ImGui::GetCursorScreenPos();
   ImGui::Checkbox(s.game_view ? "zoom to the move (or the dispute)" : "zoom to the dispute", &s.zoom_to_dispute);
+  const float header_right = ImGui::GetItemRectMax().x;
   ImVec2 origin = ImGui::GetCursorScreenPos();
   ImVec2 avail = ImGui::GetContentRegionAvail();
   ScreenRect area = ScreenRect{origin.x, origin.y, avail.x, avail.y}.inset(6);
@@ -76,13 +79,15 @@ void draw_table_view(Screen& s, const ScreenRect& rect) {
   style.fill_disks = true;
   draw_scene(dl, s, map, style);
   const std::optional<Vec2> move_at = draw_game_move(dl, s, map, style);
-  const std::string grid = fmt::format("grid {:.0f} mm", step);
-  draw_label(dl, Vec2{area.x + area.w - static_cast<double>(ImGui::CalcTextSize(grid.c_str()).x) - 8, area.y + area.h - 20},
-             IM_COL32(200, 200, 200, 255), grid);
   if (as_caption) draw_text_box(dl, Vec2{area.x, area.y + area.h - caption.y}, move_text);
   else if (move_at) draw_text_block(dl, *move_at, move_text);
   draw_game_banner(dl, s, area);
   dl->PopClipRect();
+  const std::string grid = fmt::format("grid {:.0f} mm", step);
+  const ImVec2 grid_size = ImGui::CalcTextSize(grid.c_str());
+  const double grid_x = area.x + area.w - static_cast<double>(grid_size.x) - 4;
+  if (grid_x > static_cast<double>(header_right) + 8)  // a narrow view leaves it out rather than write over the checkbox
+    draw_label(dl, Vec2{grid_x, static_cast<double>(header.y + (ImGui::GetFrameHeight() - grid_size.y) / 2)}, IM_COL32(200, 200, 200, 255), grid);
 
   ImGui::InvisibleButton("##table_click", avail, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
   if (ImGui::IsItemHovered()) {
