@@ -135,7 +135,7 @@ TEST(CounterDrop, ACounterMayComeToRestOnOneOfTheSameDrop) {
 TEST(CounterDrop, GatheredCountersLeaveTheTableAndMayBeDroppedAgain) {
   nlohmann::json first = {{"counters", {counter("counter-1", 200, 150), counter("counter-2", 240, 150)}}};
   nlohmann::json gather = {{"disks", {"counter-1", "counter-2"}}, {"duration_s", 1.0}};
-  nlohmann::json again_drop = {{"counters", {counter("counter-1", 150, 100, "down")}}};
+  nlohmann::json again_drop = {{"counters", nlohmann::json::array({counter("counter-1", 150, 100, "down")})}};
   Drop d(nlohmann::json::array({{{"t", 0.5}, {"drop", first}}, {{"t", 3.0}, {"gather", gather}}, {{"t", 5.0}, {"drop", again_drop}}}));
   EXPECT_TRUE(d.disk(2.9, "counter-2"));
   EXPECT_FALSE(d.disk(4.1, "counter-2")) << "taken away";
@@ -156,8 +156,10 @@ TEST(CounterDrop, DropsThatCannotHappenAreRefusedWithTheirPlace) {
     }
     return std::string("(no error)");
   };
-  auto one_drop = [](nlohmann::json counters) {
-    return nlohmann::json::array({{{"t", 1.0}, {"drop", {{"counters", std::move(counters)}}}}});
+  // The counters as a list: a braced json of one json element is that element under clang, an
+  // array of it under gcc.
+  auto one_drop = [](std::initializer_list<nlohmann::json> counters) {
+    return nlohmann::json::array({{{"t", 1.0}, {"drop", {{"counters", std::vector<nlohmann::json>(counters)}}}}});
   };
   EXPECT_NE(error_of(one_drop({counter("enterprise", 200, 150)})).find("events[0].drop.counters[0].disk: \"enterprise\" is not a counter"),
             std::string::npos)
@@ -168,7 +170,7 @@ TEST(CounterDrop, DropsThatCannotHappenAreRefusedWithTheirPlace) {
   far["on"] = "enterprise";
   EXPECT_NE(error_of(one_drop({far})).find("does not touch the disk it is to rest on"), std::string::npos) << error_of(one_drop({far}));
   nlohmann::json twice = one_drop({counter("counter-1", 200, 150)});
-  twice.push_back({{"t", 3.0}, {"drop", {{"counters", {counter("counter-1", 200, 150)}}}}});
+  twice.push_back({{"t", 3.0}, {"drop", {{"counters", nlohmann::json::array({counter("counter-1", 200, 150)})}}}});
   EXPECT_NE(error_of(twice).find("events[1]: counter \"counter-1\" is on the table: gather it before dropping it"), std::string::npos)
       << error_of(twice);
 }
