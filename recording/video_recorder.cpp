@@ -214,6 +214,7 @@ void VideoRecorder::run() {
   // Linux: a thread's nice value is its own (inherited from its creator, whatever that was).
   (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), options_.nice);
   while (true) {
+    if (options_.before_each_job) options_.before_each_job();
     Job job;
     {
       std::unique_lock lock(mutex_);

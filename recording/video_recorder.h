@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -45,6 +46,9 @@ struct VideoRecorderOptions {
   // queue cannot help an encoder that gets no CPU. At the same priority the two share the CPU
   // fairly, and a machine too slow for both thins the video out (frames dropped, counted).
   int nice = 0;
+  // Called on the encoder's thread before it takes each job (tests: holds the encoder back, as a
+  // machine too busy for it would, so that the queue's bounds are what is tested).
+  std::function<void()> before_each_job;
 };
 
 class VideoRecorder {
