@@ -13,16 +13,9 @@ namespace {
 
 using Shows = model::CounterFace::Shows;
 
-const model::DiskTrack* track_of(const model::TrackFrame& frame, const std::string& name) {
-  for (const model::DiskTrack& d : frame.disks)
-    if (d.name == name) return &d;
-  return nullptr;
-}
+using model::find_track;
 
-std::optional<geom::Pose> pose_of(const model::DiskTrack* d) {
-  if (d == nullptr || d->state == model::TrackState::lost || !d->x || !d->y || !d->heading) return std::nullopt;
-  return geom::Pose::from_degrees(*d->x, *d->y, *d->heading);
-}
+std::optional<geom::Pose> pose_of(const model::DiskTrack* d) { return d == nullptr ? std::nullopt : model::pose_of(*d); }
 
 // Whether a counter lies somewhere else, or the other way up, than it did.
 bool moved(const model::DiskTrack& now, const model::DiskTrack* before, const CounterReadingInput& in) {
@@ -66,7 +59,7 @@ std::string unreadable_why(const model::DiskTrack& d, const model::DiskSpec& spe
     // was asked for, or then (covered since, perhaps by this one); one out of sight already then,
     // and not seen since, was picked up, most likely, and its last place says nothing.
     if (other.kind == model::DiskKind::counter && other.state != model::TrackState::visible) {
-      const model::DiskTrack* then = track_of(in.baseline, other.name);
+      const model::DiskTrack* then = find_track(in.baseline, other.name);
       const bool seen_then = then != nullptr && then->state == model::TrackState::visible;
       if (!seen_then && !moved(other, then, in)) continue;
     }
@@ -106,8 +99,8 @@ CounterReading read_counters(const CounterReadingInput& in) {
   std::vector<std::string> gone;  // counters seen when the drop was asked for, out of sight now
   for (const model::DiskSpec& spec : in.registry->disks()) {
     if (spec.kind != model::DiskKind::counter) continue;
-    const model::DiskTrack* now = track_of(in.now, spec.name);
-    const model::DiskTrack* before = track_of(in.baseline, spec.name);
+    const model::DiskTrack* now = find_track(in.now, spec.name);
+    const model::DiskTrack* before = find_track(in.baseline, spec.name);
     const bool seen_before = before != nullptr && before->state == model::TrackState::visible;
     if (now == nullptr || now->state == model::TrackState::lost) {
       if (seen_before) gone.push_back(spec.name);

@@ -432,9 +432,8 @@ void Referee::apply_overrides(const std::string& disk, std::vector<Decision>& de
 }
 
 double Referee::sigma_of_previous(const std::string& name) const {
-  for (const model::DiskTrack& d : previous_settled_.disks)
-    if (d.name == name) return d.sigma_mm;
-  return sigma_of(name);
+  const model::DiskTrack* d = model::find_track(previous_settled_, name);
+  return d != nullptr ? d->sigma_mm : sigma_of(name);
 }
 
 // --- The log.
@@ -575,15 +574,14 @@ nlohmann::json Referee::as_play_script() const {
 
 std::optional<Rest> Referee::rest_of(const std::string& name, const model::TrackFrame& frame) const {
   for (const model::DiskTrack& d : frame.disks)
-    if (d.name == name && d.state != model::TrackState::lost && d.x && d.y && d.heading)
-      return Rest{geom::Pose::from_degrees(*d.x, *d.y, *d.heading), d.face, d.sigma_mm, frame.t};
+    if (d.name == name)
+      if (const std::optional<geom::Pose> pose = model::pose_of(d)) return Rest{*pose, d.face, d.sigma_mm, frame.t};
   return std::nullopt;
 }
 
 double Referee::sigma_of(const std::string& name) const {
-  for (const model::DiskTrack& d : last_settled_.disks)
-    if (d.name == name) return d.sigma_mm;
-  return 0;
+  const model::DiskTrack* d = model::find_track(last_settled_, name);
+  return d != nullptr ? d->sigma_mm : 0;
 }
 
 std::optional<geom::Pose> Referee::books_pose(const std::string& name) const {

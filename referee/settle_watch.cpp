@@ -16,7 +16,7 @@ DiskMotion& SettleWatch::motion_of(const std::string& name, double t) {
 
 bool SettleWatch::counters_changed(const model::TrackFrame& frame) const {
   for (const model::DiskTrack& d : frame.disks) {
-    if (d.kind != model::DiskKind::counter || d.state == model::TrackState::lost || !d.x || !d.y || !d.heading) continue;
+    if (d.kind != model::DiskKind::counter || !model::pose_of(d)) continue;
     auto it = std::find_if(counters_at_settle_.begin(), counters_at_settle_.end(),
                            [&](const auto& c) { return c.first == d.name; });
     if (it == counters_at_settle_.end()) return true;  // not on the table then
@@ -32,7 +32,7 @@ bool SettleWatch::counters_changed(const model::TrackFrame& frame) const {
 void SettleWatch::remember_counters(const model::TrackFrame& frame) {
   counters_at_settle_.clear();
   for (const model::DiskTrack& d : frame.disks)
-    if (d.kind == model::DiskKind::counter && d.state != model::TrackState::lost && d.x && d.y && d.heading)
+    if (d.kind == model::DiskKind::counter && model::pose_of(d))
       counters_at_settle_.push_back({d.name, {*d.x, *d.y, *d.heading, d.face}});
 }
 

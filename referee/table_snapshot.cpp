@@ -22,9 +22,7 @@ TableSnapshot make_snapshot(const model::DiskRegistry& registry, const model::Tr
     SeenDisk d;
     d.spec = spec;
     d.track = track;
-    if (track.state != model::TrackState::lost && track.x && track.y && track.heading) {
-      d.pose = geom::Pose::from_degrees(*track.x, *track.y, *track.heading);
-    }
+    d.pose = model::pose_of(track);
     scene.disks.push_back(std::move(d));
   }
   return scene;

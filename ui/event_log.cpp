@@ -12,13 +12,6 @@ std::string format_event(const Event& e) {
 
 namespace {
 
-const model::DiskTrack* find_track(const model::TrackFrame& f, const std::string& name) {
-  for (const model::DiskTrack& d : f.disks) {
-    if (d.name == name) return &d;
-  }
-  return nullptr;
-}
-
 std::string pose_text(const model::DiskTrack& d) {
   if (!d.x || !d.y || !d.heading) return "";
   return fmt::format(" at ({:.1f}, {:.1f}) mm, heading {:.1f} deg", *d.x, *d.y, *d.heading);
@@ -31,7 +24,7 @@ std::vector<Event> table_events(const model::TrackFrame* previous, const model::
   auto add = [&](Severity s, std::string text) { out.push_back({current.t, current.frame, s, std::move(text)}); };
 
   for (const model::DiskTrack& d : current.disks) {
-    const model::DiskTrack* p = previous ? find_track(*previous, d.name) : nullptr;
+    const model::DiskTrack* p = previous ? model::find_track(*previous, d.name) : nullptr;
     if (p == nullptr) {
       add(Severity::info, d.name + " appeared (" + std::string(to_string(d.face)) + ")" + pose_text(d));
       continue;

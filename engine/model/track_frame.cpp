@@ -32,6 +32,17 @@ std::string_view to_string(TrackState state) {
 
 std::string_view to_string(Motion motion) { return motion == Motion::moving ? "moving" : "settled"; }
 
+const DiskTrack* find_track(const TrackFrame& frame, std::string_view name) {
+  for (const DiskTrack& d : frame.disks)
+    if (d.name == name) return &d;
+  return nullptr;
+}
+
+std::optional<geom::Pose> pose_of(const DiskTrack& track) {
+  if (track.state == TrackState::lost || !track.x || !track.y || !track.heading) return std::nullopt;
+  return geom::Pose::from_degrees(*track.x, *track.y, *track.heading);
+}
+
 nlohmann::json to_json(const TrackFrame& frame, Precision precision) {
   const auto written = [precision](double v, int decimals) { return precision == Precision::exact ? v : round_to(v, decimals); };
   nlohmann::json disks = nlohmann::json::array();

@@ -5,10 +5,12 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "engine/geometry/pose.h"
 #include "engine/io/json_cursor.h"
 #include "engine/model/disk_kind.h"
 
@@ -87,6 +89,11 @@ struct TrackFrame {
   // Extension: what lies or hangs over the play area that is no known disk, part by part.
   std::vector<ForeignBox> foreign;
 };
+
+// The frame's track of the named disk; nullptr when it has none.
+const DiskTrack* find_track(const TrackFrame& frame, std::string_view name);
+// Where a track puts its disk on the table; none when it is lost or has no position or heading.
+std::optional<geom::Pose> pose_of(const DiskTrack& track);
 
 // How numbers are written: `output` rounds positions to 0.01 mm/deg, sigma to 0.01 mm (spec §5's
 // output, what a person reads); `exact` keeps every bit, so that a recording's tracks read back
