@@ -185,14 +185,20 @@ void Referee::on_counter_settle(const TableSettle& settle) {
     read_drop(settle.t);
     return;
   }
+  CounterReadingInput in = counters_since(look_before_);
+  in.need.counters = -1;  // as many as came to rest
+  counters_seen_ = CountersSeen{read_counters(in), false, settle_index_, settle.t};
+}
+
+CounterReadingInput Referee::counters_since(const model::TrackFrame& baseline) const {
   CounterReadingInput in;
   in.now = drop_look_;
-  in.baseline = look_before_;
+  in.baseline = baseline;
   in.registry = &registry_;
   in.play_area_mm = table_.play_area_mm;
   in.zone = game_.drop_zone;
-  in.need.counters = -1;  // as many as came to rest
-  counters_seen_ = CountersSeen{read_counters(in), false, settle_index_, settle.t};
+  in.moved_mm = options_.moved_mm;
+  return in;
 }
 
 void Referee::apply_inputs_through(double t, bool strictly_before, double log_t_floor) {

@@ -111,6 +111,9 @@ class Referee {
   // Processing, shared by live feeding and by a replay after a correction (referee.cpp).
   void on_settle(const TableSettle& settle);
   void on_counter_settle(const TableSettle& settle);
+  // The counters on the table now (the last settle's) against `baseline`, for read_counters: the
+  // same table, zone and thresholds for a drop asked for and for counters dropped unasked.
+  CounterReadingInput counters_since(const model::TrackFrame& baseline) const;
   void apply_inputs_through(double t, bool strictly_before, double log_t_floor);
   void apply_corrections_through(double t);
   void apply_correction(std::size_t index);

@@ -703,15 +703,9 @@ void Referee::read_drop(double t) {
       !pending_->drop_asked)
     return;
   Pending& p = *pending_;
-  CounterReadingInput in;
+  CounterReadingInput in = counters_since(p.drop_baseline);
   in.need = *p.needed_drop;
-  in.now = drop_look_;
-  in.baseline = p.drop_baseline;
-  in.registry = &registry_;
-  in.play_area_mm = table_.play_area_mm;
-  in.zone = game_.drop_zone;
   in.answers = p.answers;
-  in.moved_mm = options_.moved_mm;
   CounterReading reading = read_counters(in);
   counters_seen_ = CountersSeen{reading, true, settle_index_, t};
   if (reading.nothing_dropped()) {
