@@ -15,8 +15,6 @@ cv::Rect to_pixels(const cv::Rect2d& r) {
   return {x0, y0, x1 - x0, y1 - y0};
 }
 
-cv::Rect grown(cv::Rect r, int by) { return {r.x - by, r.y - by, r.width + 2 * by, r.height + 2 * by}; }
-
 // A region before it is cut into tiles: the decimation its expected tags need (infinity when it
 // holds none), and whether any tag at all may be in it (a change, the sweep), in which case each
 // tile is decimated for the smallest tag at that tile's place too.
@@ -58,6 +56,8 @@ double TagScaleMap::min_in(const cv::Rect& roi, double fallback) const {
   cv::minMaxLoc(min_pixels_per_cell(blocks), &least);
   return std::isfinite(least) ? least : fallback;
 }
+
+cv::Rect grown(cv::Rect r, int by) { return {r.x - by, r.y - by, r.width + 2 * by, r.height + 2 * by}; }
 
 double quad_decimate_for(double pixels_per_cell, double min_decimated) {
   for (double d : {4.0, 3.0, 2.0, 1.5})

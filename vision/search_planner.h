@@ -96,6 +96,9 @@ class SearchPlanner {
 // `min_decimated` pixels per cell.
 double quad_decimate_for(double pixels_per_cell, double min_decimated);
 
+// `r` with `by` pixels more on every side (not clipped to any image).
+cv::Rect grown(cv::Rect r, int by);
+
 // Cuts `region` into the fewest tiles of at most `max_area` pixels, neighbours overlapping by
 // `overlap` pixels (so that anything up to `overlap` across lies whole in some tile). Tiles are not
 // made narrower than twice the overlap, so a region may stay above `max_area`.

@@ -92,10 +92,6 @@ model::ForeignBox foreign_on_table(const calib::CameraPose& pose, const cv::Rect
   return box;
 }
 
-cv::Rect grown_by(const cv::Rect& r, int margin, cv::Size size) {
-  return cv::Rect(r.x - margin, r.y - margin, r.width + 2 * margin, r.height + 2 * margin) & cv::Rect(0, 0, size.width, size.height);
-}
-
 }  // namespace
 
 DetectorOptions tracker_detector_options() {
@@ -708,9 +704,8 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
     for (const cv::Rect& part : result.foreign_parts_px) {
       result.track.foreign.push_back(foreign_on_table(*pose_, part));
       // About a disk's size: searched again next frame (a hand is far larger, and not a tag).
-      const cv::Rect grown = grown_by(part, static_cast<int>(geometry_->max_disk_tag_px / 2), size);
       if (part.width <= 2 * geometry_->max_disk_tag_px && part.height <= 2 * geometry_->max_disk_tag_px)
-        small_foreign_px_.push_back(grown);
+        small_foreign_px_.push_back(grown(part, static_cast<int>(geometry_->max_disk_tag_px / 2)) & cv::Rect(cv::Point(), size));
     }
   }
   if (settled) {
