@@ -8,6 +8,7 @@
 
 #include "engine/geometry/distance.h"
 #include "engine/random/splitmix64.h"
+#include "simulator/scene.h"
 
 namespace diskref::simulator {
 namespace {
@@ -15,11 +16,6 @@ namespace {
 constexpr double kPi = std::numbers::pi;
 constexpr double kGravityMmS2 = 9810;
 constexpr double kKeyStepS = 0.005;
-
-cv::Matx33d about_z(double degrees) {
-  const double a = degrees * kPi / 180, c = std::cos(a), s = std::sin(a);
-  return {c, -s, 0, s, c, 0, 0, 0, 1};
-}
 
 // A rotation whose columns are the body's x, y, z axes in the table frame: z the face normal, x the
 // heading laid into the face's plane.
@@ -71,7 +67,7 @@ std::optional<CounterRest> counter_rest(const DroppedCounter& drop, const model:
     return rest;
   }
   if (!support) {
-    rest.pose.rotation = about_z(drop.heading);
+    rest.pose.rotation = rotation_about_z(drop.heading);
     rest.pose.translation = cv::Vec3d(drop.x, drop.y, 0);
     rest.kind = CounterRestKind::flat;
     return rest;
@@ -79,7 +75,7 @@ std::optional<CounterRest> counter_rest(const DroppedCounter& drop, const model:
   const geom::PlacedShape base{support->shape, geom::Pose::from_degrees(support->x, support->y, support->heading)};
   const double top = support->z + support->thickness_mm;
   if (geom::contains(base, {drop.x, drop.y})) {
-    rest.pose.rotation = about_z(drop.heading);
+    rest.pose.rotation = rotation_about_z(drop.heading);
     rest.pose.translation = cv::Vec3d(drop.x, drop.y, top);
     rest.kind = CounterRestKind::on_disk;
     return rest;

@@ -73,10 +73,13 @@ float hand_shadows(const SceneInstant& instant, const cv::Vec3d& point, const Ca
   return light;
 }
 
+cv::Matx33d rotation_about_z(double heading_deg) {
+  const double a = heading_deg * std::numbers::pi / 180, c = std::cos(a), s = std::sin(a);
+  return {c, -s, 0, s, c, 0, 0, 0, 1};
+}
+
 void set_flat_pose(DiskInstant& disk, double x, double y, double heading_deg, double z) {
-  double a = heading_deg * std::numbers::pi / 180;
-  double c = std::cos(a), s = std::sin(a);
-  disk.rotation = cv::Matx33d(c, -s, 0, s, c, 0, 0, 0, 1);
+  disk.rotation = rotation_about_z(heading_deg);
   disk.translation = cv::Vec3d(x, y, z);
 }
 

@@ -92,5 +92,7 @@ float hand_shadows(const SceneInstant& instant, const cv::Vec3d& point, const Ca
 
 // A disk's body transform when it lies flat at pose (x, y, heading) with its bottom at height z.
 void set_flat_pose(DiskInstant& disk, double x_mm, double y_mm, double heading_deg, double z_mm = 0);
+// A turn of `heading_deg` about the table's z axis (a body lying flat with that heading).
+cv::Matx33d rotation_about_z(double heading_deg);
 
 }  // namespace diskref::simulator
