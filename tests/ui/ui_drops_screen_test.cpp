@@ -4,9 +4,7 @@
 // and offers a button per face of that counter; at the end the referee's answer from the inputs has
 // completed the drop.
 
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <string>
 
@@ -14,10 +12,13 @@
 #include <nlohmann/json.hpp>
 #include <opencv2/imgcodecs.hpp>
 
+#include "tests/ui/screen_run.h"
+
 namespace diskref {
 namespace {
 
 namespace fs = std::filesystem;
+using ui::testing::q;
 
 fs::path sample() { return fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "drops"; }
 
@@ -25,12 +26,6 @@ fs::path out_dir() {
   fs::path d = fs::path(DISKREF_BINARY_DIR) / "test-output" / "ui-drops";
   fs::create_directories(d);
   return d;
-}
-
-std::string q(const fs::path& p) {
-  std::ostringstream o;
-  o << '"' << p.string() << '"';
-  return o.str();
 }
 
 struct Shown {
@@ -49,10 +44,8 @@ Shown show(const std::string& name, int frames) {
       << q(s / "video.mp4") << " --game " << q(s / "game.json") << " --inputs " << q(s / "inputs.jsonl") << " --screenshot "
       << q(png) << " --views-json " << q(views) << " --frames " << frames << " --size 1600x900 --zoom";
   Shown out;
-  const int status = std::system(cmd.str().c_str());
-  out.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream in(views);
-  if (in) in >> out.views;
+  out.status = ui::testing::run(cmd.str());
+  out.views = ui::testing::read_json(views);
   out.png = cv::imread(png.string(), cv::IMREAD_COLOR);
   return out;
 }
