@@ -16,7 +16,7 @@
 // said — complete, or asking what it kept asking until the counters were gathered — plus the
 // tracker's and the reading's work on that frame), per drop, over the drops no hand was held over.
 //
-//   build/bench/counter_drops [--root DIR] [--only NAME,...] [--verbose]
+//   build/bench/counter_drops [--root DIR] [--only NAME,...] [--verbose] [--crops DIR]
 //   build/bench/counter_drops --root DIR --scenarios     (writes DIR/NAME.json for diskref render)
 
 #include <algorithm>
@@ -33,6 +33,8 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
 
 #include "calibration/camera_model.h"
 #include "calibration/camera_pose.h"
@@ -61,6 +63,7 @@ using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 
 bool verbose = false;
+fs::path crops_dir;  // --crops: a picture of every counter read wrong, or asked about though flat & clear
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
@@ -138,6 +141,9 @@ struct Drop {
   std::vector<const simulator::CounterLanding*> counters;
   std::optional<model::TrackFrame> baseline;
   std::optional<referee::CounterReading> reading;
+  model::TrackFrame read_from;  // the table the reading was made from
+  cv::Mat picture;              // ...and its frame (--crops)
+  std::shared_ptr<const calib::CameraPose> table_pose;
   double read_t = 0, work_ms = 0;
   // Every reading until it was complete or the next hand came: (time, work on that frame, what it said).
   std::vector<std::tuple<double, double, std::string>> history;
@@ -198,6 +204,56 @@ Truth truth_of(const Scene& s, const simulator::GroundTruth& gt, const simulator
     if (p.x < 0 || p.y < 0 || p.x > area.x || p.y > area.y) return Truth::off_area;
   }
   return Truth::flat_clear;
+}
+
+// The frame around a counter, four times enlarged: the truth's outlines of it and of what it rests
+// on (red), the foreign parts' outlines as the tracker gave them (green), the parts it gave as boxes (blue).
+void write_crop(const fs::path& file, const cv::Mat& frame, const calib::CameraPose& pose, const model::TrackFrame& track,
+                const model::DiskRegistry& registry, const simulator::SceneInstant& at, const std::string& name,
+                const std::string& on) {
+  const simulator::DiskInstant* me = nullptr;
+  for (const simulator::DiskInstant& d : at.disks)
+    if (registry.disks()[d.disk].name == name) me = &d;
+  if (me == nullptr || frame.empty()) return;
+  const double span = 45;
+  std::vector<cv::Point3d> corners;
+  for (double dx : {-span, span})
+    for (double dy : {-span, span}) corners.emplace_back(me->translation[0] + dx, me->translation[1] + dy, 0.0);
+  std::vector<cv::Point2d> px = calib::image_from_table(pose, corners);
+  double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
+  for (const cv::Point2d& p : px) x0 = std::min(x0, p.x), y0 = std::min(y0, p.y), x1 = std::max(x1, p.x), y1 = std::max(y1, p.y);
+  const cv::Rect roi = cv::Rect(cv::Point(static_cast<int>(x0), static_cast<int>(y0)), cv::Point(static_cast<int>(x1), static_cast<int>(y1))) &
+                       cv::Rect(cv::Point(), frame.size());
+  if (roi.area() == 0) return;
+  constexpr int k = 4;
+  cv::Mat out;
+  cv::resize(frame(roi), out, roi.size() * k, 0, 0, cv::INTER_NEAREST);
+  auto to_out = [&](const cv::Point2d& p) { return cv::Point(static_cast<int>((p.x - roi.x) * k), static_cast<int>((p.y - roi.y) * k)); };
+  auto outline = [&](const std::vector<cv::Point3d>& ring, const cv::Scalar& colour) {
+    std::vector<cv::Point> pts;
+    for (const cv::Point2d& p : calib::image_from_table(pose, ring)) pts.push_back(to_out(p));
+    cv::polylines(out, std::vector<std::vector<cv::Point>>{pts}, true, colour, 1);
+  };
+  for (const simulator::DiskInstant& d : at.disks) {
+    const std::string& n = registry.disks()[d.disk].name;
+    if (n != name && n != on) continue;
+    const double r = geom::bounding_radius(registry.disks()[d.disk].shape);
+    std::vector<cv::Point3d> ring;
+    for (int a = 0; a < 48; ++a)
+      ring.emplace_back(d.translation[0] + r * std::cos(a * CV_PI / 24), d.translation[1] + r * std::sin(a * CV_PI / 24), d.translation[2]);
+    outline(ring, cv::Scalar(0, 0, 255));
+  }
+  for (const model::ForeignBox& b : track.foreign) {
+    std::vector<cv::Point3d> ring;
+    if (b.outline.empty()) {
+      ring = {{b.x0, b.y0, 0}, {b.x1, b.y0, 0}, {b.x1, b.y1, 0}, {b.x0, b.y1, 0}};
+      outline(ring, cv::Scalar(255, 0, 0));
+    } else {
+      for (const geom::Vec2& p : b.outline) ring.emplace_back(p.x, p.y, 0.0);
+      outline(ring, cv::Scalar(0, 200, 0));
+    }
+  }
+  cv::imwrite(file.string(), out);
 }
 
 Tally run_variant(const simulator::DropVariant& v, const fs::path& root, const fs::path& samples) {
@@ -264,6 +320,11 @@ Tally run_variant(const simulator::DropVariant& v, const fs::path& root, const f
         if (reading.nothing_dropped()) continue;
         d.history.emplace_back(settle->t, seconds_since(t0) * 1e3, says(reading));
         d.reading = std::move(reading);
+        d.read_from = settle->snapshot;
+        if (!crops_dir.empty()) {
+          d.picture = frame->image.clone();
+          d.table_pose = result.table_pose;
+        }
       }
     }
     if (frame->index % 30 == 0) std::fprintf(stderr, "\r%s: tracking frame %lld", v.name.c_str(), frame->index);
@@ -332,6 +393,27 @@ Tally run_variant(const simulator::DropVariant& v, const fs::path& root, const f
                      std::string(model::to_string(l->pose.face)).c_str(),
                      seen == nullptr ? "not seen" : read ? (right ? "read right" : "MISREAD") : "asked",
                      seen != nullptr && !seen->why.empty() ? (": " + seen->why).c_str() : "");
+      if (!crops_dir.empty() && d.table_pose && ((truth == Truth::flat_clear && !right) || (truth != Truth::flat_clear && read)))
+        write_crop(crops_dir / fmt::format("{}-drop{}-{}.png", v.name, k, name), d.picture, *d.table_pose, d.read_from,
+                   registry, at, name, l->on);
+      if (verbose && !l->on.empty()) {
+        // What the camera made of the disk it rests on or against, and the parts it could not explain.
+        const model::TrackFrame& f = d.read_from;
+        const std::size_t n_foreign = f.foreign.size();
+        std::string on_seen = "not tracked";
+        if (const model::DiskTrack* t = model::find_track(f, l->on))
+          on_seen = fmt::format("{}{}", model::to_string(t->state),
+                                t->x ? fmt::format(" at ({:.1f}, {:.1f})", *t->x, *t->y) : std::string());
+        std::string on_truth;
+        for (const simulator::DiskInstant& di : at.disks)
+          if (registry.disks()[di.disk].name == l->on)
+            on_truth = fmt::format(", truly at ({:.1f}, {:.1f}, z {:.1f})", di.translation[0], di.translation[1], di.translation[2]);
+        std::fprintf(stderr, "      on %s (%s%s); it lies at (%.1f, %.1f); %zu foreign parts\n", l->on.c_str(), on_seen.c_str(),
+                     on_truth.c_str(), l->pose.x, l->pose.y, static_cast<std::size_t>(n_foreign));
+        for (const model::ForeignBox& b : f.foreign)
+          std::fprintf(stderr, "        part (%.0f..%.0f, %.0f..%.0f) %zu points, against %s\n", b.x0, b.x1, b.y0, b.y1,
+                       b.outline.size(), fmt::format("{}", fmt::join(b.against, ",")).c_str());
+      }
     }
     if (verbose)
       std::fprintf(stderr, "  %s drop %zu: %zu counters, rest %.3f s, read %.3f s (%.0f ms)%s\n", v.name.c_str(), k,
@@ -375,6 +457,9 @@ int main(int argc, char** argv) {
         only.push_back(list.substr(p, q == std::string::npos ? q : q - p));
         p = q == std::string::npos ? q : q + 1;
       }
+    } else if (a == "--crops" && i + 1 < argc) {
+      crops_dir = argv[++i];
+      fs::create_directories(crops_dir);
     } else if (a == "--verbose") {
       verbose = true;
     } else if (a == "--scenarios") {
@@ -384,7 +469,7 @@ int main(int argc, char** argv) {
         std::ofstream(root / (v.name + ".json")) << simulator::varied_drops(v).dump(1) << "\n";
       return 0;
     } else {
-      std::fprintf(stderr, "usage: counter_drops [--root DIR] [--only NAME,...] [--verbose] [--scenarios]\n");
+      std::fprintf(stderr, "usage: counter_drops [--root DIR] [--only NAME,...] [--verbose] [--crops DIR] [--scenarios]\n");
       return 2;
     }
   }

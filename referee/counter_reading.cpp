@@ -69,12 +69,16 @@ std::string unreadable_why(const model::DiskTrack& d, const model::DiskSpec& spe
     if (sep < -tolerance)
       return fmt::format("it overlaps {} by {:.1f} mm: one lies on or against the other", other.name, -sep);
   }
-  // Something unexplained beside it.
-  for (const model::ForeignBox& b : in.now.foreign)
-    if (distance_to_box(pose.position, b) < r + kUnreadNearMm)
+  // Something unexplained against it: as the tracker measured it at full resolution (a part it
+  // gives an outline), or, when it did not, anything within kUnreadNearMm.
+  for (const model::ForeignBox& b : in.now.foreign) {
+    const bool against = b.outline.empty() ? distance_to_box(pose.position, b) < r + kUnreadNearMm
+                                           : std::find(b.against.begin(), b.against.end(), d.name) != b.against.end();
+    if (against)
       return fmt::format("something the camera cannot read lies against it (at {:.0f}, {:.0f} mm): a counter on its "
                          "edge, or under it?",
                          (b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2);
+  }
   return "";
 }
 

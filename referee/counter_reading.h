@@ -15,8 +15,10 @@
 //   - it lies wholly inside the play area (and the drop zone);
 //   - its outline overlaps no other disk's (a ship, a torpedo, another counter, as the table has
 //     them): a counter that does lies on or against it, tilted, or another lies on it;
-//   - nothing the tracker cannot explain lies against it (the tracker's `foreign` parts within
-//     kUnreadNearMm of its outline: a counter on its edge, one whose tag is covered by it, ...).
+//   - nothing the tracker cannot explain lies against it (a counter on its edge touching it, the
+//     rim of one under it, ...): a `foreign` part the tracker measured at full resolution and says
+//     lies against it, or one it did not measure so (a hand's size, an older recording) within
+//     kUnreadNearMm of its outline.
 // Any other counter of the drop is named with why, and the referee is asked about it alone; a
 // counter asked for that is not seen at all is asked about as "not seen" (for a critical check, by
 // its type), naming the counters that went out of sight since the drop was asked for. Nothing is
@@ -42,8 +44,8 @@
 
 namespace diskref::referee {
 
-// How close (mm) something unexplained may lie to a counter's outline before the counter is not
-// read: the table watch cannot tell what lies within about one of its shrunk pixels (up to ~10 mm
+// How close (mm) something unexplained that the tracker did not measure at full resolution may lie
+// to a counter's outline before the counter is not read: the table watch cannot tell what lies within about one of its shrunk pixels (up to ~10 mm
 // on a 1080p camera over a metre-wide table) and 3 mm of a known disk from the disk itself.
 inline constexpr double kUnreadNearMm = 15.0;
 

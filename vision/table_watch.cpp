@@ -31,16 +31,18 @@ bool TableWatch::differs(double t, const cv::Mat& small, const cv::Mat& changed_
   }
   if (changed_small.size() == small.size()) last_change_t_.setTo(cv::Scalar(t), changed_small);
 
-  differing = differing_from(small, background_, play_area_small);
+  differing = differing_from(small, background_, play_area_small, &shift_);
   // Something taken in since the settle and gone again: the table as it settled is no news.
   if (absorbed_ && cv::countNonZero(differing) > 0) cv::bitwise_and(differing, differing_from(small, settled_, play_area_small), differing);
   return cv::countNonZero(differing) > 0;
 }
 
-cv::Mat TableWatch::differing_from(const cv::Mat& small, const cv::Mat& reference, const cv::Mat& play_area_small) const {
+cv::Mat TableWatch::differing_from(const cv::Mat& small, const cv::Mat& reference, const cv::Mat& play_area_small,
+                                   int* shift_out) const {
   cv::Mat diff16;
   cv::subtract(small, reference, diff16, cv::noArray(), CV_16S);
   const int shift = median_difference(diff16, play_area_small);
+  if (shift_out != nullptr) *shift_out = shift;
   cv::Mat centred;
   cv::subtract(diff16, cv::Scalar(shift), centred);
   // Averaged over 3 x 3 shrunk pixels: a hand or an arm differs over many of them, while sensor
@@ -69,6 +71,7 @@ TableWatchResult TableWatch::explain(double t, const cv::Mat& small, const cv::M
   }
 
   TableWatchResult result;
+  result.shift_levels = shift_;
   result.foreign_pixels = cv::countNonZero(unexplained);
   result.foreign = result.foreign_pixels >= options_.min_foreign_pixels;
   if (result.foreign_pixels > 0) result.foreign_box = cv::boundingRect(unexplained);

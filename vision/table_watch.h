@@ -44,6 +44,9 @@ struct TableWatchResult {
   // Its parts, each a connected group of differing pixels (shrunk pixels): a hand is one large
   // part, a counter on its edge a small one. Filled when `foreign`.
   std::vector<cv::Rect> foreign_parts;
+  // The frame's brightness shift from the background (grey levels, the median difference over the
+  // play area), for looking at a part again at full resolution (foreign_shapes.h).
+  int shift_levels = 0;
 };
 
 class TableWatch {
@@ -76,12 +79,15 @@ class TableWatch {
 
   TableWatchOptions options_;
   // The magnitude of the difference from `reference` (after the frame's median shift), > threshold.
-  cv::Mat differing_from(const cv::Mat& small, const cv::Mat& reference, const cv::Mat& play_area_small) const;
+  // `shift`, if given, receives the median shift.
+  cv::Mat differing_from(const cv::Mat& small, const cv::Mat& reference, const cv::Mat& play_area_small,
+                         int* shift = nullptr) const;
 
   cv::Mat background_;    // CV_8U, shrunk
   cv::Mat settled_;       // the picture when the table last settled (background_ before anything was taken in)
   bool absorbed_ = false; // something was taken into background_ since
   cv::Mat last_change_t_; // CV_64F: when each shrunk pixel last changed from one frame to the next
+  int shift_ = 0;         // the last frame's brightness shift from background_
 };
 
 }  // namespace diskref::vision

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <numeric>
+#include <stdexcept>
 
 #include <opencv2/core/utility.hpp>
+#include <opencv2/imgproc.hpp>
 
 namespace diskref::vision {
 
@@ -68,6 +70,28 @@ std::vector<TagDetection> merge_duplicate_detections(std::vector<TagDetection> d
     if (!duplicate) out.push_back(d);
   }
   return out;
+}
+
+std::vector<TagDetection> TagSearch::detect_enlarged(const cv::Mat& gray, cv::Rect roi, int factor) {
+  if (factor < 1) throw std::invalid_argument("TagSearch::detect_enlarged: factor must be >= 1");
+  roi &= cv::Rect(0, 0, gray.cols, gray.rows);
+  if (roi.area() == 0) return {};
+  cv::Mat big;
+  cv::resize(gray(roi), big, cv::Size(), factor, factor, cv::INTER_CUBIC);
+  const double before = parallel_.options().quad_decimate;
+  parallel_.set_quad_decimate(1.0);
+  std::vector<TagDetection> tags = parallel_.detect(big);
+  parallel_.set_quad_decimate(before);
+  // The enlarged picture's pixel centre i lies at (i + 0.5) / factor - 0.5 in the region (OpenCV's
+  // resize keeps pixel areas aligned).
+  const auto back = [&](const cv::Point2d& p) {
+    return cv::Point2d((p.x + 0.5) / factor - 0.5 + roi.x, (p.y + 0.5) / factor - 0.5 + roi.y);
+  };
+  for (TagDetection& t : tags) {
+    for (cv::Point2d& c : t.corners) c = back(c);
+    t.center = back(t.center);
+  }
+  return tags;
 }
 
 }  // namespace diskref::vision

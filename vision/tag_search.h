@@ -36,6 +36,12 @@ class TagSearch {
   // tag (the duplicates from overlapping regions merged), sorted by id.
   std::vector<TagDetection> detect(const cv::Mat& gray, std::span<const SearchRegion> regions);
 
+  // Detections in one region looked at enlarged `factor` times (bicubic), quads found at full
+  // resolution, corners in full-image coordinates: a tag of under about 3 pixels a cell, or a
+  // softly focused one, that the detector misses at the camera's own resolution is often found so.
+  // Costs factor^2 times the region's pixels: for a few small regions, not the table.
+  std::vector<TagDetection> detect_enlarged(const cv::Mat& gray, cv::Rect roi, int factor);
+
   int threads() const { return static_cast<int>(detectors_.size()); }
   int cells_across_corners() const { return detectors_.front().cells_across_corners(); }
   int cells_across_tag() const { return detectors_.front().cells_across_tag(); }

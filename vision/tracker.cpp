@@ -74,24 +74,6 @@ bool changed_in(const ChangeResult& change, const cv::Rect2d& box) {
   return small.area() > 0 && cv::countNonZero(change.changed_small(small)) > 0;
 }
 
-// A box of image pixels as a box on the table plane (mm): its corners' rays met with the table.
-model::ForeignBox foreign_on_table(const calib::CameraPose& pose, const cv::Rect& px) {
-  const std::vector<cv::Point2d> corners = {{static_cast<double>(px.x), static_cast<double>(px.y)},
-                                            {static_cast<double>(px.x + px.width), static_cast<double>(px.y)},
-                                            {static_cast<double>(px.x + px.width), static_cast<double>(px.y + px.height)},
-                                            {static_cast<double>(px.x), static_cast<double>(px.y + px.height)}};
-  model::ForeignBox box{1e300, 1e300, -1e300, -1e300};
-  for (const auto& p : calib::table_from_image(pose, corners, 0.0)) {
-    if (!p) continue;
-    box.x0 = std::min(box.x0, p->x);
-    box.y0 = std::min(box.y0, p->y);
-    box.x1 = std::max(box.x1, p->x);
-    box.y1 = std::max(box.y1, p->y);
-  }
-  if (box.x0 > box.x1) box = {};  // no corner meets the table: nothing to say where
-  return box;
-}
-
 }  // namespace
 
 DetectorOptions tracker_detector_options() {
@@ -119,18 +101,6 @@ long long TrackerStats::rejected_total() const {
   for (long long r : rejected) total += r;
   return total;
 }
-
-// What follows from the table pose and the image size; recomputed when either changes.
-struct Tracker::PoseGeometry {
-  cv::Size image_size;
-  cv::Rect table_px;            // play area and markers, printed tags included
-  double min_pixels_per_cell = 1;
-  TagScaleMap tag_scale;        // the smallest tag's pixels per cell, place by place
-  double max_tag_px = 64;       // any tag, corner markers included
-  double max_disk_tag_px = 64;  // the disks' tags
-  int mask_scale = 1;
-  cv::Mat play_area_small;      // play-area polygon at the change detector's scale (255 inside)
-};
 
 Tracker::Tracker(model::TableSpec table, model::DiskRegistry registry, std::optional<calib::CameraModel> lens, TrackerOptions options)
     : table_(std::move(table)),
@@ -178,7 +148,9 @@ void Tracker::reset() {
   watch_.reset();
   settle_.reset();
   last_unstill_t_.reset();
+  was_still_ = false;
   small_foreign_px_.clear();
+  large_foreign_px_.clear();
   std::fill(background_poses_.begin(), background_poses_.end(), std::nullopt);
   planner_.reset();
   search_everything_ = true;
@@ -381,8 +353,12 @@ cv::Mat Tracker::disk_footprints_small(const model::TrackFrame& track) const {
   return mask;
 }
 
-void Tracker::adopt_background(const ChangeResult& change, const model::TrackFrame& track) {
+void Tracker::adopt_background(const ChangeResult& change, const model::TrackFrame& track, const cv::Mat& image) {
   watch_.adopt(change.small);
+  if (image.type() == CV_8UC1)
+    image.copyTo(background_grey_);
+  else
+    cv::cvtColor(image, background_grey_, image.type() == CV_8UC4 ? cv::COLOR_BGRA2GRAY : cv::COLOR_BGR2GRAY);
   std::fill(background_poses_.begin(), background_poses_.end(), std::nullopt);
   for (const model::DiskTrack& d : track.disks)
     if (const auto i = registry_.index_of(d.name); i && d.x && d.y && d.heading)
@@ -614,6 +590,7 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
   // detect
   std::vector<TagDetection> tags = search_.detect(grey, result.searched);
   for (const auto& r : result.searched) stats_.pixels_searched += r.roi.area();
+  const std::vector<int> enlarged = look_again_enlarged(image, grey, unchanged, tags);
   result.times.detect_ms = ms_since(clock);
 
   // table
@@ -622,6 +599,7 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
     DetectionRecord record;
     record.tag = tag;
     record.corner_marker = model::is_corner_marker(tag.id);
+    record.enlarged = std::find(enlarged.begin(), enlarged.end(), tag.id) != enlarged.end();
     if (record.corner_marker) markers.push_back({tag.id, tag.corners});
     result.detections.push_back(record);
   }
@@ -646,7 +624,7 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
   // track
   std::vector<std::size_t> lifted;  // disks whose tag is seen tilted: turning over, or in a hand
   for (const auto& d : result.detections)
-    if (d.disk_index && d.rejected == RejectReason::not_flat) lifted.push_back(*d.disk_index);
+    if (d.disk_index && d.rejected == RejectReason::not_flat && !d.enlarged) lifted.push_back(*d.disk_index);
   // A disk left unmeasured as unchanged but detected anyway (in another region) counts as measured.
   std::erase_if(unchanged, [&](std::size_t i) {
     return std::any_of(observations.begin(), observations.end(), [&](const DiskObservation& o) { return o.disk_index == i; });
@@ -670,13 +648,14 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
   }
   if (retake_background_ && !changing && !change.first_frame && !disks_.any_moving() && geometry_ &&
       change.small.size() == geometry_->play_area_small.size()) {
-    adopt_background(change, result.track);
+    adopt_background(change, result.track, image);
     retake_background_ = false;
   }
+  TableWatchResult watched;
   if (geometry_ && change.small.size() == geometry_->play_area_small.size() && !retake_background_) {
     const bool fresh = !watch_.has_background();
-    const TableWatchResult watched = watch_.update(t, change.small, change.changed_small, geometry_->play_area_small,
-                                                   [&] { return disk_footprints_small(result.track); });
+    watched = watch_.update(t, change.small, change.changed_small, geometry_->play_area_small,
+                            [&] { return disk_footprints_small(result.track); });
     result.foreign_over_table = watched.foreign;
     if (watched.foreign) {
       const int k = geometry_->mask_scale;
@@ -685,7 +664,7 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
       for (const cv::Rect& part : watched.foreign_parts)
         result.foreign_parts_px.emplace_back(part.x * k, part.y * k, part.width * k, part.height * k);
     }
-    if (fresh) adopt_background(change, result.track);
+    if (fresh) adopt_background(change, result.track, image);
   }
   result.table_quiet = pose_ && geometry_ && !camera_suspect_ && !retake_background_ && !change.first_frame &&
                        !changing && !result.foreign_over_table && lifted.empty() && !disks_.any_moving();
@@ -697,20 +676,15 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
   // still_s asks for is the only one.
   const bool still = pose_ && geometry_ && !camera_suspect_ && !retake_background_ && !change.first_frame && !changing &&
                      lifted.empty() && !disks_.moved_now();
+  was_still_ = still;
   if (!still || !last_unstill_t_) last_unstill_t_ = t;
   if (pose_) result.track.still_s = t - *last_unstill_t_;
   small_foreign_px_.clear();
-  if (pose_) {
-    for (const cv::Rect& part : result.foreign_parts_px) {
-      result.track.foreign.push_back(foreign_on_table(*pose_, part));
-      // About a disk's size: searched again next frame (a hand is far larger, and not a tag).
-      if (part.width <= 2 * geometry_->max_disk_tag_px && part.height <= 2 * geometry_->max_disk_tag_px)
-        small_foreign_px_.push_back(grown(part, static_cast<int>(geometry_->max_disk_tag_px / 2)) & cv::Rect(cv::Point(), size));
-    }
-  }
+  large_foreign_px_.clear();
+  if (pose_ && geometry_) report_foreign(image, result, watched.shift_levels);
   if (settled) {
     for (model::Landing& l : disks_.settle()) result.track.landings.push_back(std::move(l));
-    adopt_background(change, result.track);
+    adopt_background(change, result.track, image);
   }
   result.times.settle_ms = ms_since(clock);
 

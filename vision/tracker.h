@@ -25,7 +25,12 @@
 //              lifted, whatever foreign thing lies still on it) and what foreign things lie on it,
 //              part by part on the table (`foreign`): reading a drop of counters needs only those
 //              (referee/counter_reading.h). A small foreign part (a counter whose tag was missed
-//              as it landed) is searched for tags in the next frame, and in every frame it stays.
+//              as it landed) is searched for tags in the next frame, and in every frame it stays;
+//              it and the surroundings of counters new since the last settle are looked at again
+//              at full resolution, for each part's outline and the disks it lies against
+//              (tracker_foreign.cpp, foreign_shapes.h). Once the picture is still, a small tag the
+//              search missed where one is likely is looked for in the picture enlarged
+//              (tracker_second_look.cpp).
 //
 // Threading: a Tracker is used from one thread at a time (e.g. the UI's worker thread); it keeps
 // no global state and runs its detectors on OpenCV's thread pool inside process(). Two Trackers
@@ -34,6 +39,7 @@
 #include <array>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -122,6 +128,9 @@ struct DetectionRecord {
   std::optional<std::size_t> disk_index;    // the registry's disk this id belongs to
   std::optional<RejectReason> rejected;     // absent: accepted
   std::optional<geom::Pose> table_from_disk;// where it put the disk (table frame), when measured
+  // Found only in the picture enlarged (a second look, tracker.h): taken when it lies flat, and
+  // never taken for a disk lifted or turning (a tag on a counter standing on its edge decodes so).
+  bool enlarged = false;
   double fitted_size_mm = 0;
   double shape_residual_px = 0;
 };
@@ -181,7 +190,17 @@ class Tracker {
   std::shared_ptr<const calib::CameraPose> table_pose() const { return pose_; }
 
  private:
-  struct PoseGeometry;  // what follows from the table pose (image bounds, scales), cached
+  // What follows from the table pose and the image size; recomputed when either changes.
+  struct PoseGeometry {
+    cv::Size image_size;
+    cv::Rect table_px;            // play area and markers, printed tags included
+    double min_pixels_per_cell = 1;
+    TagScaleMap tag_scale;        // the smallest tag's pixels per cell, place by place
+    double max_tag_px = 64;       // any tag, corner markers included
+    double max_disk_tag_px = 64;  // the disks' tags
+    int mask_scale = 1;
+    cv::Mat play_area_small;      // play-area polygon at the change detector's scale (255 inside)
+  };
   std::shared_ptr<const PoseGeometry> pose_geometry(const calib::CameraPose& pose, cv::Size size) const;
   // The smallest tag (cells of `cell_mm`) as it looks in each block of the image (search_planner.h).
   TagScaleMap tag_scale_map(const calib::CameraPose& pose, cv::Size size, double cell_mm, double max_height_mm) const;
@@ -202,7 +221,36 @@ class Tracker {
   cv::Mat disk_footprints_small(const model::TrackFrame& track) const;
   // The table is settled or the watch has just started: the picture and the disks' poses now are
   // the table's.
-  void adopt_background(const ChangeResult& change, const model::TrackFrame& track);
+  void adopt_background(const ChangeResult& change, const model::TrackFrame& track, const cv::Mat& image);
+  // Where a known disk lies now or lay in the background, by its exact outline grown as
+  // foreign_shapes.h says, in a region of the full-resolution image (255 in `mask`, the region's size).
+  struct FootprintPx {
+    std::string disk;
+    // Seen where it lies now (else where it lay in the background, or where a covered disk was
+    // last seen: it explains the pixels there, but is no disk a part can be said to lie against).
+    bool seen_now = true;
+    cv::Mat mask;
+  };
+  std::vector<FootprintPx> footprints_px(const cv::Rect& roi, const model::TrackFrame& track) const;
+  // A region of the image (full-resolution pixels) looked at at full resolution: each group of
+  // unexplained pixels in it with its outline on the table and the disks it lies against
+  // (tracker_foreign.cpp); none when none is found there.
+  std::vector<model::ForeignBox> foreign_outlines(const cv::Mat& image, const cv::Rect& region, const model::TrackFrame& track,
+                                                  int shift_levels) const;
+  // The image box (clipped to an image of `size`) of the table-frame square of half-side `half_mm`
+  // about `centre`, `height_mm` over the table.
+  cv::Rect image_box_around(geom::Vec2 centre, double half_mm, double height_mm, cv::Size size) const;
+  // Tags the search missed where one is likely, looked for again in the picture enlarged
+  // (tracker_second_look.cpp), once the picture is still (the last frame was): in the small parts
+  // the watch could not explain last frame, and where a disk at rest with a tag of few pixels a
+  // cell was looked for and not found (`unchanged`: the disks not looked for). Adds what it finds
+  // to `tags` (disks' tags not found already) and returns their ids.
+  std::vector<int> look_again_enlarged(const cv::Mat& image, const cv::Mat& grey, std::span<const std::size_t> unchanged,
+                                       std::vector<TagDetection>& tags);
+  // The frame's foreign parts on the table (result.track.foreign) from the watch's parts
+  // (result.foreign_parts_px): a hand's as boxes, small ones and the surroundings of counters new
+  // since the last settle at full resolution; the small parts kept to be searched again.
+  void report_foreign(const cv::Mat& image, TrackerResult& result, int shift_levels);
 
   model::TableSpec table_;
   model::DiskRegistry registry_;
@@ -218,8 +266,11 @@ class Tracker {
   TableWatch watch_;
   SettleClock settle_;
   std::optional<double> last_unstill_t_;  // the last frame the play area was not still (still_s)
+  bool was_still_ = false;                // the last frame's play area was still
   std::vector<cv::Rect> small_foreign_px_;  // small foreign parts of the last frame: searched again
+  std::vector<cv::Rect> large_foreign_px_;  // large ones (a hand): nothing is looked for again under them
   std::vector<std::optional<geom::Pose>> background_poses_;  // per disk, when the watch's background was taken
+  cv::Mat background_grey_;  // the watch's background at full resolution (8-bit grey)
   bool search_everything_ = true;
   bool camera_suspect_ = false;
   bool retake_background_ = false;  // the camera moved: the table watch's picture is to be taken again

@@ -66,9 +66,21 @@ nlohmann::json to_json(const TrackFrame& frame, Precision precision) {
   if (frame.still_s) out["still_s"] = written(*frame.still_s, 3);
   if (!frame.foreign.empty()) {
     nlohmann::json boxes = nlohmann::json::array();
-    for (const ForeignBox& b : frame.foreign)
+    nlohmann::json outlines = nlohmann::json::array(), against = nlohmann::json::array();
+    bool any_outline = false;
+    for (const ForeignBox& b : frame.foreign) {
       boxes.push_back({written(b.x0, 1), written(b.y0, 1), written(b.x1, 1), written(b.y1, 1)});
+      nlohmann::json points = nlohmann::json::array();
+      for (const geom::Vec2& p : b.outline) points.push_back({written(p.x, 1), written(p.y, 1)});
+      any_outline = any_outline || !b.outline.empty();
+      outlines.push_back(std::move(points));
+      against.push_back(b.against);
+    }
     out["foreign_mm"] = std::move(boxes);
+    if (any_outline) {
+      out["foreign_outline_mm"] = std::move(outlines);
+      out["foreign_against"] = std::move(against);
+    }
   }
   if (!frame.landings.empty()) {
     nlohmann::json landings = nlohmann::json::array();
@@ -105,6 +117,24 @@ TrackFrame parse_track_frame(const io::JsonCursor& c) {
                      bounds::coordinate_mm(b.at(3))};
       if (!(box.x0 <= box.x1 && box.y0 <= box.y1)) b.fail("must be [x0, y0, x1, y1] with x0 <= x1 and y0 <= y1");
       f.foreign.push_back(box);
+    }
+  }
+  if (auto outlines = c.find("foreign_outline_mm")) {
+    if (outlines->size() != f.foreign.size()) outlines->fail("must hold one outline for each box of foreign_mm");
+    for (std::size_t i = 0; i < outlines->size(); ++i) {
+      auto o = outlines->at(i);
+      for (std::size_t k = 0; k < o.size(); ++k) {
+        auto p = o.at(k);
+        if (p.size() != 2) p.fail("must be [x, y] (mm)");
+        f.foreign[i].outline.push_back({bounds::coordinate_mm(p.at(0)), bounds::coordinate_mm(p.at(1))});
+      }
+    }
+  }
+  if (auto against = c.find("foreign_against")) {
+    if (against->size() != f.foreign.size()) against->fail("must hold one list of disk names for each box of foreign_mm");
+    for (std::size_t i = 0; i < against->size(); ++i) {
+      auto names = against->at(i);
+      for (std::size_t k = 0; k < names.size(); ++k) f.foreign[i].against.push_back(names.at(k).non_empty_string());
     }
   }
   auto disks = c.at("disks");

@@ -69,6 +69,14 @@ struct Landing {
 // table plane, table frame, mm.
 struct ForeignBox {
   double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  // Its boundary on the table plane (mm, in order around it) when the tracker measured it at the
+  // camera's full resolution (a part about a disk's size, vision/foreign_shapes.h); empty for a
+  // hand, an arm, or a tracker that did not ("foreign_outline_mm").
+  std::vector<geom::Vec2> outline = {};
+  // With an outline: the known disks it lies against — its pixels meet what the tracker takes for
+  // that disk where it lies now, its outline and a margin of about 3 mm (vision/foreign_shapes.h) —
+  // such as the rim of a counter under it, or a counter on its edge touching it ("foreign_against").
+  std::vector<std::string> against = {};
   double width() const { return x1 - x0; }
   double height() const { return y1 - y0; }
 };

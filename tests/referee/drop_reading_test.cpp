@@ -277,6 +277,37 @@ TEST(DropReading, NothingIsReadWhileAHandIsHeldStillOverTheTable) {
   EXPECT_EQ(a.expecting().drop->purpose, "critical") << "read once the hand is gone";
 }
 
+// What the tracker measured at full resolution says which counters it lies against (the rim of
+// one under it, one on its edge touching it): only those are asked about; a part it did not
+// measure so (a recording made before it did) asks about every counter within kUnreadNearMm.
+TEST(DropReading, WhatTheTrackerSaysLiesAgainstACounterIsAskedAboutWhatLiesBesideItIsNot) {
+  BeamAttack a;
+  auto part = [](double x0, double y0, double x1, double y1, std::vector<std::string> against) {
+    model::ForeignBox b{x0, y0, x1, y1};
+    b.outline = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+    b.against = std::move(against);
+    return b;
+  };
+  a.t.foreign(part(444, 515, 447, 525, {}));                // 11 mm beside counter-1's edge, on its edge
+  a.t.foreign(part(520, 478, 530, 490, {"counter-3"}));     // the rim of something under counter-3
+  a.t.foreign({452, 596, 455, 604});                         // beside counter-4, not measured at full resolution
+  a.drop(four_clear_counters());
+  const Expectation e = a.expecting();
+  ASSERT_TRUE(e.counters);
+  const CounterReading& r = *e.counters;
+  auto seen = [&](const std::string& name) -> const CounterSeen& {
+    for (const CounterSeen& c : r.counters)
+      if (c.name == name) return c;
+    throw std::logic_error(name + " not in the reading");
+  };
+  EXPECT_TRUE(seen("counter-1").readable) << seen("counter-1").why;
+  EXPECT_TRUE(seen("counter-2").readable) << seen("counter-2").why;
+  EXPECT_FALSE(seen("counter-3").readable);
+  EXPECT_NE(seen("counter-3").why.find("lies against it"), std::string::npos) << seen("counter-3").why;
+  EXPECT_FALSE(seen("counter-4").readable) << "within kUnreadNearMm of a part with no outline";
+  EXPECT_NE(r.question().find("counter-3"), std::string::npos) << r.question();
+}
+
 TEST(DropReading, ACounterLyingOnAnEarlierCounterIsAskedAbout) {
   BeamAttack a;
   a.drop(four_clear_counters());

@@ -18,6 +18,15 @@ extern "C" {
 
 namespace diskref::vision::test {
 
+// A 600 mm table with 30 mm markers 25 mm outside its corners.
+inline model::TableSpec small_table() {
+  model::TableSpec t;
+  t.play_area_mm = {600, 600};
+  const geom::Vec2 centres[4] = {{-25, -25}, {625, -25}, {625, 625}, {-25, 625}};
+  for (int i = 0; i < 4; ++i) t.corner_markers[static_cast<std::size_t>(i)] = {i, centres[i], 30};
+  return t;
+}
+
 struct PlacedTag {
   int id = 0;
   double size_mm = 0;

@@ -96,5 +96,38 @@ TEST(TagSearch, MergesOnlyTheSameIdAtTheSamePlace) {
   EXPECT_EQ(merged[0].decision_margin, 80);  // the better of the two at one place
 }
 
+// A tag of 2 pixels a cell, softly focused: missed at the camera's resolution, found in the
+// picture enlarged, its corners where they were drawn.
+TEST(TagSearch, ASmallSoftTagMissedAsItIsIsFoundEnlargedWithItsCornersInPlace) {
+  cv::Mat sharp(240, 320, CV_8U, cv::Scalar(60));
+  const cv::Point2d centre(171.3, 118.6);
+  cv::circle(sharp, cv::Point(171, 119), 16, cv::Scalar(235), cv::FILLED, cv::LINE_AA);
+  const double h = 5.0, a = geom::deg_to_rad(27);
+  const cv::Point2d local[4] = {{-h, h}, {h, h}, {h, -h}, {-h, -h}};
+  DrawnTag t{40, {}};
+  for (std::size_t k = 0; k < 4; ++k)
+    t.corners[k] = centre + cv::Point2d(std::cos(a) * local[k].x - std::sin(a) * local[k].y,
+                                        std::sin(a) * local[k].x + std::cos(a) * local[k].y);
+  apriltag_family_t* family = tagStandard41h12_create();
+  test::draw_tag(sharp, family, t.id, t.corners);
+  tagStandard41h12_destroy(family);
+  cv::Mat soft;
+  cv::GaussianBlur(sharp, soft, cv::Size(0, 0), 0.9);
+
+  TagSearch search(DetectorOptions{});
+  const cv::Rect region(120, 70, 110, 100);
+  const std::vector<SearchRegion> as_it_is = {{region, 1.0}};
+  EXPECT_TRUE(search.detect(soft, as_it_is).empty()) << "the case this is for: missed at the camera's resolution";
+  const std::vector<TagDetection> found = search.detect_enlarged(soft, region, 2);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].id, 40);
+  EXPECT_LT(worst_corner_error(found[0], t), 0.4);
+  EXPECT_LT(cv::norm(found[0].center - centre), 0.3);
+  // The decimation the search uses for its regions is left as it was.
+  EXPECT_TRUE(search.detect(soft, as_it_is).empty());
+  EXPECT_THROW(search.detect_enlarged(soft, region, 0), std::invalid_argument);
+  EXPECT_TRUE(search.detect_enlarged(soft, cv::Rect(400, 400, 10, 10), 2).empty()) << "a region outside the picture";
+}
+
 }  // namespace
 }  // namespace diskref::vision

@@ -31,14 +31,6 @@ model::DiskRegistry registry() {
   return model::DiskRegistry({ship, klingon, torpedo});
 }
 
-// A 600 mm table with 30 mm markers 25 mm outside its corners.
-model::TableSpec small_table() {
-  model::TableSpec t;
-  t.play_area_mm = {600, 600};
-  const geom::Vec2 centres[4] = {{-25, -25}, {625, -25}, {625, 625}, {-25, 625}};
-  for (int i = 0; i < 4; ++i) t.corner_markers[static_cast<std::size_t>(i)] = {i, centres[i], 30};
-  return t;
-}
 
 // 1920 x 1080, about 1.3 px per mm, a little tilted, the table in the middle of the view.
 calib::CameraPose camera() { return test::camera_looking_at({1920, 1080}, 1300, {300, 300}, 1000, 10); }
@@ -69,7 +61,7 @@ const model::DiskTrack* find(const model::TrackFrame& f, const std::string& name
 class TrackerOnSyntheticTable : public ::testing::Test {
  protected:
   test::SyntheticTable drawer;
-  model::TableSpec table = small_table();
+  model::TableSpec table = test::small_table();
   model::DiskRegistry reg = registry();
   calib::CameraPose pose = camera();
 

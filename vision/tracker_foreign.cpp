@@ -1,0 +1,223 @@
+// Tracker: a small foreign part measured again at the camera's full resolution (foreign_shapes.h),
+// so that what lies against a counter can be told from what lies a few millimetres from it.
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include <opencv2/imgproc.hpp>
+
+#include "engine/geometry/shape.h"
+#include "vision/foreign_shapes.h"
+#include "vision/search_planner.h"
+#include "vision/tracker.h"
+
+namespace diskref::vision {
+namespace {
+
+// Image pixels per millimetre on the table plane at `p` (mean of the two axes).
+double pixels_per_mm_near(const calib::CameraPose& pose, geom::Vec2 p) {
+  const std::vector<cv::Point2d> px = calib::image_from_table(pose, {{p.x, p.y, 0.0}, {p.x + 1, p.y, 0.0}, {p.x, p.y + 1, 0.0}});
+  return (cv::norm(px[1] - px[0]) + cv::norm(px[2] - px[0])) / 2;
+}
+
+// The outline polygon with `max_points` vertices at most, dropping those closer than half a pixel
+// (more, if need be) to the straight line between their neighbours.
+std::vector<cv::Point> simplified(const std::vector<cv::Point>& contour, std::size_t max_points) {
+  if (contour.size() < 4) return contour;
+  std::vector<cv::Point> out;
+  for (double epsilon = 0.5;; epsilon *= 2) {  // ends: a wide enough epsilon leaves two points
+    cv::approxPolyDP(contour, out, epsilon, true);
+    if (out.size() <= max_points) return out;
+  }
+}
+
+// A box of image pixels as a box on the table plane (mm): its corners' rays met with the table.
+model::ForeignBox foreign_on_table(const calib::CameraPose& pose, const cv::Rect& px) {
+  const std::vector<cv::Point2d> corners = {{static_cast<double>(px.x), static_cast<double>(px.y)},
+                                            {static_cast<double>(px.x + px.width), static_cast<double>(px.y)},
+                                            {static_cast<double>(px.x + px.width), static_cast<double>(px.y + px.height)},
+                                            {static_cast<double>(px.x), static_cast<double>(px.y + px.height)}};
+  model::ForeignBox box{1e300, 1e300, -1e300, -1e300};
+  for (const auto& p : calib::table_from_image(pose, corners, 0.0)) {
+    if (!p) continue;
+    box.x0 = std::min(box.x0, p->x);
+    box.y0 = std::min(box.y0, p->y);
+    box.x1 = std::max(box.x1, p->x);
+    box.y1 = std::max(box.y1, p->y);
+  }
+  if (box.x0 > box.x1) box = {};  // no corner meets the table: nothing to say where
+  return box;
+}
+
+// Rectangles merged until none overlaps another.
+std::vector<cv::Rect> merged(std::vector<cv::Rect> rects) {
+  for (bool again = true; again;) {
+    again = false;
+    for (std::size_t i = 0; i < rects.size() && !again; ++i)
+      for (std::size_t j = i + 1; j < rects.size() && !again; ++j)
+        if ((rects[i] & rects[j]).area() > 0) {
+          rects[i] |= rects[j];
+          rects.erase(rects.begin() + static_cast<std::ptrdiff_t>(j));
+          again = true;
+        }
+  }
+  return rects;
+}
+
+}  // namespace
+
+cv::Rect Tracker::image_box_around(geom::Vec2 centre, double half_mm, double height_mm, cv::Size size) const {
+  if (!pose_) return {};
+  std::vector<cv::Point3d> corners;
+  for (double dx : {-half_mm, half_mm})
+    for (double dy : {-half_mm, half_mm}) corners.emplace_back(centre.x + dx, centre.y + dy, height_mm);
+  double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
+  for (const cv::Point2d& p : calib::image_from_table(*pose_, corners))
+    x0 = std::min(x0, p.x), y0 = std::min(y0, p.y), x1 = std::max(x1, p.x), y1 = std::max(y1, p.y);
+  return cv::Rect(cv::Point(static_cast<int>(std::floor(x0)), static_cast<int>(std::floor(y0))),
+                  cv::Point(static_cast<int>(std::ceil(x1)) + 1, static_cast<int>(std::ceil(y1)) + 1)) &
+         cv::Rect(cv::Point(), size);
+}
+
+std::vector<Tracker::FootprintPx> Tracker::footprints_px(const cv::Rect& roi, const model::TrackFrame& track) const {
+  std::vector<FootprintPx> out;
+  if (!pose_) return out;
+  const std::vector<std::optional<geom::Vec2>> corners = calib::table_from_image(
+      *pose_, {cv::Point2d(roi.x, roi.y), cv::Point2d(roi.br().x, roi.y), cv::Point2d(roi.br().x, roi.br().y), cv::Point2d(roi.x, roi.br().y)},
+      0.0);
+  double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
+  for (const auto& c : corners) {
+    if (!c) continue;
+    x0 = std::min(x0, c->x), y0 = std::min(y0, c->y), x1 = std::max(x1, c->x), y1 = std::max(y1, c->y);
+  }
+  auto draw = [&](const model::DiskSpec& disk, const geom::Pose& pose, double sigma_mm, bool seen_now) {
+    // The disk's exact outline grown by what blurs it into its surroundings — its pose's
+    // uncertainty, its blurred edge pixel, and a shadow half as deep as the disk is thick — at
+    // the table and at its top (its side shows between them).
+    const double px_per_mm = pixels_per_mm_near(*pose_, pose.position);
+    const double grow = kForeignFootprintMarginMm + disk.thickness_mm / 2 + 2 * sigma_mm + 1.0 / std::max(px_per_mm, 1e-6);
+    const double reach = geom::bounding_radius(disk.shape) + grow + disk.thickness_mm;
+    if (pose.position.x < x0 - reach || pose.position.x > x1 + reach || pose.position.y < y0 - reach || pose.position.y > y1 + reach)
+      return;
+    const geom::PlacedShape placed{disk.shape, pose};
+    constexpr int kDirections = 48;
+    std::vector<cv::Point3d> ring;
+    for (double h : {0.0, disk.thickness_mm})
+      for (int k = 0; k < kDirections; ++k) {
+        const double a = 2 * std::numbers::pi * k / kDirections;
+        const geom::Vec2 dir{std::cos(a), std::sin(a)};
+        const geom::Vec2 s = geom::support(placed, dir);
+        ring.emplace_back(s.x + grow * dir.x, s.y + grow * dir.y, h);
+      }
+    std::vector<cv::Point> points;
+    for (const cv::Point2d& p : calib::image_from_table(*pose_, ring))
+      points.emplace_back(static_cast<int>(std::lround(p.x)) - roi.x, static_cast<int>(std::lround(p.y)) - roi.y);
+    std::vector<cv::Point> hull;
+    cv::convexHull(points, hull);
+    FootprintPx f{disk.name, seen_now, cv::Mat::zeros(roi.size(), CV_8U)};
+    cv::fillConvexPoly(f.mask, hull, cv::Scalar(255));
+    if (cv::countNonZero(f.mask) > 0) out.push_back(std::move(f));
+  };
+  for (const model::DiskTrack& d : track.disks) {
+    const std::optional<std::size_t> i = registry_.index_of(d.name);
+    if (!i) continue;
+    if (d.x && d.y && d.heading)
+      draw(registry_.disks()[*i], geom::Pose::from_degrees(*d.x, *d.y, *d.heading), d.sigma_mm, d.state == model::TrackState::visible);
+    if (background_poses_[*i]) draw(registry_.disks()[*i], *background_poses_[*i], d.sigma_mm, false);
+  }
+  return out;
+}
+
+std::vector<model::ForeignBox> Tracker::foreign_outlines(const cv::Mat& image, const cv::Rect& region,
+                                                         const model::TrackFrame& track, int shift_levels) const {
+  std::vector<model::ForeignBox> out;
+  if (!pose_ || background_grey_.size() != image.size()) return out;
+  const cv::Rect roi = region & cv::Rect(cv::Point(), image.size());
+  if (roi.area() == 0) return out;
+  cv::Mat now;
+  if (image.type() == CV_8UC1)
+    now = image(roi);
+  else
+    cv::cvtColor(image(roi), now, image.type() == CV_8UC4 ? cv::COLOR_BGRA2GRAY : cv::COLOR_BGR2GRAY);
+  const std::vector<FootprintPx> footprints = footprints_px(roi, track);
+  cv::Mat explained = cv::Mat::zeros(roi.size(), CV_8U);
+  for (const FootprintPx& f : footprints) explained |= f.mask;
+  constexpr std::size_t kMaxOutlinePoints = 48;
+  // A part lies against a disk when it meets the disk's footprint along at least half as long a
+  // stretch as along the footprint it meets most: the rim of a counter under another follows the
+  // upper one's outline all along, and may touch a neighbour's at a point on the way.
+  for (const ForeignShape& shape : foreign_shapes(now, background_grey_(roi), explained, shift_levels)) {
+    std::vector<cv::Point2d> px;
+    for (const cv::Point& p : simplified(shape.outline, kMaxOutlinePoints)) px.emplace_back(p.x + roi.x, p.y + roi.y);
+    model::ForeignBox box{1e300, 1e300, -1e300, -1e300};
+    for (const auto& p : calib::table_from_image(*pose_, px, 0.0)) {
+      if (!p) continue;
+      box.outline.push_back(*p);
+      box.x0 = std::min(box.x0, p->x), box.y0 = std::min(box.y0, p->y);
+      box.x1 = std::max(box.x1, p->x), box.y1 = std::max(box.y1, p->y);
+    }
+    if (box.outline.empty()) continue;
+    cv::Mat near;
+    cv::dilate(shape.pixels, near, cv::Mat());
+    std::vector<std::pair<std::string, int>> contact;  // footprint pixels next to the part, per disk
+    int most = 0;
+    for (const FootprintPx& f : footprints) {
+      if (!f.seen_now) continue;
+      const int n = cv::countNonZero(near & f.mask);
+      if (n == 0) continue;
+      contact.emplace_back(f.disk, n);
+      most = std::max(most, n);
+    }
+    for (const auto& [disk, n] : contact)
+      if (2 * n >= most && std::find(box.against.begin(), box.against.end(), disk) == box.against.end()) box.against.push_back(disk);
+    out.push_back(std::move(box));
+  }
+  return out;
+}
+
+void Tracker::report_foreign(const cv::Mat& image, TrackerResult& result, int shift_levels) {
+  const cv::Rect frame(cv::Point(), image.size());
+  // Where to look at full resolution: each small part the watch found (a hand is far larger),
+  // with a shrunk pixel's margin (the coarse mask drew its edges a shrunk pixel inward or
+  // outward); and around each counter that came to lie where it lies since the watch's
+  // background was taken, as far as a counter under it could reach out from under it — the
+  // watch's shrunk pixels blur a rim a few millimetres wide into the counter's own footprint.
+  std::vector<cv::Rect> small_parts, looks;
+  for (const cv::Rect& part : result.foreign_parts_px) {
+    if (part.width > 2 * geometry_->max_disk_tag_px || part.height > 2 * geometry_->max_disk_tag_px) {
+      result.track.foreign.push_back(foreign_on_table(*pose_, part));
+      large_foreign_px_.push_back(part);
+      continue;
+    }
+    small_parts.push_back(part);
+    looks.push_back(grown(part, geometry_->mask_scale) & frame);
+    // Searched for tags again next frame.
+    small_foreign_px_.push_back(grown(part, static_cast<int>(geometry_->max_disk_tag_px / 2)) & frame);
+  }
+  if (background_grey_.size() == image.size())
+    for (const model::DiskTrack& d : result.track.disks) {
+      const std::optional<std::size_t> i = registry_.index_of(d.name);
+      if (!i || d.kind != model::DiskKind::counter || d.state != model::TrackState::visible || !d.x || !d.y || !d.heading) continue;
+      const geom::Pose pose = geom::Pose::from_degrees(*d.x, *d.y, *d.heading);
+      const std::optional<geom::Pose>& then = background_poses_[*i];
+      if (then && geom::distance(then->position, pose.position) < 0.5 &&
+          std::fabs(geom::angle_difference_deg(then->heading_deg(), pose.heading_deg())) < 2)
+        continue;  // as it lay when the table last settled: nothing new about it
+      const double reach = 2 * geom::bounding_radius(registry_.disks()[*i].shape) + 2;
+      const cv::Rect box = image_box_around(pose.position, reach, 0.0, image.size());
+      if (box.area() > 0) looks.push_back(box);
+    }
+  std::vector<cv::Rect> fine_px;  // the image boxes of what was found at full resolution
+  for (const cv::Rect& look : merged(looks))
+    for (model::ForeignBox& b : foreign_outlines(image, look, result.track, shift_levels)) {
+      fine_px.push_back(look);
+      result.track.foreign.push_back(std::move(b));
+    }
+  // A small part the full resolution found nothing in stands as the watch saw it: the safe side.
+  for (const cv::Rect& part : small_parts)
+    if (std::none_of(fine_px.begin(), fine_px.end(), [&](const cv::Rect& f) { return (f & part).area() > 0; }))
+      result.track.foreign.push_back(foreign_on_table(*pose_, part));
+}
+
+}  // namespace diskref::vision

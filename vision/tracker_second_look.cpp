@@ -1,0 +1,90 @@
+// Tracker: a second look, in the picture enlarged, where a tag is likely but the search found none.
+//
+// apriltag decodes down to about 2.5 pixels a tag cell; a damage counter's small tag seen from a
+// webcam high over the table has about that many, and a little softness of focus (a cheap lens,
+// a camera that refocused) loses it at the camera's own resolution while the same pixels enlarged
+// twice (bicubic) decode cleanly (measured on the soft-focus drop renders: every counter missed at
+// rest there found at 2x). Enlarging the whole table would cost four times the search; these
+// regions are a few counters' size.
+
+#include <algorithm>
+#include <cmath>
+
+#include <opencv2/imgproc.hpp>
+
+#include "vision/tracker.h"
+
+namespace diskref::vision {
+namespace {
+
+// Tags with fewer pixels a cell than this where a disk went out of sight are looked for enlarged.
+constexpr double kEnlargeBelowPixelsPerCell = 4.0;
+constexpr int kEnlargeFactor = 2;
+
+}  // namespace
+
+std::vector<int> Tracker::look_again_enlarged(const cv::Mat& image, const cv::Mat& grey, std::span<const std::size_t> unchanged,
+                                              std::vector<TagDetection>& tags) {
+  std::vector<int> ids;
+  // Only once the picture is still: a counter is read lying still, and a tag in motion is smeared
+  // (and looked for along its way by the search itself).
+  if (!pose_ || !geometry_ || !was_still_) return ids;
+  std::vector<cv::Rect> looks;
+  for (const cv::Rect& part : small_foreign_px_) looks.push_back(part & cv::Rect(cv::Point(), image.size()));
+  // A disk looked for and not found (out of sight since, or just now) with a small tag: perhaps
+  // only its tag is missed. (One found enlarged before is looked for at its own resolution first
+  // every few frames, as every still disk is: missed so, it is looked for enlarged in that frame.)
+  const double cells = search_.cells_across_corners();
+  const double printed = static_cast<double>(search_.cells_across_tag()) / cells;
+  for (std::size_t i = 0; i < registry_.disks().size(); ++i) {
+    const DiskEstimate& e = disks_.estimates()[i];
+    if (!e.ever_seen || e.state == model::TrackState::lost || e.motion != model::Motion::settled) continue;
+    if (std::find(unchanged.begin(), unchanged.end(), i) != unchanged.end()) continue;  // not looked for: seen as it was
+    const model::DiskSpec& disk = registry_.disks()[i];
+    if (std::any_of(tags.begin(), tags.end(), [&](const TagDetection& d) {
+          return std::any_of(disk.tags.begin(), disk.tags.end(), [&](const auto& tag) { return tag.id == d.id; });
+        }))
+      continue;  // found
+    double largest_mm = 0, smallest_mm = 1e300;
+    for (const auto& tag : disk.tags) {
+      largest_mm = std::max(largest_mm, tag.size_mm);
+      smallest_mm = std::min(smallest_mm, tag.size_mm);
+    }
+    // Where it was last seen, with room for the tag turned and for a slide of a tag's width after.
+    const double half = largest_mm * printed / std::sqrt(2.0) + largest_mm;
+    const cv::Rect look = image_box_around(e.last_observed.position, half, disk.thickness_mm, image.size());
+    if (look.area() == 0) continue;
+    const double px_per_cell = (look.width + look.height) / 2.0 / (2 * half) * smallest_mm / cells;
+    if (px_per_cell >= kEnlargeBelowPixelsPerCell) continue;
+    // Under a hand last frame: covered, most likely, not missed.
+    if (std::any_of(large_foreign_px_.begin(), large_foreign_px_.end(), [&](const cv::Rect& hand) { return (hand & look).area() > 0; }))
+      continue;
+    looks.push_back(look);
+  }
+  // Only tags not found already: the search's own detection of a tag is the one measured (its
+  // corners' noise is what the tracker's sigma describes).
+  const std::size_t found_before = tags.size();
+  auto known = [&](int id) {
+    return std::any_of(tags.begin(), tags.begin() + static_cast<std::ptrdiff_t>(found_before), [&](const TagDetection& d) { return d.id == id; });
+  };
+  bool found = false;
+  for (const cv::Rect& part : looks) {
+    if (part.area() == 0) continue;
+    if (image.type() != CV_8UC1) {
+      cv::Mat target = grey(part);  // grey shares the colour frame's grey buffer: converted in place
+      cv::cvtColor(image(part), target, image.type() == CV_8UC4 ? cv::COLOR_BGRA2GRAY : cv::COLOR_BGR2GRAY);
+    }
+    std::vector<TagDetection> more = search_.detect_enlarged(grey, part, kEnlargeFactor);
+    std::erase_if(more, [&](const TagDetection& d) {
+      return known(d.id) || model::is_corner_marker(d.id) || std::find(ids.begin(), ids.end(), d.id) != ids.end();
+    });
+    stats_.pixels_searched += static_cast<long long>(kEnlargeFactor) * kEnlargeFactor * part.area();
+    for (const TagDetection& d : more) ids.push_back(d.id);
+    found = found || !more.empty();
+    tags.insert(tags.end(), more.begin(), more.end());
+  }
+  if (found) tags = merge_duplicate_detections(std::move(tags), 2.0);
+  return ids;
+}
+
+}  // namespace diskref::vision
