@@ -45,8 +45,9 @@
 namespace diskref::referee {
 
 // How close (mm) something unexplained that the tracker did not measure at full resolution may lie
-// to a counter's outline before the counter is not read: the table watch cannot tell what lies within about one of its shrunk pixels (up to ~10 mm
-// on a 1080p camera over a metre-wide table) and 3 mm of a known disk from the disk itself.
+// to a counter's outline before the counter is not read: the table watch cannot tell what lies
+// within about one of its shrunk pixels (up to ~10 mm on a 1080p camera over a metre-wide table)
+// and 3 mm of a known disk from the disk itself.
 inline constexpr double kUnreadNearMm = 15.0;
 
 // The referee's word on one counter (input `{"do": "counter", "counter": NAME, "shows": ...}`).

@@ -12,6 +12,7 @@
 
 #include "engine/geometry/shape.h"
 #include "vision/pose_uncertainty.h"
+#include "vision/tracker_geometry.h"
 
 namespace diskref::vision {
 namespace {
@@ -36,32 +37,6 @@ std::string join_ids(const std::vector<int>& ids) {
   std::string out;
   for (std::size_t i = 0; i < ids.size(); ++i) out += (i ? ", " : "") + std::to_string(ids[i]);
   return out;
-}
-
-cv::Rect2d bounding_box(const std::vector<cv::Point2d>& points) {
-  double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
-  for (const auto& p : points) {
-    x0 = std::min(x0, p.x);
-    y0 = std::min(y0, p.y);
-    x1 = std::max(x1, p.x);
-    y1 = std::max(y1, p.y);
-  }
-  return {x0, y0, x1 - x0, y1 - y0};
-}
-
-// Image pixels per table millimetre at a table point (square root of the local area scale).
-double pixels_per_mm_at(const calib::CameraPose& pose, geom::Vec2 p, double height_mm) {
-  auto q = calib::image_from_table(pose, {{p.x, p.y, height_mm}, {p.x + 1, p.y, height_mm}, {p.x, p.y + 1, height_mm}});
-  const cv::Point2d dx = q[1] - q[0], dy = q[2] - q[0];
-  return std::sqrt(std::fabs(dx.x * dy.y - dx.y * dy.x));
-}
-
-// The corners of a square of half-side `half` about `centre`, at `height_mm`, in the image.
-std::vector<cv::Point2d> square_in_image(const calib::CameraPose& pose, geom::Vec2 centre, double half, double height_mm) {
-  return calib::image_from_table(pose, {{centre.x - half, centre.y - half, height_mm},
-                                 {centre.x + half, centre.y - half, height_mm},
-                                 {centre.x + half, centre.y + half, height_mm},
-                                 {centre.x - half, centre.y + half, height_mm}});
 }
 
 // Whether any pixel changed in `box` (full-resolution pixels; a small pixel's margin around it).
@@ -273,11 +248,7 @@ SearchScene Tracker::search_scene(cv::Size image_size, long long frame_index, do
     const DiskEstimate& e = disks_.estimates()[i];
     if (!e.ever_seen || e.state == model::TrackState::lost) continue;
     const model::DiskSpec& disk = registry_.disks()[i];
-    double largest_mm = 0, smallest_mm = 1e300;
-    for (const auto& tag : disk.tags) {
-      largest_mm = std::max(largest_mm, tag.size_mm);
-      smallest_mm = std::min(smallest_mm, tag.size_mm);
-    }
+    const auto [smallest_mm, largest_mm] = tag_sizes_mm(disk);
     // Any turn of the printed tag fits in a square of half-side (printed side / sqrt 2).
     const double half = largest_mm * printed / std::sqrt(2.0);
     const double ahead = std::clamp(t - e.last_seen_t, 0.0, kMaxPredictionS);

@@ -11,15 +11,10 @@
 #include "vision/foreign_shapes.h"
 #include "vision/search_planner.h"
 #include "vision/tracker.h"
+#include "vision/tracker_geometry.h"
 
 namespace diskref::vision {
 namespace {
-
-// Image pixels per millimetre on the table plane at `p` (mean of the two axes).
-double pixels_per_mm_near(const calib::CameraPose& pose, geom::Vec2 p) {
-  const std::vector<cv::Point2d> px = calib::image_from_table(pose, {{p.x, p.y, 0.0}, {p.x + 1, p.y, 0.0}, {p.x, p.y + 1, 0.0}});
-  return (cv::norm(px[1] - px[0]) + cv::norm(px[2] - px[0])) / 2;
-}
 
 // The outline polygon with `max_points` vertices at most, dropping those closer than half a pixel
 // (more, if need be) to the straight line between their neighbours.
@@ -69,33 +64,24 @@ std::vector<cv::Rect> merged(std::vector<cv::Rect> rects) {
 
 cv::Rect Tracker::image_box_around(geom::Vec2 centre, double half_mm, double height_mm, cv::Size size) const {
   if (!pose_) return {};
-  std::vector<cv::Point3d> corners;
-  for (double dx : {-half_mm, half_mm})
-    for (double dy : {-half_mm, half_mm}) corners.emplace_back(centre.x + dx, centre.y + dy, height_mm);
-  double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
-  for (const cv::Point2d& p : calib::image_from_table(*pose_, corners))
-    x0 = std::min(x0, p.x), y0 = std::min(y0, p.y), x1 = std::max(x1, p.x), y1 = std::max(y1, p.y);
-  return cv::Rect(cv::Point(static_cast<int>(std::floor(x0)), static_cast<int>(std::floor(y0))),
-                  cv::Point(static_cast<int>(std::ceil(x1)) + 1, static_cast<int>(std::ceil(y1)) + 1)) &
+  const cv::Rect2d b = bounding_box(square_in_image(*pose_, centre, half_mm, height_mm));
+  return cv::Rect(cv::Point(static_cast<int>(std::floor(b.x)), static_cast<int>(std::floor(b.y))),
+                  cv::Point(static_cast<int>(std::ceil(b.br().x)) + 1, static_cast<int>(std::ceil(b.br().y)) + 1)) &
          cv::Rect(cv::Point(), size);
 }
 
 std::vector<Tracker::FootprintPx> Tracker::footprints_px(const cv::Rect& roi, const model::TrackFrame& track) const {
   std::vector<FootprintPx> out;
   if (!pose_) return out;
-  const std::vector<std::optional<geom::Vec2>> corners = calib::table_from_image(
-      *pose_, {cv::Point2d(roi.x, roi.y), cv::Point2d(roi.br().x, roi.y), cv::Point2d(roi.br().x, roi.br().y), cv::Point2d(roi.x, roi.br().y)},
-      0.0);
-  double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
-  for (const auto& c : corners) {
-    if (!c) continue;
-    x0 = std::min(x0, c->x), y0 = std::min(y0, c->y), x1 = std::max(x1, c->x), y1 = std::max(y1, c->y);
-  }
+  // The region on the table, for leaving out the disks far from it.
+  const model::ForeignBox area = foreign_on_table(*pose_, roi);
+  if (area.width() <= 0 && area.height() <= 0) return out;  // no corner of it meets the table
+  const double x0 = area.x0, y0 = area.y0, x1 = area.x1, y1 = area.y1;
   auto draw = [&](const model::DiskSpec& disk, const geom::Pose& pose, double sigma_mm, bool seen_now) {
     // The disk's exact outline grown by what blurs it into its surroundings — its pose's
     // uncertainty, its blurred edge pixel, and a shadow half as deep as the disk is thick — at
     // the table and at its top (its side shows between them).
-    const double px_per_mm = pixels_per_mm_near(*pose_, pose.position);
+    const double px_per_mm = pixels_per_mm_at(*pose_, pose.position, 0.0);
     const double grow = kForeignFootprintMarginMm + disk.thickness_mm / 2 + 2 * sigma_mm + 1.0 / std::max(px_per_mm, 1e-6);
     const double reach = geom::bounding_radius(disk.shape) + grow + disk.thickness_mm;
     if (pose.position.x < x0 - reach || pose.position.x > x1 + reach || pose.position.y < y0 - reach || pose.position.y > y1 + reach)

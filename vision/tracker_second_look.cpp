@@ -13,6 +13,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "vision/tracker.h"
+#include "vision/tracker_geometry.h"
 
 namespace diskref::vision {
 namespace {
@@ -45,17 +46,12 @@ std::vector<int> Tracker::look_again_enlarged(const cv::Mat& image, const cv::Ma
           return std::any_of(disk.tags.begin(), disk.tags.end(), [&](const auto& tag) { return tag.id == d.id; });
         }))
       continue;  // found
-    double largest_mm = 0, smallest_mm = 1e300;
-    for (const auto& tag : disk.tags) {
-      largest_mm = std::max(largest_mm, tag.size_mm);
-      smallest_mm = std::min(smallest_mm, tag.size_mm);
-    }
+    const auto [smallest_mm, largest_mm] = tag_sizes_mm(disk);
+    const geom::Vec2 at = e.last_observed.position;
+    if (smallest_mm * pixels_per_mm_at(*pose_, at, disk.thickness_mm) / cells >= kEnlargeBelowPixelsPerCell) continue;
     // Where it was last seen, with room for the tag turned and for a slide of a tag's width after.
-    const double half = largest_mm * printed / std::sqrt(2.0) + largest_mm;
-    const cv::Rect look = image_box_around(e.last_observed.position, half, disk.thickness_mm, image.size());
+    const cv::Rect look = image_box_around(at, largest_mm * printed / std::sqrt(2.0) + largest_mm, disk.thickness_mm, image.size());
     if (look.area() == 0) continue;
-    const double px_per_cell = (look.width + look.height) / 2.0 / (2 * half) * smallest_mm / cells;
-    if (px_per_cell >= kEnlargeBelowPixelsPerCell) continue;
     // Under a hand last frame: covered, most likely, not missed.
     if (std::any_of(large_foreign_px_.begin(), large_foreign_px_.end(), [&](const cv::Rect& hand) { return (hand & look).area() > 0; }))
       continue;
