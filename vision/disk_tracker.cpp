@@ -153,7 +153,7 @@ model::TrackFrame DiskTracker::update(long long frame, double t, std::span<const
       const bool flipped = e.ever_seen && o->face != e.face;
       if (first_sight || flipped || is_motion(m, *o)) {
         // A disk first seen has given no sign of moving; a flip or a jump is motion.
-        if (!first_sight) m.last_motion_t = t;
+        if (!first_sight) m.last_motion_t = t, m.motion_from_t = e.last_seen_t;
         if (e.ever_seen && t > e.last_seen_t && t - e.last_seen_t < 0.5)
           e.velocity_mm_s = (o->table_from_disk.position - e.last_observed.position) / (t - e.last_seen_t);
         else
@@ -186,7 +186,7 @@ model::TrackFrame DiskTracker::update(long long frame, double t, std::span<const
     } else if (e.ever_seen) {
       if (tilted[i]) {
         // Turning over, or lifted: its rest is over, wherever it lands.
-        m.last_motion_t = t;
+        m.last_motion_t = t, m.motion_from_t = t;
         end_rest(i, out.landings);
       } else if (e.state == model::TrackState::visible) {
         // Gone from view: if it lay still after landing, that landing is all there will be.
@@ -229,8 +229,10 @@ bool DiskTracker::any_moving() const {
                      [&](const DiskMemory& m) { return last_t_ - m.last_motion_t < options_.settle_time_s; });
 }
 
-bool DiskTracker::moved_now() const {
-  return std::any_of(memory_.begin(), memory_.end(), [&](const DiskMemory& m) { return m.last_motion_t == last_t_; });
+bool DiskTracker::moved_now(double picture_changed_t) const {
+  return std::any_of(memory_.begin(), memory_.end(), [&](const DiskMemory& m) {
+    return m.last_motion_t == last_t_ && m.motion_from_t >= picture_changed_t;
+  });
 }
 
 }  // namespace diskref::vision

@@ -98,7 +98,11 @@ class DiskTracker {
   bool any_moving() const;
   // Whether any disk moved in the last update itself (a pose beyond its still window, a flip, a
   // tilted tag): stillness over a window of one's own is measured from this (Tracker's still_s).
-  bool moved_now() const;
+  // `picture_changed_t`: the last frame the picture changed. A disk seen again after a gap, moved,
+  // that was last seen before then moved while the picture changed — that change already ended the
+  // caller's stillness — so it does not count as moving now (a counter found again after it came
+  // to rest, say when a neighbour stops hiding its tag).
+  bool moved_now(double picture_changed_t = -1e300) const;
 
   const std::vector<DiskEstimate>& estimates() const { return estimates_; }
   const DiskTrackerOptions& options() const { return options_; }
@@ -130,6 +134,7 @@ class DiskTracker {
     StillWindow window;
     model::Face window_face = model::Face::up;
     double last_motion_t = -1e300;
+    double motion_from_t = -1e300;  // the last motion: when the disk was seen before it (t of itself if tilted)
     geom::Pose reported;
     double reported_sigma_mm = 0;
     model::Motion motion = model::Motion::settled;

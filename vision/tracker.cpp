@@ -88,6 +88,7 @@ Tracker::Tracker(model::TableSpec table, model::DiskRegistry registry, std::opti
       disks_(registry_, options.disks),
       watch_(options.watch),
       settle_(options.settle_window_s),
+      last_tilted_(registry_.disks().size()),
       background_poses_(registry_.disks().size()),
       last_measured_frame_(registry_.disks().size(), -1) {
   if (!(options.size_tolerance > 0)) throw std::invalid_argument("size_tolerance must be > 0");
@@ -113,6 +114,32 @@ void Tracker::set_table_pose(calib::CameraPose pose) {
   use_pose(std::move(pose), size);
 }
 
+bool Tracker::tilted_anew(const std::vector<DetectionRecord>& records, double t) {
+  // A tilted tag where the same disk's tilted tag was seen a moment ago, to within a pixel at each
+  // corner of where it was first seen there, is a disk at rest leaning or on its edge, whose tag
+  // the detector catches now and then; anything turning or carried shows its tag somewhere new
+  // each time.
+  constexpr double kSamePlacePx = 1.0;
+  constexpr double kMomentS = 0.5;
+  bool anew = false;
+  for (const DetectionRecord& d : records) {
+    if (!d.disk_index || d.rejected != RejectReason::not_flat || d.enlarged) continue;
+    std::optional<TiltedSighting>& last = last_tilted_[*d.disk_index];
+    const bool same_place = last && t - last->t <= kMomentS && [&] {
+      for (std::size_t k = 0; k < 4; ++k)
+        if (cv::norm(d.tag.corners[k] - last->corners[k]) > kSamePlacePx) return false;
+      return true;
+    }();
+    if (same_place) {
+      last->t = t;  // where it was first seen there stays the mark: creeping a pixel is moving
+    } else {
+      anew = true;
+      last = TiltedSighting{d.tag.corners, t};
+    }
+  }
+  return anew;
+}
+
 void Tracker::reset() {
   camera_suspect_ = false;
   retake_background_ = false;
@@ -124,6 +151,8 @@ void Tracker::reset() {
   settle_.reset();
   last_unstill_t_.reset();
   was_still_ = false;
+  picture_changed_t_ = -1e300;
+  std::fill(last_tilted_.begin(), last_tilted_.end(), std::nullopt);
   small_foreign_px_.clear();
   large_foreign_px_.clear();
   std::fill(background_poses_.begin(), background_poses_.end(), std::nullopt);
@@ -645,8 +674,10 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
   // on its edge; the referee weighs that from `foreign`), and a disk is still from the frame after
   // it last moved (not the 0.1 s after that a disk is still `moving`): the window the reader of
   // still_s asks for is the only one.
+  if (changing || change.first_frame) picture_changed_t_ = t;
+  const bool tilted_somewhere_new = tilted_anew(result.detections, t);  // every frame: it remembers
   const bool still = pose_ && geometry_ && !camera_suspect_ && !retake_background_ && !change.first_frame && !changing &&
-                     lifted.empty() && !disks_.moved_now();
+                     !tilted_somewhere_new && !disks_.moved_now(picture_changed_t_);
   was_still_ = still;
   if (!still || !last_unstill_t_) last_unstill_t_ = t;
   if (pose_) result.track.still_s = t - *last_unstill_t_;

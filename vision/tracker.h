@@ -22,7 +22,9 @@
 //              held still too) — for `settle_window_s` (settle_clock.h); at each settle the
 //              landings still open are reported and the watch takes the picture as the table's.
 //              Also how long the play area has been still (`still_s`: no change, no disk moving or
-//              lifted, whatever foreign thing lies still on it) and what foreign things lie on it,
+//              lifted — a disk found again after the picture last changed moved with that change,
+//              and a tag seen tilted where it was a moment ago lies tilted at rest — whatever
+//              foreign thing lies still on it) and what foreign things lie on it,
 //              part by part on the table (`foreign`): reading a drop of counters needs only those
 //              (referee/counter_reading.h). A small foreign part (a counter whose tag was missed
 //              as it landed) is searched for tags in the next frame, and in every frame it stays;
@@ -251,6 +253,9 @@ class Tracker {
   // (result.foreign_parts_px): a hand's as boxes, small ones and the surroundings of counters new
   // since the last settle at full resolution; the small parts kept to be searched again.
   void report_foreign(const cv::Mat& image, TrackerResult& result, int shift_levels);
+  // Whether a tag was seen tilted this frame other than where its disk's was a moment ago (the
+  // play area is not still); remembers each tilted sighting.
+  bool tilted_anew(const std::vector<DetectionRecord>& records, double t);
 
   model::TableSpec table_;
   model::DiskRegistry registry_;
@@ -267,6 +272,14 @@ class Tracker {
   SettleClock settle_;
   std::optional<double> last_unstill_t_;  // the last frame the play area was not still (still_s)
   bool was_still_ = false;                // the last frame's play area was still
+  double picture_changed_t_ = -1e300;     // the last frame the play area's picture changed
+  // Per disk, its tag seen tilted (not lying flat): where in the image it was first seen at its
+  // present place, and when last.
+  struct TiltedSighting {
+    std::array<cv::Point2d, 4> corners;
+    double t = 0;
+  };
+  std::vector<std::optional<TiltedSighting>> last_tilted_;
   std::vector<cv::Rect> small_foreign_px_;  // small foreign parts of the last frame: searched again
   std::vector<cv::Rect> large_foreign_px_;  // large ones (a hand): nothing is looked for again under them
   std::vector<std::optional<geom::Pose>> background_poses_;  // per disk, when the watch's background was taken

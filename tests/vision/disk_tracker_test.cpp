@@ -156,6 +156,33 @@ TEST(DiskTracker, AMovingDiskReportsItsRawPoseAndSettlesAfterStopping) {
   EXPECT_FALSE(tracker.any_moving());
 }
 
+TEST(DiskTracker, ADiskFoundAgainMovedNowOnlyIfThePictureHasNotChangedSinceItWasLastSeen) {
+  // Seen at rest, then hidden for ten frames, then seen 8 mm away. Whether that jump is motion in
+  // this very frame depends on the picture: if it changed after the disk was last seen, the disk
+  // moved with that change; if it did not, the disk slid unseen and unnoticed, just now for all
+  // anyone can tell.
+  for (const bool changed_while_hidden : {true, false}) {
+    DiskTracker tracker(two_disk_registry());
+    int frame = 0;
+    for (; frame < 10; ++frame) {
+      std::vector<DiskObservation> obs = {seen(1, 300, 200, 0)};
+      tracker.update(frame, frame / 30.0, obs);
+    }
+    const double last_seen_t = (frame - 1) / 30.0;
+    for (; frame < 20; ++frame) tracker.update(frame, frame / 30.0, {});
+    std::vector<DiskObservation> obs = {seen(1, 308, 200, 0)};
+    const model::TrackFrame f = tracker.update(frame, frame / 30.0, obs);
+    const model::DiskTrack* torpedo = find(f, "torpedo-1");
+    ASSERT_NE(torpedo, nullptr);
+    EXPECT_EQ(torpedo->motion, model::Motion::moving) << "a jump is motion, whenever it happened";
+    EXPECT_TRUE(tracker.moved_now()) << "without the picture's word, it moved now";
+    const double picture_changed_t = changed_while_hidden ? last_seen_t + 3 / 30.0 : last_seen_t - 1 / 30.0;
+    EXPECT_EQ(tracker.moved_now(picture_changed_t), !changed_while_hidden) << changed_while_hidden;
+    // The picture changing in the very frame it was last seen in does not account for the jump.
+    EXPECT_TRUE(tracker.moved_now(last_seen_t));
+  }
+}
+
 TEST(DiskTracker, ATurnOnTheSpotIsMotion) {
   DiskTracker tracker(two_disk_registry());
   std::vector<DiskObservation> obs = {seen(0, 100, 200, 10)};

@@ -42,6 +42,8 @@ class SyntheticTable {
   SyntheticTable(const SyntheticTable&) = delete;
   SyntheticTable& operator=(const SyntheticTable&) = delete;
 
+  apriltag_family_t* family() const { return family_; }
+
   // Grey image of the table as `pose` sees it: felt, corner markers, the tags, then hands (discs
   // in the table frame, drawn last, dark).
   cv::Mat draw(const calib::CameraPose& pose, const model::TableSpec& table, const std::vector<PlacedTag>& tags,
