@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "engine/geometry/distance.h"
+#include "engine/geometry/outline.h"
 #include "engine/geometry/shape.h"
 
 namespace diskref::referee {
@@ -33,10 +34,16 @@ double distance_to_box(geom::Vec2 p, const model::ForeignBox& b) {
   return std::hypot(dx, dy);
 }
 
-// Why a counter that is seen cannot be read; empty when it can.
-std::string unreadable_why(const model::DiskTrack& d, const model::DiskSpec& spec, const geom::Pose& pose,
-                           const CounterReadingInput& in) {
-  if (d.motion == model::Motion::moving) return "it is still moving";
+// Why a counter that is seen cannot be read (empty when it can), and the outline of what it lies on
+// or against when that is why.
+struct Unreadable {
+  std::string why;
+  std::vector<geom::Vec2> outline;
+};
+
+Unreadable unreadable_why(const model::DiskTrack& d, const model::DiskSpec& spec, const geom::Pose& pose,
+                          const CounterReadingInput& in) {
+  if (d.motion == model::Motion::moving) return {"it is still moving", {}};
   const geom::PlacedShape self{spec.shape, pose};
   // Wholly on the play area (and in the zone).
   const double r = geom::bounding_radius(spec.shape);
@@ -47,8 +54,8 @@ std::string unreadable_why(const model::DiskTrack& d, const model::DiskSpec& spe
     }
     return true;
   };
-  if (!inside(0, 0, in.play_area_mm.x, in.play_area_mm.y)) return "it lies across the play area's edge";
-  if (in.zone && !inside(in.zone->x0, in.zone->y0, in.zone->x1, in.zone->y1)) return "it lies across the drop zone's edge";
+  if (!inside(0, 0, in.play_area_mm.x, in.play_area_mm.y)) return {"it lies across the play area's edge", {}};
+  if (in.zone && !inside(in.zone->x0, in.zone->y0, in.zone->x1, in.zone->y1)) return {"it lies across the drop zone's edge", {}};
   // On or against another disk, or another on it.
   for (const model::DiskTrack& other : in.now.disks) {
     if (other.name == d.name) continue;
@@ -67,7 +74,8 @@ std::string unreadable_why(const model::DiskTrack& d, const model::DiskSpec& spe
     const double sep = geom::signed_distance(self, {other_spec->shape, *at}).distance;
     const double tolerance = std::max(in.overlap_tolerance_mm, 2 * std::hypot(d.sigma_mm, other.sigma_mm));
     if (sep < -tolerance)
-      return fmt::format("it overlaps {} by {:.1f} mm: one lies on or against the other", other.name, -sep);
+      return {fmt::format("it overlaps {} by {:.1f} mm: one lies on or against the other", other.name, -sep),
+              geom::outline_polygon({other_spec->shape, *at}, 6.0)};
   }
   // Something unexplained against it: as the tracker measured it at full resolution (a part it
   // gives an outline), or, when it did not, anything within kUnreadNearMm.
@@ -75,11 +83,12 @@ std::string unreadable_why(const model::DiskTrack& d, const model::DiskSpec& spe
     const bool against = b.outline.empty() ? distance_to_box(pose.position, b) < r + kUnreadNearMm
                                            : std::find(b.against.begin(), b.against.end(), d.name) != b.against.end();
     if (against)
-      return fmt::format("something the camera cannot read lies against it (at {:.0f}, {:.0f} mm): a counter on its "
-                         "edge, or under it?",
-                         (b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2);
+      return {fmt::format("something the camera cannot read lies against it (at {:.0f}, {:.0f} mm): a counter on its "
+                          "edge, or under it?",
+                          (b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2),
+              b.outline.empty() ? std::vector<geom::Vec2>{{b.x0, b.y0}, {b.x1, b.y0}, {b.x1, b.y1}, {b.x0, b.y1}} : b.outline};
   }
-  return "";
+  return {};
 }
 
 double value_or(const std::optional<double>& v, double fallback) { return v ? *v : fallback; }
@@ -132,7 +141,9 @@ CounterReading read_counters(const CounterReadingInput& in) {
       c.why = fmt::format("not seen since {:.1f} s ago: covered, or lying where its tag cannot be read",
                           value_or(now->age_s, 0.0));
     } else if (pose) {
-      c.why = unreadable_why(*now, spec, *pose, in);
+      Unreadable u = unreadable_why(*now, spec, *pose, in);
+      c.why = std::move(u.why);
+      c.why_outline_mm = std::move(u.outline);
     }
     c.readable = c.visible && c.why.empty() && c.shows.has_value();
     out.counters.push_back(std::move(c));
@@ -325,6 +336,11 @@ nlohmann::json counter_reading_to_json(const CounterReading& r) {
     }
     j["readable"] = c.readable;
     if (!c.why.empty()) j["why"] = c.why;
+    if (!c.why_outline_mm.empty()) {
+      nlohmann::json outline = nlohmann::json::array();
+      for (const geom::Vec2& p : c.why_outline_mm) outline.push_back({std::round(p.x * 10) / 10, std::round(p.y * 10) / 10});
+      j["why_outline_mm"] = std::move(outline);
+    }
     if (c.answered) j["answered"] = std::string(model::to_string(*c.answered));
     counters.push_back(std::move(j));
   }

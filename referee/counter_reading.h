@@ -72,6 +72,10 @@ struct CounterSeen {
   bool visible = false;                     // its tag is seen now
   bool readable = false;
   std::string why;                          // when not readable
+  // What it was asked about, when that is a thing on the table, for the screen and the evidence to
+  // show: the outline (table frame, mm) of the disk it overlaps, where the table has it, or of the
+  // unexplained part against it (the part's box when it has no outline); empty otherwise.
+  std::vector<geom::Vec2> why_outline_mm;
   std::optional<model::CounterFace::Shows> answered;  // the referee's word on it
 };
 

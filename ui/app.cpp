@@ -161,7 +161,9 @@ nlohmann::json game_json(const GameView& v) {
     const referee::CounterReading& r = v.expecting.counters ? *v.expecting.counters : v.counters->reading;
     nlohmann::json counters = nlohmann::json::array();
     for (const referee::CounterSeen& c : r.counters)
-      if (c.pose) counters.push_back({{"name", c.name}, {"x", c.pose->position.x}, {"y", c.pose->position.y}, {"readable", c.readable}});
+      if (c.pose)
+        counters.push_back({{"name", c.name}, {"x", c.pose->position.x}, {"y", c.pose->position.y}, {"readable", c.readable},
+                            {"why_outline_points", c.why_outline_mm.size()}});
     g["counters"] = {{"tally", r.tally()}, {"questions", r.questions()}, {"counters", counters}, {"asked", v.counters->asked}};
   }
   return g;

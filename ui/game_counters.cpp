@@ -1,5 +1,6 @@
 // The counters of a drop over the camera and table views (--game): what the referee read from
-// them, as its reading says (referee/counter_reading.h). Nothing here reads or decides.
+// them, as its reading says (referee/counter_reading.h), and what a counter asked about lies on or
+// against. Nothing here reads or decides.
 
 #include <algorithm>
 #include <string>
@@ -78,6 +79,10 @@ void draw_game_counters(ImDrawList* dl, const Screen& s, const TableToScreen& ma
     if (spec == nullptr || !c.pose) continue;
     const bool good = (c.readable && c.shows) || c.answered;
     const Rgb colour = good ? colors::kVisible : colors::kStale;
+    // What it is asked about, when that is a thing on the table — the disk it overlaps, or what the
+    // camera cannot read against it — solid under the counter's own dashes.
+    if (!good && !c.why_outline_mm.empty())
+      draw_polygon(dl, map(c.why_outline_mm, 0.0), im_color(colors::kContact, 235), style.line_px + 1.5f);
     const std::vector<Vec2> outline = map(geom::outline_polygon({spec->shape, *c.pose}, 6.0), spec->thickness_mm);
     if (good) draw_polygon(dl, outline, im_color(colour, 235), style.line_px + 1.0f);
     else draw_dashed(dl, outline, im_color(colour, 235), style.line_px + 1.0f, 5.0f);

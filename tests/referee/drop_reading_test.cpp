@@ -306,6 +306,10 @@ TEST(DropReading, WhatTheTrackerSaysLiesAgainstACounterIsAskedAboutWhatLiesBesid
   EXPECT_NE(seen("counter-3").why.find("lies against it"), std::string::npos) << seen("counter-3").why;
   EXPECT_FALSE(seen("counter-4").readable) << "within kUnreadNearMm of a part with no outline";
   EXPECT_NE(r.question().find("counter-3"), std::string::npos) << r.question();
+  // What each was asked about, for the screen: the part's outline, or its box when it has none.
+  EXPECT_EQ(seen("counter-3").why_outline_mm, (std::vector<geom::Vec2>{{520, 478}, {530, 478}, {530, 490}, {520, 490}}));
+  EXPECT_EQ(seen("counter-4").why_outline_mm, (std::vector<geom::Vec2>{{452, 596}, {455, 596}, {455, 604}, {452, 604}}));
+  EXPECT_TRUE(seen("counter-1").why_outline_mm.empty());
 }
 
 TEST(DropReading, ACounterLyingOnAnEarlierCounterIsAskedAbout) {
@@ -319,9 +323,15 @@ TEST(DropReading, ACounterLyingOnAnEarlierCounterIsAskedAbout) {
   a.t.hide("counter-1");
   a.t.still(0.3);
   a.g->play(a.t);
-  ASSERT_TRUE(a.expecting().counters);
-  EXPECT_NE(a.expecting().counters->question().find("counter-6: it overlaps counter-1"), std::string::npos)
-      << a.expecting().counters->question();
+  const Expectation e = a.expecting();
+  ASSERT_TRUE(e.counters);
+  EXPECT_NE(e.counters->question().find("counter-6: it overlaps counter-1"), std::string::npos) << e.counters->question();
+  // ...with counter-1's outline, where it was last seen, for the screen to draw.
+  for (const CounterSeen& c : e.counters->counters) {
+    if (c.name != "counter-6") continue;
+    ASSERT_GE(c.why_outline_mm.size(), 8u);
+    for (const geom::Vec2& p : c.why_outline_mm) EXPECT_NEAR(geom::distance(p, {420, 520}), 38.1 / 2, 0.1);
+  }
 }
 
 TEST(DropReading, CountersDroppedWhenNoDropIsAskedForAreShownButChangeNothing) {

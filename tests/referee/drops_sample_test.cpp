@@ -2,11 +2,15 @@
 // critical check read from the counters on the table, from the ground truth and from the video
 // through the tracker; the counter leaning on one left lying asked about alone and answered by the
 // referee's input; the recording keeping the still each drop was read from.
+#include <algorithm>
 #include <filesystem>
+#include <optional>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "engine/geometry/vec2.h"
 #include "tests/calibration/command_runner.h"
 
 namespace diskref::testing {
@@ -85,11 +89,27 @@ TEST_F(DropsSample, FromItsVideoTheSameAndTheRecordingKeepsTheStillOfEachReading
   expect_the_samples_drops(log);
   const nlohmann::json e = drops_entry(log);
   ASSERT_FALSE(e.is_null());
-  // The video sees counter-5 lying against counter-8 and says why it asked.
+  // The video sees counter-5 lying against counter-8 and says why it asked, with counter-8's
+  // outline where the table has it (all round the place the log gives it).
   bool why = false;
+  std::optional<geom::Vec2> counter8;
+  for (const auto& d : e.at("drops_read"))  // it was read in the damage drop, and lies there since
+    for (const auto& c : d.at("counters"))
+      if (c.at("name") == "counter-8" && c.contains("x")) counter8 = geom::Vec2{c.at("x").get<double>(), c.at("y").get<double>()};
   for (const auto& c : e.at("drops_read").at(1).at("counters"))
-    if (c.at("name") == "counter-5" && c.contains("why"))
+    if (c.at("name") == "counter-5" && c.contains("why")) {
       why = c.at("why").get<std::string>().find("overlaps counter-8") != std::string::npos;
+      ASSERT_TRUE(c.contains("why_outline_mm")) << c.dump();
+      ASSERT_TRUE(counter8) << "counter-8 was read in the damage drop";
+      ASSERT_GE(c.at("why_outline_mm").size(), 8u);
+      std::vector<double> radii;
+      for (const auto& p : c.at("why_outline_mm"))
+        radii.push_back(geom::distance({p[0].get<double>(), p[1].get<double>()}, *counter8));
+      const auto [lo, hi] = std::minmax_element(radii.begin(), radii.end());
+      // Where it was read then and where the table has it now differ by its pose's noise only.
+      EXPECT_LT(*hi - *lo, 1.0) << "a circle about counter-8: " << c.at("why_outline_mm").dump();
+      EXPECT_NEAR((*hi + *lo) / 2, 38.1 / 2, 0.6) << "counter-8's radius";
+    }
   EXPECT_TRUE(why) << e.at("drops_read").at(1).dump();
   for (const auto& d : e.at("drops_read")) {
     const std::string still = fmt_still(d.at("reading").get<std::size_t>());

@@ -1,8 +1,8 @@
 // `diskref ui --game` on the drops sample under Xvfb: while the critical check waits for the
 // referee's word on the counter leaning on one left lying, the screen outlines the counters read
-// (green, with what they show) and the one asked about (amber), shows the tally and the question,
-// and offers a button per face of that counter; at the end the referee's answer from the inputs has
-// completed the drop.
+// (green, with what they show), the one asked about (amber) and what it lies against (red), shows
+// the tally and the question, and offers a button per face of that counter; at the end the
+// referee's answer from the inputs has completed the drop.
 
 #include <filesystem>
 #include <sstream>
@@ -84,6 +84,12 @@ TEST(UiDropsScreen, ACounterAskedAboutIsOutlinedWithTheQuestionAndAButtonPerFace
   const nlohmann::json& table = s.views.at("panels").at("table");
   EXPECT_GT(pixels_like(s.png, table, cv::Vec3b(40, 176, 255)), 400) << "amber: counter-5's outline, its label, the question";
   EXPECT_GT(pixels_like(s.png, table, cv::Vec3b(120, 230, 80)), 400) << "green: the counters read";
+  // And what it is asked about: counter-8's outline where the table has it, dashed red.
+  bool outlined = false;
+  for (const nlohmann::json& counter : c.at("counters"))
+    if (counter.at("name") == "counter-5") outlined = counter.at("why_outline_points").get<int>() >= 8;
+  EXPECT_TRUE(outlined) << c.dump();
+  EXPECT_GT(pixels_like(s.png, table, cv::Vec3b(60, 70, 255)), 150) << "red: counter-8's outline";
 }
 
 TEST(UiDropsScreen, TheRefereesWordCompletesTheDrop) {
