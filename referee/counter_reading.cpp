@@ -95,6 +95,22 @@ double value_or(const std::optional<double>& v, double fallback) { return v ? *v
 
 }  // namespace
 
+std::string counter_label(const CounterSeen& c) {
+  auto word = [](const model::CounterFace& f) {
+    return f.shows == model::CounterFace::Shows::critical ? f.crit : model::describe(f);
+  };
+  if (c.answered) {
+    model::CounterFace f;
+    f.shows = *c.answered;
+    if (c.faces)
+      for (const model::CounterFace* face : {&c.faces->up, &c.faces->down})
+        if (face->shows == *c.answered) f = *face;
+    return word(f) + " (referee)";
+  }
+  if (c.readable && c.shows) return word(*c.shows);
+  return "? " + c.name;
+}
+
 std::string describe_need(const rules::NeededDrop& need) {
   return fmt::format("{} drop for {} ({} counter{}{})", need.purpose, need.subject, need.counters,
                      need.counters == 1 ? "" : "s", need.typed_counters.empty() ? "" : ", one of each critical type");

@@ -131,6 +131,9 @@ struct CounterReading {
 
 // "damage drop for tderet (4 counters)", "critical drop for tderet (5 counters, one of each type)".
 std::string describe_need(const rules::NeededDrop& need);
+// What a counter is labelled with on a screen or a picture: the word of the face read ("HIT!", a
+// critical's type), the referee's word on it ("... (referee)"), or "? NAME" when it is asked about.
+std::string counter_label(const CounterSeen& counter);
 
 // The counters registered (kind counter), for callers that skip the reading without any.
 bool has_counters(const model::DiskRegistry& registry);

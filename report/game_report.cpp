@@ -43,6 +43,7 @@ constexpr const char* kStyle = R"(
   .legend span { display: inline-block; margin-right: 12px; font-size: 12px; }
   .legend i { display: inline-block; width: 18px; height: 4px; vertical-align: middle; margin-right: 4px; }
   .damage { color: #b71c1c; font-weight: bold; margin: 2px 0; }
+  .drop { border-top: 1px dashed #bbb; margin-top: 8px; padding-top: 4px; } .drop .asked { color: #e65100; margin: 2px 0; }
   .destroyed { color: #b71c1c; font-weight: bold; }
   svg.plot { display: block; margin: 8px 0; }
   @media print { body { margin: 0; max-width: none; } .ruling { page-break-inside: avoid; } h2 { page-break-after: avoid; } }
@@ -195,10 +196,36 @@ ReportResult write_game_report(const fs::path& dir, const fs::path& out_html,
   body += "<p class=\"legend\"><span><i style=\"background:#c8c8c8\"></i>start</span><span><i style=\"background:#00ffff\"></i>legal "
           "landing (ghost)</span><span><i style=\"background:#ffdc00\"></i>observed landing</span><span><i "
           "style=\"background:#50dc50\"></i>where it ended</span><span><i style=\"background:#ffa000\"></i>another disk "
-          "checked</span><span><i style=\"background:#e63c3c\"></i>it counted (contact, overlap, in range)</span></p>";
+          "checked</span><span><i style=\"background:#e63c3c\"></i>it counted (contact, overlap, in range)</span><span><i "
+          "style=\"background:#50dc50\"></i>counter read</span><span><i style=\"background:#ffb028\"></i>counter asked "
+          "about</span><span><i style=\"background:#e63c3c\"></i>what it lies on or against</span></p>";
   std::map<std::size_t, std::optional<calib::CameraPose>> poses;  // per settle
   std::map<std::size_t, cv::Mat> stills;
   vision::AprilTagDetector detector;
+  // A scene's pictures: the still of settle `reading` drawn on (written as `name`), and the diagram.
+  auto pictures = [&](const RulingScene& scene, std::size_t reading, const std::string& name, const std::string& alt) {
+    std::string html = "<div class=\"pictures\">";
+    const auto still_file = rec.stills.find(reading);
+    bool drawn = false;
+    if (still_file != rec.stills.end()) {
+      if (!stills.count(reading)) {
+        stills[reading] = cv::imread(still_file->second.string(), cv::IMREAD_COLOR);
+        if (stills[reading].empty()) result.warnings.push_back(still_file->second.string() + ": not a readable image; shown without it");
+        poses[reading] = stills[reading].empty() ? std::nullopt : pose_of_still(stills[reading], game, detector);
+        if (!stills[reading].empty() && !poses[reading])
+          result.warnings.push_back(still_file->second.string() + ": the corner markers are not in it: the ruling is drawn from above only");
+      }
+      if (poses[reading])
+        if (const auto size = draw_ruling_photo(stills[reading], *poses[reading], scene, game.registry, result.files_dir / name)) {
+          html += fmt::format("<img class=\"photo\" src=\"{}/{}\" width=\"{}\" height=\"{}\" alt=\"{}\">", html_text(files_name),
+                              name, size->width, size->height, html_text(alt));
+          ++result.pictures;
+          drawn = true;
+        }
+    }
+    if (!drawn) html += "<p class=\"nopicture\">No picture of this moment in the recording.</p>";
+    return html + ruling_diagram_svg(scene, game.registry, game.table.play_area_mm, 300) + "</div>";
+  };
   int turn = 0;
   for (std::size_t n = 0; n < game.log.size(); ++n) {
     if (progress) progress(n, game.log.size());
@@ -222,33 +249,24 @@ ReportResult write_game_report(const fs::path& dir, const fs::path& out_html,
           body += "<p class=\"damage\">" + html_text(ev.text) + "</p>";
     ++result.rulings;
     const model::TrackFrame snapshot = e.reading < game.settles.size() ? game.settles[e.reading] : model::TrackFrame{};
-    if (const std::optional<RulingScene> scene = ruling_scene(e, snapshot)) {
-      body += "<div class=\"pictures\">";
-      const auto still_file = rec.stills.find(e.reading);
-      bool drawn = false;
-      if (still_file != rec.stills.end()) {
-        if (!stills.count(e.reading)) {
-          stills[e.reading] = cv::imread(still_file->second.string(), cv::IMREAD_COLOR);
-          if (stills[e.reading].empty()) result.warnings.push_back(still_file->second.string() + ": not a readable image; shown without it");
-          poses[e.reading] = stills[e.reading].empty() ? std::nullopt : pose_of_still(stills[e.reading], game, detector);
-          if (!stills[e.reading].empty() && !poses[e.reading])
-            result.warnings.push_back(still_file->second.string() + ": the corner markers are not in it: the ruling is drawn from above only");
-        }
-        if (poses[e.reading]) {
-          const std::string name = fmt::format("ruling-{:04d}.jpg", n);
-          if (const auto size = draw_ruling_photo(stills[e.reading], *poses[e.reading], *scene, game.registry, result.files_dir / name)) {
-            body += fmt::format("<img class=\"photo\" src=\"{}/{}\" width=\"{}\" height=\"{}\" alt=\"the table at ruling {}\">",
-                                html_text(files_name), name, size->width, size->height, n);
-            ++result.pictures;
-            drawn = true;
-          }
-        }
-      }
-      if (!drawn) body += "<p class=\"nopicture\">No picture of this moment in the recording.</p>";
-      body += ruling_diagram_svg(*scene, game.registry, game.table.play_area_mm, 300);
+    if (const std::optional<RulingScene> scene = ruling_scene(e, snapshot))
+      body += pictures(*scene, e.reading, fmt::format("ruling-{:04d}.jpg", n), fmt::format("the table at ruling {}", n));
+    if (e.observed) body += numbers_table(*e.observed);
+    // Each drop read from the counters for it: what was read, what was asked, the picture it was read from.
+    for (std::size_t k = 0; k < e.drops_read.size(); ++k) {
+      const referee::DropRead& d = e.drops_read[k];
+      body += fmt::format("<div class=\"drop\"><p><b>{}</b> read from the table at {:.2f} s: {}</p>",
+                          html_text(referee::describe_need(d.counters.need)), d.t, html_text(d.counters.tally()));
+      for (const referee::CounterSeen& c : d.counters.counters)
+        if (!c.readable && !c.why.empty())
+          body += fmt::format("<p class=\"asked\">{}: {}{}</p>", html_text(c.name), html_text(c.why),
+                              c.answered ? html_text(" — the referee said: " + referee::counter_label(c)) : "");
+      if (d.overruled_by) body += fmt::format("<p class=\"asked\">The referee's drop (input {}) stood over the reading.</p>", *d.overruled_by);
+      if (!d.corrected.is_null()) body += "<p class=\"asked\">Corrected afterwards: " + html_text(d.corrected.dump()) + "</p>";
+      if (const std::optional<RulingScene> scene = drop_scene(d))
+        body += pictures(*scene, d.reading, fmt::format("drop-{:04d}-{}.jpg", n, k), fmt::format("the counters of drop {} at ruling {}", k + 1, n));
       body += "</div>";
     }
-    if (e.observed) body += numbers_table(*e.observed);
     body += "</section>";
   }
   if (game.log.empty()) body += "<p>No ruling was made.</p>";

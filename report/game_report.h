@@ -2,7 +2,8 @@
 // The game report (`diskref report DIR --out report.html`): one page a person reads after the game.
 // The players and ships; turn by turn every ruling with its picture (the still of the settle it was
 // read at, cropped to the disks concerned and drawn on, beside a top-down diagram), its numbers
-// (margin ± σ, drift per flip) and its outcome; the damage and criticals as they fell; the final
+// (margin ± σ, drift per flip) and its outcome; each drop read from the damage counters with the
+// picture it was read from, what each counter was read as, and why any was asked about; the damage and criticals as they fell; the final
 // state; and the tracking's health as plots. Images go in a folder beside the page
 // (report_files/ for report.html), so the page and its folder are the whole report; it prints.
 //

@@ -35,9 +35,14 @@ Look look_of(Role role) {
     case Role::end: return {{80, 220, 80}, "#50dc50", 3};
     case Role::other: return {{0, 160, 255}, "#ffa000", 2};
     case Role::other_counted: return {{60, 60, 230}, "#e63c3c", 3};
+    case Role::counter_read: return {{80, 220, 80}, "#50dc50", 2};
+    case Role::counter_asked: return {{40, 176, 255}, "#ffb028", 2};
   }
   return {{255, 255, 255}, "#ffffff", 1};
 }
+
+// What a counter asked about lies on or against: red, as a verdict's disk that counted.
+const Look kLiesAgainst{{60, 60, 230}, "#e63c3c", 2};
 
 std::vector<geom::Vec2> outline_of(const RulingScene::Placed& p, const model::DiskRegistry& registry) {
   const model::DiskSpec* spec = registry.find(p.name);
@@ -88,14 +93,33 @@ std::optional<RulingScene> ruling_scene(const referee::Entry& entry, const model
   return scene;
 }
 
+std::optional<RulingScene> drop_scene(const referee::DropRead& drop) {
+  RulingScene scene;
+  for (const referee::CounterSeen& c : drop.counters.counters) {
+    if (!c.pose) continue;
+    // One asked about stays so after the referee's word on it (its label says the word): the
+    // picture is the evidence of why it was asked.
+    const bool read = c.readable && c.shows;
+    if (!read && !c.why_outline_mm.empty()) scene.lies_against.push_back(c.why_outline_mm);
+    // ASCII labels (OpenCV's Hershey fonts draw nothing else).
+    scene.items.push_back({c.name, *c.pose, read ? Role::counter_read : Role::counter_asked, referee::counter_label(c)});
+  }
+  if (scene.items.empty()) return std::nullopt;
+  return scene;
+}
+
 std::optional<cv::Size> draw_ruling_photo(const cv::Mat& still, const calib::CameraPose& pose, const RulingScene& scene,
                                           const model::DiskRegistry& registry, const std::filesystem::path& out) {
   // Every outline in the picture's pixels, at the height of the disks' tops (2 mm: near enough).
+  // The items', then what counters lie against.
+  std::vector<std::vector<geom::Vec2>> on_table;
+  for (const RulingScene::Placed& p : scene.items) on_table.push_back(outline_of(p, registry));
+  on_table.insert(on_table.end(), scene.lies_against.begin(), scene.lies_against.end());
   std::vector<std::vector<cv::Point2d>> outlines;  // in the still's pixels
   cv::Rect box;
-  for (const RulingScene::Placed& p : scene.items) {
+  for (const std::vector<geom::Vec2>& o : on_table) {
     std::vector<cv::Point3d> table;
-    for (const geom::Vec2& v : outline_of(p, registry)) table.emplace_back(v.x, v.y, 2.0);
+    for (const geom::Vec2& v : o) table.emplace_back(v.x, v.y, 2.0);
     std::vector<cv::Point2d> px = calib::image_from_table(pose, table);
     std::vector<cv::Point> rounded;
     for (const cv::Point2d& q : px) rounded.emplace_back(cvRound(q.x), cvRound(q.y));
@@ -123,6 +147,11 @@ std::optional<cv::Size> draw_ruling_photo(const cv::Mat& still, const calib::Cam
   std::vector<cv::Point> path_px;
   for (const geom::Vec2& v : scene.path) path_px.push_back(to_picture(calib::image_from_table(pose, cv::Point3d(v.x, v.y, 2.0))));
   if (path_px.size() >= 2) cv::polylines(picture, path_px, false, cv::Scalar(255, 255, 255), 2, cv::LINE_AA);
+  for (std::size_t i = scene.items.size(); i < outlines.size(); ++i) {
+    std::vector<cv::Point> px;
+    for (const cv::Point2d& q : outlines[i]) px.push_back(to_picture(q));
+    cv::polylines(picture, px, true, kLiesAgainst.bgr, kLiesAgainst.thickness, cv::LINE_AA);
+  }
   for (std::size_t i = 0; i < scene.items.size(); ++i) {
     std::vector<cv::Point> px;
     for (const cv::Point2d& q : outlines[i]) px.push_back(to_picture(q));
@@ -146,13 +175,11 @@ std::optional<cv::Size> draw_ruling_photo(const cv::Mat& still, const calib::Cam
 std::string ruling_diagram_svg(const RulingScene& scene, const model::DiskRegistry& registry, geom::Vec2 play_area_mm,
                                int width_px) {
   double x0 = 1e9, y0 = 1e9, x1 = -1e9, y1 = -1e9;
-  std::vector<std::vector<geom::Vec2>> outlines;
-  for (const RulingScene::Placed& p : scene.items) {
-    outlines.push_back(outline_of(p, registry));
-    for (const geom::Vec2& v : outlines.back()) {
-      x0 = std::min(x0, v.x), y0 = std::min(y0, v.y), x1 = std::max(x1, v.x), y1 = std::max(y1, v.y);
-    }
-  }
+  std::vector<std::vector<geom::Vec2>> outlines;  // the items', then what counters lie against
+  for (const RulingScene::Placed& p : scene.items) outlines.push_back(outline_of(p, registry));
+  outlines.insert(outlines.end(), scene.lies_against.begin(), scene.lies_against.end());
+  for (const std::vector<geom::Vec2>& o : outlines)
+    for (const geom::Vec2& v : o) x0 = std::min(x0, v.x), y0 = std::min(y0, v.y), x1 = std::max(x1, v.x), y1 = std::max(y1, v.y);
   const double pad = 30;
   x0 -= pad, y0 -= pad, x1 += pad, y1 += pad;
   const double side = std::max(x1 - x0, y1 - y0);
@@ -178,6 +205,12 @@ std::string ruling_diagram_svg(const RulingScene& scene, const model::DiskRegist
     std::string points;
     for (const geom::Vec2& v : scene.path) points += fmt::format("{:.1f},{:.1f} ", X(v.x), Y(v.y));
     svg += "<polyline points=\"" + points + "\" fill=\"none\" stroke=\"#ffffff\" stroke-width=\"1.5\"/>";
+  }
+  for (std::size_t i = scene.items.size(); i < outlines.size(); ++i) {
+    std::string points;
+    for (const geom::Vec2& v : outlines[i]) points += fmt::format("{:.1f},{:.1f} ", X(v.x), Y(v.y));
+    svg += fmt::format("<polygon points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\"/>", points, kLiesAgainst.css,
+                       kLiesAgainst.thickness);
   }
   for (std::size_t i = 0; i < scene.items.size(); ++i) {
     const Look look = look_of(scene.items[i].role);

@@ -18,24 +18,6 @@ namespace {
 constexpr Rgb kTally{255, 255, 255};
 constexpr Rgb kBacking{20, 24, 30};
 
-// What a counter is labelled with: the word of the face read (or the referee's word on it), or
-// "?" and its name when it is asked about (the question beside says why).
-std::string counter_label(const referee::CounterSeen& c) {
-  auto word = [](const model::CounterFace& f) {
-    return f.shows == model::CounterFace::Shows::critical ? f.crit : model::describe(f);
-  };
-  if (c.answered) {
-    model::CounterFace f;
-    f.shows = *c.answered;
-    if (c.faces)
-      for (const model::CounterFace* face : {&c.faces->up, &c.faces->down})
-        if (face->shows == *c.answered) f = *face;
-    return word(f) + " (referee)";
-  }
-  if (c.readable && c.shows) return word(*c.shows);
-  return "? " + c.name;
-}
-
 // `text` in lines no wider than `width` pixels, broken between words.
 std::vector<std::string> wrapped(const std::string& text, double width) {
   std::vector<std::string> out;
@@ -88,7 +70,7 @@ void draw_game_counters(ImDrawList* dl, const Screen& s, const TableToScreen& ma
     else draw_dashed(dl, outline, im_color(colour, 235), style.line_px + 1.0f, 5.0f);
     const Vec2 centre = map({c.pose->position}, spec->thickness_mm)[0];
     placed.push_back(centre);
-    const std::string text = counter_label(c);
+    const std::string text = referee::counter_label(c);
     const ImVec2 size = ImGui::CalcTextSize(text.c_str());
     const double sx = static_cast<double>(size.x), sy = static_cast<double>(size.y);
     const Vec2 at = centre + Vec2{-sx / 2, 12};

@@ -3,8 +3,10 @@
 // prints it. Then damaged recordings: a truncated video segment, a garbage line, a missing still,
 // a recording cut short: each said on the page, the rest still shown.
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include <fmt/format.h>
 #include <gmock/gmock.h>
@@ -134,6 +136,60 @@ TEST_F(Report, ATruncatedVideoSegmentIsNamedAndTheRestReplays) {
   EXPECT_THAT(r.err, HasSubstr(segment.filename().string()));
   r = run("report " + rec.string() + " --out " + path("t.html") + " --quiet");
   EXPECT_EQ(r.status, 0) << r.err;
+}
+
+TEST_F(Report, EachDropReadFromTheCountersIsShownWithThePictureItWasReadFromAndWhatWasAsked) {
+  // The drops sample recorded: a beam's damage drop, then its critical check, whose counter lying
+  // against one left from the damage drop was asked about and answered by the referee's input.
+  const fs::path s = fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "drops";
+  CommandRun r = run("referee " + (s / "video.mp4").string() + " --calib " + (s / "camera.json").string() + " --table " +
+                     (s / "table.json").string() + " --disks " + (s / "disks.json").string() + " --game " +
+                     (s / "game.json").string() + " --inputs " + (s / "inputs.jsonl").string() + " --record " +
+                     path("drops-rec") + " --out " + path("drops-log.json") + " --quiet");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const fs::path html = dir_ / "drops.html";
+  r = run("report " + path("drops-rec") + " --out " + html.string() + " --quiet");
+  ASSERT_EQ(r.status, 0) << r.err;
+
+  HeadlessChromium browser(1280, 900, dir_);
+  browser.navigate("file://" + html.string());
+  const nlohmann::json log = read_json(path("drops-log.json"));
+  std::vector<nlohmann::json> drops;
+  for (const nlohmann::json& e : log["log"])
+    if (e.contains("drops_read"))
+      for (const nlohmann::json& d : e["drops_read"]) drops.push_back(d);
+  ASSERT_EQ(drops.size(), 2u);
+  // One part of the page per drop, each with its picture (loaded) and its diagram.
+  EXPECT_EQ(browser.evaluate("document.querySelectorAll('div.drop').length").get<std::size_t>(), drops.size());
+  EXPECT_EQ(browser.evaluate("document.querySelectorAll('div.drop img.photo').length").get<std::size_t>(), drops.size());
+  EXPECT_EQ(browser.evaluate("document.querySelectorAll('div.drop svg.diagram').length").get<std::size_t>(), drops.size());
+  EXPECT_TRUE(browser.wait_until("[...document.images].every(i => i.complete && i.naturalWidth > 0)", std::chrono::seconds(10)));
+  // Each drop's tally, and why the counter was asked about with the referee's word on it.
+  const std::string text = browser.evaluate("document.body.innerText").get<std::string>();
+  for (const nlohmann::json& d : drops) EXPECT_THAT(text, HasSubstr(d["tally"].get<std::string>()));
+  EXPECT_THAT(text, ::testing::ContainsRegex("counter-5: it overlaps counter-8 by [0-9.]+ mm: one lies on or against the "
+                                             "other — the referee said: [A-Za-z0-9!-]+ \\(referee\\)"));
+  // The critical check's picture is drawn on: its counters read (green), counter-5 (amber) and
+  // counter-8's outline under it (red).
+  const std::string src = browser.evaluate("document.querySelectorAll('div.drop img.photo')[1].getAttribute('src')").get<std::string>();
+  const cv::Mat photo = cv::imread((dir_ / src).string(), cv::IMREAD_COLOR);
+  ASSERT_FALSE(photo.empty()) << src;
+  auto pixels_like = [&](cv::Vec3b bgr) {
+    int n = 0;
+    for (int y = 0; y < photo.rows; ++y)
+      for (int x = 0; x < photo.cols; ++x) {
+        const cv::Vec3b p = photo.at<cv::Vec3b>(y, x);
+        if (std::abs(p[0] - bgr[0]) < 40 && std::abs(p[1] - bgr[1]) < 40 && std::abs(p[2] - bgr[2]) < 40) ++n;
+      }
+    return n;
+  };
+  EXPECT_GT(pixels_like({80, 220, 80}), 300) << "green";
+  EXPECT_GT(pixels_like({40, 176, 255}), 100) << "amber";
+  EXPECT_GT(pixels_like({60, 60, 230}), 100) << "red";
+  if (const char* keep = std::getenv("DISKREF_SCREENSHOT_DIR")) {
+    browser.evaluate("document.querySelectorAll('div.drop')[1].scrollIntoView()");
+    cv::imwrite(std::string(keep) + "/report-drop.png", cv::imdecode(browser.screenshot_png(), cv::IMREAD_COLOR));
+  }
 }
 
 TEST_F(Report, WhatIsNotARecordingIsSaidPlainly) {
