@@ -114,14 +114,14 @@ void Tracker::set_table_pose(calib::CameraPose pose) {
   use_pose(std::move(pose), size);
 }
 
-bool Tracker::tilted_anew(const std::vector<DetectionRecord>& records, double t) {
+std::vector<std::size_t> Tracker::tilted_anew(const std::vector<DetectionRecord>& records, double t) {
   // A tilted tag where the same disk's tilted tag was seen a moment ago, to within a pixel at each
   // corner of where it was first seen there, is a disk at rest leaning or on its edge, whose tag
   // the detector catches now and then; anything turning or carried shows its tag somewhere new
   // each time.
   constexpr double kSamePlacePx = 1.0;
   constexpr double kMomentS = 0.5;
-  bool anew = false;
+  std::vector<std::size_t> anew;
   for (const DetectionRecord& d : records) {
     if (!d.disk_index || d.rejected != RejectReason::not_flat || d.enlarged) continue;
     std::optional<TiltedSighting>& last = last_tilted_[*d.disk_index];
@@ -133,7 +133,7 @@ bool Tracker::tilted_anew(const std::vector<DetectionRecord>& records, double t)
     if (same_place) {
       last->t = t;  // where it was first seen there stays the mark: creeping a pixel is moving
     } else {
-      anew = true;
+      anew.push_back(*d.disk_index);
       last = TiltedSighting{d.tag.corners, t};
     }
   }
@@ -622,9 +622,9 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
   result.times.measure_ms = ms_since(clock);
 
   // track
-  std::vector<std::size_t> lifted;  // disks whose tag is seen tilted: turning over, or in a hand
-  for (const auto& d : result.detections)
-    if (d.disk_index && d.rejected == RejectReason::not_flat && !d.enlarged) lifted.push_back(*d.disk_index);
+  // Disks whose tag is seen tilted somewhere new: turning over, or in a hand. One seen tilted again
+  // where it was first seen tilted lies so, at rest (leaning, on its edge): not lifted.
+  const std::vector<std::size_t> lifted = tilted_anew(result.detections, t);
   // A disk left unmeasured as unchanged but detected anyway (in another region) counts as measured.
   std::erase_if(unchanged, [&](std::size_t i) {
     return std::any_of(observations.begin(), observations.end(), [&](const DiskObservation& o) { return o.disk_index == i; });
@@ -675,9 +675,8 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
   // it last moved (not the 0.1 s after that a disk is still `moving`): the window the reader of
   // still_s asks for is the only one.
   if (changing || change.first_frame) picture_changed_t_ = t;
-  const bool tilted_somewhere_new = tilted_anew(result.detections, t);  // every frame: it remembers
   const bool still = pose_ && geometry_ && !camera_suspect_ && !retake_background_ && !change.first_frame && !changing &&
-                     !tilted_somewhere_new && !disks_.moved_now(picture_changed_t_);
+                     lifted.empty() && !disks_.moved_now(picture_changed_t_);
   was_still_ = still;
   if (!still || !last_unstill_t_) last_unstill_t_ = t;
   if (pose_) result.track.still_s = t - *last_unstill_t_;

@@ -18,7 +18,8 @@
 //              rejected and counted by reason
 //   track      states, motion, smoothing, landings (disk_tracker.h)
 //   settle     whether the table is settled (spec §9): quiet — no change over the play area, no
-//              disk moving or lifted, nothing but disks over the play area (table_watch.h: a hand
+//              disk moving or lifted (a tag seen tilted where it was a moment ago is a disk
+//              lying tilted at rest), nothing but disks over the play area (table_watch.h: a hand
 //              held still too) — for `settle_window_s` (settle_clock.h); at each settle the
 //              landings still open are reported and the watch takes the picture as the table's.
 //              Also how long the play area has been still (`still_s`: no change, no disk moving or
@@ -253,9 +254,9 @@ class Tracker {
   // (result.foreign_parts_px): a hand's as boxes, small ones and the surroundings of counters new
   // since the last settle at full resolution; the small parts kept to be searched again.
   void report_foreign(const cv::Mat& image, TrackerResult& result, int shift_levels);
-  // Whether a tag was seen tilted this frame other than where its disk's was a moment ago (the
-  // play area is not still); remembers each tilted sighting.
-  bool tilted_anew(const std::vector<DetectionRecord>& records, double t);
+  // The disks whose tag is seen tilted this frame other than where it was first seen tilted a
+  // moment ago (turning, or carried); remembers each tilted sighting.
+  std::vector<std::size_t> tilted_anew(const std::vector<DetectionRecord>& records, double t);
 
   model::TableSpec table_;
   model::DiskRegistry registry_;
