@@ -6,6 +6,14 @@
 #include <opencv2/imgproc.hpp>
 
 namespace diskref::vision {
+cv::Mat mean_abs_difference(const cv::Mat& diff16, int shift) {
+  cv::Mat centred, magnitude;
+  cv::subtract(diff16, cv::Scalar(shift), centred);
+  cv::Mat(cv::abs(centred)).convertTo(magnitude, CV_32F);
+  cv::blur(magnitude, magnitude, cv::Size(3, 3));
+  return magnitude;
+}
+
 int median_difference(const cv::Mat& diff16, const cv::Mat& mask) {
   // A histogram over the +-255 range.
   std::array<int, 511> histogram{};

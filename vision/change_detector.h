@@ -41,6 +41,10 @@ struct ChangeResult {
 // `mask` (CV_8U, same size) is non-zero, or over all of them without a mask; 0 when none count.
 // A global brightness shift (auto-exposure, flicker) shows as this median.
 int median_difference(const cv::Mat& diff16, const cv::Mat& mask = {});
+// |diff16 - shift| averaged over 3 x 3 (CV_32F): a CV_16S difference image with the frame's
+// brightness shift taken out, in which one noisy pixel falls low and a part a few pixels wide keeps
+// most of its contrast (table_watch.h at the shrunk scale, foreign_shapes.h at full resolution).
+cv::Mat mean_abs_difference(const cv::Mat& diff16, int shift);
 
 class ChangeDetector {
  public:

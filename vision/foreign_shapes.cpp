@@ -5,21 +5,19 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "vision/change_detector.h"
+
 namespace diskref::vision {
 
 namespace {
 
-// The 3 x 3 mean absolute difference from the background after the brightness shift (CV_32F).
+// The 3 x 3 mean absolute difference from the background after the brightness shift (CV_32F):
+// single noisy pixels fall below the threshold, while a counter's rim of two pixels keeps most of
+// its contrast.
 cv::Mat difference_magnitude(const cv::Mat& now, const cv::Mat& background, int shift) {
   cv::Mat diff16;
   cv::subtract(now, background, diff16, cv::noArray(), CV_16S);
-  cv::subtract(diff16, cv::Scalar(shift), diff16);
-  cv::Mat magnitude;
-  cv::Mat(cv::abs(diff16)).convertTo(magnitude, CV_32F);
-  // Averaged over 3 x 3: single noisy pixels fall below the threshold, while a counter's rim of
-  // two pixels keeps most of its contrast.
-  cv::blur(magnitude, magnitude, cv::Size(3, 3));
-  return magnitude;
+  return mean_abs_difference(diff16, shift);
 }
 
 // The values of `magnitude` where `where` is set.

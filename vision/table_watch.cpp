@@ -43,13 +43,9 @@ cv::Mat TableWatch::differing_from(const cv::Mat& small, const cv::Mat& referenc
   cv::subtract(small, reference, diff16, cv::noArray(), CV_16S);
   const int shift = median_difference(diff16, play_area_small);
   if (shift_out != nullptr) *shift_out = shift;
-  cv::Mat centred;
-  cv::subtract(diff16, cv::Scalar(shift), centred);
   // Averaged over 3 x 3 shrunk pixels: a hand or an arm differs over many of them, while sensor
   // noise and the faint trail a video codec leaves where something passed are single pixels.
-  cv::Mat magnitude;
-  cv::Mat(cv::abs(centred)).convertTo(magnitude, CV_32F);
-  cv::blur(magnitude, magnitude, cv::Size(3, 3));
+  const cv::Mat magnitude = mean_abs_difference(diff16, shift);
   cv::Mat differing;
   cv::compare(magnitude, cv::Scalar(options_.threshold_levels), differing, cv::CMP_GT);
   cv::bitwise_and(differing, play_area_small, differing);

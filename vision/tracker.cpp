@@ -355,10 +355,7 @@ cv::Mat Tracker::disk_footprints_small(const model::TrackFrame& track) const {
 
 void Tracker::adopt_background(const ChangeResult& change, const model::TrackFrame& track, const cv::Mat& image) {
   watch_.adopt(change.small);
-  if (image.type() == CV_8UC1)
-    image.copyTo(background_grey_);
-  else
-    cv::cvtColor(image, background_grey_, image.type() == CV_8UC4 ? cv::COLOR_BGRA2GRAY : cv::COLOR_BGR2GRAY);
+  grey_into(image, background_grey_);
   std::fill(background_poses_.begin(), background_poses_.end(), std::nullopt);
   for (const model::DiskTrack& d : track.disks)
     if (const auto i = registry_.index_of(d.name); i && d.x && d.y && d.heading)
@@ -581,7 +578,7 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
     grey_buffer_.create(size, CV_8UC1);
     for (const auto& region : result.searched) {
       cv::Mat target = grey_buffer_(region.roi);  // converted in place: the header shares the buffer's pixels
-      cv::cvtColor(image(region.roi), target, image.type() == CV_8UC4 ? cv::COLOR_BGRA2GRAY : cv::COLOR_BGR2GRAY);
+      grey_into(image(region.roi), target);
     }
     grey = grey_buffer_;
   }

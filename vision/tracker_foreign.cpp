@@ -122,10 +122,7 @@ std::vector<model::ForeignBox> Tracker::foreign_outlines(const cv::Mat& image, c
   const cv::Rect roi = region & cv::Rect(cv::Point(), image.size());
   if (roi.area() == 0) return out;
   cv::Mat now;
-  if (image.type() == CV_8UC1)
-    now = image(roi);
-  else
-    cv::cvtColor(image(roi), now, image.type() == CV_8UC4 ? cv::COLOR_BGRA2GRAY : cv::COLOR_BGR2GRAY);
+  grey_into(image(roi), now);
   const std::vector<FootprintPx> footprints = footprints_px(roi, track);
   cv::Mat explained = cv::Mat::zeros(roi.size(), CV_8U);
   for (const FootprintPx& f : footprints) explained |= f.mask;

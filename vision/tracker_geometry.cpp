@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <opencv2/imgproc.hpp>
+
 namespace diskref::vision {
 
 cv::Rect2d bounding_box(const std::vector<cv::Point2d>& points) {
@@ -36,6 +38,13 @@ TagSizes tag_sizes_mm(const model::DiskSpec& disk) {
     sizes.smallest_mm = std::min(sizes.smallest_mm, tag.size_mm);
   }
   return sizes;
+}
+
+void grey_into(const cv::Mat& frame, cv::Mat& grey) {
+  if (frame.type() == CV_8UC1)
+    frame.copyTo(grey);
+  else
+    cv::cvtColor(frame, grey, frame.type() == CV_8UC4 ? cv::COLOR_BGRA2GRAY : cv::COLOR_BGR2GRAY);
 }
 
 }  // namespace diskref::vision

@@ -1,7 +1,7 @@
 #pragma once
 // The table as the image shows it, for the tracker's own files (tracker.cpp, tracker_foreign.cpp,
-// tracker_second_look.cpp): how large a millimetre or a disk's tag looks at a place, and where a
-// square of the table lies in the image.
+// tracker_second_look.cpp): how large a millimetre or a disk's tag looks at a place, where a
+// square of the table lies in the image, and the frame in grey.
 
 #include <vector>
 
@@ -28,5 +28,9 @@ struct TagSizes {
   double largest_mm = 0;
 };
 TagSizes tag_sizes_mm(const model::DiskSpec& disk);
+
+// `frame` (8-bit grey, BGR or BGRA; a whole frame or a region of one) in 8-bit grey, into `grey`:
+// written in place when `grey` already has its size and type, so that a view of a buffer stays one.
+void grey_into(const cv::Mat& frame, cv::Mat& grey);
 
 }  // namespace diskref::vision

@@ -68,7 +68,7 @@ std::vector<int> Tracker::look_again_enlarged(const cv::Mat& image, const cv::Ma
     if (part.area() == 0) continue;
     if (image.type() != CV_8UC1) {
       cv::Mat target = grey(part);  // grey shares the colour frame's grey buffer: converted in place
-      cv::cvtColor(image(part), target, image.type() == CV_8UC4 ? cv::COLOR_BGRA2GRAY : cv::COLOR_BGR2GRAY);
+      grey_into(image(part), target);
     }
     std::vector<TagDetection> more = search_.detect_enlarged(grey, part, kEnlargeFactor);
     std::erase_if(more, [&](const TagDetection& d) {
