@@ -39,6 +39,7 @@
 #include "calibration/camera_model.h"
 #include "calibration/camera_pose.h"
 #include "engine/geometry/distance.h"
+#include "engine/geometry/outline.h"
 #include "engine/geometry/shape.h"
 #include "engine/io/json_cursor.h"
 #include "engine/model/disk_registry.h"
@@ -209,8 +210,8 @@ Truth truth_of(const Scene& s, const simulator::GroundTruth& gt, const simulator
 // The frame around a counter, four times enlarged: the truth's outlines of it and of what it rests
 // on (red), the foreign parts' outlines as the tracker gave them (green), the parts it gave as boxes (blue).
 void write_crop(const fs::path& file, const cv::Mat& frame, const calib::CameraPose& pose, const model::TrackFrame& track,
-                const model::DiskRegistry& registry, const simulator::SceneInstant& at, const std::string& name,
-                const std::string& on) {
+                const Scene& scene, const simulator::SceneInstant& at, const std::string& name, const std::string& on) {
+  const model::DiskRegistry& registry = scene.scenario.registry;
   const simulator::DiskInstant* me = nullptr;
   for (const simulator::DiskInstant& d : at.disks)
     if (registry.disks()[d.disk].name == name) me = &d;
@@ -237,10 +238,8 @@ void write_crop(const fs::path& file, const cv::Mat& frame, const calib::CameraP
   for (const simulator::DiskInstant& d : at.disks) {
     const std::string& n = registry.disks()[d.disk].name;
     if (n != name && n != on) continue;
-    const double r = geom::bounding_radius(registry.disks()[d.disk].shape);
     std::vector<cv::Point3d> ring;
-    for (int a = 0; a < 48; ++a)
-      ring.emplace_back(d.translation[0] + r * std::cos(a * CV_PI / 24), d.translation[1] + r * std::sin(a * CV_PI / 24), d.translation[2]);
+    for (const geom::Vec2& p : geom::outline_polygon(outline_at(scene, d.disk, d), 7.5)) ring.emplace_back(p.x, p.y, d.translation[2]);
     outline(ring, cv::Scalar(0, 0, 255));
   }
   for (const model::ForeignBox& b : track.foreign) {
@@ -395,7 +394,7 @@ Tally run_variant(const simulator::DropVariant& v, const fs::path& root, const f
                      seen != nullptr && !seen->why.empty() ? (": " + seen->why).c_str() : "");
       if (!crops_dir.empty() && d.table_pose && ((truth == Truth::flat_clear && !right) || (truth != Truth::flat_clear && read)))
         write_crop(crops_dir / fmt::format("{}-drop{}-{}.png", v.name, k, name), d.picture, *d.table_pose, d.read_from,
-                   registry, at, name, l->on);
+                   scene, at, name, l->on);
       if (verbose && !l->on.empty()) {
         // What the camera made of the disk it rests on or against, and the parts it could not explain.
         const model::TrackFrame& f = d.read_from;

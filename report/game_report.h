@@ -3,9 +3,10 @@
 // The players and ships; turn by turn every ruling with its picture (the still of the settle it was
 // read at, cropped to the disks concerned and drawn on, beside a top-down diagram), its numbers
 // (margin ± σ, drift per flip) and its outcome; each drop read from the damage counters with the
-// picture it was read from, what each counter was read as, and why any was asked about; the damage and criticals as they fell; the final
-// state; and the tracking's health as plots. Images go in a folder beside the page
-// (report_files/ for report.html), so the page and its folder are the whole report; it prints.
+// picture it was read from, what each counter was read as, and why any was asked about; the
+// damage and criticals as they fell; the final state; and the tracking's health as plots. Images
+// go in a folder beside the page (report_files/ for report.html), so the page and its folder are
+// the whole report; it prints.
 //
 // A damaged recording still gives a report: what is missing is said at the top and everything else
 // is shown.
