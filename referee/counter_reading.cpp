@@ -77,14 +77,15 @@ Unreadable unreadable_why(const model::DiskTrack& d, const model::DiskSpec& spec
       return {fmt::format("it overlaps {} by {:.1f} mm: one lies on or against the other", other.name, -sep),
               geom::outline_polygon({other_spec->shape, *at}, 6.0)};
   }
-  // Something unexplained against it: as the tracker measured it at full resolution (a part it
-  // gives an outline), or, when it did not, anything within kUnreadNearMm.
+  // Something unexplained it may lie on: as the tracker measured it at full resolution (a part
+  // it gives an outline: one that could be a counter under it), or, when it did not, anything
+  // within kUnreadNearMm.
   for (const model::ForeignBox& b : in.now.foreign) {
-    const bool against = b.outline.empty() ? distance_to_box(pose.position, b) < r + kUnreadNearMm
-                                           : std::find(b.against.begin(), b.against.end(), d.name) != b.against.end();
-    if (against)
-      return {fmt::format("something the camera cannot read lies against it (at {:.0f}, {:.0f} mm): a counter on its "
-                          "edge, or under it?",
+    const bool under = b.outline.empty() ? distance_to_box(pose.position, b) < r + kUnreadNearMm
+                                         : std::find(b.under.begin(), b.under.end(), d.name) != b.under.end();
+    if (under)
+      return {fmt::format("something the camera cannot read lies against it (at {:.0f}, {:.0f} mm), and could be a "
+                          "counter under it",
                           (b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2),
               b.outline.empty() ? std::vector<geom::Vec2>{{b.x0, b.y0}, {b.x1, b.y0}, {b.x1, b.y1}, {b.x0, b.y1}} : b.outline};
   }

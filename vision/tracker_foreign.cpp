@@ -9,6 +9,7 @@
 
 #include "engine/geometry/shape.h"
 #include "vision/foreign_shapes.h"
+#include "vision/rim_under.h"
 #include "vision/search_planner.h"
 #include "vision/tracker.h"
 #include "vision/tracker_geometry.h"
@@ -127,10 +128,22 @@ std::vector<model::ForeignBox> Tracker::foreign_outlines(const cv::Mat& image, c
   cv::Mat explained = cv::Mat::zeros(roi.size(), CV_8U);
   for (const FootprintPx& f : footprints) explained |= f.mask;
   constexpr std::size_t kMaxOutlinePoints = 48;
+  const std::vector<ForeignShape> shapes = foreign_shapes(now, background_grey_(roi), explained, shift_levels);
+  // What could lie under a disk, and what the picture shows of it there.
+  const std::vector<CounterBody> bodies = counter_bodies(registry_);
+  RimEvidence evidence{roi, cv::Mat(), explained};  // filled when first asked for
+  auto evidence_now = [&]() -> const RimEvidence& {
+    if (evidence.shown.empty()) {
+      evidence.shown = cv::Mat::zeros(roi.size(), CV_8U);
+      for (const ForeignShape& shape : shapes) evidence.shown |= shape.pixels;
+      cv::dilate(evidence.shown, evidence.shown, cv::Mat());
+    }
+    return evidence;
+  };
   // A part lies against a disk when it meets the disk's footprint along at least half as long a
   // stretch as along the footprint it meets most: the rim of a counter under another follows the
   // upper one's outline all along, and may touch a neighbour's at a point on the way.
-  for (const ForeignShape& shape : foreign_shapes(now, background_grey_(roi), explained, shift_levels)) {
+  for (const ForeignShape& shape : shapes) {
     std::vector<cv::Point2d> px;
     for (const cv::Point& p : simplified(shape.outline, kMaxOutlinePoints)) px.emplace_back(p.x + roi.x, p.y + roi.y);
     model::ForeignBox box{1e300, 1e300, -1e300, -1e300};
@@ -143,17 +156,38 @@ std::vector<model::ForeignBox> Tracker::foreign_outlines(const cv::Mat& image, c
     if (box.outline.empty()) continue;
     cv::Mat near;
     cv::dilate(shape.pixels, near, cv::Mat());
-    std::vector<std::pair<std::string, int>> contact;  // footprint pixels next to the part, per disk
+    std::vector<std::pair<const FootprintPx*, int>> contact;  // footprint pixels next to the part, per disk
     int most = 0;
     for (const FootprintPx& f : footprints) {
       if (!f.seen_now) continue;
       const int n = cv::countNonZero(near & f.mask);
       if (n == 0) continue;
-      contact.emplace_back(f.disk, n);
+      contact.emplace_back(&f, n);
       most = std::max(most, n);
     }
-    for (const auto& [disk, n] : contact)
-      if (2 * n >= most && std::find(box.against.begin(), box.against.end(), disk) == box.against.end()) box.against.push_back(disk);
+    for (const auto& [f, n] : contact) {
+      if (2 * n < most || std::find(box.against.begin(), box.against.end(), f->disk) != box.against.end()) continue;
+      box.against.push_back(f->disk);
+      // Whether it could be a counter under that disk: judged where the part meets it.
+      const model::DiskTrack* upper = model::find_track(track, f->disk);
+      const std::optional<std::size_t> i = registry_.index_of(f->disk);
+      bool under = true;
+      if (upper != nullptr && i && upper->x && upper->y && upper->heading && !bodies.empty()) {
+        cv::Mat meets, at;
+        cv::dilate(f->mask, meets, cv::Mat());
+        cv::findNonZero(meets & shape.pixels, at);
+        UnderQuery query;
+        query.part_px = px;
+        for (int k = 0; k < static_cast<int>(at.total()); ++k) {
+          const cv::Point p = at.at<cv::Point>(k);
+          query.contact_px.emplace_back(p.x + roi.x, p.y + roi.y);
+        }
+        query.upper = {registry_.disks()[*i].shape, geom::Pose::from_degrees(*upper->x, *upper->y, *upper->heading)};
+        query.upper_sigma_mm = upper->sigma_mm;
+        under = could_lie_under(*pose_, query, bodies, evidence_now());
+      }
+      if (under) box.under.push_back(f->disk);
+    }
     out.push_back(std::move(box));
   }
   return out;

@@ -1,5 +1,6 @@
 #include "engine/model/track_frame.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 
@@ -66,7 +67,7 @@ nlohmann::json to_json(const TrackFrame& frame, Precision precision) {
   if (frame.still_s) out["still_s"] = written(*frame.still_s, 3);
   if (!frame.foreign.empty()) {
     nlohmann::json boxes = nlohmann::json::array();
-    nlohmann::json outlines = nlohmann::json::array(), against = nlohmann::json::array();
+    nlohmann::json outlines = nlohmann::json::array(), against = nlohmann::json::array(), under = nlohmann::json::array();
     bool any_outline = false;
     for (const ForeignBox& b : frame.foreign) {
       boxes.push_back({written(b.x0, 1), written(b.y0, 1), written(b.x1, 1), written(b.y1, 1)});
@@ -75,11 +76,13 @@ nlohmann::json to_json(const TrackFrame& frame, Precision precision) {
       any_outline = any_outline || !b.outline.empty();
       outlines.push_back(std::move(points));
       against.push_back(b.against);
+      under.push_back(b.under);
     }
     out["foreign_mm"] = std::move(boxes);
     if (any_outline) {
       out["foreign_outline_mm"] = std::move(outlines);
       out["foreign_against"] = std::move(against);
+      out["foreign_under"] = std::move(under);
     }
   }
   if (!frame.landings.empty()) {
@@ -136,6 +139,20 @@ TrackFrame parse_track_frame(const io::JsonCursor& c) {
       auto names = against->at(i);
       for (std::size_t k = 0; k < names.size(); ++k) f.foreign[i].against.push_back(names.at(k).non_empty_string());
     }
+  }
+  if (auto under = c.find("foreign_under")) {
+    if (under->size() != f.foreign.size()) under->fail("must hold one list of disk names for each box of foreign_mm");
+    for (std::size_t i = 0; i < under->size(); ++i) {
+      auto names = under->at(i);
+      for (std::size_t k = 0; k < names.size(); ++k) {
+        std::string name = names.at(k).non_empty_string();
+        if (std::find(f.foreign[i].against.begin(), f.foreign[i].against.end(), name) == f.foreign[i].against.end())
+          names.at(k).fail("names a disk that foreign_against does not: a part lies under only what it lies against");
+        f.foreign[i].under.push_back(std::move(name));
+      }
+    }
+  } else {
+    for (ForeignBox& b : f.foreign) b.under = b.against;  // written before the tracker told them apart: the safe side
   }
   auto disks = c.at("disks");
   for (std::size_t i = 0; i < disks.size(); ++i) {

@@ -77,6 +77,11 @@ struct ForeignBox {
   // that disk where it lies now, its outline and a margin of about 3 mm (vision/foreign_shapes.h) —
   // such as the rim of a counter under it, or a counter on its edge touching it ("foreign_against").
   std::vector<std::string> against = {};
+  // Of those, the disks a counter could lie partly under showing this part: where the part meets
+  // the disk it fits inside a counter touching or under it, whose rim shows wherever no known disk
+  // hides it (vision/rim_under.h). A counter on its edge beside a flat one is against it, and often
+  // not under it ("foreign_under"; a file without it: every disk it lies against).
+  std::vector<std::string> under = {};
   double width() const { return x1 - x0; }
   double height() const { return y1 - y0; }
 };

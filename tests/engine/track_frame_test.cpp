@@ -69,28 +69,46 @@ TEST(TrackFrame, HowLongThePlayAreaHasBeenStillAndWhatLiesOnItUnexplainedRoundTr
   }
 }
 
-TEST(TrackFrame, AForeignPartsOutlineAndTheDisksItLiesAgainstRoundTrip) {
+TEST(TrackFrame, AForeignPartsOutlineAndTheDisksItLiesAgainstAndCouldLieUnderRoundTrip) {
   TrackFrame f;
   f.foreign.push_back({300, 350, 420, 560});  // a hand: a box only
   ForeignBox rim{10, 20, 14, 31};
   rim.outline = {{10.04, 20}, {14, 25.55}, {10, 31}};
-  rim.against = {"counter-3"};
+  rim.against = {"counter-3", "counter-4"};
+  rim.under = {"counter-3"};
   f.foreign.push_back(rim);
   const nlohmann::json j = to_json(f);
   EXPECT_EQ(j["foreign_outline_mm"], nlohmann::json::parse("[[], [[10.0, 20.0], [14.0, 25.6], [10.0, 31.0]]]"));
-  EXPECT_EQ(j["foreign_against"], nlohmann::json::parse(R"([[], ["counter-3"]])"));
+  EXPECT_EQ(j["foreign_against"], nlohmann::json::parse(R"([[], ["counter-3", "counter-4"]])"));
+  EXPECT_EQ(j["foreign_under"], nlohmann::json::parse(R"([[], ["counter-3"]])"));
   const TrackFrame back = parse_track_frame(io::JsonCursor(j, "t.jsonl"));
   ASSERT_EQ(back.foreign.size(), 2u);
   EXPECT_TRUE(back.foreign[0].outline.empty());
   ASSERT_EQ(back.foreign[1].outline.size(), 3u);
   EXPECT_NEAR(back.foreign[1].outline[1].y, 25.6, 1e-12);
-  EXPECT_EQ(back.foreign[1].against, std::vector<std::string>{"counter-3"});
-  // No outline anywhere: neither key is written.
+  EXPECT_EQ(back.foreign[1].against, (std::vector<std::string>{"counter-3", "counter-4"}));
+  EXPECT_EQ(back.foreign[1].under, std::vector<std::string>{"counter-3"});
+  // A file written before the tracker told the two apart: what a part lies against, it could lie
+  // under (the safe side).
+  nlohmann::json older = j;
+  older.erase("foreign_under");
+  EXPECT_EQ(parse_track_frame(io::JsonCursor(older, "t.jsonl")).foreign[1].under, (std::vector<std::string>{"counter-3", "counter-4"}));
+  // A part lies under only what it lies against.
+  nlohmann::json stray = j;
+  stray["foreign_under"][1] = {"counter-5"};
+  try {
+    parse_track_frame(io::JsonCursor(stray, "t.jsonl"));
+    ADD_FAILURE() << "accepted";
+  } catch (const io::InputError& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("foreign_under[1][0]: names a disk that foreign_against does not")) << e.what();
+  }
+  // No outline anywhere: no key is written.
   f.foreign.pop_back();
   EXPECT_FALSE(to_json(f).contains("foreign_outline_mm"));
   EXPECT_FALSE(to_json(f).contains("foreign_against"));
+  EXPECT_FALSE(to_json(f).contains("foreign_under"));
   // One outline list per box, or the file is refused with its place.
-  for (const char* key : {"foreign_outline_mm", "foreign_against"}) {
+  for (const char* key : {"foreign_outline_mm", "foreign_against", "foreign_under"}) {
     nlohmann::json bad = j;
     bad[key].erase(0);
     try {

@@ -278,19 +278,22 @@ TEST(DropReading, NothingIsReadWhileAHandIsHeldStillOverTheTable) {
 }
 
 // What the tracker measured at full resolution says which counters it lies against (the rim of
-// one under it, one on its edge touching it): only those are asked about; a part it did not
-// measure so (a recording made before it did) asks about every counter within kUnreadNearMm.
-TEST(DropReading, WhatTheTrackerSaysLiesAgainstACounterIsAskedAboutWhatLiesBesideItIsNot) {
+// one under it, one on its edge touching it) and which of those a counter could lie under: only
+// those are asked about; a part it did not measure so (a recording made before it did) asks about
+// every counter within kUnreadNearMm.
+TEST(DropReading, WhatTheTrackerSaysCouldLieUnderACounterIsAskedAboutWhatLiesAgainstOrBesideItIsNot) {
   BeamAttack a;
-  auto part = [](double x0, double y0, double x1, double y1, std::vector<std::string> against) {
+  auto part = [](double x0, double y0, double x1, double y1, std::vector<std::string> against, std::vector<std::string> under) {
     model::ForeignBox b{x0, y0, x1, y1};
     b.outline = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
     b.against = std::move(against);
+    b.under = std::move(under);
     return b;
   };
-  a.t.foreign(part(444, 515, 447, 525, {}));                // 11 mm beside counter-1's edge, on its edge
-  a.t.foreign(part(520, 478, 530, 490, {"counter-3"}));     // the rim of something under counter-3
-  a.t.foreign({452, 596, 455, 604});                         // beside counter-4, not measured at full resolution
+  a.t.foreign(part(444, 515, 447, 525, {}, {}));                           // 11 mm beside counter-1's edge, on its edge
+  a.t.foreign(part(457, 535, 460, 545, {"counter-2"}, {}));                 // on its edge, touching counter-2
+  a.t.foreign(part(520, 478, 530, 490, {"counter-3"}, {"counter-3"}));      // the rim of something under counter-3
+  a.t.foreign({452, 596, 455, 604});                                         // beside counter-4, not measured at full resolution
   a.drop(four_clear_counters());
   const Expectation e = a.expecting();
   ASSERT_TRUE(e.counters);
@@ -301,9 +304,9 @@ TEST(DropReading, WhatTheTrackerSaysLiesAgainstACounterIsAskedAboutWhatLiesBesid
     throw std::logic_error(name + " not in the reading");
   };
   EXPECT_TRUE(seen("counter-1").readable) << seen("counter-1").why;
-  EXPECT_TRUE(seen("counter-2").readable) << seen("counter-2").why;
+  EXPECT_TRUE(seen("counter-2").readable) << "against it, but no counter could lie under it so: " << seen("counter-2").why;
   EXPECT_FALSE(seen("counter-3").readable);
-  EXPECT_NE(seen("counter-3").why.find("lies against it"), std::string::npos) << seen("counter-3").why;
+  EXPECT_NE(seen("counter-3").why.find("could be a counter under it"), std::string::npos) << seen("counter-3").why;
   EXPECT_FALSE(seen("counter-4").readable) << "within kUnreadNearMm of a part with no outline";
   EXPECT_NE(r.question().find("counter-3"), std::string::npos) << r.question();
   // What each was asked about, for the screen: the part's outline, or its box when it has none.

@@ -1,6 +1,6 @@
 // What the tracker says of things it cannot explain near damage counters, at the camera's full
-// resolution: the rim of something under a counter lies against it, something a few millimetres
-// beside one does not; and a counter whose small tag is missed at the camera's resolution is found
+// resolution: the rim of something under a counter lies against it, and could be a counter under
+// it; something a few millimetres beside one does not; and a counter whose small tag is missed at the camera's resolution is found
 // in the picture enlarged.
 #include <algorithm>
 
@@ -88,6 +88,7 @@ TEST_F(TrackerForeign, TheRimOfSomethingUnderACounterLiesAgainstItWhatLiesBeside
   const model::ForeignBox* rim = part_against(last, "counter-1");
   ASSERT_NE(rim, nullptr) << "the rim of what lies under counter-1";
   EXPECT_FALSE(rim->outline.empty());
+  EXPECT_EQ(rim->under, std::vector<std::string>{"counter-1"}) << "a counter could lie under counter-1, showing that rim";
   // The rim lies outside counter-1, over the counter under it (give or take the blur of its edge:
   // two pixels of the 3 x 3 mean, at 1.3 px/mm, and its anti-aliased pixel).
   for (const geom::Vec2& p : rim->outline) {
