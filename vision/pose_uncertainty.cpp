@@ -74,7 +74,7 @@ PoseUncertainty::PoseUncertainty(const model::TableSpec& table, const calib::Cam
                                  const std::vector<calib::MarkerObservation>& markers,
                                  const std::optional<calib::CameraModel>& lens, cv::Size image_size,
                                  PoseUncertaintyOptions options)
-    : pose_(pose), focal_free_(!pose.lens_calibrated), parameters_(pose.lens_calibrated ? 6 : 7) {
+    : pose_(pose), parameters_(pose.lens_calibrated ? 6 : 7) {
   // The markers' corners the pose explains, on the table and as seen.
   std::vector<cv::Point3d> table_mm;
   std::vector<cv::Point2d> seen_px;

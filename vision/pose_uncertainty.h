@@ -59,9 +59,8 @@ class PoseUncertainty {
   double sigma_from_covariance(geom::Vec2 p, double height_mm) const;
 
   calib::CameraPose pose_;
-  bool focal_free_ = false;            // the pinhole's focal length is a parameter too
   std::vector<double> covariance_;     // parameters x parameters, row-major
-  int parameters_ = 6;
+  int parameters_ = 6;                 // 7 when the pinhole's focal length is a parameter too
   double model_floor_mm_ = 0;
   // sigma_from_covariance on a grid over the play area (and a margin), at the grid's height.
   geom::Vec2 grid_origin_{};
