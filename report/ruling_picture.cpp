@@ -99,7 +99,7 @@ std::optional<RulingScene> drop_scene(const referee::DropRead& drop) {
     if (!c.pose) continue;
     // One asked about stays so after the referee's word on it (its label says the word): the
     // picture is the evidence of why it was asked.
-    const bool read = c.readable;  // seen, nothing against it, and what its face shows is known
+    const bool read = c.readable;  // seen, lying flat by itself, and what its face shows is known
     if (!read && !c.why_outline_mm.empty()) scene.lies_against.push_back(c.why_outline_mm);
     // ASCII labels (OpenCV's Hershey fonts draw nothing else).
     scene.items.push_back({c.name, *c.pose, read ? Role::counter_read : Role::counter_asked, referee::counter_label(c)});

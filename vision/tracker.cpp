@@ -80,6 +80,7 @@ long long TrackerStats::rejected_total() const {
 Tracker::Tracker(model::TableSpec table, model::DiskRegistry registry, std::optional<calib::CameraModel> lens, TrackerOptions options)
     : table_(std::move(table)),
       registry_(std::move(registry)),
+      counter_bodies_(counter_bodies(registry_)),
       lens_(std::move(lens)),
       options_(options),
       search_(options.detector),

@@ -58,6 +58,7 @@
 #include "vision/change_detector.h"
 #include "vision/disk_tracker.h"
 #include "vision/pose_uncertainty.h"
+#include "vision/rim_under.h"
 #include "vision/search_planner.h"
 #include "vision/settle_clock.h"
 #include "vision/table_watch.h"
@@ -260,6 +261,7 @@ class Tracker {
 
   model::TableSpec table_;
   model::DiskRegistry registry_;
+  std::vector<CounterBody> counter_bodies_;  // what could lie under a disk (rim_under.h)
   std::optional<calib::CameraModel> lens_;
   TrackerOptions options_;
   std::optional<calib::TableMonitor> monitor_;

@@ -9,7 +9,6 @@
 
 #include "engine/geometry/shape.h"
 #include "vision/foreign_shapes.h"
-#include "vision/rim_under.h"
 #include "vision/search_planner.h"
 #include "vision/tracker.h"
 #include "vision/tracker_geometry.h"
@@ -129,8 +128,7 @@ std::vector<model::ForeignBox> Tracker::foreign_outlines(const cv::Mat& image, c
   for (const FootprintPx& f : footprints) explained |= f.mask;
   constexpr std::size_t kMaxOutlinePoints = 48;
   const std::vector<ForeignShape> shapes = foreign_shapes(now, background_grey_(roi), explained, shift_levels);
-  // What could lie under a disk, and what the picture shows of it there.
-  const std::vector<CounterBody> bodies = counter_bodies(registry_);
+  // What the picture shows of something that could lie under a disk.
   RimEvidence evidence{roi, cv::Mat(), explained};  // filled when first asked for
   auto evidence_now = [&]() -> const RimEvidence& {
     if (evidence.shown.empty()) {
@@ -172,7 +170,7 @@ std::vector<model::ForeignBox> Tracker::foreign_outlines(const cv::Mat& image, c
       const model::DiskTrack* upper = model::find_track(track, f->disk);
       const std::optional<std::size_t> i = registry_.index_of(f->disk);
       bool under = true;
-      if (upper != nullptr && i && upper->x && upper->y && upper->heading && !bodies.empty()) {
+      if (upper != nullptr && i && upper->x && upper->y && upper->heading && !counter_bodies_.empty()) {
         cv::Mat meets, at;
         cv::dilate(f->mask, meets, cv::Mat());
         cv::findNonZero(meets & shape.pixels, at);
@@ -184,7 +182,7 @@ std::vector<model::ForeignBox> Tracker::foreign_outlines(const cv::Mat& image, c
         }
         query.upper = {registry_.disks()[*i].shape, geom::Pose::from_degrees(*upper->x, *upper->y, *upper->heading)};
         query.upper_sigma_mm = upper->sigma_mm;
-        under = could_lie_under(*pose_, query, bodies, evidence_now());
+        under = could_lie_under(*pose_, query, counter_bodies_, evidence_now());
       }
       if (under) box.under.push_back(f->disk);
     }

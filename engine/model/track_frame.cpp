@@ -20,6 +20,25 @@ double round_to(double v, int decimals) {
   return std::round(v * scale) / scale;
 }
 
+// One list of disk names per box of foreign_mm, under `key` (when present), into each box's
+// `member`; with `within`, each name must be in that list of its box too (else `why_within`).
+void read_names_per_box(const io::JsonCursor& c, const char* key, std::vector<ForeignBox>& boxes,
+                        std::vector<std::string> ForeignBox::*member,
+                        std::vector<std::string> ForeignBox::*within = nullptr, const char* why_within = "") {
+  const auto lists = c.find(key);
+  if (!lists) return;
+  if (lists->size() != boxes.size()) lists->fail("must hold one list of disk names for each box of foreign_mm");
+  for (std::size_t i = 0; i < lists->size(); ++i) {
+    auto names = lists->at(i);
+    for (std::size_t k = 0; k < names.size(); ++k) {
+      std::string name = names.at(k).non_empty_string();
+      if (within != nullptr && std::find((boxes[i].*within).begin(), (boxes[i].*within).end(), name) == (boxes[i].*within).end())
+        names.at(k).fail(why_within);
+      (boxes[i].*member).push_back(std::move(name));
+    }
+  }
+}
+
 }  // namespace
 
 std::string_view to_string(TrackState state) {
@@ -133,27 +152,12 @@ TrackFrame parse_track_frame(const io::JsonCursor& c) {
       }
     }
   }
-  if (auto against = c.find("foreign_against")) {
-    if (against->size() != f.foreign.size()) against->fail("must hold one list of disk names for each box of foreign_mm");
-    for (std::size_t i = 0; i < against->size(); ++i) {
-      auto names = against->at(i);
-      for (std::size_t k = 0; k < names.size(); ++k) f.foreign[i].against.push_back(names.at(k).non_empty_string());
-    }
-  }
-  if (auto under = c.find("foreign_under")) {
-    if (under->size() != f.foreign.size()) under->fail("must hold one list of disk names for each box of foreign_mm");
-    for (std::size_t i = 0; i < under->size(); ++i) {
-      auto names = under->at(i);
-      for (std::size_t k = 0; k < names.size(); ++k) {
-        std::string name = names.at(k).non_empty_string();
-        if (std::find(f.foreign[i].against.begin(), f.foreign[i].against.end(), name) == f.foreign[i].against.end())
-          names.at(k).fail("names a disk that foreign_against does not: a part lies under only what it lies against");
-        f.foreign[i].under.push_back(std::move(name));
-      }
-    }
-  } else {
+  read_names_per_box(c, "foreign_against", f.foreign, &ForeignBox::against);
+  if (c.find("foreign_under"))
+    read_names_per_box(c, "foreign_under", f.foreign, &ForeignBox::under, &ForeignBox::against,
+                       "names a disk that foreign_against does not: a part lies under only what it lies against");
+  else
     for (ForeignBox& b : f.foreign) b.under = b.against;  // written before the tracker told them apart: the safe side
-  }
   auto disks = c.at("disks");
   for (std::size_t i = 0; i < disks.size(); ++i) {
     auto d = disks.at(i);
