@@ -13,9 +13,9 @@
 // VIDEO_DIR holds video.mp4, table.json, disks.json, camera.json (optional, used as --calib) and
 // truth.jsonl, as `diskref render` writes them. Compared, on the same frames:
 //   (a) baseline: apriltag (tagStandard41h12) over every whole frame with its defaults
-//       (quad_decimate 2, 2 threads), after the grey conversion it needs;
+//       (quad_decimate 2, apriltag's own pool of 2 threads), after the grey conversion it needs;
 //   (b) diskref's tracker (change detection, planned regions, grey conversion of those, detection,
-//       measurement, tracking), 2 threads.
+//       measurement, tracking), 2 threads (two single-threaded detectors sharing the regions).
 // Passes, each decoding the video afresh: decoding alone (OpenCV/FFmpeg, the cost every program
 // pays); (a) and (b) end to end as `diskref track` runs (a thread decoding ahead); then (a) and
 // (b) on frames decoded beforehand in chunks of 30, for the work alone. Also recall against the truth (a (frame, disk)
@@ -48,6 +48,14 @@
 #include "simulator/session_variety.h"
 
 namespace {
+
+// The baseline as anyone else would run apriltag on two cores: its own worker pool of two threads
+// over the whole frame. (diskref's own detectors stay single-threaded: apriltag_detector.h says why.)
+diskref::vision::DetectorOptions apriltag_as_others_run_it() {
+  diskref::vision::DetectorOptions options;
+  options.library_threads = 2;
+  return options;
+}
 
 using namespace diskref;
 using Clock = std::chrono::steady_clock;
@@ -189,7 +197,7 @@ Figures run(const Inputs& in) {
   PassTimes baseline, tracker_times;
   std::unordered_map<long long, std::set<std::string>> baseline_found;
   {
-    vision::AprilTagDetector detector;  // defaults: tagStandard41h12, quad_decimate 2, 2 threads
+    vision::AprilTagDetector detector(apriltag_as_others_run_it());
     cv::Mat grey;
     end_to_end_pass(
         in.video, in.max_frames, baseline,
@@ -217,7 +225,7 @@ Figures run(const Inputs& in) {
   std::map<double, long long> searched_by_decimation;  // full-resolution pixels searched at each quad_decimate
   {
     auto source = vision::open_video_file(in.video);
-    vision::AprilTagDetector detector;
+    vision::AprilTagDetector detector(apriltag_as_others_run_it());
     vision::Tracker tracker(table, registry, lens);
     cv::Mat grey;
     long long done = 0;

@@ -66,6 +66,7 @@ AprilTagDetector::AprilTagDetector(const DetectorOptions& options) : options_(op
   const FamilyEntry* entry = find_family(options.family);
   if (!entry) throw std::invalid_argument("unknown AprilTag family \"" + options.family + "\"");
   if (options.threads < 1) throw std::invalid_argument("detector threads must be >= 1");
+  if (options.library_threads < 1) throw std::invalid_argument("apriltag's library threads must be >= 1");
   if (!(options.quad_decimate >= 1.0)) throw std::invalid_argument("quad_decimate must be >= 1");
   if (options.max_hamming < 0 || options.max_hamming > 2) throw std::invalid_argument("max_hamming must be 0, 1 or 2");
   impl_->family = entry->create();
@@ -73,7 +74,7 @@ AprilTagDetector::AprilTagDetector(const DetectorOptions& options) : options_(op
   impl_->detector = apriltag_detector_create();
   // Building the decode table for only the bits we accept saves memory and time.
   apriltag_detector_add_family_bits(impl_->detector, impl_->family, options.max_hamming);
-  impl_->detector->nthreads = options.threads;
+  impl_->detector->nthreads = options.library_threads;
   impl_->detector->quad_decimate = static_cast<float>(options.quad_decimate);
   impl_->detector->quad_sigma = static_cast<float>(options.quad_sigma);
   impl_->detector->refine_edges = options.refine_edges;

@@ -34,7 +34,16 @@ struct DetectorOptions {
   // Tag family name as the library spells it: tagStandard41h12 (diskref's tags), tag36h11,
   // tag25h9, tag16h5, tagCircle21h7, tagCircle49h12, tagCustom48h12, tagStandard52h13, tag36h10.
   std::string family = "tagStandard41h12";
+  // Detectors run side by side over separate regions by TagSearch (tag_search.h). One
+  // AprilTagDetector runs on `library_threads` threads.
   int threads = 2;
+  // apriltag's own worker pool inside one detector. apriltag 3.3.0 (Debian 12's) can crash in it:
+  // it adds tasks to a growing list with no lock while a worker thread that has just started, or
+  // woke spuriously, may be reading that list (fixed upstream in 3.4.0). Seen here as an
+  // intermittent SEGV in a worker thread on a detector's first call. So diskref runs every
+  // apriltag detector on one thread and shares regions out between detectors itself; only the
+  // bench's baseline ("apriltag on the whole frame, as others run it") asks for more.
+  int library_threads = 1;
   // Decimate the image by this factor for quad finding (corners are still refined at full
   // resolution). 2 is 3-4x faster than 1 but loses tags below about 3.2 px per cell.
   double quad_decimate = 2.0;

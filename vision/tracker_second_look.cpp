@@ -63,21 +63,21 @@ std::vector<int> Tracker::look_again_enlarged(const cv::Mat& image, const cv::Ma
   auto known = [&](int id) {
     return std::any_of(tags.begin(), tags.begin() + static_cast<std::ptrdiff_t>(found_before), [&](const TagDetection& d) { return d.id == id; });
   };
-  bool found = false;
-  for (const cv::Rect& part : looks) {
-    if (part.area() == 0) continue;
-    if (image.type() != CV_8UC1) {
+  std::erase_if(looks, [](const cv::Rect& part) { return part.area() == 0; });
+  if (image.type() != CV_8UC1)
+    for (const cv::Rect& part : looks) {
       cv::Mat target = grey(part);  // grey shares the colour frame's grey buffer: converted in place
       grey_into(image(part), target);
     }
-    std::vector<TagDetection> more = search_.detect_enlarged(grey, part, kEnlargeFactor);
-    std::erase_if(more, [&](const TagDetection& d) {
-      return known(d.id) || model::is_corner_marker(d.id) || std::find(ids.begin(), ids.end(), d.id) != ids.end();
-    });
-    stats_.pixels_searched += static_cast<long long>(kEnlargeFactor) * kEnlargeFactor * part.area();
-    for (const TagDetection& d : more) ids.push_back(d.id);
-    found = found || !more.empty();
-    tags.insert(tags.end(), more.begin(), more.end());
+  std::vector<TagDetection> more = search_.detect_enlarged(grey, looks, kEnlargeFactor);
+  for (const cv::Rect& part : looks) stats_.pixels_searched += static_cast<long long>(kEnlargeFactor) * kEnlargeFactor * part.area();
+  // One detection an id (they come sorted by id, the most certain first): two looks may overlap.
+  bool found = false;
+  for (const TagDetection& d : more) {
+    if (known(d.id) || model::is_corner_marker(d.id) || std::find(ids.begin(), ids.end(), d.id) != ids.end()) continue;
+    ids.push_back(d.id);
+    tags.push_back(d);
+    found = true;
   }
   if (found) tags = merge_duplicate_detections(std::move(tags), 2.0);
   return ids;
