@@ -37,13 +37,13 @@ struct RaySegment {
 // The pixels' segments, or nothing when a ray misses the table.
 std::optional<std::vector<RaySegment>> segments_of(const calib::CameraPose& camera, const std::vector<cv::Point2d>& px,
                                                    double thickness_mm) {
+  const std::vector<std::optional<geom::Vec2>> table = calib::table_from_image(camera, px, 0.0);
+  const std::vector<std::optional<geom::Vec2>> top = calib::table_from_image(camera, px, thickness_mm);
   std::vector<RaySegment> out;
   out.reserve(px.size());
-  for (const cv::Point2d& q : px) {
-    const std::optional<geom::Vec2> a = calib::table_from_image(camera, q, 0.0);
-    const std::optional<geom::Vec2> b = calib::table_from_image(camera, q, thickness_mm);
-    if (!a || !b) return std::nullopt;
-    out.push_back({*a, *b});
+  for (std::size_t k = 0; k < px.size(); ++k) {
+    if (!table[k] || !top[k]) return std::nullopt;
+    out.push_back({*table[k], *top[k]});
   }
   return out;
 }
