@@ -16,7 +16,11 @@
 // said — complete, or asking what it kept asking until the counters were gathered — plus the
 // tracker's and the reading's work on that frame), per drop, over the drops no hand was held over.
 //
-//   build/bench/counter_drops [--root DIR] [--only NAME,...] [--verbose] [--crops DIR]
+//   build/bench/counter_drops [--root DIR] [--only NAME,...] [--verbose] [--crops DIR] [--reseed K]
+//
+// --reseed K drops the counters anew (every variant's seed plus K; same cameras and light, other
+// drops), rendered into their own root: drops no one has looked at, to see that the figures hold
+// on drops the reading was not developed on.
 //   build/bench/counter_drops --root DIR --scenarios     (writes DIR/NAME.json for diskref render)
 
 #include <algorithm>
@@ -445,10 +449,21 @@ int main(int argc, char** argv) {
   fs::path root = "build/counter-drops";
   fs::path samples = fs::path(DISKREF_SOURCE_DIR) / "sample_videos";
   std::vector<std::string> only;
+  bool root_given = false;
+  uint64_t reseed = 0;
+  bool scenarios_only = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--root" && i + 1 < argc) {
       root = argv[++i];
+      root_given = true;
+    } else if (a == "--reseed" && i + 1 < argc) {
+      const std::string k = argv[++i];
+      if (k.empty() || k.find_first_not_of("0123456789") != std::string::npos) {
+        std::fprintf(stderr, "counter_drops: --reseed takes a whole number, not '%s'\n", k.c_str());
+        return 2;
+      }
+      reseed = std::stoull(k);
     } else if (a == "--only" && i + 1 < argc) {
       std::string list = argv[++i];
       for (std::size_t p = 0; p != std::string::npos;) {
@@ -462,20 +477,28 @@ int main(int argc, char** argv) {
     } else if (a == "--verbose") {
       verbose = true;
     } else if (a == "--scenarios") {
-      // Only the scenarios, for `diskref render`: ROOT/NAME.json.
-      fs::create_directories(root);
-      for (const simulator::DropVariant& v : simulator::standard_drop_variants(samples))
-        std::ofstream(root / (v.name + ".json")) << simulator::varied_drops(v).dump(1) << "\n";
-      return 0;
+      scenarios_only = true;
     } else {
-      std::fprintf(stderr, "usage: counter_drops [--root DIR] [--only NAME,...] [--verbose] [--crops DIR] [--scenarios]\n");
+      std::fprintf(stderr, "usage: counter_drops [--root DIR] [--only NAME,...] [--verbose] [--crops DIR] [--reseed K] [--scenarios]\n");
       return 2;
     }
   }
+  std::vector<simulator::DropVariant> variants = simulator::standard_drop_variants(samples);
+  if (reseed != 0) {
+    for (simulator::DropVariant& v : variants) v.seed += reseed;
+    if (!root_given) root += fmt::format("-reseed-{}", reseed);
+    std::printf("drops anew: every variant's seed plus %llu, rendered in %s\n\n", static_cast<unsigned long long>(reseed),
+                root.string().c_str());
+  }
   fs::create_directories(root);
+  if (scenarios_only) {
+    // Only the scenarios, for `diskref render`: ROOT/NAME.json.
+    for (const simulator::DropVariant& v : variants) std::ofstream(root / (v.name + ".json")) << simulator::varied_drops(v).dump(1) << "\n";
+    return 0;
+  }
   Tally all;
   std::vector<std::pair<std::string, Tally>> rows;
-  for (const simulator::DropVariant& v : simulator::standard_drop_variants(samples)) {
+  for (const simulator::DropVariant& v : variants) {
     if (!only.empty() && std::find(only.begin(), only.end(), v.name) == only.end()) continue;
     Tally t = run_variant(v, root, samples);
     rows.emplace_back(v.name, t);

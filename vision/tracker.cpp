@@ -39,16 +39,6 @@ std::string join_ids(const std::vector<int>& ids) {
   return out;
 }
 
-// Whether any pixel changed in `box` (full-resolution pixels; a small pixel's margin around it).
-bool changed_in(const ChangeResult& change, const cv::Rect2d& box) {
-  if (change.first_frame) return true;
-  const int s = change.scale;
-  const cv::Rect small = cv::Rect(static_cast<int>(box.x) / s - 1, static_cast<int>(box.y) / s - 1,
-                                  static_cast<int>(box.width) / s + 3, static_cast<int>(box.height) / s + 3) &
-                         cv::Rect(0, 0, change.changed_small.cols, change.changed_small.rows);
-  return small.area() > 0 && cv::countNonZero(change.changed_small(small)) > 0;
-}
-
 }  // namespace
 
 DetectorOptions tracker_detector_options() {
@@ -91,7 +81,8 @@ Tracker::Tracker(model::TableSpec table, model::DiskRegistry registry, std::opti
       settle_(options.settle_window_s),
       last_tilted_(registry_.disks().size()),
       background_poses_(registry_.disks().size()),
-      last_measured_frame_(registry_.disks().size(), -1) {
+      last_measured_frame_(registry_.disks().size(), -1),
+      measured_pictures_(registry_.disks().size()) {
   if (!(options.size_tolerance > 0)) throw std::invalid_argument("size_tolerance must be > 0");
   if (!(options.thickness_sigma_mm >= 0)) throw std::invalid_argument("thickness_sigma_mm must be >= 0");
   for (const model::DiskSpec& d : registry_.disks())
@@ -145,6 +136,7 @@ void Tracker::reset() {
   camera_suspect_ = false;
   retake_background_ = false;
   std::fill(last_measured_frame_.begin(), last_measured_frame_.end(), -1);
+  std::fill(measured_pictures_.begin(), measured_pictures_.end(), std::nullopt);
   suspect_marker_frames_ = 0;
   disks_ = DiskTracker(registry_, options_.disks);
   change_ = ChangeDetector(options_.change);
@@ -628,6 +620,10 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
     return std::any_of(observations.begin(), observations.end(), [&](const DiskObservation& o) { return o.disk_index == i; });
   });
   for (const auto& o : observations) last_measured_frame_[o.disk_index] = frame_index;
+  // Looked for and missed, but the same picture as when last measured: seen where it was.
+  const std::vector<std::size_t> same = same_picture_as_measured(change, observations, unchanged);
+  unchanged.insert(unchanged.end(), same.begin(), same.end());
+  remember_measured_pictures(change, observations);
   result.track = disks_.update(frame_index, t, observations, unchanged, lifted);
   result.times.track_ms = ms_since(clock);
 

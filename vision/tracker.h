@@ -258,6 +258,13 @@ class Tracker {
   // The disks whose tag is seen tilted this frame other than where it was first seen tilted a
   // moment ago (turning, or carried); remembers each tilted sighting.
   std::vector<std::size_t> tilted_anew(const std::vector<DetectionRecord>& records, double t);
+  // The disks at rest looked for this frame and not found whose tag's picture is the one they were
+  // last measured in, not a pixel changed around it in any frame since (tracker_still_picture.cpp):
+  // the same tag lies there, missed by the decoder. Call with this frame's change and observations
+  // before the disks are updated; it then remembers the pictures of the disks measured now.
+  std::vector<std::size_t> same_picture_as_measured(const ChangeResult& change, std::span<const DiskObservation> observations,
+                                                    std::span<const std::size_t> unchanged);
+  void remember_measured_pictures(const ChangeResult& change, std::span<const DiskObservation> observations);
 
   model::TableSpec table_;
   model::DiskRegistry registry_;
@@ -298,6 +305,14 @@ class Tracker {
   std::vector<std::vector<calib::MarkerObservation>> marker_history_;
   bool provisional_from_full_history_ = false;
   std::vector<long long> last_measured_frame_;  // per disk; -1 = never
+  // Per disk, the picture (the change detector's shrunk grey) of its tag where it was last measured.
+  struct MeasuredPicture {
+    cv::Rect box_px;    // full resolution
+    cv::Rect box_small; // in the shrunk frame
+    cv::Mat small;      // the shrunk frame's pixels there, then
+    bool changed_since = false;  // the change detector saw a change there in a frame since
+  };
+  std::vector<std::optional<MeasuredPicture>> measured_pictures_;
   std::optional<PoseUncertainty> pose_uncertainty_;
   double thickest_disk_mm_ = 0;  // of the disks a template may lie on
   cv::Mat grey_buffer_;  // grey copies of the searched regions of colour frames

@@ -47,4 +47,17 @@ void grey_into(const cv::Mat& frame, cv::Mat& grey) {
     cv::cvtColor(frame, grey, frame.type() == CV_8UC4 ? cv::COLOR_BGRA2GRAY : cv::COLOR_BGR2GRAY);
 }
 
+cv::Rect small_box(const ChangeResult& change, const cv::Rect2d& box) {
+  const int s = change.scale;
+  return cv::Rect(static_cast<int>(box.x) / s - 1, static_cast<int>(box.y) / s - 1, static_cast<int>(box.width) / s + 3,
+                  static_cast<int>(box.height) / s + 3) &
+         cv::Rect(0, 0, change.changed_small.cols, change.changed_small.rows);
+}
+
+bool changed_in(const ChangeResult& change, const cv::Rect2d& box) {
+  if (change.first_frame) return true;
+  const cv::Rect small = small_box(change, box);
+  return small.area() > 0 && cv::countNonZero(change.changed_small(small)) > 0;
+}
+
 }  // namespace diskref::vision

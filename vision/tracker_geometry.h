@@ -8,6 +8,7 @@
 #include <opencv2/core.hpp>
 
 #include "calibration/camera_pose.h"
+#include "vision/change_detector.h"
 #include "engine/geometry/pose.h"
 #include "engine/model/disk_registry.h"
 
@@ -28,6 +29,13 @@ struct TagSizes {
   double largest_mm = 0;
 };
 TagSizes tag_sizes_mm(const model::DiskSpec& disk);
+
+// `box` (full-resolution pixels) in the change detector's shrunk frame, a small pixel's margin
+// around it, clipped to the frame (empty when wholly outside).
+cv::Rect small_box(const ChangeResult& change, const cv::Rect2d& box);
+// Whether any pixel changed in `box` (full-resolution pixels; a small pixel's margin around it);
+// always on the first frame.
+bool changed_in(const ChangeResult& change, const cv::Rect2d& box);
 
 // `frame` (8-bit grey, BGR or BGRA; a whole frame or a region of one) in 8-bit grey, into `grey`:
 // written in place when `grey` already has its size and type, so that a view of a buffer stays one.

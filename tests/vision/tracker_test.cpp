@@ -379,5 +379,49 @@ TEST_F(TrackerOnSyntheticTable, StillDisksInAnUnchangedPictureAreNotSearchedEver
   EXPECT_GE(frames_searching_enterprise, 30 / TrackerOptions{}.still_refresh_frames);
 }
 
+// The same picture, not merely no change from frame to frame: a tag fading away too slowly for
+// any one frame to differ is no longer the picture it was measured in, and the disk goes stale
+// once it is missed; and a disk taken away goes stale at once.
+TEST_F(TrackerOnSyntheticTable, ATagThatFadesSlowlyOrADiskTakenAwayIsNotHeldVisible) {
+  Truth torpedo{"torpedo-1", geom::Pose::from_degrees(150, 450, 45)};
+  Truth ship{"enterprise", geom::Pose::from_degrees(400, 300, 0)};
+  const cv::Mat clean = frame({torpedo, ship});
+  const cv::Mat without = frame({ship});
+  cv::Mat white = clean.clone();  // the torpedo's tag gone: its disc white all over
+  {
+    const std::array<cv::Point2d, 4> c = test::tag_corners_image(pose, tag_for(reg, torpedo).table_from_tag, 12 * 9.0 / 5, 2.0);
+    std::vector<cv::Point> poly;
+    for (const cv::Point2d& p : c) poly.emplace_back(static_cast<int>(std::lround(p.x)), static_cast<int>(std::lround(p.y)));
+    cv::fillConvexPoly(white, poly, cv::Scalar(255));
+  }
+  for (const bool fade : {true, false}) {
+    Tracker tracker(table, reg, pose.camera);
+    bool stale = false;
+    for (int i = 0; i < 700 && !stale; ++i) {
+      cv::Mat image = clean;  // shared, never written
+      if (i >= 15 && fade) {
+        // Half a grey level a frame at most: the change detector sees no change in any one frame.
+        const double towards = std::min(1.0, (i - 15) / 600.0);
+        cv::Mat faded;
+        cv::addWeighted(clean, 1 - towards, white, towards, 0, faded);
+        image = faded;
+      } else if (i >= 15) {
+        image = without;
+      }
+      TrackerResult r = tracker.process(image, i, i / 30.0);
+      const model::DiskTrack* d = find(r.track, "torpedo-1");
+      ASSERT_NE(d, nullptr);
+      if (i < 15) {
+        EXPECT_EQ(d->state, model::TrackState::visible) << i;
+      }
+      if (i == 15 && !fade) {
+        EXPECT_NE(d->state, model::TrackState::visible) << "taken away";
+      }
+      stale = d->state != model::TrackState::visible;
+    }
+    EXPECT_TRUE(stale) << (fade ? "faded away" : "taken away");
+  }
+}
+
 }  // namespace
 }  // namespace diskref::vision
