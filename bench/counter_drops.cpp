@@ -399,6 +399,8 @@ Tally run_variant(const simulator::DropVariant& v, const fs::path& root, const f
       if (!crops_dir.empty() && d.table_pose && ((truth == Truth::flat_clear && !right) || (truth != Truth::flat_clear && read)))
         write_crop(crops_dir / fmt::format("{}-drop{}-{}.png", v.name, k, name), d.picture, *d.table_pose, d.read_from,
                    scene, at, name, l->on);
+      if (verbose && l->on.empty() && truth != Truth::flat_clear)
+        std::fprintf(stderr, "      it lies at (%.1f, %.1f)\n", l->pose.x, l->pose.y);
       if (verbose && !l->on.empty()) {
         // What the camera made of the disk it rests on or against, and the parts it could not explain.
         const model::TrackFrame& f = d.read_from;
