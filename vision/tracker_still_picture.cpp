@@ -44,17 +44,17 @@ std::vector<std::size_t> Tracker::same_picture_as_measured(const ChangeResult& c
 }
 
 void Tracker::remember_measured_pictures(const ChangeResult& change, std::span<const DiskObservation> observations) {
-  if (!pose_ || change.small.empty()) return;
+  if (!pose_ || !geometry_ || change.small.empty()) return;
   const double printed = static_cast<double>(search_.cells_across_tag()) / search_.cells_across_corners();
   for (const DiskObservation& o : observations) {
     if (o.disk_index >= measured_pictures_.size()) continue;
     const model::DiskSpec& disk = registry_.disks()[o.disk_index];
-    // The printed tag at any turn, where it was measured.
+    // The printed tag at any turn, where it was measured: one box for the picture kept and for the
+    // changes watched.
     const double half = tag_sizes_mm(disk).largest_mm * printed / std::sqrt(2.0);
-    const cv::Rect2d box = bounding_box(square_in_image(*pose_, o.table_from_disk.position, half, disk.thickness_mm));
     MeasuredPicture p;
-    p.box_px = cv::Rect(box);
-    p.box_small = small_box(change, box);
+    p.box_px = image_box_around(o.table_from_disk.position, half, disk.thickness_mm, geometry_->image_size);
+    p.box_small = small_box(change, p.box_px);
     if (p.box_small.area() == 0) {
       measured_pictures_[o.disk_index].reset();
       continue;
