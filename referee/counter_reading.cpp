@@ -41,8 +41,10 @@ struct Unreadable {
   std::vector<geom::Vec2> outline;
 };
 
+// `accounted`: every counter of the drop is seen, lying flat or tilted, and none seen when the drop
+// was asked for is out of sight now: no counter can lie under this one but one never seen at all.
 Unreadable unreadable_why(const model::DiskTrack& d, const model::DiskSpec& spec, const geom::Pose& pose,
-                          const CounterReadingInput& in) {
+                          const CounterReadingInput& in, bool accounted) {
   if (d.motion == model::Motion::moving) return {"it is still moving", {}};
   const geom::PlacedShape self{spec.shape, pose};
   // Wholly on the play area (and in the zone).
@@ -62,6 +64,9 @@ Unreadable unreadable_why(const model::DiskTrack& d, const model::DiskSpec& spec
     const std::optional<geom::Pose> at = pose_of(&other);
     const model::DiskSpec* other_spec = in.registry->find(other.name);
     if (!at || other_spec == nullptr) continue;
+    // One seen tilted at rest since is no longer where it was last seen flat; what it stands
+    // against shows as a part the camera cannot read, weighed below.
+    if (other.tilted) continue;
     // A counter out of sight counts where it was last seen only if it was seen since the drop
     // was asked for, or then (covered since, perhaps by this one); one out of sight already then,
     // and not seen since, was picked up, most likely, and its last place says nothing.
@@ -83,6 +88,9 @@ Unreadable unreadable_why(const model::DiskTrack& d, const model::DiskSpec& spec
   for (const model::ForeignBox& b : in.now.foreign) {
     const bool under = b.outline.empty() ? distance_to_box(pose.position, b) < r + kUnreadNearMm
                                          : std::find(b.under.begin(), b.under.end(), d.name) != b.under.end();
+    // The part holds a counter seen tilted at rest (on its edge, leaning), and no counter is
+    // missing that could lie under this one: the part is that counter standing against it.
+    if (under && accounted && !b.tilted.empty()) continue;
     if (under)
       return {fmt::format("something the camera cannot read lies against it (at {:.0f}, {:.0f} mm), and could be a "
                           "counter under it",
@@ -127,38 +135,63 @@ CounterReading read_counters(const CounterReadingInput& in) {
   out.need = in.need;
   const bool typed = !in.need.typed_counters.empty();
   std::vector<std::string> gone;  // counters seen when the drop was asked for, out of sight now
+  struct Moved {
+    const model::DiskSpec* spec;
+    const model::DiskTrack* now;
+    std::optional<geom::Pose> pose;  // where it lies flat, or stands tilted (heading 0)
+  };
+  std::vector<Moved> drop;
   for (const model::DiskSpec& spec : in.registry->disks()) {
     if (spec.kind != model::DiskKind::counter) continue;
     const model::DiskTrack* now = find_track(in.now, spec.name);
     const model::DiskTrack* before = find_track(in.baseline, spec.name);
     const bool seen_before = before != nullptr && before->state == model::TrackState::visible;
-    if (now == nullptr || now->state == model::TrackState::lost) {
-      if (seen_before) gone.push_back(spec.name);
-      continue;
-    }
-    const std::optional<geom::Pose> pose = pose_of(now);
-    if (!moved(*now, before, in)) {
-      if (seen_before && now->state != model::TrackState::visible) gone.push_back(spec.name);
-      continue;  // where it lay when the drop was asked for (perhaps covered now)
+    std::optional<geom::Pose> pose;
+    if (now != nullptr && now->state != model::TrackState::visible && now->tilted) {
+      // Seen tilted at rest: of this drop when it came to lie so after the drop was asked for.
+      if (now->tilted->since_t <= in.baseline.t) continue;
+      pose = geom::Pose::from_degrees(now->tilted->x, now->tilted->y, 0);
+    } else {
+      if (now == nullptr || now->state == model::TrackState::lost) {
+        if (seen_before) gone.push_back(spec.name);
+        continue;
+      }
+      pose = pose_of(now);
+      if (!moved(*now, before, in)) {
+        if (seen_before && now->state != model::TrackState::visible) gone.push_back(spec.name);
+        continue;  // where it lay when the drop was asked for (perhaps covered now)
+      }
     }
     if (pose && in.zone && !in.zone->contains(pose->position.x, pose->position.y)) {
       out.ignored.push_back(spec.name);
       continue;
     }
+    drop.push_back({&spec, now, pose});
+  }
+  const bool accounted = gone.empty() && in.need.counters >= 0 && static_cast<int>(drop.size()) == in.need.counters;
+  for (const Moved& m : drop) {
+    const model::DiskSpec& spec = *m.spec;
+    const model::DiskTrack* now = m.now;
     CounterSeen c;
     c.name = spec.name;
-    c.pose = pose;
+    c.pose = m.pose;
     c.sigma_mm = now->sigma_mm;
-    c.face = now->face;
-    if (const model::CounterFace* f = model::counter_face(spec, now->face)) c.shows = *f;
+    c.face = now->tilted && now->state != model::TrackState::visible ? now->tilted->face : now->face;
+    if (const model::CounterFace* f = model::counter_face(spec, c.face)) c.shows = *f;
     c.faces = spec.faces;
     c.crit_type = model::counter_crit_type(spec);
     c.visible = now->state == model::TrackState::visible;
-    if (!c.visible) {
+    if (!c.visible && now->tilted) {
+      c.tilt_deg = now->tilted->tilt_deg;
+      c.tag_z_mm = now->tilted->z;
+      c.why = fmt::format("it lies tilted {:.0f}° from flat (on its edge, or leaning on something), its {} face toward the "
+                          "camera",
+                          now->tilted->tilt_deg, model::to_string(now->tilted->face));
+    } else if (!c.visible) {
       c.why = fmt::format("not seen since {:.1f} s ago: covered, or lying where its tag cannot be read",
                           value_or(now->age_s, 0.0));
-    } else if (pose) {
-      Unreadable u = unreadable_why(*now, spec, *pose, in);
+    } else if (m.pose) {
+      Unreadable u = unreadable_why(*now, spec, *m.pose, in, accounted);
       c.why = std::move(u.why);
       c.why_outline_mm = std::move(u.outline);
     }
@@ -351,6 +384,7 @@ nlohmann::json counter_reading_to_json(const CounterReading& r) {
       j["heading"] = std::round(c.pose->heading_deg() * 100) / 100;
       j["sigma_mm"] = std::round(c.sigma_mm * 100) / 100;
     }
+    if (c.tilt_deg) j["tilt_deg"] = std::round(*c.tilt_deg * 10) / 10;
     j["readable"] = c.readable;
     if (!c.why.empty()) j["why"] = c.why;
     if (!c.why_outline_mm.empty()) {

@@ -19,6 +19,11 @@
 //     rim of one under it, ...): a `foreign` part the tracker measured at full resolution and says
 //     lies against it, or one it did not measure so (a hand's size, an older recording) within
 //     kUnreadNearMm of its outline.
+// A counter the tracker sees tilted at rest (on its edge, leaning: model::TiltedRest) is of the drop
+// when it came to lie so after the drop was asked for; it is named and asked about, never read. The
+// part it makes in the picture, against a flat counter, is no counter under that one when every
+// counter of the drop is seen (flat or tilted) and none seen when the drop was asked for has gone
+// out of sight: only a counter never seen could lie there, as under any counter.
 // Any other counter of the drop is named with why, and the referee is asked about it alone; a
 // counter asked for that is not seen at all is asked about as "not seen" (for a critical check, by
 // its type), naming the counters that went out of sight since the drop was asked for. Nothing is
@@ -69,7 +74,9 @@ struct CounterSeen {
   std::optional<model::CounterFace> shows;  // what that face shows
   std::optional<model::CounterFaces> faces; // what each of its faces shows (the registry's)
   std::string crit_type;                    // its critical face's type
-  bool visible = false;                     // its tag is seen now
+  bool visible = false;                     // its tag is seen now (lying flat)
+  std::optional<double> tilt_deg;           // seen tilted at rest instead: how far from flat (pose: where its tag is)
+  double tag_z_mm = 0;                      // ...and how high its tag's middle is (the screen draws it there)
   bool readable = false;
   std::string why;                          // when not readable
   // What it was asked about, when that is a thing on the table, for the screen and the evidence to

@@ -65,10 +65,13 @@ void draw_game_counters(ImDrawList* dl, const Screen& s, const TableToScreen& ma
     // camera cannot read against it — solid under the counter's own dashes.
     if (!good && !c.why_outline_mm.empty())
       draw_polygon(dl, map(c.why_outline_mm, 0.0), im_color(colors::kContact, 235), style.line_px + 1.5f);
-    const std::vector<Vec2> outline = map(geom::outline_polygon({spec->shape, *c.pose}, 6.0), spec->thickness_mm);
+    // A counter standing tilted is drawn about its tag, as high as the tag is: its footprint is
+    // not known.
+    const double z = c.tilt_deg ? c.tag_z_mm : spec->thickness_mm;
+    const std::vector<Vec2> outline = map(geom::outline_polygon({spec->shape, *c.pose}, 6.0), z);
     if (good) draw_polygon(dl, outline, im_color(colour, 235), style.line_px + 1.0f);
     else draw_dashed(dl, outline, im_color(colour, 235), style.line_px + 1.0f, 5.0f);
-    const Vec2 centre = map({c.pose->position}, spec->thickness_mm)[0];
+    const Vec2 centre = map({c.pose->position}, z)[0];
     placed.push_back(centre);
     const std::string text = referee::counter_label(c);
     const ImVec2 size = ImGui::CalcTextSize(text.c_str());

@@ -106,32 +106,6 @@ void Tracker::set_table_pose(calib::CameraPose pose) {
   use_pose(std::move(pose), size);
 }
 
-std::vector<std::size_t> Tracker::tilted_anew(const std::vector<DetectionRecord>& records, double t) {
-  // A tilted tag where the same disk's tilted tag was seen a moment ago, to within a pixel at each
-  // corner of where it was first seen there, is a disk at rest leaning or on its edge, whose tag
-  // the detector catches now and then; anything turning or carried shows its tag somewhere new
-  // each time.
-  constexpr double kSamePlacePx = 1.0;
-  constexpr double kMomentS = 0.5;
-  std::vector<std::size_t> anew;
-  for (const DetectionRecord& d : records) {
-    if (!d.disk_index || d.rejected != RejectReason::not_flat || d.enlarged) continue;
-    std::optional<TiltedSighting>& last = last_tilted_[*d.disk_index];
-    const bool same_place = last && t - last->t <= kMomentS && [&] {
-      for (std::size_t k = 0; k < 4; ++k)
-        if (cv::norm(d.tag.corners[k] - last->corners[k]) > kSamePlacePx) return false;
-      return true;
-    }();
-    if (same_place) {
-      last->t = t;  // where it was first seen there stays the mark: creeping a pixel is moving
-    } else {
-      anew.push_back(*d.disk_index);
-      last = TiltedSighting{d.tag.corners, t};
-    }
-  }
-  return anew;
-}
-
 void Tracker::reset() {
   camera_suspect_ = false;
   retake_background_ = false;
@@ -614,7 +588,7 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
   // track
   // Disks whose tag is seen tilted somewhere new: turning over, or in a hand. One seen tilted again
   // where it was first seen tilted lies so, at rest (leaning, on its edge): not lifted.
-  const std::vector<std::size_t> lifted = tilted_anew(result.detections, t);
+  const std::vector<std::size_t> lifted = tilted_anew(result.detections, change, t);
   // A disk left unmeasured as unchanged but detected anyway (in another region) counts as measured.
   std::erase_if(unchanged, [&](std::size_t i) {
     return std::any_of(observations.begin(), observations.end(), [&](const DiskObservation& o) { return o.disk_index == i; });
@@ -625,6 +599,7 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
   unchanged.insert(unchanged.end(), same.begin(), same.end());
   remember_measured_pictures(change, observations);
   result.track = disks_.update(frame_index, t, observations, unchanged, lifted);
+  report_tilted(result.track);
   result.times.track_ms = ms_since(clock);
 
   // settle

@@ -63,6 +63,7 @@
 #include "vision/settle_clock.h"
 #include "vision/table_watch.h"
 #include "vision/tag_measurement.h"
+#include "vision/tilted_tag.h"
 
 namespace diskref::vision {
 
@@ -256,8 +257,14 @@ class Tracker {
   // since the last settle at full resolution; the small parts kept to be searched again.
   void report_foreign(const cv::Mat& image, TrackerResult& result, int shift_levels);
   // The disks whose tag is seen tilted this frame other than where it was first seen tilted a
-  // moment ago (turning, or carried); remembers each tilted sighting.
-  std::vector<std::size_t> tilted_anew(const std::vector<DetectionRecord>& records, double t);
+  // moment ago (turning, or carried); remembers each tilted sighting (tracker_tilted.cpp), and
+  // forgets one whose picture changed since it was last seen (`change`).
+  std::vector<std::size_t> tilted_anew(const std::vector<DetectionRecord>& records, const ChangeResult& change, double t);
+  // Into `track`, each disk not seen lying flat whose tag was seen tilted at rest (model::TiltedRest:
+  // seen again where first seen, the picture there unchanged since), and into `box` the disks
+  // so seen whose tag lies in `part` (its pixels, 255, over `roi` of the image).
+  void report_tilted(model::TrackFrame& track) const;
+  void tilted_in_part(const cv::Mat& part, const cv::Rect& roi, const model::TrackFrame& track, model::ForeignBox& box) const;
   // The disks at rest looked for this frame and not found whose tag's picture is the one they were
   // last measured in, not a pixel changed around it in any frame since (tracker_still_picture.cpp):
   // the same tag lies there, missed by the decoder. Call with this frame's change and observations
@@ -284,10 +291,15 @@ class Tracker {
   bool was_still_ = false;                // the last frame's play area was still
   double picture_changed_t_ = -1e300;     // the last frame the play area's picture changed
   // Per disk, its tag seen tilted (not lying flat): where in the image it was first seen at its
-  // present place, and when last.
+  // present place, when first and last, and whether anything changed there since it was last seen.
   struct TiltedSighting {
     std::array<cv::Point2d, 4> corners;
+    double first_t = 0;
     double t = 0;
+    int sightings = 1;
+    bool changed_since = false;
+    model::Face face = model::Face::up;
+    std::optional<TiltedTagPose> pose;  // in space, from the corners (tilted_tag.h)
   };
   std::vector<std::optional<TiltedSighting>> last_tilted_;
   std::vector<cv::Rect> small_foreign_px_;  // small foreign parts of the last frame: searched again

@@ -108,7 +108,8 @@ std::vector<Tracker::FootprintPx> Tracker::footprints_px(const cv::Rect& roi, co
   for (const model::DiskTrack& d : track.disks) {
     const std::optional<std::size_t> i = registry_.index_of(d.name);
     if (!i) continue;
-    if (d.x && d.y && d.heading)
+    // One seen tilted at rest is no longer where it was last seen flat.
+    if (d.x && d.y && d.heading && !d.tilted)
       draw(registry_.disks()[*i], geom::Pose::from_degrees(*d.x, *d.y, *d.heading), d.sigma_mm, d.state == model::TrackState::visible);
     if (background_poses_[*i]) draw(registry_.disks()[*i], *background_poses_[*i], d.sigma_mm, false);
   }
@@ -186,6 +187,7 @@ std::vector<model::ForeignBox> Tracker::foreign_outlines(const cv::Mat& image, c
       }
       if (under) box.under.push_back(f->disk);
     }
+    tilted_in_part(near, roi, track, box);
     out.push_back(std::move(box));
   }
   return out;

@@ -79,6 +79,13 @@ nlohmann::json to_json(const TrackFrame& frame, Precision precision) {
     j["sigma_mm"] = written(d.sigma_mm, 2);
     if (d.motion) j["motion"] = to_string(*d.motion);
     if (d.age_s) j["age_s"] = written(*d.age_s, 3);
+    if (d.tilted)
+      j["tilted"] = {{"x", written(d.tilted->x, 2)},
+                     {"y", written(d.tilted->y, 2)},
+                     {"z", written(d.tilted->z, 2)},
+                     {"tilt_deg", written(d.tilted->tilt_deg, 1)},
+                     {"face", to_string(d.tilted->face)},
+                     {"since", written(d.tilted->since_t, 6)}};
     disks.push_back(std::move(j));
   }
   nlohmann::json out = {{"frame", frame.frame}, {"t", written(frame.t, 6)}, {"disks", disks}};
@@ -86,8 +93,9 @@ nlohmann::json to_json(const TrackFrame& frame, Precision precision) {
   if (frame.still_s) out["still_s"] = written(*frame.still_s, 3);
   if (!frame.foreign.empty()) {
     nlohmann::json boxes = nlohmann::json::array();
-    nlohmann::json outlines = nlohmann::json::array(), against = nlohmann::json::array(), under = nlohmann::json::array();
-    bool any_outline = false;
+    nlohmann::json outlines = nlohmann::json::array(), against = nlohmann::json::array(), under = nlohmann::json::array(),
+                   tilted = nlohmann::json::array();
+    bool any_outline = false, any_tilted = false;
     for (const ForeignBox& b : frame.foreign) {
       boxes.push_back({written(b.x0, 1), written(b.y0, 1), written(b.x1, 1), written(b.y1, 1)});
       nlohmann::json points = nlohmann::json::array();
@@ -96,12 +104,15 @@ nlohmann::json to_json(const TrackFrame& frame, Precision precision) {
       outlines.push_back(std::move(points));
       against.push_back(b.against);
       under.push_back(b.under);
+      tilted.push_back(b.tilted);
+      any_tilted = any_tilted || !b.tilted.empty();
     }
     out["foreign_mm"] = std::move(boxes);
     if (any_outline) {
       out["foreign_outline_mm"] = std::move(outlines);
       out["foreign_against"] = std::move(against);
       out["foreign_under"] = std::move(under);
+      if (any_tilted) out["foreign_tilted"] = std::move(tilted);
     }
   }
   if (!frame.landings.empty()) {
@@ -158,6 +169,7 @@ TrackFrame parse_track_frame(const io::JsonCursor& c) {
                        "names a disk that foreign_against does not: a part lies under only what it lies against");
   else
     for (ForeignBox& b : f.foreign) b.under = b.against;  // written before the tracker told them apart: the safe side
+  read_names_per_box(c, "foreign_tilted", f.foreign, &ForeignBox::tilted);
   auto disks = c.at("disks");
   for (std::size_t i = 0; i < disks.size(); ++i) {
     auto d = disks.at(i);
@@ -175,8 +187,24 @@ TrackFrame parse_track_frame(const io::JsonCursor& c) {
     if (auto s = d.find("sigma_mm")) t.sigma_mm = bounds::sigma_mm(*s);
     if (auto m = d.find("motion")) t.motion = m->one_of({"settled", "moving"}) == "moving" ? Motion::moving : Motion::settled;
     if (auto a = d.find("age_s")) t.age_s = bounds::time_s(*a);
+    if (auto r = d.find("tilted")) {
+      TiltedRest rest;
+      rest.x = bounds::coordinate_mm(r->at("x"));
+      rest.y = bounds::coordinate_mm(r->at("y"));
+      rest.z = bounds::coordinate_mm(r->at("z"));
+      rest.tilt_deg = r->at("tilt_deg").number_in(0, 180);
+      rest.face = parse_face(r->at("face"));
+      rest.since_t = bounds::time_s(r->at("since"));
+      t.tilted = rest;
+    }
     f.disks.push_back(std::move(t));
   }
+  // A part is explained by a disk seen tilted only if the frame says that disk is.
+  for (std::size_t i = 0; i < f.foreign.size(); ++i)
+    for (std::size_t k = 0; k < f.foreign[i].tilted.size(); ++k) {
+      const DiskTrack* d = find_track(f, f.foreign[i].tilted[k]);
+      if (d == nullptr || !d->tilted) c.at("foreign_tilted").at(i).at(k).fail("names no disk of this frame seen tilted (its \"tilted\")");
+    }
   if (auto landings = c.find("landings")) {
     for (std::size_t i = 0; i < landings->size(); ++i) {
       auto l = landings->at(i);

@@ -32,6 +32,19 @@ std::string_view to_string(TrackState state);
 enum class Motion { settled, moving };
 std::string_view to_string(Motion motion);
 
+// A disk seen tilted at rest (extension to spec §5, a disk's "tilted"): leaning against something,
+// or standing on its edge, its tag seen at the same place again and again and the picture around
+// it unchanged since. The tracker reports it only while the disk is not seen lying flat. Where its
+// tag is, not where the disk's footprint is: which face lies how is the referee's to say.
+struct TiltedRest {
+  double x = 0;          // table frame, mm: the point of the table under the middle of its tag
+  double y = 0;
+  double z = 0;          // mm: how high above the table the middle of its tag is
+  double tilt_deg = 0;   // how far its tag's face is from lying flat: 0 flat, 90 on its edge
+  Face face = Face::up;  // the face whose tag is seen
+  double since_t = 0;    // when it was first seen lying so (s, the frames' clock)
+};
+
 struct DiskTrack {
   std::string name;
   DiskKind kind = DiskKind::ship;
@@ -45,6 +58,7 @@ struct DiskTrack {
   // Extensions (documented in the README); absent when not known.
   std::optional<Motion> motion;
   std::optional<double> age_s;  // time since last seen, for stale disks
+  std::optional<TiltedRest> tilted;  // seen tilted at rest, and not lying flat since
 };
 
 // A disk came to rest between flips, or at the end of a move (extension to spec §5: a frame's
@@ -82,6 +96,10 @@ struct ForeignBox {
   // hides it (vision/rim_under.h). A counter on its edge beside a flat one is against it, and often
   // not under it ("foreign_under"; a file without it: every disk it lies against).
   std::vector<std::string> under = {};
+  // With an outline: the disks seen tilted at rest (a DiskTrack's `tilted`) whose tag lies in this
+  // part: a counter on its edge, a leaning one — what the part is, or some of it
+  // ("foreign_tilted").
+  std::vector<std::string> tilted = {};
   double width() const { return x1 - x0; }
   double height() const { return y1 - y0; }
 };

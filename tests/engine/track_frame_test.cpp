@@ -123,6 +123,54 @@ TEST(TrackFrame, AForeignPartsOutlineAndTheDisksItLiesAgainstAndCouldLieUnderRou
   EXPECT_THROW(parse_track_frame(io::JsonCursor(bad, "t.jsonl")), io::InputError);
 }
 
+TEST(TrackFrame, ADiskSeenTiltedAndThePartsHoldingItRoundTripAndAreChecked) {
+  TrackFrame f;
+  f.t = 12.5;
+  DiskTrack d;
+  d.name = "counter-12";
+  d.kind = DiskKind::counter;
+  d.state = TrackState::lost;
+  d.tilted = TiltedRest{253.456, 781.994, 18.73, 84.26, Face::down, 11.2};
+  f.disks.push_back(d);
+  ForeignBox part{240, 770, 266, 795};
+  part.outline = {{240, 770}, {266, 770}, {266, 795}};
+  part.against = {"counter-9"};
+  part.under = {"counter-9"};
+  part.tilted = {"counter-12"};
+  f.foreign.push_back(part);
+  const nlohmann::json j = to_json(f);
+  EXPECT_EQ(j["disks"][0]["tilted"],
+            nlohmann::json::parse(R"({"x": 253.46, "y": 781.99, "z": 18.73, "tilt_deg": 84.3, "face": "down", "since": 11.2})"));
+  EXPECT_FALSE(j["disks"][0].contains("x")) << "lost: no flat place";
+  EXPECT_EQ(j["foreign_tilted"], nlohmann::json::parse(R"([["counter-12"]])"));
+  const TrackFrame back = parse_track_frame(io::JsonCursor(j, "t.jsonl"));
+  ASSERT_TRUE(back.disks[0].tilted);
+  EXPECT_EQ(back.disks[0].tilted->face, Face::down);
+  EXPECT_NEAR(back.disks[0].tilted->tilt_deg, 84.3, 1e-12);
+  EXPECT_NEAR(back.disks[0].tilted->since_t, 11.2, 1e-12);
+  EXPECT_EQ(back.foreign[0].tilted, std::vector<std::string>{"counter-12"});
+  // Nothing tilted: no key.
+  f.foreign[0].tilted.clear();
+  EXPECT_FALSE(to_json(f).contains("foreign_tilted"));
+  // Refused, with the place: a tilt past upside down, a part holding a disk not seen tilted.
+  nlohmann::json steep = j;
+  steep["disks"][0]["tilted"]["tilt_deg"] = 200;
+  try {
+    parse_track_frame(io::JsonCursor(steep, "t.jsonl"));
+    ADD_FAILURE() << "accepted";
+  } catch (const io::InputError& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("tilt_deg")) << e.what();
+  }
+  nlohmann::json stray = j;
+  stray["foreign_tilted"][0] = {"counter-3"};
+  try {
+    parse_track_frame(io::JsonCursor(stray, "t.jsonl"));
+    ADD_FAILURE() << "accepted";
+  } catch (const io::InputError& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("foreign_tilted[0][0]: names no disk of this frame seen tilted")) << e.what();
+  }
+}
+
 TEST(TrackFrame, HeadingNeverRoundsTo360) {
   TrackFrame f;
   DiskTrack d;

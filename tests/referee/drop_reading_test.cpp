@@ -315,6 +315,97 @@ TEST(DropReading, WhatTheTrackerSaysCouldLieUnderACounterIsAskedAboutWhatLiesAga
   EXPECT_TRUE(seen("counter-1").why_outline_mm.empty());
 }
 
+TEST(DropReading, ACounterSeenTiltedIsAskedByNameAndThePartItMakesIsNoCounterUnderItsNeighbour) {
+  // counter-4 stands on its edge against counter-2: the tracker sees its tag tilted at rest, in the
+  // part beside counter-2 that a counter under counter-2 could also make.
+  auto part = [](std::vector<std::string> tilted) {
+    model::ForeignBox b{457, 530, 470, 550};
+    b.outline = {{457, 530}, {470, 530}, {470, 550}, {457, 550}};
+    b.against = {"counter-2"};
+    b.under = {"counter-2"};
+    b.tilted = std::move(tilted);
+    return b;
+  };
+  auto seen = [](const CounterReading& r, const std::string& name) -> const CounterSeen& {
+    for (const CounterSeen& c : r.counters)
+      if (c.name == name) return c;
+    throw std::logic_error(name + " not in the reading");
+  };
+  std::vector<Counter> counters = four_clear_counters();
+  counters[3] = {"counter-4", 463, 540, 0, model::Face::down, false, 88.0};
+  {
+    // Every counter of the drop seen, one tilted: the part is counter-4, counter-2 is read.
+    BeamAttack a;
+    a.t.foreign(part({"counter-4"}));
+    a.drop(counters);
+    const Expectation e = a.expecting();
+    ASSERT_TRUE(e.counters);
+    const CounterReading& r = *e.counters;
+    EXPECT_TRUE(seen(r, "counter-2").readable) << seen(r, "counter-2").why;
+    const CounterSeen& tilted = seen(r, "counter-4");
+    EXPECT_FALSE(tilted.readable);
+    ASSERT_TRUE(tilted.tilt_deg);
+    EXPECT_EQ(*tilted.tilt_deg, 88.0);
+    ASSERT_TRUE(tilted.pose);
+    EXPECT_EQ(tilted.pose->position, (geom::Vec2{463, 540}));
+    ASSERT_EQ(r.questions().size(), 1u) << "counter-4 alone is asked about";
+    EXPECT_NE(r.question().find("counter-4: it lies tilted 88°"), std::string::npos) << r.question();
+    EXPECT_EQ(counter_reading_to_json(r)["counters"][static_cast<std::size_t>(r.counters.size() - 1)]["tilt_deg"], 88.0);
+  }
+  {
+    // The same part, but the tracker found no tilted tag in it: it could be a counter under counter-2.
+    BeamAttack a;
+    a.t.foreign(part({}));
+    a.drop(counters);
+    const Expectation e = a.expecting();
+    ASSERT_TRUE(e.counters);
+    EXPECT_FALSE(seen(*e.counters, "counter-2").readable);
+    EXPECT_NE(seen(*e.counters, "counter-2").why.find("could be a counter under it"), std::string::npos);
+  }
+  {
+    // A counter of the drop is not seen at all: it may lie under counter-2, beside the tilted one.
+    BeamAttack a;
+    a.t.foreign(part({"counter-4"}));
+    std::vector<Counter> one_unseen = counters;
+    one_unseen[2].visible = false;
+    a.drop(one_unseen);
+    const Expectation e = a.expecting();
+    ASSERT_TRUE(e.counters);
+    EXPECT_FALSE(seen(*e.counters, "counter-2").readable) << "counter-3 is missing";
+    EXPECT_NE(seen(*e.counters, "counter-2").why.find("could be a counter under it"), std::string::npos);
+  }
+  {
+    // Lying tilted since before the drop was asked for, it is not of the drop; since after, it is.
+    const model::DiskRegistry registry = testing::game_registry_with_counters();
+    CounterReadingInput in;
+    in.registry = &registry;
+    in.need = {"damage", "tderet", 1, {}, 0};
+    in.baseline.t = 5.0;
+    in.now.t = 9.0;
+    model::DiskTrack flat;
+    flat.name = "counter-1";
+    flat.kind = model::DiskKind::counter;
+    flat.x = 420;
+    flat.y = 520;
+    flat.heading = 10;
+    in.now.disks.push_back(flat);
+    model::DiskTrack tilted;
+    tilted.name = "counter-5";
+    tilted.kind = model::DiskKind::counter;
+    tilted.state = model::TrackState::lost;
+    tilted.tilted = model::TiltedRest{700, 300, 19, 85, model::Face::up, 3.0};
+    in.now.disks.push_back(tilted);
+    CounterReading r = read_counters(in);
+    EXPECT_TRUE(r.complete()) << r.question();
+    ASSERT_EQ(r.counters.size(), 1u);
+    EXPECT_EQ(r.counters[0].name, "counter-1");
+    in.now.disks[1].tilted->since_t = 6.0;
+    r = read_counters(in);
+    EXPECT_FALSE(r.complete());
+    EXPECT_NE(r.problem.find("2 counters moved"), std::string::npos) << r.problem;
+  }
+}
+
 TEST(DropReading, ACounterLyingOnAnEarlierCounterIsAskedAbout) {
   BeamAttack a;
   a.drop(four_clear_counters());

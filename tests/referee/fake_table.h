@@ -85,12 +85,18 @@ class FakeTable {
     double x = 0, y = 0, heading = 0;
     model::Face face = model::Face::up;
     bool visible = true;
+    // Seen tilted at rest where it lies (x, y: its tag's place), this far from flat; not visible.
+    std::optional<double> tilt_deg = std::nullopt;
   };
   void drop(const std::vector<Counter>& counters, double tumble_s = 0.4) {
     tumbling_ = true;
     run(tumble_s);
     tumbling_ = false;
-    for (const Counter& c : counters) disks_[c.name] = {c.x, c.y, c.heading, c.face, c.visible, false, model::DiskKind::counter};
+    for (const Counter& c : counters) {
+      Disk d{c.x, c.y, c.heading, c.face, c.visible && !c.tilt_deg, false, model::DiskKind::counter};
+      if (c.tilt_deg) d.tilted = model::TiltedRest{c.x, c.y, 12, *c.tilt_deg, c.face, t_};
+      disks_[c.name] = d;
+    }
     last_change_ = t_;
   }
   // Counters picked up: gone from sight, where the tracker keeps them stale at their last place.
@@ -183,6 +189,7 @@ class FakeTable {
     bool visible;
     bool moving;
     model::DiskKind kind;
+    std::optional<model::TiltedRest> tilted = std::nullopt;
   };
   static model::DiskKind kind_of(const std::string& name) {
     return name.rfind("counter-", 0) == 0 ? model::DiskKind::counter : model::DiskKind::ship;
@@ -211,7 +218,9 @@ class FakeTable {
         track.face = p.face;
       }
       if (d.visible) seen_[name] = d;
-      if (!seen_.count(name)) continue;
+      track.tilted = d.tilted;
+      if (!seen_.count(name) && !d.tilted) continue;
+      if (!seen_.count(name)) track.state = model::TrackState::lost;  // never seen flat: no place but its tilted one
       track.sigma_mm = sigma_;
       track.motion = d.moving ? model::Motion::moving : model::Motion::settled;
       any_moving = any_moving || d.moving;

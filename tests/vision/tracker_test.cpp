@@ -242,6 +242,7 @@ TEST_F(TrackerOnSyntheticTable, ADiskLeaningStillIsStillATagTiltedSomewhereNewIs
   {
     Tracker tracker(table, reg, pose.camera);
     std::optional<int> first_seen;
+    model::TrackFrame last;
     for (int i = 0; i < 25; ++i) {
       cv::Mat image = frame({ship});
       if (i >= kComes) draw_leaning_tag(image, drawer, pose, 420, 25);
@@ -253,8 +254,18 @@ TEST_F(TrackerOnSyntheticTable, ADiskLeaningStillIsStillATagTiltedSomewhereNewIs
       ASSERT_TRUE(seen_tilted(r)) << "the test's premise: a tag seen tilted in every frame, frame " << i;
       // Seen tilted for the first time, it was not still; from then on the clock runs.
       EXPECT_NEAR(*r.track.still_s, (i - *first_seen) / 30.0, 1e-9) << i;
+      last = r.track;
     }
-    EXPECT_TRUE(first_seen);
+    ASSERT_TRUE(first_seen);
+    // Never seen lying flat, it is said to lie tilted, in the part it makes in the picture.
+    const model::DiskTrack* d7 = find(last, "d7");
+    ASSERT_NE(d7, nullptr);
+    ASSERT_TRUE(d7->tilted);
+    EXPECT_NEAR(d7->tilted->since_t, *first_seen / 30.0, 1e-9);
+    const bool in_a_part = std::any_of(last.foreign.begin(), last.foreign.end(), [](const model::ForeignBox& b) {
+      return b.tilted == std::vector<std::string>{"d7"};
+    });
+    EXPECT_TRUE(in_a_part) << last.foreign.size() << " parts";
   }
   {
     // Seen lying flat first, then knocked over to lean where it lay: once it lies so, at rest. Its
@@ -279,6 +290,26 @@ TEST_F(TrackerOnSyntheticTable, ADiskLeaningStillIsStillATagTiltedSomewhereNewIs
     ASSERT_NE(d7, nullptr);
     EXPECT_EQ(d7->state, model::TrackState::stale) << "not seen lying flat";
     EXPECT_EQ(d7->motion, model::Motion::settled) << "nor moving: it lies where it was knocked over";
+    // ...and said to lie tilted, where its tag is: its middle 12 mm up the 25-degree slope from
+    // its bottom edge at (x 420, y 438, z 2).
+    ASSERT_TRUE(d7->tilted) << "seen tilted at rest";
+    const double a = geom::deg_to_rad(25);
+    // Along the camera's ray to within a millimetre; how far along it, from the tag's size in the
+    // picture: a tenth of a pixel on its 31 px is 3 mm at 1 m.
+    EXPECT_NEAR(d7->tilted->x, 420, 1.0);
+    EXPECT_NEAR(d7->tilted->y, 438 + 12 * std::cos(a), 1.0);
+    EXPECT_NEAR(d7->tilted->z, 2 + 12 * std::sin(a), 4.0);
+    EXPECT_NEAR(d7->tilted->tilt_deg, 25, 2);
+    EXPECT_EQ(d7->tilted->face, model::Face::up);
+    EXPECT_NEAR(d7->tilted->since_t, *first_seen / 30.0, 1e-9);
+    // Taken away: the picture changes where it stood, and it is no longer said to lie tilted.
+    for (int i = 45; i < 50; ++i) {
+      TrackerResult r = tracker.process(frame({ship}), i, i / 30.0);
+      last = r.track;
+    }
+    d7 = find(last, "d7");
+    ASSERT_NE(d7, nullptr);
+    EXPECT_FALSE(d7->tilted) << "taken away";
   }
   {
     Tracker tracker(table, reg, pose.camera);
