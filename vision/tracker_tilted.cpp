@@ -66,7 +66,6 @@ void Tracker::report_tilted(model::TrackFrame& track) const {
     const std::optional<TiltedSighting>& s = last_tilted_[i];
     // Seen at least twice where it lies (once could be a moment of a tumble), nothing changed
     // there since.
-
     if (!s || s->sightings < 2 || s->changed_since || !s->pose) continue;
     // Lying: its tag no higher than the disk standing on its edge on a ship would hold it. One
     // held still in a hand is higher.
