@@ -311,12 +311,14 @@ CounterReading read_counters(const CounterReadingInput& in) {
   for (DropSlot& slot : out.slots)
     if (slot.shows) slot.question.clear();  // read or answered: nothing more to ask
 
-  // Unexplained things where the counters lie.
+  // Unexplained things where the counters lie; a part holding the tag of a disk seen tilted is
+  // said to be where that disk stands (the counter is named and asked about above).
   for (const model::ForeignBox& b : in.now.foreign) {
     const double x = (b.x0 + b.x1) / 2, y = (b.y0 + b.y1) / 2;
     if (in.zone && !in.zone->contains(x, y)) continue;
-    out.notes.push_back(fmt::format("something the camera cannot read lies at ({:.0f}, {:.0f}) mm, {:.0f} x {:.0f} mm", x, y,
-                                    b.width(), b.height()));
+    out.notes.push_back(fmt::format("something the camera cannot read lies at ({:.0f}, {:.0f}) mm, {:.0f} x {:.0f} mm{}", x, y,
+                                    b.width(), b.height(),
+                                    b.tilted.empty() ? "" : fmt::format(", where {} is seen tilted", fmt::join(b.tilted, " and "))));
   }
   return out;
 }

@@ -236,6 +236,16 @@ void Tracker::report_foreign(const cv::Mat& image, TrackerResult& result, int sh
       const cv::Rect box = image_box_around(pose.position, reach, 0.0, image.size());
       if (box.area() > 0) looks.push_back(box);
     }
+  // Around the tag of each disk seen tilted at rest: the part it makes is measured whole, its tag
+  // in it (the watch's part may hold only what its neighbours' coarse footprints leave of it).
+  for (const model::DiskTrack& d : result.track.disks) {
+    const std::optional<std::size_t> i = registry_.index_of(d.name);
+    if (!i || !d.tilted || !last_tilted_[*i]) continue;
+    std::vector<cv::Point2f> corners;
+    for (const cv::Point2d& p : last_tilted_[*i]->corners) corners.emplace_back(static_cast<float>(p.x), static_cast<float>(p.y));
+    const cv::Rect look = grown(cv::boundingRect(corners), static_cast<int>(geometry_->max_disk_tag_px / 2)) & frame;
+    if (look.area() > 0) looks.push_back(look);
+  }
   std::vector<cv::Rect> fine_px;  // the image boxes of what was found at full resolution
   for (const cv::Rect& look : merged(looks))
     for (model::ForeignBox& b : foreign_outlines(image, look, result.track, shift_levels)) {

@@ -362,6 +362,9 @@ TEST(DropReading, ACounterSeenTiltedIsAskedByNameAndThePartItMakesIsNoCounterUnd
     ASSERT_EQ(r.questions().size(), 1u) << "counter-4 alone is asked about";
     EXPECT_NE(r.question().find("counter-4: it lies tilted 88°"), std::string::npos) << r.question();
     EXPECT_EQ(counter_reading_to_json(r)["counters"][static_cast<std::size_t>(r.counters.size() - 1)]["tilt_deg"], 88.0);
+    // The part is said to be where counter-4 stands, not left as something unknown.
+    ASSERT_EQ(r.notes.size(), 1u);
+    EXPECT_NE(r.notes[0].find("mm, where counter-4 is seen tilted"), std::string::npos) << r.notes[0];
   }
   {
     // The same part, but the tracker found no tilted tag in it: it could be a counter under counter-2.
@@ -372,6 +375,8 @@ TEST(DropReading, ACounterSeenTiltedIsAskedByNameAndThePartItMakesIsNoCounterUnd
     ASSERT_TRUE(e.counters);
     EXPECT_FALSE(seen(*e.counters, "counter-2").readable);
     EXPECT_NE(seen(*e.counters, "counter-2").why.find("could be a counter under it"), std::string::npos);
+    ASSERT_EQ(e.counters->notes.size(), 1u);
+    EXPECT_EQ(e.counters->notes[0].find("seen tilted"), std::string::npos) << e.counters->notes[0];
   }
   {
     // A counter of the drop is not seen at all: it may lie under counter-2, beside the tilted one.
