@@ -67,9 +67,6 @@ Unreadable unreadable_why(const model::DiskTrack& d, const model::DiskSpec& spec
     // One seen tilted at rest since is no longer where it was last seen flat; what it stands
     // against shows as a part the camera cannot read, weighed below.
     if (other.tilted) continue;
-    // One out of sight whose last place the camera has seen bare since is not there: what lies
-    // beside that place does not lie on it.
-    if (other.vacated_t) continue;
     // A counter out of sight counts where it was last seen only if it was seen since the drop
     // was asked for, or then (covered since, perhaps by this one); one out of sight already then,
     // and not seen since, was picked up, most likely, and its last place says nothing.
@@ -191,8 +188,8 @@ CounterReading read_counters(const CounterReadingInput& in) {
                           "camera",
                           now->tilted->tilt_deg, model::to_string(now->tilted->face));
     } else if (!c.visible) {
-      c.why = fmt::format("not seen since {:.1f} s ago{}: covered, or lying where its tag cannot be read",
-                          value_or(now->age_s, 0.0), now->vacated_t ? ", nor where it was last seen" : "");
+      c.why = fmt::format("not seen since {:.1f} s ago: covered, or lying where its tag cannot be read",
+                          value_or(now->age_s, 0.0));
     } else if (m.pose) {
       Unreadable u = unreadable_why(*now, spec, *m.pose, in, accounted);
       c.why = std::move(u.why);

@@ -57,7 +57,7 @@ void draw_disks_panel(Screen& s, const ScreenRect& rect) {
       std::string state(to_string(d.track.state));
       if (d.track.state == model::TrackState::visible && d.track.motion == model::Motion::moving) state = "moving";
       if (d.track.state == model::TrackState::stale && d.track.age_s) {
-        state = fmt::format("stale {:.0f}s{}", *d.track.age_s, d.track.vacated_t ? ", gone from there" : "");
+        state = fmt::format("stale {:.0f}s", *d.track.age_s);
       }
       ImGui::TextColored(im_color4(state_color(d.track)), "%s", state.c_str());
       ImGui::TableNextColumn();

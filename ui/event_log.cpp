@@ -38,7 +38,6 @@ std::vector<Event> table_events(const model::TrackFrame* previous, const model::
         add(Severity::info, d.name + " seen again" + pose_text(d));
       }
     }
-    if (d.vacated_t && !p->vacated_t) add(Severity::info, d.name + " gone from where it was last seen (its place is bare)");
     if (p->face != d.face && d.state == model::TrackState::visible) {
       add(Severity::info, d.name + " now " + std::string(to_string(d.face)) + " face up");
     }

@@ -100,23 +100,17 @@ std::vector<std::vector<Vec2>> draw_scene(ImDrawList* dl, const Screen& s, const
     bool is_a = s.choice.a == d.name();
     bool is_b = s.choice.b == d.name();
     if (is_a || is_b) draw_polygon(dl, pts, im_color(is_a ? colors::kSelectA : colors::kSelectB), style.line_px + 4.0f);
-    if (d.track.vacated_t) {
-      // Out of sight and gone from here (its place seen bare): where it was, faintly, no heading.
-      col = im_color(state, 90);
-      draw_dashed(dl, pts, col, style.line_px, 3.0f);
-    } else if (d.track.state == model::TrackState::stale) {
+    if (d.track.state == model::TrackState::stale) {
       draw_dashed(dl, pts, col, style.line_px, 6.0f);
     } else {
       draw_polygon(dl, pts, col, style.line_px);
     }
 
     // Heading arrow from the centre to just inside the front of the outline, and a centre dot.
-    if (!d.track.vacated_t) {
-      double reach = 0.8 * geom::bounding_radius(d.spec->shape);
-      std::vector<Vec2> axis = map({d.pose->position, d.pose->position + d.pose->heading_dir() * reach}, z);
-      draw_arrow(dl, axis[0], axis[1], col, style.line_px);
-      dl->AddCircleFilled(im(axis[0]), 3.5f, col);
-    }
+    double reach = 0.8 * geom::bounding_radius(d.spec->shape);
+    std::vector<Vec2> axis = map({d.pose->position, d.pose->position + d.pose->heading_dir() * reach}, z);
+    draw_arrow(dl, axis[0], axis[1], col, style.line_px);
+    dl->AddCircleFilled(im(axis[0]), 3.5f, col);
 
     // Counters are many and small: their names would cover each other (a drop's reading labels
     // them with what they show, ui/game_counters.cpp).

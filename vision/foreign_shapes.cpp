@@ -9,28 +9,29 @@
 
 namespace diskref::vision {
 
-cv::Mat difference_magnitude(const cv::Mat& picture, const cv::Mat& reference, int shift) {
+namespace {
+
+// The 3 x 3 mean absolute difference from the background after the brightness shift (CV_32F):
+// single noisy pixels fall below the threshold, while a counter's rim of two pixels keeps most of
+// its contrast.
+cv::Mat difference_magnitude(const cv::Mat& now, const cv::Mat& background, int shift) {
   cv::Mat diff16;
-  cv::subtract(picture, reference, diff16, cv::noArray(), CV_16S);
+  cv::subtract(now, background, diff16, cv::noArray(), CV_16S);
   return mean_abs_difference(diff16, shift);
 }
 
-std::optional<double> lower_quartile_where(const cv::Mat& magnitude, const cv::Mat& where) {
+// The values of `magnitude` where `where` is set.
+std::vector<float> values_where(const cv::Mat& magnitude, const cv::Mat& where) {
   std::vector<float> levels;
   levels.reserve(static_cast<std::size_t>(magnitude.total()));
   for (int y = 0; y < magnitude.rows; ++y) {
     const float* m = magnitude.ptr<float>(y);
-    const uchar* w = where.ptr<uchar>(y);
+    const uchar* o = where.ptr<uchar>(y);
     for (int x = 0; x < magnitude.cols; ++x)
-      if (w[x] != 0) levels.push_back(m[x]);
+      if (o[x] != 0) levels.push_back(m[x]);
   }
-  if (levels.empty()) return std::nullopt;
-  const auto quartile = levels.begin() + static_cast<std::ptrdiff_t>(levels.size() / 4);
-  std::nth_element(levels.begin(), quartile, levels.end());
-  return *quartile;
+  return levels;
 }
-
-namespace {
 
 void check_regions(const cv::Mat& now, const cv::Mat& background, const cv::Mat& explained) {
   if (now.type() != CV_8UC1 || background.type() != CV_8UC1 || now.size() != background.size())
@@ -53,9 +54,11 @@ std::vector<ForeignShape> foreign_shapes(const cv::Mat& now, const cv::Mat& back
     open = cv::Mat(now.size(), CV_8U, cv::Scalar(255));
   else
     cv::bitwise_not(explained, open);
-  const std::optional<double> noise = lower_quartile_where(magnitude, open);
-  if (!noise) return shapes;
-  const double threshold = std::max(options.min_levels, options.noise_factor * *noise);
+  std::vector<float> levels = values_where(magnitude, open);
+  if (levels.empty()) return shapes;
+  const auto quartile = levels.begin() + static_cast<std::ptrdiff_t>(levels.size() / 4);
+  std::nth_element(levels.begin(), quartile, levels.end());
+  const double threshold = std::max(options.min_levels, options.noise_factor * static_cast<double>(*quartile));
 
   cv::Mat differing;
   cv::compare(magnitude, cv::Scalar(threshold), differing, cv::CMP_GT);

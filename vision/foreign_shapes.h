@@ -12,7 +12,6 @@
 // Pure image arithmetic on one region: the caller cuts the region from the frame and the
 // background, says where known disks lie in it, and turns the shapes found into table millimetres.
 
-#include <optional>
 #include <vector>
 
 #include <opencv2/core.hpp>
@@ -33,13 +32,6 @@ struct ForeignShapeOptions {
   // Groups of fewer differing pixels are noise (a video codec's speck).
   int min_pixels = 6;
 };
-
-// The 3 x 3 mean absolute difference of `picture` from `reference` after the brightness shift
-// (CV_32F; both 8-bit grey, one size): single noisy pixels fall below a threshold, while a
-// counter's rim of two pixels keeps most of its contrast.
-cv::Mat difference_magnitude(const cv::Mat& picture, const cv::Mat& reference, int shift);
-// The lower quartile of `magnitude` where `where` is set (a region's noise level); none if nowhere.
-std::optional<double> lower_quartile_where(const cv::Mat& magnitude, const cv::Mat& where);
 
 // One group of unexplained differing pixels.
 struct ForeignShape {

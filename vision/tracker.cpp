@@ -82,9 +82,7 @@ Tracker::Tracker(model::TableSpec table, model::DiskRegistry registry, std::opti
       last_tilted_(registry_.disks().size()),
       background_poses_(registry_.disks().size()),
       last_measured_frame_(registry_.disks().size(), -1),
-      measured_pictures_(registry_.disks().size()),
-      seen_pictures_(registry_.disks().size()),
-      vacated_t_(registry_.disks().size()) {
+      measured_pictures_(registry_.disks().size()) {
   if (!(options.size_tolerance > 0)) throw std::invalid_argument("size_tolerance must be > 0");
   if (!(options.thickness_sigma_mm >= 0)) throw std::invalid_argument("thickness_sigma_mm must be >= 0");
   for (const model::DiskSpec& d : registry_.disks())
@@ -113,8 +111,6 @@ void Tracker::reset() {
   retake_background_ = false;
   std::fill(last_measured_frame_.begin(), last_measured_frame_.end(), -1);
   std::fill(measured_pictures_.begin(), measured_pictures_.end(), std::nullopt);
-  std::fill(seen_pictures_.begin(), seen_pictures_.end(), std::nullopt);
-  std::fill(vacated_t_.begin(), vacated_t_.end(), std::nullopt);
   suspect_marker_frames_ = 0;
   disks_ = DiskTracker(registry_, options_.disks);
   change_ = ChangeDetector(options_.change);
@@ -581,7 +577,6 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
   if (result.camera_moved && pose_before && pose_ && pose_ != pose_before) {
     watch_.reset();
     retake_background_ = true;
-    std::fill(seen_pictures_.begin(), seen_pictures_.end(), std::nullopt);  // through the old view
   }
   if (pose_ && (!geometry_ || geometry_->image_size != size)) geometry_ = pose_geometry(*pose_, size);
   result.times.table_ms = ms_since(clock);
@@ -656,10 +651,7 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
   if (pose_) result.track.still_s = t - *last_unstill_t_;
   small_foreign_px_.clear();
   large_foreign_px_.clear();
-  if (pose_ && geometry_) {
-    report_vacated(image, change, observations, result, watched.shift_levels, t);
-    report_foreign(image, result, watched.shift_levels);
-  }
+  if (pose_ && geometry_) report_foreign(image, result, watched.shift_levels);
   if (settled) {
     for (model::Landing& l : disks_.settle()) result.track.landings.push_back(std::move(l));
     adopt_background(change, result.track, image);

@@ -237,10 +237,6 @@ class Tracker {
     cv::Mat mask;
   };
   std::vector<FootprintPx> footprints_px(const cv::Rect& roi, const model::TrackFrame& track) const;
-  // One disk's footprint in a region of the image: its outline at the table and at its top, grown
-  // by `grow_mm` (255 in the region's size). What blurs a disk into its surroundings, per foreign_shapes.h.
-  cv::Mat footprint_mask(const cv::Rect& roi, const model::DiskSpec& disk, const geom::Pose& pose, double grow_mm) const;
-  double footprint_blur_mm(const model::DiskSpec& disk, const geom::Pose& pose, double sigma_mm) const;
   // A region of the image (full-resolution pixels) looked at at full resolution: each group of
   // unexplained pixels in it with its outline on the table and the disks it lies against
   // (tracker_foreign.cpp); none when none is found there.
@@ -268,13 +264,6 @@ class Tracker {
   // seen again where first seen, the picture there unchanged since), and into `box` the disks
   // so seen whose tag lies in `part` (its pixels, 255, over `roi` of the image).
   void report_tilted(model::TrackFrame& track) const;
-  // Each disk out of sight whose last place is seen bare since (vacated_place.h), into `track` (a
-  // disk's `vacated`), and the picture of each disk measured this frame, kept for that
-  // (tracker_vacated.cpp). `shift_levels`: this frame's brightness shift from the table's picture.
-  // A place a hand lies over now (the watch's large parts, result.foreign_parts_px) says nothing.
-  // A place judged not bare is judged again only once the picture there changed (`change`).
-  void report_vacated(const cv::Mat& image, const ChangeResult& change, std::span<const DiskObservation> observations,
-                      TrackerResult& result, int shift_levels, double t);
   void tilted_in_part(const cv::Mat& part, const cv::Rect& roi, const model::TrackFrame& track, model::ForeignBox& box) const;
   // The disks at rest looked for this frame and not found whose tag's picture is the one they were
   // last measured in, not a pixel changed around it in any frame since (tracker_still_picture.cpp):
@@ -336,16 +325,6 @@ class Tracker {
     bool changed_since = false;  // the change detector saw a change there in a frame since
   };
   std::vector<std::optional<MeasuredPicture>> measured_pictures_;
-  // Per disk, the full-resolution picture around it where it was last measured, and the frame's
-  // brightness shift then; and when its last place was first seen bare while it was out of sight.
-  struct SeenPicture {
-    cv::Rect box_px;
-    cv::Mat grey;
-    int shift_levels = 0;
-    bool judged_not_bare = false;  // while out of sight: judged so, and nothing changed there since
-  };
-  std::vector<std::optional<SeenPicture>> seen_pictures_;
-  std::vector<std::optional<double>> vacated_t_;
   std::optional<PoseUncertainty> pose_uncertainty_;
   double thickest_disk_mm_ = 0;  // of the disks a template may lie on
   cv::Mat grey_buffer_;  // grey copies of the searched regions of colour frames

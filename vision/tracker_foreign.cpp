@@ -70,35 +70,6 @@ cv::Rect Tracker::image_box_around(geom::Vec2 centre, double half_mm, double hei
          cv::Rect(cv::Point(), size);
 }
 
-double Tracker::footprint_blur_mm(const model::DiskSpec& disk, const geom::Pose& pose, double sigma_mm) const {
-  // Its pose's uncertainty, its blurred edge pixel, and a shadow half as deep as the disk is thick.
-  const double px_per_mm = pose_ ? pixels_per_mm_at(*pose_, pose.position, 0.0) : 1.0;
-  return kForeignFootprintMarginMm + disk.thickness_mm / 2 + 2 * sigma_mm + 1.0 / std::max(px_per_mm, 1e-6);
-}
-
-cv::Mat Tracker::footprint_mask(const cv::Rect& roi, const model::DiskSpec& disk, const geom::Pose& pose, double grow_mm) const {
-  cv::Mat mask = cv::Mat::zeros(roi.size(), CV_8U);
-  if (!pose_) return mask;
-  // The outline at the table and at its top (its side shows between them).
-  const geom::PlacedShape placed{disk.shape, pose};
-  constexpr int kDirections = 48;
-  std::vector<cv::Point3d> ring;
-  for (double h : {0.0, disk.thickness_mm})
-    for (int k = 0; k < kDirections; ++k) {
-      const double a = 2 * std::numbers::pi * k / kDirections;
-      const geom::Vec2 dir{std::cos(a), std::sin(a)};
-      const geom::Vec2 s = geom::support(placed, dir);
-      ring.emplace_back(s.x + grow_mm * dir.x, s.y + grow_mm * dir.y, h);
-    }
-  std::vector<cv::Point> points;
-  for (const cv::Point2d& p : calib::image_from_table(*pose_, ring))
-    points.emplace_back(static_cast<int>(std::lround(p.x)) - roi.x, static_cast<int>(std::lround(p.y)) - roi.y);
-  std::vector<cv::Point> hull;
-  cv::convexHull(points, hull);
-  cv::fillConvexPoly(mask, hull, cv::Scalar(255));
-  return mask;
-}
-
 std::vector<Tracker::FootprintPx> Tracker::footprints_px(const cv::Rect& roi, const model::TrackFrame& track) const {
   std::vector<FootprintPx> out;
   if (!pose_) return out;
@@ -107,20 +78,38 @@ std::vector<Tracker::FootprintPx> Tracker::footprints_px(const cv::Rect& roi, co
   if (area.width() <= 0 && area.height() <= 0) return out;  // no corner of it meets the table
   const double x0 = area.x0, y0 = area.y0, x1 = area.x1, y1 = area.y1;
   auto draw = [&](const model::DiskSpec& disk, const geom::Pose& pose, double sigma_mm, bool seen_now) {
-    // The disk's exact outline grown by what blurs it into its surroundings.
-    const double grow = footprint_blur_mm(disk, pose, sigma_mm);
+    // The disk's exact outline grown by what blurs it into its surroundings — its pose's
+    // uncertainty, its blurred edge pixel, and a shadow half as deep as the disk is thick — at
+    // the table and at its top (its side shows between them).
+    const double px_per_mm = pixels_per_mm_at(*pose_, pose.position, 0.0);
+    const double grow = kForeignFootprintMarginMm + disk.thickness_mm / 2 + 2 * sigma_mm + 1.0 / std::max(px_per_mm, 1e-6);
     const double reach = geom::bounding_radius(disk.shape) + grow + disk.thickness_mm;
     if (pose.position.x < x0 - reach || pose.position.x > x1 + reach || pose.position.y < y0 - reach || pose.position.y > y1 + reach)
       return;
-    FootprintPx f{disk.name, seen_now, footprint_mask(roi, disk, pose, grow)};
+    const geom::PlacedShape placed{disk.shape, pose};
+    constexpr int kDirections = 48;
+    std::vector<cv::Point3d> ring;
+    for (double h : {0.0, disk.thickness_mm})
+      for (int k = 0; k < kDirections; ++k) {
+        const double a = 2 * std::numbers::pi * k / kDirections;
+        const geom::Vec2 dir{std::cos(a), std::sin(a)};
+        const geom::Vec2 s = geom::support(placed, dir);
+        ring.emplace_back(s.x + grow * dir.x, s.y + grow * dir.y, h);
+      }
+    std::vector<cv::Point> points;
+    for (const cv::Point2d& p : calib::image_from_table(*pose_, ring))
+      points.emplace_back(static_cast<int>(std::lround(p.x)) - roi.x, static_cast<int>(std::lround(p.y)) - roi.y);
+    std::vector<cv::Point> hull;
+    cv::convexHull(points, hull);
+    FootprintPx f{disk.name, seen_now, cv::Mat::zeros(roi.size(), CV_8U)};
+    cv::fillConvexPoly(f.mask, hull, cv::Scalar(255));
     if (cv::countNonZero(f.mask) > 0) out.push_back(std::move(f));
   };
   for (const model::DiskTrack& d : track.disks) {
     const std::optional<std::size_t> i = registry_.index_of(d.name);
     if (!i) continue;
-    // One seen tilted at rest, or whose last place is seen bare, is no longer where it was last
-    // seen flat.
-    if (d.x && d.y && d.heading && !d.tilted && !d.vacated_t)
+    // One seen tilted at rest is no longer where it was last seen flat.
+    if (d.x && d.y && d.heading && !d.tilted)
       draw(registry_.disks()[*i], geom::Pose::from_degrees(*d.x, *d.y, *d.heading), d.sigma_mm, d.state == model::TrackState::visible);
     if (background_poses_[*i]) draw(registry_.disks()[*i], *background_poses_[*i], d.sigma_mm, false);
   }

@@ -86,7 +86,6 @@ nlohmann::json to_json(const TrackFrame& frame, Precision precision) {
                      {"tilt_deg", written(d.tilted->tilt_deg, 1)},
                      {"face", to_string(d.tilted->face)},
                      {"since", written(d.tilted->since_t, 6)}};
-    if (d.vacated_t) j["vacated"] = written(*d.vacated_t, 6);
     disks.push_back(std::move(j));
   }
   nlohmann::json out = {{"frame", frame.frame}, {"t", written(frame.t, 6)}, {"disks", disks}};
@@ -197,10 +196,6 @@ TrackFrame parse_track_frame(const io::JsonCursor& c) {
       rest.face = parse_face(r->at("face"));
       rest.since_t = bounds::time_s(r->at("since"));
       t.tilted = rest;
-    }
-    if (auto v = d.find("vacated")) {
-      if (t.state != TrackState::stale) v->fail("is said only of a stale disk (its last place seen bare since)");
-      t.vacated_t = bounds::time_s(*v);
     }
     f.disks.push_back(std::move(t));
   }

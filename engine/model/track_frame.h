@@ -59,9 +59,6 @@ struct DiskTrack {
   std::optional<Motion> motion;
   std::optional<double> age_s;  // time since last seen, for stale disks
   std::optional<TiltedRest> tilted;  // seen tilted at rest, and not lying flat since
-  // Stale only: when the place it was last seen at was first seen bare since (s, the frames'
-  // clock): it lies somewhere else, out of sight, and x, y, heading say where it was, not where it is.
-  std::optional<double> vacated_t;
 };
 
 // A disk came to rest between flips, or at the end of a move (extension to spec §5: a frame's

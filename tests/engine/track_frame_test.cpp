@@ -171,41 +171,6 @@ TEST(TrackFrame, ADiskSeenTiltedAndThePartsHoldingItRoundTripAndAreChecked) {
   }
 }
 
-TEST(TrackFrame, AStaleDiskWhosePlaceIsSeenBareSaysSinceWhenAndOnlyAStaleOneMay) {
-  TrackFrame f;
-  f.t = 9.25;
-  DiskTrack d;
-  d.name = "counter-3";
-  d.kind = DiskKind::counter;
-  d.state = TrackState::stale;
-  d.x = 103.3;
-  d.y = 480.8;
-  d.heading = 12;
-  d.age_s = 0.9;
-  d.vacated_t = 8.7;
-  f.disks.push_back(d);
-  const nlohmann::json j = to_json(f);
-  EXPECT_EQ(j["disks"][0]["vacated"], 8.7);
-  EXPECT_EQ(j["disks"][0]["x"], 103.3) << "its last place is still given";
-  const TrackFrame back = parse_track_frame(io::JsonCursor(j, "t.jsonl"));
-  ASSERT_TRUE(back.disks[0].vacated_t);
-  EXPECT_NEAR(*back.disks[0].vacated_t, 8.7, 1e-12);
-  f.disks[0].vacated_t.reset();
-  EXPECT_FALSE(to_json(f)["disks"][0].contains("vacated"));
-  for (const char* state : {"visible", "lost"}) {
-    nlohmann::json wrong = j;
-    wrong["disks"][0]["state"] = state;
-    if (std::string(state) == "lost") wrong["disks"][0].erase("x"), wrong["disks"][0].erase("y"), wrong["disks"][0].erase("heading");
-    try {
-      parse_track_frame(io::JsonCursor(wrong, "t.jsonl"));
-      ADD_FAILURE() << "accepted on a " << state << " disk";
-    } catch (const io::InputError& e) {
-      EXPECT_THAT(e.what(), ::testing::HasSubstr("t.jsonl")) << e.what();
-      EXPECT_THAT(e.what(), ::testing::HasSubstr("vacated: is said only of a stale disk")) << e.what();
-    }
-  }
-}
-
 TEST(TrackFrame, HeadingNeverRoundsTo360) {
   TrackFrame f;
   DiskTrack d;

@@ -416,44 +416,6 @@ TEST(DropReading, ACounterSeenTiltedIsAskedByNameAndThePartItMakesIsNoCounterUnd
   }
 }
 
-TEST(DropReading, ACounterOutOfSightCountsWhereItWasLastSeenUnlessThatPlaceIsSeenBare) {
-  // counter-2 was last seen sliding at (440, 520), half over where counter-1 came to lie flat, and
-  // went out of sight; counter-1's tag is seen flat.
-  const model::DiskRegistry registry = testing::game_registry_with_counters();
-  CounterReadingInput in;
-  in.registry = &registry;
-  in.need = {"damage", "tderet", 2, {}, 0};
-  in.baseline.t = 5.0;
-  in.now.t = 9.0;
-  in.now.disks.push_back(flat_counter("counter-1", 420, 520, 10));
-  model::DiskTrack out_of_sight = flat_counter("counter-2", 440, 520, 10);
-  out_of_sight.state = model::TrackState::stale;
-  out_of_sight.age_s = 0.9;
-  in.now.disks.push_back(out_of_sight);
-  auto seen = [](const CounterReading& r, const std::string& name) -> const CounterSeen& {
-    for (const CounterSeen& c : r.counters)
-      if (c.name == name) return c;
-    throw std::logic_error(name + " not in the reading");
-  };
-  {
-    // Where it was last seen, counter-2 could lie under counter-1.
-    const CounterReading r = read_counters(in);
-    EXPECT_FALSE(seen(r, "counter-1").readable);
-    EXPECT_NE(seen(r, "counter-1").why.find("it overlaps counter-2"), std::string::npos) << seen(r, "counter-1").why;
-  }
-  {
-    // The camera has seen that place bare since: counter-2 lies elsewhere, out of sight. counter-1
-    // is read, and counter-2 alone is asked about.
-    in.now.disks[1].vacated_t = 8.6;
-    const CounterReading r = read_counters(in);
-    EXPECT_TRUE(seen(r, "counter-1").readable) << seen(r, "counter-1").why;
-    EXPECT_FALSE(seen(r, "counter-2").readable);
-    ASSERT_EQ(r.questions().size(), 1u);
-    EXPECT_NE(r.question().find("counter-2: not seen since 0.9 s ago, nor where it was last seen"), std::string::npos)
-        << r.question();
-  }
-}
-
 TEST(DropReading, ACounterLyingOnAnEarlierCounterIsAskedAbout) {
   BeamAttack a;
   a.drop(four_clear_counters());

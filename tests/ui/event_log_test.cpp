@@ -46,13 +46,6 @@ TEST(TableEvents, StateFaceAndMotionChanges) {
   EXPECT_TRUE(mentions(e, "enterprise hidden")) << ::testing::PrintToString(texts(e));
   EXPECT_TRUE(mentions(e, "tderet now down face up"));
 
-  model::TrackFrame left = b;
-  left.disks[0].vacated_t = 0.3;
-  e = table_events(&b, left);
-  ASSERT_EQ(e.size(), 1u) << ::testing::PrintToString(texts(e));
-  EXPECT_EQ(e[0].text, "enterprise gone from where it was last seen (its place is bare)");
-  EXPECT_TRUE(table_events(&left, left).empty()) << "said once";
-
   model::TrackFrame c = b;
   c.disks[0].state = model::TrackState::lost;
   c.disks[0].x.reset();

@@ -134,53 +134,5 @@ TEST_F(TrackerForeign, ACounterWhoseSmallSoftTagIsMissedAtTheCamerasResolutionIs
   EXPECT_EQ(c->face, model::Face::up);
 }
 
-TEST_F(TrackerForeign, ACounterGoneOutOfSightWhoseLastPlaceIsSeenBareHasLeftItOneCoveredThereHasNot) {
-  // counter-1 lands at (300, 300) and is seen there for a quarter of a second; then its tag is no
-  // longer seen. Either it went (out of sight elsewhere: the place is bare), or it is still there,
-  // its tag unreadable (drawn with a tag of no disk), or a hand covers it.
-  const model::DiskRegistry reg = registry(12);
-  const PlacedTag ship = disc(*reg.find("enterprise"), {150, 450});
-  const PlacedTag counter1 = disc(*reg.find("counter-1"), {300, 300});
-  const PlacedTag counter2 = disc(*reg.find("counter-2"), {335, 300});  // 9 mm from counter-1's edge
-  enum class Then { went, unreadable_there, under_a_hand };
-  auto run = [&](Then then, int frames) {
-    Tracker tracker(table, reg, pose.camera);
-    model::TrackFrame last;
-    std::optional<double> first_vacated;
-    for (int i = 0; i < frames; ++i) {
-      std::vector<PlacedTag> tags = {ship};
-      std::vector<std::pair<geom::Vec2, double>> hands;
-      if (i >= 20) tags.push_back(counter2);
-      if (i >= 20 && i < 28) tags.push_back(counter1);
-      if (i >= 28 && then == Then::unreadable_there) tags.push_back({30, 12, counter1.height_mm, counter1.table_from_tag, kCounterMm / 2});
-      if (i >= 28 && then == Then::under_a_hand) hands.push_back({{300, 300}, 25.0});
-      last = tracker.process(drawer.draw(pose, table, tags, hands), i, i / 30.0).track;
-      const model::DiskTrack* c = model::find_track(last, "counter-1");
-      if (c != nullptr && c->vacated_t && !first_vacated) first_vacated = c->vacated_t;
-    }
-    return std::make_pair(last, first_vacated);
-  };
-  {
-    const auto [last, first] = run(Then::went, 70);
-    const model::DiskTrack* c = model::find_track(last, "counter-1");
-    ASSERT_NE(c, nullptr);
-    EXPECT_EQ(c->state, model::TrackState::stale);
-    ASSERT_TRUE(c->vacated_t) << "its place is bare";
-    ASSERT_TRUE(first);
-    EXPECT_GE(*first, 28 / 30.0 - 1e-9);
-    EXPECT_LE(*first, 30 / 30.0 + 1e-9) << "seen bare at once";
-    EXPECT_EQ(*c->vacated_t, *first) << "and still said after the table settled with it out of sight";
-    EXPECT_TRUE(last.settled && *last.settled);
-    EXPECT_FALSE(model::find_track(last, "counter-2")->vacated_t);
-  }
-  for (const Then then : {Then::unreadable_there, Then::under_a_hand}) {
-    const auto [last, first] = run(then, 45);
-    const model::DiskTrack* c = model::find_track(last, "counter-1");
-    ASSERT_NE(c, nullptr);
-    EXPECT_EQ(c->state, model::TrackState::stale);
-    EXPECT_FALSE(first) << (then == Then::under_a_hand ? "under a hand" : "still there, its tag unread");
-  }
-}
-
 }  // namespace
 }  // namespace diskref::vision
