@@ -18,6 +18,9 @@
 //
 //   build/bench/counter_drops [--root DIR] [--only NAME,...] [--verbose] [--crops DIR] [--reseed K]
 //
+// Each render's folder also holds game.json, to watch its drops on the companion screen:
+//   build/diskref ui --video build/counter-drops/NAME/video.mp4 --game build/counter-drops/NAME/game.json
+//
 // --reseed K drops the counters anew (every variant's seed plus K; same cameras and light, other
 // drops), rendered into their own root: drops no one has looked at, to see that the figures hold
 // on drops the reading was not developed on.
@@ -45,10 +48,12 @@
 #include "engine/geometry/distance.h"
 #include "engine/geometry/outline.h"
 #include "engine/geometry/shape.h"
+#include "engine/io/atomic_write.h"
 #include "engine/io/json_cursor.h"
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"
 #include "referee/counter_reading.h"
+#include "referee/game_file.h"
 #include "referee/settle_watch.h"
 #include "simulator/drop_variety.h"
 #include "simulator/scenario.h"
@@ -270,6 +275,11 @@ Tally run_variant(const simulator::DropVariant& v, const fs::path& root, const f
   model::DiskRegistry registry = model::load_disk_registry(dir / "disks.json");
   const calib::CameraModel lens = calib::load_camera_model(dir / "camera.json");
   simulator::GroundTruth gt(scene.model, scene.scenario.rig);
+  // A game file beside the video, to watch these drops on the companion screen; loaded here as
+  // the screen will load it.
+  io::write_file_atomically(dir / "game.json",
+                            simulator::drop_variant_game(fs::path(DISKREF_SOURCE_DIR) / "data" / "rules").dump(1) + "\n");
+  (void)referee::load_game_file(dir / "game.json", table, registry);
 
   // The drops, from the timeline.
   std::vector<Drop> drops;

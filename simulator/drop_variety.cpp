@@ -30,9 +30,12 @@ struct Ship {
   double x, y, heading;
   double inner_r;  // half its flat-to-flat (or its radius): any counter this close overlaps it
   double outer_r;  // its bounding radius
+  const char* card;    // its ship card in data/rules (drop_variant_game)
+  const char* player;
 };
-const Ship kShips[] = {{"enterprise", 300, 630, 30, 28.6, 31.75}, {"tderet", 610, 300, 200, 31.75, 31.75},
-                       {"ktinga", 650, 660, 250, 34.3, 38.1}};
+const Ship kShips[] = {{"enterprise", 300, 630, 30, 28.6, 31.75, "federation_cruiser", "diana"},
+                       {"tderet", 610, 300, 200, 31.75, 31.75, "tderet", "owen"},
+                       {"ktinga", 650, 660, 250, 34.3, 38.1, "escort", "owen"}};
 
 json registry() {
   const json flatted = {{"type", "flatted_circle"}, {"diameter_mm", 63.5}, {"flat_to_flat_mm", 57.2}};
@@ -273,6 +276,20 @@ std::vector<DropVariant> standard_drop_variants(const std::filesystem::path& sam
       {.name = "low-wide-steep", .seed = 6, .camera_height_mm = 950, .tilt_deg = 28, .horizontal_fov_deg = 95, .k1 = -0.2,
        .shutter = 0.8},
   };
+}
+
+json drop_variant_game(const std::filesystem::path& rules_data) {
+  json ships = json::array();
+  for (const Ship& ship : kShips)
+    ships.push_back({{"id", ship.name}, {"card", ship.card}, {"player", ship.player}, {"speed", 2},
+                     {"pose", {{"x", ship.x}, {"y", ship.y}, {"heading", ship.heading}}}});
+  return {{"about", "The ships of a rendered set of drops (simulator/drop_variety.h), for watching its drops on the "
+                    "companion screen: no drop is asked for, so each is read as counters dropped, anywhere on the "
+                    "table"},
+          {"data", {rules_data.string()}},
+          {"drops", {{"mode", "table"}}},
+          {"players", {{{"id", "diana"}, {"team", "federation"}}, {{"id", "owen"}, {"team", "romulans"}}}},
+          {"ships", ships}};
 }
 
 std::filesystem::path render_drop_variant(const DropVariant& variant, const std::filesystem::path& root) {

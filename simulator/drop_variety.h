@@ -45,6 +45,11 @@ nlohmann::json varied_drops(const DropVariant& variant);
 // sample's camera).
 std::vector<DropVariant> standard_drop_variants(const std::filesystem::path& samples);
 
+// A game file (spec §9) for watching a variant's drops on the companion screen (`diskref ui --game`):
+// its three ships with sample cards from `rules_data` (data/rules), two players, drops read from
+// the table anywhere on it. No drop is asked for: each drop shows as counters dropped.
+nlohmann::json drop_variant_game(const std::filesystem::path& rules_data);
+
 // Renders the variant into `root`/name (simulator/session.h's files, and scenario.json) and returns
 // that directory; a directory already holding this very scenario is kept as it is.
 std::filesystem::path render_drop_variant(const DropVariant& variant, const std::filesystem::path& root);

@@ -59,10 +59,16 @@ void draw_camera_view(Screen& s, const ScreenRect& rect) {
   img.w = std::min(view.image_rect().max().x, area.max().x) - img.x;
   img.h = std::min(view.image_rect().max().y, area.max().y) - img.y;
   std::vector<std::vector<Vec2>> outlines;
+  s.camera_counters_drawn.reset();
   if (pose) {
     auto map = [&](const std::vector<Vec2>& pts, double z) { return screen_from_table(*pose, view, pts, z); };
     draw_polygon(dl, map(play_area_edge_mm(s.table.play_area_mm, 24), 0.0), im_color(colors::kPlayArea, 200), 1.5f);
-    outlines = draw_scene(dl, s, map, OverlayStyle{});
+    const SceneDrawn scene = draw_scene(dl, s, map, OverlayStyle{});
+    outlines = scene.outlines;
+    // Not over the status line along the picture's bottom.
+    dl->PushClipRect(im(img.min()), im(img.max() - Vec2{0, 26}), true);
+    s.camera_counters_drawn = draw_game_counters(dl, s, map, OverlayStyle{}, true, scene);
+    dl->PopClipRect();
     if (std::optional<Vec2> at = draw_game_move(dl, s, map, OverlayStyle{})) draw_text_block(dl, *at, game_move_lines(s));
   }
   if (s.show_detections) {

@@ -9,7 +9,9 @@
 #include <fmt/format.h>
 
 #include "engine/geometry/outline.h"
+#include "engine/geometry/vec2.h"
 #include "ui/imgui_draw.h"
+#include "ui/label_placement.h"
 #include "ui/scene_overlay.h"
 
 namespace diskref::ui {
@@ -40,22 +42,37 @@ std::vector<std::string> wrapped(const std::string& text, double width) {
   return out;
 }
 
-// Whether the reading is worth showing now: while its drop waits, and for a few seconds after.
-bool showing(const GameView& v) {
-  if (!v.counters) return false;
-  const bool waiting = v.expecting.need == referee::Expectation::Need::drops && v.expecting.counters;
-  return waiting || v.counters->t >= v.t - LiveGame::kAlertShowS;
-}
-
 }  // namespace
 
-void draw_game_counters(ImDrawList* dl, const Screen& s, const TableToScreen& map, const OverlayStyle& style) {
-  if (!s.game_view || !showing(*s.game_view)) return;
-  const referee::CountersSeen& seen = *s.game_view->counters;
-  // The drop still waiting shows its latest reading (answers included).
-  const referee::CounterReading& reading =
-      s.game_view->expecting.counters ? *s.game_view->expecting.counters : seen.reading;
-  std::vector<Vec2> placed;
+std::vector<ColoredLine> counter_reading_lines(const Screen& s, double wrap_px) {
+  std::vector<ColoredLine> lines;
+  const referee::CounterReading* reading = shown_counter_reading(s);
+  if (reading == nullptr) return lines;
+  auto add = [&](const std::string& text, Rgb colour) {
+    for (std::string& piece : wrapped(text, wrap_px)) lines.push_back({im_color(colour), std::move(piece)});
+  };
+  add(s.game_view->counters->asked ? referee::describe_need(reading->need) : "counters dropped (no drop asked for)", kTally);
+  add(reading->tally(), reading->complete() ? colors::kVisible : kTally);
+  for (const std::string& q : reading->questions()) add("? " + q, colors::kStale);
+  for (const std::string& note : reading->notes) add(note, colors::kLost);
+  return lines;
+}
+
+std::optional<Screen::CountersDrawn> draw_game_counters(ImDrawList* dl, const Screen& s, const TableToScreen& map,
+                                                        const OverlayStyle& style, bool with_box, const SceneDrawn& scene) {
+  const referee::CounterReading* shown = shown_counter_reading(s);
+  if (shown == nullptr) return std::nullopt;
+  const referee::CounterReading& reading = *shown;
+  Screen::CountersDrawn drawn;
+  // Each counter outlined; their labels placed after, all together, so that none covers another.
+  struct Label {
+    std::string name;
+    Vec2 centre;
+    std::string text;
+    Rgb colour;
+  };
+  std::vector<Label> labels;
+  std::vector<ScreenRect> footprints;  // each counter's outline's box, kept clear of other labels
   for (const referee::CounterSeen& c : reading.counters) {
     const model::DiskSpec* spec = s.registry.find(c.name);
     if (spec == nullptr || !c.pose) continue;
@@ -71,53 +88,74 @@ void draw_game_counters(ImDrawList* dl, const Screen& s, const TableToScreen& ma
     const std::vector<Vec2> outline = map(geom::outline_polygon({spec->shape, *c.pose}, 6.0), z);
     if (good) draw_polygon(dl, outline, im_color(colour, 235), style.line_px + 1.0f);
     else draw_dashed(dl, outline, im_color(colour, 235), style.line_px + 1.0f, 5.0f);
-    const Vec2 centre = map({c.pose->position}, z)[0];
-    placed.push_back(centre);
-    const std::string text = referee::counter_label(c);
-    const ImVec2 size = ImGui::CalcTextSize(text.c_str());
-    const double sx = static_cast<double>(size.x), sy = static_cast<double>(size.y);
-    const Vec2 at = centre + Vec2{-sx / 2, 12};
-    dl->AddRectFilled(im(at + Vec2{-2, -1}), im(at + Vec2{sx + 2, sy + 1}), im_color(kBacking, 190));
-    draw_label(dl, at, im_color(colour), text);
+    footprints.push_back(bounding_rect(outline));
+    labels.push_back({c.name, map({c.pose->position}, z)[0], referee::counter_label(c), colour});
   }
-  if (placed.empty()) return;
-  // The tally and what is asked, beside the counters: right of them, left, below or above,
-  // wherever the box fits in the view without covering them; else in the view's top left corner.
+  if (labels.empty()) return std::nullopt;
+  const ScreenRect view{vec(dl->GetClipRectMin()).x, vec(dl->GetClipRectMin()).y,
+                        static_cast<double>(dl->GetClipRectMax().x - dl->GetClipRectMin().x),
+                        static_cast<double>(dl->GetClipRectMax().y - dl->GetClipRectMin().y)};
+  std::vector<LabelWish> wishes;
+  for (std::size_t i = 0; i < labels.size(); ++i)
+    wishes.push_back({labels[i].centre, vec(ImGui::CalcTextSize(labels[i].text.c_str())) + Vec2{4, 2}, 12, static_cast<long>(i)});
+  // Clear of the other disks and their names too.
+  std::vector<ScreenRect> keep_clear = footprints;
+  for (std::size_t i = 0; i < scene.outlines.size() && i < s.scene.disks.size(); ++i) {
+    const bool of_drop = std::any_of(labels.begin(), labels.end(), [&](const Label& l) { return l.name == s.scene.disks[i].name(); });
+    if (!of_drop && !scene.outlines[i].empty()) keep_clear.push_back(bounding_rect(scene.outlines[i]));
+  }
+  keep_clear.insert(keep_clear.end(), scene.labels.begin(), scene.labels.end());
+  const std::vector<Vec2> at = place_labels(wishes, view, keep_clear);
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    const ScreenRect r{at[i].x, at[i].y, wishes[i].size.x, wishes[i].size.y};
+    // Placed away from its counter: a thin line from the counter to its label's nearest point.
+    const Vec2 near{std::clamp(labels[i].centre.x, r.x, r.x + r.w), std::clamp(labels[i].centre.y, r.y, r.y + r.h)};
+    if (geom::distance(near, labels[i].centre) > wishes[i].reach + 2)
+      dl->AddLine(im(labels[i].centre), im(near), im_color(labels[i].colour, 160), 1.0f);
+    dl->AddRectFilled(im(r.min()), im(r.max()), im_color(kBacking, 190));
+    draw_label(dl, r.min() + Vec2{2, 1}, im_color(labels[i].colour), labels[i].text);
+    drawn.names.push_back(labels[i].name);
+    drawn.labels.push_back(r);
+  }
+  if (!with_box) return drawn;
+  // The tally and what is asked, beside the counters: right of them, left, below or above, else
+  // in a corner of the view; the first that fits in the view covering neither a counter, a label,
+  // another disk nor its name, else the one covering least.
+  std::vector<ScreenRect> occupied = footprints;
+  occupied.insert(occupied.end(), drawn.labels.begin(), drawn.labels.end());
   Vec2 lo{1e9, 1e9}, hi{-1e9, -1e9};
-  for (const Vec2& p : placed) {
-    lo = {std::min(lo.x, p.x - 30), std::min(lo.y, p.y - 30)};
-    hi = {std::max(hi.x, p.x + 30), std::max(hi.y, p.y + 40)};
+  for (const ScreenRect& r : occupied) {
+    lo = {std::min(lo.x, r.x), std::min(lo.y, r.y)};
+    hi = {std::max(hi.x, r.x + r.w), std::max(hi.y, r.y + r.h)};
   }
-  std::vector<ColoredLine> lines;
-  auto add = [&](const std::string& text, Rgb colour) {
-    for (std::string& piece : wrapped(text, 420.0)) lines.push_back({im_color(colour), std::move(piece)});
-  };
-  add(seen.asked ? referee::describe_need(reading.need) : "counters dropped (no drop asked for)", kTally);
-  add(reading.tally(), reading.complete() ? colors::kVisible : kTally);
-  for (const std::string& q : reading.questions()) add("? " + q, colors::kStale);
-  for (const std::string& note : reading.notes) add(note, colors::kLost);
+  occupied.insert(occupied.end(), keep_clear.begin() + static_cast<long>(footprints.size()), keep_clear.end());
+  const std::vector<ColoredLine> lines = counter_reading_lines(s, 420.0);
   const Vec2 size = text_box_size(lines);
   const double w = size.x, h = size.y;
-  const Vec2 view_lo = vec(dl->GetClipRectMin()) + Vec2{4, 4};
-  const Vec2 view_hi = vec(dl->GetClipRectMax()) - Vec2{4, 4};
+  const Vec2 view_lo = view.min() + Vec2{4, 4}, view_hi = view.max() - Vec2{4, 4};
   auto fits = [&](Vec2 p) { return p.x >= view_lo.x && p.y >= view_lo.y && p.x + w <= view_hi.x && p.y + h <= view_hi.y; };
   const double mid_y = std::clamp((lo.y + hi.y - h) / 2, view_lo.y, std::max(view_lo.y, view_hi.y - h));
   const double mid_x = std::clamp((lo.x + hi.x - w) / 2, view_lo.x, std::max(view_lo.x, view_hi.x - w));
-  // Else the view's corner where it covers the fewest counters.
   auto covered = [&](Vec2 p) {
-    return std::count_if(placed.begin(), placed.end(), [&](const Vec2& c) {
-      return c.x > p.x - 30 && c.x < p.x + w + 30 && c.y > p.y - 30 && c.y < p.y + h + 40;
-    });
+    double area = 0;
+    for (const ScreenRect& r : occupied) area += overlap_area({p.x, p.y, w, h}, r);
+    return area;
   };
-  Vec2 at = view_lo;
-  for (const Vec2& corner : {Vec2{view_hi.x - w, view_lo.y}, Vec2{view_lo.x, view_hi.y - h}, Vec2{view_hi.x - w, view_hi.y - h}})
-    if (covered(corner) < covered(at)) at = corner;
-  for (const Vec2& candidate : {Vec2{hi.x + 10, mid_y}, Vec2{lo.x - 10 - w, mid_y}, Vec2{mid_x, hi.y + 6}, Vec2{mid_x, lo.y - 6 - h}})
-    if (fits(candidate)) {
-      at = candidate;
-      break;
+  Vec2 box_at = view_lo;
+  double least = -1;
+  for (const Vec2& candidate : {Vec2{hi.x + 10, mid_y}, Vec2{lo.x - 10 - w, mid_y}, Vec2{mid_x, hi.y + 6}, Vec2{mid_x, lo.y - 6 - h},
+                                view_lo, Vec2{view_hi.x - w, view_lo.y}, Vec2{view_lo.x, view_hi.y - h}, Vec2{view_hi.x - w, view_hi.y - h}}) {
+    if (!fits(candidate)) continue;
+    const double c = covered(candidate);
+    if (least < 0 || c < least) {
+      box_at = candidate;
+      least = c;
     }
-  draw_text_box(dl, at, lines);
+    if (c <= 0) break;
+  }
+  draw_text_box(dl, box_at, lines);
+  drawn.box = ScreenRect{box_at.x, box_at.y, w, h};
+  return drawn;
 }
 
 }  // namespace diskref::ui

@@ -75,7 +75,6 @@ std::vector<ColoredLine> game_move_lines(const Screen& s) {
 
 std::optional<Vec2> draw_game_move(ImDrawList* dl, const Screen& s, const TableToScreen& map, const OverlayStyle& style) {
   if (!s.game_view) return std::nullopt;
-  draw_game_counters(dl, s, map, style);
   std::optional<Vec2> anchor;
   if (s.game_view->last_attack) {
     // An attack's range: a line between the two disks where the books have them.

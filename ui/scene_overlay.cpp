@@ -5,19 +5,11 @@
 #include <fmt/format.h>
 
 #include "ui/imgui_draw.h"
+#include "ui/label_placement.h"
 #include "engine/geometry/outline.h"
 
 namespace diskref::ui {
 namespace {
-
-Vec2 bottom_left(const std::vector<Vec2>& pts) {
-  Vec2 lo{1e30, -1e30};
-  for (Vec2 p : pts) {
-    lo.x = std::min(lo.x, p.x);
-    lo.y = std::max(lo.y, p.y);
-  }
-  return lo;
-}
 
 double height_of(const referee::SeenDisk& d) { return d.spec->thickness_mm; }
 
@@ -75,12 +67,20 @@ void draw_pair(ImDrawList* dl, const Screen& s, const TableToScreen& map) {
 
 }  // namespace
 
-std::vector<std::vector<Vec2>> draw_scene(ImDrawList* dl, const Screen& s, const TableToScreen& map,
-                                          const OverlayStyle& style) {
+SceneDrawn draw_scene(ImDrawList* dl, const Screen& s, const TableToScreen& map, const OverlayStyle& style) {
   if (s.pair) draw_pair(dl, s, map);
   if (s.flip) draw_flip(dl, s, map, style);
 
-  std::vector<std::vector<Vec2>> outlines(s.scene.disks.size());
+  SceneDrawn drawn;
+  std::vector<std::vector<Vec2>>& outlines = drawn.outlines;
+  outlines.resize(s.scene.disks.size());
+  // The names, placed once every disk is drawn.
+  struct Name {
+    std::size_t disk;
+    std::string text;
+    ImU32 colour;
+  };
+  std::vector<Name> names;
   for (std::size_t i = 0; i < s.scene.disks.size(); ++i) {
     const referee::SeenDisk& d = s.scene.disks[i];
     if (!d.has_pose()) continue;
@@ -119,10 +119,26 @@ std::vector<std::vector<Vec2>> draw_scene(ImDrawList* dl, const Screen& s, const
     if (is_a) label = "A  " + label;
     if (is_b) label = "B  " + label;
     if (s.choice.mover == d.name()) label += "  (moves)";
-    draw_label(dl, bottom_left(pts) + Vec2{0, 2}, is_a ? im_color(colors::kSelectA) : is_b ? im_color(colors::kSelectB) : col,
-               label);
+    names.push_back({i, std::move(label), is_a ? im_color(colors::kSelectA) : is_b ? im_color(colors::kSelectB) : col});
   }
-  return outlines;
+  // Under each disk, unless that covers another name or another disk (ships meeting, a ship
+  // beside a planet).
+  std::vector<ScreenRect> footprints;
+  for (const std::vector<Vec2>& pts : outlines) footprints.push_back(bounding_rect(pts));
+  std::vector<LabelWish> wishes;
+  for (const Name& n : names) {
+    const ScreenRect& f = footprints[n.disk];
+    wishes.push_back({f.center(), vec(ImGui::CalcTextSize(n.text.c_str())), f.h / 2 + 2, static_cast<long>(n.disk)});
+  }
+  const ImVec2 clip_lo = dl->GetClipRectMin(), clip_hi = dl->GetClipRectMax();
+  const ScreenRect view{static_cast<double>(clip_lo.x), static_cast<double>(clip_lo.y),
+                        static_cast<double>(clip_hi.x - clip_lo.x), static_cast<double>(clip_hi.y - clip_lo.y)};
+  const std::vector<Vec2> at = place_labels(wishes, view, footprints);
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    draw_label(dl, at[k], names[k].colour, names[k].text);
+    drawn.labels.push_back({at[k].x, at[k].y, wishes[k].size.x, wishes[k].size.y});
+  }
+  return drawn;
 }
 
 }  // namespace diskref::ui

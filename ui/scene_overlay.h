@@ -21,11 +21,17 @@ struct OverlayStyle {
   float line_px = 2.0f;
 };
 
-// Draws every disk with a pose (outline by state colour, heading arrow, centre dot, name), the
-// dispute tool's marks (selection, template placement, gap, flip path ghosts), and returns each
-// scene disk's outline on the screen (empty for lost disks) for picking.
-std::vector<std::vector<Vec2>> draw_scene(ImDrawList* dl, const Screen& screen, const TableToScreen& map,
-                                          const OverlayStyle& style);
+// What draw_scene drew where: each scene disk's outline on the screen (empty for lost disks), for
+// picking and for keeping other labels off them, and the disks' name labels.
+struct SceneDrawn {
+  std::vector<std::vector<Vec2>> outlines;  // by index in Screen::scene.disks
+  std::vector<ScreenRect> labels;
+};
+
+// Draws every disk with a pose (outline by state colour, heading arrow, centre dot, name, the names
+// placed so that none covers another or another disk: ui/label_placement.h), the dispute tool's
+// marks (selection, template placement, gap, flip path ghosts).
+SceneDrawn draw_scene(ImDrawList* dl, const Screen& screen, const TableToScreen& map, const OverlayStyle& style);
 
 }  // namespace diskref::ui
 
@@ -39,10 +45,17 @@ std::optional<Vec2> draw_game_move(ImDrawList* dl, const Screen& screen, const T
 // The text of what draw_game_move draws: the attack's verdict, the drift of each flip, the move's
 // verdicts (margin ± sigma and the call), coloured by the call.
 std::vector<ColoredLine> game_move_lines(const Screen& screen);
-// --game: the counters of the drop being read, or read in the last seconds (GameView::counters):
+// --game: the counters of the drop being read, or read in the last seconds (shown_counter_reading):
 // each outlined where it lies with what it shows, green when read, amber when the referee is asked
-// about it; beside them the drop's tally and the question. Called by draw_game_move.
-void draw_game_counters(ImDrawList* dl, const Screen& screen, const TableToScreen& map, const OverlayStyle& style);
+// about it, the labels placed so that none covers another (ui/label_placement.h); with `with_box`,
+// beside them the drop's tally, the questions and the notes (counter_reading_lines). The labels
+// and the box keep off the other disks and their names (`scene`) where they can. Returns what it
+// drew, nothing when no drop is shown.
+std::optional<Screen::CountersDrawn> draw_game_counters(ImDrawList* dl, const Screen& screen, const TableToScreen& map,
+                                                        const OverlayStyle& style, bool with_box, const SceneDrawn& scene);
+// The drop's tally, the questions (amber) and the notes, wrapped to `wrap_px`; empty when no drop
+// is shown.
+std::vector<ColoredLine> counter_reading_lines(const Screen& screen, double wrap_px);
 // --game: the table's warnings of the last seconds (off path, out of turn, ...), as a red band
 // across the top of `area` that cannot be missed. Returns the height it took.
 double draw_game_banner(ImDrawList* dl, const Screen& screen, const ScreenRect& area);

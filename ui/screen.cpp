@@ -43,11 +43,11 @@ std::optional<TableBox> dispute_bounds(const Screen& s, double margin_mm) {
     double r = geom::bounding_radius(s.scene.disks[s.flip->mover].spec->shape);
     for (const geom::Pose& p : s.flip->path.landings) grow(p.position, r);
   }
-  // --game, nothing chosen: a drop being read (its counters), else the move just made (where it
-  // started, its landings seen and legal).
-  if (!box && s.game_view && s.game_view->expecting.counters)
-    for (const referee::CounterSeen& c : s.game_view->expecting.counters->counters)
-      if (c.pose) grow(c.pose->position, 60.0);  // room for the tally beside them
+  // --game, nothing chosen: a drop being read or just read, asked for or not (its counters), else
+  // the move just made (where it started, its landings seen and legal).
+  if (const referee::CounterReading* reading = box ? nullptr : shown_counter_reading(s))
+    for (const referee::CounterSeen& c : reading->counters)
+      if (c.pose) grow(c.pose->position, 40.0);  // room for the labels around them
   if (!box && s.game_view && s.game_view->last_move) {
     const referee::Observed& o = s.game_view->last_move->observed;
     const model::DiskSpec* spec = s.registry.find(o.disk);
@@ -62,6 +62,15 @@ std::optional<TableBox> dispute_bounds(const Screen& s, double margin_mm) {
     box->max = box->max + Vec2{margin_mm, margin_mm};
   }
   return box;
+}
+
+const referee::CounterReading* shown_counter_reading(const Screen& s) {
+  if (!s.game_view || !s.game_view->counters) return nullptr;
+  const GameView& v = *s.game_view;
+  const bool waiting = v.expecting.need == referee::Expectation::Need::drops && v.expecting.counters;
+  if (!waiting && v.counters->t < v.t - LiveGame::kAlertShowS) return nullptr;
+  // The drop still waiting shows its latest reading (answers included).
+  return v.expecting.counters ? &*v.expecting.counters : &v.counters->reading;
 }
 
 void Screen::note(Severity severity, std::string text) {

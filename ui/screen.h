@@ -85,6 +85,13 @@ struct Screen {
   std::optional<ImageViewTransform> camera_view_drawn;
   std::vector<std::string> camera_warnings_drawn;  // the warnings written over the camera view
   std::optional<TableViewTransform> table_view_drawn;
+  // A drop's counters as each view labelled them: each counter's label and the tally's box.
+  struct CountersDrawn {
+    std::vector<std::string> names;
+    std::vector<ScreenRect> labels;  // one per name
+    std::optional<ScreenRect> box;   // the tally, the questions and the notes
+  };
+  std::optional<CountersDrawn> camera_counters_drawn, table_counters_drawn;
 
   EventLog log;
   bool camera_moved = false;  // the camera was re-located in the last kCameraMovedShowS seconds
@@ -115,6 +122,10 @@ struct TableBox {
   Vec2 max;
 };
 std::optional<TableBox> dispute_bounds(const Screen& screen, double margin_mm);
+
+// --game: the reading of a drop the views show now (one waiting for its counters, with the
+// answers given so far, or one read in the last LiveGame::kAlertShowS seconds); null when none.
+const referee::CounterReading* shown_counter_reading(const Screen& screen);
 
 // The range templates to choose from: the rules' default, then every template in the registry.
 // The rules' range template (docs/rules.md, open parameter 5) first, then every template disk of

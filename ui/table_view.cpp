@@ -1,6 +1,7 @@
 // The table view: top-down in millimetres, table +y up the screen, with a grid, the play area,
 // the corner markers and every disk.
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -14,6 +15,8 @@ namespace diskref::ui {
 
 void draw_table_view(Screen& s, const ScreenRect& rect) {
   if (!begin_panel("Table view (mm, seen from above)###table", rect)) {
+    s.table_view_drawn.reset();
+    s.table_counters_drawn.reset();
     ImGui::End();
     return;
   }
@@ -36,11 +39,15 @@ void draw_table_view(Screen& s, const ScreenRect& rect) {
     }
   }
   std::optional<TableBox> focus = s.zoom_to_dispute ? dispute_bounds(s, 40.0) : std::nullopt;
-  // Zoomed to a move, its text goes in a strip of its own along the view's bottom, where it
-  // covers nothing (zoomed, the disks fill the view); otherwise beside where the move ended.
+  // Zoomed to a move or a drop, its text goes in a strip of its own along the view's bottom, where
+  // it covers nothing (zoomed, the disks fill the view); otherwise beside where the move ended, and
+  // beside the drop's counters.
   const std::vector<ColoredLine> move_text = game_move_lines(s);
-  const Vec2 caption = text_box_size(move_text);
-  const bool as_caption = focus && !move_text.empty() && caption.y < area.h * 0.5;
+  const std::vector<ColoredLine> drop_text = counter_reading_lines(s, std::max(200.0, area.w - 16));
+  std::vector<ColoredLine> caption_text = move_text;
+  caption_text.insert(caption_text.end(), drop_text.begin(), drop_text.end());
+  const Vec2 caption = text_box_size(caption_text);
+  const bool as_caption = focus && !caption_text.empty() && caption.y < area.h * 0.5;
   ScreenRect fit_area = area;
   if (as_caption) fit_area.h -= caption.y + 4;
   TableViewTransform view = focus ? fit_table(focus->min, focus->max, fit_area) : fit_table(lo - Vec2{5, 5}, hi + Vec2{5, 5}, area);
@@ -77,10 +84,16 @@ void draw_table_view(Screen& s, const ScreenRect& rect) {
   };
   OverlayStyle style;
   style.fill_disks = true;
-  draw_scene(dl, s, map, style);
+  const SceneDrawn scene = draw_scene(dl, s, map, style);
+  s.table_counters_drawn = draw_game_counters(dl, s, map, style, !as_caption, scene);
   const std::optional<Vec2> move_at = draw_game_move(dl, s, map, style);
-  if (as_caption) draw_text_box(dl, Vec2{area.x, area.y + area.h - caption.y}, move_text);
-  else if (move_at) draw_text_block(dl, *move_at, move_text);
+  if (as_caption) {
+    const Vec2 at{area.x, area.y + area.h - caption.y};
+    draw_text_box(dl, at, caption_text);
+    if (s.table_counters_drawn) s.table_counters_drawn->box = ScreenRect{at.x, at.y, caption.x, caption.y};
+  } else if (move_at) {
+    draw_text_block(dl, *move_at, move_text);
+  }
   draw_game_banner(dl, s, area);
   dl->PopClipRect();
   const std::string grid = fmt::format("grid {:.0f} mm", step);

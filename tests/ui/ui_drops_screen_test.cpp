@@ -92,6 +92,54 @@ TEST(UiDropsScreen, ACounterAskedAboutIsOutlinedWithTheQuestionAndAButtonPerFace
   EXPECT_GT(pixels_like(s.png, table, cv::Vec3b(60, 70, 255)), 150) << "red: counter-8's outline";
 }
 
+double overlap(const nlohmann::json& a, const nlohmann::json& b) {
+  const double w = std::min(a[0].get<double>() + a[2].get<double>(), b[0].get<double>() + b[2].get<double>()) -
+                   std::max(a[0].get<double>(), b[0].get<double>());
+  const double h = std::min(a[1].get<double>() + a[3].get<double>(), b[1].get<double>() + b[3].get<double>()) -
+                   std::max(a[1].get<double>(), b[1].get<double>());
+  return w > 0 && h > 0 ? w * h : 0.0;
+}
+
+bool contains(const nlohmann::json& r, double x, double y) {
+  return x >= r[0].get<double>() && y >= r[1].get<double>() && x <= r[0].get<double>() + r[2].get<double>() &&
+         y <= r[1].get<double>() + r[3].get<double>();
+}
+
+// The drop's counters lie touching: in each view every counter has its label, no label covers
+// another, and the tally's box covers no label; in the table view (zoomed to the drop) the box is a
+// strip of its own and covers no counter.
+TEST(UiDropsScreen, TheLabelsAndTheTallyCoverNoCounterAndNoOtherLabel) {
+  Shown s = show("labels", 245);
+  ASSERT_EQ(s.status, 0);
+  const nlohmann::json& counters = s.views.at("game").at("counters").at("counters");
+  ASSERT_GE(counters.size(), 4u);
+  for (const char* view : {"camera_view", "table_view"}) {
+    SCOPED_TRACE(view);
+    ASSERT_TRUE(s.views.at(view).contains("counters_drawn")) << s.views.at(view).dump();
+    const nlohmann::json& drawn = s.views.at(view).at("counters_drawn");
+    const nlohmann::json& labels = drawn.at("labels");
+    EXPECT_EQ(labels.size(), counters.size());
+    ASSERT_TRUE(drawn.contains("box"));
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+      for (std::size_t j = 0; j < i; ++j)
+        EXPECT_EQ(overlap(labels[i].at("rect"), labels[j].at("rect")), 0.0) << labels[i].dump() << " " << labels[j].dump();
+      EXPECT_EQ(overlap(labels[i].at("rect"), drawn.at("box")), 0.0) << labels[i].dump() << " " << drawn.at("box").dump();
+    }
+  }
+  const nlohmann::json& tv = s.views.at("table_view");
+  const double k = tv.at("px_per_mm").get<double>();
+  for (const nlohmann::json& c : counters) {
+    const double x = tv.at("origin")[0].get<double>() + k * c.at("x").get<double>();
+    const double y = tv.at("origin")[1].get<double>() - k * c.at("y").get<double>();
+    EXPECT_TRUE(contains(s.views.at("panels").at("table"), x, y)) << c.dump();
+    // Not under the box, nor within a counter's radius (19 mm) of it.
+    nlohmann::json grown = tv.at("counters_drawn").at("box");
+    grown = {grown[0].get<double>() - 19 * k, grown[1].get<double>() - 19 * k, grown[2].get<double>() + 38 * k,
+             grown[3].get<double>() + 38 * k};
+    EXPECT_FALSE(contains(grown, x, y)) << c.dump() << " under " << tv.at("counters_drawn").at("box").dump();
+  }
+}
+
 TEST(UiDropsScreen, TheRefereesWordCompletesTheDrop) {
   Shown s = show("answered", 100000);
   ASSERT_EQ(s.status, 0);
