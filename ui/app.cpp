@@ -190,14 +190,24 @@ void write_views_json(const fs::path& file, const Screen& s, const nlohmann::jso
     j["table_view"] = {{"px_per_mm", s.table_view_drawn->px_per_mm},
                        {"origin", {s.table_view_drawn->screen_origin.x, s.table_view_drawn->screen_origin.y}}};
   }
-  // Where each view put a drop's labels and its tally's box.
-  auto counters_drawn = [](const Screen::CountersDrawn& d) {
-    nlohmann::json labels = nlohmann::json::array();
-    for (std::size_t i = 0; i < d.labels.size(); ++i) labels.push_back({{"name", d.names[i]}, {"rect", rect_json(d.labels[i])}});
-    nlohmann::json out = {{"labels", labels}};
+  // Where each view put the disks' names, the move's text, a drop's labels and its tally's box.
+  auto named = [](const std::vector<std::string>& names, const std::vector<ScreenRect>& rects) {
+    nlohmann::json out = nlohmann::json::array();
+    for (std::size_t i = 0; i < names.size() && i < rects.size(); ++i) out.push_back({{"name", names[i]}, {"rect", rect_json(rects[i])}});
+    return out;
+  };
+  auto counters_drawn = [&](const Screen::CountersDrawn& d) {
+    nlohmann::json out = {{"labels", named(d.names, d.labels)}};
     if (d.box) out["box"] = rect_json(*d.box);
     return out;
   };
+  auto text_drawn = [&](const Screen::TextDrawn& d) {
+    nlohmann::json out = {{"names", named(d.names, d.name_labels)}};
+    if (d.move_text) out["move_text"] = rect_json(*d.move_text);
+    return out;
+  };
+  if (s.camera_view_drawn) j["camera_view"]["text_drawn"] = text_drawn(s.camera_text_drawn);
+  if (s.table_view_drawn) j["table_view"]["text_drawn"] = text_drawn(s.table_text_drawn);
   if (s.camera_counters_drawn) j["camera_view"]["counters_drawn"] = counters_drawn(*s.camera_counters_drawn);
   if (s.table_counters_drawn) j["table_view"]["counters_drawn"] = counters_drawn(*s.table_counters_drawn);
   io::write_file_atomically(file, j.dump(2) + "\n");  // every write checked

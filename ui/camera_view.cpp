@@ -60,16 +60,26 @@ void draw_camera_view(Screen& s, const ScreenRect& rect) {
   img.h = std::min(view.image_rect().max().y, area.max().y) - img.y;
   std::vector<std::vector<Vec2>> outlines;
   s.camera_counters_drawn.reset();
+  s.camera_text_drawn = {};
   if (pose) {
     auto map = [&](const std::vector<Vec2>& pts, double z) { return screen_from_table(*pose, view, pts, z); };
     draw_polygon(dl, map(play_area_edge_mm(s.table.play_area_mm, 24), 0.0), im_color(colors::kPlayArea, 200), 1.5f);
     const SceneDrawn scene = draw_scene(dl, s, map, OverlayStyle{});
     outlines = scene.outlines;
+    s.camera_text_drawn = {scene.label_names, scene.labels, std::nullopt};
     // Not over the status line along the picture's bottom.
     dl->PushClipRect(im(img.min()), im(img.max() - Vec2{0, 26}), true);
     s.camera_counters_drawn = draw_game_counters(dl, s, map, OverlayStyle{}, true, scene);
     dl->PopClipRect();
-    if (std::optional<Vec2> at = draw_game_move(dl, s, map, OverlayStyle{})) draw_text_block(dl, *at, game_move_lines(s));
+    if (std::optional<Vec2> at = draw_game_move(dl, s, map, OverlayStyle{})) {
+      // Off the disks, their names and a drop's labels where it can.
+      std::vector<ScreenRect> keep_clear = drawn_boxes(scene);
+      if (s.camera_counters_drawn) {
+        keep_clear.insert(keep_clear.end(), s.camera_counters_drawn->labels.begin(), s.camera_counters_drawn->labels.end());
+        if (s.camera_counters_drawn->box) keep_clear.push_back(*s.camera_counters_drawn->box);
+      }
+      s.camera_text_drawn.move_text = draw_text_block(dl, *at, game_move_lines(s), keep_clear);
+    }
   }
   if (s.show_detections) {
     for (const OverlayTag& t : s.snap->result.detections) {

@@ -1,6 +1,7 @@
 #pragma once
 // Small drawing helpers shared by the panels (ImGui's draw list with diskref's value types).
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,14 +27,17 @@ void fill_polygon(ImDrawList* dl, const std::vector<Vec2>& pts, ImU32 color);
 void draw_arrow(ImDrawList* dl, Vec2 from, Vec2 to, ImU32 color, float thickness);
 // Text with a dark outline so it reads on any background.
 void draw_label(ImDrawList* dl, Vec2 at, ImU32 color, const std::string& text);
-// Lines of text on a dark box beside `anchor` (to its right, else to its left, else below or
-// above it: never over it), kept inside the current clip rectangle: a verdict cut off at a view's
-// edge is a verdict half read.
+// Lines of text on a dark box beside `anchor` (to its right, left, below or above it: never over
+// it; the first of those that fits inside the current clip rectangle and covers none of
+// `keep_clear`, else the fitting one covering least), kept inside the clip rectangle: a verdict cut
+// off at a view's edge is a verdict half read.
 struct ColoredLine {
   ImU32 color;
   std::string text;
 };
-void draw_text_block(ImDrawList* dl, Vec2 anchor, const std::vector<ColoredLine>& lines);
+// Returns where the box went (nothing for no lines).
+std::optional<ScreenRect> draw_text_block(ImDrawList* dl, Vec2 anchor, const std::vector<ColoredLine>& lines,
+                                          const std::vector<ScreenRect>& keep_clear = {});
 // The same lines on their dark box with its top-left corner at `at`; returns the box's size.
 Vec2 text_box_size(const std::vector<ColoredLine>& lines);
 void draw_text_box(ImDrawList* dl, Vec2 at, const std::vector<ColoredLine>& lines);

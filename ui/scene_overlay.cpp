@@ -67,6 +67,13 @@ void draw_pair(ImDrawList* dl, const Screen& s, const TableToScreen& map) {
 
 }  // namespace
 
+std::vector<ScreenRect> drawn_boxes(const SceneDrawn& drawn) {
+  std::vector<ScreenRect> out = drawn.labels;
+  for (const std::vector<Vec2>& outline : drawn.outlines)
+    if (!outline.empty()) out.push_back(bounding_rect(outline));
+  return out;
+}
+
 SceneDrawn draw_scene(ImDrawList* dl, const Screen& s, const TableToScreen& map, const OverlayStyle& style) {
   if (s.pair) draw_pair(dl, s, map);
   if (s.flip) draw_flip(dl, s, map, style);
@@ -137,6 +144,7 @@ SceneDrawn draw_scene(ImDrawList* dl, const Screen& s, const TableToScreen& map,
   for (std::size_t k = 0; k < names.size(); ++k) {
     draw_label(dl, at[k], names[k].colour, names[k].text);
     drawn.labels.push_back({at[k].x, at[k].y, wishes[k].size.x, wishes[k].size.y});
+    drawn.label_names.push_back(s.scene.disks[names[k].disk].name());
   }
   return drawn;
 }

@@ -26,7 +26,11 @@ struct OverlayStyle {
 struct SceneDrawn {
   std::vector<std::vector<Vec2>> outlines;  // by index in Screen::scene.disks
   std::vector<ScreenRect> labels;
+  std::vector<std::string> label_names;  // the disk each label names
 };
+// The boxes of everything draw_scene drew (the disks' outlines and their names): what text laid
+// over the view keeps clear of.
+std::vector<ScreenRect> drawn_boxes(const SceneDrawn& drawn);
 
 // Draws every disk with a pose (outline by state colour, heading arrow, centre dot, name, the names
 // placed so that none covers another or another disk: ui/label_placement.h), the dispute tool's

@@ -92,6 +92,13 @@ struct Screen {
     std::optional<ScreenRect> box;   // the tally, the questions and the notes
   };
   std::optional<CountersDrawn> camera_counters_drawn, table_counters_drawn;
+  // The disks' names and the move's text box as each view placed them.
+  struct TextDrawn {
+    std::vector<std::string> names;
+    std::vector<ScreenRect> name_labels;  // one per name
+    std::optional<ScreenRect> move_text;
+  };
+  TextDrawn camera_text_drawn, table_text_drawn;
 
   EventLog log;
   bool camera_moved = false;  // the camera was re-located in the last kCameraMovedShowS seconds

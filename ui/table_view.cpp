@@ -17,6 +17,7 @@ void draw_table_view(Screen& s, const ScreenRect& rect) {
   if (!begin_panel("Table view (mm, seen from above)###table", rect)) {
     s.table_view_drawn.reset();
     s.table_counters_drawn.reset();
+    s.table_text_drawn = {};
     ImGui::End();
     return;
   }
@@ -85,14 +86,16 @@ void draw_table_view(Screen& s, const ScreenRect& rect) {
   OverlayStyle style;
   style.fill_disks = true;
   const SceneDrawn scene = draw_scene(dl, s, map, style);
+  s.table_text_drawn = {scene.label_names, scene.labels, std::nullopt};
   s.table_counters_drawn = draw_game_counters(dl, s, map, style, !as_caption, scene);
   const std::optional<Vec2> move_at = draw_game_move(dl, s, map, style);
   if (as_caption) {
     const Vec2 at{area.x, area.y + area.h - caption.y};
     draw_text_box(dl, at, caption_text);
     if (s.table_counters_drawn) s.table_counters_drawn->box = ScreenRect{at.x, at.y, caption.x, caption.y};
+    if (!move_text.empty()) s.table_text_drawn.move_text = ScreenRect{at.x, at.y, caption.x, caption.y};
   } else if (move_at) {
-    draw_text_block(dl, *move_at, move_text);
+    s.table_text_drawn.move_text = draw_text_block(dl, *move_at, move_text, drawn_boxes(scene));
   }
   draw_game_banner(dl, s, area);
   dl->PopClipRect();

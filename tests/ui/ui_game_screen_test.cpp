@@ -3,6 +3,7 @@
 // panels drew them, from --views-json) are checked against the game's expected end, and the
 // inputs the screen recorded, replayed by `diskref referee` over the same video, give the same log.
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -299,6 +300,36 @@ TEST(UiGameScreen, TheCameraMovedMidGameIsShownPlainlyAndTheGameGoesOnUntouched)
   EXPECT_EQ(bumped.views.at("game").at("ships"), plain.views.at("game").at("ships"));
   EXPECT_EQ(bumped.views.at("game").at("turn"), plain.views.at("game").at("turn"));
   EXPECT_EQ(bumped.views.at("game").at("log").size(), plain.views.at("game").at("log").size()) << all;
+}
+
+double overlap(const nlohmann::json& a, const nlohmann::json& b) {
+  const double w = std::min(a[0].get<double>() + a[2].get<double>(), b[0].get<double>() + b[2].get<double>()) -
+                   std::max(a[0].get<double>(), b[0].get<double>());
+  const double h = std::min(a[1].get<double>() + a[3].get<double>(), b[1].get<double>() + b[3].get<double>()) -
+                   std::max(a[1].get<double>(), b[1].get<double>());
+  return w > 0 && h > 0 ? w * h : 0.0;
+}
+
+// Where ships meet — the collision (frame 484), the torpedo's contact (frame 640) — the ships' names
+// and the move's text are written where none covers another, in both views.
+TEST(UiGameScreen, WhereShipsMeetTheirNamesAndTheMovesTextCoverNoneOfEachOther) {
+  for (const char* frames : {"484", "640"}) {
+    SCOPED_TRACE(frames);
+    Played p = play(std::string("meet-") + frames, std::string("--zoom --frames ") + frames);
+    ASSERT_EQ(p.status, 0);
+    for (const char* view : {"camera_view", "table_view"}) {
+      SCOPED_TRACE(view);
+      const nlohmann::json& text = p.views.at(view).at("text_drawn");
+      const nlohmann::json& names = text.at("names");
+      ASSERT_GE(names.size(), 2u) << text.dump();
+      ASSERT_TRUE(text.contains("move_text")) << text.dump();
+      for (std::size_t i = 0; i < names.size(); ++i) {
+        for (std::size_t j = 0; j < i; ++j)
+          EXPECT_EQ(overlap(names[i].at("rect"), names[j].at("rect")), 0.0) << names[i].dump() << " " << names[j].dump();
+        EXPECT_EQ(overlap(names[i].at("rect"), text.at("move_text")), 0.0) << names[i].dump() << " " << text.at("move_text").dump();
+      }
+    }
+  }
 }
 
 }  // namespace
