@@ -133,26 +133,13 @@ std::optional<Screen::CountersDrawn> draw_game_counters(ImDrawList* dl, const Sc
   const Vec2 size = text_box_size(lines);
   const double w = size.x, h = size.y;
   const Vec2 view_lo = view.min() + Vec2{4, 4}, view_hi = view.max() - Vec2{4, 4};
-  auto fits = [&](Vec2 p) { return p.x >= view_lo.x && p.y >= view_lo.y && p.x + w <= view_hi.x && p.y + h <= view_hi.y; };
   const double mid_y = std::clamp((lo.y + hi.y - h) / 2, view_lo.y, std::max(view_lo.y, view_hi.y - h));
   const double mid_x = std::clamp((lo.x + hi.x - w) / 2, view_lo.x, std::max(view_lo.x, view_hi.x - w));
-  auto covered = [&](Vec2 p) {
-    double area = 0;
-    for (const ScreenRect& r : occupied) area += overlap_area({p.x, p.y, w, h}, r);
-    return area;
-  };
-  Vec2 box_at = view_lo;
-  double least = -1;
-  for (const Vec2& candidate : {Vec2{hi.x + 10, mid_y}, Vec2{lo.x - 10 - w, mid_y}, Vec2{mid_x, hi.y + 6}, Vec2{mid_x, lo.y - 6 - h},
-                                view_lo, Vec2{view_hi.x - w, view_lo.y}, Vec2{view_lo.x, view_hi.y - h}, Vec2{view_hi.x - w, view_hi.y - h}}) {
-    if (!fits(candidate)) continue;
-    const double c = covered(candidate);
-    if (least < 0 || c < least) {
-      box_at = candidate;
-      least = c;
-    }
-    if (c <= 0) break;
-  }
+  const Vec2 box_at =
+      least_covering_spot({{hi.x + 10, mid_y}, {lo.x - 10 - w, mid_y}, {mid_x, hi.y + 6}, {mid_x, lo.y - 6 - h}, view_lo,
+                           {view_hi.x - w, view_lo.y}, {view_lo.x, view_hi.y - h}, {view_hi.x - w, view_hi.y - h}},
+                          size, {view_lo.x, view_lo.y, view_hi.x - view_lo.x, view_hi.y - view_lo.y}, occupied)
+          .value_or(view_lo);
   draw_text_box(dl, box_at, lines);
   drawn.box = ScreenRect{box_at.x, box_at.y, w, h};
   return drawn;

@@ -113,41 +113,21 @@ std::optional<ScreenRect> draw_text_block(ImDrawList* dl, Vec2 anchor, const std
   constexpr double kGap = 20;  // clear of the disk the block speaks of
   const Vec2 lo = vec(dl->GetClipRectMin());
   const Vec2 hi = vec(dl->GetClipRectMax());
-  auto fits = [&](Vec2 p) { return p.x >= lo.x && p.y >= lo.y && p.x + size.x <= hi.x && p.y + size.y <= hi.y; };
-  auto covered = [&](Vec2 p) {
-    double area = 0;
-    for (const ScreenRect& r : keep_clear) area += overlap_area({p.x, p.y, size.x, size.y}, r);
-    return area;
-  };
   // Right of it, left, below, above; then the same farther out and slid along that side. Below or
   // above may also slide sideways into the view; beside it may not (it would cover it).
-  struct Spot {
-    Vec2 at;
-    bool slides;
-  };
-  std::vector<Spot> spots;
+  auto slid = [&](double x) { return std::clamp(x, lo.x, std::max(lo.x, hi.x - size.x)); };
+  std::vector<Vec2> spots;
   for (const double reach : {kGap, kGap + 30, kGap + 60}) {
     for (const double along : {0.0, -1.0, 1.0}) {
       const double dy = along * (size.y * 0.5 + 12), dx = along * size.x * 0.4;
-      spots.push_back({{anchor.x + reach, anchor.y - size.y * 0.5 + dy}, false});
-      spots.push_back({{anchor.x - reach - size.x, anchor.y - size.y * 0.5 + dy}, false});
-      spots.push_back({{anchor.x - size.x * 0.5 + dx, anchor.y + reach}, true});
-      spots.push_back({{anchor.x - size.x * 0.5 + dx, anchor.y - reach - size.y}, true});
+      spots.push_back({anchor.x + reach, anchor.y - size.y * 0.5 + dy});
+      spots.push_back({anchor.x - reach - size.x, anchor.y - size.y * 0.5 + dy});
+      spots.push_back({slid(anchor.x - size.x * 0.5 + dx), anchor.y + reach});
+      spots.push_back({slid(anchor.x - size.x * 0.5 + dx), anchor.y - reach - size.y});
     }
   }
-  // Where none fits, right of it as far as the view allows (as before any was weighed).
-  Vec2 at = spots.front().at;
-  double least = -1;
-  for (const Spot& spot : spots) {
-    const Vec2 p{spot.slides ? std::clamp(spot.at.x, lo.x, std::max(lo.x, hi.x - size.x)) : spot.at.x, spot.at.y};
-    if (!fits(p)) continue;
-    const double c = covered(p);
-    if (least < 0 || c < least) {
-      at = p;
-      least = c;
-    }
-    if (c <= 0) break;
-  }
+  // Where none fits, right of it as far as the view allows.
+  Vec2 at = least_covering_spot(spots, size, {lo.x, lo.y, hi.x - lo.x, hi.y - lo.y}, keep_clear).value_or(spots.front());
   at.x = std::clamp(at.x, lo.x, std::max(lo.x, hi.x - size.x));
   at.y = std::clamp(at.y, lo.y, std::max(lo.y, hi.y - size.y));
   draw_text_box(dl, at, lines);

@@ -12,6 +12,23 @@ double overlap_area(const ScreenRect& a, const ScreenRect& b) {
   return w > 0 && h > 0 ? w * h : 0.0;
 }
 
+std::optional<Vec2> least_covering_spot(const std::vector<Vec2>& spots, Vec2 size, const ScreenRect& view,
+                                        const std::vector<ScreenRect>& keep_clear) {
+  std::optional<Vec2> best;
+  double least = 0;
+  for (const Vec2& p : spots) {
+    if (p.x < view.x || p.y < view.y || p.x + size.x > view.x + view.w || p.y + size.y > view.y + view.h) continue;
+    double covered = 0;
+    for (const ScreenRect& r : keep_clear) covered += overlap_area({p.x, p.y, size.x, size.y}, r);
+    if (!best || covered < least) {
+      best = p;
+      least = covered;
+    }
+    if (covered <= 0) break;
+  }
+  return best;
+}
+
 ScreenRect bounding_rect(const std::vector<Vec2>& points) {
   if (points.empty()) return {};
   Vec2 lo = points.front(), hi = points.front();

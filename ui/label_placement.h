@@ -2,6 +2,7 @@
 // Where the names of many small things go on a view, so that no name covers another's: a drop's
 // counters lie touching, and a label under each writes them over one another. No ImGui here.
 
+#include <optional>
 #include <vector>
 
 #include "ui/view_transform.h"
@@ -23,6 +24,11 @@ struct LabelWish {
 // anchor.
 std::vector<Vec2> place_labels(const std::vector<LabelWish>& wishes, const ScreenRect& view,
                                const std::vector<ScreenRect>& keep_clear);
+
+// Of `spots` (top-left corners of a box of `size`), in order: the first wholly inside `view` that
+// covers none of `keep_clear`, else the one inside it covering least; nothing when none is inside.
+std::optional<Vec2> least_covering_spot(const std::vector<Vec2>& spots, Vec2 size, const ScreenRect& view,
+                                        const std::vector<ScreenRect>& keep_clear);
 
 // The area two rectangles share (0 when they do not meet).
 double overlap_area(const ScreenRect& a, const ScreenRect& b);

@@ -1,5 +1,7 @@
 #include "ui/label_placement.h"
 
+#include <cmath>
+#include <optional>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -43,6 +45,23 @@ TEST(PlaceLabels, ALabelMayLieOverWhatItNamesButNotOverItsNeighbour) {
   const std::vector<Vec2> own = place_labels({{{350, 300}, {40, 16}, 12, 0}}, {0, 0, 800, 600}, {counters[1]});
   EXPECT_DOUBLE_EQ(own[0].x, 330);
   EXPECT_DOUBLE_EQ(own[0].y, 312);
+}
+
+TEST(LeastCoveringSpot, TheFirstInTheViewCoveringNothingElseTheOneCoveringLeast) {
+  const ScreenRect view{0, 0, 400, 300};
+  const Vec2 size{100, 40};
+  const std::vector<ScreenRect> kept{{0, 0, 150, 100}, {250, 200, 150, 100}};
+  // Outside the view, over the first kept, clear, clear: the first clear one.
+  std::optional<Vec2> at = least_covering_spot({{350, 0}, {50, 50}, {200, 100}, {0, 150}}, size, view, kept);
+  ASSERT_TRUE(at);
+  EXPECT_DOUBLE_EQ(at->x, 200);
+  EXPECT_DOUBLE_EQ(at->y, 100);
+  // None clear: the one covering least (10 x 40 against 50 x 40).
+  at = least_covering_spot({{100, 0}, {140, 60}}, size, view, kept);
+  ASSERT_TRUE(at);
+  EXPECT_DOUBLE_EQ(at->x, 140);
+  // None inside the view: nothing.
+  EXPECT_FALSE(least_covering_spot({{350, 0}, {-1, 10}}, size, view, kept));
 }
 
 // Drops as the camera view draws them: counters of about 20 px, touching or nearly, in a cluster,

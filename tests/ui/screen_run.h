@@ -5,6 +5,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -34,6 +35,15 @@ inline nlohmann::json read_json(const std::filesystem::path& file) {
   nlohmann::json j;
   if (in) in >> j;
   return j;
+}
+
+// The area two screen rectangles of a --views-json file ([x, y, w, h]) share.
+inline double rect_overlap(const nlohmann::json& a, const nlohmann::json& b) {
+  const double w = std::min(a[0].get<double>() + a[2].get<double>(), b[0].get<double>() + b[2].get<double>()) -
+                   std::max(a[0].get<double>(), b[0].get<double>());
+  const double h = std::min(a[1].get<double>() + a[3].get<double>(), b[1].get<double>() + b[3].get<double>()) -
+                   std::max(a[1].get<double>(), b[1].get<double>());
+  return w > 0 && h > 0 ? w * h : 0.0;
 }
 
 }  // namespace diskref::ui::testing

@@ -19,6 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using ui::testing::q;
+using ui::testing::rect_overlap;
 
 fs::path sample() { return fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "drops"; }
 
@@ -92,14 +93,6 @@ TEST(UiDropsScreen, ACounterAskedAboutIsOutlinedWithTheQuestionAndAButtonPerFace
   EXPECT_GT(pixels_like(s.png, table, cv::Vec3b(60, 70, 255)), 150) << "red: counter-8's outline";
 }
 
-double overlap(const nlohmann::json& a, const nlohmann::json& b) {
-  const double w = std::min(a[0].get<double>() + a[2].get<double>(), b[0].get<double>() + b[2].get<double>()) -
-                   std::max(a[0].get<double>(), b[0].get<double>());
-  const double h = std::min(a[1].get<double>() + a[3].get<double>(), b[1].get<double>() + b[3].get<double>()) -
-                   std::max(a[1].get<double>(), b[1].get<double>());
-  return w > 0 && h > 0 ? w * h : 0.0;
-}
-
 bool contains(const nlohmann::json& r, double x, double y) {
   return x >= r[0].get<double>() && y >= r[1].get<double>() && x <= r[0].get<double>() + r[2].get<double>() &&
          y <= r[1].get<double>() + r[3].get<double>();
@@ -122,8 +115,8 @@ TEST(UiDropsScreen, TheLabelsAndTheTallyCoverNoCounterAndNoOtherLabel) {
     ASSERT_TRUE(drawn.contains("box"));
     for (std::size_t i = 0; i < labels.size(); ++i) {
       for (std::size_t j = 0; j < i; ++j)
-        EXPECT_EQ(overlap(labels[i].at("rect"), labels[j].at("rect")), 0.0) << labels[i].dump() << " " << labels[j].dump();
-      EXPECT_EQ(overlap(labels[i].at("rect"), drawn.at("box")), 0.0) << labels[i].dump() << " " << drawn.at("box").dump();
+        EXPECT_EQ(rect_overlap(labels[i].at("rect"), labels[j].at("rect")), 0.0) << labels[i].dump() << " " << labels[j].dump();
+      EXPECT_EQ(rect_overlap(labels[i].at("rect"), drawn.at("box")), 0.0) << labels[i].dump() << " " << drawn.at("box").dump();
     }
   }
   const nlohmann::json& tv = s.views.at("table_view");

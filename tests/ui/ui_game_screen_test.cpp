@@ -35,6 +35,7 @@ fs::path out_dir() {
 
 using ui::testing::q;
 using ui::testing::read_json;
+using ui::testing::rect_overlap;
 using ui::testing::run;
 
 struct Played {
@@ -302,14 +303,6 @@ TEST(UiGameScreen, TheCameraMovedMidGameIsShownPlainlyAndTheGameGoesOnUntouched)
   EXPECT_EQ(bumped.views.at("game").at("log").size(), plain.views.at("game").at("log").size()) << all;
 }
 
-double overlap(const nlohmann::json& a, const nlohmann::json& b) {
-  const double w = std::min(a[0].get<double>() + a[2].get<double>(), b[0].get<double>() + b[2].get<double>()) -
-                   std::max(a[0].get<double>(), b[0].get<double>());
-  const double h = std::min(a[1].get<double>() + a[3].get<double>(), b[1].get<double>() + b[3].get<double>()) -
-                   std::max(a[1].get<double>(), b[1].get<double>());
-  return w > 0 && h > 0 ? w * h : 0.0;
-}
-
 // Where ships meet — the collision (frame 484), the torpedo's contact (frame 640) — the ships' names
 // and the move's text are written where none covers another, in both views.
 TEST(UiGameScreen, WhereShipsMeetTheirNamesAndTheMovesTextCoverNoneOfEachOther) {
@@ -325,8 +318,8 @@ TEST(UiGameScreen, WhereShipsMeetTheirNamesAndTheMovesTextCoverNoneOfEachOther) 
       ASSERT_TRUE(text.contains("move_text")) << text.dump();
       for (std::size_t i = 0; i < names.size(); ++i) {
         for (std::size_t j = 0; j < i; ++j)
-          EXPECT_EQ(overlap(names[i].at("rect"), names[j].at("rect")), 0.0) << names[i].dump() << " " << names[j].dump();
-        EXPECT_EQ(overlap(names[i].at("rect"), text.at("move_text")), 0.0) << names[i].dump() << " " << text.at("move_text").dump();
+          EXPECT_EQ(rect_overlap(names[i].at("rect"), names[j].at("rect")), 0.0) << names[i].dump() << " " << names[j].dump();
+        EXPECT_EQ(rect_overlap(names[i].at("rect"), text.at("move_text")), 0.0) << names[i].dump() << " " << text.at("move_text").dump();
       }
     }
   }
