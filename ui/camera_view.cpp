@@ -72,13 +72,7 @@ void draw_camera_view(Screen& s, const ScreenRect& rect) {
     s.camera_counters_drawn = draw_game_counters(dl, s, map, OverlayStyle{}, true, scene);
     dl->PopClipRect();
     if (std::optional<Vec2> at = draw_game_move(dl, s, map, OverlayStyle{})) {
-      // Off the disks, their names and a drop's labels where it can.
-      std::vector<ScreenRect> keep_clear = drawn_boxes(scene);
-      if (s.camera_counters_drawn) {
-        keep_clear.insert(keep_clear.end(), s.camera_counters_drawn->labels.begin(), s.camera_counters_drawn->labels.end());
-        if (s.camera_counters_drawn->box) keep_clear.push_back(*s.camera_counters_drawn->box);
-      }
-      s.camera_text_drawn.move_text = draw_text_block(dl, *at, game_move_lines(s), keep_clear);
+      s.camera_text_drawn.move_text = draw_text_block(dl, *at, game_move_lines(s), drawn_boxes(scene, s.camera_counters_drawn));
     }
   }
   if (s.show_detections) {

@@ -105,6 +105,7 @@ std::optional<Screen::CountersDrawn> draw_game_counters(ImDrawList* dl, const Sc
     if (!of_drop && !scene.outlines[i].empty()) keep_clear.push_back(bounding_rect(scene.outlines[i]));
   }
   keep_clear.insert(keep_clear.end(), scene.labels.begin(), scene.labels.end());
+  keep_clear.insert(keep_clear.end(), scene.markers.begin(), scene.markers.end());
   const std::vector<Vec2> at = place_labels(wishes, view, keep_clear);
   for (std::size_t i = 0; i < labels.size(); ++i) {
     const ScreenRect r{at[i].x, at[i].y, wishes[i].size.x, wishes[i].size.y};

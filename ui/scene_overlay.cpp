@@ -67,10 +67,15 @@ void draw_pair(ImDrawList* dl, const Screen& s, const TableToScreen& map) {
 
 }  // namespace
 
-std::vector<ScreenRect> drawn_boxes(const SceneDrawn& drawn) {
+std::vector<ScreenRect> drawn_boxes(const SceneDrawn& drawn, const std::optional<Screen::CountersDrawn>& counters) {
   std::vector<ScreenRect> out = drawn.labels;
+  out.insert(out.end(), drawn.markers.begin(), drawn.markers.end());
   for (const std::vector<Vec2>& outline : drawn.outlines)
     if (!outline.empty()) out.push_back(bounding_rect(outline));
+  if (counters) {
+    out.insert(out.end(), counters->labels.begin(), counters->labels.end());
+    if (counters->box) out.push_back(*counters->box);
+  }
   return out;
 }
 
@@ -79,6 +84,10 @@ SceneDrawn draw_scene(ImDrawList* dl, const Screen& s, const TableToScreen& map,
   if (s.flip) draw_flip(dl, s, map, style);
 
   SceneDrawn drawn;
+  for (const model::CornerMarker& m : s.table.corner_markers) {
+    const auto corners = m.corners_mm();
+    drawn.markers.push_back(bounding_rect(map(std::vector<Vec2>(corners.begin(), corners.end()), 0.0)));
+  }
   std::vector<std::vector<Vec2>>& outlines = drawn.outlines;
   outlines.resize(s.scene.disks.size());
   // The names, placed once every disk is drawn.
@@ -140,7 +149,10 @@ SceneDrawn draw_scene(ImDrawList* dl, const Screen& s, const TableToScreen& map,
   const ImVec2 clip_lo = dl->GetClipRectMin(), clip_hi = dl->GetClipRectMax();
   const ScreenRect view{static_cast<double>(clip_lo.x), static_cast<double>(clip_lo.y),
                         static_cast<double>(clip_hi.x - clip_lo.x), static_cast<double>(clip_hi.y - clip_lo.y)};
-  const std::vector<Vec2> at = place_labels(wishes, view, footprints);
+  // Nor over a corner marker.
+  std::vector<ScreenRect> keep_clear = footprints;
+  keep_clear.insert(keep_clear.end(), drawn.markers.begin(), drawn.markers.end());
+  const std::vector<Vec2> at = place_labels(wishes, view, keep_clear);
   for (std::size_t k = 0; k < names.size(); ++k) {
     draw_label(dl, at[k], names[k].colour, names[k].text);
     drawn.labels.push_back({at[k].x, at[k].y, wishes[k].size.x, wishes[k].size.y});

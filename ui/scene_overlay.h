@@ -27,10 +27,12 @@ struct SceneDrawn {
   std::vector<std::vector<Vec2>> outlines;  // by index in Screen::scene.disks
   std::vector<ScreenRect> labels;
   std::vector<std::string> label_names;  // the disk each label names
+  std::vector<ScreenRect> markers;       // the table's corner markers (drawn by the view, or its picture)
 };
-// The boxes of everything draw_scene drew (the disks' outlines and their names): what text laid
-// over the view keeps clear of.
-std::vector<ScreenRect> drawn_boxes(const SceneDrawn& drawn);
+// The boxes of everything in the view that text laid over it keeps clear of where it can: the
+// disks' outlines, their names and the corner markers (draw_scene), and a drop's labels and tally
+// (draw_game_counters) when there is one.
+std::vector<ScreenRect> drawn_boxes(const SceneDrawn& drawn, const std::optional<Screen::CountersDrawn>& counters = {});
 
 // Draws every disk with a pose (outline by state colour, heading arrow, centre dot, name, the names
 // placed so that none covers another or another disk: ui/label_placement.h), the dispute tool's

@@ -95,7 +95,7 @@ void draw_table_view(Screen& s, const ScreenRect& rect) {
     if (s.table_counters_drawn) s.table_counters_drawn->box = ScreenRect{at.x, at.y, caption.x, caption.y};
     if (!move_text.empty()) s.table_text_drawn.move_text = ScreenRect{at.x, at.y, caption.x, caption.y};
   } else if (move_at) {
-    s.table_text_drawn.move_text = draw_text_block(dl, *move_at, move_text, drawn_boxes(scene));
+    s.table_text_drawn.move_text = draw_text_block(dl, *move_at, move_text, drawn_boxes(scene, s.table_counters_drawn));
   }
   draw_game_banner(dl, s, area);
   dl->PopClipRect();
