@@ -191,18 +191,18 @@ void write_views_json(const fs::path& file, const Screen& s, const nlohmann::jso
                        {"origin", {s.table_view_drawn->screen_origin.x, s.table_view_drawn->screen_origin.y}}};
   }
   // Where each view put the disks' names, the move's text, a drop's labels and its tally's box.
-  auto named = [](const std::vector<std::string>& names, const std::vector<ScreenRect>& rects) {
+  auto named = [](const std::vector<NamedRect>& labels) {
     nlohmann::json out = nlohmann::json::array();
-    for (std::size_t i = 0; i < names.size() && i < rects.size(); ++i) out.push_back({{"name", names[i]}, {"rect", rect_json(rects[i])}});
+    for (const NamedRect& l : labels) out.push_back({{"name", l.name}, {"rect", rect_json(l.rect)}});
     return out;
   };
   auto counters_drawn = [&](const Screen::CountersDrawn& d) {
-    nlohmann::json out = {{"labels", named(d.names, d.labels)}};
+    nlohmann::json out = {{"labels", named(d.labels)}};
     if (d.box) out["box"] = rect_json(*d.box);
     return out;
   };
   auto text_drawn = [&](const Screen::TextDrawn& d) {
-    nlohmann::json out = {{"names", named(d.names, d.name_labels)}};
+    nlohmann::json out = {{"names", named(d.names)}};
     if (d.move_text) out["move_text"] = rect_json(*d.move_text);
     return out;
   };

@@ -58,15 +58,14 @@ void draw_camera_view(Screen& s, const ScreenRect& rect) {
   img = ScreenRect{std::max(img.x, area.x), std::max(img.y, area.y), 0, 0};
   img.w = std::min(view.image_rect().max().x, area.max().x) - img.x;
   img.h = std::min(view.image_rect().max().y, area.max().y) - img.y;
-  std::vector<std::vector<Vec2>> outlines;
+  SceneDrawn scene;  // its outlines are what a click picks
   s.camera_counters_drawn.reset();
   s.camera_text_drawn = {};
   if (pose) {
     auto map = [&](const std::vector<Vec2>& pts, double z) { return screen_from_table(*pose, view, pts, z); };
     draw_polygon(dl, map(play_area_edge_mm(s.table.play_area_mm, 24), 0.0), im_color(colors::kPlayArea, 200), 1.5f);
-    const SceneDrawn scene = draw_scene(dl, s, map, OverlayStyle{});
-    outlines = scene.outlines;
-    s.camera_text_drawn = {scene.label_names, scene.labels, std::nullopt};
+    scene = draw_scene(dl, s, map, OverlayStyle{});
+    s.camera_text_drawn = {scene.labels, std::nullopt};
     // Not over the status line along the picture's bottom.
     dl->PushClipRect(im(img.min()), im(img.max() - Vec2{0, 26}), true);
     s.camera_counters_drawn = draw_game_counters(dl, s, map, OverlayStyle{}, true, scene);
@@ -109,7 +108,7 @@ void draw_camera_view(Screen& s, const ScreenRect& rect) {
     bool left = ImGui::IsMouseClicked(ImGuiMouseButton_Left);
     bool right = ImGui::IsMouseClicked(ImGuiMouseButton_Right);
     if (left || right) {
-      if (auto hit = pick_outline(outlines, m, 6.0)) {
+      if (auto hit = pick_outline(scene.outlines, m, 6.0)) {
         const std::string& name = s.scene.disks[*hit].name();
         left ? s.click_disk(name) : s.click_mover(name);
       }

@@ -92,9 +92,7 @@ std::optional<Screen::CountersDrawn> draw_game_counters(ImDrawList* dl, const Sc
     labels.push_back({c.name, map({c.pose->position}, z)[0], referee::counter_label(c), colour});
   }
   if (labels.empty()) return std::nullopt;
-  const ScreenRect view{vec(dl->GetClipRectMin()).x, vec(dl->GetClipRectMin()).y,
-                        static_cast<double>(dl->GetClipRectMax().x - dl->GetClipRectMin().x),
-                        static_cast<double>(dl->GetClipRectMax().y - dl->GetClipRectMin().y)};
+  const ScreenRect view = clip_rect(dl);
   std::vector<LabelWish> wishes;
   for (std::size_t i = 0; i < labels.size(); ++i)
     wishes.push_back({labels[i].centre, vec(ImGui::CalcTextSize(labels[i].text.c_str())) + Vec2{4, 2}, 12, static_cast<long>(i)});
@@ -104,7 +102,7 @@ std::optional<Screen::CountersDrawn> draw_game_counters(ImDrawList* dl, const Sc
     const bool of_drop = std::any_of(labels.begin(), labels.end(), [&](const Label& l) { return l.name == s.scene.disks[i].name(); });
     if (!of_drop && !scene.outlines[i].empty()) keep_clear.push_back(bounding_rect(scene.outlines[i]));
   }
-  keep_clear.insert(keep_clear.end(), scene.labels.begin(), scene.labels.end());
+  for (const NamedRect& label : scene.labels) keep_clear.push_back(label.rect);
   keep_clear.insert(keep_clear.end(), scene.markers.begin(), scene.markers.end());
   const std::vector<Vec2> at = place_labels(wishes, view, keep_clear);
   for (std::size_t i = 0; i < labels.size(); ++i) {
@@ -115,15 +113,14 @@ std::optional<Screen::CountersDrawn> draw_game_counters(ImDrawList* dl, const Sc
       dl->AddLine(im(labels[i].centre), im(near), im_color(labels[i].colour, 160), 1.0f);
     dl->AddRectFilled(im(r.min()), im(r.max()), im_color(kBacking, 190));
     draw_label(dl, r.min() + Vec2{2, 1}, im_color(labels[i].colour), labels[i].text);
-    drawn.names.push_back(labels[i].name);
-    drawn.labels.push_back(r);
+    drawn.labels.push_back({labels[i].name, r});
   }
   if (!with_box) return drawn;
   // The tally and what is asked, beside the counters: right of them, left, below or above, else
   // in a corner of the view; the first that fits in the view covering neither a counter, a label,
   // another disk nor its name, else the one covering least.
   std::vector<ScreenRect> occupied = footprints;
-  occupied.insert(occupied.end(), drawn.labels.begin(), drawn.labels.end());
+  for (const NamedRect& label : drawn.labels) occupied.push_back(label.rect);
   Vec2 lo{1e9, 1e9}, hi{-1e9, -1e9};
   for (const ScreenRect& r : occupied) {
     lo = {std::min(lo.x, r.x), std::min(lo.y, r.y)};

@@ -106,13 +106,18 @@ void draw_text_box(ImDrawList* dl, Vec2 at, const std::vector<ColoredLine>& line
   }
 }
 
+ScreenRect clip_rect(ImDrawList* dl) {
+  const Vec2 lo = vec(dl->GetClipRectMin()), hi = vec(dl->GetClipRectMax());
+  return {lo.x, lo.y, hi.x - lo.x, hi.y - lo.y};
+}
+
 std::optional<ScreenRect> draw_text_block(ImDrawList* dl, Vec2 anchor, const std::vector<ColoredLine>& lines,
                                           const std::vector<ScreenRect>& keep_clear) {
   if (lines.empty()) return std::nullopt;
   const Vec2 size = text_box_size(lines);
   constexpr double kGap = 20;  // clear of the disk the block speaks of
-  const Vec2 lo = vec(dl->GetClipRectMin());
-  const Vec2 hi = vec(dl->GetClipRectMax());
+  const ScreenRect view = clip_rect(dl);
+  const Vec2 lo = view.min(), hi = view.max();
   // Right of it, left, below, above; then the same farther out and slid along that side. Below or
   // above may also slide sideways into the view; beside it may not (it would cover it).
   auto slid = [&](double x) { return std::clamp(x, lo.x, std::max(lo.x, hi.x - size.x)); };
@@ -127,7 +132,7 @@ std::optional<ScreenRect> draw_text_block(ImDrawList* dl, Vec2 anchor, const std
     }
   }
   // Where none fits, right of it as far as the view allows.
-  Vec2 at = least_covering_spot(spots, size, {lo.x, lo.y, hi.x - lo.x, hi.y - lo.y}, keep_clear).value_or(spots.front());
+  Vec2 at = least_covering_spot(spots, size, view, keep_clear).value_or(spots.front());
   at.x = std::clamp(at.x, lo.x, std::max(lo.x, hi.x - size.x));
   at.y = std::clamp(at.y, lo.y, std::max(lo.y, hi.y - size.y));
   draw_text_box(dl, at, lines);

@@ -25,6 +25,8 @@ void draw_polygon(ImDrawList* dl, const std::vector<Vec2>& pts, ImU32 color, flo
 void fill_polygon(ImDrawList* dl, const std::vector<Vec2>& pts, ImU32 color);
 // An arrow from `from` to `to` with a small head.
 void draw_arrow(ImDrawList* dl, Vec2 from, Vec2 to, ImU32 color, float thickness);
+// The draw list's current clip rectangle: what a view may draw in.
+ScreenRect clip_rect(ImDrawList* dl);
 // Text with a dark outline so it reads on any background.
 void draw_label(ImDrawList* dl, Vec2 at, ImU32 color, const std::string& text);
 // Lines of text on a dark box beside `anchor` (to its right, left, below or above it: never over

@@ -68,12 +68,12 @@ void draw_pair(ImDrawList* dl, const Screen& s, const TableToScreen& map) {
 }  // namespace
 
 std::vector<ScreenRect> drawn_boxes(const SceneDrawn& drawn, const std::optional<Screen::CountersDrawn>& counters) {
-  std::vector<ScreenRect> out = drawn.labels;
+  std::vector<ScreenRect> out = rects_of(drawn.labels);
   out.insert(out.end(), drawn.markers.begin(), drawn.markers.end());
   for (const std::vector<Vec2>& outline : drawn.outlines)
     if (!outline.empty()) out.push_back(bounding_rect(outline));
   if (counters) {
-    out.insert(out.end(), counters->labels.begin(), counters->labels.end());
+    for (const NamedRect& label : counters->labels) out.push_back(label.rect);
     if (counters->box) out.push_back(*counters->box);
   }
   return out;
@@ -146,17 +146,14 @@ SceneDrawn draw_scene(ImDrawList* dl, const Screen& s, const TableToScreen& map,
     const ScreenRect& f = footprints[n.disk];
     wishes.push_back({f.center(), vec(ImGui::CalcTextSize(n.text.c_str())), f.h / 2 + 2, static_cast<long>(n.disk)});
   }
-  const ImVec2 clip_lo = dl->GetClipRectMin(), clip_hi = dl->GetClipRectMax();
-  const ScreenRect view{static_cast<double>(clip_lo.x), static_cast<double>(clip_lo.y),
-                        static_cast<double>(clip_hi.x - clip_lo.x), static_cast<double>(clip_hi.y - clip_lo.y)};
+  const ScreenRect view = clip_rect(dl);
   // Nor over a corner marker.
   std::vector<ScreenRect> keep_clear = footprints;
   keep_clear.insert(keep_clear.end(), drawn.markers.begin(), drawn.markers.end());
   const std::vector<Vec2> at = place_labels(wishes, view, keep_clear);
   for (std::size_t k = 0; k < names.size(); ++k) {
     draw_label(dl, at[k], names[k].colour, names[k].text);
-    drawn.labels.push_back({at[k].x, at[k].y, wishes[k].size.x, wishes[k].size.y});
-    drawn.label_names.push_back(s.scene.disks[names[k].disk].name());
+    drawn.labels.push_back({s.scene.disks[names[k].disk].name(), {at[k].x, at[k].y, wishes[k].size.x, wishes[k].size.y}});
   }
   return drawn;
 }

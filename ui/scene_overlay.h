@@ -25,9 +25,8 @@ struct OverlayStyle {
 // picking and for keeping other labels off them, and the disks' name labels.
 struct SceneDrawn {
   std::vector<std::vector<Vec2>> outlines;  // by index in Screen::scene.disks
-  std::vector<ScreenRect> labels;
-  std::vector<std::string> label_names;  // the disk each label names
-  std::vector<ScreenRect> markers;       // the table's corner markers (drawn by the view, or its picture)
+  std::vector<NamedRect> labels;           // by the disk each names
+  std::vector<ScreenRect> markers;         // the table's corner markers (drawn by the view, or its picture)
 };
 // The boxes of everything in the view that text laid over it keeps clear of where it can: the
 // disks' outlines, their names and the corner markers (draw_scene), and a drop's labels and tally

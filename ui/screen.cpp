@@ -4,6 +4,13 @@
 
 namespace diskref::ui {
 
+std::vector<ScreenRect> rects_of(const std::vector<NamedRect>& named) {
+  std::vector<ScreenRect> out;
+  out.reserve(named.size());
+  for (const NamedRect& n : named) out.push_back(n.rect);
+  return out;
+}
+
 std::vector<RangeTemplateChoice> range_template_choices(const model::DiskRegistry& registry,
                                                         const geom::Rect& rules_template) {
   std::vector<RangeTemplateChoice> out;

@@ -24,6 +24,13 @@
 
 namespace diskref::ui {
 
+// A label on the screen and what it names.
+struct NamedRect {
+  std::string name;
+  ScreenRect rect;
+};
+std::vector<ScreenRect> rects_of(const std::vector<NamedRect>& named);
+
 struct RangeTemplateChoice {
   std::string label;
   geom::Rect rect;
@@ -87,15 +94,13 @@ struct Screen {
   std::optional<TableViewTransform> table_view_drawn;
   // A drop's counters as each view labelled them: each counter's label and the tally's box.
   struct CountersDrawn {
-    std::vector<std::string> names;
-    std::vector<ScreenRect> labels;  // one per name
-    std::optional<ScreenRect> box;   // the tally, the questions and the notes
+    std::vector<NamedRect> labels;  // by counter
+    std::optional<ScreenRect> box;  // the tally, the questions and the notes
   };
   std::optional<CountersDrawn> camera_counters_drawn, table_counters_drawn;
   // The disks' names and the move's text box as each view placed them.
   struct TextDrawn {
-    std::vector<std::string> names;
-    std::vector<ScreenRect> name_labels;  // one per name
+    std::vector<NamedRect> names;  // by disk
     std::optional<ScreenRect> move_text;
   };
   TextDrawn camera_text_drawn, table_text_drawn;

@@ -86,7 +86,7 @@ void draw_table_view(Screen& s, const ScreenRect& rect) {
   OverlayStyle style;
   style.fill_disks = true;
   const SceneDrawn scene = draw_scene(dl, s, map, style);
-  s.table_text_drawn = {scene.label_names, scene.labels, std::nullopt};
+  s.table_text_drawn = {scene.labels, std::nullopt};
   s.table_counters_drawn = draw_game_counters(dl, s, map, style, !as_caption, scene);
   const std::optional<Vec2> move_at = draw_game_move(dl, s, map, style);
   if (as_caption) {
