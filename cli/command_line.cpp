@@ -10,6 +10,5 @@ std::vector<std::string>& remembered() {
 
 void remember_command_line(int argc, char** argv) { remembered().assign(argv, argv + argc); }
 const std::vector<std::string>& command_line() { return remembered(); }
-const char* diskref_version() { return DISKREF_VERSION; }
 
 }  // namespace diskref::cli

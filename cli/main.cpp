@@ -10,14 +10,17 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <new>
 #include <string>
 #include <vector>
 
+#include "cli/command_docs.h"
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "engine/io/atomic_write.h"
 #include "engine/io/input_error.h"
 
 namespace {
@@ -113,6 +116,31 @@ int unknown_subcommand(const std::string& given, const std::vector<std::string>&
   return diskref::cli::kExitBadInput;
 }
 
+// `diskref --write-man-pages DIR` and `diskref --write-bash-completion FILE`: what the build installs
+// (cli/command_docs.h), written from the command line built above. Not listed in --help: they are
+// for the build, not for users.
+bool write_command_docs(const CLI::App& app, int argc, char** argv, int& status) {
+  if (argc != 3) return false;
+  const std::string what = argv[1];
+  if (what != "--write-man-pages" && what != "--write-bash-completion") return false;
+  status = diskref::cli::kExitFailure;
+  try {
+    if (what == "--write-man-pages") {
+      const std::filesystem::path dir = argv[2];
+      std::filesystem::create_directories(dir);
+      for (const auto& [page, text] :
+           diskref::cli::man_pages(app, {diskref::cli::diskref_version(), diskref::cli::diskref_build_date()}))
+        diskref::io::write_file_atomically(dir / (page + ".1"), text);
+    } else {
+      diskref::io::write_file_atomically(argv[2], diskref::cli::bash_completion(app));
+    }
+    status = 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "diskref %s: error: %s\n", what.c_str(), e.what());
+  }
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -122,11 +150,12 @@ int main(int argc, char** argv) {
   // instead of killing the program without a word.
   std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"diskref: the camera referee for flip-disk tabletop games (Star Trek: Red Alert!)"};
-  app.set_version_flag("--version", "diskref " DISKREF_VERSION);
+  app.set_version_flag("--version", std::string("diskref ") + diskref::cli::diskref_version() + " (" +
+                                          diskref::cli::diskref_built_from() + ")");
   app.footer(
       "Examples:\n"
       "  diskref ui                                              the companion screen on the bundled sample\n"
-      "  diskref ui --setup mytable --game game.json --camera 0  a first table, step by step (README: Your first table)\n"
+      "  diskref ui --setup mytable --game game.json --camera 0  a first table, step by step (docs/guide/first-table.md)\n"
       "  diskref setup kit mytable --game game.json              the same without a screen (diskref setup --help)\n"
       "  diskref SUBCOMMAND --help                               each subcommand's options, with an example");
   app.require_subcommand(1);
@@ -140,6 +169,8 @@ int main(int argc, char** argv) {
     auto subs = app.get_subcommands({});
     if (subs.size() == before + 1) runners[subs.back()] = std::move(run);
   }
+
+  if (int status = 0; write_command_docs(app, argc, argv, status)) return status;
 
   std::vector<std::string> names;
   for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());

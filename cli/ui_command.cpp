@@ -10,6 +10,7 @@
 #include "cli/camera_settings.h"
 #include "cli/command_line.h"
 #include "cli/commands.h"
+#include "cli/data_dir.h"
 #include "cli/option_checks.h"
 #include "engine/io/atomic_write.h"
 #include "engine/io/input_error.h"
@@ -24,19 +25,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The bundled sample: found from the working directory (a checkout's root) or the source tree
-// this program was built from.
-fs::path default_video() {
-  const fs::path rel = fs::path("duel") / "video.mp4";
-  if (fs::is_regular_file("sample_videos" / rel)) return "sample_videos" / rel;
-  return fs::path(DISKREF_UI_SAMPLE_DIR) / rel;
-}
-
-// The game data (data/rules), likewise.
-fs::path default_rules_data() {
-  if (fs::is_directory(fs::path("data") / "rules")) return fs::path("data") / "rules";
-  return fs::path(DISKREF_DATA_DIR) / "rules";
-}
+// The bundled sample and the game data, from diskref's data root (cli/data_dir.h).
+fs::path default_video() { return data_path(fs::path("sample_videos") / "duel" / "video.mp4"); }
+fs::path default_rules_data() { return data_path(fs::path("data") / "rules"); }
 
 // The largest window (X and OpenGL take 8192 px a side everywhere; beyond, X's error handler ends
 // the program).

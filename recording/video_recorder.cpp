@@ -256,14 +256,18 @@ void VideoRecorder::write_frame(const Job& job) {
   }
   const long long offset = segment_bytes_;
   if (const int e = write_all(segment_fd_, jpeg.data(), jpeg.size())) {
-    (void)::ftruncate(segment_fd_, static_cast<off_t>(offset));  // the segment ends with its last whole frame
-    return fail(fmt::format("{}: writing frame {} failed: {}", segment_path(segment_).string(), job.frame, io::system_reason(e)), &job);
+    // The segment ends with its last whole frame; a reader stops at the index's last line in any case.
+    const bool cut = ::ftruncate(segment_fd_, static_cast<off_t>(offset)) == 0;
+    return fail(fmt::format("{}: writing frame {} failed: {}{}", segment_path(segment_).string(), job.frame, io::system_reason(e),
+                            cut ? "" : " (the part of the frame written stays after the last whole one; the index ignores it)"),
+                &job);
   }
   const auto bytes = static_cast<long long>(jpeg.size());
   // Shortest round-trip form of t: full precision.
   if (!index_->write_line(fmt::format(R"({{"frame":{},"t":{},"segment":{},"offset":{},"bytes":{}}})", job.frame, job.t,
                                       segment_, offset, bytes))) {
-    (void)::ftruncate(segment_fd_, static_cast<off_t>(offset));  // bytes no line points to
+    // Bytes no line points to: cut off where possible (a reader ignores them anyway).
+    [[maybe_unused]] const int cut = ::ftruncate(segment_fd_, static_cast<off_t>(offset));
     return fail(index_->failure(), &job);
   }
   segment_bytes_ += bytes;

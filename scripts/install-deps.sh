@@ -12,6 +12,7 @@ packages=(
   poppler-utils
   libcpp-httplib-dev liblo-dev libmosquitto-dev mosquitto chromium
   clang libclang-rt-dev
+  dpkg-dev file lintian mandoc
 )
 missing=()
 for p in "${packages[@]}"; do

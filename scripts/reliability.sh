@@ -1,23 +1,21 @@
 #!/usr/bin/env bash
-# The README's "Reliability" figures, from one command:
+# The reliability figures (docs/design/reliability.md), from one command:
 #
-#   scripts/reliability.sh [SECONDS_EACH] [--readme] [--fuzzed]
+#   scripts/reliability.sh [SECONDS_EACH] [--fuzzed]
+#   scripts/figures.sh reliability scripts/reliability.sh 60     (writes docs/figures/reliability.md)
 #
 # Fuzzes every file kind for SECONDS_EACH (default 60; scripts/fuzz.sh), runs the fault tests
 # (full disk, full and closed stdout, kill -9 of the recorder and of the tracker, videos cut short
-# and corrupt), and prints the section in Markdown; with --readme it also replaces the section's
-# figures in README.md (between the "reliability:begin" and "reliability:end" markers). --fuzzed
+# and corrupt), and prints the figures in Markdown. --fuzzed
 # takes the fuzzing figures of the last scripts/fuzz.sh run (build-fuzz/fuzz-summary.txt) instead
 # of fuzzing again.
 # Needs build/ built (scripts/build.sh) for the fault tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=60
-readme=0
 fuzz_again=1
 for a in "$@"; do
   case "$a" in
-    --readme) readme=1 ;;
     --fuzzed) fuzz_again=0 ;;
     *) seconds=$a ;;
   esac
@@ -37,8 +35,6 @@ passed=$(grep -c '^\[       OK \]' "$faults" || true)
 failed=$(grep -c '^\[  FAILED  \] [A-Za-z]*\.' "$faults" || true)
 
 section=$(
-  echo "Measured with \`scripts/reliability.sh $seconds\` on $(nproc) cores, $(date -u +%Y-%m-%d)."
-  echo
   echo "| file kind (fuzz target) | bundled seeds | fuzzing | executions | corpus after | crashes | hangs |"
   echo "|---|---:|---:|---:|---:|---:|---:|"
   while read -r _ t secs _ execs _ corpus _ _ crashes _ hangs _; do
@@ -54,20 +50,8 @@ section=$(
   echo
   echo "Fault tests ($passed passed, $failed failed):"
   echo
-  # Paths relative to the repository (the figures go into its README).
+  # Paths relative to the repository (the figures go into its docs).
   sed -n 's/^\[fault\] /- /p' "$faults" | sed "s|$PWD/||g"
 )
 echo "$section"
-if [ "$readme" = 1 ]; then
-  python3 - "$section" <<'PY'
-import re, sys
-text = open("README.md").read()
-begin, end = "<!-- reliability:begin -->", "<!-- reliability:end -->"
-if begin not in text:
-    sys.exit("README.md has no reliability markers")
-head, rest = text.split(begin, 1)
-_, tail = rest.split(end, 1)
-open("README.md", "w").write(head + begin + "\n" + sys.argv[1] + "\n" + end + tail)
-PY
-fi
 [ "$fuzz_status" -eq 0 ] && [ "$fault_status" -eq 0 ]
