@@ -1,23 +1,23 @@
 #!/usr/bin/env bash
-# The README's "Reliability" figures, from one command:
+# The reliability figures (docs/design/reliability.md), from one command:
 #
-#   scripts/reliability.sh [SECONDS_EACH] [--readme] [--fuzzed]
+#   scripts/reliability.sh [SECONDS_EACH] [--write] [--fuzzed]
 #
 # Fuzzes every file kind for SECONDS_EACH (default 60; scripts/fuzz.sh), runs the fault tests
 # (full disk, full and closed stdout, kill -9 of the recorder and of the tracker, videos cut short
-# and corrupt), and prints the section in Markdown; with --readme it also replaces the section's
-# figures in README.md (between the "reliability:begin" and "reliability:end" markers). --fuzzed
+# and corrupt), and prints the figures in Markdown; with --write it also writes them, with the
+# date, the commit and the machine, to docs/figures/reliability.md. --fuzzed
 # takes the fuzzing figures of the last scripts/fuzz.sh run (build-fuzz/fuzz-summary.txt) instead
 # of fuzzing again.
 # Needs build/ built (scripts/build.sh) for the fault tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=60
-readme=0
+write=0
 fuzz_again=1
 for a in "$@"; do
   case "$a" in
-    --readme) readme=1 ;;
+    --write) write=1 ;;
     --fuzzed) fuzz_again=0 ;;
     *) seconds=$a ;;
   esac
@@ -31,13 +31,17 @@ seconds=$(awk '{print $3; exit}' build-fuzz/fuzz-summary.txt)
 faults=$(mktemp)
 trap 'rm -f "$faults"' EXIT
 fault_status=0
-{ build/tests/faults/cli_fault_tests; build/tests/ui/ui_unit_tests --gtest_filter='RecordingFaults.*'; } >"$faults" 2>&1 ||
+{ build/tests/faults/cli_fault_tests; build/tests/recording/recording_unit_tests --gtest_filter='RecordingFaults.*'; } >"$faults" 2>&1 ||
   fault_status=$?
 passed=$(grep -c '^\[       OK \]' "$faults" || true)
 failed=$(grep -c '^\[  FAILED  \] [A-Za-z]*\.' "$faults" || true)
 
 section=$(
-  echo "Measured with \`scripts/reliability.sh $seconds\` on $(nproc) cores, $(date -u +%Y-%m-%d)."
+  echo "# Reliability: fuzzing and fault tests"
+  echo
+  echo "Written by \`scripts/reliability.sh $seconds --write\` ([what it measures](../design/reliability.md))."
+  echo "Measured $(date -u +%Y-%m-%d) on commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown),"
+  echo "$(nproc) cores ($(uname -m), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //' || echo 'cpu unknown'))."
   echo
   echo "| file kind (fuzz target) | bundled seeds | fuzzing | executions | corpus after | crashes | hangs |"
   echo "|---|---:|---:|---:|---:|---:|---:|"
@@ -54,20 +58,12 @@ section=$(
   echo
   echo "Fault tests ($passed passed, $failed failed):"
   echo
-  # Paths relative to the repository (the figures go into its README).
+  # Paths relative to the repository.
   sed -n 's/^\[fault\] /- /p' "$faults" | sed "s|$PWD/||g"
 )
 echo "$section"
-if [ "$readme" = 1 ]; then
-  python3 - "$section" <<'PY'
-import re, sys
-text = open("README.md").read()
-begin, end = "<!-- reliability:begin -->", "<!-- reliability:end -->"
-if begin not in text:
-    sys.exit("README.md has no reliability markers")
-head, rest = text.split(begin, 1)
-_, tail = rest.split(end, 1)
-open("README.md", "w").write(head + begin + "\n" + sys.argv[1] + "\n" + end + tail)
-PY
+if [ "$write" = 1 ]; then
+  echo "$section" >docs/figures/reliability.md
+  echo "wrote docs/figures/reliability.md" >&2
 fi
 [ "$fuzz_status" -eq 0 ] && [ "$fault_status" -eq 0 ]
