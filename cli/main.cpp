@@ -126,7 +126,7 @@ int main(int argc, char** argv) {
   app.footer(
       "Examples:\n"
       "  diskref ui                                              the companion screen on the bundled sample\n"
-      "  diskref ui --setup mytable --game game.json --camera 0  a first table, step by step (README: Your first table)\n"
+      "  diskref ui --setup mytable --game game.json --camera 0  a first table, step by step (docs/guide/first-table.md)\n"
       "  diskref setup kit mytable --game game.json              the same without a screen (diskref setup --help)\n"
       "  diskref SUBCOMMAND --help                               each subcommand's options, with an example");
   app.require_subcommand(1);
