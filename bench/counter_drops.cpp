@@ -1,8 +1,10 @@
 // counter_drops: how well drops of damage counters are read from the table (docs/design/drops.md;
-// scripts/figures.sh counter_drops build/bench/counter_drops writes docs/figures/counter_drops.md). Renders the drop variants of simulator/drop_variety.h (kept in --root between runs),
-// tracks each video with the tracker, reads every drop as the referee does — a settle of the
-// counters (referee/settle_watch.h) after the drop, the counters that moved since it began
-// (referee/counter_reading.h) — and compares each counter with the truth at that moment:
+// `scripts/figures.sh counter_drops build/bench/counter_drops` writes docs/figures/counter_drops.md).
+// Renders the drop variants of simulator/drop_variety.h
+// (kept in --root between runs), tracks each video with the tracker, reads every drop as the
+// referee does — a settle of the counters (referee/settle_watch.h) after the drop, the counters
+// that moved since it began (referee/counter_reading.h) — and compares each counter with the truth
+// at that moment:
 //
 //   flat & clear   it lies flat on the table, wholly inside the play area, its tag uncovered and
 //                  in view, touching no other disk: it must be read, with the face that is up;

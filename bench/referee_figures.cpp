@@ -1,5 +1,5 @@
-// referee_figures: how well `diskref referee` reads a game from a video (README "How well the
-// referee reads a game"). Each directory given holds a rendered game — video.mp4, truth.jsonl,
+// referee_figures: how well `diskref referee` reads a game from a video (docs/guide/refereeing.md,
+// "How well it reads a game"). Each directory given holds a rendered game — video.mp4, truth.jsonl,
 // table.json, disks.json, camera.json, game.json, inputs.jsonl and, for a variant made to show a
 // warning, expected.json ({"warning": KIND, "disk": ID, "designed_mm": D}) — as
 // scripts/referee-figures.sh writes them.

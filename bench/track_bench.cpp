@@ -1,5 +1,5 @@
 // track_bench: diskref's tracker against the plain AprilTag baseline, in one process, on the same
-// video (README "Tracking figures").
+// video (docs/design/tracker.md; figures: docs/figures/track_bench.md).
 //
 //   build/bench/track_bench [VIDEO_DIR...] [--renders DIR]   (default: sample_videos/duel)
 //   build/bench/track_bench --video V --table T --disks D [--calib C] [--truth TRUTH] [--frames N]

@@ -1,5 +1,5 @@
 // track_error_parts: where a still disk's position error comes from, on a rendered session whose
-// exact truth is known (README "`diskref track`", sigma). For every disk lying still, per rest
+// exact truth is known (docs/design/tracker.md, "Sigma"). For every disk lying still, per rest
 // (a disk on one face in one place), the tracker's error against the truth is split into
 //   detector  the tag's detected corners against the exact projection of its true 3-D corners
 //             (truth.h), both mapped onto the table through the tracker's own table pose (also in

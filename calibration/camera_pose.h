@@ -113,7 +113,7 @@ std::vector<MarkerObservation> corner_markers_seen_once(const std::vector<Marker
 // left out.
 std::vector<MarkerObservation> median_observations(const std::vector<std::vector<MarkerObservation>>& frames);
 
-// The table pose file (extension to the spec, documented in the README): the camera model (spec
+// The table pose file (extension to the spec, docs/reference/commands/table.md): the camera model (spec
 // §7 members), the pose and its quality. Saving is atomic.
 nlohmann::json camera_pose_to_json(const CameraPose& pose);
 CameraPose parse_camera_pose(const io::JsonCursor& root);

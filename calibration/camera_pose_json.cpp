@@ -1,5 +1,6 @@
 // The table pose file: the camera model's spec §7 members at the top level (so a table pose file
-// is also a camera file), then the pose and its quality. Format documented in the README.
+// is also a camera file), then the pose and its quality. Format documented in
+// docs/reference/commands/table.md.
 #include <cmath>
 #include <filesystem>
 

@@ -2,7 +2,7 @@
 // calibration, or the table pose of a camera already mounted): the millimetres per pixel over the
 // play area, the smallest tag that reads (spec §2: 2.5 px per cell), whether the play area and the
 // corner markers are in view, which tags of a registry do not read, and what to change. With
-// several resolutions and heights, and --markdown, the README's table.
+// several resolutions and heights, and --markdown, the table in docs/guide/first-table.md.
 
 #include <algorithm>
 #include <cmath>
@@ -173,7 +173,7 @@ RunFunction setup_plan(CLI::App& app) {
   sub->add_option("--table", o->table, "Table file (spec §3; default: the 914.4 mm square with 40 mm markers)");
   sub->add_option("--play-area", o->play_area, "Play area WIDTHxHEIGHT in mm instead of a table file (40 mm markers)");
   sub->add_option("--disks", o->disks, "Disk registry (spec §4): say which of its tags read");
-  sub->add_flag("--markdown", o->markdown, "One markdown table row per camera and height (the README's table)");
+  sub->add_flag("--markdown", o->markdown, "One markdown table row per camera and height (as in docs/guide/first-table.md)");
   sub->footer(
       "Examples:\n"
       "  diskref plan --camera-resolution 1920x1080 --camera-fov 70 --camera-height 1000 --disks disks.json\n"

@@ -1,6 +1,6 @@
-// `diskref play SCRIPT.json`: play a scripted game of Red Alert (README "diskref play") and print
-// the event log and the final state as JSON. Refused actions are logged with their reason and the
-// game goes on.
+// `diskref play SCRIPT.json`: play a scripted game of Red Alert (docs/reference/commands/play.md)
+// and print the event log and the final state as JSON. Refused actions are logged with their reason
+// and the game goes on.
 
 #include <cstdio>
 #include <memory>
@@ -70,7 +70,7 @@ RunFunction setup_play(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "play", "Play a scripted game of Red Alert: print the event log and the final state as JSON");
   sub->footer("Example:\n  diskref play data/scripts/diana_owen_duel.json");
-  sub->add_option("script", options->script, "Play script (JSON; format in the README)")->required();
+  sub->add_option("script", options->script, "Play script (JSON; format in docs/reference/commands/play.md)")->required();
   sub->add_option("--as", options->as_player, "Show the final state as this player sees it (opponents' orders hidden)");
   sub->add_flag("--text", options->text, "Print the log as readable text instead of JSON");
   sub->add_flag("--strict", options->strict, "Exit with status 1 when any action was refused");

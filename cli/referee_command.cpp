@@ -3,12 +3,12 @@
 // tracked frame by frame (decoded ahead on a thread of its own) and every frame goes to the
 // referee with the inputs; LOG.json is written at the end (atomically).
 //
-// Extensions (README): --tracks FILE.jsonl reads the tracks from a file (a `diskref track` output
-// or a rendered video's truth.jsonl) instead of tracking the video; --script-out FILE writes the
-// game as a `diskref play` script; --off-path-mm sets the off-path tolerance; --story prints the log
-// an entry a line.
+// Extensions (docs/reference/commands/referee.md): --tracks FILE.jsonl reads the tracks from a file
+// (a `diskref track` output or a rendered video's truth.jsonl) instead of tracking the video;
+// --script-out FILE writes the game as a `diskref play` script; --off-path-mm sets the off-path
+// tolerance; --story prints the log an entry a line.
 //
-// The network (README "On the network", spec §10): --serve [ADDR:]PORT serves the live feed and the
+// The network (docs/guide/network.md, spec §10): --serve [ADDR:]PORT serves the live feed and the
 // stream overlay (loopback unless an address is given), --tuio HOST:PORT sends the disks as TUIO
 // 1.1 objects, --mqtt HOST:PORT publishes the table's state for a hall of tables (diskref hall),
 // --table-name names the table in every message and topic; --realtime [--speed X] paces the

@@ -1,5 +1,6 @@
 // `diskref render SCENARIO.json --out DIR`: a synthetic table session with its exact ground truth
-// (video.mp4, table.json, disks.json, camera.json, truth.jsonl). Scenario format: README.
+// (video.mp4, table.json, disks.json, camera.json, truth.jsonl). Scenario format:
+// docs/reference/commands/render.md.
 
 #include <cstdio>
 #include <memory>
@@ -50,7 +51,7 @@ RunFunction setup_render(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "render", "Render a synthetic table session with exact ground truth (video.mp4, truth.jsonl, table/disks/camera files)");
   sub->footer("Example:\n  diskref render sample_videos/scenarios/duel.json --out /tmp/duel --frames 90 --snapshot 0,60");
-  sub->add_option("scenario", options->scenario, "Scenario file (JSON; format in the README)")->required();
+  sub->add_option("scenario", options->scenario, "Scenario file (JSON; format in docs/reference/commands/render.md)")->required();
   sub->add_option("--out", options->out, "Output directory (created if needed)")->required();
   sub->add_option("--frames", options->max_frames, "Render only the first N frames")->check(CLI::PositiveNumber);
   sub->add_option("--snapshot", options->snapshots, "Also write these frames as DIR/frame_NNNNNN.png")

@@ -2,9 +2,9 @@
 // (spec §5): one JSON line per video frame, written and flushed as it goes, so that a crash loses
 // nothing already recorded. Progress on stderr, a closing summary, bad input -> status 2.
 //
-// Extensions (README): --camera DEVICE for a live camera (with --camera-size, --camera-fps,
-// --exposure, --frames), --table-pose FILE for a fixed table pose, --lost-after S, --truth FILE to
-// compare the output with ground truth, --tag-family, --threads.
+// Extensions (docs/reference/commands/track.md): --camera DEVICE for a live camera (with
+// --camera-size, --camera-fps, --exposure, --frames), --table-pose FILE for a fixed table pose,
+// --lost-after S, --truth FILE to compare the output with ground truth, --tag-family, --threads.
 
 #include <atomic>
 #include <chrono>

@@ -1,10 +1,11 @@
 #pragma once
 // The referee's log (spec §9, LOG.json): `diskref play`'s log with every entry's time `t` (seconds
-// into the video), what was read from the table (`observed`), and warnings as entries of their
-// own. Beyond the spec (documented in the README): a `setup` entry (where every disk lay when the
-// game began), `correction` entries, an entry's `inputs` (the inputs it came from, 0-based in INPUTS.jsonl),
-// its `reading` (the settle of the table it was taken at: a recording's still, spec §11)
-// and, at the top, `waiting` (what the referee still waited for when the video ended).
+// into the video), what was read from the table (`observed`), and warnings as entries of their own.
+// Beyond the spec (docs/reference/commands/referee.md, "The log"): a `setup` entry (where every
+// disk lay when the game began), `correction` entries, an entry's `inputs` (the inputs it came
+// from, 0-based in INPUTS.jsonl), its `reading` (the settle of the table it was taken at: a
+// recording's still, spec §11) and, at the top, `waiting` (what the referee still waited for when
+// the video ended).
 
 #include <optional>
 #include <string>

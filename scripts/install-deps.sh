@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs every Debian 12 package diskref needs to build, test and run (see ../README.md).
-# Safe to run again: apt-get skips what is already installed.
+# Installs every Debian 12 package diskref needs to build, test and run
+# (docs/development/building.md says what each is for). Safe to run again: apt-get skips what is
+# already installed.
 set -euo pipefail
 packages=(
   build-essential cmake pkg-config git

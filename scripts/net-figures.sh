@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What the live feed costs the tracker (README "On the network"): `diskref referee` tracks the
+# What the live feed costs the tracker (docs/guide/network.md): `diskref referee` tracks the
 # sample video, without the feed and with it (--serve, a client reading the stream, the table's
 # frames at 30 updates/s), ROUNDS times each in one run, in the order without-with, with-without,
 # ... (so that neither always runs first); prints each run's tracking rate (frames/s of wall time)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What recording costs (README "Recordings and the game report"): `diskref referee` on the bundled
+# What recording costs (docs/guide/recording.md): `diskref referee` on the bundled
 # 1080p/30 skirmish game, in the same script, without and with `--record` (the frames copied as
 # JPEG segments on the encoder's thread), runs taken in turn so that the machine's drift falls on
 # both alike. Prints each run's frames per second and CPU seconds, the medians' ratio, and then

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The referee's figures (README, "How well the referee reads a game"): the skirmish sample and
+# The referee's figures (docs/guide/refereeing.md, "How well it reads a game"): the skirmish sample and
 # variants of it rendered here — other cameras, a wide lens, a tilted camera, dim light, hands in
 # the way, a deliberately off-path move and an out-of-turn bump — each refereed twice, from its
 # video through the tracker and from its truth, and compared (build/bench/referee_figures).

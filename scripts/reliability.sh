@@ -29,7 +29,7 @@ seconds=$(awk '{print $3; exit}' build-fuzz/fuzz-summary.txt)
 faults=$(mktemp)
 trap 'rm -f "$faults"' EXIT
 fault_status=0
-{ build/tests/faults/cli_fault_tests; build/tests/ui/ui_unit_tests --gtest_filter='RecordingFaults.*'; } >"$faults" 2>&1 ||
+{ build/tests/faults/cli_fault_tests; build/tests/recording/recording_unit_tests --gtest_filter='RecordingFaults.*'; } >"$faults" 2>&1 ||
   fault_status=$?
 passed=$(grep -c '^\[       OK \]' "$faults" || true)
 failed=$(grep -c '^\[  FAILED  \] [A-Za-z]*\.' "$faults" || true)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The README's "Your first table" pictures: runs the setup screen's end-to-end test (a new table from
+# The pictures of docs/guide/first-table.md: runs the setup screen's end-to-end test (a new table from
 # the game file alone, through every step, under Xvfb) and copies the JPEG of each step's screenshot
 # to docs/images/. Builds build/ first when needed.
 set -eu

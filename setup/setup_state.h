@@ -3,8 +3,8 @@
 //
 // The folder holds what each step wrote: setup.json (this state), table.json and disks.json (spec
 // §3, §4) and kit.pdf (the kit step), camera.json (spec §7: calibration), table_pose.json (the
-// table step; the README's table pose file). setup.json says which steps are done and what they
-// found; a step is done once its files are written and checked.
+// table step; the table pose file of docs/reference/commands/table.md). setup.json says which steps
+// are done and what they found; a step is done once its files are written and checked.
 //
 // setup.json: {"setup": 1, "game": PATH (relative: to the folder), "play_area_mm": [w, h],
 //   "camera": {"resolution": [w, h], "horizontal_fov_deg": D, "height_mm": H},

@@ -1,8 +1,8 @@
 #pragma once
 // A scenario: everything `diskref render` needs to make one table session (format documented in
-// the README, "Scenario files"): the camera, the table and its surface, the disks and where they
-// start, a timeline of events (flips, turns, hands, templates, boards), the image effects, the
-// duration, frame rate and seed.
+// docs/reference/commands/render.md, "Scenario format"): the camera, the table and its surface, the
+// disks and where they start, a timeline of events (flips, turns, hands, templates, boards), the
+// image effects, the duration, frame rate and seed.
 
 #include <cstdint>
 #include <filesystem>

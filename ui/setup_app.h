@@ -1,8 +1,8 @@
 #pragma once
 // The setup screen's program (`diskref ui --setup DIR`): the window, the worker over the camera or
-// a video, the screen (setup_screen.h) and, for tests and the README's pictures, a script of what
-// its buttons do (setup_script.h). Ends when the setup is left (saved), or when "Start the table"
-// is pressed: then the caller opens the companion screen on the files the setup wrote.
+// a video, the screen (setup_screen.h) and, for tests and the documentation's pictures, a script of
+// what its buttons do (setup_script.h). Ends when the setup is left (saved), or when "Start the
+// table" is pressed: then the caller opens the companion screen on the files the setup wrote.
 
 #include <filesystem>
 #include <functional>

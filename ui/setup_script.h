@@ -1,8 +1,8 @@
 #pragma once
 // A scripted run of the setup screen (`diskref ui --setup DIR --setup-script FILE`), for tests and
-// for the README's screenshots: one JSON object a line, {"t": SECONDS, "do": ACTION, ...}, done in
-// order once the source has reached `t` (steps without the camera run at t = 0) and the action
-// can be done: each is what a button of the screen does.
+// for the documentation's screenshots (docs/guide/first-table.md): one JSON object a line, {"t":
+// SECONDS, "do": ACTION, ...}, done in order once the source has reached `t` (steps without the
+// camera run at t = 0) and the action can be done: each is what a button of the screen does.
 //   {"do": "set_play_area", "w": 600, "h": 600}          the play area's size (then "next")
 //   {"do": "set_camera", "resolution": [1920, 1080], "fov": 70, "height": 1000}
 //   {"do": "make_kit"}                                    write the kit (kit.pdf, table.json, disks.json)

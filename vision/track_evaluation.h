@@ -1,7 +1,7 @@
 #pragma once
 // Comparing a tracker's output with ground truth (truth.jsonl from the renderer: what a perfect
 // tracker would write), frame by frame. One place for this, used by the tests, `diskref track
-// --truth`, the bench and the README's figures.
+// --truth`, and the bench (docs/design/tracker.md).
 //
 // Frames are matched by `frame`; disks by name. For every truth disk that is `visible`:
 //   - recall: the output has it `visible` in that frame (by kind);

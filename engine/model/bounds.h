@@ -1,6 +1,6 @@
 #pragma once
 // What is physically possible: the bounds every loader checks what it read against, in one place
-// (the README's "Reliability" section lists them). A number can be valid JSON and still mean
+// (docs/reference/limits.md lists them). A number can be valid JSON and still mean
 // nonsense — a disk 2 km thick, a coordinate of 1e307 mm, a heading of 1e300 degrees, a negative
 // uncertainty —; such a value is refused with the file, the JSON path and the bound, instead of
 // reaching the geometry and coming out as null or as a silently empty result.

@@ -2,7 +2,7 @@
 // Geometry questions about a scene (spec §6, `diskref check`): the scene file's model, its loader
 // and the answers, as the spec's JSON.
 //
-// Beyond the spec (documented in the README, "diskref check"):
+// Beyond the spec (docs/reference/commands/check.md):
 // - question type `template_check`: {"template": NAME, "from": A, "to": B} checks a template
 //   physically placed on the table (a disk of kind "template" with its pose as seen): does it
 //   really overlap both disks?

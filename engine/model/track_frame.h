@@ -55,7 +55,7 @@ struct DiskTrack {
   Face face = Face::up;
   TrackState state = TrackState::visible;
   double sigma_mm = 0;
-  // Extensions (documented in the README); absent when not known.
+  // Extensions (docs/reference/commands/track.md); absent when not known.
   std::optional<Motion> motion;
   std::optional<double> age_s;  // time since last seen, for stale disks
   std::optional<TiltedRest> tilted;  // seen tilted at rest, and not lying flat since

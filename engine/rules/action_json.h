@@ -1,5 +1,5 @@
 #pragma once
-// Actions in JSON, as scripts write them (README "diskref play"):
+// Actions in JSON, as scripts write them (docs/reference/commands/play.md):
 //   {"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack", "attack": "beam",
 //    "target": "tderet", "drops": [{"purpose": "damage", "hits": 2}, {"crits": ["bridge"]}]}
 // Every action may carry a "note" (ignored: for the rule text a step illustrates).

@@ -1,7 +1,7 @@
 #pragma once
-// Play scripts (`diskref play SCRIPT.json`; format in the README): a setup and a list of actions
-// with the drops the referee saw. Running a script applies the actions in order; a refused action
-// is logged with its reason and the game goes on.
+// Play scripts (`diskref play SCRIPT.json`; format in docs/reference/commands/play.md): a setup and
+// a list of actions with the drops the referee saw. Running a script applies the actions in order;
+// a refused action is logged with its reason and the game goes on.
 
 #include <filesystem>
 #include <optional>

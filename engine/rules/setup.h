@@ -1,9 +1,9 @@
 #pragma once
-// The starting position of a game from a script's "setup" (README "diskref play"): players and
-// teams, ships with their crew and tech, their poses on the table, terrain, and where drops come
-// from. Checks the keyword limits (docs/rules.md, open parameter 17): Unique one per game, one
-// Captain or Admiral per ship, one of each non-Unlimited disk per ship, capacity, and fleet points
-// when a player has them.
+// The starting position of a game from a script's "setup" (docs/reference/commands/play.md):
+// players and teams, ships with their crew and tech, their poses on the table, terrain, and where
+// drops come from. Checks the keyword limits (docs/rules.md, open parameter 17): Unique one per
+// game, one Captain or Admiral per ship, one of each non-Unlimited disk per ship, capacity, and
+// fleet points when a player has them.
 
 #include <set>
 #include <string>

@@ -1,4 +1,5 @@
-// The sample calibration clips (sample_videos/calibration-*) calibrate with the README's command,
+// The sample calibration clips (sample_videos/calibration-*) calibrate with the command of
+// docs/reference/commands/calibrate.md,
 // and the lens found is the one they were rendered with (their camera.json).
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -25,7 +26,7 @@ class SampleClips : public testing::CommandTest {
  protected:
   void expect_calibrates(const std::string& clip, const std::string& board_options) {
     std::string dir = std::string(DISKREF_SOURCE_DIR) + "/sample_videos/" + clip;
-    // Exactly the README's command.
+    // Exactly the documented command (docs/reference/commands/calibrate.md).
     CommandRun r = run("calibrate " + board_options + " --out " + path("camera.json") + " " + dir + "/video.mp4");
     ASSERT_EQ(r.status, 0) << r.err << r.out;
     std::printf("%s", r.out.c_str());

@@ -3,7 +3,7 @@
 // mistyped subcommand, a camera file for another camera, a video that ends or corrupts mid-stream,
 // a tracker killed or out of disk. Each ends with its exit status (2 bad input, 1 failure while
 // running) and a message naming the problem, and loses nothing already written. Lines starting
-// "[fault]" are figures that scripts/reliability.sh quotes in the README.
+// "[fault]" are figures that scripts/reliability.sh writes to docs/figures/reliability.md.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>

@@ -1,7 +1,7 @@
 // A session recording under faults: the disk fills (RLIMIT_FSIZE, no root needed), the recorder is
 // killed with SIGKILL at random moments, the recorded times jump. Each ends with a clear message,
 // and every frame written before is read back. Lines starting "[fault]" are figures that
-// scripts/reliability.sh quotes in the README.
+// scripts/reliability.sh writes to docs/figures/reliability.md.
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/resource.h>

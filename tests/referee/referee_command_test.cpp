@@ -1,7 +1,7 @@
 // `diskref referee` as a user runs it (spec §9), on the bundled skirmish sample: from its ground
 // truth (the tracks a perfect tracker would give), and from its video through the tracker, with
-// the same game and inputs. The game's expected course is the sample's story (README "diskref
-// referee"): every move read with its flips, the beam in range, the collision and where the
+// the same game and inputs. The game's expected course is the sample's story (docs/guide/refereeing.md,
+// "The sample game"): every move read with its flips, the beam in range, the collision and where the
 // enterprise is put down, the torpedo launched into it, the Full Stop, turn 2.
 #include <cmath>
 #include <filesystem>

@@ -1,7 +1,8 @@
-// The setup's commands as a user runs them without a screen: `diskref plan` (the README's table of
-// cameras and heights), `diskref setup kit`, `setup status` and the next command each says, the
-// steps refused in the wrong order, and bad input named with exit status 2. (The camera steps run
-// on rendered tables in the library's tests and, end to end, in the screen's.)
+// The setup's commands as a user runs them without a screen: `diskref plan` (the table of cameras
+// and heights in docs/guide/first-table.md), `diskref setup kit`, `setup status` and the next
+// command each says, the steps refused in the wrong order, and bad input named with exit status 2.
+// (The camera steps run on rendered tables in the library's tests and, end to end, in the
+// screen's.)
 
 #include <regex>
 

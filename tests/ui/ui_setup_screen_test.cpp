@@ -9,8 +9,8 @@
 //   3. calibration (the lens found is the render's), the table (the pose found is the render's),
 //      every disk seen and named, then "Start the table": the companion screen refereeing the game
 //      over the same video, whose recorded tracks match the render's truth.
-// Each step's screenshot is written to build/test-output/ui-setup/ (the README's pictures come
-// from there: scripts/setup-screenshots.sh).
+// Each step's screenshot is written to build/test-output/ui-setup/ (the pictures of
+// docs/guide/first-table.md come from there: scripts/setup-screenshots.sh).
 
 #include <algorithm>
 #include <cmath>
@@ -263,7 +263,7 @@ TEST(UiSetupScreen, ANewTableFromTheGameFileAloneToTrackingThroughEveryStep) {
   EXPECT_EQ(compared, 9);
   std::printf("the table started from the setup: frames %lld to %lld tracked, %d disks, the farthest %.2f mm from the truth\n",
               tracked.front().frame, last.frame, compared, worst);
-  // Every step's picture, at the window's size; a JPEG copy of each for the README
+  // Every step's picture, at the window's size; a JPEG copy of each for the docs
   // (scripts/setup-screenshots.sh copies them to docs/images).
   fs::create_directories(out_dir() / "readme");
   for (const char* name : {"1-play-area", "2-camera", "3-kit", "4-no-camera", "5-calibration", "6-calibrated", "7-table", "8-disks",
