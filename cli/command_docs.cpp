@@ -45,6 +45,12 @@ std::string first_sentence(const std::string& description) {
   return line;
 }
 
+// Ends with a full stop, so that "See …" after it reads as a sentence.
+std::string sentence(std::string text) {
+  if (!text.empty() && text.back() != '.' && text.back() != '!' && text.back() != '?') text += '.';
+  return text;
+}
+
 // "-c, --calib" (bold) and its value's type (italic).
 std::string option_heading(const CLI::Option* o) {
   std::string names;
@@ -87,7 +93,7 @@ void add_pages(const CLI::App& app, const std::string& command, const std::strin
   if (!subs.empty()) {
     t += ".SH SUBCOMMANDS\n";
     for (const CLI::App* sub : subs)
-      t += ".TP\n.B " + roff(sub->get_name()) + "\n" + roff(first_sentence(sub->get_description())) + " See \\fB" +
+      t += ".TP\n.B " + roff(sub->get_name()) + "\n" + roff(sentence(first_sentence(sub->get_description()))) + " See \\fB" +
            roff(page + "-" + sub->get_name()) + "\\fR(1).\n";
   }
   std::string positionals, options;

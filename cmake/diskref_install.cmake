@@ -3,6 +3,9 @@
 # (<prefix>/bin/../share/diskref: cli/data_dir.h), so the layout under share/diskref mirrors the
 # source tree's: a sample game names its rules as ../../data/rules.
 include(GNUInstallDirs)
+# Installing (and so packaging) takes what is built and builds nothing: scripts/package.sh builds the
+# program and its man pages first, without the ~50 test programs that `all` would add.
+set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY TRUE)
 
 set(DISKREF_MAINTAINER "The diskref developers <diskref@example.org>" CACHE STRING
     "The package's maintainer (name <address>): whoever builds and hands out the .deb")
@@ -31,7 +34,7 @@ add_custom_command(
   COMMAND ${CMAKE_COMMAND} -E make_directory ${generated_docs}/man1
   COMMAND $<TARGET_FILE:diskref> --write-man-pages ${generated_docs}/man1
   COMMAND $<TARGET_FILE:diskref> --write-bash-completion ${generated_docs}/diskref.bash
-  COMMAND gzip -9nf ${generated_docs}/man1/*.1
+  COMMAND sh -c "gzip -9nf '${generated_docs}'/man1/*.1"
   COMMAND sh -c "gzip -9nc '${PROJECT_SOURCE_DIR}/packaging/changelog' > '${generated_docs}/changelog.gz'"
   COMMAND ${CMAKE_COMMAND} -E touch ${generated_docs}/stamp
   DEPENDS diskref ${PROJECT_SOURCE_DIR}/packaging/changelog
@@ -57,8 +60,8 @@ set(CPACK_PACKAGE_NAME diskref)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT "${DISKREF_MAINTAINER}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "camera referee for flip-disk tabletop games")
+# The synopsis is CPACK_PACKAGE_DESCRIPTION_SUMMARY; this is the extended description below it.
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
-    "camera referee for flip-disk tabletop games\n"
     "diskref watches a game table through a calibrated overhead camera, knows\n"
     "where every cardboard disk is to a fraction of a millimetre, follows the\n"
     "turn of Star Trek: Red Alert! and rules on range, contacts and collisions\n"
@@ -66,7 +69,8 @@ set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
     "It keeps the game's books on a companion screen, records the session with\n"
     "its pictures, writes a report, and shows the game to spectators.")
 string(REPLACE ";" "" CPACK_DEBIAN_PACKAGE_DESCRIPTION "${CPACK_DEBIAN_PACKAGE_DESCRIPTION}")
-set(CPACK_DEBIAN_PACKAGE_SECTION games)
+# "utils", not "games": Debian keeps "games" for packages whose programs are games in /usr/games.
+set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "mosquitto, xvfb")
