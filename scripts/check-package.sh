@@ -18,6 +18,11 @@ echo "check-package: lintian $deb"
 lintian --fail-on error --display-level ">=warning" --tag-display-limit 0 "$deb" | tee "$work/lintian.txt"
 echo "check-package: lintian: $(grep -c '^E:' "$work/lintian.txt" || true) errors, $(grep -c '^W:' "$work/lintian.txt" || true) warnings"
 
+# Its dependencies resolve from Debian's packages (what `apt install ./diskref_*.deb` would pull in).
+apt-get install --simulate --no-install-recommends "$deb" >"$work/apt.txt" 2>&1 ||
+  { cat "$work/apt.txt" >&2; echo "check-package: apt cannot install $deb" >&2; exit 1; }
+echo "check-package: apt resolves its dependencies: $(grep -c '^Inst ' "$work/apt.txt" || true) package(s) to install"
+
 echo "check-package: unpacked into an empty root ($work/root), run from $work/table"
 dpkg-deb -x "$deb" "$work/root"
 mkdir "$work/table"
