@@ -74,6 +74,7 @@ Input parse_input(const io::JsonCursor& c) {
   if (what == "leave_in_place") {
     only({"player"});
     in.kind = Input::Kind::leave_in_place;
+    if (auto player = b.find("player")) in.player = player->non_empty_string();
     return in;
   }
   if (what == "decide") {
@@ -85,6 +86,7 @@ Input parse_input(const io::JsonCursor& c) {
     only({"choice", "player"});
     in.kind = Input::Kind::choose;
     in.choice = b.at("choice").non_empty_string();
+    if (auto player = b.find("player")) in.player = player->non_empty_string();
     return in;
   }
   if (what == "counter") {
@@ -128,6 +130,13 @@ Input parse_input(const io::JsonCursor& c) {
       b.at("do").fail("\"" + what + "\" is read from the table, never entered (spec §9)");
   in.kind = Input::Kind::action;
   in.action = rules::parse_action(b);
+  // A torpedo launched on the table: where it was put, its shape and its headings are what the
+  // table shows (its `torpedo`, when named, is checked against the disk put in the bay).
+  if (const auto* exec = std::get_if<rules::ExecuteOrder>(&in.action.body))
+    if (const auto* launch = std::get_if<rules::LaunchTorpedo>(&exec->body); launch != nullptr && !launch->run)
+      for (const char* member : {"placed", "shape", "headings_after_flips"})
+        if (b.has(member))
+          b.at(member).fail(std::string("is read from the table, never entered without the launch's \"run\" (spec §9)"));
   return in;
 }
 
@@ -172,6 +181,8 @@ nlohmann::json input_to_json(const Input& in) {
       j["shows"] = std::string(model::to_string(in.counter.shows));
       break;
   }
+  if (!in.player.empty() && (in.kind == Input::Kind::leave_in_place || in.kind == Input::Kind::choose))
+    j["player"] = in.player;
   nlohmann::json out = {{"t", in.t}};
   out.update(j);
   return out;

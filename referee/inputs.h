@@ -4,6 +4,7 @@
 // action. Beyond the play actions:
 //   {"t", "do": "drops", "drops": [...]}     the drops an action read from the table waits for
 //   {"t", "do": "leave_in_place"}            the hit player leaves the colliding ship where it is
+//                                            ("player", when given, must be that player)
 //   {"t", "do": "decide", "kind", "with", "call"}
 //        the referee's call on a verdict too close to call (or one he overrules): kind
 //        torpedo_contact | overlap | edge | range, `with` the other disk ("play_area" for the
@@ -12,7 +13,8 @@
 //        a correction: input K (0-based, in file order) is replaced by `with` (same t) or
 //        dropped; the game replays from its start with it
 //   {"t", "do": "choose", "choice": DISK}
-//        a player's choice the action waits for (the crew a boarding side loses)
+//        a player's choice the action waits for (the crew a boarding side loses; "player", when
+//        given, must be of the side that loses it)
 //   {"t", "do": "correct", "entry": N, "decide": {"kind", "with", "call"}}
 //        a correction: the ruling of log entry N is decided again
 //   {"t", "do": "counter", "counter": NAME, "shows": "hit" | "blank" | "critical"}
@@ -70,6 +72,7 @@ struct Input {
   std::vector<rules::SeenDrop> drops;  // Kind::drops
   Decision decision;                   // Kind::decide
   std::string choice;                  // Kind::choose
+  std::string player;                  // Kind::leave_in_place, choose: who says it (checked when given)
   Correction correction;               // Kind::correct
   CounterWord counter;                 // Kind::counter
   std::string where;                   // "INPUTS.jsonl: line 4", for messages
