@@ -50,11 +50,14 @@ Input parse_input(const io::JsonCursor& c) {
   if (!c.json().is_object()) c.fail("an input is a JSON object {\"t\": SECONDS, \"do\": ...}");
   Input in;
   in.where = c.file();
+  // Where it was first given, kept by a recording: its messages name that place again.
+  if (auto from = c.find("from")) in.where = from->non_empty_string();
   in.t = model::bounds::time_s(c.at("t"));
   std::string what = c.at("do").non_empty_string();
-  // The members other than "t" are a play action's (or one of the referee's own).
+  // The members other than "t" and "from" are a play action's (or one of the referee's own).
   nlohmann::json body = c.json();
   body.erase("t");
+  body.erase("from");
   io::JsonCursor b(body, c.file(), c.path());
   auto only = [&](std::initializer_list<std::string_view> keys) {
     std::vector<std::string_view> all{"do", "note"};
@@ -135,7 +138,7 @@ Input parse_input(const io::JsonCursor& c) {
   if (const auto* exec = std::get_if<rules::ExecuteOrder>(&in.action.body))
     if (const auto* launch = std::get_if<rules::LaunchTorpedo>(&exec->body); launch != nullptr && !launch->run)
       for (const char* member : {"placed", "shape", "headings_after_flips"})
-        if (b.has(member))
+        if (b.has(member) && !(b.at(member).json().is_array() && b.at(member).json().empty()))
           b.at(member).fail(std::string("is read from the table, never entered without the launch's \"run\" (spec §9)"));
   return in;
 }
@@ -186,6 +189,12 @@ nlohmann::json input_to_json(const Input& in) {
   nlohmann::json out = {{"t", in.t}};
   out.update(j);
   return out;
+}
+
+nlohmann::json input_to_json_with_place(const Input& in) {
+  nlohmann::json j = input_to_json(in);
+  if (!in.where.empty()) j["from"] = in.where;
+  return j;
 }
 
 std::vector<Input> load_inputs(const std::filesystem::path& file) {

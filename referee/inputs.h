@@ -23,7 +23,9 @@
 //   {"t", "do": "correct", "entry": N, "drops": [...]}
 //        a correction: the drops log entry N read from the counters on the table are these instead
 //        (one per drop read, in order); the game replays from its start with them
-// What the table shows (moves, turns, launches, placements) is never entered.
+// What the table shows (moves, turns, launches, placements) is never entered. Any line may have
+// "from": where it was first given ("inputs.jsonl: line 4", "the screen"; a recording writes it),
+// which its messages name instead of its own place.
 
 #include <filesystem>
 #include <optional>
@@ -82,6 +84,8 @@ struct Input {
 // shows instead (move, move_torpedoes, displaced), a bad time.
 Input parse_input(const io::JsonCursor& line);
 nlohmann::json input_to_json(const Input& input);
+// input_to_json with "from": where it was given (as a recording keeps it).
+nlohmann::json input_to_json_with_place(const Input& input);
 
 // A whole file; times must not go backwards (the file is in time order). Throws InputError.
 std::vector<Input> load_inputs(const std::filesystem::path& file);

@@ -173,14 +173,18 @@ TEST(EnteredAction, ATorpedoCarryingItsDropsUsesThemOnceItsRunHasStruck) {
   const std::string launch =
       R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack", "attack": "torpedo")";
   const std::string drops = R"([{"purpose": "damage", "hits": 2}, {"purpose": "critical", "crits": []}])";
-  auto play = [&](const std::string& line, bool drops_line) {
-    auto a = std::make_unique<InRange>();
+  auto play = [&](const std::string& line, bool drops_line, bool misses = false) {
+    auto a = misses ? std::make_unique<InRange>(320, 420) : std::make_unique<InRange>();
     a->g.give(line_input(0.7, 6, line));
     a->t.still(0.5);
-    // Put in the bay (touching the middle of the enterprise's front), then two flips into the tderet.
+    // Put in the bay (touching the middle of the enterprise's front), then two flips into the tderet
+    // (or, when it lies out of the way, its four flips past it).
     a->t.put("photon-1", 200 + 28.6 + 12.7, 300, 0);
     a->t.still(0.6);
-    a->t.flips("photon-1", {{266.7, 300, 0}, {292.1, 300, 0}});
+    if (misses)
+      a->t.flips("photon-1", {{266.7, 300, 0}, {292.1, 300, 0}, {317.5, 300, 0}, {342.9, 300, 0}});
+    else
+      a->t.flips("photon-1", {{266.7, 300, 0}, {292.1, 300, 0}});
     a->t.still(1.0);
     if (drops_line) a->g.give(line_input(a->t.now(), 7, R"({"do": "drops", "drops": )" + drops + "}"));
     a->t.still(0.5);
@@ -198,6 +202,16 @@ TEST(EnteredAction, ATorpedoCarryingItsDropsUsesThemOnceItsRunHasStruck) {
   EXPECT_EQ(waits(separate->g)[0]->waiting.drop->purpose, "damage");
   EXPECT_EQ(rules::state_to_json(carried->g.ref->state()), rules::state_to_json(separate->g.ref->state()));
   EXPECT_TRUE(carried->g.warnings("input").empty());
+
+  // A run that strikes nothing uses none of the line's drops: said on that input, the launch stands.
+  auto missed = play(launch + R"(, "drops": )" + drops + "}", false, true);
+  EXPECT_EQ(missed->g.ship("tderet").shields, 7);
+  EXPECT_EQ(missed->g.ref->refused(), 0);
+  auto unused = missed->g.warnings("input");
+  ASSERT_EQ(unused.size(), 1u);
+  EXPECT_EQ(unused[0]->warning.text,
+            "inputs.jsonl: line 6: member \"drops\": not used: the action, as the table shows it, needs no drop");
+  EXPECT_EQ(unused[0]->inputs, std::vector<std::size_t>{5});
 
   // The torpedo named on the line is checked against the disk put in the bay: the table's is taken.
   auto named = play(launch + R"(, "torpedo": "photon-2", "drops": )" + drops + "}", false);

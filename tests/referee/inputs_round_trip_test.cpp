@@ -4,6 +4,7 @@
 // lines of their own. `diskref referee` from each sample's ground truth (`--tracks`): seconds, no
 // rendering.
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -51,7 +52,7 @@ std::vector<std::pair<std::size_t, nlohmann::json>> actions_with_drops(const std
                                                                         const nlohmann::json& log) {
   std::vector<std::pair<std::size_t, nlohmann::json>> out;
   for (const auto& e : log.at("log")) {
-    if (!e.contains("action") || !e.contains("inputs") || e.contains("refusal")) continue;
+    if (!e.contains("action") || !e.contains("inputs") || e.contains("refused")) continue;
     const std::size_t first = e.at("inputs").at(0);
     if (is_entered_action(lines.at(first)) && !e.at("action").value("drops", nlohmann::json::array()).empty())
       out.emplace_back(first, e);
@@ -101,6 +102,13 @@ std::vector<nlohmann::json> rulings(const nlohmann::json& log) {
   return out;
 }
 
+// "(the wait said in the log at 9.50 s)"
+std::string fmt_s(double t) {
+  char text[64];
+  std::snprintf(text, sizeof text, "(the wait said in the log at %.2f s)", t);
+  return text;
+}
+
 class InputsRoundTrip : public CommandTest {
  protected:
   nlohmann::json referee(const fs::path& game, const fs::path& inputs, const std::string& name) {
@@ -140,9 +148,13 @@ TEST_F(InputsRoundTrip, EverySampleGameRefereesTheSameWithItsDropsOnTheActionOrO
       ASSERT_EQ(mine.size(), theirs.size());
       for (std::size_t i = 0; i < mine.size(); ++i) EXPECT_EQ(mine[i], theirs[i]) << i;
     }
-    // Drops given on their actions leave nothing to wait for.
-    for (const auto& e : carried_log.at("log"))
-      if (e.contains("waiting")) EXPECT_NE(e["waiting"]["for"], "drops") << e.dump();
+    // Drops given on their actions leave only the drops of what the table shows (a move's
+    // collision check) to wait for.
+    for (const auto& e : carried_log.at("log")) {
+      if (e.contains("waiting") && e["waiting"]["for"] == "drops") {
+        EXPECT_FALSE(e.contains("inputs")) << e.dump();
+      }
+    }
   }
 }
 
@@ -159,7 +171,7 @@ TEST_F(InputsRoundTrip, DropsGivenLateStallTheGameVisiblyAndTheMoveMadeMeanwhile
   std::size_t beam_drops = given.size();
   double beam_t = 0;
   for (const auto& e : in_time.at("log"))
-    if (e.contains("action") && e["action"]["do"] == "execute" && e["action"].value("attack", "") == "beam") {
+    if (e.contains("action") && e["action"].contains("attack") && e["action"]["attack"] == "beam") {
       beam_drops = e.at("inputs").at(1);
       beam_t = given.at(e.at("inputs").at(0).get<std::size_t>()).at("t");
     }
@@ -171,6 +183,8 @@ TEST_F(InputsRoundTrip, DropsGivenLateStallTheGameVisiblyAndTheMoveMadeMeanwhile
   ASSERT_GT(moved_t, given[beam_drops].at("t").get<double>()) << "the move is read after the beam's drops were due";
   std::vector<nlohmann::json> late = given;
   late[beam_drops]["t"] = moved_t;  // given as the table settled after the move, before its collision check
+  // Owen, meanwhile, reveals his order too early: refused, naming the wait.
+  late.push_back({{"t", beam_t + 0.1}, {"do", "reveal_order"}, {"player", "owen"}, {"ship", "tderet"}});
   std::stable_sort(late.begin(), late.end(),
                    [](const nlohmann::json& a, const nlohmann::json& b) { return a.at("t").get<double>() < b.at("t").get<double>(); });
   write_lines(path("late.jsonl"), late);
@@ -181,12 +195,27 @@ TEST_F(InputsRoundTrip, DropsGivenLateStallTheGameVisiblyAndTheMoveMadeMeanwhile
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json log = nlohmann::json::parse(slurp(path("late.json")));
   EXPECT_EQ(log["final_state"], in_time["final_state"]);
-  EXPECT_EQ(log["refused"], 0);
+  EXPECT_EQ(log["refused"], 1);
+  std::size_t reveal_line = 0;
+  for (std::size_t i = 0; i < late.size(); ++i)
+    if (late[i].at("do") == "reveal_order" && late[i].at("t").get<double>() == beam_t + 0.1) reveal_line = i + 1;
+  std::string refusal;
   for (const auto& e : log.at("log"))
-    if (e.contains("warning")) EXPECT_NE(e["warning"]["kind"], "out_of_turn") << e.dump();
+    if (e.contains("refused")) refusal = e["refused"]["kind"].get<std::string>() + ": " + e["refused"]["reason"].get<std::string>();
+  EXPECT_EQ(refusal.rfind("wrong_step: " + path("late.jsonl") + ": line " + std::to_string(reveal_line) +
+                              ": waiting for drops: needs a damage drop for tderet",
+                          0),
+            0u)
+      << refusal;
+  EXPECT_NE(refusal.find(fmt_s(beam_t)), std::string::npos) << refusal;
+  for (const auto& e : log.at("log")) {
+    if (e.contains("warning")) {
+      EXPECT_NE(e["warning"]["kind"], "out_of_turn") << e.dump();
+    }
+  }
   const nlohmann::json* wait = nullptr;
   for (const auto& e : log.at("log"))
-    if (e.contains("waiting") && e["waiting"].contains("drop") && e["waiting"]["drop"]["purpose"] == "damage") wait = &e;
+    if (!wait && e.contains("waiting") && e["waiting"].contains("drop") && e["waiting"]["drop"]["purpose"] == "damage") wait = &e;
   ASSERT_NE(wait, nullptr) << "the stall is in the log";
   EXPECT_NEAR(wait->at("t").get<double>(), beam_t, 1e-6) << "from the moment the beam began waiting";
   EXPECT_EQ(wait->at("waiting").at("disk"), "enterprise");
