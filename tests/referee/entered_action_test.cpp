@@ -22,7 +22,6 @@ namespace {
 using testing::duel;
 using testing::FakeTable;
 using testing::Game;
-using testing::input;
 using testing::pose;
 
 // An input as read from line `line` of an inputs file, so messages can name it.
@@ -234,11 +233,7 @@ TEST(EnteredAction, ATorpedoCarryingItsDropsUsesThemOnceItsRunHasStruck) {
 
 // Two ships alike: their initiative is decided by drops, on the `initiative` line or after it.
 TEST(EnteredAction, AnInitiativeTieTakesItsDropsFromItsLineOrFromALaterOne) {
-  nlohmann::json ships = {
-      {{"id", "enterprise"}, {"card", "federation_cruiser"}, {"player", "diana"}, {"speed", 1}, {"pose", pose(200, 300, 0)}},
-      {{"id", "reliant"}, {"card", "federation_cruiser"}, {"player", "owen"}, {"speed", 1}, {"pose", pose(700, 600, 180)}}};
-  nlohmann::json setup = {{"players", {{{"id", "diana"}, {"team", "federation"}}, {{"id", "owen"}, {"team", "klingons"}}}},
-                          {"ships", ships}};
+  const nlohmann::json setup = testing::twins();
   const std::string drops = R"([{"purpose": "initiative", "hits": 0}, {"purpose": "initiative", "hits": 2}])";
   auto play = [&](bool on_the_line) {
     FakeTable t;

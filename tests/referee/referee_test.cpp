@@ -127,11 +127,7 @@ TEST(Referee, ADiskTheGameLacksIsSaidOnceAndNeverRefereed) {
 
 TEST(Referee, AnInitiativeTieEnteredWaitsForItsDropsAndTheDropsDecideIt) {
   // Two ships alike (card, speed, no crew): their initiative is decided by drops.
-  nlohmann::json ships = {
-      {{"id", "enterprise"}, {"card", "federation_cruiser"}, {"player", "diana"}, {"speed", 1}, {"pose", pose(200, 300, 0)}},
-      {{"id", "reliant"}, {"card", "federation_cruiser"}, {"player", "owen"}, {"speed", 1}, {"pose", pose(700, 600, 180)}}};
-  nlohmann::json setup = {{"players", {{{"id", "diana"}, {"team", "federation"}}, {{"id", "owen"}, {"team", "klingons"}}}},
-                          {"ships", ships}};
+  const nlohmann::json setup = testing::twins();
   FakeTable t;
   t.place("enterprise", 200, 300, 0);
   t.place("reliant", 700, 600, 180);
