@@ -3,7 +3,8 @@
 // into the video), what was read from the table (`observed`), and warnings as entries of their
 // own. Beyond the spec (documented in the README): a `setup` entry (where every disk lay when the
 // game began), `correction` entries, an entry's `inputs` (the inputs it came from, 0-based in INPUTS.jsonl),
-// its `reading` (the settle of the table it was taken at: a recording's still, spec §11)
+// its `reading` (the settle of the table it was taken at: a recording's still, spec §11),
+// `waiting` entries (the moment an action starts waiting for the referee's word, spec §9)
 // and, at the top, `waiting` (what the referee still waited for when the video ended).
 
 #include <optional>
