@@ -74,7 +74,8 @@ std::vector<fs::path> GameRecorder::after_frame(const referee::Referee& referee,
   if (!failure_.empty()) return stills;
   const auto& inputs = referee.inputs();
   for (; inputs_written_ < inputs.size(); ++inputs_written_)
-    if (!inputs_->write_line(referee::input_to_json(inputs[inputs_written_]).dump())) {
+    // With where it was given, so that a replay's messages name the same line.
+    if (!inputs_->write_line(referee::input_to_json_with_place(inputs[inputs_written_]).dump())) {
       failure_ = inputs_->failure();
       return stills;
     }

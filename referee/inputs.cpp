@@ -50,11 +50,14 @@ Input parse_input(const io::JsonCursor& c) {
   if (!c.json().is_object()) c.fail("an input is a JSON object {\"t\": SECONDS, \"do\": ...}");
   Input in;
   in.where = c.file();
+  // Where it was first given, kept by a recording: its messages name that place again.
+  if (auto from = c.find("from")) in.where = from->non_empty_string();
   in.t = model::bounds::time_s(c.at("t"));
   std::string what = c.at("do").non_empty_string();
-  // The members other than "t" are a play action's (or one of the referee's own).
+  // The members other than "t" and "from" are a play action's (or one of the referee's own).
   nlohmann::json body = c.json();
   body.erase("t");
+  body.erase("from");
   io::JsonCursor b(body, c.file(), c.path());
   auto only = [&](std::initializer_list<std::string_view> keys) {
     std::vector<std::string_view> all{"do", "note"};
@@ -74,6 +77,7 @@ Input parse_input(const io::JsonCursor& c) {
   if (what == "leave_in_place") {
     only({"player"});
     in.kind = Input::Kind::leave_in_place;
+    if (auto player = b.find("player")) in.player = player->non_empty_string();
     return in;
   }
   if (what == "decide") {
@@ -85,6 +89,7 @@ Input parse_input(const io::JsonCursor& c) {
     only({"choice", "player"});
     in.kind = Input::Kind::choose;
     in.choice = b.at("choice").non_empty_string();
+    if (auto player = b.find("player")) in.player = player->non_empty_string();
     return in;
   }
   if (what == "counter") {
@@ -128,6 +133,13 @@ Input parse_input(const io::JsonCursor& c) {
       b.at("do").fail("\"" + what + "\" is read from the table, never entered (spec §9)");
   in.kind = Input::Kind::action;
   in.action = rules::parse_action(b);
+  // A torpedo launched on the table: where it was put, its shape and its headings are what the
+  // table shows (its `torpedo`, when named, is checked against the disk put in the bay).
+  if (const auto* exec = std::get_if<rules::ExecuteOrder>(&in.action.body))
+    if (const auto* launch = std::get_if<rules::LaunchTorpedo>(&exec->body); launch != nullptr && !launch->run)
+      for (const char* member : {"placed", "shape", "headings_after_flips"})
+        if (b.has(member) && !(b.at(member).json().is_array() && b.at(member).json().empty()))
+          b.at(member).fail(std::string("is read from the table, never entered without the launch's \"run\" (spec §9)"));
   return in;
 }
 
@@ -172,9 +184,17 @@ nlohmann::json input_to_json(const Input& in) {
       j["shows"] = std::string(model::to_string(in.counter.shows));
       break;
   }
+  if (!in.player.empty() && (in.kind == Input::Kind::leave_in_place || in.kind == Input::Kind::choose))
+    j["player"] = in.player;
   nlohmann::json out = {{"t", in.t}};
   out.update(j);
   return out;
+}
+
+nlohmann::json input_to_json_with_place(const Input& in) {
+  nlohmann::json j = input_to_json(in);
+  if (!in.where.empty()) j["from"] = in.where;
+  return j;
 }
 
 std::vector<Input> load_inputs(const std::filesystem::path& file) {

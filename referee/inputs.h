@@ -4,6 +4,7 @@
 // action. Beyond the play actions:
 //   {"t", "do": "drops", "drops": [...]}     the drops an action read from the table waits for
 //   {"t", "do": "leave_in_place"}            the hit player leaves the colliding ship where it is
+//                                            ("player", when given, must be that player)
 //   {"t", "do": "decide", "kind", "with", "call"}
 //        the referee's call on a verdict too close to call (or one he overrules): kind
 //        torpedo_contact | overlap | edge | range, `with` the other disk ("play_area" for the
@@ -12,7 +13,8 @@
 //        a correction: input K (0-based, in file order) is replaced by `with` (same t) or
 //        dropped; the game replays from its start with it
 //   {"t", "do": "choose", "choice": DISK}
-//        a player's choice the action waits for (the crew a boarding side loses)
+//        a player's choice the action waits for (the crew a boarding side loses; "player", when
+//        given, must be of the side that loses it)
 //   {"t", "do": "correct", "entry": N, "decide": {"kind", "with", "call"}}
 //        a correction: the ruling of log entry N is decided again
 //   {"t", "do": "counter", "counter": NAME, "shows": "hit" | "blank" | "critical"}
@@ -21,7 +23,9 @@
 //   {"t", "do": "correct", "entry": N, "drops": [...]}
 //        a correction: the drops log entry N read from the counters on the table are these instead
 //        (one per drop read, in order); the game replays from its start with them
-// What the table shows (moves, turns, launches, placements) is never entered.
+// What the table shows (moves, turns, launches, placements) is never entered. Any line may have
+// "from": where it was first given ("inputs.jsonl: line 4", "the screen"; a recording writes it),
+// which its messages name instead of its own place.
 
 #include <filesystem>
 #include <optional>
@@ -70,6 +74,7 @@ struct Input {
   std::vector<rules::SeenDrop> drops;  // Kind::drops
   Decision decision;                   // Kind::decide
   std::string choice;                  // Kind::choose
+  std::string player;                  // Kind::leave_in_place, choose: who says it (checked when given)
   Correction correction;               // Kind::correct
   CounterWord counter;                 // Kind::counter
   std::string where;                   // "INPUTS.jsonl: line 4", for messages
@@ -79,6 +84,8 @@ struct Input {
 // shows instead (move, move_torpedoes, displaced), a bad time.
 Input parse_input(const io::JsonCursor& line);
 nlohmann::json input_to_json(const Input& input);
+// input_to_json with "from": where it was given (as a recording keeps it).
+nlohmann::json input_to_json_with_place(const Input& input);
 
 // A whole file; times must not go backwards (the file is in time order). Throws InputError.
 std::vector<Input> load_inputs(const std::filesystem::path& file);

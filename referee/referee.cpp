@@ -17,6 +17,25 @@
 #include "referee/referee_pending.h"
 
 namespace diskref::referee {
+namespace {
+
+// A `choose` line's "player", when given, must be of the side that loses the chosen crew: "" when
+// it is (or not given), else why not.
+std::string wrong_chooser(const rules::GameState& state, const std::string& player, const std::string& choice) {
+  if (player.empty()) return "";
+  const rules::Player* chooser = nullptr;
+  for (const rules::Player& p : state.players)
+    if (p.id == player) chooser = &p;
+  if (chooser == nullptr) return fmt::format("there is no player {}", player);
+  for (const rules::CrewTechDisk& d : state.disks)
+    if (d.id == choice)
+      for (const rules::Player& owner : state.players)
+        if (owner.id == d.owner && owner.team != chooser->team)
+          return fmt::format("{} is not of the side that loses {} (team {})", player, choice, owner.team);
+  return "";
+}
+
+}  // namespace
 
 Referee::Referee(GameFile game, model::TableSpec table, model::DiskRegistry registry, RefereeOptions options)
     : game_(std::move(game)), table_(std::move(table)), registry_(std::move(registry)), options_(options) {
@@ -144,6 +163,9 @@ void Referee::note_waiting() {
                                      "settled, so nothing was read from it",
                                      m.name, watch_.last_t(), m.first_motion_t));
   if (pending_) waiting_.push_back(expecting().what);
+  for (const HeldMotion& h : held_motions_)
+    waiting_.push_back(fmt::format("{} moved at {:.2f} s while the game waited: its move is read once the wait ends", h.disk,
+                                   settles_[h.settle].t));
   for (std::size_t i = 0; i < effective_.size(); ++i)
     if (!applied_[i] && effective_[i].kind != Input::Kind::correct)
       waiting_.push_back(fmt::format("input {} ({}, t = {:.2f} s) was not applied: the table did not settle after it", i,
@@ -221,6 +243,7 @@ void Referee::replay() {
   set_up_ = false;
   strangers_.clear();
   pending_.reset();
+  held_motions_.clear();
   applied_.assign(effective_.size(), false);
   for (std::size_t i = 0; i < effective_.size(); ++i)
     if (effective_[i].kind == Input::Kind::correct) applied_[i] = true;
@@ -257,7 +280,7 @@ void Referee::apply_input(std::size_t index, double t) {
   switch (in.kind) {
     case Input::Kind::drops:
       if (!pending_ || pending_->need != Pending::Need::drops) {
-        warn(t, {"input", "", 0, fmt::format("{}: drops given, but nothing waits for drops", in.where)});
+        warn(t, {"input", "", 0, fmt::format("{}: drops given, but nothing waits for drops", in.where)}, {index});
         return;
       }
       if (pending_->reading && !in.drops.empty()) {
@@ -267,12 +290,21 @@ void Referee::apply_input(std::size_t index, double t) {
         pending_->reading.reset();
       }
       pending_->drops.insert(pending_->drops.end(), in.drops.begin(), in.drops.end());
+      pending_->drop_sources.insert(pending_->drop_sources.end(), in.drops.size(), member_place(in, "drops"));
       pending_->inputs.push_back(index);
       try_complete(t);
       return;
     case Input::Kind::leave_in_place:
       if (!pending_ || pending_->need != Pending::Need::placement || !pending_->placement_optional) {
-        warn(t, {"input", "", 0, fmt::format("{}: leave_in_place, but no collided ship waits to be put down", in.where)});
+        warn(t, {"input", "", 0, fmt::format("{}: leave_in_place, but no collided ship waits to be put down", in.where)},
+             {index});
+        return;
+      }
+      if (!in.player.empty() && in.player != pending_->hit_player) {
+        warn(t, {"input", pending_->placing, 0,
+                 fmt::format("{}: {} is not the player whose ship was hit ({}): the ship still waits to be put down",
+                             member_place(in, "player"), in.player, pending_->hit_player)},
+             {index});
         return;
       }
       pending_->left_in_place = true;
@@ -281,7 +313,7 @@ void Referee::apply_input(std::size_t index, double t) {
       return;
     case Input::Kind::decide:
       if (!pending_ || pending_->need != Pending::Need::decision) {
-        warn(t, {"input", "", 0, fmt::format("{}: a decision given, but no verdict waits for one", in.where)});
+        warn(t, {"input", "", 0, fmt::format("{}: a decision given, but no verdict waits for one", in.where)}, {index});
         return;
       }
       pending_->decisions.push_back(in.decision);
@@ -294,7 +326,12 @@ void Referee::apply_input(std::size_t index, double t) {
         warn(t, {"input", "", 0,
                  fmt::format("{}: the choice {}, but {}", in.where, in.choice,
                              pending_ && pending_->need == Pending::Need::choice ? "it is none of the options"
-                                                                                 : "no choice is waited for")});
+                                                                                 : "no choice is waited for")},
+             {index});
+        return;
+      }
+      if (const std::string wrong = wrong_chooser(state_, in.player, in.choice); !wrong.empty()) {
+        warn(t, {"input", "", 0, fmt::format("{}: {}: the choice still waits", member_place(in, "player"), wrong)}, {index});
         return;
       }
       if (auto* b = std::get_if<rules::BoardingSegment>(&pending_->action.body)) b->losses.push_back(in.choice);
@@ -304,7 +341,8 @@ void Referee::apply_input(std::size_t index, double t) {
     case Input::Kind::counter:
       if (!pending_ || pending_->need != Pending::Need::drops || !pending_->drop_asked || !has_counters_) {
         warn(t, {"input", in.counter.counter, 0,
-                 fmt::format("{}: a counter's face given, but no drop is being read from the table", in.where)});
+                 fmt::format("{}: a counter's face given, but no drop is being read from the table", in.where)},
+             {index});
         return;
       }
       pending_->answers.push_back({in.counter.counter, in.counter.shows, index});
@@ -316,8 +354,12 @@ void Referee::apply_input(std::size_t index, double t) {
   }
   if (pending_) {
     // One thing at a time: what the table is to show finishes first.
-    rules::Refusal r{rules::RefusalKind::wrong_step, "waiting for " + expecting().what + "; this input comes after it",
-                     std::nullopt, {}};
+    // The wait said in the log is named by its time (an entry's number moves with corrections).
+    const std::string since =
+        pending_->waiting_since ? fmt::format(" (the wait said in the log at {:.2f} s)", *pending_->waiting_since) : "";
+    rules::Refusal r{rules::RefusalKind::wrong_step,
+                     fmt::format("{}: waiting for {}{}; this input comes after it", in.where, expecting().what, since),
+                     std::nullopt, {}, std::nullopt};
     refuse_entry(in.action, r, t, std::nullopt, {index});
     return;
   }
@@ -335,15 +377,31 @@ void Referee::commit_or_wait(std::size_t index, double t) {
                                           (trial.refusal->kind == rules::RefusalKind::choice_needed &&
                                            !trial.refusal->options.empty()));
   if (!waits) {
+    if (!trial.applied() && trial.refusal->drop) {
+      // A drop on the line that does not fit, or one too many: the line is refused, naming it.
+      std::vector<std::string> sources(action.drops.size(), member_place(effective_[index], "drops"));
+      refuse_entry(action, naming_the_drop(*trial.refusal, sources), t, std::nullopt, {index});
+      return;
+    }
     commit(action, t, std::nullopt, {index});
     return;
   }
-  pending_ = std::make_shared<Pending>();
+  pending_ = pending_from_input(index, t);
   pending_->kind = Pending::Kind::action;
-  pending_->action = action;
-  pending_->inputs = {index};
-  pending_->since = t;
   try_complete(t);
+}
+
+std::shared_ptr<Referee::Pending> Referee::pending_from_input(std::size_t index, double t) const {
+  const Input& in = effective_[index];
+  auto p = std::make_shared<Pending>();
+  p->action = in.action;
+  p->inputs = {index};
+  p->since = t;
+  // The drops the line carries are the action's first; a `drops` line later gives what is missing.
+  p->drops = in.action.drops;
+  p->line_drops = p->drops.size();
+  p->drop_sources.assign(p->drops.size(), member_place(in, "drops"));
+  return p;
 }
 
 // An action the referee entered: most apply at once; some wait for the table.
@@ -354,7 +412,10 @@ void Referee::begin_input_action(std::size_t index, double t) {
     commit_or_wait(index, t);
     return;
   }
-  auto refused_now = [&](const rules::Action& probe) {
+  auto refused_now = [&](rules::Action probe) {
+    // Whether the rules refuse it before the table shows anything: its drops (for what the table
+    // is still to show) are left out of the question.
+    probe.drops.clear();
     rules::ActionResult trial = rules::apply_action(state_, game_.data, probe);
     if (trial.applied() || trial.refusal->kind == rules::RefusalKind::missing_drop) return false;
     refuse_entry(action, *trial.refusal, t, std::nullopt, {index});
@@ -366,12 +427,9 @@ void Referee::begin_input_action(std::size_t index, double t) {
   if (const auto* launch = std::get_if<rules::LaunchTorpedo>(&exec->body); launch != nullptr && !launch->run) {
     // The torpedo is put in the bay and flipped on the table: wait for it (unless the rules refuse).
     if (refused_now(action)) return;
-    pending_ = std::make_shared<Pending>();
+    pending_ = pending_from_input(index, t);
     pending_->kind = Pending::Kind::launch;
     pending_->disk = exec->ship;
-    pending_->action = action;
-    pending_->inputs = {index};
-    pending_->since = t;
     if (ship != nullptr)
       if (const rules::ShipCard* card = game_.data.ship(ship->card); card && card->torpedo)
         pending_->movement = card->torpedo->movement;
@@ -384,12 +442,9 @@ void Referee::begin_input_action(std::size_t index, double t) {
     std::get<rules::ChangeHeading>(std::get<rules::ExecuteOrder>(probe.body).body).heading_deg =
         ship ? ship->pose.heading_deg() : 0.0;
     if (refused_now(probe)) return;
-    pending_ = std::make_shared<Pending>();
+    pending_ = pending_from_input(index, t);
     pending_->kind = Pending::Kind::heading;
     pending_->disk = exec->ship;
-    pending_->action = action;
-    pending_->inputs = {index};
-    pending_->since = t;
     return;
   }
   std::string target;
@@ -411,7 +466,7 @@ void Referee::begin_input_action(std::size_t index, double t) {
   std::optional<Rest> to = rest_of(target, last_settled_);
   const model::DiskSpec* target_disk = registry_.find(target);
   if (!from || !to || target_disk == nullptr) {
-    commit(action, t, std::nullopt, {index});  // not on the table: the books' geometry decides
+    commit_or_wait(index, t);  // not on the table: the books' geometry decides
     return;
   }
   int multiplier = 1 + extra_ranges * game_.data.parameters.plus_one_range_template_lengths;
@@ -420,12 +475,9 @@ void Referee::begin_input_action(std::size_t index, double t) {
   Observed o;
   o.disk = ship->id;
   o.verdicts = {v};
-  pending_ = std::make_shared<Pending>();
+  pending_ = pending_from_input(index, t);
   pending_->kind = Pending::Kind::action;
   pending_->disk = ship->id;
-  pending_->action = action;
-  pending_->inputs = {index};
-  pending_->since = t;
   pending_->verdicts = {v};
   pending_->observed = o;
   apply_overrides(ship->id, pending_->decisions);
@@ -444,12 +496,13 @@ double Referee::sigma_of_previous(const std::string& name) const {
 
 // --- The log.
 
-void Referee::warn(double t, Warning w) {
+void Referee::warn(double t, Warning w, std::vector<std::size_t> inputs) {
   Entry e;
   e.kind = Entry::Kind::warning;
   e.t = t;
   e.reading = settle_index_;
   e.warning = std::move(w);
+  e.inputs = std::move(inputs);
   log_.push_back(std::move(e));
 }
 

@@ -13,7 +13,11 @@
 //
 // An action read from the table may wait: for drops (the referee's `drops` input, or virtual
 // drops), for the referee's decision on a verdict too close to call, for a collided ship to be put
-// down (or `leave_in_place`). While it waits, other inputs are refused (logged, nothing changes).
+// down (or `leave_in_place`). An action entered waits the same way for what its line does not
+// carry (its drops are used first; a `drops` line gives the rest). When it starts waiting for what
+// only the person refereeing can give, a `waiting` entry says so in the log. While it waits, other
+// inputs are refused (logged, naming the wait, nothing changes); the ship whose turn it is, moved
+// meanwhile, has its motion held and read as its move once the wait ends (never out of turn).
 //
 // Corrections (an input replaced or dropped, a ruling decided again) replay the game from its start
 // over the same table with the corrected inputs; the log keeps both the correction and what it
@@ -120,6 +124,10 @@ class Referee {
   void apply_input(std::size_t index, double log_t);
   void begin_input_action(std::size_t index, double t);
   void commit_or_wait(std::size_t index, double t);
+  // What an entered action waits with: the action, its input, its own drops (referee.cpp).
+  std::shared_ptr<Pending> pending_from_input(std::size_t index, double t) const;
+  // A `waiting` entry when the action read or entered starts waiting for the referee's word.
+  void say_waiting(double t);
   void replay();
   void note_waiting();
 
@@ -138,6 +146,10 @@ class Referee {
   void displaced(const std::string& name, const TableSettle& settle, const std::string& why);
   void note_strangers(const TableSettle& settle);
   void try_complete(double t);
+  // The ship whose turn it is moved while an action waits for the referee: its motion is held
+  // (hold_motion) and read as its move once the wait ends (read_held_motions).
+  void hold_motion(const std::string& name, const TableSettle& settle, double since);
+  void read_held_motions();
   // The drop waited for, from the counters on the table now (the last settle's); given to the
   // rules once every counter asked for is read or answered.
   void read_drop(double t);
@@ -148,7 +160,7 @@ class Referee {
   void refuse_entry(const rules::Action& action, const rules::Refusal& refusal, double t,
                     std::optional<Observed> observed, std::vector<std::size_t> inputs,
                     std::vector<DropRead> drops_read = {});
-  void warn(double t, Warning w);
+  void warn(double t, Warning w, std::vector<std::size_t> inputs = {});
   void full_stop_moves(double t);
 
   // Helpers.
@@ -206,6 +218,12 @@ class Referee {
   // they have left the table and come back).
   std::vector<std::string> strangers_;
   std::shared_ptr<Pending> pending_;     // what a reading of the table waits for (one at a time)
+  struct HeldMotion {
+    std::string disk;
+    std::size_t settle = 0;  // in settles_
+    double since = 0;
+  };
+  std::vector<HeldMotion> held_motions_;
   bool has_counters_ = false;            // the registry has counters: drops are read from the table
   model::TrackFrame drop_look_;          // the table at the last settle of either kind
   model::TrackFrame look_before_;        // ...and at the one before

@@ -87,12 +87,25 @@ nlohmann::json entry_to_json(const Entry& e) {
       }
       return j;
     }
-    case Entry::Kind::warning:
-      return {{"t", r3(e.t)},
-              {"reading", e.reading},
-              {"warning",
-               {{"kind", e.warning.kind}, {"disk", e.warning.disk}, {"distance_mm", r2(e.warning.distance_mm)},
-                {"text", e.warning.text}}}};
+    case Entry::Kind::warning: {
+      nlohmann::json j = {{"t", r3(e.t)},
+                          {"reading", e.reading},
+                          {"warning",
+                           {{"kind", e.warning.kind}, {"disk", e.warning.disk}, {"distance_mm", r2(e.warning.distance_mm)},
+                            {"text", e.warning.text}}}};
+      if (!e.inputs.empty()) j["inputs"] = e.inputs;
+      return j;
+    }
+    case Entry::Kind::waiting: {
+      nlohmann::json w = {{"for", e.waiting.need}, {"disk", e.waiting.disk}, {"text", e.waiting.text}};
+      if (e.waiting.drop)
+        w["drop"] = {{"purpose", e.waiting.drop->purpose}, {"subject", e.waiting.drop->subject},
+                     {"counters", e.waiting.drop->counters}, {"index", e.waiting.drop->index}};
+      if (!e.waiting.options.empty()) w["options"] = e.waiting.options;
+      nlohmann::json j = {{"t", r3(e.t)}, {"reading", e.reading}, {"waiting", w}};
+      if (!e.inputs.empty()) j["inputs"] = e.inputs;
+      return j;
+    }
     case Entry::Kind::setup: {
       nlohmann::json disks = nlohmann::json::array();
       for (const SetupDisk& d : e.setup) {
@@ -117,6 +130,7 @@ const char* entry_tone(const Entry& e) {
     case Entry::Kind::warning: return "warning";
     case Entry::Kind::correction: return "correction";
     case Entry::Kind::setup: return "setup";
+    case Entry::Kind::waiting: return "waiting";
     case Entry::Kind::action: return e.play.refusal ? "refusal" : "info";
   }
   return "info";
@@ -149,6 +163,7 @@ std::string entry_text(const Entry& e) {
       return out;
     }
     case Entry::Kind::warning: return fmt::format("WARNING {}: {}", e.warning.kind, e.warning.text);
+    case Entry::Kind::waiting: return "WAITING for the referee: " + e.waiting.text;
     case Entry::Kind::setup: {
       std::string out = "the table as the game begins:";
       for (const SetupDisk& d : e.setup)

@@ -4,8 +4,9 @@
 // Beyond the spec (docs/reference/commands/referee.md, "The log"): a `setup` entry (where every
 // disk lay when the game began), `correction` entries, an entry's `inputs` (the inputs it came
 // from, 0-based in INPUTS.jsonl), its `reading` (the settle of the table it was taken at: a
-// recording's still, spec §11) and, at the top, `waiting` (what the referee still waited for when
-// the video ended).
+// recording's still, spec §11), `waiting` entries (the moment an action starts waiting for the
+// referee's word, spec §9) and, at the top, `waiting` (what the referee still waited for when the
+// video ended).
 
 #include <optional>
 #include <string>
@@ -52,6 +53,18 @@ struct DropRead {
   nlohmann::json corrected;                    // a correction's drop that replaced the reading's (null: none)
 };
 
+// The referee starts waiting for what only the person refereeing can give (spec §9): drops, a
+// decision on a verdict too close to call, a collided ship put down again, a player's choice. Said
+// once when the wait begins (again when it moves on to another drop), so that a log read
+// afterwards shows where the game stood still.
+struct Wait {
+  std::string need;                       // "drops", "decision", "placement", "choice"
+  std::string disk;                       // the disk whose action waits
+  std::string text;                       // what it waits for, as the screen asks it
+  std::optional<rules::NeededDrop> drop;  // drops: the drop asked for
+  std::vector<std::string> options;       // choice: what may be chosen
+};
+
 // One disk as the game began (the setup entry).
 struct SetupDisk {
   std::string name;
@@ -60,17 +73,19 @@ struct SetupDisk {
 };
 
 struct Entry {
-  enum class Kind { action, warning, setup, correction };
+  enum class Kind { action, warning, setup, correction, waiting };
   Kind kind = Kind::action;
   double t = 0;
   rules::LogEntry play;                      // action
   std::optional<Observed> observed;          // action read from the table (or an attack's range)
-  std::vector<std::size_t> inputs;           // the inputs it came from (the action's, then drops, decisions)
+  std::vector<std::size_t> inputs;           // the inputs it came from (the action's, then drops, decisions);
+                                             // a warning about an input, or a wait: those concerned
   std::size_t reading = 0;                   // the settle it was read at (a correction names it)
   std::vector<DropRead> drops_read;          // action: its drops read from the counters on the table
   Warning warning;                           // warning
   std::vector<SetupDisk> setup;              // setup
   nlohmann::json correction;                 // correction: what was corrected, and the entry it replaced
+  Wait waiting;                              // waiting
 };
 
 nlohmann::json rest_to_json(const Rest& rest);
@@ -84,7 +99,7 @@ nlohmann::json drop_read_to_json(const DropRead& read);
 std::string entry_text(const Entry& entry);
 
 // What kind of line the entry is, for a reader's colour: "info" (an action applied), "refusal",
-// "warning", "correction" or "setup" (the live feed's `tone`, spec §10.1; the report's).
+// "warning", "correction", "setup" or "waiting" (the live feed's `tone`, spec §10.1; the report's).
 const char* entry_tone(const Entry& entry);
 
 }  // namespace diskref::referee

@@ -12,6 +12,17 @@
 
 namespace diskref::referee {
 
+// Where an input's member is, for messages: "inputs.jsonl: line 11: member \"drops\"".
+inline std::string member_place(const Input& in, const char* member) {
+  return in.where + ": member \"" + member + "\"";
+}
+
+// A refusal about one given drop (bad_drop, unused_drops) names where that drop came from.
+inline rules::Refusal naming_the_drop(rules::Refusal refusal, const std::vector<std::string>& sources) {
+  if (refusal.drop && *refusal.drop < sources.size()) refusal.reason = sources[*refusal.drop] + ": " + refusal.reason;
+  return refusal;
+}
+
 struct Referee::Pending {
   enum class Kind {
     move,          // a ship's move, flips still to come (fewer than its speed so far)
@@ -21,6 +32,16 @@ struct Referee::Pending {
     action,        // an action built and waiting for drops, a decision or a placement
   };
   enum class Need { table, drops, decision, placement, choice };
+  static const char* to_string(Need need) {
+    switch (need) {
+      case Need::table: return "table";
+      case Need::drops: return "drops";
+      case Need::decision: return "decision";
+      case Need::placement: return "placement";
+      case Need::choice: return "choice";
+    }
+    return "?";
+  }
 
   Kind kind = Kind::action;
   Need need = Need::table;
@@ -35,6 +56,10 @@ struct Referee::Pending {
   std::vector<Verdict> verdicts;
   std::vector<Decision> decisions;
   std::vector<rules::SeenDrop> drops;
+  // Where each of `drops` came from, for a refusal that names it: "inputs.jsonl: line 11: member
+  // \"drops\"" (the action's own line, or a `drops` line), or the counters on the table.
+  std::vector<std::string> drop_sources;
+  std::size_t line_drops = 0;       // how many of `drops` the action's own line gave (the first ones)
   std::vector<Warning> warnings;    // logged with the action
   std::vector<std::size_t> inputs;  // the input that began it, and those it took (drops, decisions)
   std::string need_text;            // what it needs, for the screen and the log
@@ -43,6 +68,11 @@ struct Referee::Pending {
   bool placement_optional = false;  // a ship-ship collision: the hit player may leave it
   bool left_in_place = false;
   std::vector<std::string> options;  // Need::choice: what may be chosen
+  std::string hit_player;           // Need::placement, optional: the player whose ship was hit
+
+  // The wait said in the log (a `waiting` entry): what it was, and when.
+  std::string waiting_said;
+  std::optional<double> waiting_since;
 
   // The drop waited for, read from the counters on the table (counter_reading.h).
   std::optional<std::size_t> drop_asked;   // the needed drop's index the baseline was taken for

@@ -188,8 +188,44 @@ void Referee::read_disk(const std::string& name, const TableSettle& settle, doub
       return;
     }
   }
+  const bool waits_for_referee =
+      pending_ && pending_->kind == Pending::Kind::action &&
+      (pending_->need == Pending::Need::drops || pending_->need == Pending::Need::decision ||
+       pending_->need == Pending::Need::choice);
+  if (ship != nullptr && name == ship_to_act() && !ship->moved && waits_for_referee &&
+      !std::holds_alternative<rules::Move>(pending_->action.body)) {
+    // Its turn, but an action of this turn waits for the referee (drops, a decision, a choice): the
+    // motion is its move, read once the wait ends.
+    hold_motion(name, settle, since);
+    return;
+  }
   displaced(name, settle, ship != nullptr && name == ship_to_act() ? "it has already moved this phase"
                                                                      : "it is not its turn");
+}
+
+void Referee::hold_motion(const std::string& name, const TableSettle& settle, double since) {
+  const auto index = static_cast<std::size_t>(&settle - settles_.data());
+  // Still lying where it was held (the books and the table differ until it is read): said once.
+  const HeldMotion* last = nullptr;
+  for (const HeldMotion& h : held_motions_)
+    if (h.disk == name) last = &h;
+  if (last != nullptr && landings_of(settle, name).empty()) {
+    std::optional<Rest> then = rest_of(name, settles_[last->settle].snapshot);
+    std::optional<Rest> now = rest_of(name, settle.snapshot);
+    if (then && now && geom::distance(then->pose.position, now->pose.position) <= options_.moved_mm &&
+        std::fabs(geom::angle_difference_deg(then->pose.heading_deg(), now->pose.heading_deg())) <= options_.turned_deg)
+      return;
+  }
+  held_motions_.push_back({name, index, since});
+}
+
+void Referee::read_held_motions() {
+  while (!held_motions_.empty() &&
+         (!pending_ || (pending_->kind == Pending::Kind::move && pending_->disk == held_motions_.front().disk))) {
+    const HeldMotion h = held_motions_.front();
+    held_motions_.erase(held_motions_.begin());
+    read_disk(h.disk, settles_[h.settle], h.since);
+  }
 }
 
 void Referee::displaced(const std::string& name, const TableSettle& settle, const std::string& why) {
@@ -416,6 +452,12 @@ void Referee::read_launch(const TableSettle& settle) {
 
   auto& exec = std::get<rules::ExecuteOrder>(p.action.body);
   auto& launch = std::get<rules::LaunchTorpedo>(exec.body);
+  if (!launch.torpedo.empty() && launch.torpedo != p.torpedo && !p.inputs.empty())
+    warn(settle.t,
+         {"input", p.torpedo, 0,
+          fmt::format("{}: {} was named, {} was put in the bay: the table's is taken",
+                      member_place(effective_[p.inputs.front()], "torpedo"), launch.torpedo, p.torpedo)},
+         {p.inputs.front()});
   launch.torpedo = p.torpedo;
   launch.shape = shape;
   launch.placed = p.placed->pose;
@@ -582,6 +624,7 @@ void Referee::try_complete(double t) {
         list += fmt::format("{}{} with {} ({:+.2f} ± {:.2f} mm)", list.empty() ? "" : "; ", to_string(v.kind), v.with,
                             v.margin_mm, v.sigma_mm);
       p.need_text = "too close to call, the referee decides: " + list;
+      say_waiting(t);
       return;
     }
     rules::Action action = p.action;
@@ -623,6 +666,7 @@ void Referee::try_complete(double t) {
           p.reading.reset();
         }
         if (p.reading) p.need_text += "; on the table: " + p.reading->tally() + "; " + p.reading->question();
+        say_waiting(t);
         return;
       }
       if (why.kind == rules::RefusalKind::choice_needed && std::holds_alternative<rules::Move>(p.action.body)) {
@@ -630,6 +674,7 @@ void Referee::try_complete(double t) {
         p.placing = p.disk;
         p.placement_optional = false;
         p.need_text = p.disk + " to be put down again: " + why.reason;
+        say_waiting(t);
         return;
       }
       if (why.kind == rules::RefusalKind::choice_needed && !why.options.empty() &&
@@ -637,6 +682,7 @@ void Referee::try_complete(double t) {
         p.need = Pending::Need::choice;
         p.options = why.options;
         p.need_text = "a choice: " + why.reason;
+        say_waiting(t);
         return;
       }
       if (why.kind == rules::RefusalKind::bad_choice && std::holds_alternative<rules::Move>(p.action.body) &&
@@ -647,6 +693,20 @@ void Referee::try_complete(double t) {
         p.need = Pending::Need::placement;
         return;
       }
+      if (why.kind == rules::RefusalKind::unused_drops && why.drop == std::size_t{0} && p.line_drops > 0 &&
+          p.line_drops == p.drops.size() && !p.verdicts.empty()) {
+        // The line's drops were for what the table then did not show (an attack out of range, a
+        // torpedo that struck nothing): set aside, said on that input, and the action goes on.
+        std::string why_not = "the action, as the table shows it, needs no drop";
+        for (const Verdict& v : p.verdicts)
+          if (v.kind == VerdictKind::range && v.call == Call::no)
+            why_not = v.with + " is out of range, as the table shows it";
+        warn(t, {"input", p.disk, 0, fmt::format("{}: not used: {}", p.drop_sources.front(), why_not)}, {p.inputs.front()});
+        p.drops.clear();
+        p.drop_sources.clear();
+        p.line_drops = 0;
+        continue;
+      }
       if (why.kind == rules::RefusalKind::illegal_value && std::holds_alternative<rules::Move>(p.action.body) &&
           std::get<rules::Move>(p.action.body).evasive) {
         p.warnings.push_back({"off_path", p.disk, 0,
@@ -655,21 +715,29 @@ void Referee::try_complete(double t) {
         std::get<rules::Move>(p.action.body).evasive.reset();
         continue;
       }
-      // Refused by the rules: logged with its evidence; the disk lies where it lies.
+      // Refused by the rules: logged with its evidence (a drop refused names where it came from);
+      // the disk lies where it lies.
+      const rules::Refusal named = naming_the_drop(why, p.drop_sources);
       rules::Action refused = action;
       std::optional<Observed> o = p.observed;
       std::vector<std::size_t> inputs = p.inputs;
       std::string mover = p.disk;
       std::vector<Warning> warnings = p.warnings;
       std::vector<DropRead> drops_read = std::move(p.drops_read);
+      const bool line_drops_unused = p.line_drops > 0 && !why.drop;
+      const std::string line_drops_place = p.line_drops > 0 ? p.drop_sources.front() : std::string();
       pending_.reset();
-      refuse_entry(refused, why, t, o, inputs, std::move(drops_read));
+      refuse_entry(refused, named, t, o, inputs, std::move(drops_read));
       for (Warning& w : warnings) warn(t, std::move(w));
+      if (line_drops_unused)  // refused as the table showed it (out of range): its drops say so too
+        warn(t, {"input", mover, 0, fmt::format("{}: not used: the action is refused ({})", line_drops_place, why.reason)},
+             {inputs.front()});
       if (o && o->end && books_pose(o->disk)) {
         rules::Action a;
         a.body = rules::Displaced{o->disk, o->end->pose};
         commit(a, t, std::nullopt, {});
       }
+      read_held_motions();
       return;
     }
     // A ship-ship collision: the hit player may put the ship down elsewhere (or leave it).
@@ -679,8 +747,10 @@ void Referee::try_complete(double t) {
           p.need = Pending::Need::placement;
           p.placing = p.disk;
           p.placement_optional = true;
+          if (const rules::ShipState* hit = ship_in(state_, e.detail.value("with", ""))) p.hit_player = hit->controller;
           p.need_text = fmt::format("{}'s player to put {} down touching {} (or leave it in place)",
                                     e.detail.value("with", ""), p.disk, e.detail.value("with", ""));
+          say_waiting(t);
           return;
         }
     }
@@ -692,8 +762,30 @@ void Referee::try_complete(double t) {
     std::vector<DropRead> drops_read = std::move(p.drops_read);
     pending_.reset();
     commit(done, t, o, inputs, warnings, std::move(drops_read));
+    read_held_motions();
     return;
   }
+}
+
+void Referee::say_waiting(double t) {
+  Pending& p = *pending_;
+  const char* need = Pending::to_string(p.need);
+  // Said once a wait: again only when it moves on (another drop, another ship to put down).
+  std::string key = fmt::format("{}/{}/{}", need, p.needed_drop ? p.needed_drop->index : 0, p.placing);
+  if (key == p.waiting_said) return;
+  p.waiting_said = key;
+  Entry e;
+  e.kind = Entry::Kind::waiting;
+  e.t = t;
+  e.reading = settle_index_;
+  e.inputs = p.inputs;
+  e.waiting.need = need;
+  e.waiting.disk = p.disk;
+  e.waiting.text = p.need_text;
+  if (p.need == Pending::Need::drops) e.waiting.drop = p.needed_drop;
+  if (p.need == Pending::Need::choice) e.waiting.options = p.options;
+  p.waiting_since = t;
+  log_.push_back(std::move(e));
 }
 
 // --- A drop read from the counters on the table.
@@ -727,6 +819,7 @@ void Referee::read_drop(double t) {
     }
   p.drops_read.push_back(read);
   p.drops.push_back(read.drop);
+  p.drop_sources.push_back(fmt::format("the counters on the table at {:.2f} s", t));
   p.reading.reset();
   try_complete(t);
 }

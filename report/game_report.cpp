@@ -36,6 +36,7 @@ constexpr const char* kStyle = R"(
   .ruling h3 { margin: 0 0 6px; font-size: 16px; }
   .ruling.warning { border-left: 6px solid #e65100; } .ruling.refusal { border-left: 6px solid #b71c1c; }
   .ruling.correction { border-left: 6px solid #6a1b9a; } .ruling.info { border-left: 6px solid #1565c0; }
+  .ruling.waiting { border-left: 6px dashed #f9a825; }
   .pictures { display: flex; gap: 12px; align-items: flex-start; flex-wrap: wrap; margin: 8px 0; }
   .pictures img { max-width: 640px; max-height: 480px; border: 1px solid #888; }
   .nopicture { color: #777; font-style: italic; }

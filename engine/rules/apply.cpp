@@ -77,11 +77,11 @@ std::vector<std::string> crit_ids(const GameData& data) {
 ActionResult apply_action(const GameState& state, const GameData& data, const Action& action) {
   ActionResult result;
   if (state.step == Step::game_over) {
-    result.refusal = Refusal{RefusalKind::game_over, "the game is over", std::nullopt, {}};
+    result.refusal = Refusal{RefusalKind::game_over, "the game is over", std::nullopt, {}, std::nullopt};
     return result;
   }
   if ((needs_player(action.body) || !action.player.empty()) && find_player(state, action.player) == nullptr) {
-    result.refusal = Refusal{RefusalKind::unknown_name, "no player " + in_quotes(action.player), std::nullopt, {}};
+    result.refusal = Refusal{RefusalKind::unknown_name, "no player " + in_quotes(action.player), std::nullopt, {}, std::nullopt};
     return result;
   }
   GameState next = state;

@@ -57,22 +57,22 @@ DropOutcome outcome_from_seen(const SeenDrop& seen, const DropRequest& request, 
                               const std::vector<std::string>& crit_ids) {
   std::string where = "drop " + std::to_string(index) + " (" + describe(request) + ")";
   if (seen.purpose && *seen.purpose != to_string(request.purpose))
-    refuse(RefusalKind::bad_drop, where + ": it says purpose " + in_quotes(*seen.purpose));
+    refuse_drop(RefusalKind::bad_drop, where + ": it says purpose " + in_quotes(*seen.purpose), index);
   if (seen.subject && *seen.subject != request.subject)
-    refuse(RefusalKind::bad_drop, where + ": it says it is for " + in_quotes(*seen.subject));
+    refuse_drop(RefusalKind::bad_drop, where + ": it says it is for " + in_quotes(*seen.subject), index);
   DropOutcome out;
   out.seen = true;
   out.critical = std::vector<bool>(static_cast<std::size_t>(request.counters), false);
   if (seen.crits) {
     const auto& named = *seen.crits;
     if (static_cast<int>(named.size()) > request.counters)
-      refuse(RefusalKind::bad_drop, where + ": names " + std::to_string(named.size()) + " criticals");
+      refuse_drop(RefusalKind::bad_drop, where + ": names " + std::to_string(named.size()) + " criticals", index);
     for (std::size_t i = 0; i < named.size(); ++i) {
       if (std::find(crit_ids.begin(), crit_ids.end(), named[i]) == crit_ids.end())
-        refuse(RefusalKind::bad_drop, where + ": " + in_quotes(named[i]) + " is not a critical type");
+        refuse_drop(RefusalKind::bad_drop, where + ": " + in_quotes(named[i]) + " is not a critical type", index);
       if (std::find(named.begin(), named.begin() + static_cast<long>(i), named[i]) != named.begin() + static_cast<long>(i) &&
           !request.typed_counters.empty())
-        refuse(RefusalKind::bad_drop, where + ": " + in_quotes(named[i]) + " named twice (one counter of each type)");
+        refuse_drop(RefusalKind::bad_drop, where + ": " + in_quotes(named[i]) + " named twice (one counter of each type)", index);
     }
     if (!request.typed_counters.empty()) {
       for (std::size_t i = 0; i < request.typed_counters.size(); ++i)
@@ -81,16 +81,16 @@ DropOutcome outcome_from_seen(const SeenDrop& seen, const DropRequest& request, 
       for (std::size_t i = 0; i < named.size(); ++i) out.critical[i] = true;
     }
     if (seen.hits && *seen.hits != out.hits())
-      refuse(RefusalKind::bad_drop, where + ": hits and crits disagree");
+      refuse_drop(RefusalKind::bad_drop, where + ": hits and crits disagree", index);
     return out;
   }
-  if (!seen.hits) refuse(RefusalKind::bad_drop, where + ": give \"hits\" or \"crits\"");
+  if (!seen.hits) refuse_drop(RefusalKind::bad_drop, where + ": give \"hits\" or \"crits\"", index);
   int hits = *seen.hits;
   if (hits < 0 || hits > request.counters)
-    refuse(RefusalKind::bad_drop, where + ": " + std::to_string(hits) + " hits from " +
-                                      std::to_string(request.counters) + " counters");
+    refuse_drop(RefusalKind::bad_drop, where + ": " + std::to_string(hits) + " hits from " +
+                                      std::to_string(request.counters) + " counters", index);
   if (!request.typed_counters.empty() && hits != request.counters)
-    refuse(RefusalKind::bad_drop, where + ": name the critical types showing (\"crits\": [...])");
+    refuse_drop(RefusalKind::bad_drop, where + ": name the critical types showing (\"crits\": [...])", index);
   for (int i = 0; i < request.counters - hits; ++i) out.critical[static_cast<std::size_t>(i)] = true;
   return out;
 }
@@ -107,14 +107,17 @@ DropOutcome SeenDrops::drop(const DropRequest& request) {
             "needs a " + describe(request) + ": give the result seen on the table as drop " + std::to_string(next_),
             NeededDrop{std::string(to_string(request.purpose)), request.subject, request.counters, request.typed_counters,
                        next_},
-            {}};
+            {},
+            std::nullopt};
   throw Refused(std::move(r));
 }
 
 void SeenDrops::check_all_used() const {
   if (next_ < seen_.size())
-    refuse(RefusalKind::unused_drops, std::to_string(seen_.size()) + " drops given, " + std::to_string(next_) +
-                                          " needed: the game and the table are out of step");
+    refuse_drop(RefusalKind::unused_drops,
+                std::to_string(seen_.size()) + " drops given, " + std::to_string(next_) +
+                    " needed: the game and the table are out of step",
+                next_);
 }
 
 }  // namespace diskref::rules

@@ -50,6 +50,10 @@ struct Refusal {
   std::optional<NeededDrop> needed_drop;  // missing_drop
   // choice_needed, where the choice is among named disks (a crew a boarding side loses): them.
   std::vector<std::string> options;
+  // bad_drop: the given drop that does not fit what is asked; unused_drops: the first given drop
+  // the action did not use. An index among the action's `drops`, so that a caller that gathered
+  // them from several places (a line, another line, the table) can say which one is wrong.
+  std::optional<std::size_t> drop;
 };
 
 // Thrown inside the rules and caught by apply_action, which then discards its working copy of the
@@ -65,12 +69,17 @@ class Refused : public std::exception {
 };
 
 [[noreturn]] inline void refuse(RefusalKind kind, std::string reason) {
-  throw Refused({kind, std::move(reason), std::nullopt, {}});
+  throw Refused({kind, std::move(reason), std::nullopt, {}, std::nullopt});
+}
+
+// A given drop, the action's `drops[drop]`, is wrong (bad_drop) or more than needed (unused_drops).
+[[noreturn]] inline void refuse_drop(RefusalKind kind, std::string reason, std::size_t drop) {
+  throw Refused({kind, std::move(reason), std::nullopt, {}, drop});
 }
 
 // A player's choice among `options` is needed (RefusalKind::choice_needed).
 [[noreturn]] inline void refuse_choice(std::string reason, std::vector<std::string> options) {
-  throw Refused({RefusalKind::choice_needed, std::move(reason), std::nullopt, std::move(options)});
+  throw Refused({RefusalKind::choice_needed, std::move(reason), std::nullopt, std::move(options), std::nullopt});
 }
 
 }  // namespace diskref::rules

@@ -30,6 +30,15 @@ inline nlohmann::json duel(int enterprise_speed = 2, nlohmann::json extra_ships 
           {"ships", ships}};
 }
 
+// Two ships alike (card, speed, no crew), so that their initiative is decided by drops: Diana's
+// enterprise at (200, 300) heading east, Owen's reliant at (700, 600) heading west, both at speed 1.
+inline nlohmann::json twins() {
+  nlohmann::json ships = {
+      {{"id", "enterprise"}, {"card", "federation_cruiser"}, {"player", "diana"}, {"speed", 1}, {"pose", pose(200, 300, 0)}},
+      {{"id", "reliant"}, {"card", "federation_cruiser"}, {"player", "owen"}, {"speed", 1}, {"pose", pose(700, 600, 180)}}};
+  return {{"players", {{{"id", "diana"}, {"team", "federation"}}, {{"id", "owen"}, {"team", "klingons"}}}}, {"ships", ships}};
+}
+
 inline Input input(double t, const std::string& json) {
   nlohmann::json j = nlohmann::json::parse(json);
   j["t"] = t;

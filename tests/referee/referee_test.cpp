@@ -127,11 +127,7 @@ TEST(Referee, ADiskTheGameLacksIsSaidOnceAndNeverRefereed) {
 
 TEST(Referee, AnInitiativeTieEnteredWaitsForItsDropsAndTheDropsDecideIt) {
   // Two ships alike (card, speed, no crew): their initiative is decided by drops.
-  nlohmann::json ships = {
-      {{"id", "enterprise"}, {"card", "federation_cruiser"}, {"player", "diana"}, {"speed", 1}, {"pose", pose(200, 300, 0)}},
-      {{"id", "reliant"}, {"card", "federation_cruiser"}, {"player", "owen"}, {"speed", 1}, {"pose", pose(700, 600, 180)}}};
-  nlohmann::json setup = {{"players", {{{"id", "diana"}, {"team", "federation"}}, {{"id", "owen"}, {"team", "klingons"}}}},
-                          {"ships", ships}};
+  const nlohmann::json setup = testing::twins();
   FakeTable t;
   t.place("enterprise", 200, 300, 0);
   t.place("reliant", 700, 600, 180);
@@ -215,6 +211,16 @@ TEST(Referee, ABoardingSegmentWaitsForItsDropsThenForEachSidesLoss) {
   ASSERT_EQ(g.warnings("input").size(), 1u);
   EXPECT_NE(g.warnings("input")[0]->warning.text.find("none of the options"), std::string::npos);
   EXPECT_EQ(g.ref->expecting().options, first) << "still waiting for the same choice";
+  // A player named who is not of the losing side: refused in words, the choice still waits.
+  const std::string other_side = first[0].rfind("sec", 0) == 0 ? "diana" : "owen";
+  g.give(input(t.now(), R"({"do": "choose", "choice": ")" + first[0] + R"(", "player": ")" + other_side + R"("})"));
+  t.still(0.2);
+  g.play(t);
+  ASSERT_EQ(g.warnings("input").size(), 2u);
+  EXPECT_NE(g.warnings("input")[1]->warning.text.find("member \"player\": " + other_side + " is not of the side that loses"),
+            std::string::npos)
+      << g.warnings("input")[1]->warning.text;
+  EXPECT_EQ(g.ref->expecting().options, first);
   g.give(input(t.now(), R"({"do": "choose", "choice": ")" + first[0] + R"("})"));
   t.still(0.2);
   g.play(t);

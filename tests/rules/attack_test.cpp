@@ -67,6 +67,16 @@ TEST(Attack, DamageIsTheHitsOfRatingManyCounters) {
   Game g = facing(30);
   g.refused(kBeam + R"(, "drops": [{"hits": 5}]})", RefusalKind::bad_drop);  // the rating is 4 counters
   g.refused(kBeam + "}", RefusalKind::missing_drop);
+  // Which given drop is wrong, or the first one too many, is told (a referee names where it came from).
+  ActionResult wrong = g.try_play(kBeam + R"(, "drops": [{"hits": 3}, {"crits": ["bridge", "bridge"]}]})");
+  ASSERT_TRUE(wrong.refusal);
+  EXPECT_EQ(wrong.refusal->kind, RefusalKind::bad_drop);
+  EXPECT_EQ(wrong.refusal->drop, std::optional<std::size_t>(1)) << wrong.refusal->reason;
+  ActionResult extra = g.try_play(kBeam + R"(, "drops": [{"hits": 3}, {"crits": []}, {"hits": 1}, {"hits": 2}]})");
+  ASSERT_TRUE(extra.refusal);
+  EXPECT_EQ(extra.refusal->kind, RefusalKind::unused_drops);
+  EXPECT_EQ(extra.refusal->drop, std::optional<std::size_t>(2)) << extra.refusal->reason;
+  EXPECT_FALSE(g.try_play(kBeam + "}").refusal->drop) << "a missing drop is none given";
   auto events = g.play(kBeam + R"(, "drops": [{"purpose": "damage", "subject": "tderet", "hits": 3}, {"crits": []}]})");
   const Event drop = of_type(events, "drop").front();
   EXPECT_EQ(drop.detail["counters"], 4);
