@@ -115,7 +115,7 @@ int run_track(const TrackOptions& o) {
   bool picture_lock_asked = false;
   // Files that do not fit what else was given are named, not blamed on the table later.
   const cv::Size frame_size = source->frame_size();
-  const std::string images = o.camera.empty() ? "the video" : "the camera's frames";
+  const std::string images = o.camera.empty() ? "the video" : "the frames of " + source->description();
   if (lens) calib::check_camera_fits_image(*lens, frame_size, o.calib, images);
   if (fixed_pose) {
     calib::check_camera_fits_image(fixed_pose->camera, frame_size, o.table_pose, images);

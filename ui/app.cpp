@@ -342,7 +342,8 @@ RunSummary run_app(const AppOptions& o) {
   Sources sources = open_sources(o, rs, screen, summary, replay ? &*replay : nullptr);
   // A camera file for another camera mode is named, not blamed on the table later.
   if (screen.lens && rs.files.camera)
-    calib::check_camera_fits_image(*screen.lens, sources.frames->frame_size(), rs.files.camera->string(), "the video");
+    calib::check_camera_fits_image(*screen.lens, sources.frames->frame_size(), rs.files.camera->string(),
+                                   o.source.kind == SourceChoice::Kind::camera ? "the frames of " + sources.frames->description() : "the video");
   // The tracking yields to the screen, except in a run for a screenshot (see WorkerOptions::nice).
   const int tracking_nice = o.screenshot ? 0 : kTrackingWorkerNice;
   std::unique_ptr<recording::RefereedSessionRecorder> recorder;

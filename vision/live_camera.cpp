@@ -130,7 +130,7 @@ bool LiveCameraSource::reopen() {
                  " as before: its calibration and table are for that size; waiting for it at that size");
       }
     } catch (const io::InputError& e) {
-      last_error = e.what();
+      last_error = e.problem();
     }
     wait(backoff);
     backoff = std::min(backoff * 2, options_.max_backoff_s);

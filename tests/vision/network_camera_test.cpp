@@ -35,12 +35,12 @@ using testing::MjpegStreamServer;
 constexpr double kFps = 25;
 
 // The sample game's first frames, halved (the stream's cost is not what is tested), as JPEGs.
-std::vector<std::vector<unsigned char>> sample_jpegs(int count) {
+std::vector<std::vector<unsigned char>> sample_jpegs(int count, cv::Size size = {960, 540}) {
   cv::VideoCapture video(std::string(DISKREF_SOURCE_DIR) + "/sample_videos/duel/video.mp4", cv::CAP_FFMPEG);
   std::vector<std::vector<unsigned char>> out;
   cv::Mat frame, small;
   while (static_cast<int>(out.size()) < count && video.read(frame)) {
-    cv::resize(frame, small, {frame.cols / 2, frame.rows / 2}, 0, 0, cv::INTER_AREA);
+    cv::resize(frame, small, size, 0, 0, cv::INTER_AREA);
     out.emplace_back();
     cv::imencode(".jpg", small, out.back(), {cv::IMWRITE_JPEG_QUALITY, 85});
   }
@@ -151,10 +151,11 @@ TEST(NetworkCamera, AStreamOfGarbageIsNamed) {
   }
 }
 
-// `diskref track --camera URL` with a calibration made for another size: refused, naming both.
+// `diskref track --camera URL` with a calibration made for another camera mode (1920x1080; the
+// phone sends 4:3 pictures): refused, naming both.
 TEST(NetworkCamera, ACameraWhoseFramesDoNotFitItsCalibrationIsRefused) {
   MjpegStreamServer::Plan plan;
-  plan.jpegs = sample_jpegs(10);
+  plan.jpegs = sample_jpegs(10, {800, 600});
   MjpegStreamServer server(plan);
   const fs::path dir = fs::temp_directory_path() / ("diskref_network_camera_" + std::to_string(::getpid()));
   fs::create_directories(dir);
@@ -166,13 +167,14 @@ TEST(NetworkCamera, ACameraWhoseFramesDoNotFitItsCalibrationIsRefused) {
   const int status = std::system(command.c_str());
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 2);
+  EXPECT_FALSE(fs::exists(dir / "t.jsonl"));  // refused before anything is written
   std::ifstream in(err);
   std::ostringstream text;
   text << in.rdbuf();
   const std::string said = text.str();
   EXPECT_NE(said.find(sample + "camera.json"), std::string::npos) << said;
-  EXPECT_NE(said.find("960x540"), std::string::npos) << said;
-  EXPECT_NE(said.find("the camera's frames"), std::string::npos) << said;
+  EXPECT_NE(said.find("800x600"), std::string::npos) << said;
+  EXPECT_NE(said.find("the frames of camera " + server.url()), std::string::npos) << said;
 }
 
 }  // namespace
