@@ -42,14 +42,7 @@ int list_cameras(const CamerasOptions& o) {
     return kExitOk;
   }
   const vision::CameraOptions asked = camera_options(o.camera.empty() ? "0" : o.camera, o.settings, "cameras");
-  vision::FormatRequest request;
-  request.width = asked.width;
-  request.height = asked.height;
-  request.fps = asked.fps;
-  if (!asked.format.empty()) {
-    request.fourcc = vision::parse_fourcc(asked.format);
-    if (!request.fourcc) throw io::InputError("", "--camera-format", "expected a FOURCC such as MJPG or YUYV, got \"" + asked.format + "\"");
-  }
+  const vision::FormatRequest request = vision::format_request(asked);
   int status = kExitOk;
   for (const std::string& path : paths) {
     try {
@@ -92,7 +85,7 @@ int measure_camera(const CamerasOptions& o) {
   std::printf("%s: %dx%d, %lld frames in %.2f s: %.2f frames/s delivered", source->description().c_str(), source->frame_size().width,
               source->frame_size().height, frames, span, rate);
   if (source->frames_lost() > 0) std::printf(", %lld lost", source->frames_lost());
-  const double asked = options.fps > 0 ? options.fps : source->frames_per_second();
+  const double asked = options.fps > 0 ? options.fps : source->nominal_fps();
   if (asked > 0) std::printf(" (%.2f asked)", asked);
   std::printf("\n");
   if (asked > 0 && rate < asked * 0.9)

@@ -12,6 +12,8 @@
 #include <deque>
 #include <ctime>
 #include <fstream>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 
@@ -70,11 +72,19 @@ void check_choice_names(const model::DiskRegistry& registry, const DisputeChoice
   }
 }
 
+// A live camera's events (lost, back, a rate too low, the picture locked), said on the worker's
+// thread that reads the camera, for the event log.
+struct CameraEventInbox {
+  std::mutex mutex;
+  std::vector<Event> events;
+};
+
 // What the worker reads and who tracks it.
 struct Sources {
   std::unique_ptr<vision::FrameSource> frames;
   std::unique_ptr<TrackProducer> producer;
   recording::SessionInfo info;
+  std::shared_ptr<CameraEventInbox> camera_events;
 };
 
 // `replay`: the recording read for --replay (its warnings already noted); its frames are taken.
@@ -110,7 +120,15 @@ Sources open_sources(const AppOptions& o, const ResolvedSession& rs, const Scree
     s.info.source = rec.info.source;
     s.info.camera_index = rec.info.camera_index;
   } else if (o.source.kind == SourceChoice::Kind::camera) {
-    s.frames = vision::open_camera(o.camera);
+    vision::CameraOptions camera = o.camera;
+    s.camera_events = std::make_shared<CameraEventInbox>();
+    camera.on_event = [inbox = s.camera_events, also = o.camera.on_event](const vision::CameraEvent& e) {
+      if (also) also(e);
+      const bool info = e.kind == vision::CameraEvent::Kind::note || e.kind == vision::CameraEvent::Kind::back;
+      std::lock_guard lock(inbox->mutex);
+      inbox->events.push_back({e.t, -1, info ? Severity::info : Severity::warning, e.source + ": " + e.message});
+    };
+    s.frames = vision::open_camera(camera);
     has_video = true;
     s.info.source = "camera";
     s.info.camera_index = o.source.camera_index;
@@ -383,6 +401,7 @@ RunSummary run_app(const AppOptions& o) {
       else rec->frame(f, image, nullptr, source.jpeg);
     };
   }
+  const std::shared_ptr<CameraEventInbox> camera_events = sources.camera_events;
   SourceWorker worker(std::move(sources.frames), std::move(sources.producer), wo, hook);
   if (o.start_frame > 0) worker.seek(o.start_frame);
   screen.worker = &worker;
@@ -416,7 +435,13 @@ RunSummary run_app(const AppOptions& o) {
         cpu_at_first_shown = process_cpu_seconds();
       }
     }
-    for (Event& e : worker.take_events()) {
+    std::vector<Event> events = worker.take_events();
+    if (camera_events) {
+      std::lock_guard lock(camera_events->mutex);
+      events.insert(events.end(), camera_events->events.begin(), camera_events->events.end());
+      camera_events->events.clear();
+    }
+    for (Event& e : events) {
       if (recorder) recorder->session().write_event(e);
       screen.log.add(std::move(e));
     }

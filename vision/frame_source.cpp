@@ -110,6 +110,18 @@ std::unique_ptr<FrameSource> open_video_file(const std::filesystem::path& file) 
 
 std::unique_ptr<FrameSource> open_camera(const CameraOptions& options) { return open_live_camera(options); }
 
+FormatRequest format_request(const CameraOptions& options) {
+  FormatRequest request;
+  request.width = options.width;
+  request.height = options.height;
+  request.fps = options.fps;
+  if (!options.format.empty()) {
+    request.fourcc = parse_fourcc(options.format);
+    if (!request.fourcc) throw io::InputError("", "--camera-format", "expected a FOURCC such as MJPG or YUYV, got \"" + options.format + "\"");
+  }
+  return request;
+}
+
 std::unique_ptr<LiveCameraSource> open_live_camera(const CameraOptions& options) {
   const CameraAddress address = parse_camera_address(options.device);
   std::shared_ptr<LiveClock> clock = options.clock ? options.clock : steady_live_clock();
@@ -121,13 +133,7 @@ std::unique_ptr<LiveCameraSource> open_live_camera(const CameraOptions& options)
     opener = [address, n, clock] { return open_network_stream(address, n, clock); };
   } else {
     V4l2StreamOptions v;
-    v.request.width = options.width;
-    v.request.height = options.height;
-    v.request.fps = options.fps;
-    if (!options.format.empty()) {
-      v.request.fourcc = parse_fourcc(options.format);
-      if (!v.request.fourcc) throw io::InputError("", "--camera-format", "expected a FOURCC such as MJPG or YUYV, got \"" + options.format + "\"");
-    }
+    v.request = format_request(options);
     const std::optional<PowerLine> power_line = parse_power_line(options.power_line);
     if (!power_line) throw io::InputError("", "--power-line", "expected 50, 60, off or leave, got \"" + options.power_line + "\"");
     v.power_line = *power_line;

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "vision/camera_inventory.h"
 #include "vision/frame_source.h"
 #include "vision/live_stream.h"
 
@@ -57,6 +58,7 @@ class LiveCameraSource final : public FrameSource {
   const std::vector<CameraGap>& gaps() const { return gaps_; }
   long long frames_lost() const { return frames_lost_; }  // inside connections and in gaps
   std::optional<double> measured_fps() const;
+  double nominal_fps() const { return nominal_fps_; }  // the camera's own word (0: it does not say)
 
  private:
   void emit(CameraEvent::Kind kind, double t, std::string message, std::optional<CameraGap> gap = std::nullopt);
@@ -95,6 +97,10 @@ class LiveCameraSource final : public FrameSource {
   bool rate_warned_ = false;
   std::vector<cv::Size> sizes_refused_;
 };
+
+// The V4L2 mode asked by these options (size, rate, format forced). Throws InputError naming
+// --camera-format when the format is no FOURCC.
+FormatRequest format_request(const CameraOptions& options);
 
 // open_camera (frame_source.h) with the camera's own interface.
 std::unique_ptr<LiveCameraSource> open_live_camera(const CameraOptions& options);

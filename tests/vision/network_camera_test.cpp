@@ -177,5 +177,56 @@ TEST(NetworkCamera, ACameraWhoseFramesDoNotFitItsCalibrationIsRefused) {
   EXPECT_NE(said.find("the frames of camera " + server.url()), std::string::npos) << said;
 }
 
+std::string file_text(const fs::path& file) {
+  std::ifstream in(file);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// `diskref cameras --measure` on a phone's stream: what it sends, measured. (The rate is the wall
+// clock's here, so only the frames are checked.)
+TEST(NetworkCamera, CamerasMeasuresWhatAStreamDelivers) {
+  MjpegStreamServer::Plan plan;
+  for (int i = 0; i < 1000; ++i) {
+    plan.jpegs.emplace_back();
+    cv::imencode(".jpg", cv::Mat(180, 320, CV_8UC3, cv::Scalar::all(i % 256)), plan.jpegs.back());
+  }
+  MjpegStreamServer server(plan);
+  const fs::path dir = fs::temp_directory_path() / ("diskref_network_camera_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string command = std::string(DISKREF_BINARY_DIR) + "/diskref cameras --camera " + server.url() +
+                              " --measure 0.5 --camera-give-up 1 > " + (dir / "measure.txt").string() + " 2> " + (dir / "measure_err.txt").string();
+  const int status = std::system(command.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << file_text(dir / "measure_err.txt");
+  const std::string said = file_text(dir / "measure.txt");
+  EXPECT_EQ(said.rfind("camera " + server.url() + ": 320x180, ", 0), 0u) << said;
+  EXPECT_NE(said.find("frames/s delivered"), std::string::npos) << said;
+}
+
+#ifdef DISKREF_HAS_UI
+// The screen on a phone's stream: the camera's events are in its event log (and so in a recording's
+// events.jsonl).
+TEST(NetworkCamera, TheScreenLogsWhatTheCameraSays) {
+  MjpegStreamServer::Plan plan;
+  plan.jpegs = sample_jpegs(60);
+  MjpegStreamServer server(plan);
+  const fs::path dir = fs::temp_directory_path() / ("diskref_network_camera_ui_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string sample = std::string(DISKREF_SOURCE_DIR) + "/sample_videos/duel/";
+  const std::string command = "xvfb-run -a -s \"-screen 0 1280x800x24\" " + std::string(DISKREF_BINARY_DIR) + "/diskref ui --camera " +
+                              server.url() + " --table " + sample + "table.json --disks " + sample + "disks.json --calib " + sample +
+                              "camera.json --frames 20 --screenshot " + (dir / "shot.png").string() + " --record " +
+                              (dir / "session").string() + " 2> " + (dir / "err.txt").string();
+  const int status = std::system(command.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  ASSERT_EQ(WEXITSTATUS(status), 0) << file_text(dir / "err.txt");
+  const std::string events = file_text(dir / "session" / "events.jsonl");
+  EXPECT_NE(events.find("camera " + server.url() + ": an MJPEG stream (frames timed as they arrive), 960x540"), std::string::npos) << events;
+}
+#endif
+
 }  // namespace
 }  // namespace diskref::vision
