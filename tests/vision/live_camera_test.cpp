@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <future>
 
 #include <gtest/gtest.h>
 
@@ -18,6 +19,7 @@
 #include "vision/frame_source.h"
 #include "vision/live_camera.h"
 #include "vision/picture_controls.h"
+#include "vision/prefetching_source.h"
 
 namespace diskref::vision {
 namespace {
@@ -425,6 +427,27 @@ TEST(LiveCamera, InterruptedWhileWaitingItEnds) {
   };
   EXPECT_FALSE(source->next());
   EXPECT_EQ(refused, 7);
+}
+
+// The screen and the commands read a camera ahead on a thread of its own: closing them while the
+// camera is away must not wait for it to come back.
+TEST(LiveCamera, ReadAheadOnAThreadItStopsWaitingWhenClosed) {
+  Rig rig;
+  rig.camera->frames_before_unplug = 3;
+  std::unique_ptr<FrameSource> camera = open_live_camera(rig.options());
+  // Never back; the thread says when it has begun waiting (set before the thread starts).
+  rig.refuse_openings = 1 << 30;
+  std::promise<void> waiting;
+  bool said = false;
+  rig.on_refused = [&] {
+    if (!said) waiting.set_value();
+    said = true;
+  };
+  std::unique_ptr<FrameSource> ahead = prefetching(std::move(camera));
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(ahead->next());
+  waiting.get_future().wait();
+  ahead.reset();  // returns: the thread, waiting for the camera, was told to stop
+  EXPECT_GT(rig.refuse_openings, 0);
 }
 
 TEST(LiveCamera, ACameraBackAtAnotherSizeIsNotTakenForTheSameOne) {
