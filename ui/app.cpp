@@ -41,6 +41,7 @@
 #include "ui/recorded_tracks.h"
 #include "ui/vision_adapters.h"
 #include "ui/window.h"
+#include "vision/live_camera.h"
 
 namespace diskref::ui {
 namespace fs = std::filesystem;
@@ -85,6 +86,8 @@ struct Sources {
   std::unique_ptr<TrackProducer> producer;
   recording::SessionInfo info;
   std::shared_ptr<CameraEventInbox> camera_events;
+  // A live camera (owned by `frames`): its picture is locked once the table is found.
+  vision::LiveCameraSource* live_camera = nullptr;
 };
 
 // `replay`: the recording read for --replay (its warnings already noted); its frames are taken.
@@ -128,7 +131,10 @@ Sources open_sources(const AppOptions& o, const ResolvedSession& rs, const Scree
       std::lock_guard lock(inbox->mutex);
       inbox->events.push_back({e.t, -1, info ? Severity::info : Severity::warning, e.source + ": " + e.message});
     };
-    s.frames = vision::open_camera(camera);
+    camera.lock_after_s.reset();  // locked once the table is found (the main loop)
+    std::unique_ptr<vision::LiveCameraSource> live = vision::open_live_camera(camera);
+    s.live_camera = live.get();
+    s.frames = std::move(live);
     has_video = true;
     s.info.source = "camera";
     s.info.camera_index = o.source.camera_index;
@@ -402,6 +408,8 @@ RunSummary run_app(const AppOptions& o) {
     };
   }
   const std::shared_ptr<CameraEventInbox> camera_events = sources.camera_events;
+  vision::LiveCameraSource* const live_camera = o.camera.picture_free ? nullptr : sources.live_camera;
+  bool picture_lock_asked = false;
   SourceWorker worker(std::move(sources.frames), std::move(sources.producer), wo, hook);
   if (o.start_frame > 0) worker.seek(o.start_frame);
   screen.worker = &worker;
@@ -430,6 +438,12 @@ RunSummary run_app(const AppOptions& o) {
       }
       screen.snap = snap;
       ++summary.video_frames_shown;
+      // Focus, exposure and white balance are locked once the table is found: they have settled
+      // on it (asked here, done on the worker's thread at its next frame).
+      if (live_camera && !picture_lock_asked && snap->result.table_pose) {
+        live_camera->request_picture_lock();
+        picture_lock_asked = true;
+      }
       if (!first_shown) {
         first_shown = Clock::now();
         cpu_at_first_shown = process_cpu_seconds();

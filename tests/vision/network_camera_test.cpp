@@ -207,7 +207,7 @@ TEST(NetworkCamera, CamerasMeasuresWhatAStreamDelivers) {
 
 #ifdef DISKREF_HAS_UI
 // The screen on a phone's stream: the camera's events are in its event log (and so in a recording's
-// events.jsonl).
+// events.jsonl), the picture's lock asked for once the table is found among them.
 TEST(NetworkCamera, TheScreenLogsWhatTheCameraSays) {
   MjpegStreamServer::Plan plan;
   plan.jpegs = sample_jpegs(60);
@@ -225,6 +225,8 @@ TEST(NetworkCamera, TheScreenLogsWhatTheCameraSays) {
   ASSERT_EQ(WEXITSTATUS(status), 0) << file_text(dir / "err.txt");
   const std::string events = file_text(dir / "session" / "events.jsonl");
   EXPECT_NE(events.find("camera " + server.url() + ": an MJPEG stream (frames timed as they arrive), 960x540"), std::string::npos) << events;
+  // Once the table was found, the picture was to be locked: a network camera's is the app's.
+  EXPECT_NE(events.find("camera " + server.url() + ": a network camera's picture is set in the camera"), std::string::npos) << events;
 }
 #endif
 
