@@ -7,8 +7,9 @@
 // connection is closed and the server is gone (its port closed: connections are refused) until the
 // test calls come_back(); the stream then goes on with frame `cut_after + 1 + lost` (the frames the
 // camera took while the network was gone are never sent). A connection that sends no request (a
-// client checking that the port answers) is closed and forgotten. `garbage` serves bytes that are
-// no stream at all.
+// client checking that the port answers) is closed and forgotten. `stall_after`: after that frame
+// the server falls silent, the connection open, until the client gives up on it. `garbage` serves
+// bytes that are no stream at all.
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -31,6 +32,7 @@ class MjpegStreamServer {
     std::vector<std::vector<unsigned char>> jpegs;  // the frames, in order
     long long cut_after = -1;  // -1: no cut
     long long lost = 0;
+    long long stall_after = -1;  // after this frame, once: the connection held open, silent, until the client leaves
     bool garbage = false;
   };
 
@@ -109,6 +111,7 @@ class MjpegStreamServer {
   void run() {
     long long next = 0;
     bool cut_done = false;
+    bool stalled = false;
     while (!stop_) {
       int listener = -1;
       {
@@ -138,6 +141,13 @@ class MjpegStreamServer {
             !send_all(fd, j.data(), j.size()) || !send_text(fd, "\r\n"))
           break;
         ++served_;
+        if (!stalled && next == plan_.stall_after) {
+          stalled = true;
+          ++next;
+          while (!stop_ && ::recv(fd, request, sizeof request, 0) > 0) {
+          }
+          break;
+        }
         if (!cut_done && next == plan_.cut_after) {
           cut_done = true;
           next += 1 + plan_.lost;

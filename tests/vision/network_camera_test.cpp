@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <numeric>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -111,6 +112,36 @@ TEST(NetworkCamera, AStreamCutForThreeSecondsComesBackAndTheGapIsSaidOnce) {
   EXPECT_EQ(lost, 2);  // the cut and the stream's end
   EXPECT_EQ(back, 1);
   EXPECT_EQ(gave_up, 1);
+}
+
+// A stream that falls silent, its connection open (a phone's app frozen): the read timeout notices,
+// the stream is opened again and goes on.
+TEST(NetworkCamera, AStreamThatFallsSilentIsNoticedAndOpenedAgain) {
+  MjpegStreamServer::Plan plan;
+  for (int i = 0; i < 30; ++i) {
+    plan.jpegs.emplace_back();
+    cv::imencode(".jpg", cv::Mat(120, 160, CV_8UC3, cv::Scalar::all(8 * i)), plan.jpegs.back());
+  }
+  plan.stall_after = 9;
+  MjpegStreamServer server(plan);
+  auto clock = std::make_shared<ManualClock>();
+  std::vector<CameraEvent> events;
+  CameraOptions o;
+  o.device = server.url();
+  o.clock = clock;
+  o.network_read_timeout_s = 0.3;
+  o.give_up_after_s = 5;
+  o.on_event = [&](const CameraEvent& e) { events.push_back(e); };
+  auto source = open_live_camera(o);
+  std::vector<long long> levels;
+  while (auto f = source->next()) {
+    levels.push_back(std::llround(cv::mean(f->image)[0] / 8));
+    clock->t += 1 / kFps;
+  }
+  std::vector<long long> expected(30);
+  std::iota(expected.begin(), expected.end(), 0);
+  EXPECT_EQ(levels, expected);
+  EXPECT_EQ(source->gaps().size(), 1u);
 }
 
 TEST(NetworkCamera, AUrlWhereNothingAnswersIsNamed) {
