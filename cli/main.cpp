@@ -33,6 +33,7 @@ const SetupFunction kCommands[] = {
     diskref::cli::setup_calibrate,
     diskref::cli::setup_table,
     diskref::cli::setup_track,
+    diskref::cli::setup_cameras,
     diskref::cli::setup_render,
     diskref::cli::setup_tags,
     diskref::cli::setup_plan,

@@ -83,7 +83,9 @@ class Frames {
     if (o.camera_device.empty() && o.inputs.empty())
       throw io::InputError("", "", "give the camera (--camera N) or videos or pictures of the table");
     if (!o.camera_device.empty()) {
-      source_ = vision::open_camera(camera_options(o.camera_device, o.camera_settings));
+      setup::SetupState where;
+      where.dir = o.dir;
+      source_ = vision::open_camera(camera_options(o.camera_device, o.camera_settings, "setup", where.camera_settings_file().string()));
       live_ = true;
     }
     if (live_ && o.seconds <= 0) throw io::InputError("", "--seconds", "a live camera needs --seconds (how long to look)");
@@ -325,7 +327,7 @@ int run_status(const SetupOptions& o) {
 
 void add_frame_inputs(CLI::App* sub, SetupOptions& o, const char* what) {
   sub->add_option("inputs", o.inputs, what);
-  sub->add_option("--camera", o.camera_device, "A live camera: its index or device (e.g. 0, /dev/video2)");
+  sub->add_option("--camera", o.camera_device, "A live camera: its number, V4L2 device or URL (e.g. 0, /dev/video2, http://phone:8080/video)");
   add_camera_settings(sub, o.camera_settings);
   sub->add_option("--seconds", o.seconds, "A live camera: look for at most this long")->check(finite_between(0.1, 3600));
 }

@@ -29,6 +29,7 @@
 #include "engine/model/table_spec.h"
 #include "vision/apriltag_detector.h"
 #include "vision/frame_source.h"
+#include "vision/live_camera.h"
 #include "vision/prefetching_source.h"
 #include "vision/track_evaluation.h"
 #include "vision/tracker.h"
@@ -54,12 +55,22 @@ struct TrackOptions {
 };
 
 std::atomic<bool> g_stop{false};
-extern "C" void on_interrupt(int) { g_stop = true; }
+// The live camera, told to stop waiting when Ctrl-C comes while it is away (an atomic store:
+// safe in a signal handler).
+std::atomic<vision::FrameSource*> g_live_source{nullptr};
+extern "C" void on_interrupt(int) {
+  g_stop = true;
+  if (vision::FrameSource* s = g_live_source.load()) s->interrupt();
+}
 
-std::unique_ptr<vision::FrameSource> open_source(const TrackOptions& o) {
+std::unique_ptr<vision::FrameSource> open_source(const TrackOptions& o, vision::LiveCameraSource** live) {
   // A file is decoded ahead on a thread of its own while the tracker works.
   if (o.camera.empty()) return vision::prefetching(vision::open_video_file(o.video));
-  return vision::open_camera(camera_options(o.camera, o.camera_settings));
+  vision::CameraOptions camera = camera_options(o.camera, o.camera_settings, "track");
+  camera.lock_after_s.reset();  // locked once the table is found (below)
+  std::unique_ptr<vision::LiveCameraSource> source = vision::open_live_camera(camera);
+  *live = source.get();
+  return source;
 }
 
 void print_summary(const vision::Tracker& tracker, const vision::FrameSource& source, long long frames, double seconds,
@@ -89,7 +100,7 @@ int run_track(const TrackOptions& o) {
   if (o.video.empty() == o.camera.empty())
     throw io::InputError("", "", o.video.empty() ? "give a VIDEO file or --camera DEVICE" : "give a VIDEO file or --camera, not both");
   if (any_given(o.camera_settings) && o.camera.empty())
-    throw io::InputError("", "--camera-size/--camera-fps/--exposure", "go with --camera");
+    throw io::InputError("", "--camera-size/--camera-fps/--camera-format/--exposure/--power-line/...", "go with --camera");
   // Every input is read before the output is touched.
   model::TableSpec table = model::load_table(o.table);
   model::DiskRegistry registry = model::load_disk_registry(o.disks);
@@ -99,10 +110,12 @@ int run_track(const TrackOptions& o) {
   if (!o.table_pose.empty()) fixed_pose = calib::load_camera_pose(o.table_pose);
   std::optional<std::vector<model::TrackFrame>> truth;
   if (!o.truth.empty()) truth = model::load_track_jsonl(o.truth);
-  std::unique_ptr<vision::FrameSource> source = open_source(o);
+  vision::LiveCameraSource* live = nullptr;
+  std::unique_ptr<vision::FrameSource> source = open_source(o, &live);
+  bool picture_lock_asked = false;
   // Files that do not fit what else was given are named, not blamed on the table later.
   const cv::Size frame_size = source->frame_size();
-  const std::string images = o.camera.empty() ? "the video" : "the camera's frames";
+  const std::string images = o.camera.empty() ? "the video" : "the frames of " + source->description();
   if (lens) calib::check_camera_fits_image(*lens, frame_size, o.calib, images);
   if (fixed_pose) {
     calib::check_camera_fits_image(fixed_pose->camera, frame_size, o.table_pose, images);
@@ -123,6 +136,7 @@ int run_track(const TrackOptions& o) {
   io::LineFile out(o.out, io::LineFile::Mode::truncate);
 
   g_stop = false;
+  g_live_source = live;
   auto previous_handler = std::signal(SIGINT, on_interrupt);
   Progress progress(source->frame_count(), o.quiet);
   std::set<std::string> seen;
@@ -133,6 +147,11 @@ int run_track(const TrackOptions& o) {
     std::optional<vision::Frame> frame = source->next();
     if (!frame) break;
     vision::TrackerResult result = tracker.process(frame->image, frame->index, frame->t);
+    // The picture is locked once the table is found: focus and exposure have settled on it.
+    if (live && result.table_pose && !picture_lock_asked) {
+      live->request_picture_lock();
+      picture_lock_asked = true;
+    }
     for (const auto& note : result.notes) {
       if (!o.quiet) progress.finish();
       std::fprintf(stderr, "%s\n", note.c_str());  // notes name their frame
@@ -140,6 +159,7 @@ int run_track(const TrackOptions& o) {
     if (!out.write_line(model::to_jsonl_line(result.track))) {
       progress.finish();
       std::signal(SIGINT, previous_handler);
+      g_live_source = nullptr;
       throw io::WriteError(out.failure() + " (frame " + std::to_string(frame->index) + " on was not tracked)");
     }
     for (const auto& d : result.track.disks) seen.insert(d.name);
@@ -149,6 +169,7 @@ int run_track(const TrackOptions& o) {
     progress.update(frame->index + 1, elapsed > 0 ? static_cast<double>(frames) / elapsed : 0.0);
   }
   std::signal(SIGINT, previous_handler);
+  g_live_source = nullptr;
   progress.finish();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   print_summary(tracker, *source, frames, seconds, seen);
@@ -178,7 +199,7 @@ RunFunction setup_track(CLI::App& app) {
   sub->add_option("--disks", o->disks, "Disk registry (spec §4)")->required();
   sub->add_option("--calib", o->calib, "Camera calibration (spec §7); without it, no lens correction");
   sub->add_option("--out", o->out, "Output, one JSON object per frame (spec §5)")->required();
-  sub->add_option("--camera", o->camera, "Live V4L2 camera instead of a video: index (0) or device path");
+  sub->add_option("--camera", o->camera, "A live camera instead of a video: its number (0), V4L2 device (/dev/video2) or URL (http://, rtsp://)");
   add_camera_settings(sub, o->camera_settings);
   sub->add_option("--frames", o->max_frames, "Stop after this many frames")->check(CLI::PositiveNumber);
   sub->add_option("--table-pose", o->table_pose, "Use this table pose file instead of finding the corner markers");

@@ -35,8 +35,8 @@ constexpr int kMaxWindowSide = 8192;
 
 struct UiOptions {
   std::string video;
-  int camera = -1;
-  std::string camera_device;
+  std::string camera;         // N, a V4L2 device or a URL
+  std::string camera_device;  // the older name of --camera (a device path)
   CameraSettingsText camera_settings;
   std::string replay;
   std::string rules;
@@ -68,6 +68,13 @@ void print_summary(const ui::RunSummary& s) {
 
 int run_ui(const UiOptions& o);
 
+// --camera, or its older name --camera-device (refused together).
+std::string camera_named(const UiOptions& o) {
+  if (!o.camera.empty() && !o.camera_device.empty())
+    throw io::InputError("", "--camera-device", "is the older name of --camera: give one of them");
+  return o.camera.empty() ? o.camera_device : o.camera;
+}
+
 // `diskref ui --setup DIR`: the setup screen (ui/setup_app.h) over the camera or a video, then,
 // when it is finished and "Start the table" pressed, the companion screen on the files it wrote,
 // refereeing its game.
@@ -83,8 +90,10 @@ int run_ui_setup(const UiOptions& o) {
   if (!o.game.empty()) s.game = o.game;
   std::string hint = "diskref ui --setup " + o.setup + " --camera 0";
   s.camera_hint = hint;
-  if (o.camera >= 0 || !o.camera_device.empty()) {
-    s.source = vision::open_camera(camera_options(o.camera_device.empty() ? std::to_string(o.camera) : o.camera_device, o.camera_settings));
+  if (!camera_named(o).empty()) {
+    setup::SetupState where;
+    where.dir = o.setup;
+    s.source = vision::open_camera(camera_options(camera_named(o), o.camera_settings, "ui", where.camera_settings_file().string()));
     s.live = true;
   } else if (!o.video.empty()) {
     s.source = vision::open_video_file(o.video);
@@ -111,6 +120,8 @@ int run_ui_setup(const UiOptions& o) {
   table.disks = outcome.state.disks_file().string();
   if (outcome.state.is_done(setup::Step::calibration)) table.calib = outcome.state.camera_file().string();
   table.game = outcome.state.game_file.string();
+  // The camera keeps the settings the setup locked it at.
+  if (table.camera_settings.settings_file.empty()) table.camera_settings.settings_file = outcome.state.camera_settings_file().string();
   // A video goes on where the setup stopped, as a camera would.
   if (!o.video.empty() && outcome.frame > 0) table.start_frame = outcome.frame + 1;
   const int status = run_ui(table);
@@ -120,18 +131,19 @@ int run_ui_setup(const UiOptions& o) {
 int run_ui(const UiOptions& o) {
   if (!o.setup.empty()) return run_ui_setup(o);
   ui::AppOptions a;
-  int sources = (o.camera >= 0 || !o.camera_device.empty() ? 1 : 0) + (!o.video.empty() ? 1 : 0) + (!o.replay.empty() ? 1 : 0);
+  const std::string camera = camera_named(o);
+  int sources = (!camera.empty() ? 1 : 0) + (!o.video.empty() ? 1 : 0) + (!o.replay.empty() ? 1 : 0);
   if (sources > 1) throw io::InputError("", "", "give one of --video, --camera and --replay");
-  if (any_given(o.camera_settings) && o.camera < 0 && o.camera_device.empty())
-    throw io::InputError("", "--camera-size/--camera-fps/--exposure", "go with --camera or --camera-device");
+  if (any_given(o.camera_settings) && camera.empty())
+    throw io::InputError("", "--camera-size/--camera-fps/--camera-format/--exposure/--power-line/...", "go with --camera");
   if (!o.replay.empty()) {
     a.source.kind = ui::SourceChoice::Kind::replay;
     a.source.replay_dir = o.replay;
-  } else if (o.camera >= 0 || !o.camera_device.empty()) {
+  } else if (!camera.empty()) {
     a.source.kind = ui::SourceChoice::Kind::camera;
-    a.source.camera_index = std::max(0, o.camera);
-    a.camera = camera_options(o.camera_device.empty() ? std::to_string(a.source.camera_index) : o.camera_device,
-                              o.camera_settings);
+    const bool number = camera.find_first_not_of("0123456789") == std::string::npos && camera.size() <= 3;
+    a.source.camera_index = number ? std::stoi(camera) : 0;
+    a.camera = camera_options(camera, o.camera_settings, "ui");
   } else {
     a.source.kind = ui::SourceChoice::Kind::video;
     a.source.video = o.video.empty() ? default_video() : fs::path(o.video);
@@ -230,8 +242,10 @@ RunFunction setup_ui(CLI::App& app) {
   auto o = std::make_shared<UiOptions>();
   CLI::App* sub = app.add_subcommand("ui", "The companion screen: camera and table views, disputes, the disk list (spec §8); --game: the referee live");
   sub->add_option("--video", o->video, "Open this recording (default: the bundled sample video, sample_videos/duel)");
-  sub->add_option("--camera", o->camera, "Open live camera N (needs --table and --disks)")->check(CLI::Range(0, 63));
-  sub->add_option("--camera-device", o->camera_device, "Open this camera device (e.g. /dev/video2) instead of an index");
+  sub->add_option("--camera", o->camera,
+                  "Open a live camera: its number (0), V4L2 device (/dev/video2) or URL (http://, https://, rtsp://: a phone on a stand); "
+                  "needs --table and --disks");
+  sub->add_option("--camera-device", o->camera_device, "The older name of --camera (a device such as /dev/video2)");
   add_camera_settings(sub, o->camera_settings);
   sub->add_option("--replay", o->replay, "Replay a session recording (a directory written by --record)");
   sub->add_option("--table", o->table, "Table file (default: table.json beside the video)");

@@ -3,8 +3,9 @@
 //
 // The folder holds what each step wrote: setup.json (this state), table.json and disks.json (spec
 // §3, §4) and kit.pdf (the kit step), camera.json (spec §7: calibration), table_pose.json (the
-// table step; the table pose file of docs/reference/commands/table.md). setup.json says which steps
-// are done and what they found; a step is done once its files are written and checked.
+// table step; the table pose file of docs/reference/commands/table.md), camera_settings.json (the
+// live camera's settings, kept by the camera itself when its picture is locked). setup.json says
+// which steps are done and what they found; a step is done once its files are written and checked.
 //
 // setup.json: {"setup": 1, "game": PATH (relative: to the folder), "play_area_mm": [w, h],
 //   "camera": {"resolution": [w, h], "horizontal_fov_deg": D, "height_mm": H},
@@ -59,6 +60,9 @@ struct SetupState {
   std::filesystem::path kit_file() const { return dir / "kit.pdf"; }
   std::filesystem::path camera_file() const { return dir / "camera.json"; }
   std::filesystem::path table_pose_file() const { return dir / "table_pose.json"; }
+  // The live camera's settings (vision/camera_settings_file.h): its format, power line, the picture
+  // locked; written when the picture is locked, read at every opening of the camera.
+  std::filesystem::path camera_settings_file() const { return dir / "camera_settings.json"; }
   std::filesystem::path state_file() const { return dir / "setup.json"; }
 };
 

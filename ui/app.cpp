@@ -12,6 +12,8 @@
 #include <deque>
 #include <ctime>
 #include <fstream>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 
@@ -39,6 +41,7 @@
 #include "ui/recorded_tracks.h"
 #include "ui/vision_adapters.h"
 #include "ui/window.h"
+#include "vision/live_camera.h"
 
 namespace diskref::ui {
 namespace fs = std::filesystem;
@@ -70,11 +73,21 @@ void check_choice_names(const model::DiskRegistry& registry, const DisputeChoice
   }
 }
 
+// A live camera's events (lost, back, a rate too low, the picture locked), said on the worker's
+// thread that reads the camera, for the event log.
+struct CameraEventInbox {
+  std::mutex mutex;
+  std::vector<Event> events;
+};
+
 // What the worker reads and who tracks it.
 struct Sources {
   std::unique_ptr<vision::FrameSource> frames;
   std::unique_ptr<TrackProducer> producer;
   recording::SessionInfo info;
+  std::shared_ptr<CameraEventInbox> camera_events;
+  // A live camera (owned by `frames`): its picture is locked once the table is found.
+  vision::LiveCameraSource* live_camera = nullptr;
 };
 
 // `replay`: the recording read for --replay (its warnings already noted); its frames are taken.
@@ -110,7 +123,18 @@ Sources open_sources(const AppOptions& o, const ResolvedSession& rs, const Scree
     s.info.source = rec.info.source;
     s.info.camera_index = rec.info.camera_index;
   } else if (o.source.kind == SourceChoice::Kind::camera) {
-    s.frames = vision::open_camera(o.camera);
+    vision::CameraOptions camera = o.camera;
+    s.camera_events = std::make_shared<CameraEventInbox>();
+    camera.on_event = [inbox = s.camera_events, also = o.camera.on_event](const vision::CameraEvent& e) {
+      if (also) also(e);
+      const bool info = e.kind == vision::CameraEvent::Kind::note || e.kind == vision::CameraEvent::Kind::back;
+      std::lock_guard lock(inbox->mutex);
+      inbox->events.push_back({e.t, -1, info ? Severity::info : Severity::warning, e.source + ": " + e.message});
+    };
+    camera.lock_after_s.reset();  // locked once the table is found (the main loop)
+    std::unique_ptr<vision::LiveCameraSource> live = vision::open_live_camera(camera);
+    s.live_camera = live.get();
+    s.frames = std::move(live);
     has_video = true;
     s.info.source = "camera";
     s.info.camera_index = o.source.camera_index;
@@ -342,7 +366,8 @@ RunSummary run_app(const AppOptions& o) {
   Sources sources = open_sources(o, rs, screen, summary, replay ? &*replay : nullptr);
   // A camera file for another camera mode is named, not blamed on the table later.
   if (screen.lens && rs.files.camera)
-    calib::check_camera_fits_image(*screen.lens, sources.frames->frame_size(), rs.files.camera->string(), "the video");
+    calib::check_camera_fits_image(*screen.lens, sources.frames->frame_size(), rs.files.camera->string(),
+                                   o.source.kind == SourceChoice::Kind::camera ? "the frames of " + sources.frames->description() : "the video");
   // The tracking yields to the screen, except in a run for a screenshot (see WorkerOptions::nice).
   const int tracking_nice = o.screenshot ? 0 : kTrackingWorkerNice;
   std::unique_ptr<recording::RefereedSessionRecorder> recorder;
@@ -382,6 +407,9 @@ RunSummary run_app(const AppOptions& o) {
       else rec->frame(f, image, nullptr, source.jpeg);
     };
   }
+  const std::shared_ptr<CameraEventInbox> camera_events = sources.camera_events;
+  vision::LiveCameraSource* const live_camera = o.camera.picture_free ? nullptr : sources.live_camera;
+  bool picture_lock_asked = false;
   SourceWorker worker(std::move(sources.frames), std::move(sources.producer), wo, hook);
   if (o.start_frame > 0) worker.seek(o.start_frame);
   screen.worker = &worker;
@@ -410,12 +438,24 @@ RunSummary run_app(const AppOptions& o) {
       }
       screen.snap = snap;
       ++summary.video_frames_shown;
+      // Focus, exposure and white balance are locked once the table is found: they have settled
+      // on it (asked here, done on the worker's thread at its next frame).
+      if (live_camera && !picture_lock_asked && snap->result.table_pose) {
+        live_camera->request_picture_lock();
+        picture_lock_asked = true;
+      }
       if (!first_shown) {
         first_shown = Clock::now();
         cpu_at_first_shown = process_cpu_seconds();
       }
     }
-    for (Event& e : worker.take_events()) {
+    std::vector<Event> events = worker.take_events();
+    if (camera_events) {
+      std::lock_guard lock(camera_events->mutex);
+      events.insert(events.end(), camera_events->events.begin(), camera_events->events.end());
+      camera_events->events.clear();
+    }
+    for (Event& e : events) {
       if (recorder) recorder->session().write_event(e);
       screen.log.add(std::move(e));
     }

@@ -22,6 +22,7 @@ SetupWorker::SetupWorker(std::unique_ptr<vision::FrameSource> source, bool live,
       description_(source_->description()), thread_([this](std::stop_token stop) { run(stop); }) {}
 
 SetupWorker::~SetupWorker() {
+  if (source_) source_->interrupt();  // a camera being waited for (gone away) stops being waited for
   thread_.request_stop();
   wake_.notify_all();
 }

@@ -30,6 +30,7 @@ SourceWorker::SourceWorker(std::unique_ptr<vision::FrameSource> source, std::uni
 }
 
 SourceWorker::~SourceWorker() {
+  source_->interrupt();  // a camera being waited for (gone away) stops being waited for
   thread_.request_stop();
   wake_.notify_all();
   if (thread_.joinable()) thread_.join();

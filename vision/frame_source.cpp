@@ -1,12 +1,17 @@
 #include "vision/frame_source.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 #include <opencv2/videoio.hpp>
 
 #include "engine/io/input_error.h"
+#include "vision/camera_address.h"
+#include "vision/camera_inventory.h"
+#include "vision/live_camera.h"
+#include "vision/network_stream.h"
+#include "vision/picture_controls.h"
+#include "vision/v4l2_stream.h"
 
 namespace diskref::vision {
 namespace {
@@ -97,58 +102,56 @@ class VideoFileSource final : public FrameSource {
   std::optional<Frame> first_;
 };
 
-class LiveCameraSource final : public FrameSource {
- public:
-  explicit LiveCameraSource(const CameraOptions& options) : description_("camera " + options.device) {
-    const bool is_index = !options.device.empty() && options.device.find_first_not_of("0123456789") == std::string::npos;
-    const bool opened = is_index ? capture_.open(std::stoi(options.device), cv::CAP_V4L2)
-                                 : capture_.open(options.device, cv::CAP_V4L2);
-    if (!opened || !capture_.isOpened())
-      throw io::InputError(options.device, "", "cannot open this camera (no such V4L2 device, or it is busy)");
-    if (options.width > 0) capture_.set(cv::CAP_PROP_FRAME_WIDTH, options.width);
-    if (options.height > 0) capture_.set(cv::CAP_PROP_FRAME_HEIGHT, options.height);
-    if (options.fps > 0) capture_.set(cv::CAP_PROP_FPS, options.fps);
-    if (options.exposure) {
-      // V4L2 through OpenCV: 1 = manual exposure, 3 = aperture priority (automatic).
-      capture_.set(cv::CAP_PROP_AUTO_EXPOSURE, 1);
-      capture_.set(cv::CAP_PROP_EXPOSURE, *options.exposure);
-    }
-    fps_ = capture_.get(cv::CAP_PROP_FPS);
-    size_ = {static_cast<int>(capture_.get(cv::CAP_PROP_FRAME_WIDTH)),
-             static_cast<int>(capture_.get(cv::CAP_PROP_FRAME_HEIGHT))};
-    start_ = std::chrono::steady_clock::now();
-  }
-
-  std::optional<Frame> next() override {
-    Frame f;
-    if (!capture_.read(f.image) || f.image.empty()) return std::nullopt;
-    f.index = index_++;
-    f.t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    return f;
-  }
-  double frames_per_second() const override { return fps_ > 0 ? fps_ : 0; }
-  std::optional<long long> frame_count() const override { return std::nullopt; }
-  long long corrupt_frames_skipped() const override { return 0; }
-  cv::Size frame_size() const override { return size_; }
-  std::string description() const override { return description_; }
-
- private:
-  std::string description_;
-  cv::VideoCapture capture_;
-  double fps_ = 0;
-  cv::Size size_;
-  long long index_ = 0;
-  std::chrono::steady_clock::time_point start_;
-};
-
 }  // namespace
 
 std::unique_ptr<FrameSource> open_video_file(const std::filesystem::path& file) {
   return std::make_unique<VideoFileSource>(file);
 }
 
-std::unique_ptr<FrameSource> open_camera(const CameraOptions& options) {
-  return std::make_unique<LiveCameraSource>(options);
+std::unique_ptr<FrameSource> open_camera(const CameraOptions& options) { return open_live_camera(options); }
+
+FormatRequest format_request(const CameraOptions& options) {
+  FormatRequest request;
+  request.width = options.width;
+  request.height = options.height;
+  request.fps = options.fps;
+  if (!options.format.empty()) {
+    request.fourcc = parse_fourcc(options.format);
+    if (!request.fourcc) throw io::InputError("", "--camera-format", "expected a FOURCC such as MJPG or YUYV, got \"" + options.format + "\"");
+  }
+  return request;
+}
+
+std::unique_ptr<LiveCameraSource> open_live_camera(const CameraOptions& options) {
+  const CameraAddress address = parse_camera_address(options.device);
+  std::shared_ptr<LiveClock> clock = options.clock ? options.clock : steady_live_clock();
+  LiveStreamOpener opener;
+  if (address.kind == CameraAddress::Kind::network) {
+    if (!options.format.empty())
+      throw io::InputError("", "--camera-format", "goes with a V4L2 camera: a network camera sends the format it sends");
+    NetworkStreamOptions n{options.network_open_timeout_s, options.network_read_timeout_s};
+    opener = [address, n, clock] { return open_network_stream(address, n, clock); };
+  } else {
+    V4l2StreamOptions v;
+    v.request = format_request(options);
+    const std::optional<PowerLine> power_line = parse_power_line(options.power_line);
+    if (!power_line) throw io::InputError("", "--power-line", "expected 50, 60, off or leave, got \"" + options.power_line + "\"");
+    v.power_line = *power_line;
+    v.picture_free = options.picture_free;
+    v.exposure = options.exposure;
+    v.settings_file = options.settings_file;
+    opener = v4l2_stream_opener(address.target, std::move(v), options.open_device ? options.open_device : V4l2DeviceOpener(open_v4l2_device),
+                                clock);
+  }
+  LiveCameraOptions live;
+  live.give_up_after_s = options.give_up_after_s;
+  live.first_backoff_s = options.first_backoff_s;
+  live.max_backoff_s = options.max_backoff_s;
+  live.lock_after_s = options.picture_free ? std::nullopt : options.lock_after_s;
+  live.asked_fps = options.fps;
+  live.on_event = options.on_event;
+  live.clock = clock;
+  return std::make_unique<LiveCameraSource>(address.description(), std::move(opener), std::move(live));
 }
 
 }  // namespace diskref::vision

@@ -22,7 +22,13 @@ class PrefetchingSource final : public FrameSource {
         can_seek_(source_->can_seek()),
         thread_([this](std::stop_token stop) { run(stop); }) {}
 
-  ~PrefetchingSource() override = default;  // the thread is asked to stop and joined
+  // The thread is asked to stop and joined; a source waiting for a camera to come back is told to
+  // stop waiting first.
+  ~PrefetchingSource() override {
+    source_->interrupt();
+    thread_.request_stop();
+  }
+  void interrupt() override { source_->interrupt(); }
 
   std::optional<Frame> next() override {
     std::unique_lock lock(mutex_);

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include <opencv2/calib3d.hpp>
-#include <opencv2/imgproc.hpp>
+#include <opencv2/imgproc.hpp>  // cv::contourArea
 
 namespace diskref::vision {
 
