@@ -31,7 +31,7 @@ Input line_input(double t, int line, const std::string& json) {
   return parse_input(io::JsonCursor(j, "inputs.jsonl: line " + std::to_string(line), ""));
 }
 
-const std::string kBeam =
+const std::string kBeamOpen =
     R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack", "attack": "beam", "target": "tderet")";
 const std::string kDamage3 = R"([{"purpose": "damage", "hits": 3}, {"purpose": "critical", "crits": []}])";
 
@@ -62,7 +62,7 @@ std::vector<const Entry*> waits(const Game& g) {
 
 TEST(EnteredAction, ABeamAttackCarryingItsDropsUsesThemAndEndsAsWithADropsLine) {
   InRange carried;  // the drops on the attack's line (inputs 0-4 are start's; the attack is input 5)
-  carried.g.give(line_input(0.7, 6, kBeam + R"(, "drops": )" + kDamage3 + "}"));
+  carried.g.give(line_input(0.7, 6, kBeamOpen + R"(, "drops": )" + kDamage3 + "}"));
   carried.t.still(1.0);
   carried.g.play(carried.t);
   EXPECT_EQ(carried.g.ref->refused(), 0);
@@ -76,7 +76,7 @@ TEST(EnteredAction, ABeamAttackCarryingItsDropsUsesThemAndEndsAsWithADropsLine) 
   EXPECT_EQ(attack->inputs, std::vector<std::size_t>{5});
 
   InRange separate;  // the play format's other way: a `drops` line after it
-  separate.g.give(line_input(0.7, 6, kBeam + "}"));
+  separate.g.give(line_input(0.7, 6, kBeamOpen + "}"));
   separate.g.give(line_input(0.8, 7, R"({"do": "drops", "drops": )" + kDamage3 + "}"));
   separate.t.still(1.0);
   separate.g.play(separate.t);
@@ -96,7 +96,7 @@ TEST(EnteredAction, ABeamAttackCarryingItsDropsUsesThemAndEndsAsWithADropsLine) 
   EXPECT_EQ(entry_text(wait).rfind("WAITING for the referee: drops: ", 0), 0u) << entry_text(wait);
 
   InRange partly;  // the damage on the line, the critical check on a later line
-  partly.g.give(line_input(0.7, 6, kBeam + R"(, "drops": [{"purpose": "damage", "hits": 3}]})"));
+  partly.g.give(line_input(0.7, 6, kBeamOpen + R"(, "drops": [{"purpose": "damage", "hits": 3}]})"));
   partly.g.give(line_input(0.8, 7, R"({"do": "drops", "drops": [{"purpose": "critical", "crits": []}]})"));
   partly.t.still(1.0);
   partly.g.play(partly.t);
@@ -120,7 +120,7 @@ TEST(EnteredAction, DropsOnTheLineThatDoNotFitRefuseTheLineNamingItAndTheMember)
                              rules::RefusalKind::unused_drops,
                              "inputs.jsonl: line 6: member \"drops\": 3 drops given, 2 needed"}}) {
     InRange a;
-    a.g.give(line_input(0.7, 6, kBeam + R"(, "drops": )" + c.drops + "}"));
+    a.g.give(line_input(0.7, 6, kBeamOpen + R"(, "drops": )" + c.drops + "}"));
     a.t.still(1.0);
     a.g.play(a.t);
     EXPECT_EQ(a.g.ref->refused(), 1) << c.drops;
@@ -132,14 +132,14 @@ TEST(EnteredAction, DropsOnTheLineThatDoNotFitRefuseTheLineNamingItAndTheMember)
     EXPECT_EQ(a.g.ship("tderet").shields, 7) << "a refused line changes nothing";
     EXPECT_EQ(a.g.ref->expecting().need, Expectation::Need::nothing) << "nothing stalls: " << a.g.ref->expecting().what;
     // The attack given again, rightly, is taken.
-    a.g.give(line_input(a.t.now(), 7, kBeam + R"(, "drops": )" + kDamage3 + "}"));
+    a.g.give(line_input(a.t.now(), 7, kBeamOpen + R"(, "drops": )" + kDamage3 + "}"));
     a.t.still(0.5);
     a.g.play(a.t);
     EXPECT_EQ(a.g.ship("tderet").shields, 4) << c.drops;
   }
   // One too many given by a later `drops` line: that line is named.
   InRange later;
-  later.g.give(line_input(0.7, 6, kBeam + R"(, "drops": [{"purpose": "damage", "hits": 3}]})"));
+  later.g.give(line_input(0.7, 6, kBeamOpen + R"(, "drops": [{"purpose": "damage", "hits": 3}]})"));
   later.g.give(line_input(0.8, 7, R"({"do": "drops", "drops": [{"purpose": "critical", "crits": []}, {"hits": 2}]})"));
   later.t.still(1.0);
   later.g.play(later.t);
@@ -151,7 +151,7 @@ TEST(EnteredAction, DropsOnTheLineThatDoNotFitRefuseTheLineNamingItAndTheMember)
 
 TEST(EnteredAction, DropsForAnAttackTheTableShowsOutOfRangeAreAWarningOnThatInput) {
   InRange far(600);  // 400 mm away: out of range as the table shows it
-  far.g.give(line_input(0.7, 6, kBeam + R"(, "drops": )" + kDamage3 + "}"));
+  far.g.give(line_input(0.7, 6, kBeamOpen + R"(, "drops": )" + kDamage3 + "}"));
   far.t.still(1.0);
   far.g.play(far.t);
   const Entry* attack = far.g.last_action("execute");
@@ -289,9 +289,9 @@ TEST(EnteredAction, ACollisionCheckAfterAnAttackWaitsForItsOwnDropsInBothStyles)
     g->start(t, 0.5, {"attack", "raise_shields", "change_speed"}, {"change_speed", "raise_shields", "attack"},
              {R"({"do": "orders", "player": "owen", "ship": "reliant", "orders": ["change_speed", "raise_shields", "attack"]})"});
     if (on_the_line) {
-      g->give(line_input(0.7, 8, kBeam + R"(, "drops": )" + kDamage3 + "}"));
+      g->give(line_input(0.7, 8, kBeamOpen + R"(, "drops": )" + kDamage3 + "}"));
     } else {
-      g->give(line_input(0.7, 8, kBeam + "}"));
+      g->give(line_input(0.7, 8, kBeamOpen + "}"));
       g->give(line_input(0.8, 9, R"({"do": "drops", "drops": )" + kDamage3 + "}"));
     }
     t.still(1.0);
@@ -343,7 +343,7 @@ TEST(EnteredAction, ACollisionCheckAfterAnAttackWaitsForItsOwnDropsInBothStyles)
 TEST(EnteredAction, TheShipWhoseTurnItIsMovingWhileTheGameWaitsIsReadAsItsMove) {
   auto play = [](bool drops_late) {
     auto a = std::make_unique<InRange>(200, 400);  // beside it: in range, and out of its way
-    a->g.give(line_input(0.7, 6, kBeam + "}"));
+    a->g.give(line_input(0.7, 6, kBeamOpen + "}"));
     if (!drops_late) a->g.give(line_input(0.8, 7, R"({"do": "drops", "drops": )" + kDamage3 + "}"));
     a->t.still(1.0);
     a->t.flips("enterprise", {{257.2, 300, 0}, {314.4, 300, 0}});
@@ -389,7 +389,7 @@ TEST(EnteredAction, TheShipWhoseTurnItIsMovingWhileTheGameWaitsIsReadAsItsMove) 
   // The video ends before the drops come: the wait and the motion held are said, the books keep
   // the enterprise where it was.
   auto never = std::make_unique<InRange>(200, 400);
-  never->g.give(line_input(0.7, 6, kBeam + "}"));
+  never->g.give(line_input(0.7, 6, kBeamOpen + "}"));
   never->t.still(1.0);
   never->t.flips("enterprise", {{257.2, 300, 0}, {314.4, 300, 0}});
   never->t.still(1.0);
