@@ -329,9 +329,11 @@ int run_referee(const RefereeCommandOptions& o) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   io::write_file_atomically(o.out, ref.log_json().dump(1) + "\n");
   if (!o.script_out.empty()) io::write_file_atomically(o.script_out, ref.as_play_script().dump(1) + "\n");
-  if (o.story)
+  if (o.story) {
     for (const referee::Entry& e : ref.log())
       if (std::string line = referee::entry_text(e); !line.empty()) std::printf("%7.2f s  %s\n", e.t, line.c_str());
+    std::fflush(stdout);  // the story whole before the summary on stderr (one pipe for both: no line cut)
+  }
   if (!o.quiet) print_summary(ref, frames, seconds);
   if (feed && o.linger_s > 0) {
     std::fflush(stdout);
