@@ -38,7 +38,7 @@ bool any_given(const CameraSettingsText& settings) {
 }
 
 vision::CameraOptions camera_options(const std::string& camera_text, const CameraSettingsText& settings, const std::string& command,
-                                     const std::optional<std::string>& default_settings_file) {
+                                     const std::string& default_settings_file) {
   vision::CameraOptions camera;
   camera.device = camera_text;
   if (!settings.size.empty()) {
@@ -58,8 +58,8 @@ vision::CameraOptions camera_options(const std::string& camera_text, const Camer
   camera.picture_free = settings.free;
   if (!settings.settings_file.empty())
     camera.settings_file = settings.settings_file;
-  else if (default_settings_file)
-    camera.settings_file = *default_settings_file;
+  else if (!default_settings_file.empty())
+    camera.settings_file = default_settings_file;
   if (settings.give_up > 0) camera.give_up_after_s = settings.give_up;
   // Events come from the thread reading the camera; one fprintf is one line.
   camera.on_event = [command](const vision::CameraEvent& e) {

@@ -30,9 +30,9 @@ bool any_given(const CameraSettingsText& settings);
 
 // The options for opening `camera` (N, a device path or a URL) with these settings; the camera's
 // events are printed on stderr as "diskref COMMAND: camera ...: ...". `default_settings_file` (a
-// setup folder's) is used when --camera-settings is not given. Throws InputError naming the option
+// setup folder's; empty: none) is used when --camera-settings is not given. Throws InputError naming the option
 // when the size is not WIDTHxHEIGHT.
 vision::CameraOptions camera_options(const std::string& camera, const CameraSettingsText& settings, const std::string& command,
-                                     const std::optional<std::string>& default_settings_file = std::nullopt);
+                                     const std::string& default_settings_file = "");
 
 }  // namespace diskref::cli
