@@ -174,7 +174,9 @@ TEST(RenderedBoards, BlurredViewsAreKeptAndTheLensStaysRight) {
     ASSERT_TRUE(candidate) << i;
     ASSERT_TRUE(candidate->edge_width_px);
     std::printf("view %zu: edges %.2f px\n", i, *candidate->edge_width_px);
-    if (i == 2 || i == 5) EXPECT_GT(*candidate->edge_width_px, 5.0);  // measured as blurred
+    if (i == 2 || i == 5) {
+      EXPECT_GT(*candidate->edge_width_px, 5.0);  // measured as blurred
+    }
     candidates.push_back(std::move(*candidate));
   }
   ViewSelection selection = select_views(candidates, truth.image_size);
