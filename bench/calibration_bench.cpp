@@ -11,6 +11,7 @@
 //
 // Usage: calibration_bench [--out FILE] [--shared DIR] [--render-seeds N]
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
@@ -81,12 +82,21 @@ ViewSet load_set(const std::string& name, const fs::path& dir, const calib::Boar
     if (ext == ".jpg" || ext == ".png") files.push_back(e.path());
   }
   std::sort(files.begin(), files.end());
-  std::vector<calib::ViewCandidate> candidates;
+  // The set's camera mode is its most common image size (left.jpg of OpenCV's samples is another).
+  std::vector<std::pair<fs::path, cv::Mat>> images;
+  std::map<std::pair<int, int>, int> sizes;
   for (const auto& f : files) {
     cv::Mat gray = cv::imread(f.string(), cv::IMREAD_GRAYSCALE);
     if (gray.empty()) continue;
-    if (set.image_size.empty()) set.image_size = gray.size();
-    if (gray.size() != set.image_size) continue;  // left.jpg of OpenCV's samples is another size
+    ++sizes[{gray.cols, gray.rows}];
+    images.emplace_back(f, std::move(gray));
+  }
+  if (sizes.empty()) return set;
+  const auto mode = std::max_element(sizes.begin(), sizes.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  set.image_size = cv::Size(mode->first.first, mode->first.second);
+  std::vector<calib::ViewCandidate> candidates;
+  for (const auto& [f, gray] : images) {
+    if (gray.size() != set.image_size) continue;
     ++set.images;
     if (auto c = calib::examine_view(gray, cv::Mat(), board, f.filename().string())) candidates.push_back(std::move(*c));
   }
