@@ -118,13 +118,25 @@ std::vector<std::string> judge_views(std::vector<BoardView>& views, cv::Size ima
   return kept_verdicts;
 }
 
-// Every model's held-out error; the chosen one is the simplest that no richer model beats by
-// options.richer_model_gain. The thin-prism and tilted models refine the rational one: they are
+// Whether `richer` predicts the views better than `simpler` beyond chance: the mean of the paired
+// per-view differences is above t standard errors (both from the same folds, in the same order).
+bool clearly_better(const std::vector<double>& simpler, const std::vector<double>& richer, double t) {
+  if (simpler.size() != richer.size() || simpler.size() < 3) return false;
+  const double n = static_cast<double>(simpler.size());
+  double mean = 0, sq = 0;
+  for (std::size_t i = 0; i < simpler.size(); ++i) mean += (simpler[i] - richer[i]) / n;
+  for (std::size_t i = 0; i < simpler.size(); ++i) sq += std::pow(simpler[i] - richer[i] - mean, 2);
+  const double standard_error = std::sqrt(sq / (n - 1) / n);
+  return mean > 0 && mean > t * standard_error;
+}
+
+// Every model's held-out error; a richer model replaces the choice when it is clearly better on
+// the held-out views (clearly_better). The thin-prism and tilted models refine the rational one: they are
 // tried only while each richer model was chosen (they cost the most and rarely help a webcam).
 LensModel choose_model(const std::vector<BoardView>& views, cv::Size image_size, const LensCalibrationOptions& options,
                        std::vector<ModelScore>& scores) {
   std::optional<LensModel> chosen;
-  double chosen_error = 0;
+  std::vector<double> chosen_views;  // the chosen model's held-out squared error, view by view
   std::optional<CameraModel> start;
   std::vector<LensModel> candidates(std::begin(kLensModels), std::end(kLensModels));
   if (options.model) candidates = {*options.model};
@@ -142,11 +154,12 @@ LensModel choose_model(const std::vector<BoardView>& views, cv::Size image_size,
     }
     start = whole.camera;
     score.fit_rms_px = whole.rms_px;
-    score.held_out_rms_px = cross_validated_error(views, image_size, m, options.folds, &whole.camera).rms_px();
+    HeldOutError held_out = cross_validated_error(views, image_size, m, options.folds, &whole.camera);
+    score.held_out_rms_px = held_out.rms_px();
     scores.push_back(score);
-    if (!chosen || score.held_out_rms_px < chosen_error * (1 - options.richer_model_gain)) {
+    if (!chosen || clearly_better(chosen_views, held_out.view_sum_sq_px, options.richer_model_t)) {
       chosen = m;
-      chosen_error = score.held_out_rms_px;
+      chosen_views = std::move(held_out.view_sum_sq_px);
     }
   }
   if (options.model) return *options.model;

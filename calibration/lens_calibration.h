@@ -40,10 +40,11 @@ struct LensCalibrationOptions {
   // Folds of the cross-validation over views (fewer when there are fewer views).
   int folds = 5;
   // A richer lens model is chosen only when it predicts the held-out views better than the simpler
-  // choice by more than this fraction. 0: the model that predicts best (the folds already make a
-  // model pay for what it overfits; on the sample chessboard clip k3 predicts 0.7 % better and is
-  // the true lens, so any margin of a few % threw away a real coefficient).
-  double richer_model_gain = 0.0;
+  // choice, view by view, beyond chance: the paired differences of each view's held-out squared
+  // error have a mean above this many standard errors. (A fixed margin either threw away the true
+  // k3 of the sample chessboard clip, 0.7 % better but on every view, or let rich models in on
+  // noise-level gains that extrapolate wildly at the image's corners.)
+  double richer_model_t = 2.0;
   // The model to use instead of choosing one (still cross-validated and reported).
   std::optional<LensModel> model;
   // The views must reach over the image: their board outlines must cover at least this fraction

@@ -109,6 +109,7 @@ double HeldOutError::rms_px() const {
 HeldOutError& HeldOutError::operator+=(const HeldOutError& other) {
   sum_sq_px += other.sum_sq_px;
   corners += other.corners;
+  view_sum_sq_px.insert(view_sum_sq_px.end(), other.view_sum_sq_px.begin(), other.view_sum_sq_px.end());
   return *this;
 }
 
@@ -121,6 +122,7 @@ HeldOutError held_out_error(const CameraModel& camera, const std::vector<BoardVi
     cv::solvePnPRefineLM(v.object_points, v.image_points, k, dist, rvec, tvec);
     std::vector<cv::Point2f> projected;
     cv::projectPoints(v.object_points, rvec, tvec, k, dist, projected);
+    const double before = out.sum_sq_px;
     for (std::size_t i = 0; i < projected.size(); ++i) {
       const cv::Point2f d = projected[i] - v.image_points[i];
       // A lens that folds over where it was never measured can throw a corner anywhere: count it
@@ -129,6 +131,7 @@ HeldOutError held_out_error(const CameraModel& camera, const std::vector<BoardVi
       out.sum_sq_px += std::isfinite(sq) ? std::min(sq, 1e6) : 1e6;
     }
     out.corners += projected.size();
+    out.view_sum_sq_px.push_back(out.sum_sq_px - before);
   }
   return out;
 }
@@ -153,7 +156,10 @@ HeldOutError cross_validated_error(const std::vector<BoardView>& views, cv::Size
           (start ? fit_lens_from(train, image_size, model, *start) : fit_lens(train, image_size, model)).camera, test);
     } catch (const LensFitFailed&) {
       // Too few views left for this model: it cannot predict this fold at all.
-      for (const auto& v : test) total += HeldOutError{1e6 * static_cast<double>(v.image_points.size()), v.image_points.size()};
+      for (const auto& v : test) {
+        const double sq = 1e6 * static_cast<double>(v.image_points.size());
+        total += HeldOutError{sq, v.image_points.size(), {sq}};
+      }
     }
   }
   return total;

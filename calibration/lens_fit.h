@@ -50,6 +50,7 @@ LensFit fit_lens_from(const std::vector<BoardView>& views, cv::Size image_size, 
 struct HeldOutError {
   double sum_sq_px = 0;
   std::size_t corners = 0;
+  std::vector<double> view_sum_sq_px;  // each view's share, in the order the views were predicted
   double rms_px() const;
   HeldOutError& operator+=(const HeldOutError& other);
 };
