@@ -1,5 +1,6 @@
 #include "calibration/camera_model.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -57,16 +58,46 @@ std::string camera_model_problem(const CameraModel& cam) {
   if (!(cam.cx() >= -0.5 && cam.cx() <= size.width - 0.5 && cam.cy() >= -0.5 && cam.cy() <= size.height - 0.5))
     return fmt::format("camera_matrix: the principal point ({:g}, {:g}) lies outside the {} image", cam.cx(), cam.cy(),
                        size_text(size));
-  const double* d = cam.dist_coeffs.data();
-  for (int i : {0, 1, 4})
-    if (!(std::fabs(d[i]) <= bounds::kMaxRadialDistortion))
-      return fmt::format("dist_coeffs: k{} = {:g} is beyond any lens (|k| <= {:g})", i == 4 ? 3 : i + 1, d[i],
-                         bounds::kMaxRadialDistortion);
-  for (int i : {2, 3})
-    if (!(std::fabs(d[i]) <= bounds::kMaxTangentialDistortion))
-      return fmt::format("dist_coeffs: p{} = {:g} is beyond any lens (|p| <= {:g})", i - 1, d[i],
-                         bounds::kMaxTangentialDistortion);
+  const auto& d = cam.dist_coeffs;
+  if (std::find(kDistortionCounts.begin(), kDistortionCounts.end(), d.size()) == kDistortionCounts.end())
+    return fmt::format("dist_coeffs: has {} coefficients; OpenCV's models have 4, 5, 8, 12 or 14", d.size());
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    const char* name = distortion_name(i);
+    const double limit = name[0] == 'k'   ? bounds::kMaxRadialDistortion
+                         : name[0] == 't' ? bounds::kMaxSensorTiltRad
+                                          : bounds::kMaxTangentialDistortion;
+    if (!(std::fabs(d[i]) <= limit))
+      return fmt::format("dist_coeffs: {} = {:g} is beyond any lens (|{}| <= {:g})", name, d[i], name[0], limit);
+  }
+  if (cam.uncertainty) {
+    const UncertaintyGrid& g = *cam.uncertainty;
+    if (g.cols < 2 || g.rows < 2 || g.cols > bounds::kMaxUncertaintyGridSide || g.rows > bounds::kMaxUncertaintyGridSide)
+      return fmt::format("uncertainty: a grid of {}x{} nodes (2..{} a side)", g.cols, g.rows,
+                         bounds::kMaxUncertaintyGridSide);
+    if (g.sigma_px.size() != static_cast<std::size_t>(g.cols) * static_cast<std::size_t>(g.rows))
+      return fmt::format("uncertainty: sigma_px has {} values for {}x{} nodes", g.sigma_px.size(), g.cols, g.rows);
+    for (double v : g.sigma_px)
+      if (!(v >= 0 && v <= bounds::kMaxQualityFigure))
+        return fmt::format("uncertainty: sigma_px holds {:g} (0..{:g} px)", v, bounds::kMaxQualityFigure);
+  }
   return "";
+}
+
+const char* distortion_name(std::size_t i) {
+  static constexpr std::array<const char*, 14> kNames{"k1", "k2", "p1", "p2", "k3", "k4", "k5",
+                                                      "k6", "s1", "s2", "s3", "s4", "tx", "ty"};
+  return i < kNames.size() ? kNames[i] : "?";
+}
+
+double UncertaintyGrid::at(cv::Point2d pixel, cv::Size image_size) const {
+  if (cols < 2 || rows < 2 || sigma_px.size() != static_cast<std::size_t>(cols) * static_cast<std::size_t>(rows))
+    return 0.0;
+  const double gx = std::clamp(pixel.x / std::max(1, image_size.width - 1), 0.0, 1.0) * (cols - 1);
+  const double gy = std::clamp(pixel.y / std::max(1, image_size.height - 1), 0.0, 1.0) * (rows - 1);
+  const int c = std::min(static_cast<int>(gx), cols - 2), r = std::min(static_cast<int>(gy), rows - 2);
+  const double fx = gx - c, fy = gy - r;
+  auto node = [&](int cc, int rr) { return sigma_px[static_cast<std::size_t>(rr * cols + cc)]; };
+  return (node(c, r) * (1 - fx) + node(c + 1, r) * fx) * (1 - fy) + (node(c, r + 1) * (1 - fx) + node(c + 1, r + 1) * fx) * fy;
 }
 
 CameraModel parse_camera_model(const io::JsonCursor& root) {
@@ -83,9 +114,23 @@ CameraModel parse_camera_model(const io::JsonCursor& root) {
   }
 
   auto d = root.at("dist_coeffs");
-  auto coeffs = d.numbers(5);
-  for (std::size_t i = 0; i < 5; ++i) cam.dist_coeffs[i] = coeffs[i];
+  if (std::find(kDistortionCounts.begin(), kDistortionCounts.end(), d.size()) == kDistortionCounts.end())
+    d.fail("must hold 4, 5, 8, 12 or 14 numbers (OpenCV's k1 k2 p1 p2 [k3 [k4 k5 k6 [s1 s2 s3 s4 [tx ty]]]])");
+  cam.dist_coeffs = d.numbers(d.size());
   if (auto rms = root.find("rms_px")) cam.rms_px = bounds::quality_figure(*rms);
+  if (auto u = root.find("uncertainty")) {
+    u->allow_only({"grid", "sigma_px"});
+    auto grid = u->at("grid").numbers(2);
+    UncertaintyGrid g;
+    for (double v : grid)
+      if (!(v >= 2 && v <= bounds::kMaxUncertaintyGridSide && v == std::floor(v)))
+        u->at("grid").fail(fmt::format("must be two whole numbers 2..{} (nodes across, down)", bounds::kMaxUncertaintyGridSide));
+    g.cols = static_cast<int>(grid[0]);
+    g.rows = static_cast<int>(grid[1]);
+    auto sigma = u->at("sigma_px");
+    g.sigma_px = sigma.numbers(static_cast<std::size_t>(g.cols * g.rows));
+    cam.uncertainty = std::move(g);
+  }
   if (std::string problem = camera_model_problem(cam); !problem.empty()) {
     // "camera_matrix: ..." -> at that member.
     const auto colon = problem.find(": ");
@@ -124,6 +169,12 @@ nlohmann::json camera_model_to_json(const CameraModel& cam) {
                         {"camera_matrix", k},
                         {"dist_coeffs", cam.dist_coeffs}};
   if (cam.rms_px) out["rms_px"] = *cam.rms_px;
+  if (cam.uncertainty) {
+    nlohmann::json sigma = nlohmann::json::array();
+    // 3 decimals: a thousandth of a pixel is far below any lens's uncertainty.
+    for (double v : cam.uncertainty->sigma_px) sigma.push_back(std::round(v * 1000) / 1000);
+    out["uncertainty"] = {{"grid", {cam.uncertainty->cols, cam.uncertainty->rows}}, {"sigma_px", sigma}};
+  }
   return out;
 }
 
@@ -142,6 +193,8 @@ CameraModel scaled(const CameraModel& camera, cv::Size new_size) {
   out.camera_matrix(0, 2) = (camera.cx() + 0.5) * sx - 0.5;
   out.camera_matrix(1, 2) = (camera.cy() + 0.5) * sy - 0.5;
   out.image_size = new_size;
+  if (out.uncertainty)
+    for (double& v : out.uncertainty->sigma_px) v *= std::max(sx, sy);  // the grid's nodes keep their places
   return out;
 }
 

@@ -108,14 +108,19 @@ void measure_quality(CameraPose& pose, const model::TableSpec& table, const std:
   pose.reprojection_rms_px = reprojection_rms_px(pose, correspondences(table, used));
   Correspondences c = correspondences(table, seen);
   auto mapped = table_from_image(pose, c.image_px, 0.0);
+  auto reprojected = image_from_table(pose, c.table_mm);
   double used_sum = 0;
   std::map<int, geom::Vec2> centres;
   pose.marker_residuals.clear();
   std::size_t i = 0;
   for (const auto& [id, observation] : seen) {
-    double marker_sum = 0;
+    double marker_sum = 0, marker_sum_px = 0;
     geom::Vec2 centre{0, 0};
+    cv::Point2d seen_at(0, 0);
     for (int k = 0; k < 4; ++k, ++i) {
+      const cv::Point2d off = reprojected[i] - c.image_px[i];
+      marker_sum_px += off.dot(off);
+      seen_at += c.image_px[i] / 4.0;
       geom::Vec2 expected{c.table_mm[i].x, c.table_mm[i].y};
       // A corner whose ray misses the table (behind the camera) counts as far off.
       geom::Vec2 on_table = mapped[i].value_or(geom::Vec2{1e9, 1e9});
@@ -124,7 +129,7 @@ void measure_quality(CameraPose& pose, const model::TableSpec& table, const std:
     }
     if (used.count(id)) used_sum += marker_sum;
     centres[id] = centre;
-    pose.marker_residuals.push_back({id, std::sqrt(marker_sum / 4)});
+    pose.marker_residuals.push_back({id, std::sqrt(marker_sum / 4), std::sqrt(marker_sum_px / 4), seen_at});
   }
   pose.reprojection_rms_mm = std::sqrt(used_sum / (4.0 * static_cast<double>(used.size())));
   pose.distance_checks.clear();

@@ -39,9 +39,13 @@ struct MarkerDistanceCheck {
 
 // How far a marker's observed corners, mapped onto the table, lie from where the table file puts
 // them (RMS over its four corners, mm). A marker that was knocked out of place stands out here.
+// Also in the image (px): with the lens fixed, the markers near the image's edges check the lens
+// where the calibration board may never have gone.
 struct MarkerResidual {
   int id = 0;
   double rms_mm = 0;
+  double rms_px = 0;       // the marker's corners reprojected through the pose and lens (RMS, px)
+  cv::Point2d centre_px;   // where the marker was seen (mean of its corners)
 };
 
 struct CameraPose {

@@ -52,7 +52,7 @@ double distance_mm(const io::JsonCursor& c) { return c.number_in(0, 2 * model::b
 }  // namespace
 
 CameraPose parse_camera_pose(const io::JsonCursor& root) {
-  root.allow_only({"image_size", "camera_matrix", "dist_coeffs", "rms_px", "lens_calibrated", "camera_from_table",
+  root.allow_only({"image_size", "camera_matrix", "dist_coeffs", "rms_px", "uncertainty", "lens_calibrated", "camera_from_table",
                    "camera_center_mm", "quality"});
   CameraPose pose;
   pose.camera = parse_camera_model(root);
@@ -97,7 +97,10 @@ CameraPose parse_camera_pose(const io::JsonCursor& root) {
     if (auto residuals = quality->find("marker_residuals"))
       for (std::size_t i = 0; i < residuals->size(); ++i) {
         auto r = residuals->at(i);
-        pose.marker_residuals.push_back({r.at("id").int_in(0, 3), model::bounds::quality_figure(r.at("rms_mm"))});
+        MarkerResidual residual;  // the image figures are the table command's report, not the file's
+        residual.id = r.at("id").int_in(0, 3);
+        residual.rms_mm = model::bounds::quality_figure(r.at("rms_mm"));
+        pose.marker_residuals.push_back(residual);
       }
   }
   return pose;

@@ -10,22 +10,6 @@
 #include "calibration/view_quality.h"
 
 namespace diskref::calib {
-namespace {
-
-
-// The blur limit: the absolute limit, or relative to the sharpest quarter of the views when the
-// whole set is softer than that (a soft lens, a small sensor).
-double blur_limit(const std::vector<ViewCandidate>& candidates, const ViewSelectionOptions& options) {
-  std::vector<double> widths;
-  for (const auto& c : candidates)
-    if (c.edge_width_px) widths.push_back(*c.edge_width_px);
-  if (widths.empty()) return options.max_edge_width_px;
-  std::sort(widths.begin(), widths.end());
-  double sharp_quarter = widths[widths.size() / 4];
-  return std::max(options.max_edge_width_px, options.relative_edge_width * sharp_quarter);
-}
-
-}  // namespace
 
 std::optional<ViewCandidate> examine_view(const cv::Mat& gray, const cv::Mat& previous_gray, const BoardSpec& board,
                                           const std::string& name, DetectionEffort effort) {
@@ -52,29 +36,18 @@ ViewSelection select_views(std::vector<ViewCandidate> candidates, cv::Size image
       still.push_back(std::move(c));
   }
 
-  // 2. Blurred boards.
-  out.edge_width_limit_px = blur_limit(still, options);
-  std::vector<ViewCandidate> sharp;
-  for (auto& c : still) {
-    if (c.edge_width_px && *c.edge_width_px > out.edge_width_limit_px)
-      out.dropped.push_back({c.view.name, "blurred",
-                             fmt::format("blurred: edges {:.2f} px wide (limit {:.2f} px)", *c.edge_width_px,
-                                         out.edge_width_limit_px)});
-    else
-      sharp.push_back(std::move(c));
-  }
 
-  // 3. Near-duplicates: the sharpest (then the most complete) view of each pose is kept.
+  // 2. Near-duplicates: the sharpest (then the most complete) view of each pose is kept.
   std::map<std::string, std::size_t> input_order;
-  for (std::size_t i = 0; i < sharp.size(); ++i) input_order.emplace(sharp[i].view.name, i);
+  for (std::size_t i = 0; i < still.size(); ++i) input_order.emplace(still[i].view.name, i);
   auto width = [](const ViewCandidate& c) { return c.edge_width_px.value_or(std::numeric_limits<double>::max()); };
-  std::stable_sort(sharp.begin(), sharp.end(), [&](const ViewCandidate& a, const ViewCandidate& b) {
+  std::stable_sort(still.begin(), still.end(), [&](const ViewCandidate& a, const ViewCandidate& b) {
     if (width(a) != width(b)) return width(a) < width(b);
     return a.view.image_points.size() > b.view.image_points.size();
   });
   double diagonal = std::hypot(image_size.width, image_size.height);
   double duplicate_px = options.duplicate_fraction * diagonal;
-  for (auto& c : sharp) {
+  for (auto& c : still) {
     const BoardView* twin = nullptr;
     double twin_distance = 0;
     for (const auto& kept : out.kept) {
@@ -92,7 +65,7 @@ ViewSelection select_views(std::vector<ViewCandidate> candidates, cv::Size image
       out.kept.push_back(std::move(c.view));
   }
 
-  // 4. Too many views: repeatedly drop the less sharp view of the most alike pair.
+  // 3. Too many views: repeatedly drop the less sharp view of the most alike pair.
   while (static_cast<int>(out.kept.size()) > options.max_views) {
     double closest = std::numeric_limits<double>::max();
     std::size_t drop = out.kept.size() - 1, twin = 0;

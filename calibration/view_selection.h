@@ -1,6 +1,6 @@
 #pragma once
-// Choosing the views a lens calibration is made from: sharp, still, and not near-duplicates of
-// each other (spec §7: "from images or from a video"). Every view left out is named with its
+// Choosing the views a lens calibration is made from: still, and not near-duplicates of each
+// other (spec §7: "from images or from a video"). Every view left out is named with its
 // reason, so that the calibrate command can say what it did.
 
 #include <optional>
@@ -16,8 +16,8 @@ namespace diskref::calib {
 // A view that was left out, and why.
 struct DroppedView {
   std::string name;
-  std::string kind;    // "moving", "blurred", "near-duplicate", "too many views", "outlier"
-  std::string reason;  // "blurred: edges 5.20 px wide (limit 3.00 px)"
+  std::string kind;    // "moving", "near-duplicate", "too many views", "outlier"
+  std::string reason;  // "moving: board moved 2.10 px since the previous frame (limit 1.00 px)"
 };
 
 // A view found in an image or video frame, with the measures selection needs.
@@ -34,10 +34,10 @@ std::optional<ViewCandidate> examine_view(const cv::Mat& gray, const cv::Mat& pr
                                           DetectionEffort effort = DetectionEffort::thorough);
 
 struct ViewSelectionOptions {
-  // Blurred: edges wider than max(max_edge_width_px, relative_edge_width x the sharpest quarter's
-  // width). The relative rule adapts to a soft lens; the absolute one keeps sharp sets strict.
-  double max_edge_width_px = 3.0;
-  double relative_edge_width = 1.5;
+  // Blur alone drops no view: a soft view still carries good corners (the sub-pixel corner search
+  // does not need a sharp edge), and the soft views are often the far ones that reach the image's
+  // corners. The edge width only decides which of two near-duplicates is kept (the sharper), and
+  // the calibration judges each view by what it does to the others (lens_calibration.h).
   // Moving (videos): board corners moved more than this between consecutive frames. Motion blurs
   // and, with a rolling shutter, skews the board.
   double max_motion_px = 1.0;
@@ -51,7 +51,6 @@ struct ViewSelectionOptions {
 struct ViewSelection {
   std::vector<BoardView> kept;          // in the candidates' order
   std::vector<DroppedView> dropped;
-  double edge_width_limit_px = 0;       // the blur limit that was applied
 };
 
 ViewSelection select_views(std::vector<ViewCandidate> candidates, cv::Size image_size,

@@ -1,9 +1,12 @@
 // `diskref calibrate` (spec §7): calibrate a camera's lens from images or videos of a chessboard or
-// ChArUco board. Prints the views used and dropped, each view's error, the intrinsics with their
-// standard deviations, and `rms_px=...` as the last line of stdout; writes the camera file.
+// ChArUco board. Prints the views used and dropped and why, the lens model chosen by held-out
+// views, the intrinsics with their standard deviations, the projection uncertainty over the image
+// (and, asked, a cross-validation of two halves of the views), and `rms_px=...` as the last line of
+// stdout; writes the camera file (with its uncertainty grid) and, asked, the uncertainty map.
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -11,8 +14,11 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <opencv2/imgcodecs.hpp>
 
+#include "calibration/cross_validation.h"
 #include "calibration/lens_calibration.h"
+#include "calibration/uncertainty_map.h"
 #include "calibration/view_selection.h"
 #include "cli/commands.h"
 #include "cli/image_input.h"
@@ -35,7 +41,17 @@ struct CalibrateOptions {
   std::vector<std::string> inputs;
   int max_views = calib::ViewSelectionOptions{}.max_views;
   int video_frames = 200;
+  std::string lens_model = "auto";
+  std::string uncertainty_map;  // PNG to write
+  bool cross_validate = false;
 };
+
+// --lens-model: "auto" chooses by held-out views; 4, 5, 8, 12 or 14 forces that many coefficients.
+std::optional<calib::LensModel> forced_model(const std::string& text) {
+  for (calib::LensModel m : calib::kLensModels)
+    if (text == std::to_string(calib::coefficient_count(m))) return m;
+  return std::nullopt;
+}
 
 // A board has 2 to 100 corners (or squares) a side: a bigger one cannot be printed legibly, and
 // 100000x100000 would ask for terabytes of corners.
@@ -168,26 +184,76 @@ void print_dropped(const std::vector<calib::DroppedView>& dropped) {
   }
 }
 
-void print_calibration(const calib::LensCalibration& cal) {
+void print_calibration(const calib::LensCalibration& cal, const std::map<std::string, double>& edge_widths) {
   std::printf("views used: %zu (boards cover %.0f %% of the image; corners reach %.0f %% of a 4x4 grid)\n",
               cal.views.size(), 100 * cal.area_coverage, 100 * cal.cell_coverage);
-  std::printf("view errors (RMS px):\n");
-  for (const auto& v : cal.views) std::printf("  %-40s %6.3f  (%d corners)\n", v.name.c_str(), v.rms_px, v.corners);
-  print_dropped(cal.outliers);
-  const calib::CameraModel& k = cal.camera;
-  double values[9] = {k.fx(), k.fy(), k.cx(), k.cy(), k.dist_coeffs[0], k.dist_coeffs[1],
-                      k.dist_coeffs[2], k.dist_coeffs[3], k.dist_coeffs[4]};
-  std::printf("intrinsics (value +- 1 standard deviation):\n");
-  for (std::size_t i = 0; i < 9; ++i) {
-    int decimals = i < 4 ? 2 : 5;
-    fmt::print("  {} = {:.{}f} +- {:.{}f}{}\n", calib::kIntrinsicNames[i], values[i], decimals, cal.intrinsic_std[i],
-               decimals, i < 4 ? " px" : "");
+  std::printf("views kept (RMS px in the final fit, edge width, why):\n");
+  for (const auto& v : cal.views) {
+    auto edge = edge_widths.find(v.name);
+    const std::string width = edge != edge_widths.end() ? fmt::format("edges {:.1f} px", edge->second) : "edges ?";
+    std::printf("  %-40s %6.3f  (%d corners, %s) %s\n", v.name.c_str(), v.rms_px, v.corners, width.c_str(),
+                v.verdict.c_str());
   }
+  print_dropped(cal.outliers);
+  std::printf("lens models, k-fold over views (held-out RMS px is the figure of merit; fit RMS for reference):\n");
+  for (const auto& m : cal.models)
+    std::printf("  %-20s held-out %.4f  fit %.4f%s\n", calib::lens_model_name(m.model).c_str(), m.held_out_rms_px,
+                m.fit_rms_px, m.model == cal.model ? "  <- chosen" : "");
+  std::printf("lens model: %s\n", calib::lens_model_name(cal.model).c_str());
+  const calib::CameraModel& k = cal.camera;
+  std::vector<double> values{k.fx(), k.fy(), k.cx(), k.cy()};
+  values.insert(values.end(), k.dist_coeffs.begin(), k.dist_coeffs.end());
+  const std::vector<std::string> names = calib::intrinsic_names(k);
+  std::printf("intrinsics (value +- 1 standard deviation; corner noise %.3f px from the residuals):\n",
+              cal.covariance.corner_sigma_px);
+  for (std::size_t i = 0; i < values.size() && i < cal.intrinsic_std.size(); ++i) {
+    int decimals = i < 4 ? 2 : 5;
+    fmt::print("  {} = {:.{}f} +- {:.{}f}{}\n", names[i], values[i], decimals, cal.intrinsic_std[i], decimals,
+               i < 4 ? " px" : "");
+  }
+  std::printf("projection uncertainty (1 sigma, px): central 80 %% of the image median %.3f, 90th percentile %.3f, "
+              "max %.3f; whole image median %.3f, max %.3f\n",
+              cal.uncertainty_central.median, cal.uncertainty_central.p90, cal.uncertainty_central.max,
+              cal.uncertainty_whole.median, cal.uncertainty_whole.max);
+  if (const auto& grid = k.uncertainty) {
+    std::printf("projection uncertainty over the image (px, %dx%d grid, top row first):\n", grid->cols, grid->rows);
+    for (int r = 0; r < grid->rows; ++r) {
+      std::string row;
+      for (int c = 0; c < grid->cols; ++c)
+        row += fmt::format(" {:5.2f}", grid->sigma_px[static_cast<std::size_t>(r * grid->cols + c)]);
+      std::printf(" %s\n", row.c_str());
+    }
+    std::printf("known worst: the image's %s (show the board there to know it better)\n",
+                calib::worst_known_region(k).c_str());
+  }
+}
+
+// A PNG written whole or not at all.
+void write_image(const std::string& file, const cv::Mat& picture) {
+  std::vector<uchar> png;
+  if (!cv::imencode(".png", picture, png)) throw std::runtime_error(file + ": cannot encode the picture as PNG");
+  io::write_file_atomically(file, std::string(png.begin(), png.end()));
+}
+
+void print_cross_validation(const calib::SplitCrossValidation& cv) {
+  const calib::CalibrationComparison& c = cv.comparison;
+  std::printf("cross-validation: two halves (%zu and %zu views) calibrated apart, compared over the central 80 %% of "
+              "the image:\n",
+              cv.first.views.size(), cv.second.views.size());
+  std::printf("  difference (px): median %.3f, 90th percentile %.3f, max %.3f\n", c.difference.median,
+              c.difference.p90, c.difference.max);
+  std::printf("  predicted 1 sigma of the difference (px): median %.3f, 90th percentile %.3f, max %.3f\n",
+              c.predicted.median, c.predicted.p90, c.predicted.max);
+  std::printf("  within 2 predicted sigma: %.0f %% of the points%s\n", 100 * c.within_2_sigma,
+              c.within_2_sigma >= 0.9 ? " (the uncertainty is honest)"
+                                      : " (the halves disagree beyond their uncertainty: a lens model too simple, "
+                                        "views that disagree, or too few views in one half)");
 }
 
 int run_calibrate(const CalibrateOptions& o) {
   // The output first: minutes of calibration must not end in "cannot write over a device".
   io::check_output_path(o.out);
+  if (!o.uncertainty_map.empty()) io::check_output_path(o.uncertainty_map);
   calib::BoardSpec board;
   try {
     board = board_from(o);
@@ -202,19 +268,41 @@ int run_calibrate(const CalibrateOptions& o) {
 
   calib::ViewSelectionOptions selection_options;
   selection_options.max_views = o.max_views;
+  std::map<std::string, double> edge_widths;  // reported with each view: soft views are kept
+  for (const auto& candidate : c.candidates)
+    if (candidate.edge_width_px) edge_widths[candidate.view.name] = *candidate.edge_width_px;
   calib::ViewSelection selection = calib::select_views(std::move(c.candidates), c.image_size, selection_options);
   print_dropped(selection.dropped);
 
+  calib::LensCalibrationOptions lens_options;
+  lens_options.model = forced_model(o.lens_model);
   calib::LensCalibration cal;
   try {
-    cal = calib::calibrate_lens(selection.kept, c.image_size);
+    cal = calib::calibrate_lens(selection.kept, c.image_size, lens_options);
   } catch (const calib::CalibrationRefused& e) {
     std::fprintf(stderr, "diskref calibrate: cannot calibrate: %s\n", e.what());
     return kExitFailure;
   }
-  print_calibration(cal);
+  print_calibration(cal, edge_widths);
   calib::save_camera_model(cal.camera, o.out);
   std::printf("wrote %s (%dx%d)\n", o.out.c_str(), c.image_size.width, c.image_size.height);
+  if (!o.uncertainty_map.empty()) {
+    std::vector<calib::BoardView> kept;
+    for (const auto& v : selection.kept)
+      if (std::any_of(cal.views.begin(), cal.views.end(), [&](const calib::ViewError& e) { return e.name == v.name; }))
+        kept.push_back(v);
+    write_image(o.uncertainty_map, calib::draw_uncertainty_map(cal.camera, cal.covariance, kept));
+    std::printf("wrote %s (projection uncertainty map)\n", o.uncertainty_map.c_str());
+  }
+  if (o.cross_validate) {
+    calib::LensCalibrationOptions halves = lens_options;
+    halves.model = cal.model;  // both halves measure the model chosen for the whole set
+    try {
+      print_cross_validation(calib::cross_validate_halves(selection.kept, c.image_size, halves));
+    } catch (const calib::CalibrationRefused& e) {
+      std::printf("cross-validation: not possible: a half cannot be calibrated alone: %s\n", e.what());
+    }
+  }
   std::printf("rms_px=%.3f\n", cal.rms_px);
   return kExitOk;
 }
@@ -252,6 +340,14 @@ RunFunction setup_calibrate(CLI::App& app) {
   sub->add_option("--video-frames", o->video_frames, "Examine at most this many frames of each video (evenly spaced)")
       ->capture_default_str()
       ->check(CLI::Range(3, 100000));
+  sub->add_option("--lens-model", o->lens_model,
+                  "Distortion model: auto (the one that best predicts held-out views), or 4, 5, 8, 12 or 14 "
+                  "coefficients (OpenCV's k1 k2 p1 p2, + k3, rational, thin prism, tilted sensor)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "4", "5", "8", "12", "14"}));
+  sub->add_option("--uncertainty-map", o->uncertainty_map, "Also write the projection uncertainty over the image (PNG)");
+  sub->add_flag("--cross-validate", o->cross_validate,
+                "Also calibrate two halves of the views apart and compare them against their predicted uncertainty");
   sub->add_option("inputs", o->inputs, "Images and/or videos of the board")->required();
   return [o] { return run_calibrate(*o); };
 }

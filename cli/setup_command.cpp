@@ -226,7 +226,7 @@ int run_calibrate(const SetupOptions& o) {
                                  "show the board in more places, still, all over the picture, and run this again")});
     return kExitFailure;
   }
-  const Advice meaning = setup::explain_rms(cal.rms_px, cal);
+  const Advice meaning = setup::explain_calibration(cal);
   print_advice({meaning});
   calib::save_camera_model(cal.camera, s.camera_file());
   s.undo_from(setup::Step::calibration);

@@ -90,7 +90,18 @@ void print_report(const calib::CameraPose& pose, const calib::CameraPoseEstimate
   }
   std::printf("\nmarker residuals (mm RMS):");
   for (const auto& r : pose.marker_residuals) fmt::print(" {}: {:.3f}", r.id, r.rms_mm);
-  std::printf("\nmarker centre distances, measured vs table file:\n");
+  // The lens checked where the markers are, usually near the image's edges: each marker's corners
+  // reprojected through the pose, against the calibration's predicted uncertainty there.
+  std::printf("\nmarker reprojection errors (px RMS, a check of the lens at the image's edges):\n");
+  for (const auto& r : pose.marker_residuals) {
+    std::string predicted;
+    if (pose.camera.uncertainty)
+      predicted = fmt::format("; the lens is known to {:.2f} px there (1 sigma)",
+                              pose.camera.uncertainty->at(r.centre_px, pose.camera.image_size));
+    fmt::print("  marker {} at ({:.0f}, {:.0f}) px: {:.3f} px{}\n", r.id, r.centre_px.x, r.centre_px.y, r.rms_px,
+               predicted);
+  }
+  std::printf("marker centre distances, measured vs table file:\n");
   for (const auto& d : pose.distance_checks)
     fmt::print("  {}-{}  {:.2f} vs {:.2f} mm  ({}{:.2f} mm)\n", d.id_a, d.id_b, d.measured_mm, d.expected_mm,
                d.measured_mm >= d.expected_mm ? "+" : "", d.measured_mm - d.expected_mm);

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <opencv2/calib3d.hpp>
 
+#include "calibration/uncertainty_map.h"
 #include "calibration/view_quality.h"
 
 namespace diskref::setup {
@@ -19,17 +20,6 @@ constexpr std::size_t kRecent = 12;
 constexpr double kTiltedDeg = 20;
 // At most this many views are kept while collecting (select_views thins them to 40 for the fit).
 constexpr int kMaxCollected = 60;
-
-// Where in a 3 x 3 split of the image a cell lies, in words.
-std::string region_name(int column, int row, int columns, int rows) {
-  const int cx = column * 3 / columns, cy = row * 3 / rows;
-  static const char* const kRows[] = {"top", "middle", "bottom"};
-  static const char* const kColumns[] = {"left", "middle", "right"};
-  if (cx == 1 && cy == 1) return "middle";
-  if (cy == 1) return std::string(kColumns[cx]) + " edge";
-  if (cx == 1) return std::string(kRows[cy]) + " edge";
-  return std::string(kRows[cy]) + "-" + kColumns[cx] + " corner";
-}
 
 // Whether the board is seen tilted: its plane turned by at least kTiltedDeg from facing the camera,
 // from the board's pose fitted to its corners with a pinhole of a typical webcam's focal length
@@ -101,11 +91,28 @@ FrameVerdict CalibrationSession::add_frame(const cv::Mat& gray, const cv::Mat& p
                       : fmt::format("kept: view {}{}", kept_.size(),
                                     static_cast<int>(kept_.size()) < kWantedViews ? fmt::format(" of the {} wanted", kWantedViews) : "");
     if (is_tilted(candidate->view, image_size_)) v.text += ", tilted";
+    update_worst_region();
     v.brief = replaced ? "kept (sharper)" : fmt::format("kept: view {}", kept_.size());
   }
   recent_.push_back(v);
   if (recent_.size() > kRecent) recent_.erase(recent_.begin());
   return v;
+}
+
+void CalibrationSession::update_worst_region() {
+  if (views_kept() < kWorstRegionViews) return;
+  std::vector<calib::BoardView> views;
+  for (const calib::ViewCandidate& c : kept_) views.push_back(c.view);
+  try {
+    // One quick fit (k1 k2 p1 p2 k3, no cross-validation): enough to see where the lens is least known.
+    const calib::LensFit fit = calib::fit_lens(views, image_size_, calib::LensModel::k3);
+    calib::CameraModel lens = fit.camera;
+    lens.uncertainty = calib::uncertainty_grid(lens, calib::lens_covariance(fit, views), 9, 6);
+    worst_region_ = calib::worst_known_region(lens);
+    worst_sigma_px_ = *std::max_element(lens.uncertainty->sigma_px.begin(), lens.uncertainty->sigma_px.end());
+  } catch (const calib::LensFitFailed&) {
+    // Views too alike to fit yet: nothing to say.
+  }
 }
 
 int CalibrationSession::tilted_views() const {
@@ -169,7 +176,7 @@ std::vector<Advice> CalibrationSession::advice(double now_t) const {
     for (int row = 0; row < kCoverageRows; ++row)
       for (int col = 0; col < kCoverageColumns; ++col)
         if (map.at<int>(row, col) == 0) {
-          const std::string where = region_name(col, row, kCoverageColumns, kCoverageRows);
+          const std::string where = calib::image_region_name(col, row, kCoverageColumns, kCoverageRows);
           if (std::find(empty.begin(), empty.end(), where) == empty.end()) empty.push_back(where);
         }
     if (empty.empty()) {
@@ -182,6 +189,12 @@ std::vector<Advice> CalibrationSession::advice(double now_t) const {
                          "the edges"));
     }
   }
+  if (!worst_region_.empty())
+    out.push_back(worst_sigma_px_ < 0.5
+                      ? ok(fmt::format("the lens is known within {:.2f} px everywhere so far", worst_sigma_px_))
+                      : note(fmt::format("the lens is known worst at the picture's {} so far ({:.1f} px)", worst_region_,
+                                         worst_sigma_px_),
+                             "show the board there, its corners close to the picture's edge, held still"));
   if (ready()) out.push_back(ok("enough views to calibrate (more views all over the picture do no harm)"));
   return out;
 }
@@ -191,21 +204,25 @@ calib::LensCalibration CalibrationSession::calibrate() const {
   return calib::calibrate_lens(selection.kept, image_size_);
 }
 
-Advice explain_rms(double rms_px, const calib::LensCalibration& c) {
-  const std::string fit = fmt::format("RMS {:.3f} px over {} views: the lens model puts each board corner within about "
-                                      "{:.2f} px of where it was seen",
-                                      rms_px, c.views.size(), rms_px);
-  // fx's uncertainty as a share: what it does to a distance across the table.
-  const double fx_share = c.camera.fx() > 0 ? c.intrinsic_std[0] / c.camera.fx() : 0;
-  const std::string focal = fmt::format("; the focal length is known to {:.2f} %", 100 * fx_share);
-  if (rms_px < 0.3) return ok("excellent: " + fit + focal + " (far below a millimetre on the table)");
-  if (rms_px < 0.6) return ok("good: " + fit + focal);
-  if (rms_px < 1.0)
-    return note("acceptable: " + fit + focal,
-                "for a better fit, calibrate again with the board held still in good light, all over the picture");
-  return problem("poor: " + fit + focal + ": the board moved, was blurred, bent, or printed at the wrong scale",
-                 "calibrate again: the board glued flat on card, held still in each place, evenly lit, no glare; "
-                 "check the 100 mm bar of its sheet");
+Advice explain_calibration(const calib::LensCalibration& c) {
+  // Judged by what the lens predicts, not by how well it fits: the projection uncertainty over
+  // the central 80 % of the picture (where the table is), 90th percentile.
+  const double sigma = c.uncertainty_central.p90;
+  const std::string worst = calib::worst_known_region(c.camera);
+  const std::string known = fmt::format(
+      "the lens ({}) places a point of the central 80 % of the picture within {:.2f} px (1 sigma, 90 % of the "
+      "picture; {:.2f} px at worst, {:.2f} px over the whole picture at worst); {} views, corner noise {:.3f} px "
+      "(RMS {:.3f} px)",
+      calib::lens_model_name(c.model), sigma, c.uncertainty_central.max, c.uncertainty_whole.max, c.views.size(),
+      c.covariance.corner_sigma_px, c.rms_px);
+  const std::string there = worst.empty() ? "" : "; known worst at the picture's " + worst;
+  if (sigma < 0.2) return ok("excellent: " + known + there);
+  if (sigma < 0.5) return ok("good: " + known + there);
+  const std::string fix = "show the board more" + (worst.empty() ? std::string() : " at the picture's " + worst) +
+                          ", held still and tilted, then calibrate again";
+  if (sigma < 1.0) return note("acceptable: " + known + there, fix);
+  return problem("poor: " + known + there + ": too few views, or the board moved, bent, or was printed at the wrong scale",
+                 fix + "; the board glued flat on card, evenly lit, no glare; check the 100 mm bar of its sheet");
 }
 
 }  // namespace diskref::setup

@@ -1,11 +1,11 @@
 #pragma once
 // The lens calibration of a setup, fed frame by frame (a live camera, or a video): every frame is
 // searched for the board and the view found is judged at once, by the rules `diskref calibrate`
-// applies to a whole set (calibration/view_selection.h: moving, blurred, near-duplicate), so that
+// applies to a whole set (calibration/view_selection.h: moving, near-duplicate), so that
 // the person holding the board sees what counts while holding it. A map of the image shows where
 // corners have been seen; the advice says where the board is still needed, how many views are
 // tilted, and when the board has not been found for a while. Then the lens is calibrated from the
-// views kept (calibration/lens_calibration.h) and its RMS error explained.
+// views kept (calibration/lens_calibration.h) and its projection uncertainty explained.
 
 #include <optional>
 #include <string>
@@ -34,14 +34,16 @@ inline constexpr int kWantedViews = 12;
 inline constexpr int kWantedTiltedViews = 4;
 // No board for this long (seconds of the source) is said, with what to check.
 inline constexpr double kNoBoardSayAfterS = 5;
+// From this many views kept, the lens is fitted as views come and its worst-known region said.
+inline constexpr int kWorstRegionViews = 6;
 
 struct FrameVerdict {
   double t = 0;
   bool found = false;
   bool accepted = false;
   std::vector<cv::Point2f> corners;  // the board's corners as found (raw pixels), for drawing
-  std::string text;                  // "kept: view 7", "not kept: blurred: edges 4.1 px wide (limit 3.0 px)", "no board found"
-  std::string brief;                 // the same in a few words, to write over the picture: "kept", "blurred"
+  std::string text;                  // "kept: view 7", "not kept: near-duplicate of 1.50 s (...)", "no board found"
+  std::string brief;                 // the same in a few words, to write over the picture: "kept", "not kept: near-duplicate"
 };
 
 class CalibrationSession {
@@ -67,6 +69,11 @@ class CalibrationSession {
   // The last verdicts, newest last (at most 12).
   const std::vector<FrameVerdict>& recent() const { return recent_; }
   double last_found_t() const { return last_found_t_; }
+  // Where the lens is known worst so far (a quick fit of the views kept, refreshed as views are
+  // kept, from kWorstRegionViews views on), and its projection uncertainty there (px): "show the
+  // board here". Empty before.
+  const std::string& worst_known_region() const { return worst_region_; }
+  double worst_known_sigma_px() const { return worst_sigma_px_; }
 
   // Calibrates from the views kept. Throws calib::CalibrationRefused (its message says why).
   calib::LensCalibration calibrate() const;
@@ -80,10 +87,16 @@ class CalibrationSession {
   double last_found_t_ = -1;
   int frames_ = 0;
   int views_found_ = 0;
+  std::string worst_region_;
+  double worst_sigma_px_ = 0;
+
+  void update_worst_region();
 };
 
-// What an RMS reprojection error means for the referee, in a sentence, and whether it is good
-// enough (below 1 px).
-Advice explain_rms(double rms_px, const calib::LensCalibration& calibration);
+// What a calibration means for the referee, in a sentence, judged by its projection uncertainty
+// over the central 80 % of the picture (90th percentile: ok below 0.5 px, a note below 1 px, else
+// a problem), with the region known worst (where to show the board again). The RMS is mentioned,
+// not judged.
+Advice explain_calibration(const calib::LensCalibration& calibration);
 
 }  // namespace diskref::setup

@@ -6,27 +6,52 @@
 namespace diskref::simulator {
 namespace {
 
+// OpenCV's full distortion model (k1 k2 p1 p2 k3 k4 k5 k6 s1 s2 s3 s4 tx ty; missing ones are 0).
 struct Lens {
-  double k1, k2, p1, p2, k3;
+  double k1, k2, p1, p2, k3, k4, k5, k6, s1, s2, s3, s4;
+  cv::Matx33d tilt;  // the tilted sensor's projection (identity for tx = ty = 0)
 };
 
+// OpenCV's tilt projection (calib3d's computeTiltProjectionMatrix, not public in OpenCV 4.6).
+cv::Matx33d tilt_matrix(double tau_x, double tau_y) {
+  const double cx = std::cos(tau_x), sx = std::sin(tau_x), cy = std::cos(tau_y), sy = std::sin(tau_y);
+  const cv::Matx33d rot_x(1, 0, 0, 0, cx, sx, 0, -sx, cx);
+  const cv::Matx33d rot_y(cy, 0, -sy, 0, 1, 0, sy, 0, cy);
+  const cv::Matx33d rot = rot_y * rot_x;
+  const cv::Matx33d project(rot(2, 2), 0, -rot(0, 2), 0, rot(2, 2), -rot(1, 2), 0, 0, 1);
+  return project * rot;
+}
+
 Lens lens_of(const calib::CameraModel& camera) {
-  const auto& d = camera.dist_coeffs;
-  return {d[0], d[1], d[2], d[3], d[4]};
+  auto d = [&](std::size_t i) { return camera.coefficient(i); };
+  return {d(0), d(1), d(2), d(3), d(4), d(5), d(6), d(7), d(8), d(9), d(10), d(11), tilt_matrix(d(12), d(13))};
 }
 
 // Distorted normalized coordinates of an undistorted ray, and the Jacobian of that map.
 void distort(const Lens& l, double x, double y, double& xd, double& yd, cv::Matx22d* jacobian) {
-  double r2 = x * x + y * y;
-  double radial = 1 + r2 * (l.k1 + r2 * (l.k2 + r2 * l.k3));
-  xd = x * radial + 2 * l.p1 * x * y + l.p2 * (r2 + 2 * x * x);
-  yd = y * radial + l.p1 * (r2 + 2 * y * y) + 2 * l.p2 * x * y;
+  const double r2 = x * x + y * y;
+  const double numerator = 1 + r2 * (l.k1 + r2 * (l.k2 + r2 * l.k3));
+  const double denominator = 1 + r2 * (l.k4 + r2 * (l.k5 + r2 * l.k6));
+  const double radial = numerator / denominator;
+  const double xp = x * radial + 2 * l.p1 * x * y + l.p2 * (r2 + 2 * x * x) + r2 * (l.s1 + r2 * l.s2);
+  const double yp = y * radial + l.p1 * (r2 + 2 * y * y) + 2 * l.p2 * x * y + r2 * (l.s3 + r2 * l.s4);
+  const cv::Vec3d t = l.tilt * cv::Vec3d(xp, yp, 1);
+  xd = t[0] / t[2];
+  yd = t[1] / t[2];
   if (jacobian) {
-    double dradial_dr2 = l.k1 + r2 * (2 * l.k2 + 3 * l.k3 * r2);
-    (*jacobian)(0, 0) = radial + 2 * x * x * dradial_dr2 + 2 * l.p1 * y + 6 * l.p2 * x;
-    (*jacobian)(0, 1) = 2 * x * y * dradial_dr2 + 2 * l.p1 * x + 2 * l.p2 * y;
-    (*jacobian)(1, 0) = 2 * x * y * dradial_dr2 + 2 * l.p1 * x + 2 * l.p2 * y;
-    (*jacobian)(1, 1) = radial + 2 * y * y * dradial_dr2 + 6 * l.p1 * y + 2 * l.p2 * x;
+    const double dnum = l.k1 + r2 * (2 * l.k2 + 3 * l.k3 * r2);
+    const double dden = l.k4 + r2 * (2 * l.k5 + 3 * l.k6 * r2);
+    const double dradial_dr2 = (dnum * denominator - numerator * dden) / (denominator * denominator);
+    const double prism_x = l.s1 + 2 * l.s2 * r2, prism_y = l.s3 + 2 * l.s4 * r2;  // d/dr2 of the thin prism terms
+    cv::Matx22d undistorted;  // d(xp, yp) / d(x, y)
+    undistorted(0, 0) = radial + 2 * x * x * dradial_dr2 + 2 * l.p1 * y + 6 * l.p2 * x + 2 * x * prism_x;
+    undistorted(0, 1) = 2 * x * y * dradial_dr2 + 2 * l.p1 * x + 2 * l.p2 * y + 2 * y * prism_x;
+    undistorted(1, 0) = 2 * x * y * dradial_dr2 + 2 * l.p1 * x + 2 * l.p2 * y + 2 * x * prism_y;
+    undistorted(1, 1) = radial + 2 * y * y * dradial_dr2 + 6 * l.p1 * y + 2 * l.p2 * x + 2 * y * prism_y;
+    cv::Matx22d tilted;  // d(xd, yd) / d(xp, yp)
+    for (int r = 0; r < 2; ++r)
+      for (int c = 0; c < 2; ++c) tilted(r, c) = (l.tilt(r, c) * t[2] - t[r] * l.tilt(2, c)) / (t[2] * t[2]);
+    *jacobian = tilted * undistorted;
   }
 }
 

@@ -5,7 +5,7 @@
 // (OpenCV's: x right, y down, z forward) and intersected with the scene. Rays are written as
 // normalized undistorted coordinates (x/z, y/z); pixels are raw (distorted) image points in
 // OpenCV's convention (pixel centres at integer coordinates). The lens model is OpenCV's pinhole
-// with k1 k2 p1 p2 k3 (spec §7), so a point rendered here projects back exactly through
+// with any of its distortion models (4..14 coefficients, spec §7), so a point rendered here projects back exactly through
 // cv::projectPoints.
 
 #include <cmath>

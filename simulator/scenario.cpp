@@ -70,11 +70,17 @@ void parse_camera(const io::JsonCursor& c, const model::TableSpec& table, Camera
     rig.camera.camera_matrix = camera_matrix_for_fov(size, fov);
   }
   if (auto d = c.find("dist_coeffs")) {
-    auto coeffs = d->numbers(5);
-    for (std::size_t i = 0; i < 5; ++i) rig.camera.dist_coeffs[i] = coeffs[i];
-    if (std::fabs(coeffs[0]) > 1.5 || std::fabs(coeffs[1]) > 3 || std::fabs(coeffs[2]) > 0.1 || std::fabs(coeffs[3]) > 0.1 ||
-        std::fabs(coeffs[4]) > 5)
+    // Any of OpenCV's models (4, 5, 8, 12 or 14 coefficients), as a camera file may hold.
+    const std::size_t count = d->size();
+    if (std::find(calib::kDistortionCounts.begin(), calib::kDistortionCounts.end(), count) == calib::kDistortionCounts.end())
+      d->fail("must hold 4, 5, 8, 12 or 14 numbers (OpenCV's k1 k2 p1 p2 [k3 [k4 k5 k6 [s1 s2 s3 s4 [tx ty]]]])");
+    rig.camera.dist_coeffs = d->numbers(count);
+    const auto& k = rig.camera;
+    if (std::fabs(k.coefficient(0)) > 1.5 || std::fabs(k.coefficient(1)) > 3 || std::fabs(k.coefficient(2)) > 0.1 ||
+        std::fabs(k.coefficient(3)) > 0.1 || std::fabs(k.coefficient(4)) > 5)
       d->fail("distortion coefficients out of the range of real lenses (|k1| <= 1.5, |k2| <= 3, |p| <= 0.1, |k3| <= 5)");
+    if (std::string problem = calib::camera_model_problem(rig.camera); problem.rfind("dist_coeffs: ", 0) == 0)
+      d->fail(problem.substr(13));
   }
 
   auto pose = c.at("pose");

@@ -107,9 +107,10 @@ class CalibrationStage : public SetupStage {
                  {"picture under the boards", fmt::format("{:.0f} %", 100 * session_->area_coverage())},
                  {"4 x 4 grid reached", fmt::format("{:.0f} %", 100 * session_->cell_coverage())}};
     if (calibration_) {
+      v.figures.push_back({"lens known to", fmt::format("{:.2f} px (central 80 %, 1 sigma)", calibration_->uncertainty_central.p90)});
       v.figures.push_back({"RMS error", fmt::format("{:.3f} px", calibration_->rms_px)});
       v.figures.push_back({"focal length", fmt::format("{:.1f} +- {:.1f} px", calibration_->camera.fx(), calibration_->intrinsic_std[0])});
-      v.advice.push_back(setup::explain_rms(calibration_->rms_px, *calibration_));
+      v.advice.push_back(setup::explain_calibration(*calibration_));
     }
     if (!refusal_.empty())
       v.advice.push_back(setup::problem("cannot calibrate yet: " + refusal_,

@@ -184,6 +184,17 @@ double PoseUncertainty::sigma_mm(geom::Vec2 p, double height_mm) const {
   return std::max(s, model_floor_mm_);
 }
 
+double PoseUncertainty::lens_sigma_mm(geom::Vec2 p, double height_mm) const {
+  if (!pose_.camera.uncertainty) return 0;
+  // The local scale: a millimetre step along each table axis, in pixels.
+  const auto px = calib::image_from_table(
+      pose_, std::vector<cv::Point3d>{{p.x, p.y, height_mm}, {p.x + 1, p.y, height_mm}, {p.x, p.y + 1, height_mm}});
+  const cv::Point2d ex = px[1] - px[0], ey = px[2] - px[0];
+  const double px_per_mm = std::sqrt(std::fabs(ex.x * ey.y - ex.y * ey.x));  // area scale
+  if (!(px_per_mm > 0) || !std::isfinite(px_per_mm)) return 0;
+  return pose_.camera.uncertainty->at(px[0], pose_.camera.image_size) / px_per_mm;
+}
+
 double PoseUncertainty::lift_per_mm(geom::Vec2 p, double height_mm) const {
   const cv::Vec3d centre = pose_.camera_center_table();
   const double above = centre[2] - height_mm;

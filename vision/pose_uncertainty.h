@@ -52,6 +52,11 @@ class PoseUncertainty {
   // How far (mm) the point seen at `p` moves on the table per mm of height error: its horizontal
   // distance from the camera over the camera's height above it.
   double lift_per_mm(geom::Vec2 p, double height_mm) const;
+  // The lens's own share at `p` (issue 37): the calibration's projection uncertainty where `p` is
+  // seen (the camera file's grid, spec §7; 0 without one), carried onto the table through the
+  // local scale (mm per pixel) there. Per axis, 1 sigma, worst direction. Kept apart from sigma_mm
+  // so that the tracker adds it where it adds the lift: hypot(pose, lift, lens).
+  double lens_sigma_mm(geom::Vec2 p, double height_mm) const;
   // The floor from leaving markers out (0 with a calibrated lens), per axis.
   double model_floor_mm() const { return model_floor_mm_; }
 

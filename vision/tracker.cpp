@@ -391,7 +391,9 @@ std::vector<DiskObservation> Tracker::measure(std::vector<DetectionRecord>& reco
       // displacement lies along one direction).
       const double pose_share = pose_uncertainty_ ? pose_uncertainty_->sigma_mm(p, height) : 0.0;
       const double lift_share = pose_uncertainty_ ? tag_height_sigma_mm(disk) * pose_uncertainty_->lift_per_mm(p, height) / std::sqrt(2.0) : 0.0;
-      o.calibration_sigma_mm = std::hypot(pose_share, lift_share);
+      // And the lens's at this place (the camera file's uncertainty grid; 0 without one).
+      const double lens_share = pose_uncertainty_ ? pose_uncertainty_->lens_sigma_mm(p, height) : 0.0;
+      o.calibration_sigma_mm = std::hypot(pose_share, lift_share, lens_share);
       o.pixels_per_mm = m->pixels_per_mm;
       o.tag_size_mm = tag.size_mm;
       per_disk[ref->disk_index].push_back({r, o});

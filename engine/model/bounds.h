@@ -54,9 +54,13 @@ inline constexpr double kMaxFieldOfViewDeg = 170;
 inline constexpr double kMaxPixelAspect = 2;
 inline constexpr double kMaxSkewOfFx = 0.1;
 // The principal point lies in the image.
-// Distortion (OpenCV's k1 k2 p1 p2 k3): |k1|, |k2|, |k3| <= 100, |p1|, |p2| <= 1.
+// Distortion (OpenCV's k1 k2 p1 p2 k3 k4 k5 k6 s1 s2 s3 s4 tx ty): |k1..k6| <= 100,
+// |p1|, |p2|, |s1..s4| <= 1, a sensor tilted at most 0.5 rad (|tx|, |ty|).
 inline constexpr double kMaxRadialDistortion = 100;
 inline constexpr double kMaxTangentialDistortion = 1;
+inline constexpr double kMaxSensorTiltRad = 0.5;
+// A projection-uncertainty grid in a camera file: 2..256 nodes a side.
+inline constexpr int kMaxUncertaintyGridSide = 256;
 // Reprojection errors and other quality figures: 0 to 1000 px (or mm).
 inline constexpr double kMaxQualityFigure = 1'000;
 // A camera at another resolution than its calibration is scaled when the aspect ratios agree to

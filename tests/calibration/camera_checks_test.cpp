@@ -50,6 +50,59 @@ TEST(CameraChecks, AbsurdFocalLengthsPrincipalPointsAndDistortionAreRefused) {
   EXPECT_THAT(camera_error(huge), HasSubstr("image_size[0]: must be an integer between 16 and 16384 (got 99999)"));
 }
 
+TEST(CameraChecks, EveryOpenCVDistortionModelIsTakenAndOthersAreNamed) {
+  const std::vector<double> full{-0.2, 0.05, 0.001, -0.001, 0.01, 0.02, -0.01, 0.003,
+                                 0.001, -0.0005, 0.0007, 0.0002, 0.01, -0.02};
+  for (std::size_t count : kDistortionCounts) {
+    nlohmann::json doc = duel_camera();
+    doc["dist_coeffs"] = std::vector<double>(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(count));
+    const CameraModel camera = parse_camera_model(io::JsonCursor(doc, "camera.json"));
+    EXPECT_EQ(camera.dist_coeffs.size(), count);
+    EXPECT_EQ(camera.dist_mat().cols, static_cast<int>(count));
+    // Written and read back unchanged.
+    EXPECT_EQ(parse_camera_model(io::JsonCursor(camera_model_to_json(camera), "again.json")).dist_coeffs, camera.dist_coeffs);
+  }
+  for (std::size_t count : {0u, 3u, 6u, 7u, 9u, 13u, 15u}) {
+    nlohmann::json doc = duel_camera();
+    doc["dist_coeffs"] = std::vector<double>(count, 0.0);
+    EXPECT_THAT(camera_error(doc), HasSubstr("camera.json: dist_coeffs: must hold 4, 5, 8, 12 or 14 numbers")) << count;
+  }
+  nlohmann::json tilted = duel_camera();
+  tilted["dist_coeffs"] = std::vector<double>(14, 0.0);
+  tilted["dist_coeffs"][12] = 2.0;
+  EXPECT_THAT(camera_error(tilted), HasSubstr("dist_coeffs: tx = 2 is beyond any lens"));
+  nlohmann::json prism = duel_camera();
+  prism["dist_coeffs"] = std::vector<double>(12, 0.0);
+  prism["dist_coeffs"][9] = 5.0;
+  EXPECT_THAT(camera_error(prism), HasSubstr("dist_coeffs: s2 = 5 is beyond any lens"));
+}
+
+TEST(CameraChecks, TheUncertaintyGridIsReadCheckedAndInterpolated) {
+  nlohmann::json doc = duel_camera();
+  doc["uncertainty"] = {{"grid", {2, 2}}, {"sigma_px", {0.1, 0.3, 0.5, 0.7}}};
+  const CameraModel camera = parse_camera_model(io::JsonCursor(doc, "camera.json"));
+  ASSERT_TRUE(camera.uncertainty);
+  EXPECT_NEAR(camera.uncertainty->at({0, 0}, camera.image_size), 0.1, 1e-12);
+  EXPECT_NEAR(camera.uncertainty->at({1919, 1079}, camera.image_size), 0.7, 1e-12);
+  EXPECT_NEAR(camera.uncertainty->at({959.5, 539.5}, camera.image_size), 0.4, 1e-12);
+  EXPECT_NEAR(camera.uncertainty->at({-50, 5000}, camera.image_size), 0.5, 1e-12);  // clamped to the image
+  // A scaled camera's uncertainty is in its own pixels.
+  EXPECT_NEAR(scaled(camera, {960, 540}).uncertainty->at({0, 0}, {960, 540}), 0.05, 1e-12);
+  EXPECT_EQ(camera_model_to_json(camera)["uncertainty"], doc["uncertainty"]);
+  nlohmann::json short_list = doc;
+  short_list["uncertainty"]["sigma_px"] = {0.1, 0.2};
+  EXPECT_THAT(camera_error(short_list), HasSubstr("camera.json: uncertainty.sigma_px: "));
+  nlohmann::json negative = doc;
+  negative["uncertainty"]["sigma_px"][2] = -1.0;
+  EXPECT_THAT(camera_error(negative), HasSubstr("camera.json: uncertainty: sigma_px holds -1"));
+  nlohmann::json one_node = doc;
+  one_node["uncertainty"]["grid"] = {1, 4};
+  EXPECT_THAT(camera_error(one_node), HasSubstr("uncertainty.grid: must be two whole numbers 2..256"));
+  nlohmann::json typo = doc;
+  typo["uncertainty"]["sigmas"] = 1;
+  EXPECT_THAT(camera_error(typo), HasSubstr("sigmas"));
+}
+
 TEST(CameraChecks, ACameraFileFitsVideosOfItsAspectOnly) {
   const CameraModel camera = parse_camera_model(io::JsonCursor(duel_camera(), "camera.json"));
   EXPECT_EQ(camera_fits_image_problem(camera, cv::Size(1920, 1080)), "");

@@ -9,18 +9,11 @@
 #include <opencv2/core.hpp>
 
 #include "calibration/camera_model.h"
+#include "calibration/projection_uncertainty.h"
 
 namespace diskref::testing {
 
-// Unit rays (camera frame) of the given raw pixels under `camera`, undistorted to convergence.
-inline std::vector<cv::Vec3d> unit_rays(const calib::CameraModel& camera, const std::vector<cv::Point2d>& pixels) {
-  std::vector<cv::Point2d> normalized;
-  cv::undistortPoints(pixels, normalized, cv::Mat(camera.camera_matrix), camera.dist_mat(), cv::noArray(), cv::noArray(),
-                      cv::TermCriteria(cv::TermCriteria::COUNT + cv::TermCriteria::EPS, 200, 1e-15));
-  std::vector<cv::Vec3d> rays;
-  for (const auto& n : normalized) rays.push_back(cv::normalize(cv::Vec3d(n.x, n.y, 1.0)));
-  return rays;
-}
+using calib::unit_rays;
 
 // Pixel centres on a grid over the whole image, its border included.
 inline std::vector<cv::Point2d> image_grid(cv::Size size, int steps) {
@@ -52,14 +45,7 @@ inline RayMapError ray_map_error_at(const calib::CameraModel& truth, const calib
                                     const std::vector<cv::Point2d>& pixels) {
   auto a = unit_rays(truth, pixels);
   auto b = unit_rays(estimate, pixels);
-  // Kabsch: the rotation taking b onto a.
-  cv::Matx33d h = cv::Matx33d::zeros();
-  for (std::size_t i = 0; i < a.size(); ++i) h += b[i] * a[i].t();
-  cv::Mat w, u, vt;
-  cv::SVD::compute(cv::Mat(h), w, u, vt);
-  cv::Matx33d v = cv::Matx33d(cv::Mat(vt.t())), ut = cv::Matx33d(cv::Mat(u.t()));
-  double d = cv::determinant(v * ut) < 0 ? -1.0 : 1.0;
-  cv::Matx33d rotation = v * cv::Matx33d(1, 0, 0, 0, 1, 0, 0, 0, d) * ut;
+  const cv::Matx33d rotation = calib::best_rotation(b, a);
   double f = truth.fx();
   RayMapError out;
   for (std::size_t i = 0; i < a.size(); ++i) {

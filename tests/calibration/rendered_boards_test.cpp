@@ -6,6 +6,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "calibration/lens_calibration.h"
+#include "calibration/projection_uncertainty.h"
 #include "calibration/view_quality.h"
 #include "calibration/view_selection.h"
 #include "lens_compare.h"
@@ -138,7 +139,15 @@ void expect_recovers_the_lens(const BoardSpec& board, uint64_t seed) {
   EXPECT_NEAR(cal.camera.cx(), truth.cx(), 2.0);
   EXPECT_NEAR(cal.camera.cy(), truth.cy(), 2.0);
   EXPECT_LT(error.max_aligned_px, 0.3);
-  EXPECT_LE(cal.rms_px, 0.3);
+  // The lens is right within its predicted uncertainty over the central 80 % of the image.
+  const auto grid = central_grid(truth.image_size, 24, 14, 0.8);
+  const auto apart = lens_difference_px(cal.camera, truth, grid);
+  const auto sigma = projection_sigma_px(cal.camera, cal.covariance, grid);
+  int within = 0;
+  for (std::size_t i = 0; i < grid.size(); ++i) within += apart[i] <= 3 * sigma[i];
+  std::printf("  truth within 3 predicted sigma at %d of %zu points (sigma median %.3f px)\n", within, grid.size(),
+              cal.uncertainty_central.median);
+  EXPECT_GE(within, static_cast<int>(0.8 * static_cast<double>(grid.size())));
 }
 
 TEST(RenderedBoards, ChessboardRecoversTheLens) { expect_recovers_the_lens(ChessboardSpec{{9, 6}, 30.0}, 100); }
@@ -147,12 +156,13 @@ TEST(RenderedBoards, CharucoRecoversTheLens) {
   expect_recovers_the_lens(CharucoSpec{{11, 8}, 24.0, 16.0, "DICT_5X5_100"}, 200);
 }
 
-TEST(RenderedBoards, BlurredViewsAreDroppedAndNamed) {
-  // Two views out of focus (Gaussian sigma 3 px) among sharp ones.
+TEST(RenderedBoards, BlurredViewsAreKeptAndTheLensStaysRight) {
+  // Two views out of focus (Gaussian sigma 3 px) among sharp ones: their corners are still good
+  // (the sub-pixel search needs no sharp edge), so they are kept, and the lens is still found.
   CameraModel truth = true_camera();
   BoardSpec board = ChessboardSpec{{9, 6}, 30.0};
   print::BoardSpec spec = render_spec(board);
-  auto poses = card_poses(truth, spec, 8, 300);
+  auto poses = card_poses(truth, spec, 10, 300);
   std::vector<ViewCandidate> candidates;
   for (std::size_t i = 0; i < poses.size(); ++i) {
     simulator::ImageEffects effects = realistic_effects();
@@ -164,14 +174,17 @@ TEST(RenderedBoards, BlurredViewsAreDroppedAndNamed) {
     ASSERT_TRUE(candidate) << i;
     ASSERT_TRUE(candidate->edge_width_px);
     std::printf("view %zu: edges %.2f px\n", i, *candidate->edge_width_px);
+    if (i == 2 || i == 5) {
+      EXPECT_GT(*candidate->edge_width_px, 5.0);  // measured as blurred
+    }
     candidates.push_back(std::move(*candidate));
   }
   ViewSelection selection = select_views(candidates, truth.image_size);
-  std::vector<std::string> blurred;
-  for (const auto& d : selection.dropped)
-    if (d.reason.find("blurred") != std::string::npos) blurred.push_back(d.name);
-  EXPECT_EQ(blurred, (std::vector<std::string>{"view 2", "view 5"}));
-  EXPECT_EQ(selection.kept.size(), 6u);
+  EXPECT_TRUE(selection.dropped.empty());
+  LensCalibration cal = calibrate_lens(selection.kept, truth.image_size);
+  EXPECT_EQ(cal.views.size(), poses.size());
+  EXPECT_TRUE(cal.outliers.empty());
+  EXPECT_LT(testing::ray_map_error(truth, cal.camera).max_aligned_px, 0.5);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // exit status.
 #include <fstream>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -91,6 +92,24 @@ TEST_F(TableCommand, TheVideosFirstFramesGiveTheTruePose) {
   EXPECT_NE(r.out.find("fit to the marker corners"), std::string::npos);
   EXPECT_NE(r.out.find("  0-2  "), std::string::npos);
   EXPECT_NE(r.out.find("wrote " + path("pose.json")), std::string::npos);
+  // Each corner marker's reprojection error in the image: the true lens puts each within a pixel.
+  EXPECT_NE(r.out.find("marker reprojection errors (px RMS, a check of the lens at the image's edges):"), std::string::npos);
+  for (int id = 0; id < 4; ++id) {
+    const auto at = r.out.find(fmt::format("  marker {} at (", id));
+    ASSERT_NE(at, std::string::npos) << id;
+    const auto colon = r.out.find("px: ", at);
+    EXPECT_LT(std::stod(r.out.substr(colon + 4)), 1.0) << r.out.substr(at, 60);
+  }
+  EXPECT_EQ(r.out.find("the lens is known to"), std::string::npos);  // no uncertainty in this camera file
+
+  // A camera file with the calibration's uncertainty grid: each marker's error is set against it.
+  nlohmann::json camera = io::read_json_file(session("camera.json"));
+  camera["uncertainty"] = {{"grid", {2, 2}}, {"sigma_px", {0.25, 0.25, 0.25, 0.25}}};
+  std::ofstream(path("camera-u.json")) << camera.dump();
+  CommandRun u = run("table " + session("video.mp4") + " --table " + session("table.json") + " --calib " +
+                     path("camera-u.json") + " --frames 4 --out " + path("pose-u.json"));
+  ASSERT_EQ(u.status, 0) << u.err;
+  EXPECT_NE(u.out.find("; the lens is known to 0.25 px there (1 sigma)"), std::string::npos) << u.out;
 }
 
 TEST_F(TableCommand, AHandOverAMarkerIsNamedAndThePoseStillHolds) {

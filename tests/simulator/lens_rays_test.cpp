@@ -41,6 +41,31 @@ TEST(LensRays, InverseRoundTripsEveryPixelOfAStrongLens) {
   EXPECT_LT(worst, 1e-8);
 }
 
+// Every model a camera file may hold (spec §7: 4, 5, 8, 12 or 14 coefficients) renders as OpenCV
+// projects, and inverts.
+TEST(LensRays, EveryDistortionModelIsOpenCVsAndInverts) {
+  const std::vector<double> full{-0.21, 0.08, 0.0007, -0.0004, -0.015, 0.02, -0.01, 0.004,
+                                 0.0012, -0.0005, -0.0009, 0.0003, 0.01, -0.008};
+  for (std::size_t count : calib::kDistortionCounts) {
+    calib::CameraModel camera = testing::test_camera(true);
+    camera.dist_coeffs.assign(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(count));
+    std::vector<cv::Point3d> points;
+    for (double x = -0.6; x <= 0.6; x += 0.15)
+      for (double y = -0.35; y <= 0.35; y += 0.1) points.emplace_back(x, y, 1.0);
+    std::vector<cv::Point2d> projected;
+    cv::projectPoints(points, cv::Vec3d(0, 0, 0), cv::Vec3d(0, 0, 0), camera.camera_matrix, camera.dist_mat(), projected);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      cv::Point2d mine = pixel_from_ray(camera, {points[i].x, points[i].y});
+      EXPECT_NEAR(mine.x, projected[i].x, 1e-7) << count << " coefficients";
+      EXPECT_NEAR(mine.y, projected[i].y, 1e-7) << count << " coefficients";
+      auto ray = ray_from_pixel(camera, projected[i]);
+      ASSERT_TRUE(ray) << count;
+      EXPECT_NEAR((*ray)[0], points[i].x, 1e-8) << count;
+      EXPECT_NEAR((*ray)[1], points[i].y, 1e-8) << count;
+    }
+  }
+}
+
 TEST(LensRays, GridInterpolationIsWithinAThousandthOfAPixel) {
   calib::CameraModel camera = testing::test_camera(true);
   RayGrid grid(camera);

@@ -76,6 +76,27 @@ TEST(PoseUncertainty, TheLiftsLeverIsTheDistanceFromBelowTheCameraOverItsHeight)
   EXPECT_NEAR(u.lift_per_mm({600, 700}, 2.0), 500.0 / 998.0, 1e-6);
 }
 
+// The lens's own share (issue 37): the camera file's projection uncertainty where the point is
+// seen, in millimetres there; none without a grid.
+TEST(PoseUncertainty, TheLensShareIsItsProjectionUncertaintyInMillimetresThere) {
+  const model::TableSpec table = table_600();
+  calib::CameraPose pose = test::camera_above({1920, 1080}, 1300, {300, 300}, 1000, 0);
+  const PoseUncertainty without(table, pose, seen_markers(table, pose), pose.camera, pose.camera.image_size);
+  EXPECT_EQ(without.lens_sigma_mm({300, 300}, 2.0), 0.0);
+  // 0.2 px on the left of the picture, 0.6 px on the right.
+  pose.camera.uncertainty = calib::UncertaintyGrid{2, 2, {0.2, 0.6, 0.2, 0.6}};
+  const PoseUncertainty u(table, pose, seen_markers(table, pose), pose.camera, pose.camera.image_size);
+  // Straight below the camera: 998 mm away at 1300 px focal length.
+  const cv::Point2d middle = calib::image_from_table(pose, {300, 300, 2.0});
+  const double expected = pose.camera.uncertainty->at(middle, pose.camera.image_size) * 998.0 / 1300.0;
+  EXPECT_NEAR(u.lens_sigma_mm({300, 300}, 2.0), expected, 0.01 * expected);
+  // Larger where the picture's right side sees the table.
+  const cv::Point2d a = calib::image_from_table(pose, {0, 300, 2.0}), b = calib::image_from_table(pose, {600, 300, 2.0});
+  const geom::Vec2 right = a.x > b.x ? geom::Vec2{0, 300} : geom::Vec2{600, 300};
+  const geom::Vec2 left = a.x > b.x ? geom::Vec2{600, 300} : geom::Vec2{0, 300};
+  EXPECT_GT(u.lens_sigma_mm(right, 2.0), 1.5 * u.lens_sigma_mm(left, 2.0));
+}
+
 TEST(PoseUncertainty, WithoutALensModelTheMarkersLeftOutSetAFloor) {
   const model::TableSpec table = table_600();
   // A barrel lens that the pinhole estimated from the markers does not know.
