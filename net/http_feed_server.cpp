@@ -126,6 +126,11 @@ void on_connection(void* cls, MHD_Connection* c, void** socket_context, MHD_Conn
   static_cast<HttpFeedServer*>(cls)->connection_event(c, socket_context, code == MHD_CONNECTION_NOTIFY_STARTED);
 }
 
+void* on_request_line(void* cls, const char*, MHD_Connection* c) {
+  static_cast<HttpFeedServer*>(cls)->request_line(c);
+  return nullptr;  // the request's own pointer is made when its head is answered
+}
+
 void on_completed(void* cls, MHD_Connection* c, void** request_cls, MHD_RequestTerminationCode toe) {
   static_cast<HttpFeedServer*>(cls)->request_done(c, static_cast<HttpFeedServer::Request*>(*request_cls),
                                                   static_cast<int>(toe));
@@ -171,6 +176,7 @@ HttpFeedServer::HttpFeedServer(FeedHub& hub, HttpFeedOptions options, ProblemRep
       {MHD_OPTION_STRICT_FOR_CLIENT, 1, nullptr},  // refuse what is not quite HTTP (e.g. no Host)
       {MHD_OPTION_NOTIFY_CONNECTION, reinterpret_cast<intptr_t>(&on_connection), this},
       {MHD_OPTION_NOTIFY_COMPLETED, reinterpret_cast<intptr_t>(&on_completed), this},
+      {MHD_OPTION_URI_LOG_CALLBACK, reinterpret_cast<intptr_t>(&on_request_line), this},
   };
   if (!options_.tls_cert_pem.empty()) {
     if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES)
@@ -231,15 +237,17 @@ void HttpFeedServer::connection_event(MHD_Connection* c, void** socket_context, 
     *socket_context = reinterpret_cast<void*>(static_cast<std::uintptr_t>(deadlines_->opened(fd)));
   } else {
     // Before MHD closes the socket: the watchdog forgets it first.
-    const bool never_routed = deadlines_->closed(reinterpret_cast<std::uintptr_t>(*socket_context));
-    // A request that never reached answer() but was answered with an error: libmicrohttpd
-    // refused it itself (not HTTP, a head too large for its memory, no Host).
-    const MHD_ConnectionInfo* status = MHD_get_connection_info(c, MHD_CONNECTION_INFO_HTTP_STATUS);
-    if (never_routed && status && status->http_status >= 400)
-      problems_.report("bad_request_400", "the live feed: a malformed request was refused (" +
-                                              std::to_string(status->http_status) +
-                                              "); further ones are not reported");
+    // A request line came but no head reached answer(): libmicrohttpd refused the head itself (a
+    // malformed header, a head too large for its memory, no Host).
+    if (deadlines_->closed(reinterpret_cast<std::uintptr_t>(*socket_context)))
+      problems_.report("bad_request_400",
+                       "the live feed: a malformed request was refused; further ones are not reported");
   }
+}
+
+void HttpFeedServer::request_line(MHD_Connection* c) {
+  if (const MHD_ConnectionInfo* info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT))
+    deadlines_->line_arrived(reinterpret_cast<std::uintptr_t>(info->socket_context));
 }
 
 void HttpFeedServer::request_done(MHD_Connection* c, Request* request, int termination) {

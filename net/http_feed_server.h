@@ -91,6 +91,7 @@ class HttpFeedServer {
   int answer(MHD_Connection* connection, const char* url, const char* method, Request*& request);
   long read_stream(Stream& stream, char* buffer, std::size_t max);
   void connection_event(MHD_Connection* connection, void** socket_context, bool opened);
+  void request_line(MHD_Connection* connection);
   void request_done(MHD_Connection* connection, Request* request, int termination);
   void stream_closed(Stream* stream);
 

@@ -20,10 +20,15 @@ std::uint64_t RequestDeadlines::opened(int socket) {
   {
     std::lock_guard lock(mutex_);
     id = next_id_++;
-    watched_[id] = Watched{socket, Clock::now() + limit_};
+    watched_[id] = Watched{socket, Clock::now() + limit_, false, false};
   }
   changed_.notify_all();
   return id;
+}
+
+void RequestDeadlines::line_arrived(std::uint64_t id) {
+  std::lock_guard lock(mutex_);
+  if (const auto it = watched_.find(id); it != watched_.end()) it->second.line_seen = true;
 }
 
 void RequestDeadlines::head_arrived(std::uint64_t id) {
@@ -46,7 +51,7 @@ bool RequestDeadlines::closed(std::uint64_t id) {
   std::lock_guard lock(mutex_);
   const auto it = watched_.find(id);
   if (it == watched_.end()) return false;
-  const bool never = !it->second.head_seen;
+  const bool never = it->second.line_seen && !it->second.head_seen;
   watched_.erase(it);
   return never;
 }

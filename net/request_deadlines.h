@@ -30,10 +30,11 @@ class RequestDeadlines {
 
   // Returns the connection's id (never 0).
   std::uint64_t opened(int socket);
+  void line_arrived(std::uint64_t id);  // a request line was read (its head may yet fail)
   void head_arrived(std::uint64_t id);
   void reply_done(std::uint64_t id);
-  // True when no request head ever arrived on the connection: what it sent, if anything, was not
-  // a request that was routed (libmicrohttpd refused it, or the client sent nothing).
+  // True when a request line arrived on the connection but no request head was ever routed: the
+  // head was refused by libmicrohttpd (a malformed header, one too large, no Host).
   bool closed(std::uint64_t id);
   // Connections cut for being late, so far.
   int cut() const;
@@ -47,6 +48,7 @@ class RequestDeadlines {
   struct Watched {
     int socket = -1;
     Clock::time_point deadline = Clock::time_point::max();  // max: no head awaited
+    bool line_seen = false;
     bool head_seen = false;
   };
   std::map<std::uint64_t, Watched> watched_;

@@ -10,7 +10,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth
   poppler-utils
-  libcpp-httplib-dev libmicrohttpd-dev libqrencode-dev liblo-dev libmosquitto-dev mosquitto chromium
+  libcpp-httplib-dev libmicrohttpd-dev libqrencode-dev libssl-dev liblo-dev libmosquitto-dev mosquitto chromium
   clang libclang-rt-dev
 )
 missing=()

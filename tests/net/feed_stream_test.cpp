@@ -149,9 +149,11 @@ TEST_F(LiveFeedTest, BadClientsCostTheRefereeNothingAndAreEachReportedOnce) {
                    dir_ / "attacked.log");
   const int port = port_of(run);
 
-  // Nonsense, three times: each is refused (400), the first is reported.
+  // Nonsense, three times: each is refused (400), the first is reported; what is not even a
+  // request line is closed without an answer.
   for (int i = 0; i < 3; ++i)
-    EXPECT_EQ(exchange(port, "GARBAGE\r\n\r\n", 3s).substr(0, 12), "HTTP/1.1 400");
+    EXPECT_EQ(exchange(port, "GET / HTTP/1.1\r\nHost 127.0.0.1\r\n\r\n", 3s).substr(0, 12), "HTTP/1.1 400");
+  EXPECT_EQ(exchange(port, "GARBAGE\r\n\r\n", 3s), "");
   EXPECT_EQ(exchange(port, "GET /nothing HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", 3s).substr(0, 12),
             "HTTP/1.1 404");
 

@@ -204,6 +204,8 @@ TEST(Hall, HostileStatesAreShownAsTextOrAsBrokenOnTheirOwnCards) {
     ASSERT_TRUE(up_changed.wait_for(lock, 10s, [&] { return up; }));
   }
   const std::string markup = "<img src=x onerror=\"window.pwned=1\"><b>bold</b>";
+  // A topic level has no "/": a name's markup has no closing tag.
+  const std::string name_markup = "<img src=x onerror=\"window.pwned=3\"><b>bold";
   const nlohmann::json good = {
       {"feed", 1}, {"type", "state"},
       {"setup", {{"play_area_mm", {900, 600}}, {"disks", nlohmann::json::array()}}},
@@ -213,7 +215,7 @@ TEST(Hall, HostileStatesAreShownAsTextOrAsBrokenOnTheirOwnCards) {
       {"last_ruling", {{"entry", 4}, {"t", 12.5}, {"text", markup}}}};
   const std::vector<std::pair<std::string, std::string>> states = {
       {"a-good", good.dump()},
-      {markup, good.dump()},                                                              // a name with markup
+      {name_markup, good.dump()},                                                         // a name with markup
       {"c-ships-a-number", R"({"type": "state", "game": {"turn": {"turn": 1}, "ships": 5}})"},
       {"d-disks-a-number", R"({"type": "state", "setup": {"play_area_mm": "big", "disks": 3}, "frame": {"disks": 7}})"},
       {"e-game-a-number", R"({"type": "state", "game": 5})"},
@@ -236,7 +238,7 @@ TEST(Hall, HostileStatesAreShownAsTextOrAsBrokenOnTheirOwnCards) {
   EXPECT_TRUE(browser.evaluate("window.pwned === undefined").get<bool>());
   // The name with markup is a card of its own, titled with that text.
   EXPECT_EQ(browser.evaluate("[...document.querySelectorAll('[data-table]')].filter(c => c.dataset.table === " +
-                             nlohmann::json(markup).dump() + ").length"),
+                             nlohmann::json(name_markup).dump() + ").length"),
             1);
   // Each bad table says so on its card; the good ones do not.
   for (const char* bad : {"e-game-a-number", "f-deep", "g-not-json", "h-too-large"})
