@@ -28,13 +28,14 @@ std::string terminal_qr(const std::string& text) {
 
 std::string beyond_loopback_notice(const HttpFeedServer& server, const HttpFeedOptions& o) {
   if (is_loopback(o.listen.host)) return "";
+  const bool token_needed = !o.token.empty() && !o.public_read;
+  const std::string url = token_needed ? server.url() : server.url_without_token();
   std::string text = "listening beyond this machine (" + o.listen.host + "): ";
-  if (o.token.empty() || o.public_read)
-    text += "anyone who can reach it sees the game (--serve-public)";
-  else
-    text += "a token is required; open " + server.url() + " (the token is kept by the browser), or scan:\n" +
-            terminal_qr(server.url());
-  if (!o.token.empty() && o.public_read) text += "\nthe token, for pages that change something: " + o.token;
+  text += token_needed ? "a token is required; open " + url + " (the token is kept by the browser)"
+                       : "anyone who can reach it sees the game (--serve-public); open " + url;
+  text += ", or scan:\n" + terminal_qr(url);
+  if (!o.token.empty() && o.public_read) text += "the token, for pages that change something: " + o.token;
+  if (!text.empty() && text.back() == '\n') text.pop_back();
   return text;
 }
 

@@ -1,6 +1,7 @@
 #include "net/http_feed_server.h"
 
 #include <arpa/inet.h>
+#include <ifaddrs.h>
 #include <microhttpd.h>
 #include <netdb.h>
 #include <sys/socket.h>
@@ -138,6 +139,31 @@ void on_completed(void* cls, MHD_Connection* c, void** request_cls, MHD_RequestT
   *request_cls = nullptr;
 }
 
+// The host a browser on another machine is given: a wildcard address (0.0.0.0, ::) is no address
+// to open, so the first of this machine's own that is not loopback stands for it (IPv4 first).
+std::string host_to_open(const std::string& listen_host) {
+  if (listen_host != "0.0.0.0" && listen_host != "::") return listen_host;
+  ifaddrs* all = nullptr;
+  if (getifaddrs(&all) != 0) return listen_host;
+  std::string v4, v6;
+  for (const ifaddrs* a = all; a; a = a->ifa_next) {
+    if (!a->ifa_addr) continue;
+    char text[INET6_ADDRSTRLEN] = "";
+    if (a->ifa_addr->sa_family == AF_INET && v4.empty()) {
+      inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(a->ifa_addr)->sin_addr, text, sizeof text);
+      if (std::string(text).rfind("127.", 0) != 0) v4 = text;
+    } else if (a->ifa_addr->sa_family == AF_INET6 && v6.empty() && listen_host == "::") {
+      const auto* in6 = reinterpret_cast<const sockaddr_in6*>(a->ifa_addr);
+      if (!IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr) && !IN6_IS_ADDR_LINKLOCAL(&in6->sin6_addr)) {
+        inet_ntop(AF_INET6, &in6->sin6_addr, text, sizeof text);
+        v6 = text;
+      }
+    }
+  }
+  freeifaddrs(all);
+  return !v4.empty() ? v4 : !v6.empty() ? v6 : listen_host;
+}
+
 // The address to listen on: a numeric address, or a name resolved once ("localhost").
 sockaddr_storage listen_address(const Endpoint& e, socklen_t& length) {
   addrinfo hints{};
@@ -213,7 +239,7 @@ HttpFeedServer::~HttpFeedServer() {
 }
 
 std::string HttpFeedServer::url_without_token() const {
-  return scheme() + "://" + to_string(Endpoint{options_.listen.host, port_}) + "/";
+  return scheme() + "://" + to_string(Endpoint{host_to_open(options_.listen.host), port_}) + "/";
 }
 
 std::string HttpFeedServer::url() const {

@@ -77,7 +77,8 @@ class HttpFeedServer {
   // inside another site's frame (the overlay, for a streaming program's browser source).
   void add_page(const std::string& path, std::string content_type, std::string body, bool framable = false);
   int port() const { return port_; }
-  // http[s]://HOST:PORT/ as a browser is given it (with ?token=... when one is required).
+  // http[s]://HOST:PORT/ as a browser is given it (with ?token=... when one is required); for a
+  // wildcard address (0.0.0.0, ::) HOST is this machine's first address that is not loopback.
   std::string url() const;
   // The same without the token (for messages that others may see).
   std::string url_without_token() const;

@@ -21,6 +21,7 @@
 #include "child_process.h"
 #include "headless_chromium.h"
 #include "net/mqtt_connection.h"
+#include "raw_http.h"
 #include "referee_feed_run.h"
 
 namespace diskref::testing {
@@ -253,6 +254,32 @@ TEST(Hall, HostileStatesAreShownAsTextOrAsBrokenOnTheirOwnCards) {
             "12.5 s: " + markup);
   hall.kill_now();
   broker.kill();
+  std::filesystem::remove_all(dir);
+}
+
+// Opened beyond loopback, the hall prints its address with a token and a QR code of it, and
+// answers only requests that carry the token; --serve-public opens the read-only pages.
+TEST(Hall, BeyondLoopbackATokenIsPrintedAndRequired) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("diskref-hall-token-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  for (const bool open : {false, true}) {
+    std::vector<std::string> args{"hall", "--mqtt", "127.0.0.1:1", "--serve", "0.0.0.0:0"};
+    if (open) args.push_back("--serve-public");
+    ChildProcess hall(diskref_program(), args, dir / (open ? "public.log" : "token.log"));
+    const auto said = hall.wait_for_log(std::regex(R"(the hall page: https?://[^:]+:(\d+)/)"), 20s);
+    ASSERT_TRUE(said) << hall.log_text();
+    const int port = std::stoi(*said);
+    const auto token = hall.wait_for_log(std::regex(R"(\?token=([0-9a-f]{64}))"), 5s);
+    ASSERT_TRUE(token) << hall.log_text();
+    ASSERT_TRUE(hall.wait_for_log(std::regex("█"), 5s)) << "no QR code:\n" << hall.log_text();
+    const auto status_of = [&](const std::string& target) {
+      return exchange(port, "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", 5s).substr(0, 12);
+    };
+    EXPECT_EQ(status_of("/"), open ? "HTTP/1.1 200" : "HTTP/1.1 401");
+    EXPECT_EQ(status_of("/feed/v1/snapshot"), open ? "HTTP/1.1 200" : "HTTP/1.1 401");
+    EXPECT_EQ(status_of("/?token=" + *token), "HTTP/1.1 200");
+    hall.kill_now();
+  }
   std::filesystem::remove_all(dir);
 }
 
