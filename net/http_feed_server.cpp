@@ -165,7 +165,7 @@ std::string host_to_open(const std::string& listen_host) {
 }
 
 // The address to listen on: a numeric address, or a name resolved once ("localhost").
-sockaddr_storage listen_address(const Endpoint& e, socklen_t& length) {
+sockaddr_storage listen_address(const Endpoint& e) {
   addrinfo hints{};
   hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
   hints.ai_socktype = SOCK_STREAM;
@@ -175,7 +175,6 @@ sockaddr_storage listen_address(const Endpoint& e, socklen_t& length) {
     throw std::runtime_error("the live feed cannot listen on " + to_string(e) + " (not an address of this machine)");
   sockaddr_storage a{};
   std::memcpy(&a, found->ai_addr, found->ai_addrlen);
-  length = found->ai_addrlen;
   freeaddrinfo(found);
   return a;
 }
@@ -187,8 +186,7 @@ HttpFeedServer::HttpFeedServer(FeedHub& hub, HttpFeedOptions options, ProblemRep
       options_(std::move(options)),
       problems_(problems),
       deadlines_(std::make_unique<RequestDeadlines>(options_.limits.request_timeout)) {
-  socklen_t length = 0;
-  sockaddr_storage address = listen_address(options_.listen, length);
+  sockaddr_storage address = listen_address(options_.listen);
   unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL;
   if (address.ss_family == AF_INET6) flags |= MHD_USE_IPv6;
   const HttpLimits& l = options_.limits;
@@ -212,7 +210,6 @@ HttpFeedServer::HttpFeedServer(FeedHub& hub, HttpFeedOptions options, ProblemRep
     o.push_back({MHD_OPTION_HTTPS_MEM_KEY, 0, const_cast<char*>(options_.tls_key_pem.c_str())});
   }
   o.push_back({MHD_OPTION_END, 0, nullptr});
-  (void)length;
   daemon_ = MHD_start_daemon(flags, static_cast<uint16_t>(options_.listen.port), nullptr, nullptr, &on_request, this,
                              MHD_OPTION_ARRAY, o.data(), MHD_OPTION_END);
   if (!daemon_)
