@@ -12,12 +12,14 @@
 #include <thread>
 
 #include "cli/commands.h"
+#include "cli/serve_flags.h"
 #include "engine/io/input_error.h"
 #include "net/endpoint.h"
 #include "net/feed_hub.h"
 #include "net/hall.h"
 #include "net/http_feed_server.h"
 #include "net/problem_reports.h"
+#include "net/access_notice.h"
 
 namespace diskref::cli {
 namespace {
@@ -27,14 +29,18 @@ extern "C" void on_stop_signal(int) { g_stop = true; }
 
 struct HallCommandOptions {
   std::string mqtt;
-  std::string serve = "8090";
+  ServeFlags serve = [] {
+    ServeFlags f;
+    f.serve = "8090";
+    return f;
+  }();
   std::string topic_prefix = "diskref/tables";
   double for_s = 0;
 };
 
 int run_hall(const HallCommandOptions& o) {
   const net::Endpoint broker = net::parse_destination(o.mqtt, "--mqtt");
-  const net::Endpoint listen = net::parse_listen_address(o.serve, "--serve");
+  const net::HttpFeedOptions serving = http_feed_options(o.serve);
   if (!(o.for_s >= 0 && o.for_s <= 1e7)) throw io::InputError("", "--for", "must be from 0 to 10000000 s");
   if (o.topic_prefix.empty() || o.topic_prefix.find_first_of("+#") != std::string::npos)
     throw io::InputError("", "--topic-prefix", "\"" + o.topic_prefix + "\": a topic without wildcards (+, #)");
@@ -44,13 +50,12 @@ int run_hall(const HallCommandOptions& o) {
   net::ProblemReports problems([](const std::string& line) { std::fprintf(stderr, "diskref hall: %s\n", line.c_str()); });
   net::FeedHub hub;
   net::Hall hall(broker, o.topic_prefix, hub, problems);
-  net::HttpFeedServer server(hub, net::HttpFeedOptions{.listen = listen}, problems);
+  net::HttpFeedServer server(hub, serving, problems);
   net::add_hall_pages(server);
   std::fprintf(stderr, "diskref hall: the hall page: %s (stream: %sfeed/v1/events)\n", server.url().c_str(),
-               server.url().c_str());
-  if (!net::is_loopback(listen.host))
-    std::fprintf(stderr, "diskref hall: listening beyond this machine (%s): anyone who can reach it sees the hall\n",
-                 listen.host.c_str());
+               server.url_without_token().c_str());
+  if (const std::string notice = net::beyond_loopback_notice(server, serving); !notice.empty())
+    std::fprintf(stderr, "diskref hall: %s\n", notice.c_str());
   const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(o.for_s);
   while (!g_stop && (o.for_s == 0 || std::chrono::steady_clock::now() < end))
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -64,8 +69,7 @@ RunFunction setup_hall(CLI::App& app) {
   auto o = std::make_shared<HallCommandOptions>();
   CLI::App* sub = app.add_subcommand("hall", "Every table's game at a glance: follow the tables on an MQTT broker, serve the hall page");
   sub->add_option("--mqtt", o->mqtt, "The MQTT broker the referees publish to, HOST:PORT")->required();
-  sub->add_option("--serve", o->serve, "Serve the hall page on [ADDR:]PORT (loopback unless ADDR is given)")
-      ->capture_default_str();
+  add_serve_flags(*sub, o->serve, "Serve the hall page on [ADDR:]PORT (loopback unless ADDR is given; default 8090)");
   sub->add_option("--topic-prefix", o->topic_prefix, "The tables' topics: PREFIX/NAME/state")->capture_default_str();
   sub->add_option("--for", o->for_s, "Stop after this many seconds (0: until interrupted)");
   sub->footer("Example:\n  diskref referee ... --mqtt localhost:1883 --table-name table-1   (at each table)\n"

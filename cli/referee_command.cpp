@@ -26,6 +26,7 @@
 #include "cli/command_line.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
+#include "cli/serve_flags.h"
 #include "engine/io/atomic_write.h"
 #include "engine/io/input_error.h"
 #include "engine/io/jsonl.h"
@@ -62,7 +63,7 @@ struct RefereeCommandOptions {
   bool quiet = false;
   bool story = false;
   // The network.
-  std::string serve;
+  ServeFlags serve;
   std::string tuio;
   std::string mqtt;
   std::string mqtt_topic_prefix = "diskref/tables";
@@ -104,11 +105,11 @@ class RealtimePacer {
 };
 
 std::optional<net::LiveFeedOptions> feed_options(const RefereeCommandOptions& o) {
-  if (o.serve.empty() && o.tuio.empty() && o.mqtt.empty()) return std::nullopt;
+  if (o.serve.serve.empty() && o.tuio.empty() && o.mqtt.empty()) return std::nullopt;
   net::LiveFeedOptions f;
   f.table_name = o.table_name;
   f.updates_per_s = o.updates_per_s;
-  if (!o.serve.empty()) f.serve = net::HttpFeedOptions{.listen = net::parse_listen_address(o.serve, "--serve")};
+  if (!o.serve.serve.empty()) f.serve = http_feed_options(o.serve);
   if (!o.tuio.empty()) f.tuio = net::parse_destination(o.tuio, "--tuio");
   if (!o.mqtt.empty())
     f.mqtt = net::MqttOptions{.broker = net::parse_destination(o.mqtt, "--mqtt"), .topic_prefix = o.mqtt_topic_prefix};
@@ -359,7 +360,7 @@ RunFunction setup_referee(CLI::App& app) {
   sub->add_option("--off-path-mm", o->off_path_mm, "Off-path tolerance of a landing (mm)")->capture_default_str();
   sub->add_flag("--quiet", o->quiet, "No progress or summary on stderr");
   sub->add_flag("--story", o->story, "Also print the game as it was ruled, an entry a line, on stdout");
-  sub->add_option("--serve", o->serve,
+  add_serve_flags(*sub, o->serve,
                   "Serve the live feed and the stream overlay over HTTP on [ADDR:]PORT (loopback unless ADDR is given; "
                   "PORT 0 takes a free one)");
   sub->add_option("--tuio", o->tuio, "Send the disks as TUIO 1.1 /tuio/2Dobj over OSC/UDP to HOST:PORT");

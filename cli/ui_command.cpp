@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/data_dir.h"
 #include "cli/option_checks.h"
+#include "cli/serve_flags.h"
 #include "engine/io/atomic_write.h"
 #include "engine/io/input_error.h"
 #include "net/endpoint.h"
@@ -53,7 +54,8 @@ struct UiOptions {
   double seconds = 0;
   bool stats = false;
   std::string game, inputs, inputs_out, game_log, screen_inputs;
-  std::string serve, tuio, mqtt, table_name = "table";
+  ServeFlags serve;
+  std::string tuio, mqtt, table_name = "table";
   std::string setup, setup_script;
   long long start_frame = 0;  // not an option: where the setup screen stopped in a video
 };
@@ -209,10 +211,10 @@ int run_ui(const UiOptions& o) {
     if (!o.inputs_out.empty()) g.inputs_out = o.inputs_out;
     if (!o.game_log.empty()) g.log_out = o.game_log;
     if (!o.screen_inputs.empty()) g.screen_inputs = o.screen_inputs;
-    if (!o.serve.empty() || !o.tuio.empty() || !o.mqtt.empty()) {
+    if (!o.serve.serve.empty() || !o.tuio.empty() || !o.mqtt.empty()) {
       net::LiveFeedOptions f;
       f.table_name = o.table_name;
-      if (!o.serve.empty()) f.serve = net::HttpFeedOptions{.listen = net::parse_listen_address(o.serve, "--serve")};
+      if (!o.serve.serve.empty()) f.serve = http_feed_options(o.serve);
       if (!o.tuio.empty()) f.tuio = net::parse_destination(o.tuio, "--tuio");
       if (!o.mqtt.empty()) f.mqtt = net::MqttOptions{.broker = net::parse_destination(o.mqtt, "--mqtt")};
       g.feed = f;
@@ -220,7 +222,7 @@ int run_ui(const UiOptions& o) {
     a.game = g;
   } else if (!o.inputs.empty() || !o.inputs_out.empty() || !o.game_log.empty() || !o.screen_inputs.empty()) {
     throw io::InputError("", "--inputs/--inputs-out/--game-log/--screen-inputs", "go with --game");
-  } else if (!o.serve.empty() || !o.tuio.empty() || !o.mqtt.empty()) {
+  } else if (!o.serve.serve.empty() || !o.tuio.empty() || !o.mqtt.empty()) {
     throw io::InputError("", "--serve/--tuio/--mqtt", "go with --game (the feed carries the game)");
   }
 
@@ -275,7 +277,7 @@ RunFunction setup_ui(CLI::App& app) {
   sub->add_option("--inputs", o->inputs, "With --game: the referee's timed inputs (spec §9 JSONL), given as the video reaches them");
   sub->add_option("--inputs-out", o->inputs_out,
                   "With --game: record every input given (spec §9 JSONL, flushed line by line) for diskref referee");
-  sub->add_option("--serve", o->serve,
+  add_serve_flags(*sub, o->serve,
                   "With --game: serve the live feed and the stream overlay on [ADDR:]PORT (loopback unless ADDR is given)");
   sub->add_option("--tuio", o->tuio, "With --game: send the disks as TUIO 1.1 objects to HOST:PORT (OSC/UDP)");
   sub->add_option("--mqtt", o->mqtt, "With --game: publish the table's state to the MQTT broker at HOST:PORT");

@@ -36,7 +36,7 @@ set(rooms
   "ui|engine calibration print vision simulator referee net recording setup ui|"
   "cli|engine calibration print vision simulator referee net recording report setup ui cli|"
   "fuzz|engine calibration print vision simulator referee recording setup ui fuzz|imgui GLFW backends"
-  "bench|engine calibration print vision simulator referee recording bench|imgui GLFW backends")
+  "bench|engine calibration print vision simulator referee net recording bench|imgui GLFW backends")
 set(project_rooms engine calibration print vision simulator referee net recording report setup ui cli bench tests fuzz)
 
 set(problems "")

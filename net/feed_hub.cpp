@@ -7,7 +7,8 @@ long long unix_time_ms() {
       .count();
 }
 
-FeedHub::FeedHub(std::size_t ring_size) : ring_size_(ring_size < 1 ? 1 : ring_size) {}
+FeedHub::FeedHub(std::size_t ring_size, std::size_t ring_bytes)
+    : ring_size_(ring_size < 1 ? 1 : ring_size), ring_bytes_limit_(ring_bytes) {}
 
 void FeedHub::publish(nlohmann::json message) {
   const std::string type = message.value("type", "");
@@ -19,10 +20,19 @@ void FeedHub::publish(nlohmann::json message) {
     if (type == "ruling") {
       const std::size_t entry = message.value("entry", std::size_t{0});
       rulings_[entry] = std::move(message);
-    } else
+    } else if (type == "hall_table") {
+      const std::string name = message.value("name", "");
+      hall_tables_[name] = std::move(message);
+    } else {
       latest_[type] = std::move(message);
+    }
+    ring_bytes_ += event->data.size();
     ring_.push_back(std::move(event));
-    while (ring_.size() > ring_size_) ring_.pop_front();
+    // The newest message always stays (a reader must be able to take it).
+    while (ring_.size() > ring_size_ || (ring_.size() > 1 && ring_bytes_ > ring_bytes_limit_)) {
+      ring_bytes_ -= ring_.front()->data.size();
+      ring_.pop_front();
+    }
   }
   changed_.notify_all();
 }
@@ -43,7 +53,23 @@ FeedHub::Snapshot FeedHub::snapshot() const {
   s.message["rulings"] = nlohmann::json::array();
   for (const auto& [number, ruling] : rulings_) s.message["rulings"].push_back(ruling);
   if (const auto it = latest_.find("setup"); it != latest_.end()) s.message["table"] = it->second.value("table", "");
+  if (const auto it = latest_.find("hall"); it != latest_.end()) {
+    s.message["hall"] = it->second;
+    s.message["hall_tables"] = nlohmann::json::array();
+    for (const auto& [name, table] : hall_tables_) s.message["hall_tables"].push_back(table);
+  }
   return s;
+}
+
+FeedHub::SnapshotText FeedHub::snapshot_text() const {
+  std::lock_guard making(snapshot_mutex_);
+  {
+    std::lock_guard lock(mutex_);
+    if (snapshot_text_.text && snapshot_text_.seq == seq_) return snapshot_text_;
+  }
+  Snapshot s = snapshot();
+  snapshot_text_ = {std::make_shared<const std::string>(s.message.dump()), s.seq};
+  return snapshot_text_;
 }
 
 FeedHub::Batch FeedHub::wait_after(long long after, std::chrono::milliseconds timeout) const {

@@ -1,17 +1,30 @@
 #pragma once
 // The hall (spec §10.4): every table of a tournament at a glance. Subscribed to every table's
-// retained state on the MQTT broker (PREFIX/+/state, PREFIX/+/online), it keeps the latest of
-// each and publishes the whole hall into a feed hub as one "hall" message at each change, which
-// the HTTP server streams to the hall page. A broker lost is said once, the tables' last states
-// stay on the page (marked as of when), and on reconnecting the broker sends the retained states
-// again; until a table's referee says it is online again, it is shown offline.
+// retained state on the MQTT broker (PREFIX/+/state, PREFIX/+/online), it keeps one current
+// state a table and publishes into a feed hub only what changed: a "hall_table" message for the
+// table whose state came (its state, or why it cannot be shown), and a small "hall" message (the
+// broker, the tables' names and whether each is online) when that list changes. The HTTP server
+// streams both to the hall page, which redraws only the card that changed.
+//
+// Anyone who can publish to the broker can send anything, so (docs/design/network-security.md):
+// - the broker's thread only stores what came (the latest payload of each table, replacing one
+//   not yet taken); a thread of the hall's own parses and publishes, so a slow parse never keeps
+//   the broker's client from its keepalive;
+// - a state larger than `max_state_bytes`, nested deeper than diskref's files may be
+//   (io::kMaxJsonDepth, checked while parsing, before any recursion), not JSON, or not a table's
+//   state (not an object; setup, frame, game or last_ruling not objects) is shown as such on its
+//   own card, and the other tables are untouched;
+// - at most `max_tables` tables; names beyond are ignored (said once).
+// A broker lost is said once, the tables' last states stay on the page, and on reconnecting the
+// broker sends the retained states again; until a table's referee says it is online again, it is
+// shown offline.
 
+#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
-
-#include <nlohmann/json.hpp>
+#include <thread>
 
 #include "net/endpoint.h"
 #include "net/feed_hub.h"
@@ -22,34 +35,63 @@ namespace diskref::net {
 class MqttConnection;
 class HttpFeedServer;
 
-// The hall page at / (and /hall) with the drawing script it shares with the overlay.
+// The hall page at / (and /hall) with its script, its style and the drawing script it shares
+// with the overlay.
 void add_hall_pages(HttpFeedServer& server);
+
+struct HallLimits {
+  // A table's state is about 20 KB (its disks, a frame, the ships, the last ruling); ten times
+  // that leaves room for a large game and bounds the hall: max_tables x this.
+  std::size_t max_state_bytes = 256 * 1024;
+  // A tournament's hall has tens of tables.
+  std::size_t max_tables = 256;
+  // A table's name (one MQTT topic level) as shown on its card.
+  std::size_t max_name_bytes = 64;
+};
 
 class Hall {
  public:
-  Hall(const Endpoint& broker, std::string topic_prefix, FeedHub& hub, ProblemReports& problems);
+  Hall(const Endpoint& broker, std::string topic_prefix, FeedHub& hub, ProblemReports& problems,
+       HallLimits limits = {});
   ~Hall();
   Hall(const Hall&) = delete;
   Hall& operator=(const Hall&) = delete;
 
-  // Takes one message from the broker (the connection's thread; public for tests).
+  // Takes one message from the broker (the connection's thread; public for tests and benches):
+  // stores it for the hall's thread and returns.
   void take(const std::string& topic, const std::string& payload);
+  // Waits until everything taken so far has been published (tests, benches).
+  void settle();
 
  private:
-  void publish_locked();
+  void work();
+  void publish_table(const std::string& name, const std::string& payload, long long received_ms);
+  void publish_hall_locked();
 
-  std::string prefix_;
-  std::string broker_text_;
+  const std::string prefix_;
+  const std::string broker_text_;
+  const HallLimits limits_;
   FeedHub& hub_;
   ProblemReports& problems_;
+
   std::mutex mutex_;
+  std::condition_variable changed_;
   struct Table {
-    nlohmann::json state;      // the table's latest state message (null until one came)
     bool online = false;
     long long received_ms = 0;
+    std::string error;  // why its state cannot be shown, or empty
   };
   std::map<std::string, Table> tables_;
+  struct Pending {
+    std::string payload;
+    long long received_ms = 0;
+  };
+  std::map<std::string, Pending> pending_;  // states not yet taken by the hall's thread
+  bool hall_changed_ = true;
+  bool busy_ = false;  // the hall's thread is publishing what it took
+  bool stopping_ = false;
   std::string broker_ = "connecting";
+  std::thread worker_;
   std::unique_ptr<MqttConnection> connection_;
 };
 

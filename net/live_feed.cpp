@@ -1,7 +1,10 @@
 #include "net/live_feed.h"
 
+#include "net/access_notice.h"
 #include "net/feed_messages.h"
 #include "net/pages/overlay_page.h"
+#include "net/pages/overlay_script_page.h"
+#include "net/pages/overlay_style_page.h"
 #include "net/pages/table_drawing_page.h"
 #include "net/tuio_sender.h"
 
@@ -13,15 +16,18 @@ LiveFeed::LiveFeed(LiveFeedOptions options, const model::TableSpec& table, const
   hub_.publish(setup_message(options_.table_name, table, registry));
   if (options_.serve) {
     server_ = std::make_unique<HttpFeedServer>(hub_, *options_.serve, problems_);
-    server_->add_page("/", "text/html; charset=utf-8", kOverlayPage);
-    server_->add_page("/overlay", "text/html; charset=utf-8", kOverlayPage);
+    // The overlay may be framed (a streaming program's browser source, a page around it).
+    server_->add_page("/", "text/html; charset=utf-8", kOverlayPage, true);
+    server_->add_page("/overlay", "text/html; charset=utf-8", kOverlayPage, true);
+    server_->add_page("/overlay.js", "text/javascript; charset=utf-8", kOverlayScriptPage);
+    server_->add_page("/overlay.css", "text/css; charset=utf-8", kOverlayStylePage);
     server_->add_page("/table_drawing.js", "text/javascript; charset=utf-8", kTableDrawingPage);
     if (say) {
-      say("the live feed: " + server_->url() + " (overlay), " + server_->url() + "feed/v1/events (stream), " +
-          server_->url() + "feed/v1/snapshot");
-      if (!is_loopback(options_.serve->listen.host))
-        say("the live feed listens beyond this machine (" + options_.serve->listen.host +
-            "): anyone who can reach it sees the game");
+      const std::string base = server_->url_without_token();
+      say("the live feed: " + server_->url() + " (overlay), " + base + "feed/v1/events (stream), " + base +
+          "feed/v1/snapshot");
+      if (const std::string notice = beyond_loopback_notice(*server_, *options_.serve); !notice.empty())
+        say("the live feed: " + notice);
     }
   }
   if (options_.tuio) {

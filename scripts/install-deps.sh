@@ -11,7 +11,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth
   poppler-utils
-  libcpp-httplib-dev liblo-dev libmosquitto-dev mosquitto chromium
+  libcpp-httplib-dev libmicrohttpd-dev libqrencode-dev libssl-dev liblo-dev libmosquitto-dev mosquitto chromium
   clang libclang-rt-dev
   dpkg-dev file lintian mandoc
 )

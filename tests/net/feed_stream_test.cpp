@@ -149,24 +149,28 @@ TEST_F(LiveFeedTest, BadClientsCostTheRefereeNothingAndAreEachReportedOnce) {
                    dir_ / "attacked.log");
   const int port = port_of(run);
 
-  // Nonsense, three times: each is refused (400), the first is reported.
+  // Nonsense, three times: each is refused (400), the first is reported; what is not even a
+  // request line is closed without an answer.
   for (int i = 0; i < 3; ++i)
-    EXPECT_EQ(exchange(port, "GARBAGE\r\n\r\n", 3s).substr(0, 12), "HTTP/1.1 400");
-  EXPECT_EQ(exchange(port, "GET /nothing HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 3s).substr(0, 12),
+    EXPECT_EQ(exchange(port, "GET / HTTP/1.1\r\nHost 127.0.0.1\r\n\r\n", 3s).substr(0, 12), "HTTP/1.1 400");
+  EXPECT_EQ(exchange(port, "GARBAGE\r\n\r\n", 3s), "");
+  EXPECT_EQ(exchange(port, "GET /nothing HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", 3s).substr(0, 12),
             "HTTP/1.1 404");
 
   // 99 clients reading the stream, one that never reads: a hundred streams at once.
-  const std::string get_stream = "GET /feed/v1/events HTTP/1.1\r\nHost: x\r\n\r\n";
+  const std::string get_stream = "GET /feed/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
   std::vector<int> readers;
+  // From several addresses (any of 127/8 is this machine): one address may hold 32 connections.
   for (int i = 0; i < 99; ++i) {
-    readers.push_back(connect_loopback(port));
+    const std::string source = "127.0.2." + std::to_string(1 + i / 20);
+    readers.push_back(connect_loopback(port, 0, source.c_str()));
     send_all(readers.back(), get_stream);
   }
-  const int never_reads = connect_loopback(port, 4096);
+  const int never_reads = connect_loopback(port, 4096, "127.0.3.1");
   send_all(never_reads, get_stream);
   std::this_thread::sleep_for(500ms);
   // The 101st is turned away.
-  EXPECT_EQ(exchange(port, "GET /feed/v1/events HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 3s).substr(0, 12),
+  EXPECT_EQ(exchange(port, "GET /feed/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", 3s).substr(0, 12),
             "HTTP/1.1 503");
 
   std::vector<std::string> received(readers.size());
@@ -207,6 +211,50 @@ TEST_F(LiveFeedTest, BadClientsCostTheRefereeNothingAndAreEachReportedOnce) {
   EXPECT_EQ(count_of(said, "a request for /nothing from 127.0.0.1"), 1) << said;
   EXPECT_EQ(count_of(said, "streams at once"), 1) << said;
   EXPECT_EQ(count_of(said, "stopped taking its stream"), 1) << said;
+}
+
+TEST_F(LiveFeedTest, TricklingClientsDoNotHoldTheProgramPastItsLinger) {
+  ChildProcess run(diskref_program(),
+                   skirmish_referee_args(dir_ / "trickled.json") +
+                       std::vector<std::string>{"--serve", "0", "--realtime", "--speed", "8", "--linger", "1", "--quiet"},
+                   dir_ / "trickled.log");
+  const int port = port_of(run);
+  // 150 clients, each from its own address, each with a request head it never finishes, a byte
+  // at a time for as long as the program runs.
+  std::vector<int> slow;
+  for (int i = 0; i < 150; ++i) {
+    const std::string source = "127.0.4." + std::to_string(1 + i);
+    slow.push_back(connect_loopback(port, 0, source.c_str()));
+    send_all(slow.back(), "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ");
+  }
+  // An honest client is answered meanwhile.
+  EXPECT_EQ(exchange(port, "GET /feed/v1/snapshot HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", 10s)
+                .substr(0, 12),
+            "HTTP/1.1 200");
+  std::optional<int> exit_code;
+  // Bounded: 600 rounds of a byte from each; the program ends long before (its game, then 1 s).
+  // One cut at its deadline (10 s) comes back at once, so that all are open when the linger ends.
+  for (int round = 0; round < 600 && !exit_code; ++round) {
+    for (std::size_t i = 0; i < slow.size(); ++i) {
+      if (slow[i] >= 0 && closed_by_peer(slow[i], 0ms)) {
+        ::close(slow[i]);
+        slow[i] = -1;
+        try {
+          const std::string source = "127.0.4." + std::to_string(1 + i);
+          slow[i] = connect_loopback(port, 0, source.c_str());
+          send_all(slow[i], "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ");
+        } catch (const std::runtime_error&) {
+          // the server has gone: the program is ending
+        }
+      }
+      if (slow[i] >= 0) ::send(slow[i], "a", 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+    }
+    exit_code = run.wait(100ms);
+  }
+  EXPECT_EQ(exit_code, std::optional<int>(0)) << run.log_text();
+  for (int fd : slow)
+    if (fd >= 0) ::close(fd);
+  EXPECT_EQ(file_text(dir_ / "trickled.json"), reference_log_);
 }
 
 TEST_F(LiveFeedTest, ThePortTakenOrAnAddressNotOursIsSaidPlainly) {

@@ -11,6 +11,8 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -18,6 +20,8 @@
 
 #include "child_process.h"
 #include "headless_chromium.h"
+#include "net/mqtt_connection.h"
+#include "raw_http.h"
 #include "referee_feed_run.h"
 
 namespace diskref::testing {
@@ -167,6 +171,115 @@ TEST(Hall, SeveralTablesThroughARealBrokerThatIsKilledAndRestarted) {
   EXPECT_EQ(count_of(hall.log_text(), "is lost"), 1) << hall.log_text();
   hall.kill_now();
   broker.kill();
+  std::filesystem::remove_all(dir);
+}
+
+// Whatever anyone who can publish to the broker sends, the hall page shows each table on its own
+// card: names and texts with markup are shown as text (no element is made of them), a state of
+// the wrong shape, too deep, too large or not JSON says so on its card alone, and the good tables
+// are drawn as usual.
+TEST(Hall, HostileStatesAreShownAsTextOrAsBrokenOnTheirOwnCards) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("diskref-hall-hostile-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  HeadlessChromium browser(1280, 800, dir);
+  Broker broker(dir, free_port());
+  broker.start();
+  ChildProcess hall(diskref_program(), {"hall", "--mqtt", broker.address(), "--serve", "0"}, dir / "hall.log");
+  const auto hall_url = hall.wait_for_log(std::regex(R"(the hall page: (http://127\.0\.0\.1:\d+/))"), 20s);
+  ASSERT_TRUE(hall_url) << hall.log_text();
+
+  std::mutex mutex;
+  std::condition_variable up_changed;
+  bool up = false;
+  net::MqttConnection::Callbacks callbacks;
+  callbacks.on_up = [&] {
+    std::lock_guard lock(mutex);
+    up = true;
+    up_changed.notify_all();
+  };
+  const auto colon = broker.address().find(':');
+  net::MqttConnection attacker(net::Endpoint{"127.0.0.1", std::stoi(broker.address().substr(colon + 1))}, "attacker",
+                               net::MqttWill{}, {}, callbacks);
+  {
+    std::unique_lock lock(mutex);
+    ASSERT_TRUE(up_changed.wait_for(lock, 10s, [&] { return up; }));
+  }
+  const std::string markup = "<img src=x onerror=\"window.pwned=1\"><b>bold</b>";
+  // A topic level has no "/": a name's markup has no closing tag.
+  const std::string name_markup = "<img src=x onerror=\"window.pwned=3\"><b>bold";
+  const nlohmann::json good = {
+      {"feed", 1}, {"type", "state"},
+      {"setup", {{"play_area_mm", {900, 600}}, {"disks", nlohmann::json::array()}}},
+      {"game", {{"turn", {{"turn", 2}, {"step", markup}}},
+                {"ships", {{{"id", markup}, {"controller", "<script>window.pwned=2</script>"}, {"shields", 1},
+                            {"max_shields", 2}, {"hull", 3}, {"max_hull", 4}}}}}},
+      {"last_ruling", {{"entry", 4}, {"t", 12.5}, {"text", markup}}}};
+  const std::vector<std::pair<std::string, std::string>> states = {
+      {"a-good", good.dump()},
+      {name_markup, good.dump()},                                                         // a name with markup
+      {"c-ships-a-number", R"({"type": "state", "game": {"turn": {"turn": 1}, "ships": 5}})"},
+      {"d-disks-a-number", R"({"type": "state", "setup": {"play_area_mm": "big", "disks": 3}, "frame": {"disks": 7}})"},
+      {"e-game-a-number", R"({"type": "state", "game": 5})"},
+      {"f-deep", std::string(100000, '[') + std::string(100000, ']')},
+      {"g-not-json", "{\"type\": "},
+      {"h-too-large", "{\"x\": \"" + std::string(300000, 'a') + "\"}"},
+      {"i-ruling-odd", R"({"type": "state", "last_ruling": {"t": "soon", "text": {"a": 1}, "entry": "x"}})"},
+      {"z-good", good.dump()}};
+  for (const auto& [name, payload] : states) {
+    ASSERT_TRUE(attacker.publish("diskref/tables/" + name + "/state", payload, true)) << name;
+    ASSERT_TRUE(attacker.publish("diskref/tables/" + name + "/online", "true", true)) << name;
+  }
+  browser.navigate(*hall_url);
+  ASSERT_TRUE(browser.wait_until("window.diskref.tables === " + std::to_string(states.size()), 15s)) << hall.log_text();
+  // Every hall_table message has reached the page (the good ones drawn with their ship).
+  ASSERT_TRUE(browser.wait_until("document.querySelectorAll('[data-table] [data-ship]').length === 3", 10s))
+      << browser.evaluate("document.body.innerText").dump();
+  // No element was made of what was sent; nothing it held ran.
+  EXPECT_EQ(browser.evaluate("document.querySelectorAll('img, b, script:not([src])').length"), 0);
+  EXPECT_TRUE(browser.evaluate("window.pwned === undefined").get<bool>());
+  // The name with markup is a card of its own, titled with that text.
+  EXPECT_EQ(browser.evaluate("[...document.querySelectorAll('[data-table]')].filter(c => c.dataset.table === " +
+                             nlohmann::json(name_markup).dump() + ").length"),
+            1);
+  // Each bad table says so on its card; the good ones do not.
+  for (const char* bad : {"e-game-a-number", "f-deep", "g-not-json", "h-too-large"})
+    EXPECT_TRUE(browser.evaluate(std::string("!!document.querySelector('[data-table=\"") + bad + "\"] .error')").get<bool>())
+        << bad;
+  for (const char* fine : {"a-good", "z-good"})
+    EXPECT_FALSE(browser.evaluate(std::string("!!document.querySelector('[data-table=\"") + fine + "\"] .error')").get<bool>())
+        << fine;
+  // The one whose disks are a number cannot be drawn: its card says so (the page's code caught it).
+  EXPECT_TRUE(browser.evaluate("!!document.querySelector('[data-table=\"d-disks-a-number\"] .error')").get<bool>());
+  EXPECT_EQ(browser.evaluate("document.querySelector('[data-table=\"a-good\"] .ruling').textContent").get<std::string>(),
+            "12.5 s: " + markup);
+  hall.kill_now();
+  broker.kill();
+  std::filesystem::remove_all(dir);
+}
+
+// Opened beyond loopback, the hall prints its address with a token and a QR code of it, and
+// answers only requests that carry the token; --serve-public opens the read-only pages.
+TEST(Hall, BeyondLoopbackATokenIsPrintedAndRequired) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("diskref-hall-token-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  for (const bool open : {false, true}) {
+    std::vector<std::string> args{"hall", "--mqtt", "127.0.0.1:1", "--serve", "0.0.0.0:0"};
+    if (open) args.push_back("--serve-public");
+    ChildProcess hall(diskref_program(), args, dir / (open ? "public.log" : "token.log"));
+    const auto said = hall.wait_for_log(std::regex(R"(the hall page: https?://[^:]+:(\d+)/)"), 20s);
+    ASSERT_TRUE(said) << hall.log_text();
+    const int port = std::stoi(*said);
+    const auto token = hall.wait_for_log(std::regex(R"(\?token=([0-9a-f]{64}))"), 5s);
+    ASSERT_TRUE(token) << hall.log_text();
+    ASSERT_TRUE(hall.wait_for_log(std::regex("█"), 5s)) << "no QR code:\n" << hall.log_text();
+    const auto status_of = [&](const std::string& target) {
+      return exchange(port, "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", 5s).substr(0, 12);
+    };
+    EXPECT_EQ(status_of("/"), open ? "HTTP/1.1 200" : "HTTP/1.1 401");
+    EXPECT_EQ(status_of("/feed/v1/snapshot"), open ? "HTTP/1.1 200" : "HTTP/1.1 401");
+    EXPECT_EQ(status_of("/?token=" + *token), "HTTP/1.1 200");
+    hall.kill_now();
+  }
   std::filesystem::remove_all(dir);
 }
 

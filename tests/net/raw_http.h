@@ -8,17 +8,28 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 #include <string>
 
 namespace diskref::testing {
 
-// A connected TCP socket to 127.0.0.1:port; `receive_buffer` > 0 sets SO_RCVBUF before connecting.
-inline int connect_loopback(int port, int receive_buffer = 0) {
+// A connected TCP socket to 127.0.0.1:port; `receive_buffer` > 0 sets SO_RCVBUF before connecting;
+// `source` (e.g. "127.0.0.2": any address of 127/8 is this machine's) stands for another client.
+inline int connect_loopback(int port, int receive_buffer = 0, const char* source = nullptr) {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   if (fd < 0) throw std::runtime_error("socket failed");
   if (receive_buffer > 0) ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &receive_buffer, sizeof receive_buffer);
+  if (source) {
+    sockaddr_in from{};
+    from.sin_family = AF_INET;
+    ::inet_pton(AF_INET, source, &from.sin_addr);
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&from), sizeof from) != 0) {
+      ::close(fd);
+      throw std::runtime_error(std::string("cannot bind to ") + source);
+    }
+  }
   sockaddr_in a{};
   a.sin_family = AF_INET;
   a.sin_port = htons(static_cast<std::uint16_t>(port));
@@ -53,6 +64,22 @@ inline std::string receive_for(int fd, std::chrono::milliseconds timeout, const 
     if (n <= 0) return got;
     got.append(chunk, static_cast<std::size_t>(n));
     if (!until.empty() && got.find(until) != std::string::npos) return got;
+  }
+}
+
+// Whether the peer has closed the connection (or reset it) within `timeout`, whatever it sent
+// before.
+inline bool closed_by_peer(int fd, std::chrono::milliseconds timeout) {
+  const auto end = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, static_cast<int>(std::max<long long>(0, left.count()))) > 0) {
+      char chunk[4096];
+      if (::recv(fd, chunk, sizeof chunk, 0) <= 0) return true;
+      continue;
+    }
+    if (left.count() <= 0) return false;
   }
 }
 
