@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <vector>
 
 #include <opencv2/imgproc.hpp>
 
@@ -34,6 +36,75 @@ int median_difference(const cv::Mat& diff16, const cv::Mat& mask) {
     if (seen > half) return static_cast<int>(i) - 255;
   }
   return 0;
+}
+
+cv::Mat row_light(const cv::Mat& now, const cv::Mat& before) {
+  CV_Assert(now.type() == CV_8UC1 && before.type() == CV_8UC1 && now.size() == before.size());
+  // The ratio from the brightest pixels a row has enough of: a dark pixel tells it in coarse 8-bit
+  // steps (1/35 at grey level 35), and a bright one is where a wrong ratio would show.
+  constexpr std::array<int, 3> kLevels = {96, 48, 16};
+  const std::array<int, 3> min_pixels = {std::max(8, now.cols / 4), std::max(8, now.cols / 4), std::max(8, now.cols / 8)};
+  std::vector<float> ratio(static_cast<std::size_t>(now.rows), 1.0f);
+  std::vector<bool> known(static_cast<std::size_t>(now.rows), false);
+  std::vector<float> ratios;
+  ratios.reserve(static_cast<std::size_t>(now.cols));
+  for (int r = 0; r < now.rows; ++r) {
+    const uint8_t* a = now.ptr<uint8_t>(r);
+    const uint8_t* b = before.ptr<uint8_t>(r);
+    for (std::size_t tier = 0; tier < kLevels.size(); ++tier) {
+      ratios.clear();
+      for (int c = 0; c < now.cols; ++c)
+        if (b[c] >= kLevels[tier]) ratios.push_back(static_cast<float>(a[c]) / static_cast<float>(b[c]));
+      if (static_cast<int>(ratios.size()) < min_pixels[tier]) continue;
+      auto middle = ratios.begin() + static_cast<std::ptrdiff_t>(ratios.size() / 2);
+      std::nth_element(ratios.begin(), middle, ratios.end());
+      ratio[static_cast<std::size_t>(r)] = *middle;
+      known[static_cast<std::size_t>(r)] = true;
+      break;
+    }
+  }
+  // Rows too dark to tell: the nearest row that could (a 3 % change of a dark row is below any
+  // threshold anyway).
+  for (int r = 0; r < now.rows; ++r) {
+    if (known[static_cast<std::size_t>(r)]) continue;
+    for (int d = 1; d < now.rows; ++d) {
+      if (r - d >= 0 && known[static_cast<std::size_t>(r - d)]) {
+        ratio[static_cast<std::size_t>(r)] = ratio[static_cast<std::size_t>(r - d)];
+        break;
+      }
+      if (r + d < now.rows && known[static_cast<std::size_t>(r + d)]) {
+        ratio[static_cast<std::size_t>(r)] = ratio[static_cast<std::size_t>(r + d)];
+        break;
+      }
+    }
+  }
+  cv::Mat gains(now.rows, 1, CV_32F);
+  for (int r = 0; r < now.rows; ++r) {
+    std::array<float, 5> window{};
+    int n = 0;
+    for (int k = std::max(0, r - 2); k <= std::min(now.rows - 1, r + 2); ++k) window[static_cast<std::size_t>(n++)] = ratio[static_cast<std::size_t>(k)];
+    std::nth_element(window.begin(), window.begin() + n / 2, window.begin() + n);
+    gains.at<float>(r) = window[static_cast<std::size_t>(n / 2)];
+  }
+  return gains;
+}
+
+cv::Mat relit_difference(const cv::Mat& now, const cv::Mat& before, bool match_row_light) {
+  if (!match_row_light) {
+    cv::Mat diff16;
+    cv::subtract(now, before, diff16, cv::noArray(), CV_16S);
+    return diff16;
+  }
+  const cv::Mat gains = row_light(now, before);
+  cv::Mat diff16(now.size(), CV_16S);
+  for (int r = 0; r < now.rows; ++r) {
+    const float g = gains.at<float>(r);
+    const uint8_t* a = now.ptr<uint8_t>(r);
+    const uint8_t* b = before.ptr<uint8_t>(r);
+    short* d = diff16.ptr<short>(r);
+    for (int c = 0; c < now.cols; ++c) d[c] = static_cast<short>(a[c] - static_cast<int>(std::lround(g * static_cast<float>(b[c]))));
+  }
+  return diff16;
 }
 
 ChangeDetector::ChangeDetector(ChangeDetectorOptions options) : options_(options) {}
@@ -74,8 +145,7 @@ ChangeResult ChangeDetector::update(const cv::Mat& image) {
   }
   result.first_frame = false;
 
-  cv::Mat diff16;
-  cv::subtract(small, previous_small_, diff16, cv::noArray(), CV_16S);
+  const cv::Mat diff16 = relit_difference(small, previous_small_, options_.match_row_light);
   const int shift = median_difference(diff16);
   cv::Mat centred;
   cv::subtract(diff16, cv::Scalar(shift), centred);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include <opencv2/calib3d.hpp>
+#include <opencv2/imgproc.hpp>
 
 namespace diskref::vision {
 
