@@ -107,6 +107,14 @@ cv::Mat relit_difference(const cv::Mat& now, const cv::Mat& before, bool match_r
   return diff16;
 }
 
+cv::Mat difference_thresholds(const cv::Mat& now, const cv::Mat& before, double levels, double relative) {
+  cv::Mat brighter, thresholds;
+  cv::max(now, before, brighter);
+  brighter.convertTo(thresholds, CV_32F, relative);
+  cv::max(thresholds, cv::Scalar(levels), thresholds);
+  return thresholds;
+}
+
 ChangeDetector::ChangeDetector(ChangeDetectorOptions options) : options_(options) {}
 
 int ChangeDetector::scale_for(int width) const {
@@ -149,9 +157,12 @@ ChangeResult ChangeDetector::update(const cv::Mat& image) {
   const int shift = median_difference(diff16);
   cv::Mat centred;
   cv::subtract(diff16, cv::Scalar(shift), centred);
-  cv::Mat magnitude = cv::abs(centred);
+  cv::Mat magnitude;
+  cv::Mat(cv::abs(centred)).convertTo(magnitude, CV_32F);
   cv::Mat changed;
-  cv::compare(magnitude, cv::Scalar(options_.threshold_levels), changed, cv::CMP_GT);
+  cv::compare(magnitude,
+              difference_thresholds(small, previous_small_, options_.threshold_levels, options_.relative_threshold),
+              changed, cv::CMP_GT);
   cv::dilate(changed, changed, cv::Mat());
   result.changed_small = changed;
   previous_small_ = small;

@@ -25,6 +25,11 @@ struct ChangeDetectorOptions {
   // The shrunk image is about this many pixels wide (the factor is an integer >= 1).
   int target_width = 240;
   double threshold_levels = 8.0;
+  // ... or this share of the brighter of the pixel's two grey levels, where that is more: light that
+  // changed by a few per cent where the rows' matching does not reach (a video codec keeps a block
+  // of an earlier frame through a flicker's ripple; a bright part of a row lit a little unlike the
+  // rest). A disk or a hand differs by far more than this from what it covers.
+  double relative_threshold = 0.06;
   // Groups smaller than this many small pixels are noise.
   int min_region_pixels = 2;
   // A region changed in any of this many previous frames and quiet now has "just ended" changing.
@@ -62,6 +67,9 @@ cv::Mat row_light(const cv::Mat& now, const cv::Mat& before);
 // now - before (CV_16S), with `before` first brought to `now`'s light row by row (row_light).
 // With `match_row_light` false, the plain difference.
 cv::Mat relit_difference(const cv::Mat& now, const cv::Mat& before, bool match_row_light = true);
+// The least difference that counts at each pixel (CV_32F): `levels`, or `relative` of the brighter
+// of `now` and `before` (CV_8U, one size) where that is more.
+cv::Mat difference_thresholds(const cv::Mat& now, const cv::Mat& before, double levels, double relative);
 
 class ChangeDetector {
  public:

@@ -48,7 +48,8 @@ cv::Mat TableWatch::differing_from(const cv::Mat& small, const cv::Mat& referenc
   // noise and the faint trail a video codec leaves where something passed are single pixels.
   const cv::Mat magnitude = mean_abs_difference(diff16, shift);
   cv::Mat differing;
-  cv::compare(magnitude, cv::Scalar(options_.threshold_levels), differing, cv::CMP_GT);
+  cv::compare(magnitude, difference_thresholds(small, reference, options_.threshold_levels, options_.relative_threshold),
+              differing, cv::CMP_GT);
   cv::bitwise_and(differing, play_area_small, differing);
   return differing;
 }

@@ -32,6 +32,8 @@ struct TableWatchOptions {
   // A shrunk pixel differs from the background when it is further than this from it (grey levels,
   // after the frame's median shift; as the change detector's threshold: noise of two frames).
   double threshold_levels = 8.0;
+  // ... or this share of the brighter of its grey levels, where that is more (change_detector.h).
+  double relative_threshold = 0.06;
   // Foreign once at least this many shrunk pixels of the play area differ unexplained.
   int min_foreign_pixels = 3;
   // An unexplained difference unchanged for this long becomes part of the background (s).
