@@ -115,6 +115,17 @@ cv::Mat difference_thresholds(const cv::Mat& now, const cv::Mat& before, double 
   return thresholds;
 }
 
+void drop_lone_pixels(cv::Mat& changed, const cv::Mat& magnitude, const cv::Mat& thresholds) {
+  cv::Mat ones, neighbours, strong;
+  cv::threshold(changed, ones, 0, 1, cv::THRESH_BINARY);
+  cv::Mat ring = cv::Mat::ones(3, 3, CV_32F);
+  ring.at<float>(1, 1) = 0;
+  cv::filter2D(ones, neighbours, CV_8U, ring, cv::Point(-1, -1), 0, cv::BORDER_CONSTANT);
+  cv::compare(magnitude, thresholds * 2, strong, cv::CMP_GT);
+  cv::Mat lone = (neighbours == 0) & ~strong;
+  changed.setTo(0, lone);
+}
+
 ChangeDetector::ChangeDetector(ChangeDetectorOptions options) : options_(options) {}
 
 int ChangeDetector::scale_for(int width) const {
@@ -159,10 +170,10 @@ ChangeResult ChangeDetector::update(const cv::Mat& image) {
   cv::subtract(diff16, cv::Scalar(shift), centred);
   cv::Mat magnitude;
   cv::Mat(cv::abs(centred)).convertTo(magnitude, CV_32F);
+  const cv::Mat thresholds = difference_thresholds(small, previous_small_, options_.threshold_levels, options_.relative_threshold);
   cv::Mat changed;
-  cv::compare(magnitude,
-              difference_thresholds(small, previous_small_, options_.threshold_levels, options_.relative_threshold),
-              changed, cv::CMP_GT);
+  cv::compare(magnitude, thresholds, changed, cv::CMP_GT);
+  drop_lone_pixels(changed, magnitude, thresholds);
   cv::dilate(changed, changed, cv::Mat());
   result.changed_small = changed;
   previous_small_ = small;
