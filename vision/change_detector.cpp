@@ -8,6 +8,10 @@
 #include <opencv2/imgproc.hpp>
 
 namespace diskref::vision {
+namespace {
+constexpr int kCodecBlockPx = 16;  // H.264's macroblock; JPEG's blocks are 8 (16 with colour subsampled)
+}  // namespace
+
 cv::Mat mean_abs_difference(const cv::Mat& diff16, int shift) {
   cv::Mat centred, magnitude;
   cv::subtract(diff16, cv::Scalar(shift), centred);
@@ -115,15 +119,28 @@ cv::Mat difference_thresholds(const cv::Mat& now, const cv::Mat& before, double 
   return thresholds;
 }
 
-void drop_lone_pixels(cv::Mat& changed, const cv::Mat& magnitude, const cv::Mat& thresholds) {
-  cv::Mat ones, neighbours, strong;
-  cv::threshold(changed, ones, 0, 1, cv::THRESH_BINARY);
-  cv::Mat ring = cv::Mat::ones(3, 3, CV_32F);
-  ring.at<float>(1, 1) = 0;
-  cv::filter2D(ones, neighbours, CV_8U, ring, cv::Point(-1, -1), 0, cv::BORDER_CONSTANT);
-  cv::compare(magnitude, thresholds * 2, strong, cv::CMP_GT);
-  cv::Mat lone = (neighbours == 0) & ~strong;
-  changed.setTo(0, lone);
+void drop_codec_specks(cv::Mat& changed, const cv::Mat& magnitude, const cv::Mat& thresholds, int max_pixels) {
+  cv::Mat labels, stats, centroids;
+  const int count = cv::connectedComponentsWithStats(changed, labels, stats, centroids, 8, CV_32S);
+  if (count <= 1) return;
+  // The largest difference of each group, over its threshold.
+  std::vector<float> strongest(static_cast<std::size_t>(count), 0.0f);
+  for (int r = 0; r < changed.rows; ++r) {
+    const int* label = labels.ptr<int>(r);
+    const float* m = magnitude.ptr<float>(r);
+    const float* t = thresholds.ptr<float>(r);
+    for (int c = 0; c < changed.cols; ++c)
+      if (label[c] > 0) strongest[static_cast<std::size_t>(label[c])] = std::max(strongest[static_cast<std::size_t>(label[c])], m[c] / t[c]);
+  }
+  std::vector<bool> speck(static_cast<std::size_t>(count), false);
+  for (int i = 1; i < count; ++i)
+    speck[static_cast<std::size_t>(i)] = stats.at<int>(i, cv::CC_STAT_AREA) <= max_pixels && strongest[static_cast<std::size_t>(i)] <= 2.0f;
+  for (int r = 0; r < changed.rows; ++r) {
+    const int* label = labels.ptr<int>(r);
+    uint8_t* out = changed.ptr<uint8_t>(r);
+    for (int c = 0; c < changed.cols; ++c)
+      if (speck[static_cast<std::size_t>(label[c])]) out[c] = 0;
+  }
 }
 
 ChangeDetector::ChangeDetector(ChangeDetectorOptions options) : options_(options) {}
@@ -173,7 +190,9 @@ ChangeResult ChangeDetector::update(const cv::Mat& image) {
   const cv::Mat thresholds = difference_thresholds(small, previous_small_, options_.threshold_levels, options_.relative_threshold);
   cv::Mat changed;
   cv::compare(magnitude, thresholds, changed, cv::CMP_GT);
-  drop_lone_pixels(changed, magnitude, thresholds);
+  // A codec's block of 16 x 16 pixels straddles at most this many shrunk pixels.
+  const int block_side = (kCodecBlockPx + result.scale - 1) / result.scale + 1;
+  drop_codec_specks(changed, magnitude, thresholds, block_side * block_side);
   cv::dilate(changed, changed, cv::Mat());
   result.changed_small = changed;
   previous_small_ = small;

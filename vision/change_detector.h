@@ -67,12 +67,12 @@ cv::Mat row_light(const cv::Mat& now, const cv::Mat& before);
 // now - before (CV_16S), with `before` first brought to `now`'s light row by row (row_light).
 // With `match_row_light` false, the plain difference.
 cv::Mat relit_difference(const cv::Mat& now, const cv::Mat& before, bool match_row_light = true);
-// Clears the changed pixels (CV_8U, 255 = changed) that have no changed neighbour and differ by
-// less than twice their threshold (`magnitude` and `thresholds` CV_32F, one size): a lone small
-// pixel just over its threshold is a video codec's block (JPEG or H.264 quantizing noise, or a
-// ripple of light, differently from one frame to the next), not a disk or a hand — those change
-// groups of small pixels, or one by far more.
-void drop_lone_pixels(cv::Mat& changed, const cv::Mat& magnitude, const cv::Mat& thresholds);
+// Clears the groups of changed pixels (CV_8U, 255 = changed; 8-connected) of at most
+// `max_pixels` whose differences stay within twice their thresholds (`magnitude` and `thresholds`
+// CV_32F, one size): a speck the size of a video codec's block just over its threshold is the
+// codec's (JPEG or H.264 quantizing noise, or a ripple of light, differently from one frame to
+// the next), not a disk or a hand — those change more pixels, or differ by far more.
+void drop_codec_specks(cv::Mat& changed, const cv::Mat& magnitude, const cv::Mat& thresholds, int max_pixels);
 // The least difference that counts at each pixel (CV_32F): `levels`, or `relative` of the brighter
 // of `now` and `before` (CV_8U, one size) where that is more.
 cv::Mat difference_thresholds(const cv::Mat& now, const cv::Mat& before, double levels, double relative);

@@ -133,7 +133,8 @@ TEST(ChangeDetector, ABlockAVideoCodecKeptFromAnEarlierFrameUnderFlickerIsNoChan
   // Rows 320-335 are where the ripple moves most between the two frames.
   const cv::Mat before = lit(table, 0.03, 3.3, 0.0);
   cv::Mat after = lit(table, 0.03, 3.3, 2 * CV_PI / 3);
-  for (const cv::Rect block : {cv::Rect(320, 320, 16, 16), cv::Rect(1600, 640, 32, 16), cv::Rect(96, 96, 16, 16)})
+  // Blocks of several macroblocks (a lone one is a speck: the next test).
+  for (const cv::Rect block : {cv::Rect(312, 312, 40, 32), cv::Rect(1600, 640, 48, 32), cv::Rect(96, 96, 32, 32)})
     before(block).copyTo(after(block));
   ChangeDetector detector;
   detector.update(before);
@@ -144,6 +145,23 @@ TEST(ChangeDetector, ABlockAVideoCodecKeptFromAnEarlierFrameUnderFlickerIsNoChan
   ChangeDetector strict(levels_only);
   strict.update(before);
   EXPECT_FALSE(strict.update(after).regions.empty());
+}
+
+TEST(ChangeDetector, ASpeckTheSizeOfACodecBlockJustOverItsThresholdIsNoChangeButMoreIs) {
+  const cv::Mat table = webcam_table(1);
+  auto changes = [&](const cv::Rect& block, int levels) {
+    ChangeDetector detector;
+    detector.update(table);
+    cv::Mat after = webcam_table(2);
+    after(block) += cv::Scalar(levels);
+    return !detector.update(after).regions.empty();
+  };
+  // On the dark mat (threshold 8 grey levels): one 16 x 16 block quantized 12 levels brighter.
+  EXPECT_FALSE(changes(cv::Rect(800, 200, 16, 16), 12));
+  EXPECT_FALSE(changes(cv::Rect(808, 200, 16, 16), 12)) << "straddling two shrunk pixels";
+  // Twice the threshold is no codec's noise; nor is a patch larger than a block.
+  EXPECT_TRUE(changes(cv::Rect(800, 200, 16, 16), 40));
+  EXPECT_TRUE(changes(cv::Rect(800, 200, 48, 48), 12));
 }
 
 TEST(ChangeDetector, AnAutoExposureStepIsNoChange) {
