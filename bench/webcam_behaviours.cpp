@@ -28,9 +28,7 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
-#include <map>
-#include <optional>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -131,7 +129,7 @@ std::string machine() {
 
 // Between the tables at the last settle of two runs (infinity when either never settled).
 double final_difference_mm(const TrackerRun& a, const TrackerRun& b) {
-  if (!a.readings.last || !b.readings.last) return INFINITY;
+  if (!a.readings.last || !b.readings.last) return std::numeric_limits<double>::infinity();
   return vision::table_difference_mm(*a.readings.last, *b.readings.last);
 }
 
@@ -236,8 +234,8 @@ int main(int argc, char** argv) {
         "Readings: at every settle, the disks that moved since the one before. σ coverage: the share of position errors "
         "within 2σ per axis (goal 93–97 %). Before: the same tracker with its change detector and table watch as they were "
         "before (one brightness shift for the whole frame, a threshold in grey levels only) instead of matching the light "
-        "row by row with a threshold that grows with the grey level; the rest as now: codec specks dropped, the camera counted "
-        "moved at 0.5 mm).\n\n{}\n{}\nReadings at the settles:\n\n{}",
+        "row by row with a threshold that grows with the grey level. The rest is as now in both: codec specks dropped, the "
+        "camera counted moved at 0.5 mm.\n\n{}\n{}\nReadings at the settles:\n\n{}",
         date, commit.empty() ? "unknown" : commit, machine(), table, cost, readings);
     fs::create_directories(figures.parent_path());
     io::write_file_atomically(figures, text);

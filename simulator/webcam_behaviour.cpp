@@ -61,7 +61,7 @@ cv::Mat turned_view(const cv::Mat& image, const calib::CameraModel& camera, doub
   std::vector<cv::Point3d> before;
   before.reserve(rays.size());
   for (const cv::Point2f& r : rays) {
-    const cv::Vec3d d = turn.t() * cv::Vec3d(r.x, r.y, 1.0);
+    const cv::Vec3d d = turn.t() * cv::Vec3d(static_cast<double>(r.x), static_cast<double>(r.y), 1.0);
     before.emplace_back(d[0] / d[2], d[1] / d[2], 1.0);
   }
   std::vector<cv::Point2d> source;

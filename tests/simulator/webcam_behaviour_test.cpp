@@ -19,7 +19,7 @@ namespace {
 
 double amplitude(const std::vector<float>& gains) {
   const auto [lo, hi] = std::minmax_element(gains.begin(), gains.end());
-  return (*hi - *lo) / 2;
+  return static_cast<double>(*hi - *lo) / 2;
 }
 
 TEST(MainsFlicker, TheRippleIsTheLightsSwingAveragedOverTheExposure) {
