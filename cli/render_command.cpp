@@ -1,6 +1,6 @@
 // `diskref render SCENARIO.json --out DIR`: a synthetic table session with its exact ground truth
 // (video.mp4, table.json, disks.json, camera.json, truth.jsonl). Scenario format:
-// docs/reference/commands/render.md.
+// docs/reference/commands/render.md; what the webcam does on its own: docs/spec.md section 13.
 
 #include <cstdio>
 #include <memory>
@@ -50,8 +50,17 @@ RunFunction setup_render(CLI::App& app) {
   auto options = std::make_shared<RenderOptions>();
   CLI::App* sub = app.add_subcommand(
       "render", "Render a synthetic table session with exact ground truth (video.mp4, truth.jsonl, table/disks/camera files)");
-  sub->footer("Example:\n  diskref render sample_videos/scenarios/duel.json --out /tmp/duel --frames 90 --snapshot 0,60");
-  sub->add_option("scenario", options->scenario, "Scenario file (JSON; format in docs/reference/commands/render.md)")->required();
+  sub->footer(
+      "What the webcam does on its own (docs/spec.md section 13), in the scenario's \"webcam\" member:\n"
+      "  flicker          mains light through a rolling shutter: {\"mains_hz\": 50|60, \"depth\", \"readout\", \"phase_deg\"}\n"
+      "  auto_exposure    the gain steps while a hand is in view: {\"step\", \"delay_s\", \"steps\", \"step_interval_s\"}\n"
+      "  knock            the boom knocked: {\"t\", \"swing_deg\", \"frequency_hz\", \"decay_s\", \"offset_deg\", \"axis_deg\"}\n"
+      "  repeated_frames  share of frames delivered twice; lost_frames: share of moments lost\n"
+      "and in \"effects\": jpeg_quality (MJPEG), exposure and noise_sigma (dim light).\n"
+      "Example:\n  diskref render sample_videos/scenarios/duel.json --out /tmp/duel --frames 90 --snapshot 0,60");
+  sub->add_option("scenario", options->scenario,
+                  "Scenario file (JSON; format in docs/reference/commands/render.md; webcam behaviours in docs/spec.md section 13)")
+      ->required();
   sub->add_option("--out", options->out, "Output directory (created if needed)")->required();
   sub->add_option("--frames", options->max_frames, "Render only the first N frames")->check(CLI::PositiveNumber);
   sub->add_option("--snapshot", options->snapshots, "Also write these frames as DIR/frame_NNNNNN.png")

@@ -65,16 +65,18 @@ CameraFinish::CameraFinish(cv::Size size, const ImageEffects& effects, uint64_t 
   out_.create(size, CV_8UC3);
 }
 
-const cv::Mat& CameraFinish::finish(const cv::Mat& radiance, uint64_t frame_seed) {
+const cv::Mat& CameraFinish::finish(const cv::Mat& radiance, uint64_t frame_seed, const std::vector<float>& row_gains) {
   CV_Assert(radiance.type() == CV_32FC3 && radiance.size() == illumination_.size());
+  CV_Assert(row_gains.empty() || row_gains.size() == static_cast<std::size_t>(radiance.rows));
   constexpr float kLitUnit = 64.0f;  // 16-bit fixed point: 255 * 64 < 65535
   cv::parallel_for_(cv::Range(0, radiance.rows), [&](const cv::Range& rows) {
     for (int v = rows.start; v < rows.end; ++v) {
       const auto* in = radiance.ptr<cv::Vec3f>(v);
       const auto* gain = illumination_.ptr<float>(v);
       auto* out = lit_.ptr<cv::Vec3w>(v);
+      const float row_gain = row_gains.empty() ? 1.0f : row_gains[static_cast<std::size_t>(v)];
       for (int u = 0; u < radiance.cols; ++u) {
-        cv::Vec3f value = in[u] * (255.0f * kLitUnit * gain[u]);
+        cv::Vec3f value = in[u] * (255.0f * kLitUnit * gain[u] * row_gain);
         out[u] = cv::Vec3w(cv::saturate_cast<uint16_t>(value[0]), cv::saturate_cast<uint16_t>(value[1]),
                            cv::saturate_cast<uint16_t>(value[2]));
       }

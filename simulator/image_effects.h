@@ -6,6 +6,7 @@
 // finish_frame turns it into the 8-bit BGR image a camera would deliver (radiance 1.0 -> 255).
 
 #include <cstdint>
+#include <vector>
 
 #include <opencv2/core.hpp>
 
@@ -39,8 +40,9 @@ class CameraFinish {
   CameraFinish(cv::Size size, const ImageEffects& effects, uint64_t seed);
 
   const cv::Mat& illumination() const { return illumination_; }
-  // Returns CV_8UC3, valid until the next call.
-  const cv::Mat& finish(const cv::Mat& radiance, uint64_t frame_seed);
+  // Returns CV_8UC3, valid until the next call. `row_gains` (one a row, or empty): the light of
+  // each row relative to the rest, for flicker and auto-exposure (webcam_behaviour.h).
+  const cv::Mat& finish(const cv::Mat& radiance, uint64_t frame_seed, const std::vector<float>& row_gains = {});
 
  private:
   ImageEffects effects_;

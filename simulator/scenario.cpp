@@ -128,7 +128,8 @@ SurfaceSpec parse_surface(const io::JsonCursor& c) {
 }
 
 ImageEffects parse_effects(const io::JsonCursor& c, double& shutter) {
-  c.allow_only({"noise_sigma", "blur_sigma_px", "vignetting", "light_gradient", "exposure", "supersample", "shutter"});
+  c.allow_only({"noise_sigma", "blur_sigma_px", "vignetting", "light_gradient", "exposure", "supersample", "shutter",
+                "jpeg_quality"});
   ImageEffects e;
   e.supersample = 3;
   e.noise_sigma = c.number_or("noise_sigma", e.noise_sigma);
@@ -137,9 +138,50 @@ ImageEffects parse_effects(const io::JsonCursor& c, double& shutter) {
   e.light_gradient = c.number_or("light_gradient", e.light_gradient);
   e.exposure = c.number_or("exposure", e.exposure);
   if (auto s = c.find("supersample")) e.supersample = s->int_in(1, 8);
+  if (auto q = c.find("jpeg_quality")) e.jpeg_quality = q->int_in(0, 100);
   if (auto s = c.find("shutter")) shutter = s->number_in(0, 1);
   if (auto problem = image_effects_problem(e); !problem.empty()) c.fail(problem);
   return e;
+}
+
+WebcamBehaviour parse_webcam(const io::JsonCursor& c, double duration_s) {
+  c.allow_only({"flicker", "auto_exposure", "knock", "repeated_frames", "lost_frames"});
+  WebcamBehaviour w;
+  if (auto f = c.find("flicker")) {
+    f->allow_only({"mains_hz", "depth", "readout", "phase_deg"});
+    MainsFlicker m;
+    if (auto hz = f->find("mains_hz")) {
+      m.mains_hz = hz->number_in(50, 60);
+      if (m.mains_hz != 50 && m.mains_hz != 60) hz->fail("must be 50 or 60");
+    }
+    if (auto d = f->find("depth")) m.depth = d->number_in(0, 1);
+    if (auto r = f->find("readout")) m.readout = r->number_in(0.05, 1);
+    if (auto p = f->find("phase_deg")) m.phase_deg = model::bounds::angle_deg(*p);
+    w.flicker = m;
+  }
+  if (auto a = c.find("auto_exposure")) {
+    a->allow_only({"step", "delay_s", "steps", "step_interval_s"});
+    AutoExposure ae;
+    if (auto v = a->find("step")) ae.step = v->number_in(-0.5, 0.5);
+    if (auto v = a->find("delay_s")) ae.delay_s = v->number_in(0, 2);
+    if (auto v = a->find("steps")) ae.steps = v->int_in(1, 10);
+    if (auto v = a->find("step_interval_s")) ae.step_interval_s = v->number_in(0.01, 1);
+    w.auto_exposure = ae;
+  }
+  if (auto k = c.find("knock")) {
+    k->allow_only({"t", "swing_deg", "frequency_hz", "decay_s", "offset_deg", "axis_deg"});
+    BoomKnock b;
+    b.t = k->at("t").number_in(0, duration_s);
+    if (auto v = k->find("swing_deg")) b.swing_deg = v->number_in(0, 3);
+    if (auto v = k->find("frequency_hz")) b.frequency_hz = v->number_in(0.5, 30);
+    if (auto v = k->find("decay_s")) b.decay_s = v->number_in(0.02, 5);
+    if (auto v = k->find("offset_deg")) b.offset_deg = v->number_in(-1, 1);
+    if (auto v = k->find("axis_deg")) b.axis_deg = model::bounds::angle_deg(*v);
+    w.knock = b;
+  }
+  if (auto r = c.find("repeated_frames")) w.repeated_frames = r->number_in(0, 0.5);
+  if (auto l = c.find("lost_frames")) w.lost_frames = l->number_in(0, 0.5);
+  return w;
 }
 
 BoardEvent parse_board(const io::JsonCursor& c, const CameraRig& rig) {
@@ -319,7 +361,7 @@ ScenarioEvent parse_event(const io::JsonCursor& c, const Scenario& s) {
 }  // namespace
 
 Scenario parse_scenario(const io::JsonCursor& root, const std::filesystem::path& base_dir) {
-  root.allow_only({"duration_s", "fps", "seed", "camera", "table", "surface", "disks", "start", "events", "effects"});
+  root.allow_only({"duration_s", "fps", "seed", "camera", "table", "surface", "disks", "start", "events", "effects", "webcam"});
   Scenario s;
   s.file = root.file();
   s.duration_s = root.at("duration_s").number_in(0.05, 3600);
@@ -341,6 +383,7 @@ Scenario parse_scenario(const io::JsonCursor& root, const std::filesystem::path&
   } else {
     s.effects.supersample = 3;
   }
+  if (auto webcam = root.find("webcam")) s.webcam = parse_webcam(*webcam, s.duration_s);
   if (auto start = root.find("start")) {
     for (std::size_t i = 0; i < start->size(); ++i) {
       auto p = start->at(i);

@@ -2,7 +2,8 @@
 // A scenario: everything `diskref render` needs to make one table session (format documented in
 // docs/reference/commands/render.md, "Scenario format"): the camera, the table and its surface, the
 // disks and where they start, a timeline of events (flips, turns, hands, templates, boards), the
-// image effects, the duration, frame rate and seed.
+// image effects, the duration, frame rate and seed, and what the webcam does on its own
+// (webcam_behaviour.h).
 
 #include <cstdint>
 #include <filesystem>
@@ -18,6 +19,7 @@
 #include "simulator/camera_rig.h"
 #include "simulator/image_effects.h"
 #include "simulator/table_surface.h"
+#include "simulator/webcam_behaviour.h"
 
 namespace diskref::simulator {
 
@@ -123,6 +125,7 @@ struct Scenario {
   std::vector<ScenarioEvent> events;  // sorted by time
   ImageEffects effects;
   double shutter = 0.5;  // exposure time as a fraction of the frame interval (motion blur); 0 = none
+  WebcamBehaviour webcam;  // flicker, auto-exposure, a knocked boom, repeated and lost frames
 
   int frame_count() const { return static_cast<int>(std::floor(duration_s * fps + 1e-9)); }
 };

@@ -21,9 +21,23 @@ double texels_per_mm_for(const CameraRig& rig) {
   return std::clamp(1.5 * pixels_per_mm_at_center(rig), 1.0, 3.0);
 }
 
+// Whether a hand of the instant is in the camera's view (the middle of its bounds in the image).
+bool hand_in_view(const SceneInstant& instant, const CameraRig& rig) {
+  const cv::Rect image(cv::Point(0, 0), rig.camera.image_size);
+  for (const HandInstant& hand : instant.hands) {
+    const cv::Vec3d middle = (hand.shape.min_corner + hand.shape.max_corner) * 0.5;
+    const cv::Point2d p = pixel_of(rig, cv::Point3d(middle[0], middle[1], middle[2]));
+    if (image.contains(cv::Point(static_cast<int>(p.x), static_cast<int>(p.y)))) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
-SessionRenderer::SessionRenderer(const Scenario& scenario) : scenario_(scenario), timeline_(scenario_) {
+SessionRenderer::SessionRenderer(const Scenario& scenario)
+    : scenario_(scenario),
+      timeline_(scenario_),
+      webcam_frames_(scenario_.webcam, scenario_.frame_count(), random::SplitMix64(scenario_.seed).fork(3).next_u64()) {
   random::SplitMix64 rng(scenario_.seed);
   surface_ = std::make_unique<TableSurface>(scenario_.table, scenario_.surface, texels_per_mm_for(scenario_.rig), rng.fork(1).next_u64());
   model_.surface = surface_.get();
@@ -31,12 +45,17 @@ SessionRenderer::SessionRenderer(const Scenario& scenario) : scenario_(scenario)
   for (const print::BoardSpec& b : timeline_.boards()) model_.boards.emplace_back(b);
   renderer_ = std::make_unique<TableRenderer>(model_, scenario_.rig, scenario_.effects.supersample);
   camera_ = std::make_unique<CameraFinish>(scenario_.rig.camera.image_size, scenario_.effects, rng.fork(2).next_u64());
+  if (scenario_.webcam.auto_exposure) {
+    std::vector<bool> in_view;
+    for (int k = 0; k < frame_count(); ++k) in_view.push_back(hand_in_view(timeline_.at(frame_time(k)), scenario_.rig));
+    exposure_gains_ = WebcamFrames::exposure_gains(*scenario_.webcam.auto_exposure, in_view, scenario_.fps);
+  }
 }
 
 SessionRenderer::~SessionRenderer() = default;
 
 const cv::Mat& SessionRenderer::radiance(int frame) {
-  double t = frame_time(frame);
+  double t = frame_time(shown_frame(frame));
   std::vector<SceneInstant> instants;
   int samples = renderer_->samples_per_pixel();
   if (scenario_.shutter <= 0 || samples == 1) {
@@ -50,7 +69,24 @@ const cv::Mat& SessionRenderer::radiance(int frame) {
 }
 
 const cv::Mat& SessionRenderer::camera_image(int frame, const cv::Mat& light) {
-  return camera_->finish(light, random::SplitMix64(scenario_.seed).fork(100 + static_cast<uint64_t>(frame)).next_u64());
+  // A repeated frame is the picture delivered before it, byte for byte: everything below follows
+  // the moment shown, not the frame's place.
+  const int shown = shown_frame(frame);
+  const double t = frame_time(shown);
+  const WebcamBehaviour& webcam = scenario_.webcam;
+  cv::Mat turned = light;
+  if (webcam.knock)
+    turned = turned_view(light, scenario_.rig.camera, knock_angle_deg(*webcam.knock, t), webcam.knock->axis_deg);
+  std::vector<float> row_gains;
+  if (webcam.flicker)
+    row_gains = flicker_row_gains(*webcam.flicker, light.rows, t, 1 / scenario_.fps, scenario_.shutter / scenario_.fps);
+  if (!exposure_gains_.empty()) {
+    const float gain = static_cast<float>(exposure_gains_[static_cast<std::size_t>(shown)]);
+    if (row_gains.empty()) row_gains.assign(static_cast<std::size_t>(light.rows), 1.0f);
+    for (float& g : row_gains) g *= gain;
+  }
+  return camera_->finish(turned, random::SplitMix64(scenario_.seed).fork(100 + static_cast<uint64_t>(shown)).next_u64(),
+                         row_gains);
 }
 
 const cv::Mat& SessionRenderer::frame(int frame) { return camera_image(frame, radiance(frame)); }

@@ -13,6 +13,7 @@
 #include "simulator/table_renderer.h"
 #include "simulator/timeline.h"
 #include "simulator/truth.h"
+#include "simulator/webcam_behaviour.h"
 
 namespace diskref::simulator {
 
@@ -38,7 +39,10 @@ class SessionRenderer {
   // The frame's linear radiance before the camera's effects.
   const cv::Mat& radiance(int frame);
   // The camera's effects on a frame's radiance (what frame() returns).
+  // Flicker, auto-exposure and a knocked boom (webcam_behaviour.h) are applied here.
   const cv::Mat& camera_image(int frame, const cv::Mat& radiance);
+  // The frame whose moment frame `frame` delivers (itself, unless repeated or lost).
+  int shown_frame(int frame) const { return webcam_frames_.shown(frame); }
   // Pixels traced for the last frame.
   long long last_traced_pixels() const { return renderer_->last_traced_pixels(); }
 
@@ -49,6 +53,8 @@ class SessionRenderer {
   Timeline timeline_;
   std::unique_ptr<TableRenderer> renderer_;
   std::unique_ptr<CameraFinish> camera_;
+  WebcamFrames webcam_frames_;
+  std::vector<double> exposure_gains_;  // auto-exposure's gain per frame; empty without
 };
 
 struct SessionSummary {

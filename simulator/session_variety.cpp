@@ -18,8 +18,9 @@ json tag(int id, const char* face, double size_mm, double offset_deg) {
   return {{"id", id}, {"face", face}, {"size_mm", size_mm}, {"heading_offset_deg", offset_deg}};
 }
 
-// Every disk that flips carries a tag on each face.
-json registry() {
+}  // namespace
+
+json varied_registry() {
   const json flatted = {{"type", "flatted_circle"}, {"diameter_mm", 63.5}, {"flat_to_flat_mm", 57.2}};
   const json torpedo = {{"type", "circle"}, {"diameter_mm", 44.45}};
   return {{"disks",
@@ -36,8 +37,7 @@ json registry() {
              {"shape", {{"type", "rect"}, {"length_mm", 88.9}, {"width_mm", 25.4}}}, {"tags", {tag(60, "up", 14, 0)}}}}}};
 }
 
-// A 600 x 450 mm play area with 30 mm corner markers just outside its corners.
-json table() {
+json varied_table() {
   return {{"play_area_mm", {600, 450}},
           {"corner_markers",
            {{{"id", 0}, {"center_mm", {-30, -30}}, {"size_mm", 30}},
@@ -45,8 +45,6 @@ json table() {
             {{"id", 2}, {"center_mm", {630, 480}}, {"size_mm", 30}},
             {{"id", 3}, {"center_mm", {-30, 480}}, {"size_mm", 30}}}}};
 }
-
-}  // namespace
 
 json varied_session(const SessionVariant& v) {
   random::SplitMix64 rng(v.seed * 7919 + 17);
@@ -78,8 +76,8 @@ json varied_session(const SessionVariant& v) {
           {"fps", v.fps},
           {"seed", v.seed},
           {"camera", camera},
-          {"table", table()},
-          {"disks", registry()},
+          {"table", varied_table()},
+          {"disks", varied_registry()},
           {"surface", {{"mat", v.seed % 2 ? "cloth" : "starfield"}, {"table", "wood"}, {"mat_margin_mm", 60}, {"table_margin_mm", 400}}},
           {"start", start},
           {"events", events},

@@ -38,6 +38,12 @@ struct SessionVariant {
   bool lens_known = true;      // whether the tracker is given the lens (camera.json) as --calib
 };
 
+// The disks of every variant (four ships, two torpedoes, the range template; every disk that
+// flips carries a tag on each face) and their table (a 600 x 450 mm play area with 30 mm corner
+// markers just outside its corners), as scenario members.
+nlohmann::json varied_registry();
+nlohmann::json varied_table();
+
 // The scenario JSON for a variant (table, disks and events inline).
 nlohmann::json varied_session(const SessionVariant& variant);
 

@@ -39,15 +39,17 @@ bool TableWatch::differs(double t, const cv::Mat& small, const cv::Mat& changed_
 
 cv::Mat TableWatch::differing_from(const cv::Mat& small, const cv::Mat& reference, const cv::Mat& play_area_small,
                                    int* shift_out) const {
-  cv::Mat diff16;
-  cv::subtract(small, reference, diff16, cv::noArray(), CV_16S);
+  // The reference brought to this frame's light row by row first: flicker's ripple and an
+  // auto-exposure step since the table settled are no difference (change_detector.h).
+  const cv::Mat diff16 = relit_difference(small, reference, options_.match_row_light);
   const int shift = median_difference(diff16, play_area_small);
   if (shift_out != nullptr) *shift_out = shift;
   // Averaged over 3 x 3 shrunk pixels: a hand or an arm differs over many of them, while sensor
   // noise and the faint trail a video codec leaves where something passed are single pixels.
   const cv::Mat magnitude = mean_abs_difference(diff16, shift);
   cv::Mat differing;
-  cv::compare(magnitude, cv::Scalar(options_.threshold_levels), differing, cv::CMP_GT);
+  cv::compare(magnitude, difference_thresholds(small, reference, options_.threshold_levels, options_.relative_threshold),
+              differing, cv::CMP_GT);
   cv::bitwise_and(differing, play_area_small, differing);
   return differing;
 }

@@ -5,8 +5,9 @@
 // The change detector compares each frame with the previous one, so a hand held still over the
 // table disappears from it. The watch keeps the picture of the play area as it was when the table
 // was last settled (the background, at the change detector's shrunk scale) and compares every
-// frame with that: what differs from it (after the frame's global brightness shift) where no known
-// disk lies now and where none lay then is foreign, and the table is not quiet while there is any.
+// frame with that: what differs from it (after bringing it to the frame's light row by row, and
+// the brightness shift that remains: change_detector.h) where no known disk lies now and where
+// none lay then is foreign, and the table is not quiet while there is any.
 // A disk that moved leaves a difference at both places, and both are a disk's; a disk that landed
 // where the tracker did not see it land (a face without a tag up) leaves one the tracker cannot
 // explain, and the table stays unsettled: that is the safe error.
@@ -31,10 +32,15 @@ struct TableWatchOptions {
   // A shrunk pixel differs from the background when it is further than this from it (grey levels,
   // after the frame's median shift; as the change detector's threshold: noise of two frames).
   double threshold_levels = 8.0;
+  // ... or this share of the brighter of its grey levels, where that is more (change_detector.h).
+  double relative_threshold = 0.06;
   // Foreign once at least this many shrunk pixels of the play area differ unexplained.
   int min_foreign_pixels = 3;
   // An unexplained difference unchanged for this long becomes part of the background (s).
   double absorb_after_s = 5.0;
+  // Bring the background to the frame's light row by row before comparing (change_detector.h's
+  // row_light); false: a global brightness shift only (the benches' comparison).
+  bool match_row_light = true;
 };
 
 struct TableWatchResult {

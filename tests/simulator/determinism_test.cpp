@@ -39,5 +39,33 @@ TEST(Determinism, AnotherSeedGivesOtherNoiseAndTexture) {
   EXPECT_GT(cv::norm(a.frame(0), b.frame(0), cv::NORM_L1), 0.0);
 }
 
+TEST(Determinism, WebcamBehavioursAreAPureFunctionOfTheFrameAndARepeatedFrameIsTheOneBefore) {
+  nlohmann::json doc = moving_scene(3);
+  doc["webcam"] = {{"flicker", {{"mains_hz", 50}, {"depth", 0.3}}},
+                   {"auto_exposure", {{"step", -0.2}, {"delay_s", 0}}},
+                   {"knock", {{"t", 0.2}, {"swing_deg", 0.5}}},
+                   {"repeated_frames", 0.3},
+                   {"lost_frames", 0.2}};
+  const Scenario scenario = testing::parse_test_scenario(doc);
+  SessionRenderer in_order(scenario), backwards(scenario);
+  std::vector<cv::Mat> frames;
+  for (int k = 0; k < 12; ++k) frames.push_back(in_order.frame(k).clone());
+  int repeated = 0;
+  for (int k = 11; k >= 0; --k) {
+    EXPECT_EQ(cv::norm(backwards.frame(k), frames[static_cast<std::size_t>(k)], cv::NORM_INF), 0.0) << "frame " << k;
+    if (k > 0 && in_order.shown_frame(k) == in_order.shown_frame(k - 1)) {
+      ++repeated;
+      EXPECT_EQ(cv::norm(frames[static_cast<std::size_t>(k)], frames[static_cast<std::size_t>(k - 1)], cv::NORM_INF), 0.0) << k;
+    } else if (k > 0) {
+      EXPECT_GT(cv::norm(frames[static_cast<std::size_t>(k)], frames[static_cast<std::size_t>(k - 1)], cv::NORM_L1), 0.0) << k;
+    }
+  }
+  EXPECT_GT(repeated, 0);
+  // The flicker and the knock change the picture itself: not the frame rendered without them.
+  nlohmann::json plain = moving_scene(3);
+  SessionRenderer steady(testing::parse_test_scenario(plain));
+  EXPECT_GT(cv::norm(steady.frame(0), frames[0], cv::NORM_L1), 0.0);
+}
+
 }  // namespace
 }  // namespace diskref::simulator

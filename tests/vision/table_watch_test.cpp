@@ -1,6 +1,9 @@
 // The watch over the play area: a hand held still is seen, a moved disk is not foreign, a
-// brightness shift is nothing, and what never changes becomes part of the table.
+// brightness shift is nothing (nor flicker or an exposure step since the settle), and what never
+// changes becomes part of the table.
 #include "vision/table_watch.h"
+
+#include <cmath>
 
 #include <gtest/gtest.h>
 #include <opencv2/imgproc.hpp>
@@ -78,9 +81,11 @@ TEST(TableWatch, WhereDisksLieNowOrLayThenIsNotForeignNorIsABrightnessShift) {
   EXPECT_FALSE(r.foreign);
   // Unexplained, the same picture is foreign.
   EXPECT_TRUE(watch.update(1.1, after, table.nothing_changed, table.play, [&] { return table.no_disks; }).foreign);
-  // A global brightness change is no difference, and the disks are not even asked for.
+  // A global brightness change is no difference, and the disks are not even asked for. (The
+  // camera's exposure scales every grey level alike: a tenth more light is a tenth more on the
+  // white disk as on the felt.)
   watch.adopt(before);
-  const cv::Mat brighter = before + cv::Scalar(30);
+  const cv::Mat brighter = before * 1.1;
   asked = false;
   EXPECT_FALSE(watch.update(1.2, brighter, table.nothing_changed, table.play, [&] {
                  asked = true;
@@ -126,6 +131,34 @@ TEST(TableWatch, WhatWasTakenInAndGoesAgainLeavesNoGhost) {
   EXPECT_FALSE(watch.update(3.3, table.felt, table.nothing_changed, table.play, no_disks).foreign);
   // Something new where it was is still seen.
   EXPECT_TRUE(watch.update(3.4, table.with_blob({120, 60}, 5, 20), moved, table.play, no_disks).foreign);
+}
+
+// The light of a small frame changed row by row: a ripple of `amplitude`, `cycles` swings over
+// its height, and a gain.
+cv::Mat relit(const cv::Mat& small, double amplitude, double cycles, double phase, double gain) {
+  cv::Mat out(small.size(), CV_8U);
+  for (int v = 0; v < small.rows; ++v)
+    small.row(v).convertTo(out.row(v), CV_8U, gain * (1 + amplitude * std::cos(2 * CV_PI * cycles * v / small.rows + phase)));
+  return out;
+}
+
+TEST(TableWatch, FlickerAndAnExposureStepSinceTheSettleAreNotForeign) {
+  SmallTable table;
+  TableWatch watch;
+  auto no_disks = [&] { return table.no_disks; };
+  cv::Mat bright = table.felt + cv::Scalar(100);  // pale felt: a 3 % ripple is 6 grey levels
+  watch.adopt(relit(bright, 0.03, 3.3, 0.0, 1.0));
+  for (int k = 1; k <= 5; ++k)
+    EXPECT_FALSE(watch.update(k / 30.0, relit(bright, 0.03, 3.3, k * 2.1, k % 2 ? 0.9 : 1.0), table.nothing_changed, table.play,
+                              no_disks)
+                     .foreign)
+        << k;
+  // A hand at the play area's edge in the same light is.
+  cv::Mat hand = bright.clone();
+  cv::circle(hand, {22, 70}, 12, cv::Scalar(120), cv::FILLED);
+  const TableWatchResult r = watch.update(0.3, relit(hand, 0.03, 3.3, 1.0, 0.9), table.nothing_changed, table.play, no_disks);
+  EXPECT_TRUE(r.foreign);
+  EXPECT_TRUE(r.foreign_box.contains({24, 70}));
 }
 
 }  // namespace

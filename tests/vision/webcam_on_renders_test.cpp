@@ -1,0 +1,52 @@
+// A table filmed under mains flicker (simulator/webcam_variety.h: 50 Hz light at 30 frames a
+// second, a 3 % ripple rolling through the rows) tracked as `diskref track` does: the table
+// settles between the moments of play, never while the truth says it is not (the session's hand
+// comes in at the play area's edge), and every move is read as the truth has it. The render is
+// kept in the build tree between runs (DISKREF_WEBCAM_RENDERS).
+
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "calibration/camera_model.h"
+#include "engine/model/disk_registry.h"
+#include "engine/model/table_spec.h"
+#include "engine/model/track_frame.h"
+#include "simulator/session_variety.h"
+#include "simulator/webcam_variety.h"
+#include "vision/frame_source.h"
+#include "vision/settle_readings.h"
+#include "vision/track_evaluation.h"
+#include "vision/tracker.h"
+
+namespace diskref::vision {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(WebcamOnRenders, UnderMainsFlickerTheTableSettlesAndEveryMoveIsRead) {
+  // 720p: the flicker family's ripple at a smaller picture, for a test's time.
+  const simulator::WebcamVariant variant{.name = "test-flicker-50hz-30fps", .width = 1280, .height = 720, .ripple = 0.03,
+                                         .mains_hz = 50};
+  const fs::path dir = simulator::render_once(simulator::webcam_session(variant), variant.name, DISKREF_WEBCAM_RENDERS);
+  Tracker tracker(model::load_table(dir / "table.json"), model::load_disk_registry(dir / "disks.json"),
+                  calib::load_camera_model(dir / "camera.json"));
+  std::vector<model::TrackFrame> output;
+  auto source = open_video_file(dir / "video.mp4");
+  while (auto frame = source->next()) output.push_back(tracker.process(frame->image, frame->index, frame->t).track);
+  const std::vector<model::TrackFrame> truth = model::load_track_jsonl(dir / "truth.jsonl");
+
+  const TrackEvaluation e = evaluate_tracks(output, truth);
+  EXPECT_EQ(e.settles.false_settled, 0);
+  EXPECT_EQ(e.settles.missed, 0);
+  EXPECT_GT(e.settles.agreed_settled, e.settles.truth_settled / 2);
+
+  const SettleReadings read = settle_readings(output), expected = settle_readings(truth);
+  ASSERT_EQ(expected.moves.size(), 3u) << describe(expected.moves);  // enterprise flipped, torpedo-2 brought, torpedo-1 flipped
+  double max_mm = 0;
+  EXPECT_TRUE(same_moves(read.moves, expected.moves, max_mm)) << describe(read.moves) << " against " << describe(expected.moves);
+  EXPECT_LT(max_mm, 1.5);
+}
+
+}  // namespace
+}  // namespace diskref::vision
