@@ -122,8 +122,9 @@ int run_ui_setup(const UiOptions& o) {
   table.disks = outcome.state.disks_file().string();
   if (outcome.state.is_done(setup::Step::calibration)) table.calib = outcome.state.camera_file().string();
   table.game = outcome.state.game_file.string();
-  // The camera keeps the settings the setup locked it at.
-  if (table.camera_settings.settings_file.empty()) table.camera_settings.settings_file = outcome.state.camera_settings_file().string();
+  // A camera keeps the settings the setup locked it at (a video has none to keep).
+  if (!camera_named(table).empty() && table.camera_settings.settings_file.empty())
+    table.camera_settings.settings_file = outcome.state.camera_settings_file().string();
   // A video goes on where the setup stopped, as a camera would.
   if (!o.video.empty() && outcome.frame > 0) table.start_frame = outcome.frame + 1;
   const int status = run_ui(table);
