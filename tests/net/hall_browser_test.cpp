@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 #include <opencv2/imgcodecs.hpp>
 
+#include "tests/support/free_port.h"
 #include "child_process.h"
 #include "headless_chromium.h"
 #include "net/mqtt_connection.h"
@@ -29,17 +30,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-int free_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  socklen_t n = sizeof a;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &n);
-  ::close(fd);
-  return ntohs(a.sin_port);
-}
 
 std::string text_of(const std::filesystem::path& f) {
   std::ifstream in(f);
@@ -94,7 +84,7 @@ TEST(Hall, SeveralTablesThroughARealBrokerThatIsKilledAndRestarted) {
   ASSERT_EQ(reference.wait(60s), 0) << reference.log_text();
 
   HeadlessChromium browser(1280, 800, dir);  // first: its start is the slow part
-  Broker broker(dir, free_port());
+  Broker broker(dir, testing::free_loopback_port());
   broker.start();
   ChildProcess hall(diskref_program(), {"hall", "--mqtt", broker.address(), "--serve", "0"}, dir / "hall.log");
   const auto hall_url = hall.wait_for_log(std::regex(R"(the hall page: (http://127\.0\.0\.1:\d+/))"), 20s);
@@ -182,7 +172,7 @@ TEST(Hall, HostileStatesAreShownAsTextOrAsBrokenOnTheirOwnCards) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("diskref-hall-hostile-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   HeadlessChromium browser(1280, 800, dir);
-  Broker broker(dir, free_port());
+  Broker broker(dir, testing::free_loopback_port());
   broker.start();
   ChildProcess hall(diskref_program(), {"hall", "--mqtt", broker.address(), "--serve", "0"}, dir / "hall.log");
   const auto hall_url = hall.wait_for_log(std::regex(R"(the hall page: (http://127\.0\.0\.1:\d+/))"), 20s);

@@ -21,6 +21,7 @@
 #include <opencv2/videoio.hpp>
 
 #include "engine/io/input_error.h"
+#include "tests/support/free_port.h"
 #include "tests/vision/fake_v4l2_device.h"
 #include "tests/vision/mjpeg_stream_server.h"
 #include "vision/frame_source.h"
@@ -146,15 +147,7 @@ TEST(NetworkCamera, AStreamThatFallsSilentIsNoticedAndOpenedAgain) {
 
 TEST(NetworkCamera, AUrlWhereNothingAnswersIsNamed) {
   // A port nobody listens on: taken, then let go.
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  socklen_t n = sizeof a;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &n);
-  ::close(fd);
-  const std::string url = "http://127.0.0.1:" + std::to_string(ntohs(a.sin_port)) + "/video";
+  const std::string url = "http://127.0.0.1:" + std::to_string(diskref::testing::free_loopback_port()) + "/video";
   CameraOptions o;
   o.device = url;
   try {
