@@ -263,7 +263,7 @@ void HttpFeedServer::connection_event(MHD_Connection* c, void** socket_context, 
   } else {
     // Before MHD closes the socket: the watchdog forgets it first.
     // A request line came but no head reached answer(): libmicrohttpd refused the head itself (a
-    // malformed header, a head too large for its memory, no Host).
+    // malformed header, a head too large for its memory, an HTTP version not 1.x).
     if (deadlines_->closed(reinterpret_cast<std::uintptr_t>(*socket_context)))
       problems_.report("bad_request_400",
                        "the live feed: a malformed request was refused; further ones are not reported");
