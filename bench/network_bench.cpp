@@ -207,7 +207,7 @@ int main(int argc, char** argv) {
   server->add_page("/", "text/html; charset=utf-8", std::string(3400, 'p'));
   const int port = server->port();
   {
-    MemoryRow row{"a request of 10,000 headers (refused: the head may use 32 KiB)", rss_kib(), 0, 0};
+    MemoryRow row{"a request of 10,000 headers (refused: a head may be 32 KiB, in a connection's 64 KiB)", rss_kib(), 0, 0};
     reset_peak();
     std::string request = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n";
     for (int i = 0; i < 10000; ++i) request += "X-Header-" + std::to_string(i) + ": value\r\n";
@@ -271,7 +271,7 @@ int main(int argc, char** argv) {
     md << "| " << r.what << " | " << r.before << " | " << r.after << " | " << r.peak << " | " << r.after - r.before << " |\n";
   md << "\nThe bound: the hall keeps at most 256 tables of at most 256 KiB of state each (64 MiB of "
         "state text, held parsed once in the hub), the hub's ring at most 32 MiB of messages; a request head "
-        "at most 32 KiB per connection.\n\n"
+        "at most 32 KiB, in at most 64 KiB of memory per connection.\n\n"
      << "## Honest clients beside 200 trickling connections\n\n"
      << "Each of " << honest << " honest `GET /` (a 3.4 KB page), one after the other, from connect to the whole "
      << "answer. The trickling connections each come from their own address (127.0.1.1 to 127.0.1.200: the "

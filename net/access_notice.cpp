@@ -1,39 +1,47 @@
 #include "net/access_notice.h"
 
-#include <qrencode.h>
-
 namespace diskref::net {
+namespace {
 
-std::string terminal_qr(const std::string& text) {
-  QRcode* code = QRcode_encodeString(text.c_str(), 0, QR_ECLEVEL_L, QR_MODE_8, 1);
-  if (!code) return "";
-  const int n = code->width, quiet = 2;
-  // A module is dark when its low bit is set; outside the code (the quiet zone) it is light.
-  const auto dark = [&](int x, int y) {
-    return x >= 0 && y >= 0 && x < n && y < n && (code->data[y * n + x] & 1) != 0;
-  };
+std::string terminal_qr_of(const QrMatrix& code) {
+  if (code.width == 0) return "";
+  // Two modules of quiet zone, not the standard's four: a terminal's lines are scarce, and phones
+  // read it (the screen's code has all four).
+  const int n = code.width, quiet = 2;
   std::string out;
   // Two rows of modules a line of text; a terminal's text is light on dark, so a light module is
   // drawn (a block) and a dark one left blank.
   for (int y = -quiet; y < n + quiet; y += 2) {
     for (int x = -quiet; x < n + quiet; ++x) {
-      const bool top = !dark(x, y), bottom = !dark(x, y + 1);
+      const bool top = !code.is_dark(x, y), bottom = !code.is_dark(x, y + 1);
       out += top && bottom ? "█" : top ? "▀" : bottom ? "▄" : " ";
     }
     out += "\n";
   }
-  QRcode_free(code);
   return out;
 }
 
+}  // namespace
+
+std::string terminal_qr(const std::string& text) { return terminal_qr_of(qr_matrix(text)); }
+
+std::optional<FeedAccess> beyond_loopback_access(const HttpFeedServer& server, const HttpFeedOptions& o) {
+  if (is_loopback(o.listen.host)) return std::nullopt;
+  FeedAccess a;
+  a.listen_host = o.listen.host;
+  a.token_needed = !o.token.empty() && !o.public_read;
+  a.url = a.token_needed ? server.url() : server.url_without_token();
+  a.qr = qr_matrix(a.url);
+  return a;
+}
+
 std::string beyond_loopback_notice(const HttpFeedServer& server, const HttpFeedOptions& o) {
-  if (is_loopback(o.listen.host)) return "";
-  const bool token_needed = !o.token.empty() && !o.public_read;
-  const std::string url = token_needed ? server.url() : server.url_without_token();
-  std::string text = "listening beyond this machine (" + o.listen.host + "): ";
-  text += token_needed ? "a token is required; open " + url + " (the token is kept by the browser)"
-                       : "anyone who can reach it sees the game (--serve-public); open " + url;
-  text += ", or scan:\n" + terminal_qr(url);
+  const std::optional<FeedAccess> a = beyond_loopback_access(server, o);
+  if (!a) return "";
+  std::string text = "listening beyond this machine (" + a->listen_host + "): ";
+  text += a->token_needed ? "a token is required; open " + a->url + " (the token is kept by the browser)"
+                          : "anyone who can reach it sees the game (--serve-public); open " + a->url;
+  text += ", or scan:\n" + terminal_qr_of(a->qr);
   if (!o.token.empty() && o.public_read) text += "the token, for pages that change something: " + o.token;
   if (!text.empty() && text.back() == '\n') text.pop_back();
   return text;

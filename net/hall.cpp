@@ -59,9 +59,10 @@ Hall::Hall(const Endpoint& broker, std::string topic_prefix, FeedHub& hub, Probl
     changed_.notify_all();
   };
   callbacks.on_message = [this](const std::string& topic, const std::string& payload) { take(topic, payload); };
+  callbacks.on_note = [this](const std::string& line) { problems_.report("mqtt_v311", line); };
   connection_ = std::make_unique<MqttConnection>(broker, "diskref-hall-" + std::to_string(::getpid()), MqttWill{},
                                                  std::vector<std::string>{prefix_ + "/+/state", prefix_ + "/+/online"},
-                                                 std::move(callbacks));
+                                                 std::move(callbacks), limits_.max_packet_bytes());
 }
 
 Hall::~Hall() {

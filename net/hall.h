@@ -14,12 +14,15 @@
 //   (io::kMaxJsonDepth, checked while parsing, before any recursion), not JSON, or not a table's
 //   state (not an object; setup, frame, game or last_ruling not objects) is shown as such on its
 //   own card, and the other tables are untouched;
-// - at most `max_tables` tables; names beyond are ignored (said once).
+// - at most `max_tables` tables; names beyond are ignored (said once);
+// - the broker is asked (MQTT v5) never to send a message larger than a state may be, so that one
+//   is never even read; a broker that refuses v5 is followed with v3.1.1 (said once).
 // A broker lost is said once, the tables' last states stay on the page, and on reconnecting the
 // broker sends the retained states again; until a table's referee says it is online again, it is
 // shown offline.
 
 #include <condition_variable>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -47,6 +50,12 @@ struct HallLimits {
   std::size_t max_tables = 256;
   // A table's name (one MQTT topic level) as shown on its card.
   std::size_t max_name_bytes = 64;
+  // What the hall asks the broker to send at most (MQTT v5's Maximum Packet Size): a state of
+  // max_state_bytes with room for its packet's header, topic (the prefix, a name) and properties.
+  // A v5 broker drops a larger message for the hall: it is never read. (A message of a size
+  // between the two is read and refused as too large.)
+  std::size_t packet_room_bytes = 1024;
+  std::uint32_t max_packet_bytes() const { return static_cast<std::uint32_t>(max_state_bytes + packet_room_bytes); }
 };
 
 class Hall {

@@ -197,7 +197,9 @@ HttpFeedServer::HttpFeedServer(FeedHub& hub, HttpFeedOptions options, ProblemRep
       {MHD_OPTION_PER_IP_CONNECTION_LIMIT, static_cast<intptr_t>(l.connections_per_address), nullptr},
       {MHD_OPTION_CONNECTION_TIMEOUT, static_cast<intptr_t>(l.inactivity_timeout.count()), nullptr},
       {MHD_OPTION_LISTEN_BACKLOG_SIZE, l.listen_backlog, nullptr},
-      {MHD_OPTION_STRICT_FOR_CLIENT, 1, nullptr},  // refuse what is not quite HTTP (e.g. no Host)
+      // Not MHD_OPTION_STRICT_FOR_CLIENT: what it adds (refusing a request without Host, or with a
+      // space in its target) MHD answers itself, with none of the security headers; a request
+      // without Host is refused below instead, and a target with a space is no page.
       {MHD_OPTION_NOTIFY_CONNECTION, reinterpret_cast<intptr_t>(&on_connection), this},
       {MHD_OPTION_NOTIFY_COMPLETED, reinterpret_cast<intptr_t>(&on_completed), this},
       {MHD_OPTION_URI_LOG_CALLBACK, reinterpret_cast<intptr_t>(&on_request_line), this},
@@ -261,7 +263,7 @@ void HttpFeedServer::connection_event(MHD_Connection* c, void** socket_context, 
   } else {
     // Before MHD closes the socket: the watchdog forgets it first.
     // A request line came but no head reached answer(): libmicrohttpd refused the head itself (a
-    // malformed header, a head too large for its memory, no Host).
+    // malformed header, a head too large for its memory, an HTTP version not 1.x).
     if (deadlines_->closed(reinterpret_cast<std::uintptr_t>(*socket_context)))
       problems_.report("bad_request_400",
                        "the live feed: a malformed request was refused; further ones are not reported");
@@ -307,6 +309,9 @@ int HttpFeedServer::answer(MHD_Connection* c, const char* url, const char* metho
   std::size_t headers = 0;
   MHD_get_connection_values(c, MHD_HEADER_KIND, &count_one, &headers);
   if (headers > l.max_headers) return refused(431, "more than " + std::to_string(l.max_headers) + " headers");
+  if (const MHD_ConnectionInfo* info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+      info && info->header_size > l.max_head_bytes)
+    return refused(431, "a request head larger than " + std::to_string(l.max_head_bytes) + " bytes");
   std::size_t target = path.size();
   MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, [](void* cls, MHD_ValueKind, const char* k, const char* v) {
     *static_cast<std::size_t*>(cls) += std::strlen(k) + (v ? std::strlen(v) : 0) + 2;
@@ -322,6 +327,8 @@ int HttpFeedServer::answer(MHD_Connection* c, const char* url, const char* metho
   // may overlap and so multiply the reply) are refused.
   if (header(c, MHD_HTTP_HEADER_RANGE).find(',') != std::string::npos)
     return refused(416, "at most one byte range");
+  const char* host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+  if (!host) return refused(400, "no Host header");
   if (!host_allowed(header(c, MHD_HTTP_HEADER_HOST), options_.host_names))
     return refused(421, "this server does not answer to that host name (use --serve-name to add one)");
   if (head) return true;

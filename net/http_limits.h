@@ -14,10 +14,16 @@
 namespace diskref::net {
 
 struct HttpLimits {
-  // The request line and every header together live in this much memory per connection (MHD's
-  // memory pool; it also holds the reply's head). A longer head is refused (431 or 414) before
-  // anything is routed. 32 KiB: a browser's request head is under 2 KiB, a cookie-laden one 8.
-  std::size_t connection_memory_bytes = 32 * 1024;
+  // The request line and every header together: a longer head is refused (431) by diskref, with
+  // its security headers, before anything is routed. 32 KiB: a browser's request head is under
+  // 2 KiB, a cookie-laden one 8.
+  std::size_t max_head_bytes = 32 * 1024;
+  // The memory of each connection (MHD's pool: the head as it arrives, then the reply's head).
+  // Twice max_head_bytes, so that a head over that bound still reaches diskref to be refused; a
+  // head that does not fit even here is refused by libmicrohttpd itself (431, or 414 when the
+  // request line alone does not fit), with none of diskref's headers: its own replies cannot be
+  // given any (docs/design/network-security.md).
+  std::size_t connection_memory_bytes = 64 * 1024;
   // Headers in one request; more is refused (431). Browsers send about 15.
   std::size_t max_headers = 64;
   // The request target (path and query); longer is refused (414). Our paths are short, the token

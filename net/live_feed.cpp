@@ -22,6 +22,7 @@ LiveFeed::LiveFeed(LiveFeedOptions options, const model::TableSpec& table, const
     server_->add_page("/overlay.js", "text/javascript; charset=utf-8", kOverlayScriptPage);
     server_->add_page("/overlay.css", "text/css; charset=utf-8", kOverlayStylePage);
     server_->add_page("/table_drawing.js", "text/javascript; charset=utf-8", kTableDrawingPage);
+    access_ = beyond_loopback_access(*server_, *options_.serve);
     if (say) {
       const std::string base = server_->url_without_token();
       say("the live feed: " + server_->url() + " (overlay), " + base + "feed/v1/events (stream), " + base +

@@ -13,6 +13,7 @@
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"
 #include "engine/model/track_frame.h"
+#include "net/access_notice.h"
 #include "net/endpoint.h"
 #include "net/feed_hub.h"
 #include "net/http_feed_server.h"
@@ -56,6 +57,9 @@ class LiveFeed {
   ProblemReports& problems() { return problems_; }
   // http://HOST:PORT/ when serving, else empty.
   std::string url() const;
+  // Serving beyond loopback: the address a phone opens (with its token) and its QR code, for the
+  // screen to show; else empty.
+  const std::optional<FeedAccess>& access() const { return access_; }
 
  private:
   void publish_rulings(const referee::Referee& referee, double t);
@@ -64,6 +68,7 @@ class LiveFeed {
   ProblemReports problems_;
   FeedHub hub_;
   std::unique_ptr<HttpFeedServer> server_;
+  std::optional<FeedAccess> access_;
   std::unique_ptr<TuioSender> tuio_;
   std::unique_ptr<MqttTablePublisher> mqtt_;
   std::size_t rulings_published_ = 0;

@@ -34,7 +34,7 @@ class RequestDeadlines {
   void head_arrived(std::uint64_t id);
   void reply_done(std::uint64_t id);
   // True when a request line arrived on the connection but no request head was ever routed: the
-  // head was refused by libmicrohttpd (a malformed header, one too large, no Host).
+  // head was refused by libmicrohttpd (a malformed header, one too large, an HTTP version not 1.x).
   bool closed(std::uint64_t id);
   // Connections cut for being late, so far.
   int cut() const;

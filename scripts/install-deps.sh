@@ -12,6 +12,7 @@ packages=(
   xvfb xauth
   poppler-utils
   libcpp-httplib-dev libmicrohttpd-dev libqrencode-dev libssl-dev liblo-dev libmosquitto-dev mosquitto chromium
+  libzbar-dev
   clang libclang-rt-dev
   dpkg-dev file lintian mandoc
 )

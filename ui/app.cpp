@@ -210,6 +210,10 @@ void write_views_json(const fs::path& file, const Screen& s, const nlohmann::jso
                         {"scale", s.camera_view_drawn->scale},
                         {"warnings", s.camera_warnings_drawn}};
   }
+  if (s.game && s.game->feed_access()) {
+    j["feed_access"] = {{"url", s.game->feed_access()->url}, {"modules", s.game->feed_access()->qr.width}};
+    if (s.feed_qr_drawn) j["feed_access"]["qr_rect"] = rect_json(*s.feed_qr_drawn);
+  }
   if (s.table_view_drawn) {
     j["table_view"] = {{"px_per_mm", s.table_view_drawn->px_per_mm},
                        {"origin", {s.table_view_drawn->screen_origin.x, s.table_view_drawn->screen_origin.y}}};
@@ -247,6 +251,7 @@ ScreenRect draw_panels(Screen& screen, Vec2 window, nlohmann::json& where) {
     draw_ships_panel(screen, l.ships);
     draw_turn_panel(screen, l.turn);
     draw_side_panel(screen, l.side);
+    draw_feed_access(screen, l.table);  // last: over the views
     for (GamePanel p : kAllGamePanels) where[panel_name(p)] = rect_json(l.rect(p));
     return l.camera;
   }

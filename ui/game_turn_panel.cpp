@@ -156,6 +156,9 @@ void draw_turn_panel(Screen& s, const ScreenRect& rect) {
     ImGui::TextWrapped("%s", v.network.c_str());
     ImGui::PopStyleColor();
   }
+  // The feed's QR code for phones, closed: how to have it again.
+  if (s.game->feed_access() && !s.show_feed_access && ImGui::SmallButton("[Q] the feed's address and QR code for phones"))
+    s.show_feed_access = true;
   // The last ruling in what room is left (the log has it whole).
   if (v.last_ruling) {
     ImGui::Separator();

@@ -81,8 +81,17 @@ GameView make_game_view(const referee::Referee& r, double t) {
 }
 
 void NetworkNotes::say(const std::string& line) {
+  // The feed's notice beyond loopback goes on with a QR code drawn for a terminal (half blocks the
+  // screen's font lacks): the screen draws its own, and the line says where.
+  std::string shown = line.substr(0, line.find('\n'));
+  if (shown.size() < line.size()) {
+    constexpr std::string_view kScan = ", or scan:";
+    if (shown.size() >= kScan.size() && shown.compare(shown.size() - kScan.size(), kScan.size(), kScan) == 0)
+      shown.resize(shown.size() - kScan.size());
+    shown += ", or scan the code over the table view ([Q] shows or hides it)";
+  }
   std::lock_guard lock(mutex_);
-  latest_ = line;
+  latest_ = std::move(shown);
   ++serial_;
 }
 
@@ -104,6 +113,7 @@ LiveGame::LiveGame(referee::Referee referee, std::vector<referee::Input> preload
       out_path_(std::move(inputs_out)),
       feed_(std::move(feed)),
       notes_(std::move(notes)) {
+  if (feed_ && feed_->access()) feed_access_ = *feed_->access();
   if (out_path_) {
     out_.emplace(*out_path_, std::ios::trunc);
     if (!*out_) throw io::InputError(out_path_->string(), "", "cannot be written");

@@ -85,6 +85,8 @@ struct GameView {
 // What the live feed says, handed from the network's threads to the screen's view.
 class NetworkNotes {
  public:
+  // One line as the screen shows it: a notice's terminal QR code is left out (the screen draws
+  // its own; the line says where).
   void say(const std::string& line);
   // The latest line and whether it tells of trouble; `serial` changes with each line.
   std::string latest(bool& trouble, long long& serial) const;
@@ -118,6 +120,9 @@ class LiveGame {
   void finish();
 
   std::shared_ptr<const GameView> view() const;
+  // The live feed opened beyond loopback (--serve 0.0.0.0:PORT): the address a phone opens, with
+  // its token, and its QR code, for the screen to show; empty otherwise. Fixed for the session.
+  const std::optional<net::FeedAccess>& feed_access() const { return feed_access_; }
   // The referee itself, read under its lock on the calling thread (the worker, after on_frame; the
   // end): a recording takes its new inputs, log and settles from it.
   void read_referee(const std::function<void(const referee::Referee&)>& read) const;
@@ -142,6 +147,7 @@ class LiveGame {
   std::optional<double> last_t_;
   bool finished_ = false;
   std::unique_ptr<net::LiveFeed> feed_;
+  std::optional<net::FeedAccess> feed_access_;
   std::shared_ptr<NetworkNotes> notes_;
   long long notes_seen_ = 0;
   long long version_ = 0;

@@ -6,7 +6,7 @@
 namespace diskref::ui {
 
 std::string_view panel_help(std::string_view id) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 9> kHelp{{
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 10> kHelp{{
       {"camera",
        "What the camera sees, with every disk outlined where diskref measures it (green: still, blue: moving, amber "
        "dashed: hidden, last place kept). White: the play area's edge; yellow: tags read. Warnings about the "
@@ -39,6 +39,10 @@ std::string_view panel_help(std::string_view id) {
       {"setup_panel",
        "The step: what it is for, its settings, what diskref found and, for every problem, what to do about it. Next "
        "saves the step in the setup's folder; Back goes over an earlier one."},
+      {"feed_access",
+       "The live feed is open to the network (--serve beyond this machine): a phone that scans the code opens the "
+       "overlay with the token, which its browser then keeps. Anyone who has the address sees the game; close this "
+       "window before showing the screen to an audience ([Q] shows it again)."},
   }};
   for (const auto& [key, text] : kHelp)
     if (key == id) return text;

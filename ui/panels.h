@@ -19,5 +19,8 @@ void draw_side_panel(Screen& screen, const ScreenRect& rect);
 void draw_ships_panel(Screen& screen, const ScreenRect& rect);
 void draw_turn_panel(Screen& screen, const ScreenRect& rect);
 void draw_game_log(Screen& screen);
+// --game --serve beyond loopback: the feed's address with its token and its QR code, for phones,
+// in a window over the top right of `over` (the table view) until closed.
+void draw_feed_access(Screen& screen, const ScreenRect& over);
 
 }  // namespace diskref::ui

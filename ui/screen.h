@@ -75,6 +75,12 @@ struct Screen {
   std::string typed_input_error;  // why the typed line is not an input
   std::map<std::string, std::array<int, 3>> orders_picked;  // Step Two, per ship: the three orders chosen
 
+  // --serve beyond loopback: the window with the feed's address, its token and its QR code is
+  // shown (closed by the referee, shown again with Q), and where its code was drawn (for
+  // --views-json).
+  bool show_feed_access = true;
+  std::optional<ScreenRect> feed_qr_drawn;
+
   // The newest frame and what it shows.
   std::shared_ptr<const Snapshot> snap;
   referee::TableSnapshot scene;

@@ -12,6 +12,8 @@
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"
 #include "engine/rules/state_json.h"
+#include "net/http_access.h"
+#include "tests/support/qr_read.h"
 #include "ui/live_game.h"
 
 namespace diskref::ui {
@@ -331,6 +333,63 @@ TEST(LiveGame, ItsRulingsGoOutOnTheFeedAndTheNetworkSaysSoOnTheScreen) {
   ASSERT_EQ(snapshot["rulings"].size(), log["log"].size());
   for (std::size_t i = 0; i < log["log"].size(); ++i) EXPECT_EQ(snapshot["rulings"][i]["t"], log["log"][i]["t"]) << i;
   EXPECT_EQ(snapshot["game"]["turn"]["turn"], 2);
+}
+
+// --serve beyond loopback behind the screen: the screen is given the address a phone opens, with
+// the token the feed requires, and a QR code that reads as that address; on loopback, nothing.
+TEST(LiveGame, BeyondLoopbackTheScreenIsGivenTheFeedsAddressWithItsTokenAndItsQrCode) {
+  Sample s;
+  net::LiveFeedOptions wide;
+  wide.serve.emplace();
+  wide.serve->listen = net::Endpoint{"0.0.0.0", 0};
+  wide.serve->token = net::new_access_token();
+  const std::string token = wide.serve->token;
+  LiveGame game(s.make_referee(), {}, std::nullopt,
+                std::make_unique<net::LiveFeed>(wide, s.table, s.registry, nullptr));
+  ASSERT_TRUE(game.feed_access());
+  const net::FeedAccess& a = *game.feed_access();
+  EXPECT_TRUE(a.token_needed);
+  EXPECT_EQ(a.listen_host, "0.0.0.0");
+  EXPECT_EQ(a.url.rfind("http://", 0), 0u) << a.url;
+  EXPECT_NE(a.url.find("?token=" + token), std::string::npos) << a.url;
+  EXPECT_EQ(testing::read_qr(a.qr), a.url);
+
+  // --serve-public: the plain address, open to all.
+  net::LiveFeedOptions open = wide;
+  open.serve->public_read = true;
+  LiveGame public_game(s.make_referee(), {}, std::nullopt,
+                       std::make_unique<net::LiveFeed>(open, s.table, s.registry, nullptr));
+  ASSERT_TRUE(public_game.feed_access());
+  EXPECT_FALSE(public_game.feed_access()->token_needed);
+  EXPECT_EQ(public_game.feed_access()->url.find("token"), std::string::npos);
+  EXPECT_EQ(testing::read_qr(public_game.feed_access()->qr), public_game.feed_access()->url);
+
+  net::LiveFeedOptions local;
+  local.serve.emplace();
+  LiveGame local_game(s.make_referee(), {}, std::nullopt,
+                      std::make_unique<net::LiveFeed>(local, s.table, s.registry, nullptr));
+  EXPECT_FALSE(local_game.feed_access());
+  EXPECT_FALSE(LiveGame(s.make_referee(), {}, std::nullopt).feed_access());
+}
+
+// The feed's notice, said to the screen's status line: its terminal QR code (half blocks the
+// screen's font has not) is left out, and the line says where the screen's code is.
+TEST(NetworkNotes, TheNoticesTerminalQrCodeIsLeftOutAndTheScreensCodeNamed) {
+  NetworkNotes notes;
+  notes.say("the live feed: listening beyond this machine (0.0.0.0): a token is required; open "
+            "http://192.0.2.2:8090/?token=ab (the token is kept by the browser), or scan:\n"
+            "\u2588\u2588\u2580\u2584\n\u2588\u2588\u2588\u2588");
+  bool trouble = true;
+  long long serial = 0;
+  const std::string shown = notes.latest(trouble, serial);
+  EXPECT_EQ(shown,
+            "the live feed: listening beyond this machine (0.0.0.0): a token is required; open "
+            "http://192.0.2.2:8090/?token=ab (the token is kept by the browser), or scan the code over the table "
+            "view ([Q] shows or hides it)");
+  EXPECT_FALSE(trouble);
+  notes.say("MQTT: the broker at 127.0.0.1:1883 is lost (refused); reconnecting");
+  EXPECT_EQ(notes.latest(trouble, serial), "MQTT: the broker at 127.0.0.1:1883 is lost (refused); reconnecting");
+  EXPECT_TRUE(trouble);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/qr_read.h"
 #include "tests/ui/screen_run.h"
 #include <nlohmann/json.hpp>
 #include <opencv2/calib3d.hpp>
@@ -322,6 +323,36 @@ TEST(UiGameScreen, WhereShipsMeetTheirNamesAndTheMovesTextCoverNoneOfEachOther) 
         EXPECT_EQ(rect_overlap(names[i].at("rect"), text.at("move_text")), 0.0) << names[i].dump() << " " << text.at("move_text").dump();
       }
     }
+  }
+}
+
+// --serve beyond loopback: the screen shows the feed's address with its token and its QR code, and
+// the code as drawn on the screen reads (as a phone's camera reads it) as that address.
+TEST(UiGameScreen, BeyondLoopbackTheFeedsAddressAndItsQrCodeAreOnTheScreen) {
+  Played p = play("feed-access", "--frames 40 --serve 0.0.0.0:0");
+  ASSERT_EQ(p.status, 0);
+  ASSERT_TRUE(p.views.contains("feed_access")) << p.views.dump();
+  const nlohmann::json& a = p.views.at("feed_access");
+  const std::string url = a.at("url");
+  EXPECT_NE(url.find("?token="), std::string::npos) << url;
+  ASSERT_TRUE(a.contains("qr_rect")) << a.dump();
+  const cv::Mat shot = cv::imread(p.png.string());
+  ASSERT_FALSE(shot.empty());
+  const nlohmann::json& r = a.at("qr_rect");
+  const cv::Rect code(r[0].get<int>(), r[1].get<int>(), r[2].get<int>(), r[3].get<int>());
+  ASSERT_TRUE((code & cv::Rect(0, 0, shot.cols, shot.rows)) == code) << a.dump();
+  // The code is drawn with whole pixels a module, and its quiet zone is white.
+  EXPECT_EQ(code.width % (a.at("modules").get<int>() + 8), 0) << a.dump();
+  EXPECT_EQ(shot.at<cv::Vec3b>(code.y + 1, code.x + 1), cv::Vec3b(255, 255, 255));
+  // Read as a phone would, from the screen as it was drawn (the code and a margin round it).
+  cv::Mat grey;
+  cv::cvtColor(shot, grey, cv::COLOR_BGR2GRAY);
+  const cv::Mat around = grey(code).clone();
+  EXPECT_EQ(testing::read_qr_in_grey(around.data, around.cols, around.rows), url);
+  // Not in the way of the books: the code is over the table view, not the ship or turn panels.
+  for (const char* panel : {"ships", "turn"}) {
+    const nlohmann::json rect = p.views.at("panels").at(panel);
+    EXPECT_EQ(rect_overlap(r, rect), 0.0) << panel;
   }
 }
 
