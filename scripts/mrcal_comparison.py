@@ -28,6 +28,7 @@
 # sigma; a predicted uncertainty that is honest puts about 95 % there.
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -138,6 +139,7 @@ def leave_one_out(views, lensmodel, size, width_n, height_n, focal, work):
     from the fit on all, rotation fitted as above), is about the full fit's predicted sigma. Views
     that each pull the lens their own way (a board bent differently in each, motion, a camera that
     refocused) make it larger, whatever the lens model."""
+    os.makedirs(work, exist_ok=True)
     whole_vnl = os.path.join(work, "all.vnl")
     write_vnl(whole_vnl, views)
     whole = calibrate(whole_vnl, lensmodel, size, width_n, height_n, focal, os.path.join(work, "all"))
@@ -254,6 +256,7 @@ def main():
     for name, n, j in jackknife_rows:
         print(f"| {name} | {n} | {j['jackknife']:.3f} | {j['predicted']:.3f} | {j['jackknife'] / j['predicted']:.1f} | "
               f"{j['median_shift']:.3f} | {j['largest'][0]:.3f} ({j['largest'][1]}) |")
+    shutil.rmtree(work)
 
 
 if __name__ == "__main__":
