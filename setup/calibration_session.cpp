@@ -108,7 +108,8 @@ void CalibrationSession::update_worst_region() {
     const calib::LensFit fit = calib::fit_lens(views, image_size_, calib::LensModel::k3);
     calib::CameraModel lens = fit.camera;
     lens.uncertainty = calib::uncertainty_grid(lens, calib::lens_covariance(fit, views), 9, 6);
-    worst_region_ = calib::worst_known_region(lens);
+    worst_ = calib::worst_known_ninth(lens);
+    worst_region_ = worst_ ? worst_->name : "";
     worst_sigma_px_ = *std::max_element(lens.uncertainty->sigma_px.begin(), lens.uncertainty->sigma_px.end());
   } catch (const calib::LensFitFailed&) {
     // Views too alike to fit yet: nothing to say.

@@ -15,6 +15,7 @@
 
 #include "calibration/calibration_board.h"
 #include "calibration/lens_calibration.h"
+#include "calibration/uncertainty_map.h"
 #include "calibration/view_selection.h"
 #include "print/board_pattern.h"
 #include "setup/advice.h"
@@ -74,6 +75,8 @@ class CalibrationSession {
   // board here". Empty before.
   const std::string& worst_known_region() const { return worst_region_; }
   double worst_known_sigma_px() const { return worst_sigma_px_; }
+  // The same region as a ninth of the picture with its uncertainty, to draw ("show the board here").
+  const std::optional<calib::WorstKnownRegion>& worst_known() const { return worst_; }
 
   // Calibrates from the views kept. Throws calib::CalibrationRefused (its message says why).
   calib::LensCalibration calibrate() const;
@@ -89,6 +92,7 @@ class CalibrationSession {
   int views_found_ = 0;
   std::string worst_region_;
   double worst_sigma_px_ = 0;
+  std::optional<calib::WorstKnownRegion> worst_;
 
   void update_worst_region();
 };
