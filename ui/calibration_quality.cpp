@@ -38,7 +38,7 @@ std::optional<ShowBoardHere> show_board_here(const std::optional<calib::WorstKno
   ShowBoardHere out;
   out.rect_px = cv::Rect2d(r.x + inset, r.y + inset, r.width - 2 * inset, r.height - 2 * inset);
   // Two short lines: drawn inside the region, they must fit a third of the picture's width.
-  out.words = fmt::format("show the board here\n({}: lens known to {:.1f} px)", worst->name, worst->max_sigma_px);
+  out.words = fmt::format("show the board here\n({}: known to {:.1f} px)", worst->name, worst->max_sigma_px);
   return out;
 }
 

@@ -32,7 +32,7 @@ std::vector<std::string> calibration_warnings(const std::optional<calib::CameraP
 inline constexpr double kShowBoardHereSigmaPx = 0.5;
 struct ShowBoardHere {
   cv::Rect2d rect_px;  // raw pixels, drawn inset by kShowBoardHereInsetPx so that its line stays in the picture
-  std::string words;   // "show the board here\n(top-left corner: lens known to 1.4 px)"
+  std::string words;   // "show the board here\n(top-left corner: known to 1.4 px)"
 };
 inline constexpr double kShowBoardHereInsetPx = 6;
 std::optional<ShowBoardHere> show_board_here(const std::optional<calib::WorstKnownRegion>& worst);
