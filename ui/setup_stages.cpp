@@ -127,7 +127,7 @@ class CalibrationStage : public SetupStage {
     if (!refusal_.empty())
       v.advice.push_back(setup::problem("cannot calibrate yet: " + refusal_,
                                         "show the board in more places, held still, all over the picture, then calibrate again"));
-    for (setup::Advice& a : session_->advice(clock_.t))
+    for (setup::Advice& a : session_->advice(clock_.t, !calibration_))
       if (!calibration_ || a.level != setup::Advice::Level::ok) v.advice.push_back(std::move(a));  // once calibrated, only what is still missing
     v.ready = session_->ready();
     return v;
