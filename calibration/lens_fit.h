@@ -3,6 +3,15 @@
 // predicts views it was not made from (k-fold cross-validation over views). The RMS of a fit on
 // its own views always falls as parameters are added; the held-out error does not, which is why
 // the model and the views are chosen by it (docs/design/calibration.md).
+//
+// Why OpenCV's calibrateCamera and not libmrcal (measured, docs/development/mrcal.md; figures by
+// scripts/mrcal_comparison.py in docs/figures/mrcal_comparison.md): fed the corners diskref finds,
+// mrcal's OpenCV models predict about the same projection uncertainty as ours and miss the real
+// LifeCam halves by similar factors, and its splined model misses the chessboard sets' halves too,
+// whose views each move the lens far beyond their corners' noise: the gap is in those photographs,
+// not in the optimiser. Adopting libmrcal would mean a new camera-file form and readers for its
+// splined model and a C++ rewrite of its (Python-only) uncertainty; worth it only if, on a set
+// taken to mrcal's recipe, its splined model's halves agree within their uncertainty where ours do not.
 
 #include <stdexcept>
 #include <string>

@@ -67,21 +67,38 @@ cv::Mat draw_uncertainty_map(const CameraModel& camera, const LensCovariance& co
   return picture;
 }
 
-std::string worst_known_region(const CameraModel& camera) {
-  if (!camera.uncertainty) return "";
+std::optional<WorstKnownRegion> worst_known_ninth(const CameraModel& camera) {
+  if (!camera.uncertainty) return std::nullopt;
   const UncertaintyGrid& g = *camera.uncertainty;
-  std::array<double, 9> sum{};
+  if (g.cols < 1 || g.rows < 1 || g.sigma_px.size() != static_cast<std::size_t>(g.cols) * static_cast<std::size_t>(g.rows))
+    return std::nullopt;
+  std::array<double, 9> sum{}, max{};
   std::array<int, 9> count{};
   for (int r = 0; r < g.rows; ++r)
     for (int c = 0; c < g.cols; ++c) {
-      const int cell = std::min(2, r * 3 / g.rows) * 3 + std::min(2, c * 3 / g.cols);
-      sum[static_cast<std::size_t>(cell)] += g.sigma_px[static_cast<std::size_t>(r * g.cols + c)];
-      ++count[static_cast<std::size_t>(cell)];
+      const auto cell = static_cast<std::size_t>(std::min(2, r * 3 / g.rows) * 3 + std::min(2, c * 3 / g.cols));
+      const double s = g.sigma_px[static_cast<std::size_t>(r * g.cols + c)];
+      sum[cell] += s;
+      max[cell] = std::max(max[cell], s);
+      ++count[cell];
     }
-  std::size_t worst = 0;
+  std::size_t worst = 9;
   for (std::size_t i = 0; i < 9; ++i)
-    if (count[i] && sum[i] / count[i] > sum[worst] / std::max(1, count[worst])) worst = i;
-  return image_region_name(static_cast<int>(worst % 3), static_cast<int>(worst / 3), 3, 3);
+    if (count[i] && (worst == 9 || sum[i] / count[i] > sum[worst] / count[worst])) worst = i;
+  if (worst == 9) return std::nullopt;
+  const int column = static_cast<int>(worst % 3), row = static_cast<int>(worst / 3);
+  WorstKnownRegion out;
+  out.name = image_region_name(column, row, 3, 3);
+  const double w = camera.image_size.width / 3.0, h = camera.image_size.height / 3.0;
+  out.rect_px = cv::Rect2d(column * w, row * h, w, h);
+  out.mean_sigma_px = sum[worst] / count[worst];
+  out.max_sigma_px = max[worst];
+  return out;
+}
+
+std::string worst_known_region(const CameraModel& camera) {
+  const std::optional<WorstKnownRegion> worst = worst_known_ninth(camera);
+  return worst ? worst->name : "";
 }
 
 }  // namespace diskref::calib

@@ -108,8 +108,9 @@ void CalibrationSession::update_worst_region() {
     const calib::LensFit fit = calib::fit_lens(views, image_size_, calib::LensModel::k3);
     calib::CameraModel lens = fit.camera;
     lens.uncertainty = calib::uncertainty_grid(lens, calib::lens_covariance(fit, views), 9, 6);
-    worst_region_ = calib::worst_known_region(lens);
-    worst_sigma_px_ = *std::max_element(lens.uncertainty->sigma_px.begin(), lens.uncertainty->sigma_px.end());
+    worst_ = calib::worst_known_ninth(lens);
+    worst_region_ = worst_ ? worst_->name : "";
+    worst_sigma_px_ = worst_ ? worst_->max_sigma_px : 0.0;
   } catch (const calib::LensFitFailed&) {
     // Views too alike to fit yet: nothing to say.
   }
@@ -149,7 +150,7 @@ bool CalibrationSession::ready() const {
          cell_coverage() >= std::max(o.min_cell_coverage, 0.75);
 }
 
-std::vector<Advice> CalibrationSession::advice(double now_t) const {
+std::vector<Advice> CalibrationSession::advice(double now_t, bool with_worst_region) const {
   std::vector<Advice> out;
   const std::string board = calib::describe_board(board_);
   if (frames_ > 0 && now_t - std::max(first_t_, last_found_t_) >= kNoBoardSayAfterS)
@@ -189,7 +190,7 @@ std::vector<Advice> CalibrationSession::advice(double now_t) const {
                          "the edges"));
     }
   }
-  if (!worst_region_.empty())
+  if (with_worst_region && !worst_region_.empty())
     out.push_back(worst_sigma_px_ < 0.5
                       ? ok(fmt::format("the lens is known within {:.2f} px everywhere so far", worst_sigma_px_))
                       : note(fmt::format("the lens is known worst at the picture's {} so far ({:.1f} px)", worst_region_,

@@ -15,6 +15,7 @@
 
 #include "calibration/calibration_board.h"
 #include "calibration/lens_calibration.h"
+#include "calibration/uncertainty_map.h"
 #include "calibration/view_selection.h"
 #include "print/board_pattern.h"
 #include "setup/advice.h"
@@ -65,15 +66,20 @@ class CalibrationSession {
   // Enough views, tilted ones and coverage to calibrate.
   bool ready() const;
   // What to do next (where the board is still needed, how to hold it), or what is wrong.
-  std::vector<Advice> advice(double now_t) const;
+  // `with_worst_region` false leaves out where the lens is known worst so far: once calibrated, the
+  // calibration's own region (explain_calibration, and the rectangle drawn) says it instead.
+  std::vector<Advice> advice(double now_t, bool with_worst_region = true) const;
   // The last verdicts, newest last (at most 12).
   const std::vector<FrameVerdict>& recent() const { return recent_; }
   double last_found_t() const { return last_found_t_; }
   // Where the lens is known worst so far (a quick fit of the views kept, refreshed as views are
-  // kept, from kWorstRegionViews views on), and its projection uncertainty there (px): "show the
-  // board here". Empty before.
+  // kept, from kWorstRegionViews views on), and its projection uncertainty there (px, the worst
+  // node of that region, so that the words and the rectangle drawn agree): "show the board here".
+  // Empty before.
   const std::string& worst_known_region() const { return worst_region_; }
   double worst_known_sigma_px() const { return worst_sigma_px_; }
+  // The same region as a ninth of the picture with its uncertainty, to draw ("show the board here").
+  const std::optional<calib::WorstKnownRegion>& worst_known() const { return worst_; }
 
   // Calibrates from the views kept. Throws calib::CalibrationRefused (its message says why).
   calib::LensCalibration calibrate() const;
@@ -89,6 +95,7 @@ class CalibrationSession {
   int views_found_ = 0;
   std::string worst_region_;
   double worst_sigma_px_ = 0;
+  std::optional<calib::WorstKnownRegion> worst_;
 
   void update_worst_region();
 };

@@ -1,5 +1,7 @@
 #include "ui/calibration_quality.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace diskref::ui {
@@ -26,6 +28,17 @@ std::vector<std::string> calibration_warnings(const std::optional<calib::CameraP
                     "calibrate the lens",
                     pose->reprojection_rms_px, pose->reprojection_rms_mm));
   }
+  return out;
+}
+
+std::optional<ShowBoardHere> show_board_here(const std::optional<calib::WorstKnownRegion>& worst) {
+  if (!worst || !(worst->max_sigma_px >= kShowBoardHereSigmaPx)) return std::nullopt;
+  const cv::Rect2d& r = worst->rect_px;
+  const double inset = std::min({kShowBoardHereInsetPx, r.width / 4, r.height / 4});
+  ShowBoardHere out;
+  out.rect_px = cv::Rect2d(r.x + inset, r.y + inset, r.width - 2 * inset, r.height - 2 * inset);
+  // Two short lines: drawn inside the region, they must fit a third of the picture's width.
+  out.words = fmt::format("show the board here\n({}: known to {:.1f} px)", worst->name, worst->max_sigma_px);
   return out;
 }
 

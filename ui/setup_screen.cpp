@@ -748,6 +748,9 @@ nlohmann::json SetupScreen::describe() const {
     for (const auto& [name, value] : v.figures) j["figures"][name] = value;
     j["table"] = v.table;
     j["log"] = v.log;
+    // The words written over the picture ("show the board here", a view's verdict).
+    j["labels"] = nlohmann::json::array();
+    for (const OverlayLabel& l : v.labels) j["labels"].push_back(l.text);
     if (v.calibration) j["rms_px"] = v.calibration->rms_px;
   }
   return j;

@@ -7,10 +7,12 @@
 #include <fmt/format.h>
 #include <opencv2/imgproc.hpp>
 
+#include "calibration/uncertainty_map.h"
 #include "engine/geometry/outline.h"
 #include "setup/calibration_session.h"
 #include "setup/disks_check.h"
 #include "setup/table_check.h"
+#include "ui/calibration_quality.h"
 #include "ui/camera_overlay.h"
 
 namespace diskref::ui {
@@ -112,10 +114,20 @@ class CalibrationStage : public SetupStage {
       v.figures.push_back({"focal length", fmt::format("{:.1f} +- {:.1f} px", calibration_->camera.fx(), calibration_->intrinsic_std[0])});
       v.advice.push_back(setup::explain_calibration(*calibration_));
     }
+    // Where the lens is known worst, drawn over the picture: from the calibration once made (its
+    // fuller model), else from the session's quick fit of the views kept so far.
+    const std::optional<calib::WorstKnownRegion> worst =
+        calibration_ ? calib::worst_known_ninth(calibration_->camera) : session_->worst_known();
+    if (const std::optional<ShowBoardHere> here = show_board_here(worst)) {
+      const cv::Rect2d& r = here->rect_px;
+      v.shapes.push_back({{{r.x, r.y}, {r.x + r.width, r.y}, {r.x + r.width, r.y + r.height}, {r.x, r.y + r.height}},
+                          colors::kTemplate, true, 2.5f, true});
+      v.labels.push_back({{r.x + kShowBoardHereInsetPx, r.y + kShowBoardHereInsetPx}, colors::kTemplate, here->words});
+    }
     if (!refusal_.empty())
       v.advice.push_back(setup::problem("cannot calibrate yet: " + refusal_,
                                         "show the board in more places, held still, all over the picture, then calibrate again"));
-    for (setup::Advice& a : session_->advice(clock_.t))
+    for (setup::Advice& a : session_->advice(clock_.t, !calibration_))
       if (!calibration_ || a.level != setup::Advice::Level::ok) v.advice.push_back(std::move(a));  // once calibrated, only what is still missing
     v.ready = session_->ready();
     return v;

@@ -106,6 +106,13 @@ TEST(CalibrationSession, TheRegionKnownWorstIsSaidWithWhereToShowTheBoard) {
   EXPECT_GT(session.worst_known_sigma_px(), 0.5);
   EXPECT_NE(testing::all_text(session.advice(t)).find("show the board there"), std::string::npos)
       << testing::all_text(session.advice(t));
+  // The region drawn on the screen is the one said, with the same uncertainty.
+  ASSERT_TRUE(session.worst_known());
+  EXPECT_EQ(session.worst_known()->name, session.worst_known_region());
+  EXPECT_DOUBLE_EQ(session.worst_known()->max_sigma_px, session.worst_known_sigma_px());
+  // Once calibrated, the screen leaves the quick fit's region out (the calibration names its own).
+  EXPECT_EQ(testing::all_text(session.advice(t, false)).find("known worst"), std::string::npos)
+      << testing::all_text(session.advice(t, false));
 }
 
 TEST(CalibrationSession, ABoardNeverFoundIsSaidWithWhatToCheck) {

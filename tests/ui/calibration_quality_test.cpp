@@ -57,6 +57,73 @@ TEST(CalibrationWarnings, EachProblemIsSaid) {
   EXPECT_TRUE(any_contains(calibration_warnings(p, std::nullopt, false), "no lens calibration"));
 }
 
+// A 1280 x 720 camera whose uncertainty grid (16 x 9 nodes, as the camera file's) is `base`
+// everywhere except where `worse` says.
+calib::CameraModel camera_with_grid(double base, const std::vector<std::pair<std::pair<int, int>, double>>& worse) {
+  calib::CameraModel camera;
+  camera.image_size = {1280, 720};
+  calib::UncertaintyGrid g;
+  g.cols = 16;
+  g.rows = 9;
+  g.sigma_px.assign(16 * 9, base);
+  for (const auto& [node, sigma] : worse) g.sigma_px[static_cast<std::size_t>(node.second * 16 + node.first)] = sigma;
+  camera.uncertainty = g;
+  return camera;
+}
+
+// The region drawn is the ninth of the picture whose nodes are known worst on average: the
+// bottom-right ninth here, with its rectangle in raw pixels.
+TEST(ShowBoardHere, DrawsTheNinthKnownWorst) {
+  std::vector<std::pair<std::pair<int, int>, double>> worse;
+  for (int c = 11; c < 16; ++c)
+    for (int r = 6; r < 9; ++r) worse.push_back({{c, r}, 1.4});
+  const std::optional<calib::WorstKnownRegion> worst = calib::worst_known_ninth(camera_with_grid(0.2, worse));
+  ASSERT_TRUE(worst);
+  EXPECT_EQ(worst->name, "bottom-right corner");
+  EXPECT_NEAR(worst->rect_px.x, 1280.0 * 2 / 3, 1e-9);
+  EXPECT_NEAR(worst->rect_px.y, 720.0 * 2 / 3, 1e-9);
+  EXPECT_NEAR(worst->rect_px.width, 1280.0 / 3, 1e-9);
+  EXPECT_NEAR(worst->rect_px.height, 720.0 / 3, 1e-9);
+  EXPECT_DOUBLE_EQ(worst->max_sigma_px, 1.4);
+
+  const std::optional<ShowBoardHere> here = show_board_here(worst);
+  ASSERT_TRUE(here);
+  // Inside the region, inset so that its line stays in the picture.
+  EXPECT_NEAR(here->rect_px.x, 1280.0 * 2 / 3 + kShowBoardHereInsetPx, 1e-9);
+  EXPECT_NEAR(here->rect_px.x + here->rect_px.width, 1280.0 - kShowBoardHereInsetPx, 1e-9);
+  EXPECT_NEAR(here->rect_px.y + here->rect_px.height, 720.0 - kShowBoardHereInsetPx, 1e-9);
+  EXPECT_NE(here->words.find("show the board here"), std::string::npos) << here->words;
+  EXPECT_NE(here->words.find("bottom-right corner"), std::string::npos) << here->words;
+  EXPECT_NE(here->words.find("1.4 px"), std::string::npos) << here->words;
+}
+
+// A whole edge known poorly outweighs one poor node at a corner: the region is chosen by its
+// nodes' mean, and the words give the worst node within it.
+TEST(ShowBoardHere, AWholeEdgeOutweighsOneNode) {
+  std::vector<std::pair<std::pair<int, int>, double>> worse{{{0, 0}, 3.0}};  // the top-left corner pixel
+  for (int r = 3; r < 6; ++r)
+    for (int c = 11; c < 16; ++c) worse.push_back({{c, r}, 1.0 + 0.1 * (r - 3)});  // the right edge
+  const std::optional<calib::WorstKnownRegion> worst = calib::worst_known_ninth(camera_with_grid(0.1, worse));
+  ASSERT_TRUE(worst);
+  EXPECT_EQ(worst->name, "right edge");
+  EXPECT_NEAR(worst->rect_px.x, 1280.0 * 2 / 3, 1e-9);
+  EXPECT_NEAR(worst->rect_px.y, 720.0 / 3, 1e-9);
+  EXPECT_DOUBLE_EQ(worst->max_sigma_px, 1.2);
+  EXPECT_EQ(calib::worst_known_region(camera_with_grid(0.1, worse)), "right edge");
+}
+
+// Nothing is drawn when every region is known well enough, nor without a grid.
+TEST(ShowBoardHere, NothingWhenTheLensIsKnownEverywhere) {
+  const calib::CameraModel good = camera_with_grid(0.1, {{{15, 8}, kShowBoardHereSigmaPx * 0.9}});
+  ASSERT_TRUE(calib::worst_known_ninth(good));
+  EXPECT_FALSE(show_board_here(calib::worst_known_ninth(good)));
+  EXPECT_TRUE(show_board_here(calib::worst_known_ninth(camera_with_grid(0.1, {{{15, 8}, kShowBoardHereSigmaPx}}))));
+  calib::CameraModel none;
+  none.image_size = {1280, 720};
+  EXPECT_FALSE(calib::worst_known_ninth(none));
+  EXPECT_FALSE(show_board_here(std::nullopt));
+}
+
 TEST(CameraOverlay, PlayAreaEdgeGoesRoundCounterClockwise) {
   std::vector<Vec2> e = play_area_edge_mm({900, 600}, 3);
   ASSERT_EQ(e.size(), 12u);

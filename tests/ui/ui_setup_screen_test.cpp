@@ -155,7 +155,7 @@ TEST(UiSetupScreen, ANewTableFromTheGameFileAloneToTrackingThroughEveryStep) {
 
   // 3. Calibration, table, disks, then the table itself: taken up where the first run stopped.
   const fs::path script2 = out_dir() / "script-2.jsonl";
-  write_lines(script2, {screenshot(4.4, "5-calibration"), R"({"t": 14.5, "do": "calibrate"})", screenshot(14.55, "6-calibrated"),
+  write_lines(script2, {screenshot(9.0, "5-calibration"), R"({"t": 14.5, "do": "calibrate"})", screenshot(14.55, "6-calibrated"),
                         R"({"t": 14.6, "do": "next"})", screenshot(15.3, "7-table"), R"({"t": 15.4, "do": "next"})",
                         screenshot(20.5, "8-disks"), R"({"t": 20.6, "do": "next"})", screenshot(20.6, "9-ready"),
                         R"({"t": 20.7, "do": "start"})"});
@@ -170,6 +170,10 @@ TEST(UiSetupScreen, ANewTableFromTheGameFileAloneToTrackingThroughEveryStep) {
   const nlohmann::json calibrating = read_json(out_dir() / "5-calibration.json");
   EXPECT_EQ(calibrating.at("step"), "calibration");
   EXPECT_FALSE(calibrating.at("log").empty()) << "views are judged as they come";
+  // Under way, the region known worst so far is drawn over the picture with the words.
+  bool board_here = false;
+  for (const auto& label : calibrating.at("labels")) board_here |= label.get<std::string>().find("show the board here") == 0;
+  EXPECT_TRUE(board_here) << calibrating.at("labels").dump();
   const nlohmann::json calibrated = read_json(out_dir() / "6-calibrated.json");
   ASSERT_TRUE(calibrated.contains("rms_px")) << calibrated.dump(1);
   // Judged by its projection uncertainty over the central picture, not by the RMS.
