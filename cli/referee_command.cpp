@@ -14,7 +14,11 @@
 // --table-name names the table in every message and topic; --realtime [--speed X] paces the
 // frames to their video time so that a page can watch, --linger S keeps serving after the end.
 
+#include <unistd.h>
+
+#include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -23,6 +27,7 @@
 #include <fmt/format.h>
 
 #include "calibration/camera_model.h"
+#include "cli/camera_settings.h"
 #include "cli/command_line.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
@@ -34,15 +39,19 @@
 #include "engine/model/table_spec.h"
 #include "net/endpoint.h"
 #include "net/live_feed.h"
+#include "pipeline/game_replay.h"
+#include "pipeline/input_lines.h"
+#include "pipeline/pipeline.h"
 #include "recording/file_checksum.h"
 #include "recording/game_recording.h"
-#include "recording/game_replay.h"
+#include "pipeline/game_replay.h"
 #include "recording/recorded_video.h"
 #include "recording/refereed_session_recorder.h"
 #include "referee/game_file.h"
 #include "referee/inputs.h"
 #include "referee/referee.h"
 #include "vision/frame_source.h"
+#include "vision/live_camera.h"
 #include "vision/prefetching_source.h"
 #include "vision/tracker.h"
 
@@ -77,31 +86,10 @@ struct RefereeCommandOptions {
   bool reference_video = false;
   std::string session;
   bool retrack = false;
-};
-
-// --realtime: a frame is given to the referee no sooner than its video time (divided by the
-// speed) after the first: a browser watching the feed sees the game at the pace it was played.
-class RealtimePacer {
- public:
-  RealtimePacer(bool on, double speed) : on_(on), speed_(speed) {}
-  void wait_for(double t) {
-    if (!on_) return;
-    const auto now = std::chrono::steady_clock::now();
-    if (!started_) {
-      started_ = true;
-      start_ = now;
-      t0_ = t;
-    }
-    std::this_thread::sleep_until(start_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                               std::chrono::duration<double>((t - t0_) / speed_)));
-  }
-
- private:
-  bool on_;
-  double speed_;
-  bool started_ = false;
-  std::chrono::steady_clock::time_point start_;
-  double t0_ = 0;
+  // A live camera.
+  std::string camera;
+  CameraSettingsText camera_settings;
+  std::string follow_inputs;
 };
 
 std::optional<net::LiveFeedOptions> feed_options(const RefereeCommandOptions& o) {
@@ -148,7 +136,10 @@ struct RefereeSources {
 };
 
 RefereeSources sources_from_options(const RefereeCommandOptions& o) {
-  if (o.video.empty() && o.tracks.empty()) throw io::InputError("", "", "give a VIDEO file (or --tracks FILE.jsonl, or --session DIR)");
+  if (o.video.empty() && o.tracks.empty() && o.camera.empty())
+    throw io::InputError("", "", "give a VIDEO file (or --camera N|DEVICE|URL, --tracks FILE.jsonl, or --session DIR)");
+  if (!o.camera.empty() && (!o.video.empty() || !o.tracks.empty()))
+    throw io::InputError("", "--camera", o.video.empty() ? "goes without --tracks: the tracks are the camera's" : "goes without a VIDEO file");
   using Named = std::pair<const std::string*, const char*>;
   for (const auto& [given, name] : {Named{&o.table, "--table"}, Named{&o.disks, "--disks"}, Named{&o.game, "--game"}})
     if (given->empty()) throw io::InputError("", name, "is required (or --session DIR, which has its own)");
@@ -159,7 +150,7 @@ RefereeSources sources_from_options(const RefereeCommandOptions& o) {
   if (!o.calib.empty()) s.calib = o.calib;
   s.inputs = o.inputs;
   if (!o.tracks.empty()) s.tracks_file = o.tracks;
-  else s.video_file = o.video;
+  else if (o.camera.empty()) s.video_file = o.video;
   return s;
 }
 
@@ -167,7 +158,8 @@ RefereeSources sources_from_options(const RefereeCommandOptions& o) {
 RefereeSources sources_from_recording(const RefereeCommandOptions& o) {
   using Named = std::pair<const std::string*, const char*>;
   for (const auto& [given, name] : {Named{&o.table, "--table"}, Named{&o.disks, "--disks"}, Named{&o.game, "--game"},
-                                    Named{&o.calib, "--calib"}, Named{&o.video, "VIDEO"}, Named{&o.tracks, "--tracks"}})
+                                    Named{&o.calib, "--calib"}, Named{&o.video, "VIDEO"}, Named{&o.tracks, "--tracks"},
+                                    Named{&o.camera, "--camera"}})
     if (!given->empty()) throw io::InputError("", name, "goes without --session: a recording has its own");
   recording::GameRecording g = recording::load_game_recording(o.session);
   for (const std::string& w : g.warnings) std::fprintf(stderr, "diskref referee: warning: %s\n", w.c_str());
@@ -182,7 +174,7 @@ RefereeSources sources_from_recording(const RefereeCommandOptions& o) {
   else s.recorded_inputs = std::move(g.inputs);
   referee::RefereeOptions given;
   given.off_path_tolerance_mm = o.off_path_mm;
-  s.off_path_mm = recording::recorded_referee_options(g, given).off_path_tolerance_mm;
+  s.off_path_mm = pipeline::recorded_referee_options(g, given).off_path_tolerance_mm;
   if (!o.retrack) {
     s.tracks = std::move(g.session.frames);
   } else if (g.session.provenance.frames_copied) {
@@ -212,13 +204,17 @@ nlohmann::json recorded_parameters(const RefereeCommandOptions& o) {
 std::unique_ptr<recording::RefereedSessionRecorder> start_recording(const RefereeCommandOptions& o, const RefereeSources& s) {
   if (o.record.empty()) return nullptr;
   recording::SessionInfo info;
-  info.source = "video";
+  info.source = o.camera.empty() ? "video" : "camera";
   info.started_utc = recording::utc_now();
   recording::SessionProvenance provenance;
   provenance.diskref_version = diskref_version();
   provenance.command = command_line();
   provenance.parameters = recorded_parameters(o);
-  if (!s.video_file.empty()) {
+  if (!o.camera.empty()) {
+    // A camera's pictures exist nowhere else: they are copied.
+    info.tracks_from = "tracker";
+    provenance.frames_copied = true;
+  } else if (!s.video_file.empty()) {
     info.video = std::filesystem::absolute(s.video_file).string();
     info.tracks_from = "tracker";
     provenance.frames_copied = !o.reference_video;
@@ -234,12 +230,40 @@ std::unique_ptr<recording::RefereedSessionRecorder> start_recording(const Refere
   // A file waits for the encoder rather than lose a frame, unless it plays as a camera would
   // (--realtime): then a frame the encoder cannot keep up with is dropped, as a camera's is.
   recording::VideoRecorderOptions video;
-  video.wait_when_full = !o.realtime;
+  video.wait_when_full = !o.realtime && o.camera.empty();
   return std::make_unique<recording::RefereedSessionRecorder>(
       o.record, info, recording::SessionFiles{s.table, s.disks, s.calib}, provenance, s.game, video);
 }
 
-int run_referee(const RefereeCommandOptions& o) {
+// Ctrl-C (or a TERM) ends the game as the video's end would: the pipeline stops after the frame in
+// hand (a camera waiting for a lost device stops waiting) and the log and recording are written
+// whole. Only atomic stores happen in the handler.
+std::atomic<pipeline::Pipeline*> g_running_pipeline{nullptr};
+extern "C" void on_referee_interrupt(int) {
+  if (pipeline::Pipeline* p = g_running_pipeline.load()) p->stop();
+}
+
+class InterruptsEndTheGame {
+ public:
+  explicit InterruptsEndTheGame(pipeline::Pipeline& pipe) {
+    g_running_pipeline = &pipe;
+    previous_int_ = std::signal(SIGINT, on_referee_interrupt);
+    previous_term_ = std::signal(SIGTERM, on_referee_interrupt);
+  }
+  ~InterruptsEndTheGame() {
+    std::signal(SIGINT, previous_int_);
+    std::signal(SIGTERM, previous_term_);
+    g_running_pipeline = nullptr;
+  }
+  InterruptsEndTheGame(const InterruptsEndTheGame&) = delete;
+  InterruptsEndTheGame& operator=(const InterruptsEndTheGame&) = delete;
+
+ private:
+  void (*previous_int_)(int) = SIG_DFL;
+  void (*previous_term_)(int) = SIG_DFL;
+};
+
+void check_referee_options(const RefereeCommandOptions& o) {
   if (!(o.off_path_mm > 0 && o.off_path_mm < 1000)) throw io::InputError("", "--off-path-mm", "must be between 0 and 1000 mm");
   io::check_output_path(o.out);
   if (!o.script_out.empty()) io::check_output_path(o.script_out);
@@ -255,6 +279,27 @@ int run_referee(const RefereeCommandOptions& o) {
     throw io::InputError("", "--mqtt-topic-prefix", "\"" + o.mqtt_topic_prefix + "\": a topic without wildcards (+, #)");
   if (o.retrack && o.session.empty()) throw io::InputError("", "--retrack", "goes with --session DIR");
   if (o.reference_video && o.record.empty()) throw io::InputError("", "--reference-video", "goes with --record DIR");
+  if (any_given(o.camera_settings) && o.camera.empty())
+    throw io::InputError("", "--camera-size/--camera-fps/--camera-format/--exposure/--power-line/...", "go with --camera");
+  if (!o.follow_inputs.empty() && o.camera.empty())
+    throw io::InputError("", "--follow-inputs", "goes with --camera (a video's inputs are a timed --inputs file)");
+  if (!o.camera.empty()) {
+    if (o.realtime) throw io::InputError("", "--realtime", "goes with a video: a camera gives its frames at its own pace");
+    if (o.reference_video)
+      throw io::InputError("", "--reference-video", "goes with a video file: a camera's pictures exist nowhere else");
+  }
+}
+
+void print_camera_summary(const vision::LiveCameraSource& camera) {
+  std::string rate = "not measured";
+  if (const std::optional<double> fps = camera.measured_fps()) rate = fmt::format("{:.1f} frames per second", *fps);
+  std::fprintf(stderr, "%s: %s; %zu gap%s, %lld frame%s lost\n", camera.description().c_str(), rate.c_str(),
+               camera.gaps().size(), camera.gaps().size() == 1 ? "" : "s", camera.frames_lost(),
+               camera.frames_lost() == 1 ? "" : "s");
+}
+
+int run_referee(const RefereeCommandOptions& o) {
+  check_referee_options(o);
   const std::optional<net::LiveFeedOptions> feed_wanted = feed_options(o);
   // Every input is read before anything runs.
   RefereeSources sources = o.session.empty() ? sources_from_options(o) : sources_from_recording(o);
@@ -267,80 +312,112 @@ int run_referee(const RefereeCommandOptions& o) {
   if (sources.recorded_inputs) inputs = std::move(*sources.recorded_inputs);
   else if (!sources.inputs.empty()) inputs = referee::load_inputs(sources.inputs);
 
+  // The frames' source opens before anything is written: a camera that is not there, or a video
+  // that cannot be read, leaves no log and no recording behind.
+  std::unique_ptr<vision::FrameSource> source;
+  vision::LiveCameraSource* camera = nullptr;
+  if (!o.camera.empty()) {
+    vision::CameraOptions camera_wanted = camera_options(o.camera, o.camera_settings, "referee");
+    camera_wanted.lock_after_s.reset();  // locked once the table is found (the pipeline)
+    std::unique_ptr<vision::LiveCameraSource> live = vision::open_live_camera(camera_wanted);
+    camera = live.get();
+    source = std::move(live);
+  } else if (!sources.video_file.empty() || !sources.recorded_video.empty()) {
+    source = vision::prefetching(sources.recorded_video.empty() ? vision::open_video_file(sources.video_file)
+                                                                : recording::open_recorded_video(sources.recorded_video));
+  }
+  if (source && lens)
+    calib::check_camera_fits_image(*lens, source->frame_size(), sources.calib->string(),
+                                   camera ? "the frames of " + camera->description() : "the video");
+
   referee::RefereeOptions options;
   options.off_path_tolerance_mm = sources.off_path_mm.value_or(o.off_path_mm);
-  referee::Referee ref(std::move(game), table, registry, options);
-  for (referee::Input& in : inputs) ref.add_input(std::move(in));
-
+  pipeline::RefereedGameOptions game_options;
+  game_options.inputs_from_first_frame = camera != nullptr;
   // The feed opens before the first frame: a page opened now sees the whole game.
   std::unique_ptr<net::LiveFeed> feed;
   if (feed_wanted)
     feed = std::make_unique<net::LiveFeed>(*feed_wanted, table, registry, [](const std::string& line) {
       std::fprintf(stderr, "diskref referee: %s\n", line.c_str());
     });
-  std::unique_ptr<recording::RefereedSessionRecorder> recorder = start_recording(o, sources);
-  RealtimePacer pacer(o.realtime, o.speed);
-  auto referee_frame = [&](const model::TrackFrame& frame, const vision::Frame* picture) {
-    pacer.wait_for(frame.t);
-    ref.feed(frame);
-    if (recorder) recorder->frame(frame, picture ? &picture->image : nullptr, &ref, picture ? picture->jpeg : nullptr);
-    if (feed) feed->after_frame(frame, ref);
-  };
+  auto refereed = std::make_shared<pipeline::RefereedGame>(referee::Referee(std::move(game), table, registry, options),
+                                                           std::move(inputs), game_options, std::move(feed));
+  std::unique_ptr<vision::Tracker> tracker;
+  if (source) tracker = std::make_unique<vision::Tracker>(table, registry, lens);
+  pipeline::PipelineOptions pipe_options;
+  pipe_options.realtime = o.realtime;
+  pipe_options.speed = o.speed;
+  pipe_options.lock_picture = !o.camera_settings.free;
+  pipeline::Pipeline pipe(std::move(tracker), refereed, start_recording(o, sources), pipe_options);
+  InterruptsEndTheGame interrupts(pipe);
+
+  // Live, the referee's inputs are typed (or written) as the game goes.
+  std::unique_ptr<pipeline::InputLines> typed;
+  if (camera) {
+    auto say = [quiet = o.quiet](const std::string& line) {
+      if (!quiet) std::fprintf(stderr, "diskref referee: %s\n", line.c_str());
+    };
+    if (!o.follow_inputs.empty()) typed = pipeline::InputLines::follow_file(o.follow_inputs, refereed, say);
+    else typed = std::make_unique<pipeline::InputLines>(STDIN_FILENO, refereed, pipeline::InputLinesOptions{}, say);
+    if (!o.quiet)
+      std::fprintf(stderr, "diskref referee: refereeing %s; inputs from %s, one JSON line each; Ctrl-C ends the game\n",
+                   camera->description().c_str(), o.follow_inputs.empty() ? "standard input" : o.follow_inputs.c_str());
+  }
 
   const auto start = std::chrono::steady_clock::now();
-  long long frames = 0;
   if (!sources.tracks_file.empty()) {
     io::read_jsonl(sources.tracks_file, [&](const io::JsonCursor& line) {
-      referee_frame(model::parse_track_frame(line), nullptr);
-      ++frames;
+      if (!pipe.stopped()) pipe.frame(model::parse_track_frame(line));
     });
   } else if (sources.tracks) {
-    for (const model::TrackFrame& frame : *sources.tracks) {
-      referee_frame(frame, nullptr);
-      ++frames;
-    }
+    pipe.run_tracks(*sources.tracks);
   } else {
-    std::unique_ptr<vision::FrameSource> source =
-        vision::prefetching(sources.recorded_video.empty() ? vision::open_video_file(sources.video_file)
-                                                           : recording::open_recorded_video(sources.recorded_video));
-    if (lens) calib::check_camera_fits_image(*lens, source->frame_size(), sources.calib->string(), "the video");
-    vision::Tracker tracker(table, registry, lens);
+    // A camera has no end to count to: its progress is its frame count and rate.
     Progress progress(source->frame_count(), o.quiet);
-    while (std::optional<vision::Frame> frame = source->next()) {
-      vision::TrackerResult result = tracker.process(frame->image, frame->index, frame->t);
-      if (recorder) recorder->tracked(result);
-      referee_frame(result.track, &*frame);
-      ++frames;
+    pipe.run_source(*source, [&](const vision::Frame& frame, const vision::TrackerResult& result) {
+      if (camera)
+        for (const std::string& note : result.notes) {
+          progress.finish();
+          std::fprintf(stderr, "diskref referee: %s\n", note.c_str());
+        }
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      progress.update(frame->index + 1, elapsed > 0 ? static_cast<double>(frames) / elapsed : 0.0);
-    }
+      progress.update(frame.index + 1, elapsed > 0 ? static_cast<double>(pipe.stats().frames) / elapsed : 0.0);
+    });
     progress.finish();
-    if (!tracker.table_pose())
+    if (!pipe.stats().table_found)
       std::fprintf(stderr, "diskref referee: the corner markers were never seen: nothing could be read from the table\n");
   }
-  ref.finish();
-  if (feed) feed->after_finish(ref);
+  if (typed) typed->stop();
+  pipe.finish();
+  recording::RefereedSessionRecorder* recorder = pipe.recorder();
   if (recorder) {
-    recorder->finish(&ref);
     if (recorder->failed())
       std::fprintf(stderr, "diskref referee: error: the recording is incomplete: %s\n", recorder->failure().c_str());
     else if (!o.quiet)
       std::fprintf(stderr, "diskref referee: recorded the session in %s\n", recorder->dir().c_str());
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  io::write_file_atomically(o.out, ref.log_json().dump(1) + "\n");
-  if (!o.script_out.empty()) io::write_file_atomically(o.script_out, ref.as_play_script().dump(1) + "\n");
-  if (o.story) {
-    for (const referee::Entry& e : ref.log())
-      if (std::string line = referee::entry_text(e); !line.empty()) std::printf("%7.2f s  %s\n", e.t, line.c_str());
-    std::fflush(stdout);  // the story whole before the summary on stderr (one pipe for both: no line cut)
-  }
-  if (!o.quiet) print_summary(ref, frames, seconds);
-  if (feed && o.linger_s > 0) {
+  int status = recorder && recorder->failed() ? kExitFailure : kExitOk;
+  refereed->read_referee([&](const referee::Referee& ref) {
+    io::write_file_atomically(o.out, ref.log_json().dump(1) + "\n");
+    if (!o.script_out.empty()) io::write_file_atomically(o.script_out, ref.as_play_script().dump(1) + "\n");
+    if (o.story) {
+      for (const referee::Entry& e : ref.log())
+        if (std::string line = referee::entry_text(e); !line.empty()) std::printf("%7.2f s  %s\n", e.t, line.c_str());
+      std::fflush(stdout);  // the story whole before the summary on stderr (one pipe for both: no line cut)
+    }
+    if (!o.quiet) {
+      print_summary(ref, pipe.stats().frames, seconds);
+      if (camera) print_camera_summary(*camera);
+    }
+  });
+  if (o.linger_s > 0 && feed_wanted && !pipe.stopped()) {
     std::fflush(stdout);
-    std::this_thread::sleep_for(std::chrono::duration<double>(o.linger_s));
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(o.linger_s);
+    while (!pipe.stopped() && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  return recorder && recorder->failed() ? kExitFailure : kExitOk;
+  return status;
 }
 
 }  // namespace
@@ -383,10 +460,18 @@ RunFunction setup_referee(CLI::App& app) {
                 "With --record: keep the video's path and checksum instead of copying its frames (stills are kept)");
   sub->add_option("--session", o->session, "Referee a recording (made with --record) again from its own files");
   sub->add_flag("--retrack", o->retrack, "With --session: track the recorded pictures again instead of using the recorded tracks");
+  sub->add_option("--camera", o->camera,
+                  "Referee live from a camera instead of a video: its number (0), V4L2 device (/dev/video2) or URL "
+                  "(http://, rtsp://); the inputs come as JSON lines on standard input; Ctrl-C ends the game");
+  add_camera_settings(sub, o->camera_settings);
+  sub->add_option("--follow-inputs", o->follow_inputs,
+                  "With --camera: read the inputs from this file as it grows, instead of standard input");
   sub->footer("Example:\n  diskref referee sample_videos/skirmish/video.mp4 --table sample_videos/skirmish/table.json \\\n"
               "    --disks sample_videos/skirmish/disks.json --calib sample_videos/skirmish/camera.json \\\n"
               "    --game sample_videos/skirmish/game.json --inputs sample_videos/skirmish/inputs.jsonl --out log.json\n"
               "  diskref referee ... --record game-1/      # then: diskref referee --session game-1/ --out again.json\n"
+              "  diskref referee --camera 0 --table table.json --disks disks.json --calib camera.json --game game.json \\\n"
+              "    --out log.json --record game-2/        # live: type the inputs, one JSON line each; Ctrl-C ends\n"
               "  diskref report game-1/ --out report.html");
   return [o] { return run_referee(*o); };
 }

@@ -6,7 +6,8 @@
 # system header its line forbids. The data flows upwards: frame -> detections (vision) -> table
 # poses (calibration) -> tracker (vision) -> table snapshot -> verdict (referee) -> game state
 # (engine/rules) -> the network (net: the live feed of the books; never a screen) -> the recording
-# (recording: frames, stills, log kept for afterwards) -> the report (report: a recording as a page)
+# (recording: frames, stills, log kept for afterwards) -> the pipeline (pipeline: frame, tracker, referee,
+# recorder and feed in one place) -> the report (report: a recording as a page)
 # and the first table's setup (setup: the kit, calibration, the table and the disks checked) -> the
 # screen (ui) -> the program (cli). A file in a folder that is no room fails too, so that a new room is placed in
 # the order on purpose.
@@ -31,13 +32,14 @@ set(rooms
   "referee|engine referee|opencv2 apriltag imgui GLFW backends"
   "net|engine referee net|opencv2 apriltag imgui GLFW backends"
   "recording|engine calibration vision referee recording|imgui GLFW backends"
-  "report|engine calibration vision referee recording report|imgui GLFW backends"
+  "pipeline|engine calibration vision referee net recording pipeline|imgui GLFW backends"
+  "report|engine calibration vision referee recording pipeline report|imgui GLFW backends"
   "setup|engine calibration print vision referee setup|imgui GLFW backends"
-  "ui|engine calibration print vision simulator referee net recording setup ui|"
-  "cli|engine calibration print vision simulator referee net recording report setup ui cli|"
+  "ui|engine calibration print vision simulator referee net recording pipeline setup ui|"
+  "cli|engine calibration print vision simulator referee net recording pipeline report setup ui cli|"
   "fuzz|engine calibration print vision simulator referee recording setup ui fuzz|imgui GLFW backends"
-  "bench|engine calibration print vision simulator referee net recording bench|imgui GLFW backends")
-set(project_rooms engine calibration print vision simulator referee net recording report setup ui cli bench tests fuzz)
+  "bench|engine calibration print vision simulator referee net recording pipeline bench|imgui GLFW backends")
+set(project_rooms engine calibration print vision simulator referee net recording pipeline report setup ui cli bench tests fuzz)
 
 set(problems "")
 set(seen_rooms "")

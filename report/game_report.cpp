@@ -13,7 +13,7 @@
 #include "engine/io/write_error.h"
 #include "engine/model/table_spec.h"
 #include "recording/game_recording.h"
-#include "recording/game_replay.h"
+#include "pipeline/game_replay.h"
 #include "referee/game_panels_data.h"
 #include "report/html_text.h"
 #include "report/report_plots.h"
@@ -90,7 +90,7 @@ std::string numbers_table(const referee::Observed& o) {
 
 // The table pose of a still, from its own corner markers: the still alone says where the table is
 // (a camera moved between stills is drawn right in each).
-std::optional<calib::CameraPose> pose_of_still(const cv::Mat& still, const recording::ReplayedGame& game,
+std::optional<calib::CameraPose> pose_of_still(const cv::Mat& still, const pipeline::ReplayedGame& game,
                                                vision::AprilTagDetector& detector) {
   cv::Mat gray = still;
   if (still.channels() == 3) cv::cvtColor(still, gray, cv::COLOR_BGR2GRAY);
@@ -167,7 +167,7 @@ ReportResult write_game_report(const fs::path& dir, const fs::path& out_html,
                                const std::function<void(std::size_t, std::size_t)>& progress) {
   io::check_output_path(out_html);
   recording::GameRecording rec = recording::load_game_recording(dir);
-  recording::ReplayedGame game = recording::replay_game(rec);
+  pipeline::ReplayedGame game = pipeline::replay_game(rec);
   ReportResult result;
   result.warnings = rec.warnings;
   if (game.matches_recorded_log && !*game.matches_recorded_log)

@@ -32,8 +32,9 @@
 #include "engine/rules/data_loading.h"
 #include "recording/file_checksum.h"
 #include "recording/game_recording.h"
-#include "recording/game_replay.h"
+#include "pipeline/game_replay.h"
 #include "recording/recorded_video.h"
+#include "pipeline/pipeline.h"
 #include "recording/refereed_session_recorder.h"
 #include "ui/gl_texture.h"
 #include "ui/layout.h"
@@ -273,7 +274,7 @@ ScreenRect draw_panels(Screen& screen, Vec2 window, nlohmann::json& where) {
 // recording, its rulings marked on the timeline.
 std::unique_ptr<LiveGame> open_replayed_game(const recording::GameRecording& rec, Screen& screen, RunSummary& summary) {
   if (!rec.game_file) return nullptr;
-  const recording::ReplayedGame replayed = recording::replay_game(rec);
+  const pipeline::ReplayedGame replayed = pipeline::replay_game(rec);
   if (replayed.matches_recorded_log && !*replayed.matches_recorded_log)
     summary.notes.push_back((rec.session.dir / "log.json").string() + ": differs from the game refereed again from the recording: shown as refereed again");
   for (std::size_t i = 0; i < replayed.log.size(); ++i) {
@@ -292,7 +293,7 @@ std::unique_ptr<LiveGame> open_replayed_game(const recording::GameRecording& rec
   const fs::path game_file = *rec.game_file;
   const model::TableSpec table = screen.table;
   const model::DiskRegistry registry = screen.registry;
-  const referee::RefereeOptions options = recording::recorded_referee_options(rec);
+  const referee::RefereeOptions options = pipeline::recorded_referee_options(rec);
   auto fresh = [game_file, table, registry, options] {
     return referee::Referee(referee::load_game_file(game_file, table, registry), table, registry, options);
   };
@@ -301,7 +302,7 @@ std::unique_ptr<LiveGame> open_replayed_game(const recording::GameRecording& rec
   return game;
 }
 
-std::unique_ptr<LiveGame> open_game(const GameOptions& g, const Screen& screen) {
+std::unique_ptr<LiveGame> open_game(const GameOptions& g, const Screen& screen, bool live_source) {
   referee::GameFile game = referee::load_game_file(g.game_file, screen.table, screen.registry);
   std::vector<referee::Input> inputs;
   if (g.inputs) inputs = referee::load_inputs(*g.inputs);
@@ -315,7 +316,7 @@ std::unique_ptr<LiveGame> open_game(const GameOptions& g, const Screen& screen) 
     });
   }
   return std::make_unique<LiveGame>(referee::Referee(std::move(game), screen.table, screen.registry), std::move(inputs),
-                                    g.inputs_out, std::move(feed), std::move(notes));
+                                    g.inputs_out, std::move(feed), std::move(notes), live_source);
 }
 
 struct TimedLine {
@@ -354,7 +355,7 @@ RunSummary run_app(const AppOptions& o) {
   std::unique_ptr<LiveGame> game;
   std::deque<TimedLine> screen_inputs;
   if (o.game) {
-    game = open_game(*o.game, screen);
+    game = open_game(*o.game, screen, o.source.kind == SourceChoice::Kind::camera);
     if (o.game->screen_inputs) screen_inputs = load_screen_inputs(*o.game->screen_inputs);
   }
   // --replay: the recording read once, for the source and (a refereed session) the game.
@@ -401,15 +402,14 @@ RunSummary run_app(const AppOptions& o) {
   wo.stop_after = o.frames > 0 ? o.frames - 1 : -1;
   wo.start_paused = o.start_paused;
   wo.nice = tracking_nice;
+  // Every tracked frame goes through the one pipeline (pipeline/pipeline.h) to the referee and the
+  // recording, on the worker thread; the worker tracks (and paces) the frames itself.
+  pipeline::Pipeline pipe(nullptr, game ? game->game() : nullptr, std::move(recorder));
+  recording::RefereedSessionRecorder* const recording = pipe.recorder();
   SourceWorker::FrameHook hook;
-  // Every tracked frame goes to the recording and to the referee, on the worker thread.
-  if (recorder || game) {
-    hook = [rec = recorder.get(), live = game.get()](const model::TrackFrame& f, const SourceFrame& source) {
-      if (live) live->on_frame(f);
-      if (!rec) return;
-      const cv::Mat* image = source.image.empty() ? nullptr : &source.image;
-      if (live) live->read_referee([&](const referee::Referee& r) { rec->frame(f, image, &r, source.jpeg); });
-      else rec->frame(f, image, nullptr, source.jpeg);
+  if (recording || game) {
+    hook = [&pipe](const model::TrackFrame& f, const SourceFrame& source) {
+      pipe.frame(f, source.image.empty() ? nullptr : &source.image, source.jpeg);
     };
   }
   const std::shared_ptr<CameraEventInbox> camera_events = sources.camera_events;
@@ -422,7 +422,7 @@ RunSummary run_app(const AppOptions& o) {
   for (const std::string& n : summary.notes) screen.note(Severity::warning, n);
   // A replay keeps saying what the recording lost, where people look.
   if (replay) screen.standing_warnings = summary.notes;
-  if (recorder) screen.note(Severity::info, "recording to " + recorder->dir().string());
+  if (recording) screen.note(Severity::info, "recording to " + recording->dir().string());
 
   // --- Act 2: the loop.
   std::optional<Clock::time_point> first_shown;
@@ -461,11 +461,11 @@ RunSummary run_app(const AppOptions& o) {
       camera_events->events.clear();
     }
     for (Event& e : events) {
-      if (recorder) recorder->session().write_event(e);
+      if (recording) recording->session().write_event(e);
       screen.log.add(std::move(e));
     }
-    if (recorder && recorder->failed() && !summary.recording_failure) {
-      summary.recording_failure = recorder->failure();
+    if (recording && recording->failed() && !summary.recording_failure) {
+      summary.recording_failure = recording->failure();
       screen.note(Severity::warning, "RECORDING STOPPED: " + *summary.recording_failure);
     }
     while (game && screen.snap && !screen_inputs.empty() && screen_inputs.front().t <= screen.snap->source.t) {
@@ -534,12 +534,10 @@ RunSummary run_app(const AppOptions& o) {
     summary.p95_frame_work_ms = work_ms[std::min(work_ms.size() - 1, work_ms.size() * 95 / 100)];
   }
   delete_texture(screen.texture);
-  // The worker has stopped: the recording ends with the game's last log.
-  if (recorder) {
-    if (game) game->read_referee([&](const referee::Referee& r) { recorder->finish(&r); });
-    else recorder->finish(nullptr);
-    if (recorder->failed()) summary.recording_failure = recorder->failure();
-  }
+  // The worker has stopped: the game's end, the recording closed with the game's last log.
+  worker.stop();
+  pipe.finish();
+  if (recording && recording->failed()) summary.recording_failure = recording->failure();
   if (game && o.game && o.game->log_out) io::write_file_atomically(*o.game->log_out, game->log_json().dump(1) + "\n");
   return summary;
 }

@@ -6,7 +6,6 @@
 
 #include <fmt/format.h>
 
-#include "engine/io/input_error.h"
 
 namespace diskref::ui {
 namespace {
@@ -106,143 +105,61 @@ std::string NetworkNotes::latest(bool& trouble, long long& serial) const {
 
 LiveGame::LiveGame(referee::Referee referee, std::vector<referee::Input> preloaded,
                    std::optional<std::filesystem::path> inputs_out, std::unique_ptr<net::LiveFeed> feed,
-                   std::shared_ptr<NetworkNotes> notes)
-    : referee_(std::move(referee)),
-      preloaded_(preloaded.begin(), preloaded.end()),
-      all_preloaded_(std::move(preloaded)),
-      out_path_(std::move(inputs_out)),
-      feed_(std::move(feed)),
-      notes_(std::move(notes)) {
-  if (feed_ && feed_->access()) feed_access_ = *feed_->access();
-  if (out_path_) {
-    out_.emplace(*out_path_, std::ios::trunc);
-    if (!*out_) throw io::InputError(out_path_->string(), "", "cannot be written");
-  }
-  std::lock_guard lock(referee_mutex_);
-  publish();
-}
-
-void LiveGame::give(referee::Input input) {
-  if (out_) {
-    *out_ << referee::input_to_json(input).dump() << "\n";
-    out_->flush();  // a crash loses at most the line being written
-  }
-  referee_.add_input(std::move(input));
+                   std::shared_ptr<NetworkNotes> notes, bool live_source)
+    : notes_(std::move(notes)) {
+  if (feed && feed->access()) feed_access_ = *feed->access();
+  pipeline::RefereedGameOptions options;
+  options.inputs_out = std::move(inputs_out);
+  options.inputs_from_first_frame = live_source;
+  game_ = std::make_shared<pipeline::RefereedGame>(std::move(referee), std::move(preloaded), std::move(options),
+                                                   std::move(feed));
+  game_->read_referee([&](const referee::Referee& r) { publish(r, 0); });
+  game_->set_observer([this](const referee::Referee& r, const pipeline::GameMoment& m) { after(r, m); });
 }
 
 void LiveGame::enable_rewind(std::function<referee::Referee()> fresh, std::vector<model::TrackFrame> frames) {
-  std::lock_guard lock(referee_mutex_);
-  fresh_referee_ = std::move(fresh);
-  recorded_frames_ = std::move(frames);
+  game_->enable_rewind(std::move(fresh), std::move(frames));
 }
 
-void LiveGame::on_frame(const model::TrackFrame& frame) {
-  std::lock_guard lock(referee_mutex_);
-  if (fresh_referee_ && last_t_ && frame.t <= *last_t_) {
-    // Back in time: the game from its start to just before this frame (a few thousand frames of
-    // tracks: milliseconds), then this frame as usual.
-    referee_ = fresh_referee_();
-    preloaded_.assign(all_preloaded_.begin(), all_preloaded_.end());
-    finished_ = false;
-    for (const model::TrackFrame& f : recorded_frames_) {
-      if (f.t >= frame.t) break;
-      while (!preloaded_.empty() && preloaded_.front().t <= f.t) {
-        referee_.add_input(std::move(preloaded_.front()));
-        preloaded_.pop_front();
-      }
-      referee_.feed(f);
-    }
-    last_t_.reset();
-  }
-  if (finished_) return;
-  if (last_t_ && frame.t <= *last_t_) {
-    if (note_.empty()) {
-      note_ = fmt::format("the video went back: the game follows it forward only (frames up to {:.2f} s are not refereed again)",
-                          *last_t_);
-      publish();
-    }
-    return;
-  }
-  note_.clear();
-  while (!preloaded_.empty() && preloaded_.front().t <= frame.t) {
-    give(std::move(preloaded_.front()));
-    preloaded_.pop_front();
-  }
-  std::vector<nlohmann::json> lines;
-  {
-    std::lock_guard q(queue_mutex_);
-    lines.swap(queue_);
-  }
-  for (const nlohmann::json& line : lines) {
-    try {
-      give(make_input(line, frame.t));
-    } catch (const io::InputError& e) {
-      note_ = std::string("not an input: ") + e.what();
-    }
-  }
-  last_t_ = frame.t;
-  referee_.feed(frame);
-  if (feed_) feed_->after_frame(frame, referee_);
+void LiveGame::after(const referee::Referee& r, const pipeline::GameMoment& moment) {
+  note_ = moment.note;
   // Rebuilding the view (the books copied, every entry's text, the legal inputs tried on copies
   // of the state) only when the game changed, and twice a second for the banner's expiry.
-  Signature now{referee_.log().size(), referee_.inputs().size(), referee_.state().actions_applied,
-                referee_.expecting().what, !lines.empty(), static_cast<long long>(frame.t * 2)};
+  Signature now{r.log().size(), r.inputs().size(), r.state().actions_applied, r.expecting().what,
+                moment.inputs_given, static_cast<long long>(moment.t * 2), moment.finished, moment.note};
   long long notes_serial = notes_seen_;
   if (notes_) {
     bool trouble = false;
     notes_->latest(trouble, notes_serial);
   }
-  if (now != signature_ || notes_serial != notes_seen_) publish();
+  if (now != signature_ || notes_serial != notes_seen_) publish(r, moment.t);
   signature_ = now;
 }
 
 void LiveGame::submit(nlohmann::json line) {
-  std::lock_guard q(queue_mutex_);
-  queue_.push_back(std::move(line));
+  game_->submit(std::move(line));
   // The queue's length is part of the view: the screen shows the input as waiting at once.
+  std::lock_guard lock(view_mutex_);
   if (view_) {
     auto v = std::make_shared<GameView>(*view_);
-    v->queued = queue_.size();
+    v->queued = game_->queued();
     view_ = std::move(v);
   }
 }
 
-void LiveGame::finish() {
-  std::lock_guard lock(referee_mutex_);
-  if (finished_) return;
-  while (!preloaded_.empty()) {
-    give(std::move(preloaded_.front()));
-    preloaded_.pop_front();
-  }
-  referee_.finish();
-  if (feed_) feed_->after_finish(referee_);
-  finished_ = true;
-  publish();
-}
-
-void LiveGame::publish() {
-  auto v = std::make_shared<GameView>(make_game_view(referee_, last_t_.value_or(0)));
+void LiveGame::publish(const referee::Referee& r, double t) {
+  auto v = std::make_shared<GameView>(make_game_view(r, t));
   v->version = ++version_;
   v->note = note_;
   if (notes_) v->network = notes_->latest(v->network_trouble, notes_seen_);
-  std::lock_guard q(queue_mutex_);
-  v->queued = queue_.size();
+  v->queued = game_->queued();
+  std::lock_guard lock(view_mutex_);
   view_ = std::move(v);
 }
 
 std::shared_ptr<const GameView> LiveGame::view() const {
-  std::lock_guard q(queue_mutex_);
+  std::lock_guard lock(view_mutex_);
   return view_;
-}
-
-void LiveGame::read_referee(const std::function<void(const referee::Referee&)>& read) const {
-  std::lock_guard lock(referee_mutex_);
-  read(referee_);
-}
-
-nlohmann::json LiveGame::log_json() const {
-  std::lock_guard lock(referee_mutex_);
-  return referee_.log_json();
 }
 
 }  // namespace diskref::ui

@@ -1,20 +1,13 @@
 #pragma once
-// The referee, live, behind the companion screen (`diskref ui --game`). The referee itself lives
-// on the worker thread: the worker's frame hook feeds it every tracked frame (on_frame). The
-// screen never touches it: it submits inputs into a queue and reads the newest published
-// GameView, an immutable copy of the books, the log (as text, with its numbers), what is expected
-// next and the inputs the rules allow now.
-//
-// Timing, so that `diskref referee` over the same video with the recorded inputs gives the same
-// log: an input submitted at the screen is given to the referee just before the next frame, with
-// that frame's time as its `t`; a preloaded input (--inputs) is given just before the first frame
-// at or after its `t`. Either way the referee applies it at that frame, as it does when it reads
-// the same line from a file. Every input given is written to the recording (--inputs-out) as one
-// spec §9 line, flushed at once, in the order given: the order `correct` inputs count in.
+// The referee, live, behind the companion screen (`diskref ui --game`): a view over the game the
+// pipeline referees (pipeline/refereed_game.h, where the timing of frames and inputs is told).
+// The game lives on the worker thread: the worker's frame hook gives every tracked frame to the
+// pipeline. The screen never touches the referee: it submits inputs and reads the newest
+// published GameView, an immutable copy of the books, the log (as text, with its numbers), what is
+// expected next and the inputs the rules allow now, built on the worker's thread after a frame
+// that changed the game.
 
-#include <deque>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -24,6 +17,7 @@
 
 #include "engine/model/track_frame.h"
 #include "net/live_feed.h"
+#include "pipeline/refereed_game.h"
 #include "referee/referee.h"
 #include "ui/game_inputs.h"
 #include "referee/game_panels_data.h"
@@ -101,52 +95,44 @@ class LiveGame {
  public:
   // `preloaded` in time order (referee::load_inputs); `inputs_out`: record every input given.
   // `feed` (optional): the live feed (net/) the referee's rulings go out on, after each frame;
-  // `notes`: what it says, for the screen.
+  // `notes`: what it says, for the screen. `live_source`: the frames come from a camera (a
+  // preloaded input's `t` counts from the first frame).
   LiveGame(referee::Referee referee, std::vector<referee::Input> preloaded,
            std::optional<std::filesystem::path> inputs_out, std::unique_ptr<net::LiveFeed> feed = nullptr,
-           std::shared_ptr<NetworkNotes> notes = nullptr);
+           std::shared_ptr<NetworkNotes> notes = nullptr, bool live_source = false);
 
-  // Worker thread: one tracked frame (video time order; a frame that goes back in time, after a
-  // seek, is ignored: the game follows the video forward only, unless it can rewind).
-  void on_frame(const model::TrackFrame& frame);
-  // A recorded game replayed (`diskref ui --replay`): the video may be taken back to any moment,
-  // and the game then is as it was then: refereed again from its start (`fresh`) over the recorded
-  // frames before it, with the recorded inputs (the preloaded ones) as they fell due.
+  // The game the pipeline feeds (pipeline::Pipeline takes it).
+  const std::shared_ptr<pipeline::RefereedGame>& game() const { return game_; }
+
+  // Worker thread: one tracked frame straight to the game (tests; the screen goes through its
+  // pipeline, which does the same and records).
+  void on_frame(const model::TrackFrame& frame) { game_->on_frame(frame); }
+  // A recorded game replayed (`diskref ui --replay`): see RefereedGame::enable_rewind.
   void enable_rewind(std::function<referee::Referee()> fresh, std::vector<model::TrackFrame> frames);
   // Any thread: an input (a spec §9 line without "t") for the next frame.
   void submit(nlohmann::json line);
   // The source ended: the inputs still due are given, then the referee's finish(). Call once the
   // worker no longer feeds frames.
-  void finish();
+  void finish() { game_->finish(); }
 
   std::shared_ptr<const GameView> view() const;
   // The live feed opened beyond loopback (--serve 0.0.0.0:PORT): the address a phone opens, with
   // its token, and its QR code, for the screen to show; empty otherwise. Fixed for the session.
   const std::optional<net::FeedAccess>& feed_access() const { return feed_access_; }
-  // The referee itself, read under its lock on the calling thread (the worker, after on_frame; the
-  // end): a recording takes its new inputs, log and settles from it.
-  void read_referee(const std::function<void(const referee::Referee&)>& read) const;
+  // The referee itself, read under its lock on the calling thread.
+  void read_referee(const std::function<void(const referee::Referee&)>& read) const { game_->read_referee(read); }
   // The referee's own log JSON (tests, the end of a session).
-  nlohmann::json log_json() const;
+  nlohmann::json log_json() const { return game_->log_json(); }
 
   // How many seconds of video a warning stays in the banner.
   static constexpr double kAlertShowS = 6.0;
 
  private:
-  void give(referee::Input input);  // referee_mutex_ held
-  void publish();                   // referee_mutex_ held
+  // The game's observer (the worker's thread, the referee locked): a new view when it changed.
+  void after(const referee::Referee& referee, const pipeline::GameMoment& moment);
+  void publish(const referee::Referee& referee, double t);
 
-  mutable std::mutex referee_mutex_;  // the worker and finish(); never the screen's draw
-  referee::Referee referee_;
-  std::deque<referee::Input> preloaded_;
-  std::vector<referee::Input> all_preloaded_;        // for a rewind
-  std::function<referee::Referee()> fresh_referee_;  // set: the game can rewind
-  std::vector<model::TrackFrame> recorded_frames_;
-  std::optional<std::ofstream> out_;
-  std::optional<std::filesystem::path> out_path_;
-  std::optional<double> last_t_;
-  bool finished_ = false;
-  std::unique_ptr<net::LiveFeed> feed_;
+  std::shared_ptr<pipeline::RefereedGame> game_;
   std::optional<net::FeedAccess> feed_access_;
   std::shared_ptr<NetworkNotes> notes_;
   long long notes_seen_ = 0;
@@ -158,12 +144,13 @@ class LiveGame {
     std::string expecting;
     bool gave = false;
     long long half_seconds = 0;
+    bool finished = false;
+    std::string note;
     bool operator==(const Signature&) const = default;
   };
-  Signature signature_;
+  std::optional<Signature> signature_;
 
-  mutable std::mutex queue_mutex_;  // guards the two below
-  std::vector<nlohmann::json> queue_;
+  mutable std::mutex view_mutex_;
   std::shared_ptr<const GameView> view_;
 };
 

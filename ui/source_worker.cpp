@@ -29,7 +29,9 @@ SourceWorker::SourceWorker(std::unique_ptr<vision::FrameSource> source, std::uni
   thread_ = std::jthread([this](std::stop_token st) { run(st); });
 }
 
-SourceWorker::~SourceWorker() {
+SourceWorker::~SourceWorker() { stop(); }
+
+void SourceWorker::stop() {
   source_->interrupt();  // a camera being waited for (gone away) stops being waited for
   thread_.request_stop();
   wake_.notify_all();

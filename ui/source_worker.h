@@ -106,6 +106,9 @@ class SourceWorker {
   SourceWorker(std::unique_ptr<vision::FrameSource> source, std::unique_ptr<TrackProducer> producer, WorkerOptions options,
                FrameHook on_frame = {});
   ~SourceWorker();  // stops the thread
+  // Stops the thread and waits for it: no frame hook runs after this returns (the pipeline it
+  // feeds may then finish). Safe to call again.
+  void stop();
   SourceWorker(const SourceWorker&) = delete;
   SourceWorker& operator=(const SourceWorker&) = delete;
 

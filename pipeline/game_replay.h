@@ -2,7 +2,7 @@
 // A recorded game refereed again from its own files (spec §11): its tracks, inputs, table, disks
 // and game file, through the same referee, so that the report and the replay screen have every
 // ruling with all its evidence (not only what log.json keeps) and say whether the replay gives the
-// recorded log.
+// recorded log. It runs through the one pipeline (pipeline.h), as the game did when it was played.
 
 #include <optional>
 #include <string>
@@ -16,7 +16,7 @@
 #include "recording/game_recording.h"
 #include "referee/referee.h"
 
-namespace diskref::recording {
+namespace diskref::pipeline {
 
 struct ReplayedGame {
   model::TableSpec table;
@@ -36,10 +36,10 @@ struct ReplayedGame {
 
 // The referee's options the session ran with (its recorded parameters), over `base` for what the
 // recording does not say: a replay with other options would not give its rulings.
-referee::RefereeOptions recorded_referee_options(const GameRecording& recording, referee::RefereeOptions base = {});
+referee::RefereeOptions recorded_referee_options(const recording::GameRecording& recording, referee::RefereeOptions base = {});
 
 // Throws InputError naming the file when the recording's setup files cannot be read, or DIR holds
 // no game.
-ReplayedGame replay_game(const GameRecording& recording);
+ReplayedGame replay_game(const recording::GameRecording& recording);
 
-}  // namespace diskref::recording
+}  // namespace diskref::pipeline

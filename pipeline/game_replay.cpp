@@ -1,18 +1,19 @@
-#include "recording/game_replay.h"
+#include "pipeline/game_replay.h"
 
 #include "engine/io/input_error.h"
+#include "pipeline/pipeline.h"
 #include "referee/game_file.h"
 
-namespace diskref::recording {
+namespace diskref::pipeline {
 
-referee::RefereeOptions recorded_referee_options(const GameRecording& rec, referee::RefereeOptions base) {
+referee::RefereeOptions recorded_referee_options(const recording::GameRecording& rec, referee::RefereeOptions base) {
   const nlohmann::json& parameters = rec.session.provenance.parameters;
   if (parameters.contains("off_path_mm") && parameters["off_path_mm"].is_number())
     base.off_path_tolerance_mm = parameters["off_path_mm"].get<double>();
   return base;
 }
 
-ReplayedGame replay_game(const GameRecording& rec) {
+ReplayedGame replay_game(const recording::GameRecording& rec) {
   if (!rec.game_file)
     throw io::InputError(rec.session.dir.string(), "", "holds no game (no game/game.json): it was recorded without --game");
   ReplayedGame out;
@@ -22,19 +23,22 @@ ReplayedGame replay_game(const GameRecording& rec) {
   referee::GameFile game = referee::load_game_file(*rec.game_file, out.table, out.registry);
   out.data = game.data;
   out.initial = game.initial;
-  referee::Referee ref(std::move(game), out.table, out.registry, recorded_referee_options(rec));
-  for (const referee::Input& in : rec.inputs) ref.add_input(in);
-  for (const model::TrackFrame& frame : rec.session.frames) ref.feed(frame);
-  ref.finish();
-  out.log = ref.log();
-  for (const referee::TableSettle& settle : ref.settles()) out.settles.push_back(settle.snapshot);
-  out.final_state = ref.state();
-  out.expecting_at_end = ref.expecting();
-  out.waiting = ref.waiting();
-  out.log_json = ref.log_json();
+  auto played = std::make_shared<RefereedGame>(
+      referee::Referee(std::move(game), out.table, out.registry, recorded_referee_options(rec)), rec.inputs);
+  Pipeline pipe(nullptr, played, nullptr);
+  pipe.run_tracks(rec.session.frames);
+  pipe.finish();
+  played->read_referee([&](const referee::Referee& ref) {
+    out.log = ref.log();
+    for (const referee::TableSettle& settle : ref.settles()) out.settles.push_back(settle.snapshot);
+    out.final_state = ref.state();
+    out.expecting_at_end = ref.expecting();
+    out.waiting = ref.waiting();
+    out.log_json = ref.log_json();
+  });
   // The entries only: a recording cut short has the log of its last ruling, without the end's notes.
   if (rec.log && rec.log->contains("log")) out.matches_recorded_log = (*rec.log)["log"] == out.log_json["log"];
   return out;
 }
 
-}  // namespace diskref::recording
+}  // namespace diskref::pipeline
