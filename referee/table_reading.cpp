@@ -2,6 +2,7 @@
 // completed (drops, decisions, a collided ship put down) and entered in the books.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -32,15 +33,6 @@ bool torpedo_in_flight(const rules::GameState& state, const std::string& id) {
   return std::any_of(state.torpedoes.begin(), state.torpedoes.end(), [&](const rules::Torpedo& t) { return t.id == id; });
 }
 
-std::vector<Rest> landings_of(const TableSettle& settle, const std::string& name) {
-  std::vector<Rest> out;
-  for (const DiskMotion& m : settle.moved)
-    if (m.name == name)
-      for (const model::Landing& l : m.landings)
-        out.push_back({geom::Pose::from_degrees(l.x, l.y, l.heading), l.face, l.sigma_mm, l.t});
-  return out;
-}
-
 double first_motion(const TableSettle& settle, const std::string& name) {
   for (const DiskMotion& m : settle.moved)
     if (m.name == name) return m.first_motion_t;
@@ -48,6 +40,19 @@ double first_motion(const TableSettle& settle, const std::string& name) {
 }
 
 }  // namespace
+
+std::vector<Rest> Referee::landings_of(const TableSettle& settle, const std::string& name) const {
+  const auto index = static_cast<std::size_t>(&settle - settles_.data());
+  double unseen_until = -std::numeric_limits<double>::infinity();
+  for (const UnseenRest& u : unseen_rests_)
+    if (u.settle == index && u.disk == name) unseen_until = std::max(unseen_until, u.until);
+  std::vector<Rest> out;
+  for (const DiskMotion& m : settle.moved)
+    if (m.name == name)
+      for (const model::Landing& l : m.landings)
+        if (l.t > unseen_until) out.push_back({geom::Pose::from_degrees(l.x, l.y, l.heading), l.face, l.sigma_mm, l.t});
+  return out;
+}
 
 // --- The game's start: every disk where the table has it.
 
