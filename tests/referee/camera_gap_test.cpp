@@ -156,6 +156,48 @@ TEST(CameraGap, AMoveStartedRightAfterTheGapIsReadAsAMove) {
   EXPECT_TRUE(g.ship("enterprise").moved);
 }
 
+// Found a flip ahead, face down, and moved on before the table settles: moved unseen up to where
+// it was found, and a move from there (its start face the one it was found on).
+TEST(CameraGap, ADiskFoundMovedAndMovedOnBeforeTheTableSettlesMovesFromWhereItWasFound) {
+  FakeTable t = duel_table();
+  Game g(duel());
+  g.start(t, 0.5);
+  t.still(1.0);
+  t.camera_away(3.0);
+  t.moved_unseen("enterprise", 257.5, 300.0, 0.0, model::Face::down);
+  t.still(0.1);
+  t.flips("enterprise", {{314.7, 300.1, 0.0}, {371.9, 300.2, 0.0}});
+  t.still(1.0);
+  g.play(t);
+  ASSERT_EQ(g.warnings("moved_unseen").size(), 1u);
+  EXPECT_EQ(g.warnings("moved_unseen")[0]->warning.disk, "enterprise");
+  EXPECT_TRUE(g.warnings("uncounted").empty()) << entry_text(*g.warnings("uncounted")[0]);
+  const Entry* move = g.last_action("move");
+  ASSERT_NE(move, nullptr);
+  ASSERT_FALSE(move->play.refusal) << move->play.refusal->reason;
+  ASSERT_TRUE(move->observed && move->observed->start);
+  EXPECT_NEAR(move->observed->start->pose.position.x, 257.5, 1e-9);
+  EXPECT_EQ(move->observed->landings.size(), 2u);
+  EXPECT_NEAR(g.ship("enterprise").pose.position.x, 371.9, 1e-9);
+}
+
+// Seen where it lay, moving (a hand already on it) as the camera comes back: found there, so what
+// the hand does with it is read as usual (here a bump out of turn), not as moved unseen.
+TEST(CameraGap, ADiskTouchedAsTheCameraComesBackIsReadAsUsual) {
+  FakeTable t = duel_table();
+  Game g(duel());
+  g.start(t, 0.5);
+  t.still(1.0);
+  t.camera_away(3.0);
+  t.set("tderet", 705, 603, 180);  // moving where it lay from the first frame back, then slid
+  t.still(1.0);
+  g.play(t);
+  EXPECT_TRUE(g.warnings("moved_unseen").empty());
+  ASSERT_EQ(g.warnings("out_of_turn").size(), 1u);
+  EXPECT_EQ(g.warnings("out_of_turn")[0]->warning.disk, "tderet");
+  EXPECT_NEAR(g.ship("tderet").pose.position.x, 705, 1e-9);
+}
+
 // Decided (spec §9): a move under way when the camera went away is read from the table as it is
 // after the gap, the flips the camera missed counted from the distance; it is no moved_unseen.
 TEST(CameraGap, AMoveUnderWayWhenTheCameraWentAwayIsReadFromTheTableAfter) {
