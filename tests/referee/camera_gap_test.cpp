@@ -28,7 +28,7 @@ std::vector<std::string> gap_test_outline(const std::vector<Entry>& log) {
   return out;
 }
 
-int count_of(const std::vector<std::string>& outline, const std::string& what) {
+int gap_count_of(const std::vector<std::string>& outline, const std::string& what) {
   return static_cast<int>(std::count(outline.begin(), outline.end(), what));
 }
 
@@ -62,9 +62,9 @@ TEST(CameraGap, AGapWithNothingMovedIsOnlyTheGapWarning) {
   g.play(t);
   const std::vector<std::string> outline = gap_test_outline(g.ref->log());
   ASSERT_EQ(g.warnings("camera_gap").size(), 1u);
-  EXPECT_EQ(count_of(outline, "moved_unseen"), 0);
-  EXPECT_EQ(count_of(outline, "displaced"), 0);
-  EXPECT_EQ(count_of(outline, "move"), 0);
+  EXPECT_EQ(gap_count_of(outline, "moved_unseen"), 0);
+  EXPECT_EQ(gap_count_of(outline, "displaced"), 0);
+  EXPECT_EQ(gap_count_of(outline, "move"), 0);
   const Entry& gap = *g.warnings("camera_gap")[0];
   EXPECT_NEAR(gap.t, back, 1e-9) << "said the moment the camera is back";
   const nlohmann::json j = entry_to_json(gap);
@@ -93,9 +93,9 @@ TEST(CameraGap, DisksMovedWhileAwayAreOneWarningAndTheBooksTakeThemNeverAMove) {
   g.play(t);
   const std::vector<std::string> outline = gap_test_outline(g.ref->log());
   ASSERT_EQ(g.warnings("moved_unseen").size(), 1u) << "one warning naming the disks";
-  EXPECT_EQ(count_of(outline, "move"), 0) << "never read as a move";
-  EXPECT_EQ(count_of(outline, "out_of_turn"), 0);
-  EXPECT_EQ(count_of(outline, "displaced"), 2);
+  EXPECT_EQ(gap_count_of(outline, "move"), 0) << "never read as a move";
+  EXPECT_EQ(gap_count_of(outline, "out_of_turn"), 0);
+  EXPECT_EQ(gap_count_of(outline, "displaced"), 2);
   const Entry& w = *g.warnings("moved_unseen")[0];
   ASSERT_EQ(w.unseen.size(), 2u);
   EXPECT_EQ(w.unseen[0].disk, "enterprise");
@@ -254,15 +254,15 @@ TEST(CameraGap, ACorrectionReplaysTheGapWhereItWas) {
   t.still(1.0);
   g.play(t);
   std::vector<std::string> live = gap_test_outline(g.ref->log());
-  ASSERT_EQ(count_of(live, "input"), 1);
+  ASSERT_EQ(gap_count_of(live, "input"), 1);
   live.erase(std::find(live.begin(), live.end(), "input"));
   g.give(input(t.now(), R"({"do": "correct", "input": 5, "with": null})"));  // replays the game without it
   t.still(0.1);
   g.play(t);
   const std::vector<std::string> replayed = gap_test_outline(g.ref->log());
   EXPECT_EQ(replayed, live);
-  EXPECT_EQ(count_of(replayed, "camera_gap"), 1);
-  EXPECT_EQ(count_of(replayed, "moved_unseen"), 1);
+  EXPECT_EQ(gap_count_of(replayed, "camera_gap"), 1);
+  EXPECT_EQ(gap_count_of(replayed, "moved_unseen"), 1);
   EXPECT_NEAR(g.ship("tderet").pose.position.x, 690, 1e-9);
 }
 
