@@ -257,6 +257,7 @@ void Referee::replay() {
   pending_.reset();
   held_motions_.clear();
   unseen_rests_.clear();
+  settle_index_ = 0;  // as before the first settle: a gap said before it is read at none
   applied_.assign(effective_.size(), false);
   for (std::size_t i = 0; i < effective_.size(); ++i)
     if (effective_[i].kind == Input::Kind::correct) applied_[i] = true;
