@@ -747,17 +747,23 @@ void Referee::try_complete(double t) {
     }
     // A ship-ship collision: the hit player may put the ship down elsewhere (or leave it).
     if (auto* move = std::get_if<rules::Move>(&p.action.body); move != nullptr && !move->reposition && !p.left_in_place) {
-      for (const rules::Event& e : r.events)
-        if (e.type == "collision" && ship_in(state_, e.detail.value("with", "")) != nullptr) {
-          p.need = Pending::Need::placement;
-          p.placing = p.disk;
-          p.placement_optional = true;
-          if (const rules::ShipState* hit = ship_in(state_, e.detail.value("with", ""))) p.hit_player = hit->controller;
-          p.need_text = fmt::format("{}'s player to put {} down touching {} (or leave it in place)",
-                                    e.detail.value("with", ""), p.disk, e.detail.value("with", ""));
-          say_waiting(t);
-          return;
-        }
+      for (const rules::Event& e : r.events) {
+        if (e.type != "collision") continue;
+        // Read once, through a copy and at(): gcc 12 sees a null dereference inside json.hpp's
+        // value() when this file is compiled in one unity batch with referee.cpp.
+        const nlohmann::json detail = e.detail;
+        const std::string with =
+            detail.is_object() && detail.contains("with") && detail.at("with").is_string() ? detail.at("with").get<std::string>() : "";
+        const rules::ShipState* hit = ship_in(state_, with);
+        if (hit == nullptr) continue;
+        p.need = Pending::Need::placement;
+        p.placing = p.disk;
+        p.placement_optional = true;
+        p.hit_player = hit->controller;
+        p.need_text = fmt::format("{}'s player to put {} down touching {} (or leave it in place)", with, p.disk, with);
+        say_waiting(t);
+        return;
+      }
     }
     rules::Action done = action;
     std::optional<Observed> o = p.observed;
