@@ -43,7 +43,7 @@ std::string unseen_text(const GapSpan& gap, const std::vector<UnseenMove>& unsee
 void Referee::say_camera_gap(const GapSpan& gap) {
   Warning w;
   w.kind = "camera_gap";
-  w.text = fmt::format("no frame from the camera for {:.2f} s ({:.2f} s to {:.2f} s): what happened on the table meanwhile "
+  w.text = fmt::format("no frame for {:.2f} s ({:.2f} s to {:.2f} s): what happened on the table meanwhile "
                        "was not seen; the table is read again once it settles",
                        gap.to - gap.from, gap.from, gap.to);
   warn(gap.to, std::move(w)).gap = gap;

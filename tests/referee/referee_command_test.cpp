@@ -188,7 +188,7 @@ TEST_F(RefereeCommand, ACameraGapIsSaidOnceAndTheTableIsReadAgainAfterIt) {
     EXPECT_EQ(read_across[i].what, read_whole[i].what);
     EXPECT_EQ(read_across[i].flips, read_whole[i].flips) << read_whole[i].what;
   }
-  const std::string said = "WARNING camera_gap: no frame from the camera for 1.30 s (6.30 s to 7.60 s)";
+  const std::string said = "WARNING camera_gap: no frame for 1.30 s (6.30 s to 7.60 s)";
   EXPECT_NE(r.out.find(said), std::string::npos) << r.out;
   r = run("referee --session " + path("rec") + " --out " + path("again.json") + " --quiet");
   ASSERT_EQ(r.status, 0) << r.err;
