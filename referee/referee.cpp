@@ -49,6 +49,7 @@ Referee::Referee(GameFile game, model::TableSpec table, model::DiskRegistry regi
       if (d.kind == model::DiskKind::counter) largest = std::max(largest, 2 * geom::bounding_radius(d.shape));
     watch_ = SettleWatch({options_.counter_still_s, 2.5 * largest});
   }
+  gaps_ = GapWatch({options_.camera_gap_s, options_.moved_mm, options_.turned_deg});
 }
 
 // --- Feeding.
@@ -59,7 +60,13 @@ void Referee::feed(const model::TrackFrame& frame) {
   // the next frame it tracks), and as a file of inputs read up front replays it.
   apply_corrections_through(frame.t);
   frames_fed_ = true;
+  if (std::optional<GapSpan> gap = gaps_.feed(frame, last_settled_)) {
+    watch_.interrupt();
+    noticed_gaps_.push_back({*gap, settles_.size()});
+    say_camera_gap(*gap);
+  }
   if (std::optional<TableSettle> s = watch_.feed(frame)) {
+    if (s->kind == TableSettle::Kind::table) s->after_gap = gaps_.settled();
     settles_.push_back(*s);
     on_settle(settles_.back());
   }
@@ -163,6 +170,10 @@ void Referee::note_waiting() {
                                      "settled, so nothing was read from it",
                                      m.name, watch_.last_t(), m.first_motion_t));
   if (pending_) waiting_.push_back(expecting().what);
+  if (const std::optional<GapSpan> gap = gaps_.open())
+    waiting_.push_back(fmt::format("the camera was away from {:.2f} s to {:.2f} s and the table did not settle after it: it "
+                                   "was not read again",
+                                   gap->from, gap->to));
   for (const HeldMotion& h : held_motions_)
     waiting_.push_back(fmt::format("{} moved at {:.2f} s while the game waited: its move is read once the wait ends", h.disk,
                                    settles_[h.settle].t));
@@ -192,6 +203,7 @@ void Referee::on_settle(const TableSettle& settle) {
   double first_motion = settle.t;
   for (const DiskMotion& m : settle.moved) first_motion = std::min(first_motion, m.first_motion_t);
   apply_inputs_through(first_motion, true, settle.t);
+  if (settle.after_gap) read_after_gap(settle);
   read_table(settle);
   // Counters that came to rest since the drop was asked for (at once, when the tracker gives no
   // counter settle before this one: a track file without `still_s`).
@@ -244,6 +256,8 @@ void Referee::replay() {
   strangers_.clear();
   pending_.reset();
   held_motions_.clear();
+  unseen_rests_.clear();
+  settle_index_ = 0;  // as before the first settle: a gap said before it is read at none
   applied_.assign(effective_.size(), false);
   for (std::size_t i = 0; i < effective_.size(); ++i)
     if (effective_[i].kind == Input::Kind::correct) applied_[i] = true;
@@ -251,8 +265,16 @@ void Referee::replay() {
   drop_look_ = {};
   look_before_ = {};
   double settled_since = 0;
+  // The camera gaps, each where it was said live: after the inputs applied before it, before the
+  // settle that came after it.
+  std::size_t next_gap = 0;
+  auto say_gaps_before = [&](std::size_t settle) {
+    for (; next_gap < noticed_gaps_.size() && noticed_gaps_[next_gap].settles_before <= settle; ++next_gap)
+      say_camera_gap(noticed_gaps_[next_gap].span);
+  };
   for (std::size_t s = 0; s < settles_.size(); ++s) {
     if (s > 0) apply_inputs_through(settles_[s].still_until, false, settled_since);
+    say_gaps_before(s);
     on_settle(settles_[s]);
     if (settles_[s].kind == TableSettle::Kind::table) settled_since = settles_[s].t;
   }
@@ -260,6 +282,7 @@ void Referee::replay() {
   // up to now if it still is, else up to its last settled frame.
   if (watch_.settled()) apply_inputs_through(watch_.last_t(), false, settled_since);
   else if (!settles_.empty()) apply_inputs_through(watch_.still_until(), false, settled_since);
+  say_gaps_before(settles_.size());
   if (finished_) {
     if (watch_.settled() && pending_ && pending_->kind == Pending::Kind::move) finalize_move(watch_.last_t());
     note_waiting();
@@ -496,7 +519,7 @@ double Referee::sigma_of_previous(const std::string& name) const {
 
 // --- The log.
 
-void Referee::warn(double t, Warning w, std::vector<std::size_t> inputs) {
+Entry& Referee::warn(double t, Warning w, std::vector<std::size_t> inputs) {
   Entry e;
   e.kind = Entry::Kind::warning;
   e.t = t;
@@ -504,6 +527,7 @@ void Referee::warn(double t, Warning w, std::vector<std::size_t> inputs) {
   e.warning = std::move(w);
   e.inputs = std::move(inputs);
   log_.push_back(std::move(e));
+  return log_.back();
 }
 
 void Referee::commit(const rules::Action& action, double t, std::optional<Observed> observed,

@@ -19,6 +19,14 @@
 // inputs are refused (logged, naming the wait, nothing changes); the ship whose turn it is, moved
 // meanwhile, has its motion held and read as its move once the wait ends (never out of turn).
 //
+// A camera gap (camera_gaps.h: two frames more than `camera_gap_s` apart) is a `camera_gap`
+// warning the moment the camera is back, and the table is read again at the next settle: a disk
+// the camera finds elsewhere than the last settle had it moved while it was away, a `moved_unseen`
+// warning, and the books take where it was found (never a move, never a flip); a disk the game was
+// waiting to see move (a move under way, a turn in place, a ship to put down, a launch, the
+// torpedoes' runs, a motion held, or one seen moving when the camera went away) is read from the
+// table as after any other stretch, the flips the camera missed counted from the distance.
+//
 // Corrections (an input replaced or dropped, a ruling decided again) replay the game from its start
 // over the same table with the corrected inputs; the log keeps both the correction and what it
 // replaced. A correction takes effect at its time, before the frame of that time (as the screen
@@ -36,6 +44,7 @@
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"
 #include "engine/model/track_frame.h"
+#include "referee/camera_gaps.h"
 #include "referee/counter_reading.h"
 #include "referee/game_file.h"
 #include "referee/inputs.h"
@@ -56,6 +65,11 @@ struct RefereeOptions {
   // picture, and 0.2 s is six frames of a 30 fps camera, twice the time the tracker takes to call a
   // disk still (DiskTrackerOptions::settle_time_s). 0: drops are read at the table's settle.
   double counter_still_s = 0.2;
+  // Two frames further apart than this (s) are a camera gap (camera_gaps.h, spec §9): the camera
+  // went away and came back. A 30 fps camera's frames are 33 ms apart (a 15 fps one's 67 ms), so a
+  // frame or two dropped is far below it and is no gap: the tracker follows the table through that
+  // as through a hand. A second is long enough for a disk to be moved unseen.
+  double camera_gap_s = 1.0;
 };
 
 // What the referee waits for now, for the screen and for "the video ended mid-move".
@@ -145,6 +159,15 @@ class Referee {
   void read_placement(const std::string& ship, const TableSettle& settle);
   void displaced(const std::string& name, const TableSettle& settle, const std::string& why);
   void note_strangers(const TableSettle& settle);
+  // After a camera gap (camera_gaps.h): the gap said in the log, and the table read again.
+  void say_camera_gap(const GapSpan& gap);
+  void read_after_gap(const TableSettle& settle);
+  // The disks the game waits to see move, or seen moving when the camera went away at `from`:
+  // read from the table as usual after a gap, never `moved_unseen`.
+  std::vector<std::string> in_question_after_gap(const TableSettle& settle, double from) const;
+  // Where the tracker saw the disk land in the stretch before the settle; a disk found moved
+  // after a gap landed where it was found only in the camera's eyes (no flip): not those.
+  std::vector<Rest> landings_of(const TableSettle& settle, const std::string& name) const;
   void try_complete(double t);
   // The ship whose turn it is moved while an action waits for the referee: its motion is held
   // (hold_motion) and read as its move once the wait ends (read_held_motions).
@@ -160,7 +183,7 @@ class Referee {
   void refuse_entry(const rules::Action& action, const rules::Refusal& refusal, double t,
                     std::optional<Observed> observed, std::vector<std::size_t> inputs,
                     std::vector<DropRead> drops_read = {});
-  void warn(double t, Warning w, std::vector<std::size_t> inputs = {});
+  Entry& warn(double t, Warning w, std::vector<std::size_t> inputs = {});
   void full_stop_moves(double t);
 
   // Helpers.
@@ -228,6 +251,20 @@ class Referee {
   model::TrackFrame drop_look_;          // the table at the last settle of either kind
   model::TrackFrame look_before_;        // ...and at the one before
   std::optional<CountersSeen> counters_seen_;
+  // Camera gaps: noticed from the frames' times, each said before the settle it came before (a
+  // replay says it again there); the landings of disks found moved after one that are no landings.
+  GapWatch gaps_;
+  struct NoticedGap {
+    GapSpan span;
+    std::size_t settles_before = 0;
+  };
+  std::vector<NoticedGap> noticed_gaps_;
+  struct UnseenRest {
+    std::size_t settle = 0;
+    std::string disk;
+    double until = 0;  // its landings up to this time are where the camera found it
+  };
+  std::vector<UnseenRest> unseen_rests_;
 };
 
 }  // namespace diskref::referee

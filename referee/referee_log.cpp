@@ -93,6 +93,18 @@ nlohmann::json entry_to_json(const Entry& e) {
                           {"warning",
                            {{"kind", e.warning.kind}, {"disk", e.warning.disk}, {"distance_mm", r2(e.warning.distance_mm)},
                             {"text", e.warning.text}}}};
+      if (e.gap) {
+        j["warning"]["from"] = r3(e.gap->from);
+        j["warning"]["to"] = r3(e.gap->to);
+        j["warning"]["seconds"] = r3(e.gap->to - e.gap->from);
+      }
+      if (!e.unseen.empty()) {
+        nlohmann::json disks = nlohmann::json::array();
+        for (const UnseenMove& u : e.unseen)
+          disks.push_back({{"name", u.disk}, {"before", rest_to_json(u.before)}, {"found", rest_to_json(u.found)},
+                           {"distance_mm", r2(u.distance_mm)}, {"turned_deg", r2(u.turned_deg)}});
+        j["warning"]["disks"] = disks;
+      }
       if (!e.inputs.empty()) j["inputs"] = e.inputs;
       return j;
     }

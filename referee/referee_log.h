@@ -5,8 +5,9 @@
 // disk lay when the game began), `correction` entries, an entry's `inputs` (the inputs it came
 // from, 0-based in INPUTS.jsonl), its `reading` (the settle of the table it was taken at: a
 // recording's still, spec §11), `waiting` entries (the moment an action starts waiting for the
-// referee's word, spec §9) and, at the top, `waiting` (what the referee still waited for when the
-// video ended).
+// referee's word, spec §9), the camera gaps' warnings (`camera_gap` with the gap's `from`, `to`
+// and `seconds`; `moved_unseen` with the disks found moved, spec §9 "camera gaps") and, at the
+// top, `waiting` (what the referee still waited for when the video ended).
 
 #include <optional>
 #include <string>
@@ -19,6 +20,7 @@
 #include "referee/counter_reading.h"
 #include "referee/move_reading.h"
 #include "referee/run_verdicts.h"
+#include "referee/settle_watch.h"
 
 namespace diskref::referee {
 
@@ -65,6 +67,16 @@ struct Wait {
   std::vector<std::string> options;       // choice: what may be chosen
 };
 
+// A disk the camera found elsewhere after a gap (warning moved_unseen, spec §9 "Camera gaps"):
+// where it lay at the last settle before the gap, and where the camera found it after.
+struct UnseenMove {
+  std::string disk;
+  Rest before;
+  Rest found;
+  double distance_mm = 0;
+  double turned_deg = 0;  // signed, -180..180]
+};
+
 // One disk as the game began (the setup entry).
 struct SetupDisk {
   std::string name;
@@ -86,6 +98,8 @@ struct Entry {
   std::vector<SetupDisk> setup;              // setup
   nlohmann::json correction;                 // correction: what was corrected, and the entry it replaced
   Wait waiting;                              // waiting
+  std::optional<GapSpan> gap;                // warning camera_gap or moved_unseen: the camera's gap
+  std::vector<UnseenMove> unseen;            // warning moved_unseen: the disks found moved
 };
 
 nlohmann::json rest_to_json(const Rest& rest);

@@ -36,6 +36,14 @@ void SettleWatch::remember_counters(const model::TrackFrame& frame) {
       counters_at_settle_.push_back({d.name, {*d.x, *d.y, *d.heading, d.face}});
 }
 
+void SettleWatch::interrupt() {
+  if (settled_) {
+    unsettled_since_ = last_t_;
+    still_until_ = last_t_;  // inputs were applied up to the last frame before the gap
+  }
+  settled_ = false;
+}
+
 std::optional<TableSettle> SettleWatch::feed(const model::TrackFrame& frame) {
   const double previous_t = last_t_;
   last_t_ = frame.t;

@@ -25,6 +25,26 @@ struct DiskMotion {
   std::vector<model::Landing> landings;   // in time order
 };
 
+// A time without frames (referee/camera_gaps.h): from the last frame before it to the first after.
+struct GapSpan {
+  double from = 0;
+  double to = 0;
+};
+
+// Where the camera first found a disk lying after a gap (camera_gaps.h), and when.
+struct FoundDisk {
+  model::DiskTrack track;
+  double t = 0;
+};
+
+// The first table settle after one or more camera gaps: from the first gap's start to the last
+// one's end, and where the camera found the disks after the last (a disk not found before the
+// settle is taken where the settle has it).
+struct AfterGap {
+  GapSpan span;
+  std::vector<FoundDisk> found;
+};
+
 struct TableSettle {
   // `table`: the table settled (spec §9). `counters`: counters came to rest and the play area is
   // still, the table not yet settled; only a drop is read from it.
@@ -39,6 +59,9 @@ struct TableSettle {
   model::TrackFrame snapshot;   // the settled frame: every disk as it lies
   std::vector<DiskMotion> moved;
   bool first = false;           // the video's first settle: the table as the game starts
+  // The first table settle after a camera gap: set by the referee (camera_gaps.h), which reads the
+  // table again from it (spec §9, "Camera gaps").
+  std::optional<AfterGap> after_gap;
 };
 
 struct SettleWatchOptions {
@@ -56,6 +79,10 @@ class SettleWatch {
   // Feeds one frame (in time order). Returns a settle when this frame is the first settled one
   // after a stretch that was not (or the first settled frame of all).
   std::optional<TableSettle> feed(const model::TrackFrame& frame);
+
+  // The camera went away and is back (camera_gaps.h): the table is vouched for across the gap by
+  // no frame, so the next settled frame is a settle of its own, and the table is read again there.
+  void interrupt();
 
   bool settled() const { return settled_; }
   // When the current settled stretch began (meaningful while settled()).

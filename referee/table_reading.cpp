@@ -2,6 +2,7 @@
 // completed (drops, decisions, a collided ship put down) and entered in the books.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -32,15 +33,6 @@ bool torpedo_in_flight(const rules::GameState& state, const std::string& id) {
   return std::any_of(state.torpedoes.begin(), state.torpedoes.end(), [&](const rules::Torpedo& t) { return t.id == id; });
 }
 
-std::vector<Rest> landings_of(const TableSettle& settle, const std::string& name) {
-  std::vector<Rest> out;
-  for (const DiskMotion& m : settle.moved)
-    if (m.name == name)
-      for (const model::Landing& l : m.landings)
-        out.push_back({geom::Pose::from_degrees(l.x, l.y, l.heading), l.face, l.sigma_mm, l.t});
-  return out;
-}
-
 double first_motion(const TableSettle& settle, const std::string& name) {
   for (const DiskMotion& m : settle.moved)
     if (m.name == name) return m.first_motion_t;
@@ -48,6 +40,19 @@ double first_motion(const TableSettle& settle, const std::string& name) {
 }
 
 }  // namespace
+
+std::vector<Rest> Referee::landings_of(const TableSettle& settle, const std::string& name) const {
+  const auto index = static_cast<std::size_t>(&settle - settles_.data());
+  double unseen_until = -std::numeric_limits<double>::infinity();
+  for (const UnseenRest& u : unseen_rests_)
+    if (u.settle == index && u.disk == name) unseen_until = std::max(unseen_until, u.until);
+  std::vector<Rest> out;
+  for (const DiskMotion& m : settle.moved)
+    if (m.name == name)
+      for (const model::Landing& l : m.landings)
+        if (l.t > unseen_until) out.push_back({geom::Pose::from_degrees(l.x, l.y, l.heading), l.face, l.sigma_mm, l.t});
+  return out;
+}
 
 // --- The game's start: every disk where the table has it.
 
@@ -742,17 +747,23 @@ void Referee::try_complete(double t) {
     }
     // A ship-ship collision: the hit player may put the ship down elsewhere (or leave it).
     if (auto* move = std::get_if<rules::Move>(&p.action.body); move != nullptr && !move->reposition && !p.left_in_place) {
-      for (const rules::Event& e : r.events)
-        if (e.type == "collision" && ship_in(state_, e.detail.value("with", "")) != nullptr) {
-          p.need = Pending::Need::placement;
-          p.placing = p.disk;
-          p.placement_optional = true;
-          if (const rules::ShipState* hit = ship_in(state_, e.detail.value("with", ""))) p.hit_player = hit->controller;
-          p.need_text = fmt::format("{}'s player to put {} down touching {} (or leave it in place)",
-                                    e.detail.value("with", ""), p.disk, e.detail.value("with", ""));
-          say_waiting(t);
-          return;
-        }
+      for (const rules::Event& e : r.events) {
+        if (e.type != "collision") continue;
+        // Read once, through a copy and at(): gcc 12 sees a null dereference inside json.hpp's
+        // value() when this file is compiled in one unity batch with referee.cpp.
+        const nlohmann::json detail = e.detail;
+        const std::string with =
+            detail.is_object() && detail.contains("with") && detail.at("with").is_string() ? detail.at("with").get<std::string>() : "";
+        const rules::ShipState* hit = ship_in(state_, with);
+        if (hit == nullptr) continue;
+        p.need = Pending::Need::placement;
+        p.placing = p.disk;
+        p.placement_optional = true;
+        p.hit_player = hit->controller;
+        p.need_text = fmt::format("{}'s player to put {} down touching {} (or leave it in place)", with, p.disk, with);
+        say_waiting(t);
+        return;
+      }
     }
     rules::Action done = action;
     std::optional<Observed> o = p.observed;

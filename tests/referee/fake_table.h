@@ -179,6 +179,20 @@ class FakeTable {
     last_change_ = t_;
   }
 
+  // The camera sees nothing for `seconds` (a cable tugged, a phone's Wi-Fi dropping): no frames.
+  void camera_away(double seconds) { t_ += seconds; }
+  // While the camera is away: the disk is put down elsewhere (on `face`). Seen again, the tracker
+  // finds it jumped: moving in the first frame back, at rest from the next, where it reports a
+  // landing (a rest half a flip or more from the last).
+  void moved_unseen(const std::string& name, double x, double y, double heading, std::optional<model::Face> face = std::nullopt) {
+    Disk& d = disks_.at(name);
+    d.x = x;
+    d.y = y;
+    d.heading = heading;
+    if (face) d.face = *face;
+    jumped_.push_back(name);
+  }
+
   double now() const { return t_; }
   const std::vector<model::TrackFrame>& frames() const { return frames_; }
 
@@ -205,6 +219,12 @@ class FakeTable {
     f.frame = static_cast<long long>(frames_.size());
     f.t = t_;
     bool any_moving = hand_ || tumbling_;
+    for (const std::string& name : jump_landings_) {
+      const Disk& d = disks_.at(name);
+      f.landings.push_back({name, d.x, d.y, d.heading, d.face, sigma_, t_, std::nullopt});
+    }
+    jump_landings_.clear();
+    for (const std::string& name : jumped_) disks_.at(name).moving = true;
     for (auto& [name, d] : disks_) {
       model::DiskTrack track;
       track.name = name;
@@ -231,6 +251,9 @@ class FakeTable {
       f.landings.push_back({*pending_landing_, d.x, d.y, d.heading, d.face, sigma_, t_, std::nullopt});
       pending_landing_.reset();
     }
+    for (const std::string& name : jumped_) disks_.at(name).moving = false;
+    jump_landings_ = std::move(jumped_);
+    jumped_.clear();
     if (any_moving) last_change_ = t_;
     f.foreign = foreign_;
     f.still_s = t_ - last_change_;
@@ -250,6 +273,8 @@ class FakeTable {
   std::map<std::string, Disk> disks_;
   std::map<std::string, Disk> seen_;
   std::optional<std::string> pending_landing_;
+  std::vector<std::string> jumped_;         // moved while the camera was away: seen jumping in the next frame
+  std::vector<std::string> jump_landings_;  // ...and landing in the one after
   std::vector<model::TrackFrame> frames_;
 };
 

@@ -148,6 +148,77 @@ TEST_F(RefereeCommand, AVideoThatEndsMidMoveSaysWhatWasWaitedFor) {
   for (const Reading& reading : readings(log)) EXPECT_NE(reading.what, "move enterprise");
 }
 
+// A camera gap (spec §9 "camera gaps"), made by taking frames out of the truth. Across the tderet's
+// move, the move is read from the table after the gap and the game ends as without it; over the
+// enterprise's whole move, the enterprise is found moved unseen, never a move. The gap is said
+// once, in the log, the story, a replay of the recording and the report.
+TEST_F(RefereeCommand, ACameraGapIsSaidOnceAndTheTableIsReadAgainAfterIt) {
+  auto without_frames = [&](double from, double to, const std::string& name) {
+    std::ifstream in(sample() / "truth.jsonl");
+    std::ofstream out(path(name));
+    for (std::string line; std::getline(in, line);) {
+      const double t = nlohmann::json::parse(line)["t"].get<double>();
+      if (t <= from || t >= to) out << line << "\n";
+    }
+  };
+  auto warnings_of = [](const nlohmann::json& log, const std::string& kind) {
+    std::vector<nlohmann::json> out;
+    for (const auto& e : log["log"])
+      if (e.contains("warning") && e["warning"]["kind"] == kind) out.push_back(e);
+    return out;
+  };
+  CommandRun r = run("referee --tracks " + (sample() / "truth.jsonl").string() + " " + files() + " --out " + path("whole.json"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json whole = read(path("whole.json"));
+
+  without_frames(6.3, 7.6, "across.jsonl");
+  r = run("referee --tracks " + path("across.jsonl") + " " + files() + " --out " + path("across.json") + " --record " +
+          path("rec") + " --story --quiet");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json across = read(path("across.json"));
+  EXPECT_EQ(across["final_state"], whole["final_state"]);
+  ASSERT_EQ(warnings_of(across, "camera_gap").size(), 1u);
+  EXPECT_TRUE(warnings_of(across, "moved_unseen").empty());
+  const nlohmann::json gap = warnings_of(across, "camera_gap")[0]["warning"];
+  EXPECT_NEAR(gap["from"].get<double>(), 6.3, 1e-3);
+  EXPECT_NEAR(gap["to"].get<double>(), 7.6, 1e-3);
+  const std::vector<Reading> read_whole = readings(whole), read_across = readings(across);
+  ASSERT_EQ(read_across.size(), read_whole.size());
+  for (std::size_t i = 0; i < read_whole.size(); ++i) {
+    EXPECT_EQ(read_across[i].what, read_whole[i].what);
+    EXPECT_EQ(read_across[i].flips, read_whole[i].flips) << read_whole[i].what;
+  }
+  const std::string said = "WARNING camera_gap: no frame for 1.30 s (6.30 s to 7.60 s)";
+  EXPECT_NE(r.out.find(said), std::string::npos) << r.out;
+  r = run("referee --session " + path("rec") + " --out " + path("again.json") + " --quiet");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(read(path("again.json"))["log"], across["log"]);
+  r = run("report " + path("rec") + " --out " + path("report.html") + " --quiet");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string page = slurp(path("report.html"));
+  EXPECT_NE(page.find("<section class=\"ruling warning\""), std::string::npos);
+  EXPECT_NE(page.find(said), std::string::npos);
+
+  without_frames(3.4, 5.3, "over.jsonl");
+  r = run("referee --tracks " + path("over.jsonl") + " " + files() + " --out " + path("over.json") + " --story --quiet");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json over = read(path("over.json"));
+  ASSERT_EQ(warnings_of(over, "moved_unseen").size(), 1u);
+  const nlohmann::json unseen = warnings_of(over, "moved_unseen")[0];
+  EXPECT_EQ(unseen["warning"]["disk"], "enterprise");
+  ASSERT_EQ(unseen["warning"]["disks"].size(), 1u);
+  bool displaced = false;
+  for (const Reading& reading : readings(over)) {
+    if (reading.t == unseen["t"].get<double>()) {
+      EXPECT_NE(reading.what, "move enterprise") << "never a move";
+    }
+    displaced = displaced || (reading.what == "displaced enterprise" && reading.t == unseen["t"].get<double>());
+  }
+  EXPECT_TRUE(displaced) << "the books take where it was found";
+  EXPECT_NE(r.out.find("WARNING moved_unseen: moved while the camera was away (3.40 s to 5.30 s): enterprise "), std::string::npos)
+      << r.out;
+}
+
 TEST_F(RefereeCommand, BadInputIsNamedAndExitsTwo) {
   // A game file naming a disk the registry lacks.
   nlohmann::json game = read((sample() / "game.json").string());
