@@ -3,7 +3,7 @@
 // MJPEG stream (multipart/x-mixed-replace) at the camera's own pace, `fps` frames a second by the
 // wall clock, whether the client keeps up or not. As such an app does, a frame whose moment comes
 // while the client has not taken the last one yet (the socket's buffer full) is not sent: the
-// client sees it lost, as it would a real camera's.
+// client sees it lost, as it would a real camera's. It serves one connection, then closes.
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -88,6 +88,10 @@ class PacedMjpegServer {
       done_ = true;
       ::shutdown(fd, SHUT_WR);
       ::close(fd);
+      // The camera's recording is over: the port is closed (a client that opens it again is
+      // refused, as by a phone whose app was closed).
+      ::shutdown(listener_, SHUT_RDWR);
+      return;
     }
   }
 
