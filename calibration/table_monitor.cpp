@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <utility>
 
 #include <fmt/format.h>
@@ -29,6 +30,7 @@ const char* to_string(TableMonitorEvent::Kind kind) {
     case TableMonitorEvent::Kind::acquired: return "acquired";
     case TableMonitorEvent::Kind::camera_moved: return "camera_moved";
     case TableMonitorEvent::Kind::marker_moved: return "marker_moved";
+    case TableMonitorEvent::Kind::drifted: return "drifted";
   }
   return "?";
 }
@@ -45,28 +47,46 @@ TableMonitor::TableMonitor(model::TableSpec table, std::optional<CameraModel> le
     for (std::size_t k = 0; k < 4; ++k) m.corners_px[k] = image_from_table(pose, {corners[k].x, corners[k].y, 0.0});
     predicted.push_back(m);
   }
-  set_pose(std::move(pose), predicted);
+  set_pose(std::move(pose), predicted, 0);
 }
 
 TableMonitor::TableMonitor(model::TableSpec table, std::optional<CameraModel> lens, cv::Size image_size,
                            TableMonitorOptions options)
     : table_(std::move(table)), lens_(std::move(lens)), image_size_(image_size), options_(options) {}
 
-void TableMonitor::set_pose(CameraPose pose, const std::vector<MarkerObservation>& reference) {
+void TableMonitor::set_pose(CameraPose pose, const std::vector<MarkerObservation>& reference, std::size_t reference_frames) {
   pose_ = std::move(pose);
+  reference_frames_ = reference_frames;
   reference_.clear();
   for (const auto& m : reference) reference_[m.id] = m;
   pending_.clear();
   moved_marker_streak_.clear();
+  agreeing_.clear();
+}
+
+std::optional<geom::Vec2> TableMonitor::displacement_vector(const MarkerObservation& marker) const {
+  // Both the reference and the observed corners are mapped onto the table through the current
+  // pose: the distance is in table millimetres whatever the view's foreshortening, and the pose's
+  // own model error (no lens calibration) cancels.
+  auto ref = reference_.find(marker.id);
+  if (ref == reference_.end()) return std::nullopt;
+  std::vector<cv::Point2d> pixels;
+  for (const auto& p : marker.corners_px) pixels.push_back(p);
+  for (const auto& p : ref->second.corners_px) pixels.push_back(p);
+  auto on_table = table_from_image(*pose_, pixels, 0.0);
+  geom::Vec2 sum{};
+  for (std::size_t k = 0; k < 4; ++k) {
+    if (!on_table[k] || !on_table[k + 4]) return std::nullopt;
+    sum = sum + (*on_table[k] - *on_table[k + 4]);
+  }
+  return sum / 4.0;
 }
 
 std::vector<TableMonitor::Displacement> TableMonitor::displacements(
     const std::vector<MarkerObservation>& markers) const {
-  // Both the reference and the observed corners are mapped onto the table through the current
-  // pose: the distance is in table millimetres whatever the view's foreshortening, and the pose's
-  // own model error (no lens calibration) cancels.
   std::vector<Displacement> out;
   for (const auto& m : markers) {
+    // The corners' mean distance from their reference (so a turn about the marker counts too).
     auto ref = reference_.find(m.id);
     if (ref == reference_.end()) continue;
     std::vector<cv::Point2d> pixels;
@@ -84,6 +104,52 @@ std::vector<TableMonitor::Displacement> TableMonitor::displacements(
     out.push_back({m.id, mm});
   }
   return out;
+}
+
+std::optional<TableMonitorEvent> TableMonitor::check_drift(long long frame) {
+  if (options_.drift_frames < 2 || static_cast<int>(agreeing_.size()) < options_.drift_frames) return std::nullopt;
+  // Per marker: the displacement vectors over the window, their mean and its standard error from
+  // their own scatter (per axis, pooled over x and y).
+  std::map<int, std::vector<geom::Vec2>> by_marker;
+  for (const auto& frame_markers : agreeing_)
+    for (const auto& m : frame_markers)
+      if (auto d = displacement_vector(m)) by_marker[m.id].push_back(*d);
+  int drifted = 0;
+  double shift = 0;
+  for (const auto& [id, ds] : by_marker) {
+    // A marker seen in fewer than half the frames (a hand over it) says too little.
+    if (2 * static_cast<int>(ds.size()) < options_.drift_frames || ds.size() < 2) continue;
+    const double n = static_cast<double>(ds.size());
+    geom::Vec2 mean{};
+    for (const auto& d : ds) mean = mean + d / n;
+    double scatter2 = 0;
+    for (const auto& d : ds) scatter2 += geom::dot(d - mean, d - mean) / (2 * (n - 1));
+    // The mean's own noise, and the reference's: a median of k frames strays as a mean of 2k/pi.
+    const double k = static_cast<double>(reference_frames_);
+    const double reference_share = k > 0 ? std::numbers::pi / (2 * k) : 0.0;
+    const double standard_error = std::sqrt(scatter2 * (1 / n + reference_share));
+    const double off = geom::length(mean);
+    if (off > std::max(options_.min_drift_mm, options_.drift_sigmas * standard_error)) {
+      ++drifted;
+      shift += off;
+    }
+  }
+  if (drifted < options_.min_moved_markers) return std::nullopt;
+  std::vector<MarkerObservation> combined = median_observations(agreeing_);
+  CameraPoseEstimate estimate = estimate_camera_pose(table_, combined, lens_, image_size_);
+  if (!estimate.pose) {
+    agreeing_.erase(agreeing_.begin());
+    return std::nullopt;
+  }
+  TableMonitorEvent event;
+  event.kind = TableMonitorEvent::Kind::drifted;
+  event.frame = frame;
+  event.shift_mm = shift / drifted;
+  const std::string what = fmt::format("camera drifted (markers off {:.2f} mm, beyond their noise), table pose re-fitted", event.shift_mm);
+  event.message = describe(frame, what.c_str(), 0.0, &estimate);
+  set_pose(std::move(*estimate.pose), combined, agreeing_.size());
+  events_.push_back(event);
+  return event;
 }
 
 std::optional<TableMonitorEvent> TableMonitor::try_new_pose(long long frame, TableMonitorEvent::Kind kind,
@@ -106,7 +172,7 @@ std::optional<TableMonitorEvent> TableMonitor::try_new_pose(long long frame, Tab
   event.message = describe(frame, kind == TableMonitorEvent::Kind::acquired ? "table pose acquired"
                                                                             : "camera moved, table pose re-estimated",
                            shift_mm, &estimate);
-  set_pose(std::move(*estimate.pose), combined);
+  set_pose(std::move(*estimate.pose), combined, pending_.size());
   events_.push_back(event);
   return event;
 }
@@ -133,6 +199,12 @@ std::optional<TableMonitorEvent> TableMonitor::update(long long frame, const std
     return try_new_pose(frame, TableMonitorEvent::Kind::camera_moved, shift);
   }
   pending_.clear();  // the markers agree with the pose: whatever moved before was not the camera
+  // A frame that agrees with the pose (one marker moved on its own at most) counts towards a drift.
+  if (options_.drift_frames > 0) {
+    agreeing_.push_back(seen);
+    if (static_cast<int>(agreeing_.size()) > options_.drift_frames) agreeing_.erase(agreeing_.begin());
+    if (auto event = check_drift(frame)) return event;
+  }
 
   // A single marker moved on its own (knocked): say so once it has stayed moved for
   // confirm_frames frames, and again only after it was back in place.

@@ -20,6 +20,17 @@
 // reported once (kind marker_moved) and ignored. Frames with fewer than 2 corner markers are
 // neutral.
 //
+// A drift below `moved_mm` is noticed too (kind drifted): a knocked boom swings and creeps to
+// where it stays over a second or so, and the pose re-located mid-swing is then a few tenths of a
+// millimetre off — every disk with it. Over the last `drift_frames` frames that agree with the
+// pose, each marker's displacement from its reference (a vector on the table, mm) is averaged;
+// the frames' own scatter says how far that mean may stray by noise alone (its standard error,
+// the reference's own included: the median of the frames the pose was set from).
+// When at least `min_moved_markers` markers' mean lies beyond `drift_sigmas` standard errors and
+// beyond `min_drift_mm`, the pose is fitted again to the median of those frames. A still camera
+// drifts by noise alone about once in thousands of windows; a re-fit then is harmless (the same
+// markers, more frames).
+//
 // Not thread-safe; one monitor per video stream. Library code: it never prints; the caller logs.
 
 #include <map>
@@ -40,6 +51,9 @@ struct TableMonitorOptions {
   int min_moved_markers = 2; // markers that must have moved for a frame to count as moved
   int confirm_frames = 5;    // consecutive moved frames before the camera is re-located
   double max_fit_px = 1.5;   // a new pose must fit every confirming frame's markers this well (RMS)
+  int drift_frames = 8;        // agreeing frames over which a drift is judged (0: never)
+  double drift_sigmas = 4.0;   // a marker's mean displacement beyond this many standard errors...
+  double min_drift_mm = 0.04;  // ...and beyond this (table mm) has drifted
 };
 
 struct TableMonitorEvent {
@@ -47,10 +61,11 @@ struct TableMonitorEvent {
     acquired,      // first pose, from the first confirm_frames frames with 2+ markers
     camera_moved,  // the camera moved; the pose was re-estimated
     marker_moved,  // one corner marker moved on its own; it is ignored until it is back
+    drifted,       // the markers drifted beyond their noise, less than a move: the pose was re-fitted
   };
   Kind kind = Kind::acquired;
   long long frame = 0;    // the frame at which it was decided
-  double shift_mm = 0;    // camera_moved, marker_moved: mean displacement of the moved markers, mm
+  double shift_mm = 0;    // camera_moved, marker_moved, drifted: mean displacement of the moved markers, mm
   std::string message;    // one line for the log, e.g. "frame 812: camera moved (markers shifted 3.4 mm); ..."
 };
 
@@ -81,8 +96,14 @@ class TableMonitor {
     double mm = 0;
   };
   std::vector<Displacement> displacements(const std::vector<MarkerObservation>& markers) const;
+  // Each marker's mean displacement from its reference (table mm, over its corners) as a vector;
+  // nullopt for a marker whose corners' rays miss the table.
+  std::optional<geom::Vec2> displacement_vector(const MarkerObservation& marker) const;
+  // The agreeing frames so far show the markers drifted: the pose re-fitted to them.
+  std::optional<TableMonitorEvent> check_drift(long long frame);
   std::optional<TableMonitorEvent> try_new_pose(long long frame, TableMonitorEvent::Kind kind, double shift_mm);
-  void set_pose(CameraPose pose, const std::vector<MarkerObservation>& reference);
+  // `reference_frames`: how many frames' median `reference` is (0: predicted by a given pose).
+  void set_pose(CameraPose pose, const std::vector<MarkerObservation>& reference, std::size_t reference_frames);
 
   model::TableSpec table_;
   std::optional<CameraModel> lens_;
@@ -91,8 +112,10 @@ class TableMonitor {
   std::optional<CameraPose> pose_;
   // Where each marker's corners were when the pose was set (observed; or predicted by a given pose).
   std::map<int, MarkerObservation> reference_;
+  std::size_t reference_frames_ = 0;  // the frames the reference is the median of (0: predicted)
   std::vector<std::vector<MarkerObservation>> pending_;  // consecutive moved (or, before a pose, usable) frames
   std::map<int, int> moved_marker_streak_;  // consecutive frames each marker alone was moved
+  std::vector<std::vector<MarkerObservation>> agreeing_;  // the last drift_frames frames that agree with the pose
   std::vector<TableMonitorEvent> events_;
 };
 

@@ -123,5 +123,39 @@ TEST(TableMonitor, WorksWithoutALens) {
   EXPECT_LT(testing::max_play_area_error_mm(after, *monitor.pose(), table, 2.0), 0.5);
 }
 
+TEST(TableMonitor, ACameraThatDriftsLessThanAMoveIsReFittedBeyondTheMarkersNoise) {
+  // A boom that creeps 0.012 degrees after the pose was set: the markers move about half a
+  // millimetre, less than a move (moved_mm), but far beyond what their noise averages down to.
+  model::TableSpec table = model::default_table();
+  auto scene = testing::oblique_scene(true);
+  auto drifted = bumped(scene, 0.012, {0, 0, 0});
+  auto markers_of = [&](long long f) { return (f < 20 ? scene : drifted).markers(table, kNoisePx, seed_of(f)); };
+
+  TableMonitor monitor(table, scene.camera, scene.camera.image_size);
+  std::vector<Kind> kinds;
+  for (const auto& e : run(monitor, 60, markers_of)) kinds.push_back(e.kind);
+  EXPECT_EQ(kinds, (std::vector<Kind>{Kind::acquired, Kind::drifted}));
+  EXPECT_NE(monitor.events().back().message.find("camera drifted"), std::string::npos) << monitor.events().back().message;
+  EXPECT_LT(testing::max_play_area_error_mm(drifted, *monitor.pose(), table, 0.0), 0.08);
+
+  // Without the drift check the pose stays where the camera was.
+  TableMonitorOptions no_drift;
+  no_drift.drift_frames = 0;
+  TableMonitor blind(table, scene.camera, scene.camera.image_size, no_drift);
+  run(blind, 60, markers_of);
+  EXPECT_GT(testing::max_play_area_error_mm(drifted, *blind.pose(), table, 0.0), 0.2);
+}
+
+TEST(TableMonitor, MarkersNoisierThanTheDriftFloorDoNotDrift) {
+  // Four times the usual corner noise over a long session: the mean of a window strays, but not
+  // beyond its standard error (the reference's own noise counted), so the pose is kept.
+  model::TableSpec table = model::default_table();
+  auto scene = testing::oblique_scene(true);
+  TableMonitor monitor(table, scene.camera, scene.camera.image_size);
+  auto events = run(monitor, 1500, [&](long long f) { return scene.markers(table, 4 * kNoisePx, seed_of(f)); });
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].kind, Kind::acquired);
+}
+
 }  // namespace
 }  // namespace diskref::calib
