@@ -62,6 +62,9 @@ void TableMonitor::set_pose(CameraPose pose, const std::vector<MarkerObservation
   pending_.clear();
   moved_marker_streak_.clear();
   agreeing_.clear();
+  // A marker's noise is the camera's and the detector's, whatever the pose: kept; only the
+  // displacement it is measured from starts again.
+  for (auto& [id, noise] : noise_) noise.last.reset();
 }
 
 std::optional<geom::Vec2> TableMonitor::displacement_vector(const MarkerObservation& marker) const {
@@ -106,48 +109,93 @@ std::vector<TableMonitor::Displacement> TableMonitor::displacements(
   return out;
 }
 
-std::optional<TableMonitorEvent> TableMonitor::check_drift(long long frame) {
-  if (options_.drift_frames < 2 || static_cast<int>(agreeing_.size()) < options_.drift_frames) return std::nullopt;
-  // Per marker: the displacement vectors over the window, their mean and its standard error from
-  // their own scatter (per axis, pooled over x and y).
+std::optional<double> TableMonitor::frame_noise2(int id) const {
+  // A few differences at least: an estimate from one or two could be near 0 by chance.
+  constexpr std::size_t kMinDifferences = 4;
+  auto it = noise_.find(id);
+  if (it == noise_.end() || it->second.differences2.size() < kMinDifferences) return std::nullopt;
+  std::vector<double> d2 = it->second.differences2;
+  std::nth_element(d2.begin(), d2.begin() + static_cast<std::ptrdiff_t>(d2.size() / 2), d2.end());
+  // A difference of two frames has twice a frame's variance per axis; over both axes its square is
+  // 2 sigma^2 times a chi-square of 2 degrees of freedom, whose median is 2 ln 2.
+  return d2[d2.size() / 2] / (4 * std::numbers::ln2);
+}
+
+double TableMonitor::recent_drift_mm(std::size_t frames) const {
+  if (!pose_ || agreeing_.empty() || frames == 0) return 0.0;
+  // Each marker's displacements over all the agreeing frames kept, in order.
   std::map<int, std::vector<geom::Vec2>> by_marker;
   for (const auto& frame_markers : agreeing_)
     for (const auto& m : frame_markers)
       if (auto d = displacement_vector(m)) by_marker[m.id].push_back(*d);
+  if (by_marker.empty()) return 0.0;
+  const double k = static_cast<double>(reference_frames_);
+  const double reference_share = k > 0 ? std::numbers::pi / (2 * k) : 0.0;
+  double sum2 = 0;
+  for (const auto& [id, ds] : by_marker) {
+    const std::optional<double> noise = frame_noise2(id);
+    if (!noise) continue;  // too soon to tell a drift from noise
+    const double frame_noise2 = *noise;
+    const std::size_t first = ds.size() > frames ? ds.size() - frames : 0;
+    const double n = static_cast<double>(ds.size() - first);
+    geom::Vec2 mean{};
+    for (std::size_t i = first; i < ds.size(); ++i) mean = mean + ds[i] / n;
+    // What noise alone puts in the mean's square (both axes): a mean within 3 standard errors of
+    // the reference is noise (0); beyond, the drift is the mean with that taken off.
+    const double noise2 = 2 * frame_noise2 * (1 / n + reference_share);
+    const double mean2 = geom::length_squared(mean);
+    if (mean2 > 9 * noise2 / 2) sum2 += mean2 - noise2;
+  }
+  return std::sqrt(sum2 / static_cast<double>(by_marker.size()));
+}
+
+std::optional<TableMonitorEvent> TableMonitor::check_drift(long long frame) {
+  const std::size_t recent = static_cast<std::size_t>(std::max(options_.drift_frames, 0));
+  if (recent < 2 || agreeing_.size() < 2 * recent) return std::nullopt;
+  // The last drift_frames frames against those before them since the pose was set: both through
+  // the same reference, so its own error (the few frames the pose came from) cancels, and only a
+  // change of view shows.
+  const std::vector<std::vector<MarkerObservation>> window(agreeing_.end() - static_cast<std::ptrdiff_t>(recent), agreeing_.end());
+  std::map<int, std::pair<std::vector<geom::Vec2>, std::vector<geom::Vec2>>> by_marker;  // before, recent
+  for (std::size_t f = 0; f < agreeing_.size(); ++f)
+    for (const auto& m : agreeing_[f])
+      if (auto d = displacement_vector(m)) (f + recent < agreeing_.size() ? by_marker[m.id].first : by_marker[m.id].second).push_back(*d);
+  auto mean_of = [](const std::vector<geom::Vec2>& ds) {
+    geom::Vec2 mean{};
+    for (const auto& d : ds) mean = mean + d / static_cast<double>(ds.size());
+    return mean;
+  };
   int drifted = 0;
   double shift = 0;
-  for (const auto& [id, ds] : by_marker) {
+  for (const auto& [id, parts] : by_marker) {
+    const auto& [before, now] = parts;
     // A marker seen in fewer than half the frames (a hand over it) says too little.
-    if (2 * static_cast<int>(ds.size()) < options_.drift_frames || ds.size() < 2) continue;
-    const double n = static_cast<double>(ds.size());
-    geom::Vec2 mean{};
-    for (const auto& d : ds) mean = mean + d / n;
-    double scatter2 = 0;
-    for (const auto& d : ds) scatter2 += geom::dot(d - mean, d - mean) / (2 * (n - 1));
-    // The mean's own noise, and the reference's: a median of k frames strays as a mean of 2k/pi.
-    const double k = static_cast<double>(reference_frames_);
-    const double reference_share = k > 0 ? std::numbers::pi / (2 * k) : 0.0;
-    const double standard_error = std::sqrt(scatter2 * (1 / n + reference_share));
-    const double off = geom::length(mean);
+    if (2 * now.size() < recent || 2 * before.size() < recent) continue;
+    const std::optional<double> noise2 = frame_noise2(id);
+    if (!noise2) continue;
+    const double standard_error =
+        std::sqrt(*noise2 * (1 / static_cast<double>(now.size()) + 1 / static_cast<double>(before.size())));
+    const double off = geom::length(mean_of(now) - mean_of(before));
     if (off > std::max(options_.min_drift_mm, options_.drift_sigmas * standard_error)) {
       ++drifted;
       shift += off;
     }
   }
   if (drifted < options_.min_moved_markers) return std::nullopt;
-  std::vector<MarkerObservation> combined = median_observations(agreeing_);
+  std::vector<MarkerObservation> combined = median_observations(window);
   CameraPoseEstimate estimate = estimate_camera_pose(table_, combined, lens_, image_size_);
-  if (!estimate.pose) {
-    agreeing_.erase(agreeing_.begin());
-    return std::nullopt;
-  }
+  if (!estimate.pose) return std::nullopt;
   TableMonitorEvent event;
   event.kind = TableMonitorEvent::Kind::drifted;
   event.frame = frame;
   event.shift_mm = shift / drifted;
   const std::string what = fmt::format("camera drifted (markers off {:.2f} mm, beyond their noise), table pose re-fitted", event.shift_mm);
   event.message = describe(frame, what.c_str(), 0.0, &estimate);
-  set_pose(std::move(*estimate.pose), combined, agreeing_.size());
+  set_pose(std::move(*estimate.pose), combined, window.size());
+  // The frames the pose now comes from are the first to compare later ones with: if the drift
+  // went on (or began within them), the next window differs from them, and the pose is fitted
+  // again to it.
+  agreeing_ = window;
   events_.push_back(event);
   return event;
 }
@@ -199,12 +247,21 @@ std::optional<TableMonitorEvent> TableMonitor::update(long long frame, const std
     return try_new_pose(frame, TableMonitorEvent::Kind::camera_moved, shift);
   }
   pending_.clear();  // the markers agree with the pose: whatever moved before was not the camera
-  // A frame that agrees with the pose (one marker moved on its own at most) counts towards a drift.
-  if (options_.drift_frames > 0) {
-    agreeing_.push_back(seen);
-    if (static_cast<int>(agreeing_.size()) > options_.drift_frames) agreeing_.erase(agreeing_.begin());
-    if (auto event = check_drift(frame)) return event;
+  // A frame that agrees with the pose (one marker moved on its own at most) counts towards a drift
+  // (and recent_drift_mm's few frames).
+  agreeing_.push_back(seen);
+  for (const auto& m : seen) {
+    const std::optional<geom::Vec2> d = displacement_vector(m);
+    if (!d) continue;
+    MarkerNoise& noise = noise_[m.id];
+    if (noise.last) {
+      noise.differences2.push_back(geom::length_squared(*d - *noise.last));
+      if (noise.differences2.size() > kNoiseDifferences) noise.differences2.erase(noise.differences2.begin());
+    }
+    noise.last = d;
   }
+  if (agreeing_.size() > kAgreeingFrames) agreeing_.erase(agreeing_.begin());
+  if (auto event = check_drift(frame)) return event;
 
   // A single marker moved on its own (knocked): say so once it has stayed moved for
   // confirm_frames frames, and again only after it was back in place.

@@ -22,14 +22,15 @@
 //
 // A drift below `moved_mm` is noticed too (kind drifted): a knocked boom swings and creeps to
 // where it stays over a second or so, and the pose re-located mid-swing is then a few tenths of a
-// millimetre off — every disk with it. Over the last `drift_frames` frames that agree with the
-// pose, each marker's displacement from its reference (a vector on the table, mm) is averaged;
-// the frames' own scatter says how far that mean may stray by noise alone (its standard error,
-// the reference's own included: the median of the frames the pose was set from).
-// When at least `min_moved_markers` markers' mean lies beyond `drift_sigmas` standard errors and
-// beyond `min_drift_mm`, the pose is fitted again to the median of those frames. A still camera
-// drifts by noise alone about once in thousands of windows; a re-fit then is harmless (the same
-// markers, more frames).
+// millimetre off — every disk with it. Each marker's displacement from its reference (a vector on
+// the table, mm) is averaged over the last `drift_frames` frames that agree with the pose, and
+// over the agreeing frames before them since the pose was set (as many at least); each marker's
+// noise in one frame (the median of the squared differences between successive agreeing frames:
+// a creep hardly shows in them, a step not at all) says how far the two means may differ by noise
+// alone (a standard error). When at least `min_moved_markers` markers' means differ by more than
+// `drift_sigmas` standard errors and `min_drift_mm`, the pose is fitted again to the median of the
+// last frames. Comparing the frames with earlier ones, not with the reference, leaves the
+// reference's own error out (a few frames' median, the same in every window).
 //
 // Not thread-safe; one monitor per video stream. Library code: it never prints; the caller logs.
 
@@ -89,6 +90,13 @@ class TableMonitor {
   const std::optional<CameraPose>& pose() const { return pose_; }
   // Every event so far, in order.
   const std::vector<TableMonitorEvent>& events() const { return events_; }
+  // How far the pose is off now by the markers' own word (table mm, RMS over the markers seen):
+  // each marker's mean displacement from its reference over the last `frames` agreeing frames;
+  // within 3 standard errors of noise (the frames' and the reference's own) 0, beyond it with the
+  // noise's expected square taken off. About 0 for a camera that keeps still; the creep of a boom
+  // after a knock, until the pose is re-fitted. 0 before a few frames agreed.
+  static constexpr int kRecentDriftFrames = 4;
+  double recent_drift_mm(std::size_t frames = kRecentDriftFrames) const;
 
  private:
   struct Displacement {
@@ -99,6 +107,9 @@ class TableMonitor {
   // Each marker's mean displacement from its reference (table mm, over its corners) as a vector;
   // nullopt for a marker whose corners' rays miss the table.
   std::optional<geom::Vec2> displacement_vector(const MarkerObservation& marker) const;
+  // A marker's noise in one frame (table mm², per axis), from successive agreeing frames'
+  // displacements (the median of their squared differences); nullopt until a few were seen.
+  std::optional<double> frame_noise2(int id) const;
   // The agreeing frames so far show the markers drifted: the pose re-fitted to them.
   std::optional<TableMonitorEvent> check_drift(long long frame);
   std::optional<TableMonitorEvent> try_new_pose(long long frame, TableMonitorEvent::Kind kind, double shift_mm);
@@ -115,7 +126,18 @@ class TableMonitor {
   std::size_t reference_frames_ = 0;  // the frames the reference is the median of (0: predicted)
   std::vector<std::vector<MarkerObservation>> pending_;  // consecutive moved (or, before a pose, usable) frames
   std::map<int, int> moved_marker_streak_;  // consecutive frames each marker alone was moved
-  std::vector<std::vector<MarkerObservation>> agreeing_;  // the last drift_frames frames that agree with the pose
+  // The last frames that agree with the pose since it was set.
+  static constexpr std::size_t kAgreeingFrames = 64;
+  std::vector<std::vector<MarkerObservation>> agreeing_;
+  // Per marker: the squared differences between its displacements in the last successive agreeing
+  // frames (a creep hardly shows in them), for its noise in one frame; their median, so that a
+  // step (the camera knocked, a marker misread) does not count as noise.
+  struct MarkerNoise {
+    std::vector<double> differences2;  // the last kNoiseDifferences, oldest first
+    std::optional<geom::Vec2> last;
+  };
+  static constexpr std::size_t kNoiseDifferences = 31;
+  std::map<int, MarkerNoise> noise_;
   std::vector<TableMonitorEvent> events_;
 };
 

@@ -90,7 +90,22 @@ Tracker::Tracker(model::TableSpec table, model::DiskRegistry registry, std::opti
   if (!(options.disks.lost_after_s >= 0)) throw std::invalid_argument("lost_after_s must be >= 0");
 }
 
-void Tracker::use_pose(calib::CameraPose pose, cv::Size image_size) {
+void Tracker::use_pose(calib::CameraPose pose, cv::Size image_size, bool same_view) {
+  if (pose_ && same_view) {
+    // A better pose for the same view (the camera drifted, or a provisional pose refined): each
+    // disk's picture where it was last seen lies elsewhere through it, and the disks' memories
+    // follow (disk_tracker.h shift_poses). After a move the old pose was right for the old view.
+    std::vector<geom::Vec2> shifts(registry_.disks().size());
+    for (std::size_t i = 0; i < shifts.size(); ++i) {
+      const DiskEstimate& e = disks_.estimates()[i];
+      if (!e.ever_seen) continue;
+      const double height = tag_height_mm(registry_.disks()[i]);
+      const geom::Vec2 before = e.last_observed.position;
+      const cv::Point2d pixel = calib::image_from_table(*pose_, {before.x, before.y, height});
+      if (auto after = calib::table_from_image(pose, pixel, height)) shifts[i] = *after - before;
+    }
+    disks_.shift_poses(shifts);
+  }
   pose_ = std::make_shared<const calib::CameraPose>(std::move(pose));
   geometry_.reset();
   const std::vector<calib::MarkerObservation> markers =
@@ -103,7 +118,7 @@ void Tracker::use_pose(calib::CameraPose pose, cv::Size image_size) {
 void Tracker::set_table_pose(calib::CameraPose pose) {
   monitor_.emplace(table_, lens_, pose, options_.table_monitor);
   const cv::Size size = pose.camera.image_size;
-  use_pose(std::move(pose), size);
+  use_pose(std::move(pose), size, false);
 }
 
 void Tracker::reset() {
@@ -149,8 +164,9 @@ void Tracker::update_table_pose(const std::vector<calib::MarkerObservation>& mar
     result.notes.push_back(event->message);
     result.camera_moved = result.camera_moved || event->kind == calib::TableMonitorEvent::Kind::camera_moved;
     if (event->kind != calib::TableMonitorEvent::Kind::marker_moved && monitor_->pose()) {
-      if (event->kind == calib::TableMonitorEvent::Kind::camera_moved) keep_recent_history();
-      use_pose(*monitor_->pose(), image_size);
+      const bool moved = event->kind == calib::TableMonitorEvent::Kind::camera_moved;
+      if (moved) keep_recent_history();
+      use_pose(*monitor_->pose(), image_size, !moved);
       camera_suspect_ = false;
       suspect_marker_frames_ = 0;
     }
@@ -198,7 +214,7 @@ void Tracker::update_table_pose(const std::vector<calib::MarkerObservation>& mar
     result.camera_moved = result.camera_moved || moved;
     for (auto& note : estimate.notes) result.notes.push_back("frame " + std::to_string(frame) + ": " + note);
   }
-  use_pose(std::move(*estimate.pose), image_size);
+  use_pose(std::move(*estimate.pose), image_size, !moved);
   camera_suspect_ = false;
   suspect_marker_frames_ = 0;
 }
@@ -335,6 +351,9 @@ std::vector<DiskObservation> Tracker::measure(std::vector<DetectionRecord>& reco
     DiskObservation observation;
   };
   std::vector<std::vector<Candidate>> per_disk(registry_.disks().size());
+  // How far the markers say the pose is off now (a boom creeping after a knock, until the monitor
+  // re-fits it): the same at every place, along one direction (per axis: / sqrt 2).
+  const double drift_share = monitor_ ? monitor_->recent_drift_mm() / std::sqrt(2.0) : 0.0;
   for (std::size_t r = 0; r < records.size(); ++r) {
     DetectionRecord& record = records[r];
     if (record.corner_marker) continue;
@@ -393,7 +412,7 @@ std::vector<DiskObservation> Tracker::measure(std::vector<DetectionRecord>& reco
       const double lift_share = pose_uncertainty_ ? tag_height_sigma_mm(disk) * pose_uncertainty_->lift_per_mm(p, height) / std::sqrt(2.0) : 0.0;
       // And the lens's at this place (the camera file's uncertainty grid; 0 without one).
       const double lens_share = pose_uncertainty_ ? pose_uncertainty_->lens_sigma_mm(p, height) : 0.0;
-      o.calibration_sigma_mm = std::hypot(pose_share, lift_share, lens_share);
+      o.calibration_sigma_mm = std::hypot(std::hypot(pose_share, lift_share, lens_share), drift_share);
       o.pixels_per_mm = m->pixels_per_mm;
       o.tag_size_mm = tag.size_mm;
       per_disk[ref->disk_index].push_back({r, o});
