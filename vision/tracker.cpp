@@ -17,6 +17,14 @@
 namespace diskref::vision {
 namespace {
 
+// Every marker of `a` seen in `b` at exactly the same corners (and as many): the same picture.
+bool markers_repeat_frame(const std::vector<calib::MarkerObservation>& a, const std::vector<calib::MarkerObservation>& b) {
+  if (a.size() != b.size() || a.empty()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i].id != b[i].id || a[i].corners_px != b[i].corners_px) return false;
+  return true;
+}
+
 using Clock = std::chrono::steady_clock;
 
 double ms_since(Clock::time_point& start) {
@@ -90,7 +98,7 @@ Tracker::Tracker(model::TableSpec table, model::DiskRegistry registry, std::opti
   if (!(options.disks.lost_after_s >= 0)) throw std::invalid_argument("lost_after_s must be >= 0");
 }
 
-void Tracker::use_pose(calib::CameraPose pose, cv::Size image_size, bool same_view) {
+void Tracker::use_pose(calib::CameraPose pose, cv::Size image_size, bool same_view, std::size_t pose_frames) {
   if (pose_ && same_view) {
     // A better pose for the same view (the camera drifted, or a provisional pose refined): each
     // disk's picture where it was last seen lies elsewhere through it, and the disks' memories
@@ -112,13 +120,18 @@ void Tracker::use_pose(calib::CameraPose pose, cv::Size image_size, bool same_vi
       marker_history_.empty() ? std::vector<calib::MarkerObservation>{} : calib::median_observations(marker_history_);
   PoseUncertaintyOptions uncertainty = options_.pose_uncertainty;
   uncertainty.detector = options_.measurement;  // the markers are tags like the disks'
+  // The pose came from the median of `pose_frames` frames: what the markers' noise in a frame (as
+  // the recent frames show it) leaves in it.
+  uncertainty.frame_corner_noise_px = frame_corner_noise_px(marker_history_);
+  uncertainty.median_frames = static_cast<double>(std::max<std::size_t>(pose_frames, 1));
   pose_uncertainty_.emplace(table_, *pose_, markers, lens_, image_size, uncertainty);
 }
 
 void Tracker::set_table_pose(calib::CameraPose pose) {
   monitor_.emplace(table_, lens_, pose, options_.table_monitor);
   const cv::Size size = pose.camera.image_size;
-  use_pose(std::move(pose), size, false);
+  // A given pose: the frames it came from are not known; the markers' noise is taken at its floor.
+  use_pose(std::move(pose), size, false, std::numeric_limits<std::size_t>::max());
 }
 
 void Tracker::reset() {
@@ -146,7 +159,9 @@ void Tracker::update_table_pose(const std::vector<calib::MarkerObservation>& mar
                                 TrackerResult& result) {
   if (!monitor_) monitor_.emplace(table_, lens_, image_size, options_.table_monitor);
   const int confirm = std::max(1, options_.table_monitor.confirm_frames);
-  if (markers.size() >= 2) {
+  // A frame delivered twice shows the markers exactly where they were: one picture, not two.
+  const bool repeated = !marker_history_.empty() && markers_repeat_frame(markers, marker_history_.back());
+  if (markers.size() >= 2 && !repeated) {
     marker_history_.push_back(markers);
     if (marker_history_.size() > kMarkerHistoryFrames) marker_history_.erase(marker_history_.begin());
     if (!monitor_->pose()) ++unacquired_marker_frames_;
@@ -166,7 +181,9 @@ void Tracker::update_table_pose(const std::vector<calib::MarkerObservation>& mar
     if (event->kind != calib::TableMonitorEvent::Kind::marker_moved && monitor_->pose()) {
       const bool moved = event->kind == calib::TableMonitorEvent::Kind::camera_moved;
       if (moved) keep_recent_history();
-      use_pose(*monitor_->pose(), image_size, !moved);
+      // The monitor fits its pose to the median of confirm_frames frames (drift_frames after a drift).
+      const int frames = event->kind == calib::TableMonitorEvent::Kind::drifted ? options_.table_monitor.drift_frames : confirm;
+      use_pose(*monitor_->pose(), image_size, !moved, static_cast<std::size_t>(std::max(frames, 1)));
       camera_suspect_ = false;
       suspect_marker_frames_ = 0;
     }
@@ -214,7 +231,7 @@ void Tracker::update_table_pose(const std::vector<calib::MarkerObservation>& mar
     result.camera_moved = result.camera_moved || moved;
     for (auto& note : estimate.notes) result.notes.push_back("frame " + std::to_string(frame) + ": " + note);
   }
-  use_pose(std::move(*estimate.pose), image_size, !moved);
+  use_pose(std::move(*estimate.pose), image_size, !moved, marker_history_.size());
   camera_suspect_ = false;
   suspect_marker_frames_ = 0;
 }

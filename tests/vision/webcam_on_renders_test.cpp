@@ -1,10 +1,14 @@
 // A table filmed under mains flicker (simulator/webcam_variety.h: 50 Hz light at 30 frames a
 // second, a 3 % ripple rolling through the rows) tracked as `diskref track` does: the table
 // settles between the moments of play, never while the truth says it is not (the session's hand
-// comes in at the play area's edge), and every move is read as the truth has it. The render is
-// kept in the build tree between runs (DISKREF_WEBCAM_RENDERS).
+// comes in at the play area's edge), and every move is read as the truth has it; and a boom knocked
+// mid-session leaves the poses where the truth has them. The renders are kept in the build tree
+// between runs (DISKREF_WEBCAM_RENDERS).
 
+#include <algorithm>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -46,6 +50,38 @@ TEST(WebcamOnRenders, UnderMainsFlickerTheTableSettlesAndEveryMoveIsRead) {
   double max_mm = 0;
   EXPECT_TRUE(same_moves(read.moves, expected.moves, max_mm)) << describe(read.moves) << " against " << describe(expected.moves);
   EXPECT_LT(max_mm, 1.5);
+}
+
+TEST(WebcamOnRenders, AfterAKnockedBoomThePosesComeBackToWithinATenthOfAMillimetre) {
+  // The webcam family's knock (simulator/webcam_variety.cpp): at 3.9 s the boom swings 0.4 degrees
+  // and creeps over a second to stay 0.06 degrees off. The pose is located again mid-swing; the
+  // creep after it is noticed as a drift of the markers and the pose re-fitted, so the table at the
+  // last settle is where the truth has it — as near as without a knock (the clean render's
+  // detector and pose errors, up to about 0.09 mm), not the 0.3 mm off it was before.
+  const simulator::WebcamVariant variant{.name = "test-knocked-boom", .knock = true};
+  const fs::path dir = simulator::render_once(simulator::webcam_session(variant), variant.name, DISKREF_WEBCAM_RENDERS);
+  Tracker tracker(model::load_table(dir / "table.json"), model::load_disk_registry(dir / "disks.json"),
+                  calib::load_camera_model(dir / "camera.json"));
+  std::vector<model::TrackFrame> output;
+  std::vector<std::string> notes;
+  auto source = open_video_file(dir / "video.mp4");
+  while (auto frame = source->next()) {
+    TrackerResult r = tracker.process(frame->image, frame->index, frame->t);
+    notes.insert(notes.end(), r.notes.begin(), r.notes.end());
+    output.push_back(std::move(r.track));
+  }
+  const std::vector<model::TrackFrame> truth = model::load_track_jsonl(dir / "truth.jsonl");
+
+  auto noted = [&](const std::string& what) {
+    return std::any_of(notes.begin(), notes.end(), [&](const std::string& n) { return n.find(what) != std::string::npos; });
+  };
+  EXPECT_TRUE(noted("camera moved")) << "the knock itself";
+  EXPECT_TRUE(noted("camera drifted")) << "the creep after it";
+  const SettleReadings read = settle_readings(output), expected = settle_readings(truth);
+  ASSERT_TRUE(read.last && expected.last);
+  EXPECT_LT(table_difference_mm(*read.last, *expected.last), 0.12);
+  const TrackEvaluation e = evaluate_tracks(output, truth);
+  EXPECT_EQ(e.settles.false_settled, 0);
 }
 
 }  // namespace
