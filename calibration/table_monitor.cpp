@@ -62,6 +62,7 @@ void TableMonitor::set_pose(CameraPose pose, const std::vector<MarkerObservation
   pending_.clear();
   moved_marker_streak_.clear();
   agreeing_.clear();
+  reference_checked_ = false;
   // A marker's noise is the camera's and the detector's, whatever the pose: kept; only the
   // displacement it is measured from starts again.
   for (auto& [id, noise] : noise_) noise.last.reset();
@@ -151,7 +152,38 @@ double TableMonitor::recent_drift_mm(std::size_t frames) const {
 
 std::optional<TableMonitorEvent> TableMonitor::check_drift(long long frame) {
   const std::size_t recent = static_cast<std::size_t>(std::max(options_.drift_frames, 0));
-  if (recent < 2 || agreeing_.size() < 2 * recent) return std::nullopt;
+  if (recent < 2) return std::nullopt;
+  if (!reference_checked_ && agreeing_.size() >= recent) {
+    // The first drift_frames agreeing frames against the reference itself, once per pose: a pose
+    // located from a few frames of a camera still swinging is off from the start, which comparing
+    // later frames with earlier ones cannot show. Once only, so that the reference's own error (a
+    // few frames' median, counted in the standard error) is not tested again and again.
+    reference_checked_ = true;
+    const std::vector<std::vector<MarkerObservation>> first(agreeing_.begin(), agreeing_.begin() + static_cast<std::ptrdiff_t>(recent));
+    std::map<int, std::vector<geom::Vec2>> by_marker;
+    for (const auto& frame_markers : first)
+      for (const auto& m : frame_markers)
+        if (auto d = displacement_vector(m)) by_marker[m.id].push_back(*d);
+    const double k = static_cast<double>(reference_frames_);
+    const double reference_share = k > 0 ? std::numbers::pi / (2 * k) : 0.0;
+    int off_markers = 0;
+    double shift = 0;
+    for (const auto& [id, ds] : by_marker) {
+      const std::optional<double> noise2 = frame_noise2(id);
+      if (!noise2 || 2 * ds.size() < recent) continue;
+      const double n = static_cast<double>(ds.size());
+      geom::Vec2 mean{};
+      for (const auto& d : ds) mean = mean + d / n;
+      const double off = geom::length(mean);
+      if (off > std::max(options_.min_drift_mm, options_.drift_sigmas * std::sqrt(*noise2 * (1 / n + reference_share)))) {
+        ++off_markers;
+        shift += off;
+      }
+    }
+    if (off_markers >= options_.min_moved_markers) return refit_to(first, frame, shift / off_markers);
+    return std::nullopt;
+  }
+  if (agreeing_.size() < 2 * recent) return std::nullopt;
   // The last drift_frames frames against those before them since the pose was set: both through
   // the same reference, so its own error (the few frames the pose came from) cancels, and only a
   // change of view shows.
@@ -182,20 +214,26 @@ std::optional<TableMonitorEvent> TableMonitor::check_drift(long long frame) {
     }
   }
   if (drifted < options_.min_moved_markers) return std::nullopt;
-  std::vector<MarkerObservation> combined = median_observations(window);
+  return refit_to(window, frame, shift / drifted);
+}
+
+std::optional<TableMonitorEvent> TableMonitor::refit_to(const std::vector<std::vector<MarkerObservation>>& frames, long long frame,
+                                                        double shift_mm) {
+  std::vector<MarkerObservation> combined = median_observations(frames);
   CameraPoseEstimate estimate = estimate_camera_pose(table_, combined, lens_, image_size_);
   if (!estimate.pose) return std::nullopt;
   TableMonitorEvent event;
   event.kind = TableMonitorEvent::Kind::drifted;
   event.frame = frame;
-  event.shift_mm = shift / drifted;
+  event.shift_mm = shift_mm;
   const std::string what = fmt::format("camera drifted (markers off {:.2f} mm, beyond their noise), table pose re-fitted", event.shift_mm);
   event.message = describe(frame, what.c_str(), 0.0, &estimate);
-  set_pose(std::move(*estimate.pose), combined, window.size());
+  set_pose(std::move(*estimate.pose), combined, frames.size());
   // The frames the pose now comes from are the first to compare later ones with: if the drift
   // went on (or began within them), the next window differs from them, and the pose is fitted
-  // again to it.
-  agreeing_ = window;
+  // again to it. They are its reference: no need to check it against them.
+  agreeing_ = frames;
+  reference_checked_ = true;
   events_.push_back(event);
   return event;
 }

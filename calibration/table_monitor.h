@@ -30,7 +30,10 @@
 // alone (a standard error). When at least `min_moved_markers` markers' means differ by more than
 // `drift_sigmas` standard errors and `min_drift_mm`, the pose is fitted again to the median of the
 // last frames. Comparing the frames with earlier ones, not with the reference, leaves the
-// reference's own error out (a few frames' median, the same in every window).
+// reference's own error out (a few frames' median, the same in every window). Only the first
+// `drift_frames` agreeing frames after a pose was acquired or re-located are compared with the
+// reference itself (its own error counted in the standard error), once: a pose located from a few
+// frames of a camera still swinging is off from the start, which no later comparison shows.
 //
 // Not thread-safe; one monitor per video stream. Library code: it never prints; the caller logs.
 
@@ -112,6 +115,8 @@ class TableMonitor {
   std::optional<double> frame_noise2(int id) const;
   // The agreeing frames so far show the markers drifted: the pose re-fitted to them.
   std::optional<TableMonitorEvent> check_drift(long long frame);
+  // The pose fitted again to the median of `frames` (kind drifted).
+  std::optional<TableMonitorEvent> refit_to(const std::vector<std::vector<MarkerObservation>>& frames, long long frame, double shift_mm);
   std::optional<TableMonitorEvent> try_new_pose(long long frame, TableMonitorEvent::Kind kind, double shift_mm);
   // `reference_frames`: how many frames' median `reference` is (0: predicted by a given pose).
   void set_pose(CameraPose pose, const std::vector<MarkerObservation>& reference, std::size_t reference_frames);
@@ -128,6 +133,7 @@ class TableMonitor {
   std::map<int, int> moved_marker_streak_;  // consecutive frames each marker alone was moved
   // The last frames that agree with the pose since it was set.
   static constexpr std::size_t kAgreeingFrames = 64;
+  bool reference_checked_ = false;  // the first agreeing frames were compared with the reference
   std::vector<std::vector<MarkerObservation>> agreeing_;
   // Per marker: the squared differences between its displacements in the last successive agreeing
   // frames (a creep hardly shows in them), for its noise in one frame; their median, so that a
