@@ -633,10 +633,7 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
                        e.last_observed.position == o.table_from_disk.position &&
                        e.last_observed.rotation.c == o.table_from_disk.rotation.c &&
                        e.last_observed.rotation.s == o.table_from_disk.rotation.s;
-    if (again) {
-      unchanged.push_back(o.disk_index);
-      last_measured_frame_[o.disk_index] = frame_index;  // measured: the same measurement
-    }
+    if (again) unchanged.push_back(o.disk_index);
     return again;
   });
   result.times.measure_ms = ms_since(clock);

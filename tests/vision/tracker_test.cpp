@@ -475,26 +475,5 @@ TEST_F(TrackerOnSyntheticTable, ATagThatFadesSlowlyOrADiskTakenAwayIsNotHeldVisi
   }
 }
 
-// A webcam that delivers a frame again (or a still picture shown over and over) gives the same
-// measurement again: it is one look, so it neither narrows a disk's sigma nor moves the table pose.
-TEST_F(TrackerOnSyntheticTable, AFrameDeliveredAgainIsOneMeasurementNotTwo) {
-  const std::vector<Truth> truth = {{"enterprise", geom::Pose::from_degrees(200, 300, 30)}};
-  TrackerOptions options;
-  options.still_refresh_frames = 1;  // measured in every frame, not only when its picture changed
-  Tracker tracker(table, reg, pose.camera, options);
-  const cv::Mat image = frame(truth);
-  std::vector<double> sigmas;
-  for (int i = 0; i < 12; ++i) {
-    const TrackerResult r = tracker.process(image, i, i / 30.0);
-    const model::DiskTrack* d = find(r.track, "enterprise");
-    ASSERT_NE(d, nullptr);
-    EXPECT_EQ(d->state, model::TrackState::visible) << "frame " << i;
-    sigmas.push_back(d->sigma_mm);
-  }
-  // The first frame is searched whole, the next ones around the disk (other corners by a hair);
-  // from then on the same look again and again.
-  for (std::size_t i = 2; i < sigmas.size(); ++i) EXPECT_DOUBLE_EQ(sigmas[i], sigmas[1]) << "frame " << i;
-}
-
 }  // namespace
 }  // namespace diskref::vision
