@@ -175,10 +175,7 @@ void Tracker::update_table_pose(const std::vector<calib::MarkerObservation>& mar
   // A monitor that could not acquire a pose from many frames (a lens the pinhole cannot fit well
   // enough for it) is given up: the provisional pose below carries on, re-estimated after a move.
   const bool monitor_gave_up = !monitor_->pose() && unacquired_marker_frames_ > 4 * confirm;
-  // The monitor is given a repeated frame's markers as none (neutral): its medians and its noise
-  // count each picture once.
-  const std::vector<calib::MarkerObservation> none;
-  if (auto event = monitor_gave_up ? std::nullopt : monitor_->update(frame, repeated ? none : markers)) {
+  if (auto event = monitor_gave_up ? std::nullopt : monitor_->update(frame, markers)) {
     result.notes.push_back(event->message);
     result.camera_moved = result.camera_moved || event->kind == calib::TableMonitorEvent::Kind::camera_moved;
     if (event->kind != calib::TableMonitorEvent::Kind::marker_moved && monitor_->pose()) {
@@ -624,18 +621,6 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
 
   // measure
   std::vector<DiskObservation> observations = measure(result.detections);
-  // A frame delivered twice measures a disk at rest exactly as the frame before did: one
-  // measurement, not two (its still window would count it twice and its sigma shrink): it is seen
-  // where it was, as a disk whose picture did not change.
-  std::erase_if(observations, [&](const DiskObservation& o) {
-    const DiskEstimate& e = disks_.estimates()[o.disk_index];
-    const bool again = e.state == model::TrackState::visible && e.motion == model::Motion::settled && e.face == o.face &&
-                       e.last_observed.position == o.table_from_disk.position &&
-                       e.last_observed.rotation.c == o.table_from_disk.rotation.c &&
-                       e.last_observed.rotation.s == o.table_from_disk.rotation.s;
-    if (again) unchanged.push_back(o.disk_index);
-    return again;
-  });
   result.times.measure_ms = ms_since(clock);
 
   // track
