@@ -17,14 +17,6 @@
 namespace diskref::vision {
 namespace {
 
-// Every marker of `a` seen in `b` at exactly the same corners (and as many): the same picture.
-bool markers_repeat_frame(const std::vector<calib::MarkerObservation>& a, const std::vector<calib::MarkerObservation>& b) {
-  if (a.size() != b.size() || a.empty()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (a[i].id != b[i].id || a[i].corners_px != b[i].corners_px) return false;
-  return true;
-}
-
 using Clock = std::chrono::steady_clock;
 
 double ms_since(Clock::time_point& start) {
@@ -159,9 +151,7 @@ void Tracker::update_table_pose(const std::vector<calib::MarkerObservation>& mar
                                 TrackerResult& result) {
   if (!monitor_) monitor_.emplace(table_, lens_, image_size, options_.table_monitor);
   const int confirm = std::max(1, options_.table_monitor.confirm_frames);
-  // A frame delivered twice shows the markers exactly where they were: one picture, not two.
-  const bool repeated = !marker_history_.empty() && markers_repeat_frame(markers, marker_history_.back());
-  if (markers.size() >= 2 && !repeated) {
+  if (markers.size() >= 2) {
     marker_history_.push_back(markers);
     if (marker_history_.size() > kMarkerHistoryFrames) marker_history_.erase(marker_history_.begin());
     if (!monitor_->pose()) ++unacquired_marker_frames_;
