@@ -169,13 +169,7 @@ model::TrackFrame DiskTracker::update(long long frame, double t, std::span<const
       } else {
         e.velocity_mm_s = {};
       }
-      // The pose was corrected: a rest goes on, its frames from now on (when it began is kept).
-      const bool restart = m.restart_window && m.window.count > 0;
-      const double rest_began_t = m.window.first_t;
-      if (restart) m.window = {};
-      m.restart_window = false;
       m.window.add(*o, t);
-      if (restart) m.window.first_t = rest_began_t;
       m.window_face = o->face;
       e.ever_seen = true;
       e.state = model::TrackState::visible;
@@ -236,7 +230,6 @@ void DiskTracker::shift_poses(std::span<const geom::Vec2> shifts) {
     m.window.origin = m.window.origin + shifts[i];
     if (m.last_rest) m.last_rest->pose.position = m.last_rest->pose.position + shifts[i];
     estimates_[i].last_observed.position = estimates_[i].last_observed.position + shifts[i];
-    m.restart_window = m.window.count > 0;
   }
 }
 

@@ -97,11 +97,9 @@ class DiskTracker {
   // The table pose was corrected for the same view (re-fitted after the camera drifted): what each
   // disk's still window averaged was measured through the old pose, and the same picture lies
   // `shifts[i]` (table mm, per disk of the registry) from there through the new one. The windows,
-  // the last observations and the last rests are moved by that, so that the next observation is
-  // no false motion; and each window starts again from its next observation (as a rest, not a
-  // motion: the time it began is kept), for how far the old pose was off changed frame by frame
-  // as the camera drifted. Reported poses follow at each disk's next observation (a stale disk's
-  // pose never moves while it is stale).
+  // the last observations and the last rests are moved by that, so that the frames before and
+  // after average together and the next observation is no false motion. Reported poses follow at
+  // each disk's next observation (a stale disk's pose never moves while it is stale).
   void shift_poses(std::span<const geom::Vec2> shifts);
 
   // Whether any disk moved within the last settle_time_s (as of the last update).
@@ -150,7 +148,6 @@ class DiskTracker {
     model::Motion motion = model::Motion::settled;
     std::optional<Rest> last_rest;   // where it last lay still before this window
     bool landing_reported = false;   // this window's landing is out
-    bool restart_window = false;     // the pose was corrected: the window starts again at the next observation
   };
 
   bool is_motion(const DiskMemory& memory, const DiskObservation& o) const;
