@@ -224,6 +224,15 @@ std::vector<model::Landing> DiskTracker::settle() {
   return landings;
 }
 
+void DiskTracker::shift_poses(std::span<const geom::Vec2> shifts) {
+  for (std::size_t i = 0; i < memory_.size() && i < shifts.size(); ++i) {
+    DiskMemory& m = memory_[i];
+    m.window.origin = m.window.origin + shifts[i];
+    if (m.last_rest) m.last_rest->pose.position = m.last_rest->pose.position + shifts[i];
+    estimates_[i].last_observed.position = estimates_[i].last_observed.position + shifts[i];
+  }
+}
+
 bool DiskTracker::any_moving() const {
   return std::any_of(memory_.begin(), memory_.end(),
                      [&](const DiskMemory& m) { return last_t_ - m.last_motion_t < options_.settle_time_s; });

@@ -94,6 +94,14 @@ class DiskTracker {
   // The table has settled: the landings not reported yet (rests that are landings, still going on).
   std::vector<model::Landing> settle();
 
+  // The table pose was corrected for the same view (re-fitted after the camera drifted): what each
+  // disk's still window averaged was measured through the old pose, and the same picture lies
+  // `shifts[i]` (table mm, per disk of the registry) from there through the new one. The windows,
+  // the last observations and the last rests are moved by that, so that the frames before and
+  // after average together and the next observation is no false motion. Reported poses follow at
+  // each disk's next observation (a stale disk's pose never moves while it is stale).
+  void shift_poses(std::span<const geom::Vec2> shifts);
+
   // Whether any disk moved within the last settle_time_s (as of the last update).
   bool any_moving() const;
   // Whether any disk moved in the last update itself (a pose beyond its still window, a flip, a

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <numbers>
 
 #include <opencv2/calib3d.hpp>
 
@@ -70,6 +71,33 @@ double leave_one_out_mm(const model::TableSpec& table, const std::vector<calib::
 
 }  // namespace
 
+double frame_corner_noise_px(const std::vector<std::vector<calib::MarkerObservation>>& frames) {
+  double sum2 = 0;
+  long long count = 0;
+  const std::vector<calib::MarkerObservation>* previous = nullptr;
+  for (const auto& frame : frames) {
+    if (previous) {
+      long long frame_count = 0;
+      double frame_sum2 = 0;
+      for (const auto& m : frame)
+        for (const auto& p : *previous) {
+          if (p.id != m.id) continue;
+          for (std::size_t k = 0; k < 4; ++k) {
+            const cv::Point2d d = m.corners_px[k] - p.corners_px[k];
+            frame_sum2 += d.dot(d);
+            frame_count += 2;
+          }
+        }
+      // The same picture again: no second look at the noise.
+      if (frame_count > 0 && frame_sum2 == 0) continue;
+      sum2 += frame_sum2;
+      count += frame_count;
+    }
+    previous = &frame;
+  }
+  return count ? std::sqrt(sum2 / static_cast<double>(count) / 2) : 0.0;
+}
+
 PoseUncertainty::PoseUncertainty(const model::TableSpec& table, const calib::CameraPose& pose,
                                  const std::vector<calib::MarkerObservation>& markers,
                                  const std::optional<calib::CameraModel>& lens, cv::Size image_size,
@@ -113,9 +141,11 @@ PoseUncertainty::PoseUncertainty(const model::TableSpec& table, const calib::Cam
     // skewed, which moves its centre hardly at all). The bias is the detector's model for any
     // still tag, at this marker's place on the pixel grid: the markers' own residuals cannot show
     // it (the fit absorbs most of it, and what it leaves has 2 degrees of freedom per marker less
-    // the pose's, too few to measure anything by). The corners' noise is taken at its floor: the
-    // observations are medians over frames.
-    const double noise2 = options.min_corner_noise_px * options.min_corner_noise_px;
+    // the pose's, too few to measure anything by). The corners' noise is what the frames' noise
+    // leaves in their median, at least the floor.
+    const double left2 = options.frame_corner_noise_px * options.frame_corner_noise_px * std::numbers::pi /
+                         (2 * std::max(options.median_frames, 1.0));
+    const double noise2 = std::max(options.min_corner_noise_px * options.min_corner_noise_px, left2);
     cv::Mat corner_covariance(rows, rows, CV_64F, cv::Scalar(0.0));
     for (int a = 0; a < rows; ++a)
       for (int b = 0; b < rows; ++b) {

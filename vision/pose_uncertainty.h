@@ -35,9 +35,21 @@ struct PoseUncertaintyOptions {
   // the camera's, its edges often lie along the pixel grid and keep the most of it. The tracker
   // gives its own TrackerOptions::measurement here.
   TagMeasurementOptions detector;
-  // The corners' own noise, per coordinate (pixels), after the median over frames.
+  // The corners' own noise, per coordinate (pixels), after the median over frames: at least this...
   double min_corner_noise_px = 0.03;
+  // ...and what the corners' noise in one frame (per coordinate, pixels; 0: not measured, see
+  // frame_corner_noise_px) leaves in the median of `median_frames` frames: pi / (2 k) of its
+  // variance. Dim light and a noisy sensor move the corners more from frame to frame, and the
+  // pose is fitted to a median of a few frames: its error grows with that noise.
+  double frame_corner_noise_px = 0;
+  double median_frames = 1;
 };
+
+// The corner markers' corner noise in one frame (pixels, per coordinate, RMS over the corners):
+// from the differences between successive frames (a slow drift hardly shows in them), each of
+// twice that variance. Frames that repeat the one before exactly (a webcam delivering a frame
+// twice) are skipped: they are one picture. 0 when there are fewer than two frames.
+double frame_corner_noise_px(const std::vector<std::vector<calib::MarkerObservation>>& frames);
 
 class PoseUncertainty {
  public:

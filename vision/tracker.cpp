@@ -90,20 +90,40 @@ Tracker::Tracker(model::TableSpec table, model::DiskRegistry registry, std::opti
   if (!(options.disks.lost_after_s >= 0)) throw std::invalid_argument("lost_after_s must be >= 0");
 }
 
-void Tracker::use_pose(calib::CameraPose pose, cv::Size image_size) {
+void Tracker::use_pose(calib::CameraPose pose, cv::Size image_size, bool same_view, std::size_t pose_frames) {
+  if (pose_ && same_view) {
+    // A better pose for the same view (the camera drifted, or a provisional pose refined): each
+    // disk's picture where it was last seen lies elsewhere through it, and the disks' memories
+    // follow (disk_tracker.h shift_poses). After a move the old pose was right for the old view.
+    std::vector<geom::Vec2> shifts(registry_.disks().size());
+    for (std::size_t i = 0; i < shifts.size(); ++i) {
+      const DiskEstimate& e = disks_.estimates()[i];
+      if (!e.ever_seen) continue;
+      const double height = tag_height_mm(registry_.disks()[i]);
+      const geom::Vec2 before = e.last_observed.position;
+      const cv::Point2d pixel = calib::image_from_table(*pose_, {before.x, before.y, height});
+      if (auto after = calib::table_from_image(pose, pixel, height)) shifts[i] = *after - before;
+    }
+    disks_.shift_poses(shifts);
+  }
   pose_ = std::make_shared<const calib::CameraPose>(std::move(pose));
   geometry_.reset();
   const std::vector<calib::MarkerObservation> markers =
       marker_history_.empty() ? std::vector<calib::MarkerObservation>{} : calib::median_observations(marker_history_);
   PoseUncertaintyOptions uncertainty = options_.pose_uncertainty;
   uncertainty.detector = options_.measurement;  // the markers are tags like the disks'
+  // The pose came from the median of `pose_frames` frames: what the markers' noise in a frame (as
+  // the recent frames show it) leaves in it.
+  uncertainty.frame_corner_noise_px = frame_corner_noise_px(marker_history_);
+  uncertainty.median_frames = static_cast<double>(std::max<std::size_t>(pose_frames, 1));
   pose_uncertainty_.emplace(table_, *pose_, markers, lens_, image_size, uncertainty);
 }
 
 void Tracker::set_table_pose(calib::CameraPose pose) {
   monitor_.emplace(table_, lens_, pose, options_.table_monitor);
   const cv::Size size = pose.camera.image_size;
-  use_pose(std::move(pose), size);
+  // A given pose: the frames it came from are not known; the markers' noise is taken at its floor.
+  use_pose(std::move(pose), size, false, std::numeric_limits<std::size_t>::max());
 }
 
 void Tracker::reset() {
@@ -149,8 +169,11 @@ void Tracker::update_table_pose(const std::vector<calib::MarkerObservation>& mar
     result.notes.push_back(event->message);
     result.camera_moved = result.camera_moved || event->kind == calib::TableMonitorEvent::Kind::camera_moved;
     if (event->kind != calib::TableMonitorEvent::Kind::marker_moved && monitor_->pose()) {
-      if (event->kind == calib::TableMonitorEvent::Kind::camera_moved) keep_recent_history();
-      use_pose(*monitor_->pose(), image_size);
+      const bool moved = event->kind == calib::TableMonitorEvent::Kind::camera_moved;
+      if (moved) keep_recent_history();
+      // The monitor fits its pose to the median of confirm_frames frames (drift_frames after a drift).
+      const int frames = event->kind == calib::TableMonitorEvent::Kind::drifted ? options_.table_monitor.drift_frames : confirm;
+      use_pose(*monitor_->pose(), image_size, !moved, static_cast<std::size_t>(std::max(frames, 1)));
       camera_suspect_ = false;
       suspect_marker_frames_ = 0;
     }
@@ -198,7 +221,7 @@ void Tracker::update_table_pose(const std::vector<calib::MarkerObservation>& mar
     result.camera_moved = result.camera_moved || moved;
     for (auto& note : estimate.notes) result.notes.push_back("frame " + std::to_string(frame) + ": " + note);
   }
-  use_pose(std::move(*estimate.pose), image_size);
+  use_pose(std::move(*estimate.pose), image_size, !moved, marker_history_.size());
   camera_suspect_ = false;
   suspect_marker_frames_ = 0;
 }
@@ -335,6 +358,9 @@ std::vector<DiskObservation> Tracker::measure(std::vector<DetectionRecord>& reco
     DiskObservation observation;
   };
   std::vector<std::vector<Candidate>> per_disk(registry_.disks().size());
+  // How far the markers say the pose is off now (a boom creeping after a knock, until the monitor
+  // re-fits it): the same at every place, along one direction (per axis: / sqrt 2).
+  const double drift_share = monitor_ ? monitor_->recent_drift_mm() / std::sqrt(2.0) : 0.0;
   for (std::size_t r = 0; r < records.size(); ++r) {
     DetectionRecord& record = records[r];
     if (record.corner_marker) continue;
@@ -393,7 +419,7 @@ std::vector<DiskObservation> Tracker::measure(std::vector<DetectionRecord>& reco
       const double lift_share = pose_uncertainty_ ? tag_height_sigma_mm(disk) * pose_uncertainty_->lift_per_mm(p, height) / std::sqrt(2.0) : 0.0;
       // And the lens's at this place (the camera file's uncertainty grid; 0 without one).
       const double lens_share = pose_uncertainty_ ? pose_uncertainty_->lens_sigma_mm(p, height) : 0.0;
-      o.calibration_sigma_mm = std::hypot(pose_share, lift_share, lens_share);
+      o.calibration_sigma_mm = std::hypot(std::hypot(pose_share, lift_share, lens_share), drift_share);
       o.pixels_per_mm = m->pixels_per_mm;
       o.tag_size_mm = tag.size_mm;
       per_disk[ref->disk_index].push_back({r, o});

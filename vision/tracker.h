@@ -217,7 +217,11 @@ class Tracker {
 
   void update_table_pose(const std::vector<calib::MarkerObservation>& markers, cv::Size image_size, long long frame,
                          TrackerResult& result);
-  void use_pose(calib::CameraPose pose, cv::Size image_size);
+  // `same_view`: the pose corrects the last one for the same view (the camera drifted, a
+  // provisional pose refined), rather than following a camera that moved.
+  // `pose_frames`: how many frames' markers the pose was fitted to (their median), for its
+  // uncertainty.
+  void use_pose(calib::CameraPose pose, cv::Size image_size, bool same_view, std::size_t pose_frames);
   // Where to look this frame; `unchanged` receives the settled disks not looked for again because
   // the image around them has not changed since they were last measured.
   SearchScene search_scene(cv::Size image_size, long long frame_index, double t, const ChangeResult& change,

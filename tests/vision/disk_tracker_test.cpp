@@ -3,6 +3,7 @@
 #include "vision/disk_tracker.h"
 
 #include <random>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -320,6 +321,33 @@ TEST(DiskTracker, SigmaKeepsTheBiasAndTheTablePosesShareWhateverTheFrames) {
   // Frame noise averages away over 300 frames; bias and pose do not.
   EXPECT_NEAR(f.disks[0].sigma_mm, 0.05, 0.003);
   EXPECT_GE(f.disks[0].sigma_mm, std::hypot(0.04, 0.03));
+}
+
+// The table pose corrected for the same view (a drift re-fitted): a still disk's window follows
+// the shift, so its next observation through the new pose is no motion, and the rest goes on with
+// the frames before and after averaged together.
+TEST(DiskTracker, APoseCorrectionShiftsTheStillWindows) {
+  auto run = [](bool shifted) {
+    DiskTracker tracker(two_disk_registry());
+    for (int f = 0; f < 10; ++f) {
+      std::vector<DiskObservation> obs = {seen(0, 100, 200, 90)};
+      tracker.update(f, f / 30.0, obs);
+    }
+    if (shifted) tracker.shift_poses(std::vector<geom::Vec2>{{0.8, 0}, {0, 0}});
+    // Through the new pose, a tenth of a millimetre from where the old frames put it (noise).
+    std::vector<DiskObservation> obs = {seen(0, 100.9, 200, 90)};
+    return tracker.update(10, 10 / 30.0, obs);
+  };
+  const model::TrackFrame after = run(true);
+  const model::DiskTrack* d = find(after, "enterprise");
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->motion, model::Motion::settled);
+  EXPECT_NEAR(*d->x, (10 * 100.8 + 100.9) / 11, 1e-9) << "the ten frames before, moved, and the one after";
+  EXPECT_TRUE(after.landings.empty());
+  // Without the shift the same observation is a move of 0.9 mm.
+  const model::DiskTrack* moved = find(run(false), "enterprise");
+  ASSERT_NE(moved, nullptr);
+  EXPECT_EQ(moved->motion, model::Motion::moving);
 }
 
 }  // namespace

@@ -109,5 +109,35 @@ TEST(PoseUncertainty, WithoutALensModelTheMarkersLeftOutSetAFloor) {
   EXPECT_GE(u.sigma_mm({300, 300}, 2.0), u.model_floor_mm());
 }
 
+// The markers' noise in one frame, measured from successive frames (a frame delivered twice
+// skipped), and what it leaves in the pose fitted to a median of a few frames: a dim, noisy
+// picture's pose is known less well than the floor says.
+TEST(PoseUncertainty, NoisierMarkersInFewerFramesMakeAnUncertainerPose) {
+  const model::TableSpec table = table_600();
+  const calib::CameraPose pose = test::camera_looking_at({1920, 1080}, 1300, {300, 300}, 1000, 15);
+  const auto exact = seen_markers(table, pose);
+  cv::RNG rng(7);
+  std::vector<std::vector<calib::MarkerObservation>> frames;
+  for (int f = 0; f < 200; ++f) {
+    auto markers = exact;
+    for (auto& m : markers)
+      for (auto& c : m.corners_px) c += cv::Point2d(rng.gaussian(0.2), rng.gaussian(0.2));
+    frames.push_back(markers);
+    if (f % 10 == 0) frames.push_back(markers);  // delivered twice
+  }
+  EXPECT_NEAR(frame_corner_noise_px(frames), 0.2, 0.01);
+  EXPECT_EQ(frame_corner_noise_px({exact}), 0.0);
+
+  PoseUncertaintyOptions options;
+  const double floor = PoseUncertainty(table, pose, exact, pose.camera, pose.camera.image_size, options).sigma_mm({300, 300}, 2.0);
+  options.frame_corner_noise_px = 0.2;
+  options.median_frames = 5;
+  const double five = PoseUncertainty(table, pose, exact, pose.camera, pose.camera.image_size, options).sigma_mm({300, 300}, 2.0);
+  options.median_frames = 1e6;  // so many frames that only the floor is left
+  const double many = PoseUncertainty(table, pose, exact, pose.camera, pose.camera.image_size, options).sigma_mm({300, 300}, 2.0);
+  EXPECT_GT(five, 1.2 * floor);
+  EXPECT_DOUBLE_EQ(many, floor);
+}
+
 }  // namespace
 }  // namespace diskref::vision
