@@ -1,5 +1,6 @@
 #include "pipeline/refereed_game.h"
 
+#include <limits>
 #include <utility>
 
 #include <fmt/format.h>
@@ -46,6 +47,38 @@ void RefereedGame::tell(const GameMoment& moment) const {
   if (observer_) observer_(referee_, moment);
 }
 
+void RefereedGame::give_preloaded_through(double t) {
+  const double offset = options_.inputs_from_first_frame && first_t_ ? *first_t_ : 0.0;
+  while (!preloaded_.empty() && preloaded_.front().t + offset <= t) {
+    referee::Input in = std::move(preloaded_.front());
+    preloaded_.pop_front();
+    in.t += offset;
+    give(std::move(in));
+  }
+}
+
+std::size_t RefereedGame::give_submitted(double t, std::string& note) {
+  std::vector<Submitted> lines;
+  {
+    std::lock_guard q(queue_mutex_);
+    lines.swap(queue_);
+  }
+  for (Submitted& s : lines) {
+    const std::string where = s.where.empty() ? "the screen" : s.where;
+    try {
+      s.line["t"] = t;
+      referee::Input in = referee::parse_input(io::JsonCursor(s.line, where));
+      in.where = where;
+      give(std::move(in));
+    } catch (const io::InputError& e) {
+      // Checked where it was typed (the screen, InputLines) before it was submitted: only a line
+      // that changed meaning since (e.g. a time) gets here.
+      note = std::string("not an input: ") + e.what();
+    }
+  }
+  return lines.size();
+}
+
 void RefereedGame::on_frame(const model::TrackFrame& frame) {
   std::lock_guard lock(referee_mutex_);
   if (fresh_referee_ && last_t_ && frame.t <= *last_t_) {
@@ -79,32 +112,9 @@ void RefereedGame::on_frame(const model::TrackFrame& frame) {
   }
   said_going_back_ = false;
   if (!first_t_) first_t_ = frame.t;
-  const double offset = options_.inputs_from_first_frame ? *first_t_ : 0.0;
-  while (!preloaded_.empty() && preloaded_.front().t + offset <= frame.t) {
-    referee::Input in = std::move(preloaded_.front());
-    preloaded_.pop_front();
-    in.t += offset;
-    give(std::move(in));
-  }
-  std::vector<Submitted> lines;
-  {
-    std::lock_guard q(queue_mutex_);
-    lines.swap(queue_);
-  }
-  for (Submitted& s : lines) {
-    const std::string where = s.where.empty() ? "the screen" : s.where;
-    try {
-      s.line["t"] = frame.t;
-      referee::Input in = referee::parse_input(io::JsonCursor(s.line, where));
-      in.where = where;
-      give(std::move(in));
-    } catch (const io::InputError& e) {
-      // Checked where it was typed (the screen, InputLines) before it was submitted: only a line
-      // that changed meaning since (e.g. a time) gets here.
-      moment.note = std::string("not an input: ") + e.what();
-    }
-  }
-  moment.inputs_given = !lines.empty();
+  give_preloaded_through(frame.t);
+  const std::size_t given = give_submitted(frame.t, moment.note);
+  moment.inputs_given = given > 0;
   last_t_ = frame.t;
   referee_.feed(frame);
   if (feed_) feed_->after_frame(frame, referee_);
@@ -124,30 +134,10 @@ std::size_t RefereedGame::queued() const {
 void RefereedGame::finish() {
   std::lock_guard lock(referee_mutex_);
   if (finished_) return;
-  const double offset = options_.inputs_from_first_frame && first_t_ ? *first_t_ : 0.0;
-  while (!preloaded_.empty()) {
-    referee::Input in = std::move(preloaded_.front());
-    preloaded_.pop_front();
-    in.t += offset;
-    give(std::move(in));
-  }
+  give_preloaded_through(std::numeric_limits<double>::infinity());
   // Inputs submitted after the last frame (a line typed as the camera stopped) are given at its time.
-  std::vector<Submitted> lines;
-  {
-    std::lock_guard q(queue_mutex_);
-    lines.swap(queue_);
-  }
-  for (Submitted& s : lines) {
-    const std::string where = s.where.empty() ? "the screen" : s.where;
-    try {
-      s.line["t"] = last_t_.value_or(0);
-      referee::Input in = referee::parse_input(io::JsonCursor(s.line, where));
-      in.where = where;
-      give(std::move(in));
-    } catch (const io::InputError&) {
-      // Checked before it was submitted (see on_frame).
-    }
-  }
+  std::string unused_note;
+  give_submitted(last_t_.value_or(0), unused_note);
   referee_.finish();
   if (feed_) feed_->after_finish(referee_);
   finished_ = true;

@@ -85,6 +85,11 @@ class RefereedGame {
     std::string where;
   };
   void give(referee::Input input);  // referee_mutex_ held
+  // The preloaded inputs due by `t` (their times counted from the first frame for a live source).
+  void give_preloaded_through(double t);
+  // The submitted lines, given at time `t` (referee_mutex_ held); how many; `note` says one that
+  // was no input.
+  std::size_t give_submitted(double t, std::string& note);
   void tell(const GameMoment& moment) const;
 
   mutable std::mutex referee_mutex_;  // the frame thread, finish(), readers

@@ -133,19 +133,6 @@ bool is_camera_gap(const referee::Entry& e) {
   return e.kind == referee::Entry::Kind::warning && referee::entry_to_json(e).dump().find("camera_gap") != std::string::npos;
 }
 
-std::unique_ptr<recording::RefereedSessionRecorder> camera_recorder(const SampleGame& s, const std::filesystem::path& dir) {
-  recording::SessionInfo info;
-  info.source = "camera";
-  info.started_utc = recording::utc_now();
-  info.tracks_from = "tracker";
-  recording::SessionProvenance provenance;
-  provenance.diskref_version = "test";
-  provenance.frames_copied = true;
-  return std::make_unique<recording::RefereedSessionRecorder>(
-      dir, info, recording::SessionFiles{s.dir / "table.json", s.dir / "disks.json", s.dir / "camera.json"}, provenance,
-      s.dir / "game.json");
-}
-
 TEST(LiveStreamReferee, ACameraAwayForSecondsInAQuietMomentGivesTheVideosGameAndSaysTheGapOnce) {
   SampleGame s("drops");
   const calib::CameraModel lens = calib::load_camera_model(s.dir / "camera.json");
@@ -174,7 +161,8 @@ TEST(LiveStreamReferee, ACameraAwayForSecondsInAQuietMomentGivesTheVideosGameAnd
   auto from_camera = std::make_shared<RefereedGame>(s.make_referee(), s.inputs, live);
   std::unique_ptr<vision::LiveCameraSource> source = open_video_camera(camera);
   {
-    Pipeline pipe(std::make_unique<vision::Tracker>(s.table, s.registry, lens), from_camera, camera_recorder(s, dir));
+    Pipeline pipe(std::make_unique<vision::Tracker>(s.table, s.registry, lens), from_camera,
+                  testing::recorder_for(s, dir, "camera"));
     pipe.run_source(*source);
     pipe.finish();
     EXPECT_FALSE(pipe.recorder()->failed()) << pipe.recorder()->failure();

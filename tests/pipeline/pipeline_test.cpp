@@ -13,24 +13,12 @@ namespace {
 
 using testing::SampleGame;
 
-std::unique_ptr<recording::RefereedSessionRecorder> recorder_for(const SampleGame& s, const std::filesystem::path& dir) {
-  recording::SessionInfo info;
-  info.source = "video";
-  info.started_utc = recording::utc_now();
-  info.tracks_from = "truth";
-  recording::SessionProvenance provenance;
-  provenance.diskref_version = "test";
-  return std::make_unique<recording::RefereedSessionRecorder>(
-      dir, info, recording::SessionFiles{s.dir / "table.json", s.dir / "disks.json", s.dir / "camera.json"}, provenance,
-      s.dir / "game.json");
-}
-
 TEST(Pipeline, RefereesAndRecordsTheTracksAndTheRecordingReplaysToTheSameGame) {
   SampleGame s;
   const std::filesystem::path dir = testing::test_output("pipeline-record") / "session";
   auto game = std::make_shared<RefereedGame>(s.make_referee(), s.inputs);
   {
-    Pipeline pipe(nullptr, game, recorder_for(s, dir));
+    Pipeline pipe(nullptr, game, testing::recorder_for(s, dir));
     pipe.run_tracks(s.frames);
     pipe.finish();
     EXPECT_EQ(pipe.stats().frames, static_cast<long long>(s.frames.size()));
@@ -72,7 +60,7 @@ TEST(Pipeline, ARecordingIsClosedWholeWhenThePipelineIsLeftByAnException) {
   const std::filesystem::path dir = testing::test_output("pipeline-unwound") / "session";
   auto game = std::make_shared<RefereedGame>(s.make_referee(), s.inputs);
   try {
-    Pipeline pipe(nullptr, game, recorder_for(s, dir));
+    Pipeline pipe(nullptr, game, testing::recorder_for(s, dir));
     pipe.run_tracks(std::vector<model::TrackFrame>(s.frames.begin(), s.frames.begin() + 200));
     throw std::runtime_error("something on the way");
   } catch (const std::runtime_error&) {

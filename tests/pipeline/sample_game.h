@@ -3,12 +3,14 @@
 // tracks) as the pipeline's tests use it.
 
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"
 #include "engine/model/track_frame.h"
+#include "recording/refereed_session_recorder.h"
 #include "referee/game_file.h"
 #include "referee/inputs.h"
 #include "referee/referee.h"
@@ -46,5 +48,20 @@ struct SampleGame {
     return r.log_json();
   }
 };
+
+// A recording of the sample's game into `dir`, as a video's (`source` "video") or a camera's.
+inline std::unique_ptr<recording::RefereedSessionRecorder> recorder_for(const SampleGame& s, const std::filesystem::path& dir,
+                                                                       const std::string& source = "video") {
+  recording::SessionInfo info;
+  info.source = source;
+  info.started_utc = recording::utc_now();
+  info.tracks_from = source == "camera" ? "tracker" : "truth";
+  recording::SessionProvenance provenance;
+  provenance.diskref_version = "test";
+  provenance.frames_copied = source == "camera";
+  return std::make_unique<recording::RefereedSessionRecorder>(
+      dir, info, recording::SessionFiles{s.dir / "table.json", s.dir / "disks.json", s.dir / "camera.json"}, provenance,
+      s.dir / "game.json");
+}
 
 }  // namespace diskref::pipeline::testing
