@@ -345,7 +345,8 @@ TEST(DiskTracker, APoseCorrectionShiftsTheStillWindows) {
   EXPECT_NEAR(*d->x, (10 * 100.8 + 100.9) / 11, 1e-9) << "the ten frames before, moved, and the one after";
   EXPECT_TRUE(after.landings.empty());
   // Without the shift the same observation is a move of 0.9 mm.
-  const model::DiskTrack* moved = find(run(false), "enterprise");
+  const model::TrackFrame unshifted = run(false);  // kept: `find` points into it
+  const model::DiskTrack* moved = find(unshifted, "enterprise");
   ASSERT_NE(moved, nullptr);
   EXPECT_EQ(moved->motion, model::Motion::moving);
 }
