@@ -17,6 +17,7 @@
 #include "pipeline/pipeline.h"
 #include "recording/game_recording.h"
 #include "referee/referee_log.h"
+#include "../vision/fake_v4l2_device.h"
 #include "sample_game.h"
 #include "vision/frame_source.h"
 #include "vision/live_camera.h"
@@ -26,13 +27,6 @@ namespace diskref::pipeline {
 namespace {
 
 using testing::SampleGame;
-
-class TestClock final : public vision::LiveClock {
- public:
-  double now() override { return t; }
-  void sleep_for(double seconds) override { t += seconds; }
-  double t = 2000;  // a driver's clock: not 0 at the first frame
-};
 
 // The sample video as a camera delivers it: frame i at `base + i / fps` on the test's clock (the
 // clock follows the frames: the camera runs in real time). The first connection stops after frame
@@ -44,7 +38,7 @@ struct VideoCamera {
   double base = 0;
   long long cut_after = -1;
   double away_s = 0;
-  std::shared_ptr<TestClock> clock = std::make_shared<TestClock>();
+  std::shared_ptr<vision::testing::ManualClock> clock = std::make_shared<vision::testing::ManualClock>();
   int connections = 0;
 };
 
