@@ -32,9 +32,19 @@ void add_camera_settings(CLI::App* sub, CameraSettingsText& settings) {
       ->group(group);
 }
 
+namespace {
+
+// Whether any setting was given.
 bool any_given(const CameraSettingsText& settings) {
   return !settings.size.empty() || settings.fps > 0 || settings.exposure >= 0 || !settings.format.empty() ||
          !settings.power_line.empty() || settings.free || !settings.settings_file.empty() || settings.give_up > 0;
+}
+
+}  // namespace
+
+void check_settings_have_camera(const CameraSettingsText& settings, const std::string& camera) {
+  if (any_given(settings) && camera.empty())
+    throw io::InputError("", "--camera-size/--camera-fps/--camera-format/--exposure/--power-line/...", "go with --camera");
 }
 
 vision::CameraOptions camera_options(const std::string& camera_text, const CameraSettingsText& settings, const std::string& command,

@@ -25,8 +25,9 @@ struct CameraSettingsText {
 
 void add_camera_settings(CLI::App* sub, CameraSettingsText& settings);
 
-// Whether any setting was given (they need a camera: refused with a video).
-bool any_given(const CameraSettingsText& settings);
+// Throws InputError naming the options when a setting is given without a camera (`camera` empty):
+// the settings need a camera, and are refused with a video.
+void check_settings_have_camera(const CameraSettingsText& settings, const std::string& camera);
 
 // The options for opening `camera` (N, a device path or a URL) with these settings; the camera's
 // events are printed on stderr as "diskref COMMAND: camera ...: ...". `default_settings_file` (a

@@ -279,8 +279,7 @@ void check_referee_options(const RefereeCommandOptions& o) {
     throw io::InputError("", "--mqtt-topic-prefix", "\"" + o.mqtt_topic_prefix + "\": a topic without wildcards (+, #)");
   if (o.retrack && o.session.empty()) throw io::InputError("", "--retrack", "goes with --session DIR");
   if (o.reference_video && o.record.empty()) throw io::InputError("", "--reference-video", "goes with --record DIR");
-  if (any_given(o.camera_settings) && o.camera.empty())
-    throw io::InputError("", "--camera-size/--camera-fps/--camera-format/--exposure/--power-line/...", "go with --camera");
+  check_settings_have_camera(o.camera_settings, o.camera);
   if (!o.follow_inputs.empty() && o.camera.empty())
     throw io::InputError("", "--follow-inputs", "goes with --camera (a video's inputs are a timed --inputs file)");
   if (!o.camera.empty()) {

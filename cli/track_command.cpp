@@ -99,8 +99,7 @@ void print_summary(const vision::Tracker& tracker, const vision::FrameSource& so
 int run_track(const TrackOptions& o) {
   if (o.video.empty() == o.camera.empty())
     throw io::InputError("", "", o.video.empty() ? "give a VIDEO file or --camera DEVICE" : "give a VIDEO file or --camera, not both");
-  if (any_given(o.camera_settings) && o.camera.empty())
-    throw io::InputError("", "--camera-size/--camera-fps/--camera-format/--exposure/--power-line/...", "go with --camera");
+  check_settings_have_camera(o.camera_settings, o.camera);
   // Every input is read before the output is touched.
   model::TableSpec table = model::load_table(o.table);
   model::DiskRegistry registry = model::load_disk_registry(o.disks);

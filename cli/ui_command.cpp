@@ -137,8 +137,7 @@ int run_ui(const UiOptions& o) {
   const std::string camera = camera_named(o);
   int sources = (!camera.empty() ? 1 : 0) + (!o.video.empty() ? 1 : 0) + (!o.replay.empty() ? 1 : 0);
   if (sources > 1) throw io::InputError("", "", "give one of --video, --camera and --replay");
-  if (any_given(o.camera_settings) && camera.empty())
-    throw io::InputError("", "--camera-size/--camera-fps/--camera-format/--exposure/--power-line/...", "go with --camera");
+  check_settings_have_camera(o.camera_settings, camera);
   if (!o.replay.empty()) {
     a.source.kind = ui::SourceChoice::Kind::replay;
     a.source.replay_dir = o.replay;
