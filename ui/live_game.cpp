@@ -113,7 +113,7 @@ LiveGame::LiveGame(referee::Referee referee, std::vector<referee::Input> preload
   options.inputs_from_first_frame = live_source;
   game_ = std::make_shared<pipeline::RefereedGame>(std::move(referee), std::move(preloaded), std::move(options),
                                                    std::move(feed));
-  game_->read_referee([&](const referee::Referee& r) { publish(r, 0); });
+  game_->read_referee([&](const referee::Referee& r) { publish(r, 0, ""); });
   game_->set_observer([this](const referee::Referee& r, const pipeline::GameMoment& m) { after(r, m); });
 }
 
@@ -122,7 +122,6 @@ void LiveGame::enable_rewind(std::function<referee::Referee()> fresh, std::vecto
 }
 
 void LiveGame::after(const referee::Referee& r, const pipeline::GameMoment& moment) {
-  note_ = moment.note;
   // Rebuilding the view (the books copied, every entry's text, the legal inputs tried on copies
   // of the state) only when the game changed, and twice a second for the banner's expiry.
   Signature now{r.log().size(), r.inputs().size(), r.state().actions_applied, r.expecting().what,
@@ -132,7 +131,7 @@ void LiveGame::after(const referee::Referee& r, const pipeline::GameMoment& mome
     bool trouble = false;
     notes_->latest(trouble, notes_serial);
   }
-  if (now != signature_ || notes_serial != notes_seen_) publish(r, moment.t);
+  if (now != signature_ || notes_serial != notes_seen_) publish(r, moment.t, moment.note);
   signature_ = now;
 }
 
@@ -147,10 +146,10 @@ void LiveGame::submit(nlohmann::json line) {
   }
 }
 
-void LiveGame::publish(const referee::Referee& r, double t) {
+void LiveGame::publish(const referee::Referee& r, double t, const std::string& note) {
   auto v = std::make_shared<GameView>(make_game_view(r, t));
   v->version = ++version_;
-  v->note = note_;
+  v->note = note;
   if (notes_) v->network = notes_->latest(v->network_trouble, notes_seen_);
   v->queued = game_->queued();
   std::lock_guard lock(view_mutex_);

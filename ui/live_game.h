@@ -130,14 +130,13 @@ class LiveGame {
  private:
   // The game's observer (the worker's thread, the referee locked): a new view when it changed.
   void after(const referee::Referee& referee, const pipeline::GameMoment& moment);
-  void publish(const referee::Referee& referee, double t);
+  void publish(const referee::Referee& referee, double t, const std::string& note);
 
   std::shared_ptr<pipeline::RefereedGame> game_;
   std::optional<net::FeedAccess> feed_access_;
   std::shared_ptr<NetworkNotes> notes_;
   long long notes_seen_ = 0;
   long long version_ = 0;
-  std::string note_;
   struct Signature {
     std::size_t entries = 0, inputs = 0;
     long long actions = 0;
