@@ -8,6 +8,8 @@
 # (engine/rules) -> the network (net: the live feed of the books; never a screen) -> the recording
 # (recording: frames, stills, log kept for afterwards) -> the pipeline (pipeline: frame, tracker, referee,
 # recorder and feed in one place) -> the report (report: a recording as a page)
+# and, beside the tracker, a dispute's photograph (photo: the tags of one photo -> the table, the
+# camera and spec §6's answers with their sigma)
 # and the first table's setup (setup: the kit, calibration, the table and the disks checked) -> the
 # screen (ui) -> the program (cli). A file in a folder that is no room fails too, so that a new room is placed in
 # the order on purpose.
@@ -29,17 +31,18 @@ set(rooms
   "print|engine print|imgui GLFW backends"
   "vision|engine calibration vision|imgui GLFW backends"
   "simulator|engine calibration print simulator|imgui GLFW backends"
+  "photo|engine calibration vision photo|imgui GLFW backends"
   "referee|engine referee|opencv2 apriltag imgui GLFW backends"
   "net|engine referee net|opencv2 apriltag imgui GLFW backends"
   "recording|engine calibration vision referee recording|imgui GLFW backends"
   "pipeline|engine calibration vision referee net recording pipeline|imgui GLFW backends"
   "report|engine calibration vision referee recording pipeline report|imgui GLFW backends"
   "setup|engine calibration print vision referee setup|imgui GLFW backends"
-  "ui|engine calibration print vision simulator referee net recording pipeline setup ui|"
-  "cli|engine calibration print vision simulator referee net recording pipeline report setup ui cli|"
+  "ui|engine calibration print vision photo simulator referee net recording pipeline setup ui|"
+  "cli|engine calibration print vision photo simulator referee net recording pipeline report setup ui cli|"
   "fuzz|engine calibration print vision simulator referee recording setup ui fuzz|imgui GLFW backends"
-  "bench|engine calibration print vision simulator referee net recording pipeline bench|imgui GLFW backends")
-set(project_rooms engine calibration print vision simulator referee net recording pipeline report setup ui cli bench tests fuzz)
+  "bench|engine calibration print vision photo simulator referee net recording pipeline bench|imgui GLFW backends")
+set(project_rooms engine calibration print vision photo simulator referee net recording pipeline report setup ui cli bench tests fuzz)
 
 set(problems "")
 set(seen_rooms "")
