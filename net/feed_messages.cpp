@@ -1,5 +1,7 @@
 #include "net/feed_messages.h"
 
+#include <nlohmann/json.hpp>
+
 #include "referee/game_panels_data.h"
 
 namespace diskref::net {

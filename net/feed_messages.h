@@ -10,7 +10,7 @@
 
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"

@@ -16,6 +16,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "engine/model/track_frame.h"
 #include "tests/calibration/command_runner.h"

@@ -17,6 +17,7 @@
 
 #include <gtest/gtest.h>
 #include <opencv2/imgcodecs.hpp>
+#include <nlohmann/json.hpp>
 
 #include "tests/support/free_port.h"
 #include "child_process.h"
