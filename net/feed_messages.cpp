@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "referee/game_panels_data.h"
+#include "referee/books_shown.h"
 
 namespace diskref::net {
 namespace {

@@ -20,7 +20,7 @@
 #include "pipeline/refereed_game.h"
 #include "referee/referee.h"
 #include "ui/game_inputs.h"
-#include "referee/game_panels_data.h"
+#include "referee/books_shown.h"
 
 namespace diskref::ui {
 

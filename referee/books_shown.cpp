@@ -1,4 +1,4 @@
-#include "referee/game_panels_data.h"
+#include "referee/books_shown.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
