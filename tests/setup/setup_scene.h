@@ -24,7 +24,7 @@ inline nlohmann::json setup_scene_json(double duration_s = 0.5) {
   return {{"duration_s", duration_s},
           {"fps", 15},
           {"seed", 3},
-          {"camera", camera_json({.height_mm = 700, .tilt_deg = 0})},
+          {"camera", overhead_camera_json({.height_mm = 700, .tilt_deg = 0})},
           {"table", table_json(400, 300, corner_markers_json(400, 300, 36, 30))},
           {"disks", {{"disks", disks}}},
           {"surface", {{"mat", "cloth"}, {"table", "wood"}, {"mat_margin_mm", 60}, {"table_margin_mm", 400}}},

@@ -22,7 +22,7 @@ inline nlohmann::json small_table_scenario(bool distorted, bool effects) {
       {"duration_s", 2.0},
       {"fps", 10},
       {"seed", 5},
-      {"camera", camera_json({.height_mm = 700, .tilt_deg = distorted ? 20.0 : 0.0})},
+      {"camera", overhead_camera_json({.height_mm = 700, .tilt_deg = distorted ? 20.0 : 0.0})},
       {"table", table_json(400, 300, corner_markers_json(400, 300, 30, 30))},
       {"disks", {{"disks", disks}}},
       {"surface", {{"mat", "cloth"}, {"table", "wood"}, {"mat_margin_mm", 60}, {"table_margin_mm", 400}}},

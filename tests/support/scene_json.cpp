@@ -36,7 +36,7 @@ nlohmann::json table_json(double width_mm, double height_mm, const nlohmann::jso
   return {{"play_area_mm", {width_mm, height_mm}}, {"corner_markers", corner_markers}};
 }
 
-nlohmann::json camera_json(const OverheadCamera& camera) {
+nlohmann::json overhead_camera_json(const OverheadCamera& camera) {
   return {{"resolution", camera.resolution},
           {"horizontal_fov_deg", camera.horizontal_fov_deg},
           {"pose",

@@ -37,6 +37,6 @@ struct OverheadCamera {
   double yaw_deg = 90;
   std::array<double, 2> look_at_mm{200, 150};
 };
-nlohmann::json camera_json(const OverheadCamera& camera);
+nlohmann::json overhead_camera_json(const OverheadCamera& camera);
 
 }  // namespace diskref::testing

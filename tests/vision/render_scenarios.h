@@ -33,7 +33,7 @@ inline nlohmann::json tracking_scenario(bool distorted) {
       {"duration_s", 3.0},
       {"fps", 15},
       {"seed", 21},
-      {"camera", camera_json({.height_mm = 650, .tilt_deg = 18})},
+      {"camera", overhead_camera_json({.height_mm = 650, .tilt_deg = 18})},
       {"table", table_json(400, 300, corner_markers_json(400, 300, 30, 30))},
       {"disks", {{"disks", disks}}},
       {"surface", {{"mat", "starfield"}, {"table", "wood"}, {"mat_margin_mm", 60}, {"table_margin_mm", 400}}},
