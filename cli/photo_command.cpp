@@ -120,10 +120,13 @@ RunFunction setup_photo(CLI::App& app) {
       ->check(CLI::ExistingFile);
   sub->add_option("--range", options->ranges, "Is B in range of A with the rules' template (88.9 x 25.4 mm)? (repeatable)")
       ->expected(2)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->type_name("A B");
-  sub->add_option("--overlap", options->overlaps, "Do A and B overlap? (repeatable)")->expected(2)->type_name("A B");
+  sub->add_option("--overlap", options->overlaps, "Do A and B overlap? (repeatable)")->expected(2)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)->type_name("A B");
   sub->add_option("--move", options->moves, "Disk A flips N times along its heading (repeatable)")
       ->expected(2)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->type_name("A N");
   sub->add_option("--calib", options->calib, "Camera file (JSON, spec §7): fixes the lens instead of fitting it")
       ->check(CLI::ExistingFile);

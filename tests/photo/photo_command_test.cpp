@@ -30,6 +30,7 @@ class PhotoCommand : public testing::CommandTest {
     std::vector<std::uint8_t> jpeg;
     cv::imencode(".jpg", image, jpeg, {cv::IMWRITE_JPEG_QUALITY, 95});
     jpeg = with_exif(jpeg, ExifSpec{1, 5.1, 26, "Test", "Phone"});
+    cv::imwrite((std::filesystem::path(DISKREF_BINARY_DIR) / "photo_command_table.jpg").string(), image);
     std::ofstream(path("table.jpg"), std::ios::binary).write(reinterpret_cast<const char*>(jpeg.data()), std::streamsize(jpeg.size()));
     std::ofstream(path("disks.json")) << R"({"disks": [
       {"name": "enterprise", "kind": "ship", "shape": {"type": "circle", "diameter_mm": 63.5},
@@ -41,13 +42,17 @@ class PhotoCommand : public testing::CommandTest {
 
 TEST_F(PhotoCommand, AnswersOnStdoutAndDrawsTheAnnotatedPhoto) {
   const auto r = run("photo " + path("table.jpg") + " --disks " + path("disks.json") +
-                     " --range enterprise tderet --overlap enterprise tderet --move enterprise 1 --annotated " + path("out.png"));
+                     " --range enterprise tderet --overlap enterprise tderet --move enterprise 1 --range tderet enterprise --annotated " + path("out.png"));
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json answer = nlohmann::json::parse(r.out);
-  ASSERT_EQ(answer["answers"].size(), 3u) << r.out;
+  ASSERT_EQ(answer["answers"].size(), 4u) << r.out;
+  // Ranges, then overlaps, then moves, each in the order given; a repeated option adds a question.
   EXPECT_EQ(answer["answers"][0]["id"], "range-1");
   EXPECT_EQ(answer["answers"][0]["call"], "yes");
-  EXPECT_EQ(answer["answers"][1]["call"], "no");
+  EXPECT_EQ(answer["answers"][1]["id"], "range-2");
+  EXPECT_EQ(answer["answers"][2]["id"], "overlap-1");
+  EXPECT_EQ(answer["answers"][2]["call"], "no");
+  EXPECT_EQ(answer["answers"][3]["id"], "move-1");
   EXPECT_EQ(answer["photo"]["camera"]["focal_from"], "exif");
   EXPECT_EQ(answer["photo"]["camera"]["model"], "Test Phone");
   EXPECT_EQ(cv::imread(path("out.png")).size(), cv::Size(2000, 1500));
