@@ -273,6 +273,7 @@ PhotoRuling rule_on_photo(const Photo& photo, const model::DiskRegistry& registr
               {"distance_mm", round2(placement.distance_mm)},
               {"rms_px", round2(placement.rms_px)},
               {"corner_sigma_px", round2(placement.corner_sigma_px)}};
+  if (placement.radial_k1) camera["radial_k1"] = std::round(*placement.radial_k1 * 1e4) / 1e4;
   if (!photo.exif.camera.empty()) camera["model"] = photo.exif.camera;
   answer["photo"] = Json{{"source", photo.source},
                          {"size", Json::array({size.width, size.height})},

@@ -81,5 +81,24 @@ TEST(FitTable, OneTagIsEnoughForAPlane) {
   EXPECT_NEAR(placement.tilt_deg, 40, 5);
 }
 
+TEST(FitTable, FitsRadialDistortionOnlyWhenTheDataPinIt) {
+  // A wide lens left uncorrected (k1 = -0.1), seen with 10 tags: k1 is found and the poses are
+  // right within their sigma.
+  int kept_when_none = 0;
+  for (unsigned seed = 1; seed <= 10; ++seed) {
+    const SyntheticTable distorted = synthetic_table(seed, 35, 0.3, 10, 600, 26, -0.1);
+    TagsFitOptions options;
+    options.focal_px = distorted.focal_px;
+    const TablePlacement placement = fit_table(distorted.tags, distorted.image_size, options);
+    ASSERT_TRUE(placement.radial_k1.has_value()) << "seed " << seed;
+    EXPECT_NEAR(*placement.radial_k1, -0.1, 0.03) << "seed " << seed;
+    for (double error : normalised_errors(distorted, placement)) EXPECT_LT(std::abs(error), 4.5) << "seed " << seed;
+    // Without distortion the simpler model stands (but for the rare 3-sigma chance).
+    const SyntheticTable plain = synthetic_table(seed, 35, 0.3, 10);
+    kept_when_none += fit_table(plain.tags, plain.image_size, options).radial_k1.has_value() ? 1 : 0;
+  }
+  EXPECT_LE(kept_when_none, 1);
+}
+
 }  // namespace
 }  // namespace diskref::photo
