@@ -95,6 +95,47 @@ TEST(RuleOnPhoto, AnswersAsTheTrueSceneDoesWithinSigma) {
   }
 }
 
+// Whether the annotated photo has the outline's green within `radius` px of `pixel`.
+bool outline_near(const cv::Mat& annotated, cv::Point2d pixel, int radius) {
+  for (int dy = -radius; dy <= radius; ++dy) {
+    for (int dx = -radius; dx <= radius; ++dx) {
+      const cv::Point p(cvRound(pixel.x) + dx, cvRound(pixel.y) + dy);
+      if (!cv::Rect(0, 0, annotated.cols, annotated.rows).contains(p)) continue;
+      const cv::Vec3b bgr = annotated.at<cv::Vec3b>(p);
+      if (bgr[1] > 170 && bgr[0] < 90 && bgr[2] < 90) return true;
+    }
+  }
+  return false;
+}
+
+TEST(RuleOnPhoto, DrawsEachDiskWhereItReallyIs) {
+  PhotoCamera camera;
+  camera.tilt_deg = 40;
+  camera.azimuth_deg = 70;
+  camera.look_at = {10, 60};
+  const PhotoRuling ruling = rule_on_photo(photo_of(camera, true), test_registry(), kQuestions);
+  cv::Matx33d r;
+  cv::Vec3d t;
+  camera.pose(r, t);
+  cv::Vec3d rvec;
+  cv::Rodrigues(r, rvec);
+  int near = 0, total = 0;
+  for (const RenderedDisk& disk : kTable) {
+    for (int k = 0; k < 8; ++k) {
+      const double a = k * std::numbers::pi / 4, radius = disk.diameter_mm / 2;
+      std::vector<cv::Point3d> rim{{disk.x + radius * std::cos(a), disk.y + radius * std::sin(a), disk.height_mm}};
+      std::vector<cv::Point2d> pixel;
+      cv::projectPoints(rim, rvec, t, camera.camera_matrix(), cv::noArray(), pixel);
+      ++total;
+      near += outline_near(ruling.annotated, pixel[0], 3) ? 1 : 0;
+    }
+  }
+  // Letters or a margin's line may cover a point of an outline, not many.
+  EXPECT_GE(near, total - 3) << near << " of " << total;
+  // And the check can fail: the plain photo has no outline there.
+  EXPECT_FALSE(outline_near(render_photo(kTable, camera), cv::Point2d(camera.size.width / 2.0, camera.size.height / 2.0), 3));
+}
+
 TEST(RuleOnPhoto, SaysWhyWhenTheTagsAreTooSmallForThePrecision) {
   PhotoCamera camera;
   camera.size = {800, 600};

@@ -2,6 +2,7 @@
 // recovered within their sigma at 20-60 degrees of tilt, with and without the focal length, and the
 // sigma honest over many seeds.
 #include "photo/table_from_tags.h"
+#include "photo/photo_tags.h"
 
 #include <cmath>
 
@@ -73,6 +74,12 @@ TEST(FitTable, MeasuresTheCornerNoiseFromTheResiduals) {
   EXPECT_NEAR(placement.corner_sigma_px, 1.0, 0.25);
   const SyntheticTable clean = synthetic_table(3, 35, 0.0, 12);
   EXPECT_DOUBLE_EQ(fit_table(clean.tags, clean.image_size, {}).corner_sigma_px, TagsFitOptions{}.corner_sigma_floor_px);
+}
+
+TEST(QuadDecimate, KeepsFullResolutionUpTo12MpxThenAbout12Mpx) {
+  EXPECT_EQ(quad_decimate_for({4000, 3000}), 1);
+  EXPECT_EQ(quad_decimate_for({8000, 6000}), 2);        // 48 Mpx
+  EXPECT_EQ(quad_decimate_for({6000, 4500}), 1.5);      // 27 Mpx
 }
 
 TEST(FitTable, OneTagIsEnoughForAPlane) {
