@@ -152,6 +152,40 @@ TEST(RuleOnPhoto, SaysWhyWhenTheTagsAreTooSmallForThePrecision) {
   EXPECT_TRUE(said) << ruling.answer["notes"].dump(1);
 }
 
+TEST(RuleOnPhoto, AMarginWithinTwoSigmaIsTooCloseToCall) {
+  // tderet 0.1 mm inside range (reach 92.46 mm, gap 92.36 mm): the photo cannot tell.
+  std::vector<RenderedDisk> table = kTable;
+  table[1].y = 63.5 + 92.36;
+  PhotoCamera camera;
+  camera.size = {1200, 900};
+  camera.tilt_deg = 30;
+  camera.look_at = {10, 60};
+  Photo photo;
+  photo.image = render_photo(table, camera);
+  photo.source = "close.jpg";
+  const PhotoRuling ruling = rule_on_photo(photo, test_registry(), kQuestions);
+  const auto& range = ruling.answer["answers"][0];
+  EXPECT_LT(std::abs(range["decisive_margin_mm"].get<double>()), 2 * range["sigma_mm"].get<double>()) << range.dump();
+  EXPECT_EQ(range["call"], "too close to call") << range.dump();
+}
+
+TEST(RuleOnPhoto, SaysWhenThePhotoIsTooOblique) {
+  PhotoCamera camera;
+  camera.tilt_deg = 66;
+  camera.distance_mm = 350;
+  camera.look_at = {10, 60};
+  PhotoOptions options;
+  options.precision_mm = 0.01;
+  const PhotoRuling ruling = rule_on_photo(photo_of(camera, true), test_registry(), kQuestions, options);
+  bool said = false;
+  for (const auto& note : ruling.answer["notes"]) {
+    const std::string text = note.get<std::string>();
+    said = said || (text.find("degrees from straight above") != std::string::npos &&
+                    text.find("take it more from above") != std::string::npos);
+  }
+  EXPECT_TRUE(said) << ruling.answer["notes"].dump(1);
+}
+
 TEST(RuleOnPhoto, RefusesAQuestionNamingNoDisk) {
   PhotoCamera camera;
   const nlohmann::json questions = nlohmann::json::parse(R"([{"id": "q1", "overlap": {"a": "enterprise", "b": "voyager"}}])");
