@@ -76,6 +76,24 @@ TEST(FitTable, MeasuresTheCornerNoiseFromTheResiduals) {
   EXPECT_DOUBLE_EQ(fit_table(clean.tags, clean.image_size, {}).corner_sigma_px, TagsFitOptions{}.corner_sigma_floor_px);
 }
 
+TEST(FitTable, ACalibratedLensIsUsedAsItIs) {
+  // The calibration's distortion is taken, not fitted: with it the poses are right within sigma.
+  const SyntheticTable table = synthetic_table(11, 40, 0.3, 6, 600, 26, -0.1);
+  calib::CameraModel lens;
+  lens.image_size = table.image_size;
+  lens.camera_matrix = cv::Matx33d(table.focal_px, 0, (table.image_size.width - 1) / 2.0, 0, table.focal_px,
+                                   (table.image_size.height - 1) / 2.0, 0, 0, 1);
+  lens.dist_coeffs = {-0.1, 0, 0, 0, 0};
+  TagsFitOptions options;
+  options.lens = lens;
+  const TablePlacement placement = fit_table(table.tags, table.image_size, options);
+  EXPECT_EQ(placement.focal_source, FocalSource::calibration);
+  EXPECT_FALSE(placement.radial_k1.has_value());
+  ASSERT_EQ(placement.dist_coeffs.size(), 5u);
+  EXPECT_EQ(placement.dist_coeffs[0], -0.1);
+  for (double error : normalised_errors(table, placement)) EXPECT_LT(std::abs(error), 4.0);
+}
+
 TEST(QuadDecimate, KeepsFullResolutionUpTo12MpxThenAbout12Mpx) {
   EXPECT_EQ(quad_decimate_for({4000, 3000}), 1);
   EXPECT_EQ(quad_decimate_for({8000, 6000}), 2);        // 48 Mpx
