@@ -186,6 +186,25 @@ TEST(RuleOnPhoto, SaysWhenThePhotoIsTooOblique) {
   EXPECT_TRUE(said) << ruling.answer["notes"].dump(1);
 }
 
+TEST(RuleOnPhoto, ReadsA48MpxPhoto) {
+  // A phone's full resolution: quads looked for at half size, corners refined at full size. The
+  // render is enlarged four times (its tags as a 48 Mpx phone sees them from 1.8 m).
+  PhotoCamera camera;
+  camera.tilt_deg = 30;
+  camera.look_at = {10, 60};
+  camera.distance_mm = 1200;
+  cv::Mat large;
+  cv::resize(render_photo(kTable, camera), large, cv::Size(8000, 6000), 0, 0, cv::INTER_CUBIC);
+  Photo photo;
+  photo.image = large;
+  photo.source = "large.jpg";
+  photo.exif.focal_length_35mm = camera.focal_35mm;
+  const PhotoRuling ruling = rule_on_photo(photo, test_registry(), kQuestions);
+  EXPECT_EQ(ruling.answer["photo"]["quad_decimate"], 2.0);
+  EXPECT_EQ(ruling.answer["disks"].size(), 3u) << ruling.answer.dump(1);
+  EXPECT_EQ(ruling.answer["answers"][0]["call"], "yes") << ruling.answer["answers"][0].dump();
+}
+
 TEST(RuleOnPhoto, RefusesAQuestionNamingNoDisk) {
   PhotoCamera camera;
   const nlohmann::json questions = nlohmann::json::parse(R"([{"id": "q1", "overlap": {"a": "enterprise", "b": "voyager"}}])");

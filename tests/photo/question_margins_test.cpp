@@ -4,6 +4,7 @@
 #include "photo/question_margins.h"
 
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 
 #include <gtest/gtest.h>
@@ -59,6 +60,8 @@ TEST(MarginSigma, CoversTheTrueMarginOverManyPhotos) {
   for (bool focal_given : {true, false}) {
     const Coverage c = margin_coverage(focal_given, 0.5, 600);
     SCOPED_TRACE(focal_given ? "focal given" : "focal fitted");
+    std::printf("margins within 2 sigma (%s): %d of %d (%.1f %%), mean sigma %.3f mm\n",
+                focal_given ? "focal given" : "focal fitted", c.within, c.total, 100.0 * c.within / c.total, c.mean_sigma);
     ASSERT_GT(c.total, 150);
     EXPECT_GE(double(c.within) / c.total, 0.90) << c.within << " of " << c.total;
     EXPECT_LE(double(c.within) / c.total, 0.995) << "sigma too wide to say anything";

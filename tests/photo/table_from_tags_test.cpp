@@ -5,6 +5,7 @@
 #include "photo/photo_tags.h"
 
 #include <cmath>
+#include <cstdio>
 
 #include <gtest/gtest.h>
 
@@ -62,6 +63,8 @@ TEST(FitTable, SigmaCoversTheErrorsOverManySeeds) {
       }
     }
     const double coverage = double(within) / total;
+    std::printf("pose errors within 2 sigma (%s): %d of %d (%.1f %%)\n", focal_given ? "focal given" : "focal fitted",
+                within, total, 100 * coverage);
     SCOPED_TRACE(focal_given ? "focal given" : "focal fitted");
     EXPECT_GE(coverage, 0.90);
     EXPECT_LE(coverage, 0.995);  // not so wide that it says nothing
