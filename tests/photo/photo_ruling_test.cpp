@@ -205,6 +205,36 @@ TEST(RuleOnPhoto, ReadsA48MpxPhoto) {
   EXPECT_EQ(ruling.answer["answers"][0]["call"], "yes") << ruling.answer["answers"][0].dump();
 }
 
+TEST(RuleOnPhoto, ChecksATemplateLyingInThePhoto) {
+  // The range template itself (a registry disk of kind template) laid between the two ships,
+  // 6.2 mm into each.
+  nlohmann::json doc = model::disk_registry_to_json(test_registry());
+  doc["disks"].push_back({{"name", "template"},
+                          {"kind", "template"},
+                          {"thickness_mm", 1.5},
+                          {"shape", {{"type", "rect"}, {"length_mm", 88.9}, {"width_mm", 25.4}}},
+                          {"tags", {{{"id", 60}, {"face", "up"}, {"size_mm", 12}}}}});
+  const model::DiskRegistry registry = model::parse_disk_registry(io::JsonCursor(doc, "disks.json"));
+  const std::vector<RenderedDisk> table{{"enterprise", 0, 0, 90, 63.5, 24, 2, 10},
+                                        {"tderet", 0, 140, 270, 63.5, 24, 2, 11},
+                                        {"template", 0, 70, 90, 0, 12, 1.5, 60, 88.9, 25.4}};
+  PhotoCamera camera;
+  camera.tilt_deg = 30;
+  camera.azimuth_deg = 160;
+  camera.look_at = {0, 70};
+  Photo photo;
+  photo.image = render_photo(table, camera);
+  photo.source = "template.jpg";
+  photo.exif.focal_length_35mm = camera.focal_35mm;
+  const nlohmann::json questions = nlohmann::json::parse(
+      R"([{"id": "t1", "template_check": {"template": "template", "from": "enterprise", "to": "tderet"}}])");
+  const PhotoRuling ruling = rule_on_photo(photo, registry, questions);
+  const auto& answer = ruling.answer["answers"][0];
+  EXPECT_EQ(answer["overlaps_both"], true) << answer.dump();
+  EXPECT_NEAR(answer["margin_mm"].get<double>(), 6.2, 3 * answer["sigma_mm"].get<double>() + 0.01) << answer.dump();
+  EXPECT_EQ(answer["call"], "yes");
+}
+
 TEST(RuleOnPhoto, RefusesAQuestionNamingNoDisk) {
   PhotoCamera camera;
   const nlohmann::json questions = nlohmann::json::parse(R"([{"id": "q1", "overlap": {"a": "enterprise", "b": "voyager"}}])");
