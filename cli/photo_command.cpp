@@ -104,7 +104,7 @@ int run_photo(const PhotoCommandOptions& options) {
 
 }  // namespace
 
-RunFunction setup_photo(CLI::App& app) {
+RunFunction add_photo_command(CLI::App& app) {
   auto options = std::make_shared<PhotoCommandOptions>();
   CLI::App* sub = app.add_subcommand(
       "photo", "Settle a dispute from one phone photo: the disks placed from their tags, spec §6's answers with their sigma");
