@@ -7,6 +7,7 @@
 namespace diskref::cli {
 
 RunFunction add_check_command(CLI::App& app);  // check_command.cpp (spec §6)
+RunFunction add_photo_command(CLI::App& app);  // photo_command.cpp (spec §14: a dispute from one photo)
 RunFunction add_calibrate_command(CLI::App& app);  // calibrate_command.cpp (spec §7)
 RunFunction add_table_command(CLI::App& app);      // table_command.cpp (the table plane)
 RunFunction add_track_command(CLI::App& app);  // track_command.cpp (spec §5)

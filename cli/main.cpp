@@ -32,6 +32,7 @@ using diskref::cli::SetupFunction;
 // In the order `diskref --help` lists them.
 const SetupFunction kCommands[] = {
     diskref::cli::add_check_command,
+    diskref::cli::add_photo_command,
     diskref::cli::add_calibrate_command,
     diskref::cli::add_table_command,
     diskref::cli::add_track_command,
