@@ -25,7 +25,8 @@
 //
 //   build/bench/photo_disputes [--photos N] [--seed S] [--keep DIR]
 //
-// --keep DIR writes each photo (photo_NN.jpg) and the ruling's annotated picture (photo_NN_ruled.jpg).
+// --keep DIR writes each photo (photo_NN.jpg), a 1200 px copy to look at (photo_NN_small.png) and the
+// ruling's annotated picture (photo_NN_ruled.jpg).
 
 #include <algorithm>
 #include <chrono>
@@ -42,6 +43,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
 
 #include "bench/photo_dispute_sample.h"
 #include "engine/geometry/distance.h"
@@ -129,6 +131,12 @@ PhotoRecord rule_one(const bench::DisputePhoto& sample, int index, const std::fi
   if (!keep.empty()) {
     std::ofstream(keep / fmt::format("photo_{:02}.jpg", index), std::ios::binary)
         .write(reinterpret_cast<const char*>(photo.jpeg.data()), static_cast<std::streamsize>(photo.jpeg.size()));
+    // A small picture to look at (upright, as a viewer shows it).
+    const cv::Mat upright = cv::imdecode(photo.jpeg, cv::IMREAD_COLOR);
+    cv::Mat small;
+    cv::resize(upright, small, {}, 1200.0 / std::max(upright.cols, upright.rows), 1200.0 / std::max(upright.cols, upright.rows),
+               cv::INTER_AREA);
+    cv::imwrite((keep / fmt::format("photo_{:02}_small.png", index)).string(), small);
   }
   const model::DiskRegistry& registry = sample.scene.registry;
   for (const simulator::PhotoDiskTruth& t : photo.disks)
