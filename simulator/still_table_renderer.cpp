@@ -6,53 +6,18 @@
 #include <vector>
 
 #include "engine/geometry/shape.h"
+#include "simulator/coarse_rays.h"
 #include "simulator/lens_rays.h"
 #include "simulator/supersample_pattern.h"
 
 namespace diskref::simulator {
 namespace {
 
-constexpr int kRayStep = 16;  // px between exact rays
 constexpr int kTile = 16;
 // As TableRenderer's: far above a texture's change within a pixel, far below an edge's.
 constexpr float kEdgeContrast = 0.02f;
 
 float luminance(const cv::Vec3f& c) { return 0.114f * c[0] + 0.587f * c[1] + 0.299f * c[2]; }
-
-// Exact rays at the nodes of a coarse grid (one node beyond the image each way), bilinear between.
-class CoarseRays {
- public:
-  CoarseRays(const CameraRig& rig) : table_from_camera_(rig.rotation.t()) {
-    const cv::Size size = rig.camera.image_size;
-    cols_ = (size.width + 2 * kRayStep) / kRayStep + 2;
-    rows_ = (size.height + 2 * kRayStep) / kRayStep + 2;
-    nodes_.assign(static_cast<std::size_t>(cols_ * rows_), cv::Vec3d(0, 0, 0));
-    cv::parallel_for_(cv::Range(0, rows_), [&](const cv::Range& r) {
-      for (int j = r.start; j < r.end; ++j)
-        for (int i = 0; i < cols_; ++i) {
-          const cv::Point2d node(i * kRayStep - kRayStep, j * kRayStep - kRayStep);
-          const auto ray = ray_from_pixel(rig.camera, node);
-          // A phone lens inverts everywhere near its image; a node that does not is left at zero
-          // (no direction: the dark room).
-          if (ray) nodes_[static_cast<std::size_t>(j * cols_ + i)] = table_from_camera_ * cv::Vec3d((*ray)[0], (*ray)[1], 1.0);
-        }
-    });
-  }
-  // Table-frame direction (not unit) through raw image point (u, v).
-  cv::Vec3d at(double u, double v) const {
-    const double gu = (u + kRayStep) / kRayStep, gv = (v + kRayStep) / kRayStep;
-    const int i = std::clamp(static_cast<int>(gu), 0, cols_ - 2), j = std::clamp(static_cast<int>(gv), 0, rows_ - 2);
-    const double fu = gu - i, fv = gv - j;
-    const cv::Vec3d* p = &nodes_[static_cast<std::size_t>(j * cols_ + i)];
-    const cv::Vec3d* q = p + cols_;
-    return (1 - fv) * ((1 - fu) * p[0] + fu * p[1]) + fv * ((1 - fu) * q[0] + fu * q[1]);
-  }
-
- private:
-  cv::Matx33d table_from_camera_;
-  int cols_ = 0, rows_ = 0;
-  std::vector<cv::Vec3d> nodes_;
-};
 
 // The pixel box a set of table points projects into, grown by a few pixels; empty when none is in
 // front of the camera. Points are clamped to the field the image sees (and a margin), so that a

@@ -12,7 +12,9 @@
 #include <opencv2/imgproc.hpp>
 
 #include "engine/io/json_cursor.h"
+#include "simulator/coarse_rays.h"
 #include "simulator/lens_rays.h"
+#include "photo/photo_decode.h"
 #include "simulator/phone_exif.h"
 #include "simulator/phone_photo.h"
 #include "vision/apriltag_detector.h"
@@ -52,6 +54,26 @@ PhoneShot small_shot() {
   shot.blur_length_px = 0;
   shot.noise_sigma = 1;
   return shot;
+}
+
+TEST(CoarseRays, BilinearRaysOfAPhoneLensAreExactToAThousandthOfAPixel) {
+  PhoneShot shot;
+  shot.megapixels = 12;
+  shot.k1 = 0.02;  // the ends of the range the bench draws from
+  shot.k2 = -0.01;
+  const CameraRig rig = phone_rig(shot);
+  const CoarseRays rays(rig);
+  double worst_px = 0;
+  const cv::Size size = rig.camera.image_size;
+  for (int k = 0; k < 4000; ++k) {
+    // A spread of points over the whole image, corners included, off the grid's nodes.
+    const cv::Point2d p((k * 0.6180339887 - std::floor(k * 0.6180339887)) * (size.width - 1),
+                        (k * 0.7548776662 - std::floor(k * 0.7548776662)) * (size.height - 1));
+    const cv::Vec3d d = rig.rotation * rays.at(p.x, p.y);  // back into the camera frame
+    worst_px = std::max(worst_px, cv::norm(pixel_from_ray(rig.camera, {d[0] / d[2], d[1] / d[2]}) - p));
+  }
+  std::printf("worst pixel error of the bilinear rays: %.2g px\n", worst_px);
+  EXPECT_LT(worst_px, 1e-3);
 }
 
 TEST(PhonePhoto, TagsLieWhereTheTruthsCornersProjectToAFractionOfAPixel) {
@@ -133,6 +155,19 @@ TEST(PhonePhoto, TheFileIsAJpegWithTheExifItWasGivenAndChromaSubsampled420) {
       break;
     }
   EXPECT_TRUE(sof);
+}
+
+TEST(PhonePhoto, ThePhotoLibraryReadsTheExifThePhoneWrote) {
+  PhoneShot shot = small_shot();
+  shot.focal_35mm = 24;
+  shot.crop_factor = 4;
+  const PhonePhoto photo = take_phone_photo(two_ships_and_a_torpedo(), shot);
+  const photo::ExifFacts facts = photo::read_exif(photo.jpeg);
+  ASSERT_TRUE(facts.focal_length_35mm && facts.focal_length_mm);
+  EXPECT_DOUBLE_EQ(*facts.focal_length_35mm, 24);
+  EXPECT_NEAR(*facts.focal_length_mm, 6, 0.01);
+  EXPECT_EQ(facts.orientation, 1);
+  EXPECT_EQ(facts.camera, "diskref simulated phone");
 }
 
 TEST(PhonePhoto, WithoutFocalLengthTheExifSaysNone) {
