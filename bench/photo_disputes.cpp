@@ -7,12 +7,12 @@
 // photo::decode_photo on the file's bytes, then photo::rule_on_photo with every pair's range
 // question and the close pairs' overlap questions — it compares with the truth:
 //
-//   position   each disk found against its true place. The photo fixes the table only up to a
-//              turn and a shift (no corner marker need be in it), so each photo's positions are
-//              first laid onto the truth by the best turn and shift (least squares); what is left
-//              is the error that matters to a question, a little smaller than the whole error (3
-//              of the 2 x disks numbers are spent on the fit). Coverage: the share of the errors
-//              (each axis) within 2 sigma; 95 % if sigma is honest.
+//   position   each disk found against its true place, in the ruling's own frame: the photo
+//              fixes the table only up to a turn and a shift (no corner marker need be in it), and
+//              rule_on_photo puts the origin at one disk's centre (its "reference"), +x along its
+//              tag; the truth is put in that frame, and the reference disk (error 0 by definition)
+//              left out. Coverage: the share of the errors (each axis) within 2 sigma; 95 % if
+//              sigma is honest.
 //   margins    each range answer's margin_mm (each overlap's separation_mm) against the true one,
 //              and the share within 2 sigma;
 //   calls      "too close to call" against the true |margin|, and wrong calls (yes when the truth
@@ -31,6 +31,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <ctime>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -60,8 +61,9 @@ struct DiskRecord {
   double tag_mm = 0;
   double tag_px = 0;
   bool in_view = false;
-  bool found = false;
-  double ex = 0, ey = 0;  // error after the photo's best turn and shift, mm
+  bool seen = false;       // placed by the ruling
+  bool found = false;      // placed, and not the ruling's origin: its error is known
+  double ex = 0, ey = 0;  // error in the ruling's frame (the reference disk's), mm
   double sigma = 0;
 };
 
@@ -76,58 +78,55 @@ struct AnswerRecord {
 
 struct PhotoRecord {
   simulator::PhoneShot shot;
-  double render_s = 0, rule_s = 0;
+  double render_s = 0, rule_s = 0;          // wall
+  double render_cpu_s = 0, rule_cpu_s = 0;  // CPU, all threads
   std::string refused;  // why the photo was refused, or empty
   std::vector<DiskRecord> disks;
   std::vector<AnswerRecord> answers;
 };
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+// Wall time, and the CPU time of all the process's threads: the machine may be shared, and the
+// CPU time is what the work costs whoever else runs.
+struct Stopwatch {
+  std::chrono::steady_clock::time_point wall = std::chrono::steady_clock::now();
+  std::clock_t cpu = std::clock();
+  double wall_s() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - wall).count(); }
+  double cpu_s() const { return static_cast<double>(std::clock() - cpu) / CLOCKS_PER_SEC; }
+};
 
 std::optional<double> number(const nlohmann::json& j, const char* key) {
   if (j.is_object() && j.contains(key) && j[key].is_number()) return j[key].get<double>();
   return std::nullopt;
 }
 
-// Lays the found disks onto the truth by the least-squares turn and shift, and keeps the residuals.
-void align_to_truth(std::vector<DiskRecord>& disks, const std::map<std::string, std::pair<double, double>>& measured,
-                    const std::vector<simulator::PhotoDiskTruth>& truth) {
-  std::vector<std::size_t> used;
-  double mx = 0, my = 0, tx = 0, ty = 0;
-  for (std::size_t i = 0; i < disks.size(); ++i)
-    if (measured.count(disks[i].name)) used.push_back(i);
-  if (used.size() < 2) return;  // one disk alone says nothing about relative positions
-  const auto n = static_cast<double>(used.size());
-  for (std::size_t i : used) {
-    mx += measured.at(disks[i].name).first / n;
-    my += measured.at(disks[i].name).second / n;
-    tx += truth[i].x / n;
-    ty += truth[i].y / n;
-  }
-  double dot = 0, cross = 0;
-  for (std::size_t i : used) {
-    const double ax = measured.at(disks[i].name).first - mx, ay = measured.at(disks[i].name).second - my;
-    const double bx = truth[i].x - tx, by = truth[i].y - ty;
-    dot += ax * bx + ay * by;
-    cross += ax * by - ay * bx;
-  }
-  const double angle = std::atan2(cross, dot), c = std::cos(angle), s = std::sin(angle);
-  for (std::size_t i : used) {
-    const double ax = measured.at(disks[i].name).first - mx, ay = measured.at(disks[i].name).second - my;
+// The truth in the ruling's own frame (rule_on_photo: origin at the reference disk's centre, +x
+// along its tag's +x), and each found disk's error there. The reference disk is the origin, its
+// error 0 by definition: it is left out of the errors (found stays false).
+void errors_in_ruling_frame(std::vector<DiskRecord>& disks, const std::map<std::string, std::pair<double, double>>& measured,
+                            const std::string& reference, const std::vector<simulator::PhotoDiskTruth>& truth,
+                            const model::DiskRegistry& registry) {
+  const simulator::PhotoDiskTruth* origin = nullptr;
+  for (const auto& t : truth)
+    if (t.name == reference) origin = &t;
+  if (!origin) return;
+  const double tag_x = (origin->heading - registry.find(reference)->tags[0].heading_offset_deg) * std::numbers::pi / 180;
+  const double c = std::cos(tag_x), s = std::sin(tag_x);
+  for (std::size_t i = 0; i < disks.size(); ++i) {
+    if (disks[i].name == reference || !measured.count(disks[i].name)) continue;
+    const double dx = truth[i].x - origin->x, dy = truth[i].y - origin->y;
     disks[i].found = true;
-    disks[i].ex = c * ax - s * ay + tx - truth[i].x;
-    disks[i].ey = s * ax + c * ay + ty - truth[i].y;
+    disks[i].ex = measured.at(disks[i].name).first - (c * dx + s * dy);
+    disks[i].ey = measured.at(disks[i].name).second - (-s * dx + c * dy);
   }
 }
 
 PhotoRecord rule_one(const bench::DisputePhoto& sample, int index, const std::filesystem::path& keep) {
   PhotoRecord record;
   record.shot = sample.shot;
-  auto start = std::chrono::steady_clock::now();
+  Stopwatch render;
   const simulator::PhonePhoto photo = simulator::take_phone_photo(sample.scene, sample.shot);
-  record.render_s = seconds_since(start);
+  record.render_s = render.wall_s();
+  record.render_cpu_s = render.cpu_s();
   if (!keep.empty()) {
     std::ofstream(keep / fmt::format("photo_{:02}.jpg", index), std::ios::binary)
         .write(reinterpret_cast<const char*>(photo.jpeg.data()), static_cast<std::streamsize>(photo.jpeg.size()));
@@ -140,33 +139,40 @@ PhotoRecord rule_one(const bench::DisputePhoto& sample, int index, const std::fi
   }
   const model::DiskRegistry& registry = sample.scene.registry;
   for (const simulator::PhotoDiskTruth& t : photo.disks)
-    record.disks.push_back({t.name, registry.find(t.name)->tags[0].size_mm, t.tag_px, t.in_view, false, 0, 0, 0});
+    record.disks.push_back({t.name, registry.find(t.name)->tags[0].size_mm, t.tag_px, t.in_view, false, false, 0, 0, 0});
   const nlohmann::json questions = bench::dispute_questions(sample.scene, photo.disks);
 
-  start = std::chrono::steady_clock::now();
+  const Stopwatch rule;
   photo::PhotoRuling ruling;
   try {
     const photo::Photo decoded = photo::decode_photo(photo.jpeg, fmt::format("photo {}", index));
     ruling = photo::rule_on_photo(decoded, registry, questions);
   } catch (const std::exception& e) {
-    record.rule_s = seconds_since(start);
+    record.rule_s = rule.wall_s();
+    record.rule_cpu_s = rule.cpu_s();
     record.refused = e.what();
     return record;
   }
-  record.rule_s = seconds_since(start);
+  record.rule_s = rule.wall_s();
+  record.rule_cpu_s = rule.cpu_s();
   if (!keep.empty() && !ruling.annotated.empty()) cv::imwrite((keep / fmt::format("photo_{:02}_ruled.jpg", index)).string(), ruling.annotated);
 
   std::map<std::string, std::pair<double, double>> measured;
+  std::string reference;
   if (ruling.answer.contains("disks"))
     for (const auto& d : ruling.answer["disks"]) {
       const auto x = number(d, "x"), y = number(d, "y");
       if (!x || !y || !d.contains("name")) continue;
       const std::string name = d["name"].get<std::string>();
       measured[name] = {*x, *y};
+      if (d.value("reference", false)) reference = name;
       for (DiskRecord& r : record.disks)
-        if (r.name == name) r.sigma = number(d, "sigma_mm").value_or(0);
+        if (r.name == name) {
+          r.sigma = number(d, "sigma_mm").value_or(0);
+          r.seen = true;
+        }
     }
-  align_to_truth(record.disks, measured, photo.disks);
+  errors_in_ruling_frame(record.disks, measured, reference, photo.disks, registry);
 
   // The answers, by question id, against the true geometry.
   std::map<std::string, nlohmann::json> by_id;
@@ -244,7 +250,10 @@ std::string smallest_good_tag(const std::vector<const AnswerRecord*>& answers) {
     if (static_cast<double>(good) >= 0.95 * static_cast<double>(count)) smallest = (*it)->tag_px;
   }
   if (range.empty()) return "–";
-  return smallest ? fmt::format("{:.0f}", *smallest) : "none";
+  if (!smallest) return "none";
+  // Good down to the smallest tag the sample has: the limit lies lower, unmeasured.
+  if (*smallest <= range.front()->tag_px) return fmt::format("≤ {:.0f}", *smallest);
+  return fmt::format("{:.0f}", *smallest);
 }
 
 struct Row {
@@ -263,8 +272,8 @@ Row summarize(const std::vector<const PhotoRecord*>& photos) {
     if (p->refused.empty()) ++r.ruled;
     for (const DiskRecord& d : p->disks) {
       r.in_view += d.in_view;
+      r.found += d.seen;
       if (!d.found) continue;
-      ++r.found;
       r.position_error.push_back(std::hypot(d.ex, d.ey));
       if (d.sigma > 0) {
         r.axes += 2;
@@ -315,9 +324,10 @@ std::vector<Group> bins(const std::string& unit, const std::vector<double>& edge
   std::vector<Group> out{{"all", [](const PhotoRecord&) { return true; }}};
   for (std::size_t i = 0; i + 1 < edges.size(); ++i) {
     const double lo = edges[i], hi = edges[i + 1];
+    const bool last = i + 2 == edges.size();  // the space's upper end belongs to the last bin
     out.push_back({fmt::format("{:g}–{:g} {}", lo, hi, unit), [=](const PhotoRecord& p) {
                      const double v = value(p);
-                     return v >= lo && v < hi;
+                     return v >= lo && (v < hi || (last && v <= hi));
                    }});
   }
   return out;
@@ -392,8 +402,8 @@ void print_disks(const std::vector<PhotoRecord>& records) {
         tag_mm = d.tag_mm;
         in_view += d.in_view;
         if (d.in_view) px.push_back(d.tag_px);
+        found += d.seen;
         if (!d.found) continue;
-        ++found;
         error.push_back(std::hypot(d.ex, d.ey));
         if (d.sigma > 0) {
           sigma.push_back(d.sigma);
@@ -409,17 +419,22 @@ void print_disks(const std::vector<PhotoRecord>& records) {
 
 void print_times(const std::vector<PhotoRecord>& records, const bench::SampleSpace& space) {
   fmt::print("\n### Time per photo\n\n");
-  fmt::print("Rendering (simulator/still_table_renderer.h) and ruling (decode and rule_on_photo), seconds, on this machine.\n\n");
-  fmt::print("| Mpx | photos | render median / max s | rule median / max s |\n|---|---|---|---|\n");
+  fmt::print("Rendering the photo (simulator/phone_photo.h: render, shake, noise, JPEG, EXIF) and ruling on it (decode_photo "
+             "and rule_on_photo), seconds on this machine: CPU time of all threads, and wall time (the machine may be "
+             "shared).\n\n");
+  fmt::print("| Mpx | photos | render CPU median / max s | render wall median / max s | rule CPU median / max s | rule wall median / max s |\n");
+  fmt::print("|---|---|---|---|---|---|\n");
   for (double mp : space.megapixels) {
-    std::vector<double> render, rule;
+    std::vector<double> render, rule, render_cpu, rule_cpu;
     for (const PhotoRecord& p : records)
       if (p.shot.megapixels == mp) {
         render.push_back(p.render_s);
         rule.push_back(p.rule_s);
+        render_cpu.push_back(p.render_cpu_s);
+        rule_cpu.push_back(p.rule_cpu_s);
       }
-    fmt::print("| {:g} | {} | {} / {} | {} / {} |\n", mp, render.size(), number_text(quantile(render, 0.5), 1),
-               number_text(quantile(render, 1.0), 1), number_text(quantile(rule, 0.5), 1), number_text(quantile(rule, 1.0), 1));
+    auto pair = [](const std::vector<double>& v) { return number_text(quantile(v, 0.5), 1) + " / " + number_text(quantile(v, 1.0), 1); };
+    fmt::print("| {:g} | {} | {} | {} | {} | {} |\n", mp, render.size(), pair(render_cpu), pair(render), pair(rule_cpu), pair(rule));
   }
 }
 
@@ -458,11 +473,11 @@ int main(int argc, char** argv) {
     int in_view = 0, found = 0;
     for (const DiskRecord& d : r.disks) {
       in_view += d.in_view;
-      found += d.found;
+      found += d.seen;
     }
-    fmt::print(stderr, "photo {}/{}: {:g} Mpx, tilt {:.0f}°, {:.0f} cm, {}: render {:.1f} s, rule {:.1f} s, {} of {} disks in view found{}\n",
+    fmt::print(stderr, "photo {}/{}: {:g} Mpx, tilt {:.0f}°, {:.0f} cm, {}: render {:.1f} s (CPU {:.1f} s), rule {:.1f} s (CPU {:.1f} s), {} of {} disks in view found{}\n",
                i + 1, photos, r.shot.megapixels, r.shot.tilt_deg, r.shot.distance_mm / 10,
-               r.shot.exif_focal_length ? "EXIF focal length" : "no focal length", r.render_s, r.rule_s, found, in_view,
+               r.shot.exif_focal_length ? "EXIF focal length" : "no focal length", r.render_s, r.render_cpu_s, r.rule_s, r.rule_cpu_s, found, in_view,
                r.refused.empty() ? "" : " (refused: " + r.refused + ")");
   }
 
@@ -476,12 +491,12 @@ int main(int argc, char** argv) {
              photos, seed, fmt::join(space.megapixels, "/"), space.focal_35mm_lo, space.focal_35mm_hi, space.tilt_lo,
              space.tilt_hi, space.distance_lo / 10, space.distance_hi / 10, space.shake_lo_px, space.shake_hi_px,
              100 * space.exif_share, space.close_margin_mm, 0.1, space.close_separation_mm);
-  fmt::print("\nPosition errors are after laying each photo's disks onto the truth by the best turn and shift (the photo "
-             "fixes no table corner). \"Smallest good tag\": the smallest tag side in pixels from which on 95 % of the "
+  fmt::print("\nPositions are in each ruling's own frame (origin at its reference disk, +x along that disk's tag; the photo "
+             "fixes no table corner), the reference disk left out. \"Smallest good tag\": the smallest tag side in pixels from which on 95 % of the "
              "range answers have σ ≤ 0.5 mm and error ≤ 0.5 mm. 2σ should cover 95 %.\n");
 
-  print_breakdown("tilt", records, bins("°", {20, 35, 50, 60.001}, [](const PhotoRecord& p) { return p.shot.tilt_deg; }));
-  print_breakdown("distance", records, bins("cm", {30, 45, 60, 80.001}, [](const PhotoRecord& p) { return p.shot.distance_mm / 10; }));
+  print_breakdown("tilt", records, bins("°", {20, 35, 50, 60}, [](const PhotoRecord& p) { return p.shot.tilt_deg; }));
+  print_breakdown("distance", records, bins("cm", {30, 45, 60, 80}, [](const PhotoRecord& p) { return p.shot.distance_mm / 10; }));
   {
     std::vector<Group> groups{{"all", [](const PhotoRecord&) { return true; }}};
     for (double mp : space.megapixels)
