@@ -26,7 +26,7 @@
 //   build/bench/photo_disputes [--photos N] [--seed S] [--keep DIR]
 //
 // --keep DIR writes each photo (photo_NN.jpg), a 1200 px copy to look at (photo_NN_small.png) and the
-// ruling's annotated picture (photo_NN_ruled.jpg).
+// ruling's annotated picture, 1600 px (photo_NN_ruled.png).
 
 #include <algorithm>
 #include <chrono>
@@ -155,7 +155,12 @@ PhotoRecord rule_one(const bench::DisputePhoto& sample, int index, const std::fi
   }
   record.rule_s = rule.wall_s();
   record.rule_cpu_s = rule.cpu_s();
-  if (!keep.empty() && !ruling.annotated.empty()) cv::imwrite((keep / fmt::format("photo_{:02}_ruled.jpg", index)).string(), ruling.annotated);
+  if (!keep.empty() && !ruling.annotated.empty()) {
+    const double scale = 1600.0 / std::max(ruling.annotated.cols, ruling.annotated.rows);
+    cv::Mat small;
+    cv::resize(ruling.annotated, small, {}, scale, scale, cv::INTER_AREA);
+    cv::imwrite((keep / fmt::format("photo_{:02}_ruled.png", index)).string(), small);
+  }
 
   std::map<std::string, std::pair<double, double>> measured;
   std::string reference;
