@@ -6,7 +6,8 @@
 // writes it (JPEG, 4:2:0, quality ~90, an EXIF block saying the focal length), and its exact truth:
 // every disk's pose on the table, whether its tag is in the picture, the tag's size in pixels.
 //
-// Speed: a 48 Mpx photo is rendered in seconds, not minutes (phone_photo_renderer.h says how).
+// Speed: a 48 Mpx photo is rendered in seconds, not minutes (still_table_renderer.h says how; the
+// photo_disputes bench measures it: docs/figures/photo_disputes.md, "Time per photo").
 
 #include <array>
 #include <cstdint>
