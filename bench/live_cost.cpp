@@ -26,6 +26,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
+#include <nlohmann/json.hpp>
 
 #include "bench/paced_mjpeg_server.h"
 #include "calibration/camera_model.h"

@@ -27,6 +27,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "net/feed_hub.h"
 #include "net/hall.h"
 #include "net/http_feed_server.h"

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include <opencv2/imgcodecs.hpp>
+#include <nlohmann/json.hpp>
 
 #include "calibration/camera_model.h"
 #include "engine/io/input_error.h"

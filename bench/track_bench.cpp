@@ -34,6 +34,7 @@
 
 #include <fmt/format.h>
 #include <opencv2/imgproc.hpp>
+#include <nlohmann/json.hpp>
 
 #include "calibration/camera_model.h"
 #include "engine/io/input_error.h"
@@ -43,7 +44,7 @@
 #include "vision/apriltag_detector.h"
 #include "vision/frame_source.h"
 #include "vision/prefetching_source.h"
-#include "vision/track_evaluation.h"
+#include "simulator/track_evaluation.h"
 #include "vision/tracker.h"
 #include "simulator/session_variety.h"
 
@@ -133,7 +134,7 @@ struct Figures {
   double baseline_fps = 0, tracker_fps = 0;
   double baseline_recall = 0, tracker_recall = 0;  // over every kind
   bool has_truth = false;
-  vision::TrackEvaluation evaluation;
+  simulator::TrackEvaluation evaluation;
 };
 
 double overall_recall(const std::map<model::DiskKind, std::pair<long long, long long>>& r) {
@@ -292,8 +293,8 @@ Figures run(const Inputs& in) {
     figures.baseline_recall = overall_recall(baseline_recall);
     figures.tracker_recall = overall_recall(tracker_recall);
     figures.has_truth = true;
-    figures.evaluation = vision::evaluate_tracks(output, truth);
-    std::printf("(b) against the truth:\n%s", vision::format_evaluation(figures.evaluation).c_str());
+    figures.evaluation = simulator::evaluate_tracks(output, truth);
+    std::printf("(b) against the truth:\n%s", simulator::format_evaluation(figures.evaluation).c_str());
   }
   return figures;
 }
@@ -315,7 +316,7 @@ Figures track_render(const Inputs& in) {
   figures.tracker_fps = times.total_fps();
   const std::vector<model::TrackFrame> truth = model::load_track_jsonl(in.truth);
   figures.has_truth = true;
-  figures.evaluation = vision::evaluate_tracks(output, truth);
+  figures.evaluation = simulator::evaluate_tracks(output, truth);
   figures.tracker_recall = overall_recall(recall(truth, visible_by_frame(output)));
   return figures;
 }
@@ -330,13 +331,13 @@ void print_summary(const std::vector<Figures>& rows) {
   fmt::print(fmt::runtime(row), "", "", "settled", "median/max(miss)", "found/seen(all)", "max mm", "1/2 sigma %",
              "1/2 sigma %", "2 sigma % (n)", "e2e", "e2e", "", "(a) / (b)");
   for (const Figures& f : rows) {
-    const vision::TrackEvaluation& e = f.evaluation;
+    const simulator::TrackEvaluation& e = f.evaluation;
     const std::string size = fmt::format("{}x{}", f.size.width, f.size.height);
     if (!f.has_truth) {
       fmt::print("{:<30} {:>9} (no truth)\n", f.name, size);
       continue;
     }
-    const vision::SettleFigures& s = e.settles;
+    const simulator::SettleFigures& s = e.settles;
     fmt::print(fmt::runtime(row), f.name, size, s.false_settled,
                fmt::format("{:.0f}/{:.0f}({})", 1000 * s.median_latency_s(), 1000 * s.max_latency_s(), s.missed),
                fmt::format("{}/{}({})", e.landings.found, e.landings.truth_seen, e.landings.truth),
@@ -410,7 +411,7 @@ int main(int argc, char** argv) {
         const fs::path dir = simulator::render_variant(variant, renders);
         Figures f = track_render(inputs_of(dir, variant.lens_known));
         f.name = "render " + variant.name;
-        vision::accumulate(pooled.evaluation, f.evaluation);
+        simulator::accumulate(pooled.evaluation, f.evaluation);
         pooled.size = f.size;
         frames += f.evaluation.frames_compared;
         seconds += f.tracker_fps > 0 ? static_cast<double>(f.evaluation.frames_compared) / f.tracker_fps : 0;

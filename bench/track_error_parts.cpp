@@ -36,6 +36,8 @@
 #include <vector>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "simulator/lens_rays.h"
 #include "simulator/session.h"
 #include "vision/frame_source.h"

@@ -37,6 +37,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "calibration/camera_model.h"
 #include "engine/io/atomic_write.h"
@@ -48,7 +49,7 @@
 #include "vision/frame_source.h"
 #include "vision/prefetching_source.h"
 #include "vision/settle_readings.h"
-#include "vision/track_evaluation.h"
+#include "simulator/track_evaluation.h"
 #include "vision/tracker.h"
 
 namespace {
@@ -61,7 +62,7 @@ struct TrackerRun {
   long long frames = 0, settled_frames = 0;
   double change_ms = 0;  // the change detection's time, summed over the frames
   vision::SettleReadings readings;
-  vision::TrackEvaluation evaluation;
+  simulator::TrackEvaluation evaluation;
 };
 
 struct Row {
@@ -94,7 +95,7 @@ TrackerRun run_tracker(const fs::path& dir, const std::vector<model::TrackFrame>
     output.push_back(std::move(r.track));
   }
   run.frames = static_cast<long long>(output.size());
-  run.evaluation = vision::evaluate_tracks(output, truth);
+  run.evaluation = simulator::evaluate_tracks(output, truth);
   run.readings = vision::settle_readings(output);
   return run;
 }
@@ -152,7 +153,7 @@ std::string figures_table(const std::vector<Row>& rows) {
     const TrackerRun& run = r.now;
     const bool same = vision::same_moves(run.readings.moves, clean->now.readings.moves, readings_mm);
     const bool same_before = vision::same_moves(r.before.readings.moves, clean->now.readings.moves, unused_mm);
-    const vision::SettleFigures& st = run.evaluation.settles;
+    const simulator::SettleFigures& st = run.evaluation.settles;
     s += fmt::format("| {} | {}×{}, {:g} | {} of {} | {} | {:.0f} / {:.0f} ({}) | {} | {} | {} | {} / {} | {} / {} | {:.2f} | {}, {}, {} |\n",
                      r.name, r.size.width, r.size.height, r.fps, run.settled_frames, run.frames, st.false_settled,
                      1000 * st.median_latency_s(), 1000 * st.max_latency_s(), st.missed, same ? "yes" : "**no**",
@@ -185,10 +186,10 @@ std::string change_cost(const std::vector<Row>& rows) {
 // σ coverage over every render at once, and how few independent draws one render holds: its rests
 // (a disk lying still in one place), whose errors all share the one table pose.
 std::string pooled_coverage(const std::vector<Row>& rows) {
-  vision::TrackEvaluation all;
+  simulator::TrackEvaluation all;
   std::string rests;
   for (const Row& r : rows) {
-    vision::accumulate(all, r.now.evaluation);
+    simulator::accumulate(all, r.now.evaluation);
     rests += fmt::format("{}{}", rests.empty() ? "" : ", ", r.now.evaluation.rests);
   }
   return fmt::format("σ over all renders pooled: within 2σ x / y {} / {} % of frames, within 1σ {} / {} % (a Gaussian: 95.4 "

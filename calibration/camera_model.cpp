@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "engine/io/atomic_write.h"
 #include "engine/io/input_error.h"

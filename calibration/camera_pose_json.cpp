@@ -4,6 +4,8 @@
 #include <cmath>
 #include <filesystem>
 
+#include <nlohmann/json.hpp>
+
 #include "calibration/camera_pose.h"
 #include <algorithm>
 

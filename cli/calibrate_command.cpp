@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 #include <opencv2/imgcodecs.hpp>
+#include <nlohmann/json.hpp>
 
 #include "calibration/cross_validation.h"
 #include "calibration/lens_calibration.h"
@@ -309,7 +310,7 @@ int run_calibrate(const CalibrateOptions& o) {
 
 }  // namespace
 
-RunFunction setup_calibrate(CLI::App& app) {
+RunFunction add_calibrate_command(CLI::App& app) {
   auto o = std::make_shared<CalibrateOptions>();
   CLI::App* sub = app.add_subcommand(
       "calibrate",

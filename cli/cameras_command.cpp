@@ -96,7 +96,7 @@ int measure_camera(const CamerasOptions& o) {
 
 }  // namespace
 
-RunFunction setup_cameras(CLI::App& app) {
+RunFunction add_cameras_command(CLI::App& app) {
   auto o = std::make_shared<CamerasOptions>();
   CLI::App* sub = app.add_subcommand("cameras", "The cameras on this machine: formats, sizes, rates, controls; --measure: the rate one really delivers");
   sub->add_option("--camera", o->camera, "Only this camera: its number, V4L2 device or (with --measure) URL");

@@ -4,6 +4,8 @@
 #include <memory>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/commands.h"
 #include "engine/model/scene_check.h"
 
@@ -23,7 +25,7 @@ int run_check(const CheckOptions& options) {
 
 }  // namespace
 
-RunFunction setup_check(CLI::App& app) {
+RunFunction add_check_command(CLI::App& app) {
   auto options = std::make_shared<CheckOptions>();
   CLI::App* sub = app.add_subcommand(
       "check", "Answer geometry questions about a scene (range, overlap, move, template_check) as JSON");

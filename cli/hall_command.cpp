@@ -65,7 +65,7 @@ int run_hall(const HallCommandOptions& o) {
 
 }  // namespace
 
-RunFunction setup_hall(CLI::App& app) {
+RunFunction add_hall_command(CLI::App& app) {
   auto o = std::make_shared<HallCommandOptions>();
   CLI::App* sub = app.add_subcommand("hall", "Every table's game at a glance: follow the tables on an MQTT broker, serve the hall page");
   sub->add_option("--mqtt", o->mqtt, "The MQTT broker the referees publish to, HOST:PORT")->required();

@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/command_docs.h"
 #include "cli/command_line.h"
 #include "cli/commands.h"
@@ -29,21 +31,22 @@ using diskref::cli::SetupFunction;
 
 // In the order `diskref --help` lists them.
 const SetupFunction kCommands[] = {
-    diskref::cli::setup_check,
-    diskref::cli::setup_calibrate,
-    diskref::cli::setup_table,
-    diskref::cli::setup_track,
-    diskref::cli::setup_cameras,
-    diskref::cli::setup_render,
-    diskref::cli::setup_tags,
-    diskref::cli::setup_plan,
-    diskref::cli::setup_setup,
-    diskref::cli::setup_play,
-    diskref::cli::setup_referee,
-    diskref::cli::setup_report,
-    diskref::cli::setup_hall,
+    diskref::cli::add_check_command,
+    diskref::cli::add_photo_command,
+    diskref::cli::add_calibrate_command,
+    diskref::cli::add_table_command,
+    diskref::cli::add_track_command,
+    diskref::cli::add_cameras_command,
+    diskref::cli::add_render_command,
+    diskref::cli::add_tags_command,
+    diskref::cli::add_plan_command,
+    diskref::cli::add_setup_command,
+    diskref::cli::add_play_command,
+    diskref::cli::add_referee_command,
+    diskref::cli::add_report_command,
+    diskref::cli::add_hall_command,
 #ifdef DISKREF_HAS_UI
-    diskref::cli::setup_ui,
+    diskref::cli::add_ui_command,
 #endif
     nullptr,
 };

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "calibration/camera_model.h"
 #include "calibration/camera_plan_view.h"
@@ -159,7 +160,7 @@ int run_plan(const PlanOptions& o) {
 
 }  // namespace
 
-RunFunction setup_plan(CLI::App& app) {
+RunFunction add_plan_command(CLI::App& app) {
   auto o = std::make_shared<PlanOptions>();
   CLI::App* sub = app.add_subcommand(
       "plan", "Where to put the camera: mm per pixel over the play area, the smallest tag that reads, what is in view");

@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/commands.h"
 #include "engine/io/input_error.h"
 #include "engine/rules/action_json.h"
@@ -65,7 +67,7 @@ int run_play(const PlayOptions& options) {
 
 }  // namespace
 
-RunFunction setup_play(CLI::App& app) {
+RunFunction add_play_command(CLI::App& app) {
   auto options = std::make_shared<PlayOptions>();
   CLI::App* sub = app.add_subcommand(
       "play", "Play a scripted game of Red Alert: print the event log and the final state as JSON");

@@ -25,6 +25,7 @@
 #include <thread>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "calibration/camera_model.h"
 #include "cli/camera_settings.h"
@@ -69,6 +70,7 @@ struct RefereeCommandOptions {
   std::string tracks;
   std::string script_out;
   double off_path_mm = 3.0;
+  double camera_gap_s = referee::RefereeOptions{}.camera_gap_s;
   bool quiet = false;
   bool story = false;
   // The network.
@@ -132,7 +134,7 @@ struct RefereeSources {
   std::optional<std::vector<model::TrackFrame>> tracks;  // a recording's
   std::filesystem::path video_file;                      // a video to track
   std::filesystem::path recorded_video;                  // a recording's video/ to track
-  std::optional<double> off_path_mm;                     // a recording's, unless given
+  std::optional<referee::RefereeOptions> recorded_options;  // a recording's (its off-path tolerance, its camera gap)
 };
 
 RefereeSources sources_from_options(const RefereeCommandOptions& o) {
@@ -174,7 +176,8 @@ RefereeSources sources_from_recording(const RefereeCommandOptions& o) {
   else s.recorded_inputs = std::move(g.inputs);
   referee::RefereeOptions given;
   given.off_path_tolerance_mm = o.off_path_mm;
-  s.off_path_mm = pipeline::recorded_referee_options(g, given).off_path_tolerance_mm;
+  given.camera_gap_s = o.camera_gap_s;
+  s.recorded_options = pipeline::recorded_referee_options(g, given);
   if (!o.retrack) {
     s.tracks = std::move(g.session.frames);
   } else if (g.session.provenance.frames_copied) {
@@ -197,7 +200,7 @@ RefereeSources sources_from_recording(const RefereeCommandOptions& o) {
 }
 
 nlohmann::json recorded_parameters(const RefereeCommandOptions& o) {
-  return {{"off_path_mm", o.off_path_mm}, {"realtime", o.realtime}, {"speed", o.speed}, {"updates_per_s", o.updates_per_s},
+  return {{"off_path_mm", o.off_path_mm}, {"camera_gap_s", o.camera_gap_s}, {"realtime", o.realtime}, {"speed", o.speed}, {"updates_per_s", o.updates_per_s},
           {"table_name", o.table_name}};
 }
 
@@ -265,6 +268,9 @@ class InterruptsEndTheGame {
 
 void check_referee_options(const RefereeCommandOptions& o) {
   if (!(o.off_path_mm > 0 && o.off_path_mm < 1000)) throw io::InputError("", "--off-path-mm", "must be between 0 and 1000 mm");
+  // Below 0.1 s a 10 fps camera's every frame would be a gap.
+  if (!(o.camera_gap_s >= 0.1 && o.camera_gap_s <= 3600))
+    throw io::InputError("", "--camera-gap-s", "must be between 0.1 and 3600 s");
   io::check_output_path(o.out);
   if (!o.script_out.empty()) io::check_output_path(o.script_out);
   if (!(o.speed > 0 && o.speed <= 1000)) throw io::InputError("", "--speed", "must be more than 0 and at most 1000");
@@ -330,7 +336,9 @@ int run_referee(const RefereeCommandOptions& o) {
                                    camera ? "the frames of " + camera->description() : "the video");
 
   referee::RefereeOptions options;
-  options.off_path_tolerance_mm = sources.off_path_mm.value_or(o.off_path_mm);
+  options.off_path_tolerance_mm = o.off_path_mm;
+  options.camera_gap_s = o.camera_gap_s;
+  if (sources.recorded_options) options = *sources.recorded_options;
   pipeline::RefereedGameOptions game_options;
   game_options.inputs_from_first_frame = camera != nullptr;
   // The feed opens before the first frame: a page opened now sees the whole game.
@@ -421,7 +429,7 @@ int run_referee(const RefereeCommandOptions& o) {
 
 }  // namespace
 
-RunFunction setup_referee(CLI::App& app) {
+RunFunction add_referee_command(CLI::App& app) {
   auto o = std::make_shared<RefereeCommandOptions>();
   CLI::App* sub = app.add_subcommand("referee", "Referee a game from a video of the table and the referee's inputs (spec §9)");
   sub->add_option("video", o->video, "Video file of the table");
@@ -434,6 +442,9 @@ RunFunction setup_referee(CLI::App& app) {
   sub->add_option("--tracks", o->tracks, "Read the tracks from this file (spec §5) instead of tracking the video");
   sub->add_option("--script-out", o->script_out, "Also write the game as a diskref play script");
   sub->add_option("--off-path-mm", o->off_path_mm, "Off-path tolerance of a landing (mm)")->capture_default_str();
+  sub->add_option("--camera-gap-s", o->camera_gap_s,
+                  "Two frames further apart than this (s) are a camera gap: the table is read again after it (spec §9)")
+      ->capture_default_str();
   sub->add_flag("--quiet", o->quiet, "No progress or summary on stderr");
   sub->add_flag("--story", o->story, "Also print the game as it was ruled, an entry a line, on stdout");
   add_serve_flags(*sub, o->serve,

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/commands.h"
 #include "simulator/scenario.h"
 #include "simulator/session.h"
@@ -46,7 +48,7 @@ int run_render(const RenderOptions& options) {
 
 }  // namespace
 
-RunFunction setup_render(CLI::App& app) {
+RunFunction add_render_command(CLI::App& app) {
   auto options = std::make_shared<RenderOptions>();
   CLI::App* sub = app.add_subcommand(
       "render", "Render a synthetic table session with exact ground truth (video.mp4, truth.jsonl, table/disks/camera files)");

@@ -85,7 +85,7 @@ int run_report(const ReportCommandOptions& o) {
 
 }  // namespace
 
-RunFunction setup_report(CLI::App& app) {
+RunFunction add_report_command(CLI::App& app) {
   auto o = std::make_shared<ReportCommandOptions>();
   CLI::App* sub = app.add_subcommand("report", "Write a recorded game (made with --record) as a page a person reads");
   sub->add_option("dir", o->dir, "The recording's folder")->required();

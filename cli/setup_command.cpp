@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "calibration/camera_model.h"
 #include "calibration/camera_pose.h"
@@ -334,7 +335,7 @@ void add_frame_inputs(CLI::App* sub, SetupOptions& o, const char* what) {
 
 }  // namespace
 
-RunFunction setup_setup(CLI::App& app) {
+RunFunction add_setup_command(CLI::App& app) {
   auto o = std::make_shared<SetupOptions>();
   auto which = std::make_shared<std::string>();
   CLI::App* sub = app.add_subcommand("setup", "A first table without a screen, step by step: kit, calibrate, table, disks, status "

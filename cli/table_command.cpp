@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "calibration/camera_model.h"
 #include "calibration/camera_pose.h"
@@ -138,7 +139,7 @@ int run_table(const TableOptions& o) {
 
 }  // namespace
 
-RunFunction setup_table(CLI::App& app) {
+RunFunction add_table_command(CLI::App& app) {
   auto o = std::make_shared<TableOptions>();
   CLI::App* sub = app.add_subcommand(
       "table", "Find the table plane from the corner markers in an image or a video's first frames (writes a table "

@@ -9,6 +9,8 @@
 #include <sstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/commands.h"
 #include "engine/io/atomic_write.h"
 #include "engine/io/input_error.h"
@@ -158,7 +160,7 @@ int run_tags(const TagsOptions& options) {
 
 }  // namespace
 
-RunFunction setup_tags(CLI::App& app) {
+RunFunction add_tags_command(CLI::App& app) {
   auto options = std::make_shared<TagsOptions>();
   CLI::App* sub = app.add_subcommand("tags", "Print-ready tag sheets at exact scale (PDF or PNG) with cut outlines");
   sub->footer("Examples:\n  diskref tags --disks disks.json --table table.json --out sheets.pdf\n  diskref tags --disks disks.json --table table.json --out sheets.pdf --camera-resolution 1920x1080 --camera-fov 70 --camera-height 1000\n(a whole kit for a game: diskref setup kit DIR --game GAME.json)");

@@ -15,6 +15,8 @@
 #include <set>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "calibration/camera_model.h"
 #include "calibration/camera_pose.h"
 #include "cli/camera_settings.h"
@@ -31,7 +33,7 @@
 #include "vision/frame_source.h"
 #include "vision/live_camera.h"
 #include "vision/prefetching_source.h"
-#include "vision/track_evaluation.h"
+#include "simulator/track_evaluation.h"
 #include "vision/tracker.h"
 
 namespace diskref::cli {
@@ -179,7 +181,7 @@ int run_track(const TrackOptions& o) {
                  "diskref track: warning: %s ended after %lld of the %lld frames it announces (cut short, or corrupt at "
                  "its end); %s holds the %lld frames read\n",
                  o.video.c_str(), frames + source->corrupt_frames_skipped(), *source->frame_count(), o.out.c_str(), frames);
-  if (truth) std::fprintf(stderr, "compared with %s:\n%s", o.truth.c_str(), vision::format_evaluation(vision::evaluate_tracks(written, *truth)).c_str());
+  if (truth) std::fprintf(stderr, "compared with %s:\n%s", o.truth.c_str(), simulator::format_evaluation(simulator::evaluate_tracks(written, *truth)).c_str());
   if (!tracker.table_pose()) {
     std::fprintf(stderr, "diskref track: no table pose: the corner markers were never seen (is the table file right?)\n");
     return kExitFailure;
@@ -189,7 +191,7 @@ int run_track(const TrackOptions& o) {
 
 }  // namespace
 
-RunFunction setup_track(CLI::App& app) {
+RunFunction add_track_command(CLI::App& app) {
   auto o = std::make_shared<TrackOptions>();
   CLI::App* sub = app.add_subcommand("track", "Track the disks in a video (or a live camera) into JSON lines (spec §5)");
   sub->footer("Examples:\n  diskref track game.mp4 --table table.json --disks disks.json --calib camera.json --out tracks.jsonl\n  diskref track --camera 0 --table table.json --disks disks.json --calib camera.json --out live.jsonl");

@@ -6,6 +6,7 @@
 #include <string>
 
 #include <opencv2/imgcodecs.hpp>
+#include <nlohmann/json.hpp>
 
 #include "cli/camera_settings.h"
 #include "cli/command_line.h"
@@ -240,7 +241,7 @@ int run_ui(const UiOptions& o) {
 
 }  // namespace
 
-RunFunction setup_ui(CLI::App& app) {
+RunFunction add_ui_command(CLI::App& app) {
   auto o = std::make_shared<UiOptions>();
   CLI::App* sub = app.add_subcommand("ui", "The companion screen: camera and table views, disputes, the disk list (spec §8); --game: the referee live");
   sub->add_option("--video", o->video, "Open this recording (default: the bundled sample video, sample_videos/duel)");

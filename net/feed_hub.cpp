@@ -1,5 +1,7 @@
 #include "net/feed_hub.h"
 
+#include <nlohmann/json.hpp>
+
 namespace diskref::net {
 
 long long unix_time_ms() {

@@ -1,6 +1,8 @@
 #include "net/feed_messages.h"
 
-#include "referee/game_panels_data.h"
+#include <nlohmann/json.hpp>
+
+#include "referee/books_shown.h"
 
 namespace diskref::net {
 namespace {

@@ -10,7 +10,7 @@
 
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"
@@ -26,7 +26,7 @@ nlohmann::json setup_message(const std::string& table_name, const model::TableSp
                              const model::DiskRegistry& registry);
 // {"type": "table"}: one tracked frame (spec §5's members: frame, t, disks, settled, landings).
 nlohmann::json table_message(const std::string& table_name, const model::TrackFrame& frame);
-// {"type": "game"}: the ship panels and the turn (referee/game_panels_data.h), at video time t.
+// {"type": "game"}: the ship panels and the turn (referee/books_shown.h), at video time t.
 nlohmann::json game_message(const std::string& table_name, const referee::Referee& referee, double t);
 // {"type": "ruling"}: log entry `number`: its t, one line of text (referee::entry_text), its tone
 // (info, warning, refusal, correction, setup) and "observed" when it was read from the table.

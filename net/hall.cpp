@@ -1,6 +1,7 @@
 #include "net/hall.h"
 
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include "engine/io/input_error.h"
 #include "engine/io/json_cursor.h"

@@ -11,6 +11,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "net/http_access.h"
 #include "net/printable_text.h"
 #include "net/request_deadlines.h"

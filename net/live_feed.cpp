@@ -1,5 +1,7 @@
 #include "net/live_feed.h"
 
+#include <nlohmann/json.hpp>
+
 #include "net/access_notice.h"
 #include "net/feed_messages.h"
 #include "net/pages/overlay_page.h"

@@ -1,6 +1,7 @@
 #include "net/mqtt_table_publisher.h"
 
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include "net/mqtt_connection.h"
 

@@ -1,5 +1,7 @@
 #include "pipeline/game_replay.h"
 
+#include <nlohmann/json.hpp>
+
 #include "engine/io/input_error.h"
 #include "pipeline/pipeline.h"
 #include "referee/game_file.h"
@@ -10,6 +12,8 @@ referee::RefereeOptions recorded_referee_options(const recording::GameRecording&
   const nlohmann::json& parameters = rec.session.provenance.parameters;
   if (parameters.contains("off_path_mm") && parameters["off_path_mm"].is_number())
     base.off_path_tolerance_mm = parameters["off_path_mm"].get<double>();
+  if (parameters.contains("camera_gap_s") && parameters["camera_gap_s"].is_number())
+    base.camera_gap_s = parameters["camera_gap_s"].get<double>();
   return base;
 }
 

@@ -19,18 +19,18 @@ Pipeline::~Pipeline() {
   }
 }
 
+namespace {
+double steady_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
 void Pipeline::pace(double t) {
   if (!options_.realtime) return;
-  const auto now = std::chrono::steady_clock::now();
-  if (!pace_start_) {
-    pace_start_ = now;
-    pace_t0_ = t;
-  }
-  const auto due = *pace_start_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                      std::chrono::duration<double>((t - pace_t0_) / options_.speed));
+  const double due = schedule_.due(t, options_.speed, steady_seconds());
   // In slices, so that stop() (a signal handler cannot wake a condition variable) ends it soon.
-  while (!stop_ && std::chrono::steady_clock::now() < due)
-    std::this_thread::sleep_until(std::min(due, std::chrono::steady_clock::now() + std::chrono::milliseconds(50)));
+  for (double now = steady_seconds(); !stop_ && now < due; now = steady_seconds())
+    std::this_thread::sleep_for(std::chrono::duration<double>(std::min(due - now, 0.05)));
 }
 
 void Pipeline::frame(const model::TrackFrame& track, const cv::Mat* picture,

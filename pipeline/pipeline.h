@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "engine/model/track_frame.h"
+#include "pipeline/playback_schedule.h"
 #include "pipeline/refereed_game.h"
 #include "recording/refereed_session_recorder.h"
 #include "vision/frame_source.h"
@@ -87,8 +88,7 @@ class Pipeline {
   PipelineStats stats_;
   std::atomic<bool> stop_{false};
   std::atomic<vision::FrameSource*> running_source_{nullptr};
-  std::optional<std::chrono::steady_clock::time_point> pace_start_;
-  double pace_t0_ = 0;
+  PlaybackSchedule schedule_;  // catches up: a file's game keeps its timeline
   bool finished_ = false;
 };
 

@@ -3,6 +3,7 @@
 #include <system_error>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "engine/io/atomic_write.h"
 #include "engine/io/input_error.h"

@@ -3,6 +3,8 @@
 #include <regex>
 #include <set>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/io/input_error.h"
 #include "engine/io/jsonl.h"
 #include "recording/game_recorder.h"

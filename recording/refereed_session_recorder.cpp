@@ -1,5 +1,7 @@
 #include "recording/refereed_session_recorder.h"
 
+#include <nlohmann/json.hpp>
+
 namespace diskref::recording {
 
 RefereedSessionRecorder::RefereedSessionRecorder(const std::filesystem::path& dir, const SessionInfo& info,

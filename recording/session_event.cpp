@@ -1,5 +1,7 @@
 #include "recording/session_event.h"
 
+#include <nlohmann/json.hpp>
+
 namespace diskref::recording {
 
 nlohmann::json to_json(const Event& e) {

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <system_error>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/io/atomic_write.h"
 #include "engine/io/input_error.h"
 #include "engine/io/jsonl.h"

@@ -28,6 +28,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/io/line_file.h"
 #include "engine/model/track_frame.h"
 #include "recording/file_checksum.h"

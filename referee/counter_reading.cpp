@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "engine/geometry/distance.h"
 #include "engine/geometry/outline.h"

@@ -37,7 +37,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "engine/geometry/pose.h"
 #include "engine/model/counter_face.h"

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "engine/io/input_error.h"
 #include "engine/io/json_cursor.h"
@@ -69,7 +70,7 @@ GameFile load_game_file(const std::filesystem::path& file, const model::TableSpe
     root.fail("this is a play script: the referee's game file is its \"setup\" alone (the table gives the moves)");
   GameFile out;
   out.file = file;
-  rules::SetupOptions options;
+  rules::InitialStateOptions options;
   options.poses_from_table = true;
   options.posed = &out.expected_poses;
   rules::Setup setup = rules::load_setup(root, file, &table, &registry, options);

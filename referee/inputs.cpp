@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/io/input_error.h"
 #include "engine/io/jsonl.h"
 #include "engine/model/bounds.h"

@@ -32,7 +32,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "engine/io/json_cursor.h"
 #include "engine/model/counter_face.h"

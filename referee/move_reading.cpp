@@ -1,5 +1,6 @@
 #include "referee/move_reading.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>

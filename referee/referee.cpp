@@ -7,6 +7,7 @@
 #include <limits>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "engine/geometry/shape.h"
 #include "engine/rules/action_json.h"

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/geometry/flip_path.h"
 #include "engine/rules/table_geometry.h"
 

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "engine/rules/apply.h"
 #include "engine/rules/state_queries.h"

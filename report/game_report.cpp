@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
+#include <nlohmann/json.hpp>
 
 #include "engine/io/atomic_write.h"
 #include "engine/io/jsonl.h"
@@ -14,7 +15,7 @@
 #include "engine/model/table_spec.h"
 #include "recording/game_recording.h"
 #include "pipeline/game_replay.h"
-#include "referee/game_panels_data.h"
+#include "referee/books_shown.h"
 #include "report/html_text.h"
 #include "report/report_plots.h"
 #include "report/ruling_picture.h"

@@ -14,7 +14,8 @@ packages=(
   libcpp-httplib-dev libmicrohttpd-dev libqrencode-dev libssl-dev liblo-dev libmosquitto-dev mosquitto chromium
   libzbar-dev
   libexif-dev
-  clang libclang-rt-dev
+  clang libclang-rt-dev clang-tidy
+  ninja-build lld ccache clang-format
   dpkg-dev file lintian mandoc
 )
 missing=()

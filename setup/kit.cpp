@@ -6,6 +6,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "engine/io/atomic_write.h"
 #include "engine/io/input_error.h"
@@ -107,7 +108,7 @@ geom::Vec2 game_play_area(const fs::path& game_file) {
       for (std::size_t i = 0; i < entries->size(); ++i)
         placeholders.push_back(disk_with_tags(entries->at(i).at("id").string(), model::DiskKind::ship, kDefaultShipShape, false, id));
   const model::DiskRegistry registry(placeholders);
-  rules::SetupOptions options;
+  rules::InitialStateOptions options;
   options.poses_from_table = true;
   return rules::load_setup(root, game_file, nullptr, &registry, options).data.parameters.play_area_mm;
 }
@@ -155,7 +156,7 @@ Kit make_kit(const fs::path& game_file, const KitOptions& o) {
     }
 
   // The rules' setup, with these shapes: players, cards, the play area and the range template.
-  rules::SetupOptions setup_options;
+  rules::InitialStateOptions setup_options;
   setup_options.poses_from_table = true;
   const model::DiskRegistry provisional(disks);
   rules::Setup setup = rules::load_setup(root, game_file, nullptr, &provisional, setup_options);

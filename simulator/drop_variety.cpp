@@ -6,6 +6,8 @@
 #include <numbers>
 #include <optional>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/random/splitmix64.h"
 #include "simulator/scenario.h"
 #include "simulator/session_variety.h"

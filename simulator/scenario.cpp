@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include <opencv2/calib3d.hpp>
+#include <nlohmann/json.hpp>
 
 #include "engine/io/input_error.h"
 #include "engine/model/bounds.h"

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/videoio.hpp>
+#include <nlohmann/json.hpp>
 
 #include "engine/io/atomic_write.h"
 #include "engine/model/track_frame.h"

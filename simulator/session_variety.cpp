@@ -3,6 +3,8 @@
 #include <fstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/io/atomic_write.h"
 #include "engine/io/json_cursor.h"
 #include "engine/random/splitmix64.h"

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numbers>
 
+#include <nlohmann/json.hpp>
+
 #include "simulator/session_variety.h"
 
 namespace diskref::simulator {

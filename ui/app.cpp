@@ -24,6 +24,7 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 #include <opencv2/imgcodecs.hpp>
+#include <nlohmann/json.hpp>
 
 #include "calibration/camera_model.h"
 #include "engine/io/atomic_write.h"

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "engine/io/input_error.h"
 #include "engine/io/json_cursor.h"

@@ -3,6 +3,7 @@
 // An entry with verdicts read from the table can be decided again from here.
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "ui/imgui_draw.h"
 #include "ui/panels.h"

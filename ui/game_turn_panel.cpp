@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "engine/io/input_error.h"
 #include "engine/rules/order_kind.h"

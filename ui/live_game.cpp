@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
 
 namespace diskref::ui {
 namespace {

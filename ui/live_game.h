@@ -18,9 +18,9 @@
 #include "engine/model/track_frame.h"
 #include "net/live_feed.h"
 #include "pipeline/refereed_game.h"
+#include "referee/books_shown.h"
 #include "referee/referee.h"
 #include "ui/game_inputs.h"
-#include "referee/game_panels_data.h"
 
 namespace diskref::ui {
 

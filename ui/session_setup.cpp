@@ -1,5 +1,7 @@
 #include "ui/session_setup.h"
 
+#include <nlohmann/json.hpp>
+
 #include "engine/io/input_error.h"
 
 namespace diskref::ui {

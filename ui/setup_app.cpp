@@ -13,6 +13,7 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 #include <opencv2/imgcodecs.hpp>
+#include <nlohmann/json.hpp>
 
 #include "engine/io/atomic_write.h"
 #include "ui/gl_texture.h"

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "engine/model/camera_plan.h"
 #include "setup/advice.h"

@@ -1,5 +1,7 @@
 #include "ui/setup_script.h"
 
+#include <nlohmann/json.hpp>
+
 #include "engine/io/json_cursor.h"
 #include "engine/io/jsonl.h"
 

@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 #include <opencv2/imgproc.hpp>
 
+#include "pipeline/playback_schedule.h"
+
 namespace diskref::ui {
 namespace {
 using Clock = std::chrono::steady_clock;
@@ -107,11 +109,9 @@ void SourceWorker::run(std::stop_token stop) {
   // is inherited by the threads it creates.
   setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), options_.nice);
 
-  // The playback clock: frame time `anchor_t` was due at wall time `anchor_wall`.
-  bool anchored = false;
-  Clock::time_point anchor_wall;
-  double anchor_t = 0;
-  double anchor_speed = 1;
+  // The playback clock: the screen does not rush to catch up when it fell behind.
+  pipeline::PlaybackSchedule schedule({.catch_up = false, .fall_behind_s = 0.25});
+  const auto seconds = [](Clock::time_point t) { return std::chrono::duration<double>(t.time_since_epoch()).count(); };
 
   while (!stop.stop_requested()) {
     bool forced = false;  // a seek or a step shows one frame even while paused
@@ -123,13 +123,13 @@ void SourceWorker::run(std::stop_token stop) {
       previous_track_.reset();
       camera_moved_t_.reset();
       stats_.at_end = false;
-      anchored = false;
+      schedule.restart();
       forced = true;
     }
     if (!forced && pending_steps_.load() > 0) {
       --pending_steps_;
       forced = true;
-      anchored = false;
+      schedule.restart();
     }
     bool at_end;
     {
@@ -137,7 +137,7 @@ void SourceWorker::run(std::stop_token stop) {
       at_end = stats_.at_end;
     }
     if (!forced && (paused_.load() || at_end)) {
-      anchored = false;
+      schedule.restart();
       std::unique_lock lock(mutex_);
       wake_.wait_for(lock, std::chrono::milliseconds(50));
       continue;
@@ -155,18 +155,11 @@ void SourceWorker::run(std::stop_token stop) {
     double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 
     if (options_.realtime && !forced) {
-      double speed = speed_.load();
-      if (!anchored || speed != anchor_speed) {
-        anchored = true;
-        anchor_wall = Clock::now();
-        anchor_t = frame.t;
-        anchor_speed = speed;
-      }
-      auto due = anchor_wall + std::chrono::duration_cast<Clock::duration>(
-                                   std::chrono::duration<double>((frame.t - anchor_t) / speed));
+      const double due_s = schedule.due(frame.t, speed_.load(), seconds(Clock::now()));
+      const auto due = Clock::time_point(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(due_s)));
       std::unique_lock lock(mutex_);
       wake_.wait_until(lock, due, [&] { return stop.stop_requested() || pending_seek_.load() >= 0; });
-      if (Clock::now() > due + std::chrono::milliseconds(250)) anchored = false;  // fell behind: don't rush
+      schedule.shown(due_s, seconds(Clock::now()));
     }
 
     if (result.frame && on_frame_) on_frame_(*result.frame, frame);

@@ -1,5 +1,7 @@
 #include "vision/camera_settings_file.h"
 
+#include <nlohmann/json.hpp>
+
 #include "engine/io/atomic_write.h"
 #include "engine/io/json_cursor.h"
 #include "vision/camera_inventory.h"

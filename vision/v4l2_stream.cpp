@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/io/input_error.h"
 #include "vision/camera_settings_file.h"
 

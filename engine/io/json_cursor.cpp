@@ -5,6 +5,8 @@
 #include <sstream>
 #include <unordered_set>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/io/input_error.h"
 
 namespace diskref::io {

@@ -3,6 +3,8 @@
 #include <fstream>
 #include <algorithm>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/io/input_error.h"
 
 namespace diskref::io {

@@ -1,5 +1,7 @@
 #include "engine/model/counter_face.h"
 
+#include <nlohmann/json.hpp>
+
 #include "engine/model/disk_registry.h"
 
 namespace diskref::model {

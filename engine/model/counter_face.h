@@ -17,7 +17,7 @@
 #include <string>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "engine/io/json_cursor.h"
 #include "engine/model/disk_kind.h"

@@ -5,6 +5,7 @@
 #include <map>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "engine/model/bounds.h"
 #include "engine/model/shape_json.h"

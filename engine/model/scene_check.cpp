@@ -3,6 +3,8 @@
 #include <cmath>
 #include <map>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/geometry/flip_path.h"
 #include "engine/geometry/range.h"
 #include "engine/model/bounds.h"

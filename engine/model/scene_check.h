@@ -15,7 +15,7 @@
 #include <variant>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "engine/geometry/shape.h"
 #include "engine/io/json_cursor.h"

@@ -1,5 +1,7 @@
 #include "engine/model/shape_json.h"
 
+#include <nlohmann/json.hpp>
+
 #include "engine/model/bounds.h"
 
 namespace diskref::model {

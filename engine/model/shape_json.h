@@ -3,7 +3,7 @@
 // {"type": "flatted_circle", "diameter_mm": ..., "flat_to_flat_mm": ...},
 // {"type": "rect", "length_mm": ..., "width_mm": ...}.
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "engine/geometry/shape.h"
 #include "engine/io/json_cursor.h"

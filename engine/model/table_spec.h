@@ -4,7 +4,7 @@
 #include <array>
 #include <filesystem>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "engine/geometry/vec2.h"
 #include "engine/io/json_cursor.h"

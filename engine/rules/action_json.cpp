@@ -2,6 +2,8 @@
 
 #include <type_traits>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/model/bounds.h"
 #include "engine/model/shape_json.h"
 #include "engine/rules/rules_json.h"

@@ -4,7 +4,7 @@
 //    "target": "tderet", "drops": [{"purpose": "damage", "hits": 2}, {"crits": ["bridge"]}]}
 // Every action may carry a "note" (ignored: for the rule text a step illustrates).
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "engine/io/json_cursor.h"
 #include "engine/rules/actions.h"

@@ -1,5 +1,7 @@
 #include "engine/rules/activation.h"
 
+#include <nlohmann/json.hpp>
+
 #include "engine/rules/cloaks.h"
 #include "engine/rules/refusal.h"
 #include "engine/rules/state_queries.h"

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/rules/text.h"
 #include "engine/rules/refusal.h"
 #include "engine/rules/state_queries.h"

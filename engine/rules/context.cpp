@@ -1,5 +1,7 @@
 #include "engine/rules/context.h"
 
+#include <nlohmann/json.hpp>
+
 namespace diskref::rules {
 
 DropOutcome Ctx::drop(const DropRequest& request) {

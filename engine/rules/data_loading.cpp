@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/io/input_error.h"
 #include "engine/model/shape_json.h"
 #include "engine/rules/rules_json.h"

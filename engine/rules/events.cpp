@@ -1,5 +1,7 @@
 #include "engine/rules/events.h"
 
+#include <nlohmann/json.hpp>
+
 namespace diskref::rules {
 
 nlohmann::json event_to_json(const Event& event) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/rules/boarding.h"
 #include "engine/rules/initiative.h"
 #include "engine/rules/phase_turns.h"

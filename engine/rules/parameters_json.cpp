@@ -3,6 +3,8 @@
 #include <functional>
 #include <string_view>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/model/bounds.h"
 
 namespace diskref::rules {

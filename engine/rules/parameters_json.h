@@ -3,7 +3,7 @@
 // is either a plain value or {"value": ..., "open_parameter": N, "why": "..."}; unknown names are
 // refused with the list of known ones.
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "engine/io/json_cursor.h"
 #include "engine/rules/parameters.h"

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/rules/refusal.h"
 #include "engine/rules/state_queries.h"
 

@@ -1,5 +1,7 @@
 #include "engine/rules/player_view.h"
 
+#include <nlohmann/json.hpp>
+
 #include "engine/rules/state_json.h"
 #include "engine/rules/state_queries.h"
 

@@ -1,5 +1,7 @@
 #include "engine/rules/script.h"
 
+#include <nlohmann/json.hpp>
+
 #include "engine/io/json_cursor.h"
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"
@@ -9,7 +11,7 @@
 #include "engine/rules/data_loading.h"
 #include "engine/rules/parameters_json.h"
 #include "engine/rules/player_view.h"
-#include "engine/rules/setup.h"
+#include "engine/rules/initial_state.h"
 #include "engine/rules/state_json.h"
 #include "engine/rules/state_queries.h"
 
@@ -32,7 +34,7 @@ std::filesystem::path existing_path(const io::JsonCursor& c, const std::filesyst
 }  // namespace
 
 Setup load_setup(const io::JsonCursor& setup, const std::filesystem::path& file, const model::TableSpec* table,
-                 const model::DiskRegistry* registry, const SetupOptions& options) {
+                 const model::DiskRegistry* registry, const InitialStateOptions& options) {
   setup.allow_only({"about", "data", "parameters", "table", "registry", "drops", "players", "ships", "terrain"});
   Setup out;
   std::vector<std::filesystem::path> data_paths;

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "engine/rules/actions.h"
 #include "engine/rules/events.h"
@@ -17,7 +17,7 @@
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"
 #include "engine/rules/refusal.h"
-#include "engine/rules/setup.h"
+#include "engine/rules/initial_state.h"
 #include "engine/rules/state.h"
 
 namespace diskref::rules {
@@ -44,7 +44,7 @@ struct Setup {
 // `file`. `table` and `registry`, when given, stand over the setup's own "table" and "registry"
 // members (the referee has them from the command line).
 Setup load_setup(const io::JsonCursor& setup, const std::filesystem::path& file, const model::TableSpec* table,
-                 const model::DiskRegistry* registry, const SetupOptions& options = {});
+                 const model::DiskRegistry* registry, const InitialStateOptions& options = {});
 
 struct LogEntry {
   std::size_t index = 0;  // position in the script's "actions"

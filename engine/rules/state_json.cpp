@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "engine/rules/rules_json.h"
 #include "engine/rules/text.h"

@@ -1,5 +1,7 @@
 // A camera file (the lens), and whether it fits a 1920x1080 video, as `diskref track` asks.
 #include "calibration/camera_model.h"
+#include <nlohmann/json.hpp>
+
 #include "fuzz/fuzz_files.h"
 #include "fuzz/fuzz_target.h"
 

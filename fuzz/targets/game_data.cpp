@@ -1,6 +1,8 @@
 // A game data file (data/rules/*.json) after the bundled critical types, as `diskref play` merges
 // them.
 #include "engine/rules/data_loading.h"
+#include <nlohmann/json.hpp>
+
 #include "fuzz/fuzz_files.h"
 #include "fuzz/fuzz_target.h"
 

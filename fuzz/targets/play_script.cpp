@@ -1,6 +1,8 @@
 // A play script for `diskref play`, beside the bundled ones (its "../rules" and table files are
 // found): loaded and played to the end.
 #include "engine/rules/script.h"
+#include <nlohmann/json.hpp>
+
 #include "fuzz/fuzz_files.h"
 #include "fuzz/fuzz_target.h"
 

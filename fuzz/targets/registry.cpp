@@ -1,5 +1,7 @@
 // A disk registry (disks.json).
 #include "engine/model/disk_registry.h"
+#include <nlohmann/json.hpp>
+
 #include "fuzz/fuzz_files.h"
 #include "fuzz/fuzz_target.h"
 

@@ -1,5 +1,7 @@
 // A first table's setup file (setup.json in a setup folder: `diskref ui --setup`, `diskref setup`).
 #include "fuzz/fuzz_files.h"
+#include <nlohmann/json.hpp>
+
 #include "fuzz/fuzz_target.h"
 #include "setup/setup_state.h"
 

@@ -1,5 +1,7 @@
 // A table file (play area and corner markers).
 #include "engine/model/table_spec.h"
+#include <nlohmann/json.hpp>
+
 #include "fuzz/fuzz_files.h"
 #include "fuzz/fuzz_target.h"
 

@@ -1,5 +1,7 @@
 // A table pose file (`diskref track --table-pose`), checked against the duel sample's table.
 #include "calibration/camera_pose.h"
+#include <nlohmann/json.hpp>
+
 #include "engine/model/table_spec.h"
 #include "fuzz/fuzz_files.h"
 #include "fuzz/fuzz_target.h"

@@ -8,6 +8,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
+#include <nlohmann/json.hpp>
 
 #include "calibration/camera_model.h"
 #include "calibration/projection_uncertainty.h"

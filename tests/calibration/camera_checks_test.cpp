@@ -2,6 +2,7 @@
 // table: each problem named in the file that has it, not blamed on the table later.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "calibration/camera_model.h"
 #include "calibration/camera_pose.h"

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "calibration/pinhole_from_plane.h"
 #include "engine/io/input_error.h"

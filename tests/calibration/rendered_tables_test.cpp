@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
+#include <nlohmann/json.hpp>
 
 #include "calibration/camera_pose.h"
 #include "engine/io/json_cursor.h"

@@ -3,6 +3,7 @@
 // (their camera.json), within the uncertainty the calibration predicts.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "calibration/camera_model.h"
 #include "calibration/camera_pose.h"

@@ -16,6 +16,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "engine/model/track_frame.h"
 #include "tests/calibration/command_runner.h"
@@ -207,9 +208,19 @@ TEST_F(CliFaults, ATrackerOutOfDiskStopsLoudlyWithItsLinesKept) {
               line_with(err, "diskref track").c_str());
 }
 
+// The newlines in `file` so far (0 when it is not there yet).
+long long whole_lines_in(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  long long lines = 0;
+  for (char c; in.get(c);) lines += c == '\n';
+  return lines;
+}
+
 TEST_F(CliFaults, ATrackerKilledAtRandomMomentsLeavesAReadableFile) {
   std::mt19937 random(42);
-  std::uniform_int_distribution<int> delay_ms(1500, 5000);
+  // Killed once the file holds a random number of frames (not after a random time, which on a
+  // slow machine may come before the first frame): wherever a write is when the kill comes.
+  std::uniform_int_distribution<int> frames_before_kill(1, 120);
   for (int kill_no = 1; kill_no <= 4; ++kill_no) {
     const std::string out = path("killed-" + std::to_string(kill_no) + ".jsonl");
     const pid_t child = ::fork();
@@ -219,11 +230,19 @@ TEST_F(CliFaults, ATrackerKilledAtRandomMomentsLeavesAReadableFile) {
       ::execl("/bin/sh", "sh", "-c", ("exec " + kDiskref + " " + args).c_str(), static_cast<char*>(nullptr));
       ::_exit(127);
     }
-    const int wait = delay_ms(random);
-    std::this_thread::sleep_for(std::chrono::milliseconds(wait));
-    ::kill(child, SIGKILL);
+    const long long kill_after = frames_before_kill(random);
     int status = 0;
-    ::waitpid(child, &status, 0);
+    bool ended = false;
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(180);
+    while (!ended && whole_lines_in(out) < kill_after) {
+      ASSERT_LT(std::chrono::steady_clock::now(), give_up) << "kill " << kill_no << ": not " << kill_after << " frames in 180 s";
+      ended = ::waitpid(child, &status, WNOHANG) == child;
+      if (!ended) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    if (!ended) {
+      ::kill(child, SIGKILL);
+      ::waitpid(child, &status, 0);
+    }
     std::vector<std::string> cut_short;
     std::size_t lines = 0;
     if (fs::exists(out)) {
@@ -232,7 +251,7 @@ TEST_F(CliFaults, ATrackerKilledAtRandomMomentsLeavesAReadableFile) {
       EXPECT_TRUE(text.empty() || text.back() == '\n') << "kill " << kill_no << ": a line cut short";
       EXPECT_EQ(model::load_track_jsonl(out).size(), lines);
     }
-    std::printf("[fault] diskref track kill -9 no. %d, %d ms in (%s): %zu frames on disk, all read back\n", kill_no, wait,
+    std::printf("[fault] diskref track kill -9 no. %d, after %lld frames (%s): %zu frames on disk, all read back\n", kill_no, kill_after,
                 WIFSIGNALED(status) ? "killed" : "had finished", lines);
   }
 }

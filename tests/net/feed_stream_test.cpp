@@ -11,6 +11,7 @@
 #include <thread>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "child_process.h"
 #include "raw_http.h"
@@ -168,7 +169,9 @@ TEST_F(LiveFeedTest, BadClientsCostTheRefereeNothingAndAreEachReportedOnce) {
   }
   const int never_reads = connect_loopback(port, 4096, "127.0.3.1");
   send_all(never_reads, get_stream);
-  std::this_thread::sleep_for(500ms);
+  // Every one of the hundred is taken once its answer has begun (looked at, not read).
+  for (const int socket : readers) ASSERT_TRUE(answer_begun(socket));
+  ASSERT_TRUE(answer_begun(never_reads));
   // The 101st is turned away.
   EXPECT_EQ(exchange(port, "GET /feed/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", 3s).substr(0, 12),
             "HTTP/1.1 503");

@@ -17,6 +17,7 @@
 
 #include <gtest/gtest.h>
 #include <opencv2/imgcodecs.hpp>
+#include <nlohmann/json.hpp>
 
 #include "tests/support/free_port.h"
 #include "child_process.h"
@@ -116,6 +117,8 @@ TEST(Hall, SeveralTablesThroughARealBrokerThatIsKilledAndRestarted) {
   for (int i = 0; i < 100 && during != "lost"; ++i, std::this_thread::sleep_for(50ms)) during = mqtt_status(std::stoi(*overlay_port));
   EXPECT_EQ(during, "lost");
   EXPECT_EQ(browser.evaluate("document.getElementById('broker').textContent").get<std::string>().find("broker lost"), 0u);
+  // The broker stays away a while (an outage's length, not a wait for something): the referees
+  // try to reach it meanwhile and must keep refereeing.
   std::this_thread::sleep_for(1s);
   broker.start();
   ASSERT_TRUE(browser.wait_until("window.diskref.broker === 'connected'", 15s)) << hall.log_text();

@@ -5,6 +5,7 @@
 #include "net/hall.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "net/feed_hub.h"
 

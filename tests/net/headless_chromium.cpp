@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 namespace diskref::testing {
 namespace {
 

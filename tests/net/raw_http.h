@@ -67,6 +67,15 @@ inline std::string receive_for(int fd, std::chrono::milliseconds timeout, const 
   }
 }
 
+// Whether the server's answer has begun to arrive within `timeout`: waits until there are bytes
+// to read, and leaves them there (looked at with MSG_PEEK, not read).
+inline bool answer_begun(int fd, std::chrono::milliseconds timeout = std::chrono::seconds(30)) {
+  pollfd p{fd, POLLIN, 0};
+  if (::poll(&p, 1, static_cast<int>(timeout.count())) <= 0) return false;
+  char first = 0;
+  return ::recv(fd, &first, 1, MSG_PEEK) == 1;
+}
+
 // Whether the peer has closed the connection (or reset it) within `timeout`, whatever it sent
 // before.
 inline bool closed_by_peer(int fd, std::chrono::milliseconds timeout) {

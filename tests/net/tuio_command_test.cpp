@@ -1,6 +1,7 @@
 // `diskref referee --tuio` end to end: the sample game refereed from its truth, a real OSC
 // receiver (liblo) in the test listening where it sends; what arrives is what the truth says.
 #include <lo/lo.h>
+#include <nlohmann/json.hpp>
 
 #include "osc_args.h"
 

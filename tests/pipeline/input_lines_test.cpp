@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "engine/io/input_error.h"
 #include "pipeline/input_lines.h"

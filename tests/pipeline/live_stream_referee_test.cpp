@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 #include <opencv2/videoio.hpp>
+#include <nlohmann/json.hpp>
 
 #include "calibration/camera_model.h"
 #include "engine/io/input_error.h"

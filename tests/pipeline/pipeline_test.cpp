@@ -2,6 +2,7 @@
 // from outside, finished once; a recording it made replays to the game it refereed.
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "pipeline/game_replay.h"
 #include "pipeline/pipeline.h"

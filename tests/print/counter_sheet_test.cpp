@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
+#include <nlohmann/json.hpp>
 
 #include "engine/io/json_cursor.h"
 #include "print/counter_sheet.h"

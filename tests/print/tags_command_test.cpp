@@ -24,6 +24,7 @@
 #include <opencv2/calib3d.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
+#include <nlohmann/json.hpp>
 
 #include "engine/geometry/shape.h"
 #include "engine/model/disk_registry.h"

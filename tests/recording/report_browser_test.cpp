@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
+#include <nlohmann/json.hpp>
 
 #include "tests/net/headless_chromium.h"
 #include "tests/recording/recorded_sample.h"

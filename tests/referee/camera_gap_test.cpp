@@ -3,6 +3,7 @@
 // unseen (a warning, the books take it, never a move); a move begun once the camera is back, or
 // under way when it went away, is read as a move.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "referee/referee.h"
 #include "tests/referee/fake_table.h"

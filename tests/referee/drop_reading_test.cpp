@@ -4,6 +4,7 @@
 // referee's word over any read, logged; the evidence in the log entry. Against a FakeTable whose
 // truth the test sets.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "engine/io/input_error.h"
 #include "referee/referee.h"

@@ -199,6 +199,19 @@ TEST_F(RefereeCommand, ACameraGapIsSaidOnceAndTheTableIsReadAgainAfterIt) {
   EXPECT_NE(page.find("<section class=\"ruling warning\""), std::string::npos);
   EXPECT_NE(page.find(said), std::string::npos);
 
+  // A longer allowance (--camera-gap-s): 1.3 s without frames is no gap, and a replay of the
+  // recording keeps the allowance it was made with.
+  r = run("referee --tracks " + path("across.jsonl") + " " + files() + " --out " + path("lenient.json") +
+          " --camera-gap-s 2 --record " + path("rec-lenient") + " --quiet");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(warnings_of(read(path("lenient.json")), "camera_gap").empty());
+  r = run("referee --session " + path("rec-lenient") + " --out " + path("lenient-again.json") + " --quiet");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(read(path("lenient-again.json"))["log"], read(path("lenient.json"))["log"]);
+  r = run("referee --tracks " + path("across.jsonl") + " " + files() + " --out " + path("x.json") + " --camera-gap-s 0");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--camera-gap-s: must be between 0.1 and 3600 s"), std::string::npos) << r.err;
+
   without_frames(3.4, 5.3, "over.jsonl");
   r = run("referee --tracks " + path("over.jsonl") + " " + files() + " --out " + path("over.json") + " --story --quiet");
   ASSERT_EQ(r.status, 0) << r.err;

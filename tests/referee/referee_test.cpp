@@ -5,6 +5,7 @@
 #include "referee/referee.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "engine/io/input_error.h"
 #include "engine/io/json_cursor.h"

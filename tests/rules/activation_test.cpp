@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "tests/rules/rules_test_support.h"
 

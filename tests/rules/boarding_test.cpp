@@ -1,6 +1,7 @@
 // Step 4: Boarding (docs/rules/step4-boarding.txt).
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "tests/rules/rules_test_support.h"
 

@@ -1,6 +1,7 @@
 // Step Three: cloaking devices, types I, II and III (docs/rules/step3-execute-orders.txt).
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "tests/rules/rules_test_support.h"
 

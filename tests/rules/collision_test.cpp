@@ -1,6 +1,7 @@
 // Step Three: collisions and evasive action (docs/rules/step3-execute-orders.txt, "Collision").
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "tests/rules/rules_test_support.h"
 

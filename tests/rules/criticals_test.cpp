@@ -1,6 +1,7 @@
 // Step Three: critical hits (docs/rules/step3-execute-orders.txt, "Critical Hits").
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "engine/rules/criticals.h"
 #include "tests/rules/rules_test_support.h"

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/io/json_cursor.h"
 #include "engine/rules/action_json.h"
 #include "engine/rules/data_loading.h"
-#include "engine/rules/setup.h"
+#include "engine/rules/initial_state.h"
 #include "engine/rules/state_check.h"
 #include "engine/rules/state_json.h"
 

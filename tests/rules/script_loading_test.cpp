@@ -2,6 +2,7 @@
 // the problem (InputError), never a half-built game.
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "engine/io/input_error.h"
 #include "engine/io/json_cursor.h"

@@ -1,6 +1,7 @@
 // Step Two: Assign Orders (docs/rules/step2-assign-orders.txt), sentence by sentence.
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "engine/io/input_error.h"
 #include "engine/rules/player_view.h"

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "engine/io/json_cursor.h"
 #include "engine/rules/action_json.h"

@@ -1,6 +1,7 @@
 // Step Three: torpedoes (docs/rules/step3-execute-orders.txt, "Torpedoes").
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "tests/rules/rules_test_support.h"
 

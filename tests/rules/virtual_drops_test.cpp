@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "engine/rules/context.h"
 #include "engine/rules/criticals.h"

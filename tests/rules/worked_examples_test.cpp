@@ -2,6 +2,7 @@
 // the text gives, and checked against the outcomes the text states.
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "engine/geometry/distance.h"
 #include "engine/rules/script.h"

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "calibration/camera_model.h"
 #include "setup/disks_check.h"

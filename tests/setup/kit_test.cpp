@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "tests/setup/setup_scene.h"
 #include <opencv2/imgproc.hpp>

@@ -7,6 +7,7 @@
 #include <regex>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "tests/calibration/command_runner.h"
 

@@ -12,36 +12,20 @@
 #include "setup/advice.h"
 #include "simulator/scenario.h"
 #include "simulator/session.h"
+#include "tests/support/scene_json.h"
 
 namespace diskref::setup::testing {
 
 inline nlohmann::json setup_scene_json(double duration_s = 0.5) {
-  nlohmann::json disks = nlohmann::json::array();
-  auto ship = [&](const std::string& name, int up, int down) {
-    disks.push_back({{"name", name}, {"kind", "ship"},
-                     {"shape", {{"type", "flatted_circle"}, {"diameter_mm", 63.5}, {"flat_to_flat_mm", 57.2}}},
-                     {"tags", {{{"id", up}, {"face", "up"}, {"size_mm", 24}, {"heading_offset_deg", 0}},
-                               {{"id", down}, {"face", "down"}, {"size_mm", 24}, {"heading_offset_deg", 0}}}}});
-  };
-  ship("enterprise", 10, 11);
-  ship("defiant", 12, 13);
-  disks.push_back({{"name", "torpedo-1"}, {"kind", "torpedo"}, {"shape", {{"type", "circle"}, {"diameter_mm", 25.4}}},
-                   {"tags", {{{"id", 40}, {"face", "up"}, {"size_mm", 9.5}, {"heading_offset_deg", 0}},
-                             {{"id", 41}, {"face", "down"}, {"size_mm", 9.5}, {"heading_offset_deg", 0}}}}});
+  using namespace diskref::testing;
+  nlohmann::json disks = {
+      ship_json("enterprise", 10, 11), ship_json("defiant", 12, 13),
+      disk_json("torpedo-1", "torpedo", circle_shape(25.4), {tag_json(40, "up", 9.5), tag_json(41, "down", 9.5)})};
   return {{"duration_s", duration_s},
           {"fps", 15},
           {"seed", 3},
-          {"camera",
-           {{"resolution", {1280, 720}},
-            {"horizontal_fov_deg", 60},
-            {"pose", {{"height_mm", 700}, {"tilt_deg", 0}, {"yaw_deg", 90}, {"look_at_mm", {200, 150}}}}}},
-          {"table",
-           {{"play_area_mm", {400, 300}},
-            {"corner_markers",
-             {{{"id", 0}, {"center_mm", {-36, -36}}, {"size_mm", 30}},
-              {{"id", 1}, {"center_mm", {436, -36}}, {"size_mm", 30}},
-              {{"id", 2}, {"center_mm", {436, 336}}, {"size_mm", 30}},
-              {{"id", 3}, {"center_mm", {-36, 336}}, {"size_mm", 30}}}}}},
+          {"camera", camera_json({.height_mm = 700, .tilt_deg = 0})},
+          {"table", table_json(400, 300, corner_markers_json(400, 300, 36, 30))},
           {"disks", {{"disks", disks}}},
           {"surface", {{"mat", "cloth"}, {"table", "wood"}, {"mat_margin_mm", 60}, {"table_margin_mm", 400}}},
           {"start",

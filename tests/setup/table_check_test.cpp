@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 #include <opencv2/imgproc.hpp>
+#include <nlohmann/json.hpp>
 
 #include "setup/table_check.h"
 #include "tests/setup/setup_scene.h"

@@ -3,6 +3,7 @@
 // never goes through the table, ending exactly there; the truth's view of them; bad drops refused.
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "engine/geometry/distance.h"
 #include "engine/geometry/shape.h"

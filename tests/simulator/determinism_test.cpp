@@ -1,6 +1,7 @@
 // A render is a pure function of the scenario and its seed.
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "simulator/session.h"
 #include "tests/simulator/table_scene_support.h"

@@ -20,6 +20,7 @@
 
 #include <gtest/gtest.h>
 #include <opencv2/imgproc.hpp>
+#include <nlohmann/json.hpp>
 
 #include "print/disk_appearance.h"
 #include "simulator/session.h"

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 #include <opencv2/videoio.hpp>
+#include <nlohmann/json.hpp>
 
 #include "calibration/camera_model.h"
 #include "engine/model/track_frame.h"

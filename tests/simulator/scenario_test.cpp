@@ -1,6 +1,7 @@
 // Scenario files: what is read, and how bad ones are reported (file, JSON path, problem).
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "engine/io/input_error.h"
 #include "tests/simulator/table_scene_support.h"

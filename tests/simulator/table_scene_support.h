@@ -9,38 +9,21 @@
 
 #include "engine/io/json_cursor.h"
 #include "simulator/scenario.h"
+#include "tests/support/scene_json.h"
 
 namespace diskref::simulator::testing {
 
 inline nlohmann::json small_table_scenario(bool distorted, bool effects) {
-  nlohmann::json disks = nlohmann::json::array();
-  auto ship = [&](const std::string& name, int up, int down) {
-    disks.push_back({{"name", name}, {"kind", "ship"},
-                     {"shape", {{"type", "flatted_circle"}, {"diameter_mm", 63.5}, {"flat_to_flat_mm", 57.2}}},
-                     {"tags", {{{"id", up}, {"face", "up"}, {"size_mm", 24}, {"heading_offset_deg", 0}},
-                               {{"id", down}, {"face", "down"}, {"size_mm", 24}, {"heading_offset_deg", 90}}}}});
-  };
-  ship("enterprise", 10, 11);
-  ship("defiant", 12, 13);
-  ship("reliant", 14, 15);
-  ship("edge", 16, 17);
-  disks.push_back({{"name", "torpedo"}, {"kind", "torpedo"}, {"shape", {{"type", "circle"}, {"diameter_mm", 44.45}}},
-                   {"tags", {{{"id", 40}, {"face", "up"}, {"size_mm", 17}, {"heading_offset_deg", 0}}}}});
+  using namespace diskref::testing;
+  nlohmann::json disks = {ship_json("enterprise", 10, 11, 90), ship_json("defiant", 12, 13, 90),
+                          ship_json("reliant", 14, 15, 90), ship_json("edge", 16, 17, 90),
+                          disk_json("torpedo", "torpedo", circle_shape(44.45), {tag_json(40, "up", 17)})};
   nlohmann::json scenario = {
       {"duration_s", 2.0},
       {"fps", 10},
       {"seed", 5},
-      {"camera",
-       {{"resolution", {1280, 720}},
-        {"horizontal_fov_deg", 60},
-        {"pose", {{"height_mm", 700}, {"tilt_deg", distorted ? 20 : 0}, {"yaw_deg", 90}, {"look_at_mm", {200, 150}}}}}},
-      {"table",
-       {{"play_area_mm", {400, 300}},
-        {"corner_markers",
-         {{{"id", 0}, {"center_mm", {-30, -30}}, {"size_mm", 30}},
-          {{"id", 1}, {"center_mm", {430, -30}}, {"size_mm", 30}},
-          {{"id", 2}, {"center_mm", {430, 330}}, {"size_mm", 30}},
-          {{"id", 3}, {"center_mm", {-30, 330}}, {"size_mm", 30}}}}}},
+      {"camera", camera_json({.height_mm = 700, .tilt_deg = distorted ? 20.0 : 0.0})},
+      {"table", table_json(400, 300, corner_markers_json(400, 300, 30, 30))},
       {"disks", {{"disks", disks}}},
       {"surface", {{"mat", "cloth"}, {"table", "wood"}, {"mat_margin_mm", 60}, {"table_margin_mm", 400}}},
       {"start",

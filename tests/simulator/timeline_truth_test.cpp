@@ -1,6 +1,7 @@
 // The timeline's motions and the ground truth's states, without rendering.
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "engine/geometry/shape.h"
 #include "engine/io/input_error.h"

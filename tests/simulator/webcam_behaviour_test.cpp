@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 #include <opencv2/imgproc.hpp>
+#include <nlohmann/json.hpp>
 
 #include "engine/io/input_error.h"
 #include "simulator/webcam_variety.h"

@@ -1,6 +1,7 @@
 #include "ui/event_log.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "tests/referee/test_table.h"
 

@@ -3,6 +3,8 @@
 
 #include <filesystem>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/io/input_error.h"
 #include "tests/recording/session_dir.h"
 #include "ui/session_setup.h"

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
+#include <nlohmann/json.hpp>
 
 #include "calibration/camera_pose.h"
 #include "engine/rules/data_loading.h"

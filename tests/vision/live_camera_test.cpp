@@ -9,6 +9,7 @@
 #include <future>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "engine/io/input_error.h"
 #include "tests/vision/fake_v4l2_device.h"

@@ -19,6 +19,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
+#include <nlohmann/json.hpp>
 
 #include "engine/io/input_error.h"
 #include "tests/support/free_port.h"

@@ -15,38 +15,26 @@
 #include "engine/io/json_cursor.h"
 #include "simulator/scenario.h"
 #include "simulator/session.h"
+#include "tests/support/scene_json.h"
 
 namespace diskref::vision::test {
 
 inline nlohmann::json tracking_scenario(bool distorted) {
-  auto tag = [](int id, const char* face, double size, double offset) {
-    return nlohmann::json{{"id", id}, {"face", face}, {"size_mm", size}, {"heading_offset_deg", offset}};
-  };
-  const nlohmann::json flatted = {{"type", "flatted_circle"}, {"diameter_mm", 63.5}, {"flat_to_flat_mm", 57.2}};
-  const nlohmann::json torpedo = {{"type", "circle"}, {"diameter_mm", 25.4}};
+  using namespace diskref::testing;
+  const nlohmann::json torpedo = circle_shape(25.4);
   nlohmann::json disks = nlohmann::json::array({
-      {{"name", "enterprise"}, {"kind", "ship"}, {"shape", flatted}, {"tags", {tag(10, "up", 24, 0), tag(11, "down", 24, 0)}}},
-      {{"name", "defiant"}, {"kind", "ship"}, {"shape", flatted}, {"tags", {tag(12, "up", 24, 0), tag(13, "down", 24, 90)}}},
-      {{"name", "reliant"}, {"kind", "ship"}, {"thickness_mm", 3}, {"shape", {{"type", "circle"}, {"diameter_mm", 63.5}}},
-       {"tags", {tag(14, "up", 24, 180), tag(15, "down", 24, 0)}}},
-      {{"name", "torpedo-1"}, {"kind", "torpedo"}, {"shape", torpedo}, {"tags", {tag(40, "up", 9.5, 0)}}},
-      {{"name", "torpedo-2"}, {"kind", "torpedo"}, {"shape", torpedo}, {"tags", {tag(41, "up", 9.5, 0)}}},
+      ship_json("enterprise", 10, 11),
+      ship_json("defiant", 12, 13, 90),
+      disk_json("reliant", "ship", circle_shape(63.5), {tag_json(14, "up", 24, 180), tag_json(15, "down", 24)}, 3),
+      disk_json("torpedo-1", "torpedo", torpedo, {tag_json(40, "up", 9.5)}),
+      disk_json("torpedo-2", "torpedo", torpedo, {tag_json(41, "up", 9.5)}),
   });
   nlohmann::json scenario = {
       {"duration_s", 3.0},
       {"fps", 15},
       {"seed", 21},
-      {"camera",
-       {{"resolution", {1280, 720}},
-        {"horizontal_fov_deg", 60},
-        {"pose", {{"height_mm", 650}, {"tilt_deg", 18}, {"yaw_deg", 90}, {"look_at_mm", {200, 150}}}}}},
-      {"table",
-       {{"play_area_mm", {400, 300}},
-        {"corner_markers",
-         {{{"id", 0}, {"center_mm", {-30, -30}}, {"size_mm", 30}},
-          {{"id", 1}, {"center_mm", {430, -30}}, {"size_mm", 30}},
-          {{"id", 2}, {"center_mm", {430, 330}}, {"size_mm", 30}},
-          {{"id", 3}, {"center_mm", {-30, 330}}, {"size_mm", 30}}}}}},
+      {"camera", camera_json({.height_mm = 650, .tilt_deg = 18})},
+      {"table", table_json(400, 300, corner_markers_json(400, 300, 30, 30))},
       {"disks", {{"disks", disks}}},
       {"surface", {{"mat", "starfield"}, {"table", "wood"}, {"mat_margin_mm", 60}, {"table_margin_mm", 400}}},
       {"start",

@@ -4,17 +4,23 @@
 #include <filesystem>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "calibration/camera_model.h"
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"
 #include "render_scenarios.h"
 #include "vision/frame_source.h"
-#include "vision/track_evaluation.h"
+#include "simulator/track_evaluation.h"
 #include "vision/tracker.h"
 
 namespace diskref::vision {
 namespace {
+
+using simulator::TrackEvaluation;
+using simulator::evaluate_tracks;
+using simulator::format_evaluation;
+using simulator::KindFigures;
 
 namespace fs = std::filesystem;
 

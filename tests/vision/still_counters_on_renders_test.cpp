@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "calibration/camera_model.h"
 #include "engine/model/disk_registry.h"

@@ -25,6 +25,7 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "calibration/camera_model.h"
 #include "engine/model/disk_registry.h"
@@ -32,11 +33,15 @@
 #include "engine/model/track_frame.h"
 #include "simulator/session_variety.h"
 #include "vision/frame_source.h"
-#include "vision/track_evaluation.h"
+#include "simulator/track_evaluation.h"
 #include "vision/tracker.h"
 
 namespace diskref::vision {
 namespace {
+
+using simulator::TrackEvaluation;
+using simulator::evaluate_tracks;
+using simulator::accumulate;
 
 namespace fs = std::filesystem;
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "calibration/camera_model.h"
 #include "engine/model/disk_registry.h"
@@ -20,11 +21,14 @@
 #include "simulator/webcam_variety.h"
 #include "vision/frame_source.h"
 #include "vision/settle_readings.h"
-#include "vision/track_evaluation.h"
+#include "simulator/track_evaluation.h"
 #include "vision/tracker.h"
 
 namespace diskref::vision {
 namespace {
+
+using simulator::TrackEvaluation;
+using simulator::evaluate_tracks;
 
 namespace fs = std::filesystem;
 

@@ -1,4 +1,4 @@
-#include "vision/track_evaluation.h"
+#include "simulator/track_evaluation.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,7 @@
 
 #include "engine/geometry/vec2.h"
 
-namespace diskref::vision {
+namespace diskref::simulator {
 namespace {
 
 void add_pose_error(KindFigures& k, double position_mm, double heading_deg) {
@@ -370,4 +370,4 @@ std::string format_evaluation(const TrackEvaluation& e) {
   return out;
 }
 
-}  // namespace diskref::vision
+}  // namespace diskref::simulator

@@ -1,5 +1,6 @@
 #pragma once
-// What anyone at the table may see of the books, as plain values: the ship panels and the turn.
+// The books as shown: what anyone at the table may see of them, as plain values (the ship panels
+// and the turn), for every display of the game, not for one screen.
 // The companion screen's ImGui panels draw exactly these (and --views-json writes them, so a test
 // reads the numbers the screen shows); the live feed (net/) sends them to spectators. Hidden
 // information stays hidden: an order is "face down" until revealed, a concealed crew disk says
@@ -9,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "engine/rules/game_data.h"
 #include "engine/rules/state.h"

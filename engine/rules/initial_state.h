@@ -15,7 +15,7 @@
 
 namespace diskref::rules {
 
-struct SetupOptions {
+struct InitialStateOptions {
   // The table gives every ship's and terrain's pose (the referee, spec §9): a pose in the setup is
   // then optional, only the expected start. `posed` (may be null) receives the ids that have one.
   bool poses_from_table = false;
@@ -25,6 +25,6 @@ struct SetupOptions {
 // `registry` (may be null) gives shapes to disks that do not carry one; the play area is
 // `data.parameters.play_area_mm`. Throws InputError naming the file and path of what is wrong.
 GameState build_initial_state(const io::JsonCursor& setup, const GameData& data, const model::DiskRegistry* registry,
-                              const SetupOptions& options = {});
+                              const InitialStateOptions& options = {});
 
 }  // namespace diskref::rules

@@ -29,7 +29,7 @@
 
 #include "engine/model/track_frame.h"
 
-namespace diskref::vision {
+namespace diskref::simulator {
 
 struct EvaluationOptions {
   // An output pose further than this from its disk's true place is not that disk's measurement
@@ -130,4 +130,4 @@ void accumulate(TrackEvaluation& into, const TrackEvaluation& more);
 // A few lines for people: recall per kind, RMS errors, identity, stale, sigma, motion.
 std::string format_evaluation(const TrackEvaluation& evaluation);
 
-}  // namespace diskref::vision
+}  // namespace diskref::simulator

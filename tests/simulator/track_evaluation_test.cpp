@@ -1,11 +1,11 @@
 // The evaluation's figures for the referee on hand-made frames: false settles, settle latency and
 // missed settles, landings found (and not), sigma's coverage per axis, and pooling videos.
 
-#include "vision/track_evaluation.h"
+#include "simulator/track_evaluation.h"
 
 #include <gtest/gtest.h>
 
-namespace diskref::vision {
+namespace diskref::simulator {
 namespace {
 
 using model::DiskTrack;
@@ -90,4 +90,4 @@ TEST(TrackEvaluation, PooledVideosAddTheirCountsAndKeepTheLargerMaxima) {
 }
 
 }  // namespace
-}  // namespace diskref::vision
+}  // namespace diskref::simulator

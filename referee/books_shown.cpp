@@ -1,6 +1,7 @@
-#include "referee/game_panels_data.h"
+#include "referee/books_shown.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "engine/rules/state_queries.h"
 

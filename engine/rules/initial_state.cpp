@@ -1,4 +1,4 @@
-#include "engine/rules/setup.h"
+#include "engine/rules/initial_state.h"
 
 #include <algorithm>
 #include <map>
@@ -160,7 +160,7 @@ struct Builder {
 }  // namespace
 
 GameState build_initial_state(const io::JsonCursor& setup, const GameData& data, const model::DiskRegistry* registry,
-                              const SetupOptions& options) {
+                              const InitialStateOptions& options) {
   Builder b{data, registry, options.poses_from_table, options.posed, {}, {}, {}};
   b.state.play_area_mm = data.parameters.play_area_mm;
   auto players = setup.at("players");
