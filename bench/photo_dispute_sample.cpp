@@ -76,11 +76,12 @@ DisputePhoto draw_dispute_photo(const SampleSpace& space, uint64_t seed, int ind
     auto heading = [&] { return rng.uniform(0, 360); };
     simulator::PlacedDisk enterprise{"enterprise", cx - 70 + rng.uniform(-10, 10), cy - 40 + rng.uniform(-10, 10), heading()};
     simulator::PlacedDisk reliant{"reliant", 0, 0, heading()};
-    place_at_margin(scene.registry, enterprise, reliant, rng.uniform(-60, 60),
-                    rng.uniform(-space.close_margin_mm, space.close_margin_mm));
+    auto close = [&] { return std::exp(rng.uniform(std::log(space.close_lo_mm), std::log(space.close_hi_mm))); };
+    const double margin = (rng.uniform() < 0.5 ? -1 : 1) * close();
+    place_at_margin(scene.registry, enterprise, reliant, rng.uniform(-60, 60), margin);
     simulator::PlacedDisk defiant{"defiant", cx - 40 + rng.uniform(-10, 10), cy + 60 + rng.uniform(-10, 10), heading()};
     simulator::PlacedDisk tderet{"tderet", 0, 0, heading()};
-    place_at_separation(scene.registry, defiant, tderet, rng.uniform(-45, 45), rng.uniform(0.1, space.close_separation_mm));
+    place_at_separation(scene.registry, defiant, tderet, rng.uniform(-45, 45), close());
     simulator::PlacedDisk torpedo{"torpedo", cx + 90 + rng.uniform(-15, 15), cy - 60 + rng.uniform(-15, 15), heading()};
     scene.disks = {enterprise, reliant, defiant, tderet, torpedo};
     bool clear = true;

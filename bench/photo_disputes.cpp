@@ -343,7 +343,7 @@ void print_calls(const std::vector<PhotoRecord>& records) {
   fmt::print("Range questions by true |margin_mm|, overlap questions by true |separation_mm|.\n\n");
   fmt::print("| question | true \\|margin\\| mm | answers | too close to call | right calls | wrong calls | unanswered |\n");
   fmt::print("|---|---|---|---|---|---|---|\n");
-  const std::vector<double> edges{0, 0.25, 0.5, 1, 2, 4, 10, 1e9};
+  const std::vector<double> edges{0, 0.05, 0.1, 0.2, 0.5, 1, 2, 4, 10, 1e9};
   for (bool range : {true, false})
     for (std::size_t i = 0; i + 1 < edges.size(); ++i) {
       long long n = 0, close = 0, right = 0, wrong = 0, unanswered = 0;
@@ -371,7 +371,7 @@ void print_tag_sizes(const std::vector<PhotoRecord>& records) {
   fmt::print("The smaller of the two disks' tags (side of the detector's square, px).\n\n");
   fmt::print("| tag px | range answers | σ median mm | σ ≤ 0.5 mm | \\|error\\| ≤ 0.5 mm | error within 2σ |\n");
   fmt::print("|---|---|---|---|---|---|\n");
-  const std::vector<double> edges{0, 20, 30, 45, 70, 100, 150, 250, 1e9};
+  const std::vector<double> edges{0, 15, 20, 25, 30, 45, 70, 100, 150, 250, 1e9};
   for (std::size_t i = 0; i + 1 < edges.size(); ++i) {
     std::vector<double> sigmas;
     long long small_sigma = 0, small_error = 0, covered = 0;
@@ -455,7 +455,7 @@ void print_refusals(const std::vector<PhotoRecord>& records) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int photos = 48;
+  int photos = 64;
   uint64_t seed = 40;
   std::filesystem::path keep;
   for (int i = 1; i < argc; ++i) {
@@ -487,15 +487,16 @@ int main(int argc, char** argv) {
   }
 
   fmt::print("## Disputes settled from one phone photo\n\n");
-  fmt::print("{} rendered phone photos (seed {}): {} Mpx (4:3), {:g}–{:g} mm equivalent lenses with a little radial "
-             "distortion, {:g}–{:g}° from vertical, {:g}–{:g} cm from the point looked at, any yaw, roll within ±10°, "
-             "a hand's shake of {:g}–{:g} px at 12 Mpx (more pixels on larger sensors), sensor noise, JPEG quality 85–92 "
-             "(4:2:0) with the EXIF focal length on about {:.0f} % of them. Each table: four ships (24 mm tags) and a "
-             "torpedo (9.5 mm tag); one pair of ships at a true range margin within ±{:g} mm, another pair {:g}–{:g} mm "
-             "apart. Every range question between disks in the picture, and overlap questions for the close pairs.\n",
+  fmt::print("{} rendered phone photos (seed {}): {} Mpx (4:3; 2 Mpx is the copy a messenger app sends), {:g}–{:g} mm "
+             "equivalent lenses with a little radial distortion, {:g}–{:g}° from vertical, {:g}–{:g} cm from the point "
+             "looked at, any yaw, roll within ±10°, a hand's shake of {:g}–{:g} px at 12 Mpx (scaled with the picture's "
+             "side), sensor noise, JPEG quality 85–92 (4:2:0) with the EXIF focal length on about {:.0f} % of them. Each "
+             "table: four ships (24 mm tags) and a torpedo (9.5 mm tag); one pair of ships at a true range margin of "
+             "either sign and another pair apart by {:g}–{:g} mm (log-uniform: as many near 0 as far). Every range "
+             "question between disks in the picture, and overlap questions for the close pairs.\n",
              photos, seed, fmt::join(space.megapixels, "/"), space.focal_35mm_lo, space.focal_35mm_hi, space.tilt_lo,
              space.tilt_hi, space.distance_lo / 10, space.distance_hi / 10, space.shake_lo_px, space.shake_hi_px,
-             100 * space.exif_share, space.close_margin_mm, 0.1, space.close_separation_mm);
+             100 * space.exif_share, space.close_lo_mm, space.close_hi_mm);
   fmt::print("\nPositions are in each ruling's own frame (origin at its reference disk, +x along that disk's tag; the photo "
              "fixes no table corner), the reference disk left out. \"Smallest good tag\": the smallest tag side in pixels from which on 95 % of the "
              "range answers have σ ≤ 0.5 mm and error ≤ 0.5 mm. 2σ should cover 95 %.\n");
