@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 #include <libexif/exif-data.h>
+#include <nlohmann/json.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
