@@ -21,6 +21,7 @@ struct HttpFeedServer::Page {
   std::string content_type;
   std::string body;
   bool framable = false;
+  std::string image_sources;  // its CSP img-src; empty: none
 };
 
 struct HttpFeedServer::UploadPath {
@@ -83,25 +84,28 @@ MHD_Result count_one(void* cls, MHD_ValueKind, const char*, const char*) {
   return MHD_YES;
 }
 
-void add_security_headers(MHD_Response* r, bool page, bool framable) {
+void add_security_headers(MHD_Response* r, bool page, bool framable, const std::string& image_sources = "") {
   MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
   MHD_add_response_header(r, "Cache-Control", "no-store");
   MHD_add_response_header(r, "Referrer-Policy", "no-referrer");  // the token never leaves in a Referer
   MHD_add_response_header(r, "Cross-Origin-Resource-Policy", "same-origin");
   if (page)
     MHD_add_response_header(r, "Content-Security-Policy",
-                            (std::string(kPagePolicy) + (framable ? "" : "; frame-ancestors 'none'")).c_str());
+                            (std::string(kPagePolicy) + (image_sources.empty() ? "" : "; img-src " + image_sources) +
+                             (framable ? "" : "; frame-ancestors 'none'"))
+                                .c_str());
   else
     MHD_add_response_header(r, "Content-Security-Policy", kDataPolicy);
   if (!framable) MHD_add_response_header(r, "X-Frame-Options", "DENY");
 }
 
 MHD_Result queue(MHD_Connection* c, unsigned status, const std::string& body, const char* type, bool page = false,
-                 bool framable = false, const std::vector<std::pair<std::string, std::string>>& extra = {}) {
+                 bool framable = false, const std::vector<std::pair<std::string, std::string>>& extra = {},
+                 const std::string& image_sources = "") {
   MHD_Response* r = MHD_create_response_from_buffer(body.size(), const_cast<char*>(body.data()), MHD_RESPMEM_MUST_COPY);
   if (!r) return MHD_NO;
   MHD_add_response_header(r, "Content-Type", type);
-  add_security_headers(r, page, framable);
+  add_security_headers(r, page, framable, image_sources);
   for (const auto& [k, v] : extra) MHD_add_response_header(r, k.c_str(), v.c_str());
   const MHD_Result result = MHD_queue_response(c, status, r);
   MHD_destroy_response(r);
@@ -268,8 +272,10 @@ std::string HttpFeedServer::url() const {
 
 int HttpFeedServer::cut_for_slowness() const { return deadlines_->cut(); }
 
-void HttpFeedServer::add_page(const std::string& path, std::string content_type, std::string body, bool framable) {
-  auto page = std::make_shared<const Page>(Page{std::move(content_type), std::move(body), framable});
+void HttpFeedServer::add_page(const std::string& path, std::string content_type, std::string body, bool framable,
+                              std::string image_sources) {
+  auto page =
+      std::make_shared<const Page>(Page{std::move(content_type), std::move(body), framable, std::move(image_sources)});
   std::lock_guard lock(pages_mutex_);
   pages_[path] = std::move(page);
 }
@@ -420,7 +426,9 @@ int HttpFeedServer::answer(MHD_Connection* c, const char* url, const char* metho
                                                          (options_.tls_cert_pem.empty() ? "" : "; Secure")});
   }
 
-  if (page) return queue(c, 200, page->body, page->content_type.c_str(), true, page->framable, cookie) == MHD_YES;
+  if (page)
+    return queue(c, 200, page->body, page->content_type.c_str(), true, page->framable, cookie, page->image_sources) ==
+           MHD_YES;
   if (path == "/feed/v1/snapshot")
     return queue(c, 200, *hub_.snapshot_text().text, "application/json", false, false, cookie) == MHD_YES;
   if (path == "/feed/v1/events") {

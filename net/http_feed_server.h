@@ -78,7 +78,10 @@ class HttpFeedServer {
 
   // A page (or a script, a style sheet) served at `path`. Only a `framable` page may be shown
   // inside another site's frame (the overlay, for a streaming program's browser source).
-  void add_page(const std::string& path, std::string content_type, std::string body, bool framable = false);
+  // `image_sources`, when given, is the page's CSP img-src (the photo page: "blob:", the pictures
+  // it makes from what it chose and was answered); otherwise a page shows no image.
+  void add_page(const std::string& path, std::string content_type, std::string body, bool framable = false,
+                std::string image_sources = "");
   // A path that takes a body (POST), answered by `route.handler` once the body is in; the token
   // (when one is required) is checked at the request's head, before the body is read, even with
   // --serve-public (an upload changes something: it costs the server a photo's decoding).
