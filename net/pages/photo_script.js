@@ -130,10 +130,14 @@ async function send(file) {
     window.diskref.answer = reply;
     window.diskref.state = "answered";
     showAnswer(k, reply);
-    say(reply.ruling.photo && reply.ruling.photo.source ? `Measured from ${reply.ruling.photo.source}.` : "Measured.");
+    say("Measured from the photo" + (reply.ruling.photo && reply.ruling.photo.source ? ` (${reply.ruling.photo.source}).` : "."));
+    $("answer").scrollIntoView({ block: "start" });  // a phone shows the call, not the form it filled
   } catch (e) {
     window.diskref.state = "refused";
-    window.diskref.error = String(e.message || e);
+    // fetch() itself failed: the server closed the connection (it refuses an upload at its head,
+    // and may close before the phone has sent it all) or the network is gone.
+    window.diskref.error = e instanceof TypeError ? "the upload was cut off (" + e.message +
+      "): is the phone still on the table's network?" : String(e.message || e);
     say("Refused: " + window.diskref.error, true);
   }
 }
