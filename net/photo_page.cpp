@@ -73,6 +73,7 @@ void add_photo_page(HttpFeedServer& server, const model::DiskRegistry& registry,
                     const PhotoPageOptions& options) {
   // The page shows the photo it chose and the picture it was answered as blob: URLs.
   server.add_page("/photo", "text/html; charset=utf-8", kPhotoPage, false, "blob:");
+  if (options.at_root) server.add_page("/", "text/html; charset=utf-8", kPhotoPage, false, "blob:");
   server.add_page("/photo.js", "text/javascript; charset=utf-8", kPhotoScriptPage);
   server.add_page("/photo.css", "text/css; charset=utf-8", kPhotoStylePage);
   server.add_page("/photo/v1/disks", "application/json", disks_json(registry, options.max_upload_bytes).dump());

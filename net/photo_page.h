@@ -51,6 +51,9 @@ struct PhotoPageOptions {
   // Photos being received or ruled on at once; each holds its body, its decoded pixels (up to
   // 3 bytes a pixel) and the ruling's work, so that a table's phones cannot exhaust the machine.
   int max_at_once = 2;
+  // The page at / as well (`diskref serve`, which serves nothing else: the address printed with
+  // its token, and its QR code, open the page).
+  bool at_root = false;
 };
 
 inline constexpr const char* kPhotoRulingPath = "/photo/v1/ruling";
