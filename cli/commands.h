@@ -19,6 +19,7 @@ RunFunction setup_play(CLI::App& app);    // play_command.cpp (scripted Red Aler
 RunFunction setup_referee(CLI::App& app); // referee_command.cpp (spec §9: a game from the table)
 RunFunction setup_hall(CLI::App& app);    // hall_command.cpp (spec §10.4: every table at a glance)
 RunFunction setup_report(CLI::App& app);  // report_command.cpp (a recorded game as a page, spec §11)
+RunFunction setup_serve(CLI::App& app);   // serve_command.cpp (spec §14: a dispute settled from a phone)
 
 #ifdef DISKREF_HAS_UI
 RunFunction setup_ui(CLI::App& app);  // ui_command.cpp (only when built with the UI)

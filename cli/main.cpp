@@ -42,6 +42,7 @@ const SetupFunction kCommands[] = {
     diskref::cli::setup_referee,
     diskref::cli::setup_report,
     diskref::cli::setup_hall,
+    diskref::cli::setup_serve,
 #ifdef DISKREF_HAS_UI
     diskref::cli::setup_ui,
 #endif
