@@ -131,7 +131,10 @@ async function send(file) {
     window.diskref.state = "answered";
     showAnswer(k, reply);
     say("Measured from the photo" + (reply.ruling.photo && reply.ruling.photo.source ? ` (${reply.ruling.photo.source}).` : "."));
-    $("answer").scrollIntoView({ block: "start" });  // a phone shows the call, not the form it filled
+    // A phone shows the call and the picture, not the form it filled (again once the picture has
+    // its height).
+    $("answer").scrollIntoView({ block: "start" });
+    $("picture").onload = () => $("answer").scrollIntoView({ block: "start" });
   } catch (e) {
     window.diskref.state = "refused";
     // fetch() itself failed: the server closed the connection (it refuses an upload at its head,
