@@ -68,26 +68,30 @@ async function loadDisks() {
 
 function number(v) { return typeof v === "number" ? (Math.round(v * 10) / 10).toFixed(1) : "?"; }
 
-// The call in letters, by the question's kind ("call" is yes, no or too close to call).
+// The call in letters, by the question's kind (spec §14's "call": yes, no, too close to call, or
+// cannot tell when a disk it names is not in the photo; for a move, yes is touching a torpedo or
+// ending on a disk).
 function callText(k, a) {
   if (a.call === "too close to call") return ["TOO CLOSE TO CALL", "close"];
+  if (a.call === "cannot tell")
+    return ["CANNOT TELL", "close", a.unseen && a.unseen.length ? `not in the photo: ${a.unseen.join(", ")}` : ""];
   if (k === "range") return a.call === "yes" ? ["IN RANGE", "yes"] : ["OUT OF RANGE", "no"];
   if (k === "overlap") return a.call === "yes" ? ["OVERLAP", "no"] : ["NO OVERLAP", "yes"];
-  if (a.leaves_play_area) return ["LEAVES THE PLAY AREA", "no"];
   if (a.end_overlaps && a.end_overlaps.length) return ["ENDS ON " + a.end_overlaps.join(", ").toUpperCase(), "no"];
+  if (a.torpedo_contacts && a.torpedo_contacts.length) return ["TOUCHES A TORPEDO", "no"];
   return ["ENDS CLEAR", "yes"];
 }
 
 function showAnswer(k, reply) {
   const ruling = reply.ruling, a = (ruling.answers || [])[0] || {};
-  const [text, tone] = callText(k, a);
+  const [text, tone, why] = callText(k, a);
   $("call").textContent = text;
   $("call").className = tone;
   const sigma = a.sigma_mm !== undefined ? ` ± ${number(a.sigma_mm)} mm` : "";
-  $("margin").textContent =
-    k === "range" ? `margin ${number(a.margin_mm)} mm${sigma}` :
-    k === "overlap" ? `separation ${number(a.separation_mm)} mm${sigma}` :
-    (a.landings && a.landings.length ? `ends at ${number(a.landings.at(-1).x)}, ${number(a.landings.at(-1).y)} mm${sigma}` : "");
+  $("margin").textContent = why ||
+    (k === "range" ? `margin ${number(a.margin_mm)} mm${sigma}` :
+     k === "overlap" ? `separation ${number(a.separation_mm)} mm${sigma}` :
+     `closest ${number(a.decisive_margin_mm)} mm${sigma}`);
   const notes = $("notes");
   notes.replaceChildren();
   for (const n of ruling.notes || []) {

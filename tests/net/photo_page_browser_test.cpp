@@ -78,6 +78,13 @@ class PhotoPageBrowser : public ::testing::Test {
       r.refusal = s.source + ": not a JPEG, PNG or WebP image";
       return r;
     }
+    if (s.questions[0].contains("overlap")) {  // a disk the photo does not show
+      r.ruling = nlohmann::ordered_json::parse(R"({"answers": [{"id": "phone", "call": "cannot tell",
+          "unseen": ["tderet"]}], "notes": ["phone: tderet not in the photo"]})");
+      r.picture = png;
+      r.picture_type = "image/png";
+      return r;
+    }
     r.ruling = nlohmann::ordered_json::parse(R"({
       "photo": {"source": "upload from 127.0.0.1"},
       "answers": [{"id": "phone", "in_range": true, "gap_mm": 70.1, "reach_mm": 82.44, "margin_mm": 12.34,
@@ -141,6 +148,20 @@ TEST_F(PhotoPageBrowser, APhotoTakenOnThePhoneIsRuledOnAndTheAnswerShown) {
   std::lock_guard lock(mutex_);
   ASSERT_EQ(questions_.size(), 2u);
   EXPECT_EQ(questions_[1], nlohmann::json::parse(R"([{"id": "phone", "move": {"disk": "enterprise", "flips": 3}}])"));
+}
+
+TEST_F(PhotoPageBrowser, ADiskNotInThePhotoIsSaidAsCannotTellNotAsACall) {
+  start();
+  const std::filesystem::path dir = scratch_dir();
+  HeadlessChromium phone(390, 844, dir);
+  phone.navigate(page_url());
+  ASSERT_TRUE(phone.wait_until("window.diskref.state === 'ready'", 10s));
+  phone.evaluate("document.querySelector('input[value=overlap]').click(); true");
+  phone.evaluate(choose_file_js(table_png({320, 240}), "IMG_2042.png", "image/png"));
+  ASSERT_TRUE(phone.wait_until("window.diskref.state === 'answered'", 20s)) << phone.evaluate("window.diskref").dump();
+  EXPECT_EQ(phone.evaluate("document.getElementById('call').textContent"), "CANNOT TELL");
+  EXPECT_EQ(phone.evaluate("document.getElementById('margin').textContent"), "not in the photo: tderet");
+  EXPECT_EQ(phone.evaluate("document.getElementById('notes').textContent"), "phone: tderet not in the photo");
 }
 
 TEST_F(PhotoPageBrowser, ARefusalIsShownWithItsReason) {
