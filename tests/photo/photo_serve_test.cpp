@@ -205,5 +205,26 @@ TEST(PhotoServe, WithoutTheTokenTooLargeTooManyPixelsOrNotAnImageIsRefused) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(PhotoServe, OnLoopbackNoTokenIsNeededAndServePublicIsRefused) {
+  const std::filesystem::path dir = scratch_dir("loopback");
+  write_registry(dir / "disks.json");
+  ChildProcess local(diskref_program(), {"serve", "--disks", (dir / "disks.json").string(), "--serve", "0"},
+                     dir / "local.log");
+  const auto port = local.wait_for_log(std::regex(R"(the photo page: http://127\.0\.0\.1:(\d+)/ )"), 20s);
+  ASSERT_TRUE(port) << local.log_text();
+  EXPECT_EQ(exchange(std::stoi(*port), "GET /photo HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", 10s)
+                .substr(0, 12),
+            "HTTP/1.1 200");
+  EXPECT_EQ(local.log_text().find("token"), std::string::npos) << local.log_text();
+  local.kill_now();
+  // An upload always needs the token beyond loopback: opening the page to anyone is refused.
+  ChildProcess open(diskref_program(),
+                    {"serve", "--disks", (dir / "disks.json").string(), "--serve", "0.0.0.0:0", "--serve-public"},
+                    dir / "public.log");
+  EXPECT_EQ(open.wait(20s), 2);
+  EXPECT_NE(open.log_text().find("--serve-public"), std::string::npos) << open.log_text();
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace diskref::testing
