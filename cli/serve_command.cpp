@@ -47,7 +47,8 @@ int run_serve(const ServeCommandOptions& o) {
     throw io::InputError("", "--serve-public", "the photo page takes uploads: beyond loopback it always needs the token");
   if (!(o.precision_mm > 0 && o.precision_mm <= 100)) throw io::InputError("", "--precision-mm", "must be above 0 and at most 100 mm");
   if (!(o.for_s >= 0 && o.for_s <= 1e7)) throw io::InputError("", "--for", "must be from 0 to 10000000 s");
-  const net::HttpFeedOptions serving = http_feed_options(o.serve);
+  net::HttpFeedOptions serving = http_feed_options(o.serve);
+  serving.serve_feed = false;  // the photo page alone
   model::DiskRegistry registry = model::load_disk_registry(o.disks);
   photo::PhotoOptions options;
   options.precision_mm = o.precision_mm;
@@ -59,7 +60,7 @@ int run_serve(const ServeCommandOptions& o) {
   std::signal(SIGINT, on_serve_stop_signal);
   std::signal(SIGTERM, on_serve_stop_signal);
   net::ProblemReports problems([](const std::string& line) { std::fprintf(stderr, "diskref serve: %s\n", line.c_str()); });
-  net::FeedHub hub;  // no feed: the server's snapshot and stream stay empty
+  net::FeedHub hub;  // the server's, never published to: no feed is served
   net::HttpFeedServer server(hub, serving, problems);
   net::add_photo_page(server, registry, photo_ruler(registry, options, limits), page);
   std::fprintf(stderr, "diskref serve: the photo page: %s (%zu disks from %s)\n", server.url().c_str(),

@@ -411,7 +411,8 @@ int HttpFeedServer::answer(MHD_Connection* c, const char* url, const char* metho
     std::lock_guard lock(pages_mutex_);
     if (const auto it = pages_.find(path); it != pages_.end()) page = it->second;
   }
-  const bool known = page || path == "/feed/v1/snapshot" || path == "/feed/v1/events";
+  const bool feed_path = options_.serve_feed && (path == "/feed/v1/snapshot" || path == "/feed/v1/events");
+  const bool known = page || feed_path;
   std::vector<std::pair<std::string, std::string>> cookie;
   if (known && !options_.token.empty() && !options_.public_read) {
     const char* query = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
@@ -429,6 +430,7 @@ int HttpFeedServer::answer(MHD_Connection* c, const char* url, const char* metho
   if (page)
     return queue(c, 200, page->body, page->content_type.c_str(), true, page->framable, cookie, page->image_sources) ==
            MHD_YES;
+  if (!feed_path) return refused(404, "no such page");
   if (path == "/feed/v1/snapshot")
     return queue(c, 200, *hub_.snapshot_text().text, "application/json", false, false, cookie) == MHD_YES;
   if (path == "/feed/v1/events") {

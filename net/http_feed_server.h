@@ -63,6 +63,9 @@ struct HttpFeedOptions {
   std::string token;
   // With a token: the pages and the feed (all read-only) are open without it (--serve-public).
   bool public_read = false;
+  // The hub's snapshot and stream (/feed/v1/...); false for a server of pages alone (`diskref
+  // serve`: the photo page), which then has no feed to show.
+  bool serve_feed = true;
   // TLS (--serve-cert, --serve-key): PEM text of the certificate (chain) and its private key.
   std::string tls_cert_pem, tls_key_pem;
 };

@@ -216,6 +216,12 @@ TEST(PhotoServe, OnLoopbackNoTokenIsNeededAndServePublicIsRefused) {
                 .substr(0, 12),
             "HTTP/1.1 200");
   EXPECT_EQ(local.log_text().find("token"), std::string::npos) << local.log_text();
+  // The photo page alone: no live feed is served.
+  for (const std::string path : {"/feed/v1/snapshot", "/feed/v1/events"})
+    EXPECT_EQ(exchange(std::stoi(*port), "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", 10s)
+                  .substr(0, 12),
+              "HTTP/1.1 404")
+        << path;
   local.kill_now();
   // An upload always needs the token beyond loopback: opening the page to anyone is refused.
   ChildProcess open(diskref_program(),
