@@ -20,6 +20,7 @@ RunFunction add_play_command(CLI::App& app);    // play_command.cpp (scripted Re
 RunFunction add_referee_command(CLI::App& app); // referee_command.cpp (spec §9: a game from the table)
 RunFunction add_hall_command(CLI::App& app);    // hall_command.cpp (spec §10.4: every table at a glance)
 RunFunction add_report_command(CLI::App& app);  // report_command.cpp (a recorded game as a page, spec §11)
+RunFunction add_serve_command(CLI::App& app);   // serve_command.cpp (spec §14: a dispute settled from a phone)
 
 #ifdef DISKREF_HAS_UI
 RunFunction add_ui_command(CLI::App& app);  // ui_command.cpp (only when built with the UI)

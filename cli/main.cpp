@@ -45,6 +45,7 @@ const SetupFunction kCommands[] = {
     diskref::cli::add_referee_command,
     diskref::cli::add_report_command,
     diskref::cli::add_hall_command,
+    diskref::cli::add_serve_command,
 #ifdef DISKREF_HAS_UI
     diskref::cli::add_ui_command,
 #endif

@@ -32,6 +32,7 @@
 #include "cli/command_line.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
+#include "cli/photo_upload.h"
 #include "cli/serve_flags.h"
 #include "engine/io/atomic_write.h"
 #include "engine/io/input_error.h"
@@ -100,6 +101,7 @@ std::optional<net::LiveFeedOptions> feed_options(const RefereeCommandOptions& o)
   f.table_name = o.table_name;
   f.updates_per_s = o.updates_per_s;
   if (!o.serve.serve.empty()) f.serve = http_feed_options(o.serve);
+  f.photo_ruler = feed_photo_ruler;  // the photo page beside the overlay
   if (!o.tuio.empty()) f.tuio = net::parse_destination(o.tuio, "--tuio");
   if (!o.mqtt.empty())
     f.mqtt = net::MqttOptions{.broker = net::parse_destination(o.mqtt, "--mqtt"), .topic_prefix = o.mqtt_topic_prefix};

@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "cli/data_dir.h"
 #include "cli/option_checks.h"
+#include "cli/photo_upload.h"
 #include "cli/serve_flags.h"
 #include "engine/io/atomic_write.h"
 #include "engine/io/input_error.h"
@@ -216,6 +217,7 @@ int run_ui(const UiOptions& o) {
       net::LiveFeedOptions f;
       f.table_name = o.table_name;
       if (!o.serve.serve.empty()) f.serve = http_feed_options(o.serve);
+      f.photo_ruler = feed_photo_ruler;  // the photo page beside the overlay
       if (!o.tuio.empty()) f.tuio = net::parse_destination(o.tuio, "--tuio");
       if (!o.mqtt.empty()) f.mqtt = net::MqttOptions{.broker = net::parse_destination(o.mqtt, "--mqtt")};
       g.feed = f;

@@ -40,7 +40,7 @@ set(rooms
   "setup|engine calibration print vision referee setup|imgui GLFW backends"
   "ui|engine calibration print vision photo simulator referee net recording pipeline setup ui|"
   "cli|engine calibration print vision photo simulator referee net recording pipeline report setup ui cli|"
-  "fuzz|engine calibration print vision simulator referee recording setup ui fuzz|imgui GLFW backends"
+  "fuzz|engine calibration print vision photo simulator referee recording setup ui fuzz|imgui GLFW backends"
   "bench|engine calibration print vision photo simulator referee net recording pipeline bench|imgui GLFW backends")
 set(project_rooms engine calibration print vision photo simulator referee net recording pipeline report setup ui cli bench tests fuzz)
 

@@ -23,11 +23,21 @@ struct HttpFeedServer::Page {
   std::string content_type;
   std::string body;
   bool framable = false;
+  std::string image_sources;  // its CSP img-src; empty: none
+};
+
+struct HttpFeedServer::UploadPath {
+  UploadRoute route;
+  std::atomic<int> open{0};  // uploads being received or answered
 };
 
 // One request's marker (MHD's per-request pointer): what it was, for when it ends.
 struct HttpFeedServer::Request {
   bool stream = false;
+  // An upload taken at its head: its path (holding one of its `max_at_once`), its body so far,
+  // and what the handler is given beside it.
+  std::shared_ptr<UploadPath> upload;
+  Upload received;
 };
 
 struct HttpFeedServer::Stream {
@@ -76,25 +86,28 @@ MHD_Result count_one(void* cls, MHD_ValueKind, const char*, const char*) {
   return MHD_YES;
 }
 
-void add_security_headers(MHD_Response* r, bool page, bool framable) {
+void add_security_headers(MHD_Response* r, bool page, bool framable, const std::string& image_sources = "") {
   MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
   MHD_add_response_header(r, "Cache-Control", "no-store");
   MHD_add_response_header(r, "Referrer-Policy", "no-referrer");  // the token never leaves in a Referer
   MHD_add_response_header(r, "Cross-Origin-Resource-Policy", "same-origin");
   if (page)
     MHD_add_response_header(r, "Content-Security-Policy",
-                            (std::string(kPagePolicy) + (framable ? "" : "; frame-ancestors 'none'")).c_str());
+                            (std::string(kPagePolicy) + (image_sources.empty() ? "" : "; img-src " + image_sources) +
+                             (framable ? "" : "; frame-ancestors 'none'"))
+                                .c_str());
   else
     MHD_add_response_header(r, "Content-Security-Policy", kDataPolicy);
   if (!framable) MHD_add_response_header(r, "X-Frame-Options", "DENY");
 }
 
 MHD_Result queue(MHD_Connection* c, unsigned status, const std::string& body, const char* type, bool page = false,
-                 bool framable = false, const std::vector<std::pair<std::string, std::string>>& extra = {}) {
+                 bool framable = false, const std::vector<std::pair<std::string, std::string>>& extra = {},
+                 const std::string& image_sources = "") {
   MHD_Response* r = MHD_create_response_from_buffer(body.size(), const_cast<char*>(body.data()), MHD_RESPMEM_MUST_COPY);
   if (!r) return MHD_NO;
   MHD_add_response_header(r, "Content-Type", type);
-  add_security_headers(r, page, framable);
+  add_security_headers(r, page, framable, image_sources);
   for (const auto& [k, v] : extra) MHD_add_response_header(r, k.c_str(), v.c_str());
   const MHD_Result result = MHD_queue_response(c, status, r);
   MHD_destroy_response(r);
@@ -109,13 +122,14 @@ MHD_Result refuse(MHD_Connection* c, unsigned status, const std::string& why,
 
 // C callbacks into the server.
 MHD_Result on_request(void* cls, MHD_Connection* c, const char* url, const char* method, const char*,
-                      const char*, size_t* upload_size, void** request_cls) {
+                      const char* upload_data, size_t* upload_size, void** request_cls) {
   auto* server = static_cast<HttpFeedServer*>(cls);
   auto*& request = *reinterpret_cast<HttpFeedServer::Request**>(request_cls);
   if (request && *upload_size != 0) {
-    // A body (none is accepted: a request announcing one was refused at its head): dropped.
+    // An upload's body, taken; any other (a request announcing one was refused at its head): dropped.
+    const std::size_t size = *upload_size;
     *upload_size = 0;
-    return MHD_YES;
+    return server->receive(*request, upload_data, size) ? MHD_YES : MHD_NO;
   }
   return server->answer(c, url, method, request) ? MHD_YES : MHD_NO;
 }
@@ -139,6 +153,17 @@ void on_completed(void* cls, MHD_Connection* c, void** request_cls, MHD_RequestT
                                                   static_cast<int>(toe));
   delete static_cast<HttpFeedServer::Request*>(*request_cls);
   *request_cls = nullptr;
+}
+
+MHD_Result collect_argument(void* cls, MHD_ValueKind, const char* key, const char* value) {
+  if (key && std::strcmp(key, "token") != 0) (*static_cast<std::map<std::string, std::string>*>(cls))[key] = value ? value : "";
+  return MHD_YES;
+}
+
+std::string megabytes(std::size_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+  return text;
 }
 
 // The host a browser on another machine is given: a wildcard address (0.0.0.0, ::) is no address
@@ -249,10 +274,19 @@ std::string HttpFeedServer::url() const {
 
 int HttpFeedServer::cut_for_slowness() const { return deadlines_->cut(); }
 
-void HttpFeedServer::add_page(const std::string& path, std::string content_type, std::string body, bool framable) {
-  auto page = std::make_shared<const Page>(Page{std::move(content_type), std::move(body), framable});
+void HttpFeedServer::add_page(const std::string& path, std::string content_type, std::string body, bool framable,
+                              std::string image_sources) {
+  auto page =
+      std::make_shared<const Page>(Page{std::move(content_type), std::move(body), framable, std::move(image_sources)});
   std::lock_guard lock(pages_mutex_);
   pages_[path] = std::move(page);
+}
+
+void HttpFeedServer::add_upload(const std::string& path, UploadRoute route) {
+  auto upload = std::make_shared<UploadPath>();
+  upload->route = std::move(route);
+  std::lock_guard lock(pages_mutex_);
+  uploads_[path] = std::move(upload);
 }
 
 void HttpFeedServer::connection_event(MHD_Connection* c, void** socket_context, bool opened) {
@@ -280,6 +314,7 @@ void HttpFeedServer::request_line(MHD_Connection* c) {
 void HttpFeedServer::request_done(MHD_Connection* c, Request* request, int termination) {
   const MHD_ConnectionInfo* info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
   if (info) deadlines_->reply_done(reinterpret_cast<std::uintptr_t>(info->socket_context));
+  if (request && request->upload) request->upload->open.fetch_sub(1);
   if (request && request->stream && termination == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED)
     problems_.report("stalled_client", "the live feed: a client (" + client_address(c) +
                                            ") stopped taking its stream and was cut off");
@@ -307,7 +342,13 @@ int HttpFeedServer::answer(MHD_Connection* c, const char* url, const char* metho
   };
   // Before anything is routed: what this server accepts of anyone.
   const std::string m = method ? method : "";
-  if (m != "GET" && m != "HEAD") return refused(405, "only GET and HEAD", {{"Allow", "GET, HEAD"}});
+  std::shared_ptr<UploadPath> upload;
+  {
+    std::lock_guard lock(pages_mutex_);
+    if (const auto it = uploads_.find(path); it != uploads_.end()) upload = it->second;
+  }
+  if (upload && m != "POST") return refused(405, "only POST (an upload) here", {{"Allow", "POST"}});
+  if (!upload && m != "GET" && m != "HEAD") return refused(405, "only GET and HEAD", {{"Allow", "GET, HEAD"}});
   std::size_t headers = 0;
   MHD_get_connection_values(c, MHD_HEADER_KIND, &count_one, &headers);
   if (headers > l.max_headers) return refused(431, "more than " + std::to_string(l.max_headers) + " headers");
@@ -321,9 +362,10 @@ int HttpFeedServer::answer(MHD_Connection* c, const char* url, const char* metho
   }, &target);
   if (target > l.max_target_bytes) return refused(414, "the request target is too long");
   const std::string length = header(c, MHD_HTTP_HEADER_CONTENT_LENGTH);
-  if (!header(c, MHD_HTTP_HEADER_TRANSFER_ENCODING).empty() ||
-      (!length.empty() && (length.find_first_not_of("0123456789") != std::string::npos || length.size() > 12 ||
-                           std::stoull(length) > l.max_body_bytes)))
+  const bool length_readable = !length.empty() && length.find_first_not_of("0123456789") == std::string::npos &&
+                               length.size() <= 12;
+  if (!upload && (!header(c, MHD_HTTP_HEADER_TRANSFER_ENCODING).empty() ||
+                  (!length.empty() && (!length_readable || std::stoull(length) > l.max_body_bytes))))
     return refused(413, "no body is accepted here");
   // One range, or none: a single range is answered whole (200), which HTTP allows; several (which
   // may overlap and so multiply the reply) are refused.
@@ -333,6 +375,37 @@ int HttpFeedServer::answer(MHD_Connection* c, const char* url, const char* metho
   if (!host) return refused(400, "no Host header");
   if (!host_allowed(header(c, MHD_HTTP_HEADER_HOST), options_.host_names))
     return refused(421, "this server does not answer to that host name (use --serve-name to add one)");
+  if (upload) {
+    if (!head) return answer_upload(c, *request);
+    // Everything an upload may be refused for is said now, before its body is read.
+    if (!options_.token.empty()) {
+      const char* query = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
+      if (!same_token(token_of(query ? query : "", header(c, MHD_HTTP_HEADER_AUTHORIZATION),
+                               header(c, MHD_HTTP_HEADER_COOKIE)),
+                      options_.token))
+        return refused(401, "a token is required: open the address diskref printed (it ends in ?token=...)");
+    }
+    const UploadRoute& route = upload->route;
+    if (!header(c, MHD_HTTP_HEADER_TRANSFER_ENCODING).empty() || !length_readable)
+      return refused(411, "send the body with its Content-Length (not chunked)");
+    const unsigned long long declared = std::stoull(length);
+    if (declared > route.max_body_bytes)
+      return refused(413, "the upload is " + megabytes(declared) + ", more than the limit of " +
+                              megabytes(route.max_body_bytes));
+    if (upload->open.fetch_add(1) >= route.max_at_once) {
+      upload->open.fetch_sub(1);
+      return refused(503, "busy with " + std::to_string(route.max_at_once) + " uploads; try again in a moment",
+                     {{"Retry-After", "5"}});
+    }
+    request->upload = upload;  // holds its place until the request ends (request_done)
+    request->received.body.reserve(declared);
+    request->received.content_type = header(c, MHD_HTTP_HEADER_CONTENT_TYPE);
+    request->received.client = client_address(c);
+    MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, &collect_argument, &request->received.query);
+    if (const MHD_ConnectionInfo* info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT))
+      deadlines_->body_expected(reinterpret_cast<std::uintptr_t>(info->socket_context), route.body_timeout);
+    return true;
+  }
   if (head) return true;
 
   std::shared_ptr<const Page> page;
@@ -340,7 +413,8 @@ int HttpFeedServer::answer(MHD_Connection* c, const char* url, const char* metho
     std::lock_guard lock(pages_mutex_);
     if (const auto it = pages_.find(path); it != pages_.end()) page = it->second;
   }
-  const bool known = page || path == "/feed/v1/snapshot" || path == "/feed/v1/events";
+  const bool feed_path = options_.serve_feed && (path == "/feed/v1/snapshot" || path == "/feed/v1/events");
+  const bool known = page || feed_path;
   std::vector<std::pair<std::string, std::string>> cookie;
   if (known && !options_.token.empty() && !options_.public_read) {
     const char* query = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
@@ -355,7 +429,10 @@ int HttpFeedServer::answer(MHD_Connection* c, const char* url, const char* metho
                                                          (options_.tls_cert_pem.empty() ? "" : "; Secure")});
   }
 
-  if (page) return queue(c, 200, page->body, page->content_type.c_str(), true, page->framable, cookie) == MHD_YES;
+  if (page)
+    return queue(c, 200, page->body, page->content_type.c_str(), true, page->framable, cookie, page->image_sources) ==
+           MHD_YES;
+  if (!feed_path) return refused(404, "no such page");
   if (path == "/feed/v1/snapshot")
     return queue(c, 200, *hub_.snapshot_text().text, "application/json", false, false, cookie) == MHD_YES;
   if (path == "/feed/v1/events") {
@@ -383,6 +460,31 @@ int HttpFeedServer::answer(MHD_Connection* c, const char* url, const char* metho
     return queued == MHD_YES;
   }
   return refused(404, "no such page");
+}
+
+bool HttpFeedServer::receive(Request& request, const char* data, std::size_t size) {
+  // libmicrohttpd passes no more than the Content-Length, which was within the limit; a body for
+  // a request that is no upload was refused at its head, and is dropped.
+  if (!request.upload) return true;
+  if (request.received.body.size() + size > request.upload->route.max_body_bytes) return false;
+  request.received.body.append(data, size);
+  return true;
+}
+
+bool HttpFeedServer::answer_upload(MHD_Connection* c, Request& request) {
+  // The body is in: the deadline stops while the handler works (a photo takes seconds).
+  if (const MHD_ConnectionInfo* info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT))
+    deadlines_->head_arrived(reinterpret_cast<std::uintptr_t>(info->socket_context));
+  UploadAnswer a;
+  try {
+    a = request.upload->route.handler(request.received);
+  } catch (const std::exception& e) {
+    problems_.report("upload_failed", std::string("an upload could not be answered: ") + printable(e.what(), 200));
+    a.status = 500;
+    a.body = nlohmann::json{{"error", "500"}, {"why", std::string("the upload could not be answered: ") + e.what()}}.dump();
+  }
+  request.received = Upload{};  // the body's memory, given back before the answer is sent
+  return queue(c, a.status, a.body, a.content_type.c_str()) == MHD_YES;
 }
 
 void HttpFeedServer::stream_closed(Stream* stream) {

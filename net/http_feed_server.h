@@ -10,6 +10,8 @@
 //   GET /feed/v1/snapshot     everything now, one JSON object
 //   GET /feed/v1/events       text/event-stream: a "snapshot" event, then every message as it
 //                             is published (event: its type, id: its seq, data: the JSON)
+//   POST <an upload's path>   a body for a handler the program gives (http_upload.h: the photo
+//                             page's picture); refused at its head when it may not be taken
 //
 // Why libmicrohttpd and not cpp-httplib (which served the feed before): Debian's cpp-httplib
 // 0.11.4 is a prebuilt library whose limits were fixed when it was built; it reads any number of
@@ -34,6 +36,7 @@
 #include "net/endpoint.h"
 #include "net/feed_hub.h"
 #include "net/http_limits.h"
+#include "net/http_upload.h"
 #include "net/problem_reports.h"
 
 struct MHD_Daemon;
@@ -60,6 +63,9 @@ struct HttpFeedOptions {
   std::string token;
   // With a token: the pages and the feed (all read-only) are open without it (--serve-public).
   bool public_read = false;
+  // The hub's snapshot and stream (/feed/v1/...); false for a server of pages alone (`diskref
+  // serve`: the photo page), which then has no feed to show.
+  bool serve_feed = true;
   // TLS (--serve-cert, --serve-key): PEM text of the certificate (chain) and its private key.
   std::string tls_cert_pem, tls_key_pem;
 };
@@ -75,7 +81,14 @@ class HttpFeedServer {
 
   // A page (or a script, a style sheet) served at `path`. Only a `framable` page may be shown
   // inside another site's frame (the overlay, for a streaming program's browser source).
-  void add_page(const std::string& path, std::string content_type, std::string body, bool framable = false);
+  // `image_sources`, when given, is the page's CSP img-src (the photo page: "blob:", the pictures
+  // it makes from what it chose and was answered); otherwise a page shows no image.
+  void add_page(const std::string& path, std::string content_type, std::string body, bool framable = false,
+                std::string image_sources = "");
+  // A path that takes a body (POST), answered by `route.handler` once the body is in; the token
+  // (when one is required) is checked at the request's head, before the body is read, even with
+  // --serve-public (an upload changes something: it costs the server a photo's decoding).
+  void add_upload(const std::string& path, UploadRoute route);
   int port() const { return port_; }
   // http[s]://HOST:PORT/ as a browser is given it (with ?token=... when one is required); for a
   // wildcard address (0.0.0.0, ::) HOST is this machine's first address that is not loopback.
@@ -90,6 +103,8 @@ class HttpFeedServer {
   struct Stream;
   struct Request;
   int answer(MHD_Connection* connection, const char* url, const char* method, Request*& request);
+  // A piece of an upload's body; false ends the connection (more than its Content-Length said).
+  bool receive(Request& request, const char* data, std::size_t size);
   long read_stream(Stream& stream, char* buffer, std::size_t max);
   void connection_event(MHD_Connection* connection, void** socket_context, bool opened);
   void request_line(MHD_Connection* connection);
@@ -98,6 +113,8 @@ class HttpFeedServer {
 
  private:
   struct Page;
+  struct UploadPath;
+  bool answer_upload(MHD_Connection* connection, Request& request);
   bool fill(Stream& stream);
   std::string scheme() const { return options_.tls_cert_pem.empty() ? "http" : "https"; }
 
@@ -106,6 +123,7 @@ class HttpFeedServer {
   ProblemReports& problems_;
   mutable std::mutex pages_mutex_;
   std::map<std::string, std::shared_ptr<const Page>> pages_;  // by path
+  std::map<std::string, std::shared_ptr<UploadPath>> uploads_;  // by path (under pages_mutex_)
   std::unique_ptr<RequestDeadlines> deadlines_;
   MHD_Daemon* daemon_ = nullptr;
   int port_ = 0;

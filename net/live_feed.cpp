@@ -24,11 +24,13 @@ LiveFeed::LiveFeed(LiveFeedOptions options, const model::TableSpec& table, const
     server_->add_page("/overlay.js", "text/javascript; charset=utf-8", kOverlayScriptPage);
     server_->add_page("/overlay.css", "text/css; charset=utf-8", kOverlayStylePage);
     server_->add_page("/table_drawing.js", "text/javascript; charset=utf-8", kTableDrawingPage);
+    if (options_.photo_ruler) add_photo_page(*server_, registry, options_.photo_ruler(registry));
     access_ = beyond_loopback_access(*server_, *options_.serve);
     if (say) {
       const std::string base = server_->url_without_token();
       say("the live feed: " + server_->url() + " (overlay), " + base + "feed/v1/events (stream), " + base +
           "feed/v1/snapshot");
+      if (options_.photo_ruler) say("the photo page (a dispute settled from a phone's photo): " + base + "photo");
       if (const std::string notice = beyond_loopback_notice(*server_, *options_.serve); !notice.empty())
         say("the live feed: " + notice);
     }

@@ -18,6 +18,7 @@
 #include "net/feed_hub.h"
 #include "net/http_feed_server.h"
 #include "net/mqtt_table_publisher.h"
+#include "net/photo_page.h"
 #include "net/problem_reports.h"
 #include "referee/referee.h"
 
@@ -30,6 +31,9 @@ struct LiveFeedOptions {
   std::optional<HttpFeedOptions> serve;  // --serve
   std::optional<Endpoint> tuio;          // --tuio
   std::optional<MqttOptions> mqtt;       // --mqtt
+  // When serving: the photo page (spec §14, "From a phone") at /photo beside the overlay, ruling
+  // with what this makes of the game's registry (the photo room is above net: the program gives it).
+  std::function<PhotoRuler(const model::DiskRegistry&)> photo_ruler;
   // Table frames (and TUIO bundles) at most this many a second of wall time; rulings and the
   // books go out as they happen.
   double updates_per_s = 30;

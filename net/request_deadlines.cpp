@@ -39,6 +39,14 @@ void RequestDeadlines::head_arrived(std::uint64_t id) {
   }
 }
 
+void RequestDeadlines::body_expected(std::uint64_t id, std::chrono::milliseconds limit) {
+  {
+    std::lock_guard lock(mutex_);
+    if (const auto it = watched_.find(id); it != watched_.end()) it->second.deadline = Clock::now() + limit;
+  }
+  changed_.notify_all();
+}
+
 void RequestDeadlines::reply_done(std::uint64_t id) {
   {
     std::lock_guard lock(mutex_);

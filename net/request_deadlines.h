@@ -32,6 +32,9 @@ class RequestDeadlines {
   std::uint64_t opened(int socket);
   void line_arrived(std::uint64_t id);  // a request line was read (its head may yet fail)
   void head_arrived(std::uint64_t id);
+  // An upload's body is awaited: it must have arrived within `limit` from now (head_arrived again
+  // when it has, which stops the clock while the upload is answered).
+  void body_expected(std::uint64_t id, std::chrono::milliseconds limit);
   void reply_done(std::uint64_t id);
   // True when a request line arrived on the connection but no request head was ever routed: the
   // head was refused by libmicrohttpd (a malformed header, one too large, an HTTP version not 1.x).

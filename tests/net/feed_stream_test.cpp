@@ -280,5 +280,40 @@ TEST_F(LiveFeedTest, ThePortTakenOrAnAddressNotOursIsSaidPlainly) {
   first.kill_now();
 }
 
+// Beside the overlay, the photo page (spec §14, "From a phone") with the game's registry: a phone at
+// the table settles a dispute the camera cannot see.
+TEST_F(LiveFeedTest, ThePhotoPageIsOfferedBesideTheOverlayWithTheGamesDisks) {
+  ChildProcess run(diskref_program(),
+                   skirmish_referee_args(dir_ / "photo.json") +
+                       std::vector<std::string>{"--serve", "0", "--realtime", "--speed", "2", "--linger", "20"},
+                   dir_ / "photo.log");
+  const auto page = run.wait_for_log(std::regex(R"(the photo page [^:]*: (http://127\.0\.0\.1:\d+/photo))"), 20s);
+  ASSERT_TRUE(page) << run.log_text();
+  httplib::Client client("127.0.0.1", port_of(run));
+  const auto html = client.Get("/photo");
+  ASSERT_TRUE(html) << "no answer";
+  EXPECT_EQ(html->status, 200);
+  EXPECT_NE(html->get_header_value("Content-Security-Policy").find("img-src blob:"), std::string::npos);
+  const auto disks = client.Get("/photo/v1/disks");
+  ASSERT_TRUE(disks);
+  EXPECT_EQ(disks->status, 200);
+  // Each document named: a range-for over a member of a temporary would outlive the temporary.
+  const nlohmann::json offered_json = nlohmann::json::parse(disks->body);
+  const nlohmann::json registry_json = read_json(skirmish() / "disks.json");
+  std::vector<std::string> offered;
+  for (const nlohmann::json& d : offered_json["disks"]) offered.push_back(d["name"]);
+  std::vector<std::string> registry;
+  for (const nlohmann::json& d : registry_json["disks"])
+    if (d["kind"] != "counter" && d["kind"] != "template") registry.push_back(d["name"]);
+  EXPECT_EQ(offered, registry);
+  EXPECT_FALSE(offered.empty()) << disks->body;
+  // What is not a photo is refused with its reason, and the referee goes on.
+  const auto refused = client.Post("/photo/v1/ruling?question=%7B%22overlap%22%3A%7B%7D%7D", "not a photo", "image/jpeg");
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->status, 415);
+  EXPECT_NE(refused->body.find("not a JPEG, PNG or WebP"), std::string::npos) << refused->body;
+  run.kill_now();
+}
+
 }  // namespace
 }  // namespace diskref::testing
