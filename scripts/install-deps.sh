@@ -13,6 +13,7 @@ packages=(
   poppler-utils
   libcpp-httplib-dev libmicrohttpd-dev libqrencode-dev libssl-dev liblo-dev libmosquitto-dev mosquitto chromium
   libzbar-dev
+  libexif-dev
   clang libclang-rt-dev
   dpkg-dev file lintian mandoc
 )
