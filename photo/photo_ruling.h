@@ -6,6 +6,7 @@
 // millimetres with its sigma, and spec §6's questions are answered with margin +- sigma and
 // "too close to call" when |margin| < 2 sigma.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,8 @@ struct PhotoOptions {
   // A calibrated lens, when the user has one (`--calib`); otherwise the camera is fitted.
   std::optional<calib::CameraModel> lens;
   std::string tag_family = "tagStandard41h12";
+  // Where the questions came from, for messages about them ("questions.json"; "the command line").
+  std::string questions_source = "questions";
 };
 
 struct PhotoRuling {

@@ -37,6 +37,7 @@ class PhotoDispute {
   const model::DiskRegistry& registry() const { return registry_; }
   const std::vector<RangeTemplateChoice>& templates() const { return templates_; }
   PhotoQuestion& question() { return question_; }
+  const PhotoQuestion& question() const { return question_; }
   int& template_index() { return template_index_; }
   std::string& path_typed() { return path_typed_; }
   // Why the question is not asked yet ("choose disk B"); empty when it is whole.

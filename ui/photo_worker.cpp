@@ -3,7 +3,10 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <exception>
+
+#include <opencv2/imgproc.hpp>
 
 #include "engine/io/input_error.h"
 
@@ -88,6 +91,15 @@ std::shared_ptr<PhotoOutcome> PhotoWorker::work(const Request& r) {
     }
     set_stage(PhotoStage::ruling, r.file);
     out->ruling = rule_(*kept_, r.questions);
+    const cv::Mat& shown = out->ruling->annotated.empty() ? kept_->image : out->ruling->annotated;
+    out->photo_size = shown.size();
+    const int side = std::max(shown.cols, shown.rows);
+    if (side > kPreviewSide) {
+      const double k = static_cast<double>(kPreviewSide) / side;
+      cv::resize(shown, out->preview, cv::Size(), k, k, cv::INTER_AREA);
+    } else {
+      out->preview = shown.clone();
+    }
   } catch (const photo::PhotoRefused& e) {
     out->refusal = e.what();
   } catch (const io::InputError& e) {

@@ -28,6 +28,8 @@ namespace diskref::ui {
 // What the worker is doing: nothing, reading (decoding) the file, or fitting the table and camera
 // from the tags and answering.
 enum class PhotoStage { idle, reading, ruling };
+// The longest side of the picture the screen is given: larger than any panel it is drawn in.
+inline constexpr int kPreviewSide = 2048;
 const char* stage_text(PhotoStage stage);  // "reading the photo…", "finding the tags and fitting the table…"
 
 struct PhotoOutcome {
@@ -35,6 +37,10 @@ struct PhotoOutcome {
   std::filesystem::path file;
   nlohmann::json questions;
   std::optional<photo::PhotoRuling> ruling;
+  // The annotated photo made small enough to show (longest side at most kPreviewSide): a 48 Mpx
+  // photo is shrunk here, off the screen's thread, not when it is uploaded.
+  cv::Mat preview;
+  cv::Size photo_size;        // the annotated photo's own size (preview's pixels scale to it)
   // Why there is no ruling, in words for the screen: the photo refused (not an image, too large,
   // too few tags), a question it cannot answer, a file that cannot be read.
   std::string refusal;

@@ -80,6 +80,22 @@ TEST(PhotoWorker, OpeningReturnsAtOnceAndTheStageSaysReading) {
   EXPECT_EQ(out->request, r);
   EXPECT_EQ(out->ruling->answer.at("photo").at("source"), "table.jpg");
   EXPECT_EQ(w.status().stage, PhotoStage::idle);
+  EXPECT_EQ(out->preview.size(), cv::Size(40, 30));  // small already: shown as it is
+}
+
+TEST(PhotoWorker, ALargePhotoIsShownShrunkToThePreviewSide) {
+  Fakes f;
+  PhotoWorker w([](const std::filesystem::path&) {
+                  photo::Photo p;
+                  p.image = cv::Mat(3000, 4000, CV_8UC3, cv::Scalar(0, 0, 255));
+                  return p;
+                },
+                f.rule(), 0);
+  const auto out = w.wait_for(w.open("big.jpg", nlohmann::json::array()));
+  EXPECT_EQ(out->photo_size, cv::Size(4000, 3000));
+  EXPECT_EQ(out->preview.cols, kPreviewSide);
+  EXPECT_EQ(out->preview.rows, 1536);
+  EXPECT_EQ(out->preview.at<cv::Vec3b>(700, 1000), cv::Vec3b(0, 0, 255));
 }
 
 TEST(PhotoWorker, AnotherQuestionOnTheSamePhotoDoesNotReadItAgain) {
