@@ -426,8 +426,9 @@ RunSummary run_app(const AppOptions& o) {
   Window window(o.width, o.height);
   ImGuiSession imgui(window.handle, o.screenshot.has_value(), game ? game_font_px(o.height) : kFontPx);
   // A dispute from a photo, beside the live table: the same registry and templates, its own worker.
+  // Not the table camera's lens: the photo is a phone's, fitted from its tags and its EXIF.
   DroppedFiles dropped(window.handle);
-  std::unique_ptr<PhotoWorker> photo_worker = make_photo_worker(screen.registry, screen.lens);
+  std::unique_ptr<PhotoWorker> photo_worker = make_photo_worker(screen.registry, std::nullopt);
   PhotoDispute photo_dispute(screen.registry, screen.templates, *photo_worker);
   photo_dispute.question() = photo_question_from(o.initial);
   photo_dispute.template_index() = o.initial.template_index;

@@ -132,7 +132,7 @@ void draw_dispute_panel(Screen& s, const ScreenRect& rect) {
   // The same questions from a photo of the table (a phone's): its own panel over the views.
   if (s.photo != nullptr) {
     ImGui::Separator();
-    if (ImGui::Button("From a photo…")) s.show_photo = true;
+    if (ImGui::Button("From a photo...")) s.show_photo = true;
     ImGui::SameLine();
     ImGui::TextDisabled("or drop a photo on the window");
   }

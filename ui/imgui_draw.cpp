@@ -39,9 +39,12 @@ void title_help(std::string_view help, bool beside_close) {
 bool begin_panel(const char* title, const ScreenRect& rect, ImGuiWindowFlags extra, bool* open) {
   ImGui::SetNextWindowPos(im(rect.min()), ImGuiCond_Always);
   ImGui::SetNextWindowSize(ImVec2(static_cast<float>(rect.w), static_cast<float>(rect.h)), ImGuiCond_Always);
+  // The layout's panels stay behind (ImGui puts a new window with NoBringToFrontOnFocus at the back);
+  // a closable one lies over them.
+  const ImGuiWindowFlags order = open != nullptr ? 0 : ImGuiWindowFlags_NoBringToFrontOnFocus;
   const bool shown = ImGui::Begin(title, open,
                                  ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
-                                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus | extra);
+                                     ImGuiWindowFlags_NoSavedSettings | order | extra);
   // Every panel says what it is (ui/panel_help.h), by the id after "###" in its title.
   const std::string_view t(title);
   if (const auto at = t.find("###"); shown && at != std::string_view::npos && !(extra & ImGuiWindowFlags_NoTitleBar))
@@ -59,13 +62,16 @@ Rgb verdict_color(referee::Call c) {
 }
 
 ScreenRect verdict_banner(referee::Call c, const char* yes, const char* no, const std::string& detail, float scale) {
-  const char* word = c == referee::Call::yes ? yes : c == referee::Call::no ? no : "TOO CLOSE TO CALL";
+  return word_banner(verdict_color(c), c == referee::Call::yes ? yes : c == referee::Call::no ? no : "TOO CLOSE TO CALL", detail, scale);
+}
+
+ScreenRect word_banner(Rgb color, const char* word, const std::string& detail, float scale) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float w = ImGui::GetContentRegionAvail().x;
   const float line = ImGui::GetTextLineHeight(), big = ImGui::GetFontSize() * scale;
   const float h = std::max(line * 1.9f, big + line * 0.9f);
-  dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), im_color(verdict_color(c)), 4.0f);
+  dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), im_color(color), 4.0f);
   const float pad = (h - big) / 2;
   dl->AddText(ImGui::GetFont(), big, ImVec2(p.x + 8, p.y + pad), IM_COL32(255, 255, 255, 255), word);
   const float ww = ImGui::GetFont()->CalcTextSizeA(big, FLT_MAX, 0.0f, word).x;

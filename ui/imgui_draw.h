@@ -20,7 +20,8 @@ inline ImVec4 im_color4(Rgb c, float alpha = 1.0f) { return {c.r / 255.0f, c.g /
 
 // Starts a fixed panel window at `rect` (no moving, resizing or collapsing: there is no window
 // manager, and the layout owns placement).
-// `open`: a close button in the title bar that clears it (null: none).
+// `open`: a close button in the title bar that clears it (null: none). A panel that can be closed
+// is laid over the others (the dispute from a photo over the views): it comes to the front.
 bool begin_panel(const char* title, const ScreenRect& rect, ImGuiWindowFlags extra = 0, bool* open = nullptr);
 
 void draw_polygon(ImDrawList* dl, const std::vector<Vec2>& pts, ImU32 color, float thickness, bool closed = true);
@@ -51,6 +52,8 @@ Rgb verdict_color(referee::Call c);
 // `detail` beside it: the live dispute panel's and the Photo tab's, alike. `scale`: the call's type
 // size as a multiple of the font's (the detail stays at the font's). Returns where it went.
 ScreenRect verdict_banner(referee::Call c, const char* yes, const char* no, const std::string& detail, float scale = 1.0f);
+// The same banner in any colour with any word ("CANNOT TELL", "NO RULING").
+ScreenRect word_banner(Rgb color, const char* word, const std::string& detail, float scale = 1.0f);
 
 // A dashed polyline (stale disks, ghosts).
 void draw_dashed(ImDrawList* dl, const std::vector<Vec2>& pts, ImU32 color, float thickness, float dash_px);

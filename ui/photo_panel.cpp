@@ -54,7 +54,7 @@ void picture(PhotoTab& tab, const ScreenRect& area) {
   if (d.busy()) {
     const PhotoWorkStatus st = d.status();
     const std::string line = st.stage == PhotoStage::idle
-                                 ? std::string("waiting for the photo before\u2026")
+                                 ? std::string("waiting for the photo before...")
                                  : fmt::format("{} (step {} of {})", stage_text(st.stage), st.step, PhotoWorkStatus::kSteps);
     const std::vector<ColoredLine> lines{{IM_COL32(255, 255, 255, 255), line},
                                          {IM_COL32(190, 195, 205, 255), st.file.filename().string()}};
@@ -127,14 +127,14 @@ void answer_rows(PhotoTab& tab) {
   if (d.busy()) {
     const PhotoWorkStatus st = d.status();
     ImGui::ProgressBar(st.step == 0 ? 0.0f : (static_cast<float>(st.step) - 0.5f) / PhotoWorkStatus::kSteps, ImVec2(-1, 0),
-                       st.stage == PhotoStage::idle ? "waiting\u2026" : stage_text(st.stage));
+                       st.stage == PhotoStage::idle ? "waiting..." : stage_text(st.stage));
   }
   if (!out) return;
   ImGui::PushTextWrapPos(0.0f);
   if (!out->ruling) {
     // A refusal: said plainly, in the colour of "no".
     ImGui::Spacing();
-    tab.banner_drawn = verdict_banner(referee::Call::no, "", "NO RULING", "", 1.6f);
+    tab.banner_drawn = word_banner(colors::kVerdictNo, "NO RULING", "", 1.6f);
     ImGui::TextColored(im_color4(Rgb{255, 150, 140}), "%s", out->refusal.c_str());
     ImGui::PopTextWrapPos();
     return;
@@ -145,7 +145,8 @@ void answer_rows(PhotoTab& tab) {
   for (const PhotoAnswerShown& a : s.answers) {
     ImGui::Spacing();
     ImGui::TextUnformatted(question_text(d.question()).c_str());
-    tab.banner_drawn = verdict_banner(a.call, a.headline.c_str(), a.headline.c_str(), a.detail, 1.8f);
+    tab.banner_drawn = a.call ? verdict_banner(*a.call, a.headline.c_str(), a.headline.c_str(), a.detail, 1.8f)
+                              : word_banner(colors::kLost, a.headline.c_str(), a.detail, 1.8f);
     for (const std::string& l : a.lines) ImGui::TextUnformatted(l.c_str());
   }
   ImGui::Spacing();
@@ -180,6 +181,7 @@ void refresh_photo_tab(PhotoTab& tab) {
 
 void draw_photo_panel(PhotoTab& tab, const ScreenRect& rect, bool* open) {
   tab.panel_drawn = rect;
+  ImGui::SetNextWindowBgAlpha(1.0f);  // over the views: nothing of them shows through
   if (!begin_panel("Dispute from a photo###photo", rect, 0, open)) {
     ImGui::End();
     return;
@@ -216,7 +218,7 @@ nlohmann::json photo_tab_json(const PhotoTab& tab) {
     if (out->ruling) j["ruling"] = out->ruling->answer;
     nlohmann::json answers = nlohmann::json::array();
     for (const PhotoAnswerShown& a : d.shown().answers)
-      answers.push_back({{"call", referee::to_key(a.call)}, {"headline", a.headline}, {"detail", a.detail}, {"lines", a.lines}});
+      answers.push_back({{"call", a.call ? referee::to_key(*a.call) : "cannot_tell"}, {"headline", a.headline}, {"detail", a.detail}, {"lines", a.lines}});
     j["shown"] = {{"answers", answers}, {"notes", d.shown().notes}, {"unseen", d.shown().unseen}, {"disks_seen", d.shown().disks_seen}};
   }
   return j;

@@ -49,13 +49,19 @@ std::string sigma_line(std::optional<double> sigma) {
                      referee::kCallSigmas, *sigma);
 }
 
+// The one number the call turns on (photo/question_margins.h), else the answer's own.
+std::optional<double> decisive(const nlohmann::json& a, const char* own) {
+  if (auto m = number(a, "decisive_margin_mm")) return m;
+  return number(a, own);
+}
+
 PhotoAnswerShown range_answer(const nlohmann::json& a) {
   const nlohmann::json& r = a.contains("range") ? a.at("range") : a;
   PhotoAnswerShown s;
   s.call = call_of(a, "in_range");
-  s.headline = words(s.call, "IN RANGE", "OUT OF RANGE");
+  s.headline = words(*s.call, "IN RANGE", "OUT OF RANGE");
   const auto sigma = number(a, "sigma_mm");
-  s.detail = margin_detail("margin", number(a, "margin_mm"), sigma);
+  s.detail = margin_detail("margin", decisive(a, "margin_mm"), sigma);
   if (!text(r, "from").empty()) s.question = fmt::format("range {} to {}", text(r, "from"), text(r, "to"));
   if (auto gap = number(a, "gap_mm"), reach = number(a, "reach_mm"), margin = number(a, "margin_mm"); gap && reach && margin)
     s.lines.push_back(fmt::format("gap {:.2f} mm   reach {:.2f} mm   margin {:+.2f} mm", *gap, *reach, *margin));
@@ -66,9 +72,9 @@ PhotoAnswerShown range_answer(const nlohmann::json& a) {
 PhotoAnswerShown overlap_answer(const nlohmann::json& a) {
   PhotoAnswerShown s;
   s.call = call_of(a, "overlap");
-  s.headline = words(s.call, "OVERLAPPING", "NOT OVERLAPPING");
+  s.headline = words(*s.call, "OVERLAPPING", "NOT OVERLAPPING");
   const auto sigma = number(a, "sigma_mm");
-  s.detail = margin_detail("separation", number(a, "separation_mm"), sigma);
+  s.detail = margin_detail("separation", decisive(a, "separation_mm"), sigma);
   s.lines.push_back(sigma_line(sigma));
   return s;
 }
@@ -80,16 +86,18 @@ PhotoAnswerShown move_answer(const nlohmann::json& a) {
   // A move's call is whether it ends on (or hits) something: "yes" it does.
   if (auto c = parse_call(text(a, "call"))) s.call = *c;
   else s.call = ends_on.empty() && !hits ? referee::Call::no : referee::Call::yes;
-  if (s.call == referee::Call::too_close) s.headline = "TOO CLOSE TO CALL";
+  if (*s.call == referee::Call::too_close) s.headline = "TOO CLOSE TO CALL";
   else if (hits) s.headline = "HITS A TORPEDO";
   else if (!ends_on.empty()) s.headline = "ENDS ON " + ends_on.front();
-  else s.headline = s.call == referee::Call::yes ? "ENDS ON A DISK" : "ENDS CLEAR";
+  else s.headline = *s.call == referee::Call::yes ? "ENDS ON A DISK" : "ENDS CLEAR";
   const auto sigma = number(a, "sigma_mm");
+  // The margin of the nearest contact (a torpedo passed, a disk where it ends), when there is one.
+  s.detail = margin_detail("nearest contact", number(a, "decisive_margin_mm"), sigma);
   if (a.contains("landings") && a.at("landings").is_array() && !a.at("landings").empty()) {
     const nlohmann::json& end = a.at("landings").back();
     if (auto x = number(end, "x"), y = number(end, "y"), h = number(end, "heading"); x && y && h)
-      s.detail = fmt::format("lands at ({:.1f}, {:.1f}) mm, heading {:.0f} deg after {} flip{}", *x, *y, *h,
-                             a.at("landings").size(), a.at("landings").size() == 1 ? "" : "s");
+      s.lines.push_back(fmt::format("lands at ({:.1f}, {:.1f}) mm, heading {:.0f} deg after {} flip{}", *x, *y, *h,
+                                    a.at("landings").size(), a.at("landings").size() == 1 ? "" : "s"));
   }
   if (hits) {
     std::string t = "torpedo contacts:";
@@ -104,7 +112,18 @@ PhotoAnswerShown move_answer(const nlohmann::json& a) {
   s.lines.push_back(ends_on.empty() ? "ends overlapping: nothing" : ends);
   if (a.contains("leaves_play_area") && a.at("leaves_play_area").is_boolean())
     s.lines.push_back(std::string("leaves the play area: ") + (a.at("leaves_play_area").get<bool>() ? "yes" : "no"));
-  s.lines.push_back(sigma_line(sigma));
+  if (sigma) s.lines.push_back(sigma_line(sigma));
+  return s;
+}
+
+// A question the photo cannot answer: a disk it needs is not in it.
+PhotoAnswerShown cannot_tell_answer(const nlohmann::json& a) {
+  PhotoAnswerShown s;
+  s.headline = "CANNOT TELL";
+  const std::vector<std::string> missing = texts(a, "unseen");
+  std::string names;
+  for (const std::string& n : missing) names += (names.empty() ? "" : ", ") + n;
+  s.detail = names.empty() ? "a disk it needs is not in the photo" : "not in the photo: " + names;
   return s;
 }
 
@@ -127,9 +146,14 @@ PhotoShown photo_shown(const nlohmann::json& ruling) {
       s.size = fmt::format("{} x {} px", p.at("size")[0].get<long long>(), p.at("size")[1].get<long long>());
     if (p.contains("camera") && p.at("camera").is_object()) {
       const nlohmann::json& c = p.at("camera");
-      s.camera = text(c, "model");
-      if (s.camera.empty()) s.camera = text(c, "camera");
-      if (auto f = number(c, "focal_length_mm")) s.camera += fmt::format("{}{:.1f} mm lens", s.camera.empty() ? "" : ", ", *f);
+      std::vector<std::string> parts;
+      if (!text(c, "model").empty()) parts.push_back(text(c, "model"));
+      if (auto f = number(c, "focal_px"))
+        parts.push_back(text(c, "focal_from").empty() ? fmt::format("focal {:.0f} px", *f)
+                                                      : fmt::format("focal {:.0f} px ({})", *f, text(c, "focal_from")));
+      if (auto tilt = number(c, "tilt_deg"), far = number(c, "distance_mm"); tilt && far)
+        parts.push_back(fmt::format("{:.0f} deg from above, {:.0f} mm away", *tilt, *far));
+      for (const std::string& part : parts) s.camera += (s.camera.empty() ? "" : "; ") + part;
     }
   }
   s.disks_seen = texts(ruling, "disks");
@@ -138,7 +162,8 @@ PhotoShown photo_shown(const nlohmann::json& ruling) {
   if (ruling.contains("answers") && ruling.at("answers").is_array()) {
     for (const nlohmann::json& a : ruling.at("answers")) {
       PhotoAnswerShown shown;
-      if (a.contains("in_range") || a.contains("reach_mm")) shown = range_answer(a);
+      if (text(a, "call") == "cannot tell") shown = cannot_tell_answer(a);
+      else if (a.contains("in_range") || a.contains("reach_mm")) shown = range_answer(a);
       else if (a.contains("overlap") || a.contains("separation_mm")) shown = overlap_answer(a);
       else if (a.contains("landings")) shown = move_answer(a);
       else continue;

@@ -15,8 +15,8 @@ namespace diskref::ui {
 const char* stage_text(PhotoStage stage) {
   switch (stage) {
     case PhotoStage::idle: return "";
-    case PhotoStage::reading: return "reading the photo\u2026";
-    case PhotoStage::ruling: return "finding the tags and fitting the table\u2026";
+    case PhotoStage::reading: return "reading the photo...";
+    case PhotoStage::ruling: return "finding the tags and fitting the table...";
   }
   return "";
 }

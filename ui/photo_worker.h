@@ -30,7 +30,7 @@ namespace diskref::ui {
 enum class PhotoStage { idle, reading, ruling };
 // The longest side of the picture the screen is given: larger than any panel it is drawn in.
 inline constexpr int kPreviewSide = 2048;
-const char* stage_text(PhotoStage stage);  // "reading the photo…", "finding the tags and fitting the table…"
+const char* stage_text(PhotoStage stage);  // "reading the photo...", "finding the tags and fitting the table..."
 
 struct PhotoOutcome {
   std::uint64_t request = 0;  // the open() / ask() it answers

@@ -9,7 +9,7 @@ namespace diskref::ui {
 namespace {
 
 nlohmann::json ruling_with(nlohmann::json answer) {
-  return {{"photo", {{"source", "table.jpg"}, {"size", {4000, 3000}}, {"camera", {{"model", "Pixel 7"}, {"focal_length_mm", 6.81}}}}},
+  return {{"photo", {{"source", "table.jpg"}, {"size", {4000, 3000}}, {"camera", {{"model", "Pixel 7"}, {"focal_px", 3120.4}, {"focal_from", "exif"}, {"tilt_deg", 31.6}, {"distance_mm", 642.0}}}}},
           {"disks", {{{"name", "enterprise"}}, {{"name", "ktinga"}}}},
           {"unseen", {"torpedo-1"}},
           {"answers", {std::move(answer)}},
@@ -18,7 +18,7 @@ nlohmann::json ruling_with(nlohmann::json answer) {
 
 TEST(PhotoResult, ARangeShowsItsCallAndMarginWithTheBandOfTheLivePanel) {
   const PhotoShown s = photo_shown(ruling_with({{"id", "q1"}, {"in_range", true}, {"gap_mm", 60.0}, {"reach_mm", 92.46},
-                                                {"margin_mm", 32.46}, {"sigma_mm", 0.4}, {"call", "yes"}}));
+                                                {"margin_mm", 32.46}, {"decisive_margin_mm", 32.46}, {"sigma_mm", 0.4}, {"call", "yes"}}));
   ASSERT_EQ(s.answers.size(), 1u);
   EXPECT_EQ(s.answers[0].call, referee::Call::yes);
   EXPECT_EQ(s.answers[0].headline, "IN RANGE");
@@ -26,7 +26,7 @@ TEST(PhotoResult, ARangeShowsItsCallAndMarginWithTheBandOfTheLivePanel) {
   EXPECT_EQ(s.answers[0].lines.front(), "gap 60.00 mm   reach 92.46 mm   margin +32.46 mm");
   EXPECT_EQ(s.source, "table.jpg");
   EXPECT_EQ(s.size, "4000 x 3000 px");
-  EXPECT_EQ(s.camera, "Pixel 7, 6.8 mm lens");
+  EXPECT_EQ(s.camera, "Pixel 7; focal 3120 px (exif); 32 deg from above, 642 mm away");
   EXPECT_EQ(s.disks_seen, (std::vector<std::string>{"enterprise", "ktinga"}));
   EXPECT_EQ(s.unseen, (std::vector<std::string>{"torpedo-1"}));
   ASSERT_EQ(s.notes.size(), 1u);
@@ -53,12 +53,27 @@ TEST(PhotoResult, OutOfRangeAndOverlap) {
 TEST(PhotoResult, AMoveSaysWhereItEndsAndWhatItHits) {
   const PhotoShown s = photo_shown(ruling_with(
       {{"landings", {{{"x", 100}, {"y", 257.2}, {"heading", 90}}, {{"x", 100}, {"y", 314.4}, {"heading", 90}}}},
-       {"torpedo_contacts", nlohmann::json::array()}, {"end_overlaps", {"tderet"}}, {"leaves_play_area", false}, {"sigma_mm", 0.5}}));
+       {"torpedo_contacts", nlohmann::json::array()}, {"end_overlaps", {"tderet"}}, {"decisive_margin_mm", -6.5},
+       {"sigma_mm", 0.5}, {"call", "yes"}}));
   ASSERT_EQ(s.answers.size(), 1u);
   EXPECT_EQ(s.answers[0].headline, "ENDS ON tderet");
   EXPECT_EQ(s.answers[0].call, referee::Call::yes);
-  EXPECT_EQ(s.answers[0].detail, "lands at (100.0, 314.4) mm, heading 90 deg after 2 flips");
-  EXPECT_EQ(s.answers[0].lines.at(1), "ends overlapping: tderet");
+  EXPECT_EQ(s.answers[0].detail, "nearest contact -6.50 mm \u00b1 1.00");
+  EXPECT_EQ(s.answers[0].lines.at(0), "lands at (100.0, 314.4) mm, heading 90 deg after 2 flips");
+  EXPECT_EQ(s.answers[0].lines.at(2), "ends overlapping: tderet");
+  // Without a call (nothing to touch): clear.
+  EXPECT_EQ(photo_shown(ruling_with({{"landings", {{{"x", 1}, {"y", 2}, {"heading", 0}}}}, {"end_overlaps", nlohmann::json::array()}}))
+                .answers.at(0)
+                .headline,
+            "ENDS CLEAR");
+}
+
+TEST(PhotoResult, AQuestionOnADiskNotInThePhotoCannotBeTold) {
+  const PhotoShown s = photo_shown(ruling_with({{"id", "q1"}, {"call", "cannot tell"}, {"unseen", {"torpedo-1"}}}));
+  ASSERT_EQ(s.answers.size(), 1u);
+  EXPECT_FALSE(s.answers[0].call);
+  EXPECT_EQ(s.answers[0].headline, "CANNOT TELL");
+  EXPECT_EQ(s.answers[0].detail, "not in the photo: torpedo-1");
 }
 
 TEST(PhotoResult, ARulingWithoutAnswersShowsTheDisksAlone) {

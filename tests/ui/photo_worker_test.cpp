@@ -73,7 +73,7 @@ TEST(PhotoWorker, OpeningReturnsAtOnceAndTheStageSaysReading) {
   EXPECT_EQ(s.file, "table.jpg");
   EXPECT_EQ(s.step, 1);
   EXPECT_EQ(w.latest(), nullptr);
-  EXPECT_STREQ(stage_text(s.stage), "reading the photo\u2026");
+  EXPECT_STREQ(stage_text(s.stage), "reading the photo...");
   gate.release.set_value();
   const auto out = w.wait_for(r);
   ASSERT_TRUE(out->ruling);
