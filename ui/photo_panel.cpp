@@ -164,6 +164,8 @@ void answer_rows(PhotoTab& tab) {
   for (const std::string& n : s.notes) ImGui::TextColored(im_color4(colors::kStale), "%s", n.c_str());
   const std::string about = s.size.empty() ? s.source : s.source + ", " + s.size + (s.camera.empty() ? "" : ", " + s.camera);
   if (!about.empty()) ImGui::TextDisabled("%s", about.c_str());
+  // The photo shows no table's corners: its x, y are the photo's own, from one disk.
+  if (!s.frame.empty()) ImGui::TextDisabled("x, y: %s", s.frame.c_str());
   ImGui::PopTextWrapPos();
 }
 

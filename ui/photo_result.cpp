@@ -142,6 +142,7 @@ PhotoShown photo_shown(const nlohmann::json& ruling) {
   if (ruling.contains("photo")) {
     const nlohmann::json& p = ruling.at("photo");
     s.source = text(p, "source");
+    s.frame = text(p, "frame");
     if (p.contains("size") && p.at("size").is_array() && p.at("size").size() == 2 && p.at("size")[0].is_number())
       s.size = fmt::format("{} x {} px", p.at("size")[0].get<long long>(), p.at("size")[1].get<long long>());
     if (p.contains("camera") && p.at("camera").is_object()) {

@@ -27,6 +27,7 @@ struct PhotoShown {
   std::string source;                  // the photo
   std::string size;                    // "4000 x 3000 px"
   std::string camera;                  // "Pixel 7; focal 3120 px (exif); 32 deg from above, 640 mm away"
+  std::string frame;                   // where x, y are measured from: "origin at enterprise's centre, ..."
   std::vector<std::string> disks_seen; // the registry's disks found in the photo, in its order
   std::vector<std::string> unseen;     // the registry's disks not in it
   std::vector<PhotoAnswerShown> answers;

@@ -9,7 +9,7 @@ namespace diskref::ui {
 namespace {
 
 nlohmann::json ruling_with(nlohmann::json answer) {
-  return {{"photo", {{"source", "table.jpg"}, {"size", {4000, 3000}}, {"camera", {{"model", "Pixel 7"}, {"focal_px", 3120.4}, {"focal_from", "exif"}, {"tilt_deg", 31.6}, {"distance_mm", 642.0}}}}},
+  return {{"photo", {{"source", "table.jpg"}, {"size", {4000, 3000}}, {"frame", "origin at enterprise's centre, +x along its tag's +x, mm"}, {"camera", {{"model", "Pixel 7"}, {"focal_px", 3120.4}, {"focal_from", "exif"}, {"tilt_deg", 31.6}, {"distance_mm", 642.0}}}}},
           {"disks", {{{"name", "enterprise"}}, {{"name", "ktinga"}}}},
           {"unseen", {"torpedo-1"}},
           {"answers", {std::move(answer)}},
@@ -26,6 +26,7 @@ TEST(PhotoResult, ARangeShowsItsCallAndMarginWithTheBandOfTheLivePanel) {
   EXPECT_EQ(s.answers[0].lines.front(), "gap 60.00 mm   reach 92.46 mm   margin +32.46 mm");
   EXPECT_EQ(s.source, "table.jpg");
   EXPECT_EQ(s.size, "4000 x 3000 px");
+  EXPECT_EQ(s.frame, "origin at enterprise's centre, +x along its tag's +x, mm");
   EXPECT_EQ(s.camera, "Pixel 7; focal 3120 px (exif); 32 deg from above, 642 mm away");
   EXPECT_EQ(s.disks_seen, (std::vector<std::string>{"enterprise", "ktinga"}));
   EXPECT_EQ(s.unseen, (std::vector<std::string>{"torpedo-1"}));
