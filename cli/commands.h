@@ -7,6 +7,7 @@
 namespace diskref::cli {
 
 RunFunction setup_check(CLI::App& app);  // check_command.cpp (spec §6)
+RunFunction setup_photo(CLI::App& app);  // photo_command.cpp (spec §14: a dispute from one photo)
 RunFunction setup_calibrate(CLI::App& app);  // calibrate_command.cpp (spec §7)
 RunFunction setup_table(CLI::App& app);      // table_command.cpp (the table plane)
 RunFunction setup_track(CLI::App& app);  // track_command.cpp (spec §5)

@@ -30,6 +30,7 @@ using diskref::cli::SetupFunction;
 // In the order `diskref --help` lists them.
 const SetupFunction kCommands[] = {
     diskref::cli::setup_check,
+    diskref::cli::setup_photo,
     diskref::cli::setup_calibrate,
     diskref::cli::setup_table,
     diskref::cli::setup_track,

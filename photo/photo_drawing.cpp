@@ -34,8 +34,21 @@ cv::Mat annotate_photo(const cv::Mat& photo, const TablePlacement& placement, co
   const int line = std::max(1, cvRound(2 * scale));
   const double font = 0.6 * scale;
   const cv::Scalar disk_colour(0, 220, 0), template_colour(255, 160, 0), margin_colour(0, 200, 255),
-      doubt_colour(0, 0, 255), text_outline(0, 0, 0);
+      doubt_colour(0, 0, 255), text_outline(0, 0, 0),
+      landing_colour(255, 0, 255);
+  // Labels never cover one another: one that would is moved down until it is clear.
+  std::vector<cv::Rect> taken;
   const auto label = [&](const std::string& text, cv::Point at, const cv::Scalar& colour) {
+    int baseline = 0;
+    const cv::Size size = cv::getTextSize(text, cv::FONT_HERSHEY_SIMPLEX, font, line + 2, &baseline);
+    for (int tries = 0; tries < 50; ++tries) {
+      const cv::Rect box(at.x, at.y - size.height, size.width, size.height + baseline);
+      if (std::none_of(taken.begin(), taken.end(), [&](const cv::Rect& r) { return (r & box).area() > 0; })) {
+        taken.push_back(box);
+        break;
+      }
+      at.y += size.height + baseline + line;
+    }
     cv::putText(out, text, at, cv::FONT_HERSHEY_SIMPLEX, font, text_outline, line + 2, cv::LINE_AA);
     cv::putText(out, text, at, cv::FONT_HERSHEY_SIMPLEX, font, colour, line, cv::LINE_AA);
   };
@@ -44,6 +57,11 @@ cv::Mat annotate_photo(const cv::Mat& photo, const TablePlacement& placement, co
     cv::polylines(out, points, true, template_colour, line, cv::LINE_AA);
   }
   for (const DrawnDisk& disk : disks) {
+    if (disk.is_landing) {  // where a move puts the disk: its outline only
+      cv::polylines(out, outline_in_photo(placement, disk.placed, disk.height_mm), true, landing_colour,
+                    std::max(1, line / 2), cv::LINE_AA);
+      continue;
+    }
     // The base on the table (thin) and the top where the tag lies (thick): their offset is the
     // parallax of the disk's thickness.
     cv::polylines(out, outline_in_photo(placement, disk.placed, 0), true, disk_colour, std::max(1, line / 2), cv::LINE_AA);

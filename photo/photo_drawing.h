@@ -17,6 +17,7 @@ struct DrawnDisk {
   geom::PlacedShape placed;  // plane frame
   double height_mm = 0;
   bool is_template = false;
+  bool is_landing = false;  // where a move lands the disk (drawn as an outline only)
 };
 
 struct DrawnMargin {

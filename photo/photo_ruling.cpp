@@ -161,7 +161,7 @@ PhotoRuling rule_on_photo(const Photo& photo, const model::DiskRegistry& registr
     seen_index[found.refs[t].disk_index] = static_cast<int>(scene.disks.size());
     model::SceneDisk placed{disk.name, disk.kind, {disk.shape, geom::Pose::from_degrees(pose[0], pose[1], heading)}};
     scene.disks.push_back(placed);
-    drawn.push_back({disk.name, placed.placed, disk.thickness_mm, disk.kind == model::DiskKind::template_});
+    drawn.push_back({disk.name, placed.placed, disk.thickness_mm, disk.kind == model::DiskKind::template_, false});
   }
 
   Json answer;
@@ -249,6 +249,17 @@ PhotoRuling rule_on_photo(const Photo& photo, const model::DiskRegistry& registr
       const geom::DistanceOutput d = geom::signed_distance(scene.disks[std::size_t(overlap->a)].placed,
                                                            scene.disks[std::size_t(overlap->b)].placed);
       margins.push_back({label, d.point_a, d.point_b, too_close});
+    } else if (const auto* move = std::get_if<model::MoveQuestion>(&question.question)) {
+      const model::SceneDisk& mover = scene.disks[std::size_t(move->disk)];
+      const double height = found.tags[std::size_t(move->disk)].height_mm;
+      geom::Vec2 last = mover.placed.pose.position;
+      for (const auto& landing : a["landings"]) {
+        const geom::Pose pose = geom::Pose::from_degrees(landing["x"].get<double>(), landing["y"].get<double>(),
+                                                         landing["heading"].get<double>());
+        drawn.push_back({mover.name, {mover.placed.shape, pose}, height, false, true});
+        last = pose.position;
+      }
+      margins.push_back({label, mover.placed.pose.position, last, too_close});
     } else {
       const geom::Vec2 at = scene.disks[std::size_t(disks_of(question).front())].placed.pose.position;
       margins.push_back({label, at, at, too_close});
@@ -273,6 +284,7 @@ PhotoRuling rule_on_photo(const Photo& photo, const model::DiskRegistry& registr
               {"distance_mm", round2(placement.distance_mm)},
               {"rms_px", round2(placement.rms_px)},
               {"corner_sigma_px", round2(placement.corner_sigma_px)}};
+  if (placement.radial_k1) camera["radial_k1"] = std::round(*placement.radial_k1 * 1e4) / 1e4;
   if (!photo.exif.camera.empty()) camera["model"] = photo.exif.camera;
   answer["photo"] = Json{{"source", photo.source},
                          {"size", Json::array({size.width, size.height})},

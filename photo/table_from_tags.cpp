@@ -21,14 +21,17 @@ const std::array<cv::Point2d, 4> kUnitCorners{{{-1, -1}, {1, -1}, {1, 1}, {-1, 1
 
 struct Layout {
   bool fit_focal = false;
+  bool fit_k1 = false;  // radial distortion, fitted only when the data pin it
   std::size_t reference = 0;
   std::size_t tag_count = 0;
-  int size() const { return 6 + (fit_focal ? 1 : 0) + 3 * static_cast<int>(tag_count - 1); }
+  int first_tag() const { return 6 + (fit_focal ? 1 : 0) + (fit_k1 ? 1 : 0); }
+  int k1_index() const { return 6 + (fit_focal ? 1 : 0); }
+  int size() const { return first_tag() + 3 * static_cast<int>(tag_count - 1); }
   // Index of the tag's x in the parameters, or -1 for the reference.
   int tag_index(std::size_t tag) const {
     if (tag == reference) return -1;
     const std::size_t slot = tag < reference ? tag : tag - 1;
-    return 6 + (fit_focal ? 1 : 0) + 3 * static_cast<int>(slot);
+    return first_tag() + 3 * static_cast<int>(slot);
   }
 };
 
@@ -45,6 +48,10 @@ struct Model {
     if (has_lens) return lens_matrix;
     const double f = layout.fit_focal ? std::exp(p.at<double>(6)) : fixed_focal;
     return {f, 0, principal_point.x, 0, f, principal_point.y, 0, 0, 1};
+  }
+  std::vector<double> distortion(const cv::Mat& p) const {
+    if (layout.fit_k1) return {p.at<double>(layout.k1_index()), 0, 0, 0};
+    return dist_coeffs;
   }
   cv::Vec3d tag_pose(const cv::Mat& p, std::size_t tag) const {
     const int at = layout.tag_index(tag);
@@ -63,7 +70,7 @@ struct Model {
       object.insert(object.end(), corners.begin(), corners.end());
     }
     std::vector<cv::Point2d> image;
-    cv::projectPoints(object, rvec, tvec, k, dist_coeffs, image);
+    cv::projectPoints(object, rvec, tvec, k, distortion(p), image);
     for (std::size_t t = 0; t < tags.size(); ++t) {
       for (std::size_t c = 0; c < 4; ++c) {
         const cv::Point2d d = image[4 * t + c] - tags[t].detection.corners[c];
@@ -219,6 +226,22 @@ cv::Mat inverse_information(const cv::Mat& information) {
   return vectors.t() * inverse_values * vectors;
 }
 
+struct FitCovariance {
+  cv::Mat covariance;  // of the parameters
+  double corner_sigma_px = 0;
+};
+
+FitCovariance parameter_covariance(const Model& model, const cv::Mat& p, double cost, double floor_px) {
+  const int observations = static_cast<int>(8 * model.tags.size());
+  const double variance = cost / std::max(1, observations - model.layout.size());
+  FitCovariance out;
+  out.corner_sigma_px = std::max(floor_px, std::sqrt(variance));
+  cv::Mat jac;
+  model.jacobian(p, jac);
+  out.covariance = inverse_information(jac.t() * jac) * (out.corner_sigma_px * out.corner_sigma_px);
+  return out;
+}
+
 }  // namespace
 
 std::array<cv::Point3d, 4> tag_corners_on_plane(const cv::Vec3d& pose, double size_mm, double height_mm) {
@@ -296,24 +319,41 @@ TablePlacement fit_table(const std::vector<SeenTag>& tags, cv::Size image_size, 
   }
   if (best.empty()) throw std::runtime_error("no camera sees these tags as lying on one plane");
 
+  // A phone corrects its lens itself and leaves little radial distortion: k1 is fitted only when the
+  // data pin it (|k1| above 3 sigma, from at least 3 tags), else the simpler model stands.
+  if (!model.has_lens && tags.size() >= 3) {
+    Model with_k1 = model;
+    with_k1.layout.fit_k1 = true;
+    cv::Mat p(with_k1.layout.size(), 1, CV_64F);
+    for (int i = 0, j = 0; i < p.rows; ++i) p.at<double>(i) = i == with_k1.layout.k1_index() ? 0.0 : best.at<double>(j++);
+    cv::LMSolver::create(cv::makePtr<Reprojection>(with_k1), 100, 1e-12)->run(p);
+    const double cost = sum_of_squares(with_k1, p);
+    if (std::isfinite(cost) && cost < best_cost && camera_above_plane(p)) {
+      const FitCovariance fit = parameter_covariance(with_k1, p, cost, options.corner_sigma_floor_px);
+      const int k = with_k1.layout.k1_index();
+      if (std::abs(p.at<double>(k)) > 3 * std::sqrt(fit.covariance.at<double>(k, k))) {
+        model = with_k1;
+        best = p;
+        best_cost = cost;
+      }
+    }
+  }
+
   TablePlacement placement;
   placement.reference = model.layout.reference;
   placement.focal_source = source;
   placement.camera_matrix = model.camera_matrix(best);
-  placement.dist_coeffs = model.dist_coeffs;
+  placement.dist_coeffs = model.distortion(best);
+  if (model.layout.fit_k1) placement.radial_k1 = best.at<double>(model.layout.k1_index());
   placement.rvec = {best.at<double>(0), best.at<double>(1), best.at<double>(2)};
   placement.tvec = {best.at<double>(3), best.at<double>(4), best.at<double>(5)};
   for (std::size_t t = 0; t < tags.size(); ++t) placement.tag_poses.push_back(model.tag_pose(best, t));
 
   const int observations = static_cast<int>(8 * tags.size());
-  const int unknowns = model.layout.size();
   placement.rms_px = std::sqrt(best_cost / observations);
-  const double variance = best_cost / std::max(1, observations - unknowns);
-  placement.corner_sigma_px = std::max(options.corner_sigma_floor_px, std::sqrt(variance));
-
-  cv::Mat jac;
-  model.jacobian(best, jac);
-  const cv::Mat covariance = inverse_information(jac.t() * jac) * (placement.corner_sigma_px * placement.corner_sigma_px);
+  const FitCovariance fit = parameter_covariance(model, best, best_cost, options.corner_sigma_floor_px);
+  placement.corner_sigma_px = fit.corner_sigma_px;
+  const cv::Mat& covariance = fit.covariance;
   const int n = static_cast<int>(tags.size());
   placement.pose_covariance = cv::Mat::zeros(3 * n, 3 * n, CV_64F);
   for (int a = 0; a < n; ++a) {

@@ -3,7 +3,8 @@
 //
 // Every tag is a square of its registry size lying flat at its disk's thickness above one table
 // plane. Unknowns: the camera's pose relative to the plane, its focal length (unless EXIF or a
-// calibration gives it; principal point at the image centre, square pixels), and each tag's
+// calibration gives it; principal point at the image centre, square pixels; radial k1 only when
+// three or more tags pin it), and each tag's
 // (x, y, theta) on the plane. Initialised from the largest tag's IPPE pose, refined by
 // Levenberg-Marquardt (cv::LMSolver) on the corners' reprojection; the covariance of every
 // parameter follows from the Jacobian with the corner noise measured from the residuals.
@@ -44,6 +45,7 @@ struct TablePlacement {
   std::size_t reference = 0;          // the tag whose pose fixes the frame
   cv::Matx33d camera_matrix = cv::Matx33d::eye();
   std::vector<double> dist_coeffs;    // empty: none
+  std::optional<double> radial_k1;    // fitted radial distortion, when the data pinned it
   cv::Vec3d rvec{0, 0, 0}, tvec{0, 0, 0};  // camera_from_plane
   FocalSource focal_source = FocalSource::fitted;
   double focal_sigma_px = 0;          // 0 when the focal length is given

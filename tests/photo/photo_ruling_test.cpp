@@ -95,6 +95,47 @@ TEST(RuleOnPhoto, AnswersAsTheTrueSceneDoesWithinSigma) {
   }
 }
 
+// Whether the annotated photo has the outline's green within `radius` px of `pixel`.
+bool outline_near(const cv::Mat& annotated, cv::Point2d pixel, int radius) {
+  for (int dy = -radius; dy <= radius; ++dy) {
+    for (int dx = -radius; dx <= radius; ++dx) {
+      const cv::Point p(cvRound(pixel.x) + dx, cvRound(pixel.y) + dy);
+      if (!cv::Rect(0, 0, annotated.cols, annotated.rows).contains(p)) continue;
+      const cv::Vec3b bgr = annotated.at<cv::Vec3b>(p);
+      if (bgr[1] > 170 && bgr[0] < 90 && bgr[2] < 90) return true;
+    }
+  }
+  return false;
+}
+
+TEST(RuleOnPhoto, DrawsEachDiskWhereItReallyIs) {
+  PhotoCamera camera;
+  camera.tilt_deg = 40;
+  camera.azimuth_deg = 70;
+  camera.look_at = {10, 60};
+  const PhotoRuling ruling = rule_on_photo(photo_of(camera, true), test_registry(), kQuestions);
+  cv::Matx33d r;
+  cv::Vec3d t;
+  camera.pose(r, t);
+  cv::Vec3d rvec;
+  cv::Rodrigues(r, rvec);
+  int near = 0, total = 0;
+  for (const RenderedDisk& disk : kTable) {
+    for (int k = 0; k < 8; ++k) {
+      const double a = k * std::numbers::pi / 4, radius = disk.diameter_mm / 2;
+      std::vector<cv::Point3d> rim{{disk.x + radius * std::cos(a), disk.y + radius * std::sin(a), disk.height_mm}};
+      std::vector<cv::Point2d> pixel;
+      cv::projectPoints(rim, rvec, t, camera.camera_matrix(), cv::noArray(), pixel);
+      ++total;
+      near += outline_near(ruling.annotated, pixel[0], 3) ? 1 : 0;
+    }
+  }
+  // Letters or a margin's line may cover a point of an outline, not many.
+  EXPECT_GE(near, total - 3) << near << " of " << total;
+  // And the check can fail: the plain photo has no outline there.
+  EXPECT_FALSE(outline_near(render_photo(kTable, camera), cv::Point2d(camera.size.width / 2.0, camera.size.height / 2.0), 3));
+}
+
 TEST(RuleOnPhoto, SaysWhyWhenTheTagsAreTooSmallForThePrecision) {
   PhotoCamera camera;
   camera.size = {800, 600};
@@ -109,6 +150,89 @@ TEST(RuleOnPhoto, SaysWhyWhenTheTagsAreTooSmallForThePrecision) {
     if (text.rfind("q1: the tags are", 0) == 0 && text.find("hold the phone closer") != std::string::npos) said = true;
   }
   EXPECT_TRUE(said) << ruling.answer["notes"].dump(1);
+}
+
+TEST(RuleOnPhoto, AMarginWithinTwoSigmaIsTooCloseToCall) {
+  // tderet 0.1 mm inside range (reach 92.46 mm, gap 92.36 mm): the photo cannot tell.
+  std::vector<RenderedDisk> table = kTable;
+  table[1].y = 63.5 + 92.36;
+  PhotoCamera camera;
+  camera.size = {1200, 900};
+  camera.tilt_deg = 30;
+  camera.look_at = {10, 60};
+  Photo photo;
+  photo.image = render_photo(table, camera);
+  photo.source = "close.jpg";
+  const PhotoRuling ruling = rule_on_photo(photo, test_registry(), kQuestions);
+  const auto& range = ruling.answer["answers"][0];
+  EXPECT_LT(std::abs(range["decisive_margin_mm"].get<double>()), 2 * range["sigma_mm"].get<double>()) << range.dump();
+  EXPECT_EQ(range["call"], "too close to call") << range.dump();
+}
+
+TEST(RuleOnPhoto, SaysWhenThePhotoIsTooOblique) {
+  PhotoCamera camera;
+  camera.tilt_deg = 66;
+  camera.distance_mm = 350;
+  camera.look_at = {10, 60};
+  PhotoOptions options;
+  options.precision_mm = 0.01;
+  const PhotoRuling ruling = rule_on_photo(photo_of(camera, true), test_registry(), kQuestions, options);
+  bool said = false;
+  for (const auto& note : ruling.answer["notes"]) {
+    const std::string text = note.get<std::string>();
+    said = said || (text.find("degrees from straight above") != std::string::npos &&
+                    text.find("take it more from above") != std::string::npos);
+  }
+  EXPECT_TRUE(said) << ruling.answer["notes"].dump(1);
+}
+
+TEST(RuleOnPhoto, ReadsA48MpxPhoto) {
+  // A phone's full resolution: quads looked for at half size, corners refined at full size. The
+  // render is enlarged four times (its tags as a 48 Mpx phone sees them from 1.8 m).
+  PhotoCamera camera;
+  camera.tilt_deg = 30;
+  camera.look_at = {10, 60};
+  camera.distance_mm = 1200;
+  cv::Mat large;
+  cv::resize(render_photo(kTable, camera), large, cv::Size(8000, 6000), 0, 0, cv::INTER_CUBIC);
+  Photo photo;
+  photo.image = large;
+  photo.source = "large.jpg";
+  photo.exif.focal_length_35mm = camera.focal_35mm;
+  const PhotoRuling ruling = rule_on_photo(photo, test_registry(), kQuestions);
+  EXPECT_EQ(ruling.answer["photo"]["quad_decimate"], 2.0);
+  EXPECT_EQ(ruling.answer["disks"].size(), 3u) << ruling.answer.dump(1);
+  EXPECT_EQ(ruling.answer["answers"][0]["call"], "yes") << ruling.answer["answers"][0].dump();
+}
+
+TEST(RuleOnPhoto, ChecksATemplateLyingInThePhoto) {
+  // The range template itself (a registry disk of kind template) laid between the two ships,
+  // 6.2 mm into each.
+  nlohmann::json doc = model::disk_registry_to_json(test_registry());
+  doc["disks"].push_back({{"name", "template"},
+                          {"kind", "template"},
+                          {"thickness_mm", 1.5},
+                          {"shape", {{"type", "rect"}, {"length_mm", 88.9}, {"width_mm", 25.4}}},
+                          {"tags", {{{"id", 60}, {"face", "up"}, {"size_mm", 12}}}}});
+  const model::DiskRegistry registry = model::parse_disk_registry(io::JsonCursor(doc, "disks.json"));
+  const std::vector<RenderedDisk> table{{"enterprise", 0, 0, 90, 63.5, 24, 2, 10},
+                                        {"tderet", 0, 140, 270, 63.5, 24, 2, 11},
+                                        {"template", 0, 70, 90, 0, 12, 1.5, 60, 88.9, 25.4}};
+  PhotoCamera camera;
+  camera.tilt_deg = 30;
+  camera.azimuth_deg = 160;
+  camera.look_at = {0, 70};
+  Photo photo;
+  photo.image = render_photo(table, camera);
+  photo.source = "template.jpg";
+  photo.exif.focal_length_35mm = camera.focal_35mm;
+  const nlohmann::json questions = nlohmann::json::parse(
+      R"([{"id": "t1", "template_check": {"template": "template", "from": "enterprise", "to": "tderet"}}])");
+  const PhotoRuling ruling = rule_on_photo(photo, registry, questions);
+  const auto& answer = ruling.answer["answers"][0];
+  EXPECT_EQ(answer["overlaps_both"], true) << answer.dump();
+  EXPECT_NEAR(answer["margin_mm"].get<double>(), 6.2, 3 * answer["sigma_mm"].get<double>() + 0.01) << answer.dump();
+  EXPECT_EQ(answer["call"], "yes");
 }
 
 TEST(RuleOnPhoto, RefusesAQuestionNamingNoDisk) {

@@ -24,6 +24,8 @@ struct RenderedDisk {
   double tag_mm = 24;
   double height_mm = 2;
   int tag_id = 10;
+  double length_mm = 0;   // > 0: a rect (a range template) length x width instead of a circle
+  double width_mm = 0;
 };
 
 struct PhotoCamera {
@@ -66,13 +68,16 @@ inline cv::Mat render_photo(const std::vector<RenderedDisk>& disks, const PhotoC
   // Nearest first would hide the far ones wrongly; all disks lie flat and apart, so order is free.
   for (const RenderedDisk& disk : disks) {
     constexpr double kPxPerMm = 12;
-    const int side = int(std::ceil(disk.diameter_mm * kPxPerMm));
+    const double extent = disk.length_mm > 0 ? std::hypot(disk.length_mm, disk.width_mm) : disk.diameter_mm;
+    const int side = int(std::ceil(extent * kPxPerMm));
     cv::Mat face(side, side, CV_8UC3, cv::Scalar(225, 225, 225)), mask(side, side, CV_8U, cv::Scalar(0));
     const auto& cells = print::tag_bitmaps().cells(disk.tag_id);
     for (int v = 0; v < side; ++v) {
       for (int u = 0; u < side; ++u) {
         const double x = (u + 0.5) / kPxPerMm - side / (2 * kPxPerMm), y = side / (2 * kPxPerMm) - (v + 0.5) / kPxPerMm;
-        if (std::hypot(x, y) > disk.diameter_mm / 2) continue;
+        const bool inside = disk.length_mm > 0 ? std::abs(x) <= disk.length_mm / 2 && std::abs(y) <= disk.width_mm / 2
+                                               : std::hypot(x, y) <= disk.diameter_mm / 2;
+        if (!inside) continue;
         mask.at<uchar>(v, u) = 255;
         const int cell = print::tag_cell_at(cells, disk.tag_mm, x, y);
         if (cell == 0) face.at<cv::Vec3b>(v, u) = cv::Vec3b(20, 20, 20);

@@ -21,9 +21,10 @@ struct SyntheticTable {
 };
 
 // `tag_count` tags (24 mm on 2 mm ships, every third a 9.5 mm torpedo tag on 1 mm) scattered over
-// 400 x 300 mm, seen from `distance_mm` at `tilt_deg` from straight above, from a random side.
+// 400 x 300 mm, seen from `distance_mm` at `tilt_deg` from straight above, from a random side,
+// through a lens with radial distortion `k1` (OpenCV's model).
 inline SyntheticTable synthetic_table(unsigned seed, double tilt_deg, double noise_px, int tag_count = 6,
-                                      double distance_mm = 600, double focal_35mm = 26) {
+                                      double distance_mm = 600, double focal_35mm = 26, double k1 = 0) {
   std::mt19937 random(seed);
   std::uniform_real_distribution<double> uniform(0, 1);
   std::normal_distribution<double> noise(0, noise_px);
@@ -57,7 +58,7 @@ inline SyntheticTable synthetic_table(unsigned seed, double tilt_deg, double noi
     const auto corners = tag_corners_on_plane(table.truth[i], table.tags[i].size_mm, table.tags[i].height_mm);
     std::vector<cv::Point3d> object(corners.begin(), corners.end());
     std::vector<cv::Point2d> image;
-    cv::projectPoints(object, table.rvec, table.tvec, k, cv::noArray(), image);
+    cv::projectPoints(object, table.rvec, table.tvec, k, std::vector<double>{k1, 0, 0, 0}, image);
     for (std::size_t c = 0; c < 4; ++c) table.tags[i].detection.corners[c] = image[c] + cv::Point2d(noise(random), noise(random));
     table.tags[i].detection.center = (image[0] + image[1] + image[2] + image[3]) * 0.25;
   }
