@@ -160,6 +160,15 @@ TEST(UiPhotoScreen, AFileThatIsNoImageIsRefusedInWords) {
   EXPECT_GT(pixels_of(s.png, p.at("banner_rect"), ui::colors::kVerdictNo), 2000);
 }
 
+// Without a camera or video the screen settles disputes from photos: what needs a video is refused
+// (2) before any window opens, as is a registry that is not there.
+TEST(UiPhotoScreen, WithoutACameraWhatNeedsOneIsRefusedBeforeAnyWindowOpens) {
+  const Files f = kitchen_table();
+  EXPECT_EQ(ui::testing::run(q(diskref_bin()) + " ui --disks " + q(f.disks) + " --tracks " + q(f.disks) + " 2>/dev/null"), 2);
+  EXPECT_EQ(ui::testing::run(q(diskref_bin()) + " ui --disks " + q(f.disks) + " --record " + q(out_dir() / "rec") + " 2>/dev/null"), 2);
+  EXPECT_EQ(ui::testing::run(q(diskref_bin()) + " ui --disks " + q(out_dir() / "no-such-disks.json") + " 2>/dev/null"), 2);
+}
+
 TEST(UiPhotoScreen, OverTheLiveScreenThePhotoPanelCoversTheViews) {
   // The sample duel's registry, and a photo of two of its ships.
   const fs::path sample = fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "duel";
