@@ -43,7 +43,7 @@ void picture(PhotoTab& tab, const ScreenRect& area) {
     const ScreenRect img = view.image_rect();
     dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(tab.texture)), im(img.min()), im(img.max()));
     tab.image_drawn = img;
-  } else {
+  } else if (!tab.dispute.busy()) {  // while a photo is read, its progress stands here instead
     const char* hint = "Drop a photo of the table here,\nor name it on the right and press Open.";
     const ImVec2 size = ImGui::CalcTextSize(hint);
     dl->AddText(ImVec2(static_cast<float>(area.center().x) - size.x / 2, static_cast<float>(area.center().y) - size.y / 2),
