@@ -21,6 +21,7 @@
 #include "net/live_feed.h"
 #include "setup/setup_state.h"
 #include "ui/app.h"
+#include "ui/photo_app.h"
 #include "ui/setup_app.h"
 
 namespace diskref::cli {
@@ -59,6 +60,7 @@ struct UiOptions {
   ServeFlags serve;
   std::string tuio, mqtt, table_name = "table";
   std::string setup, setup_script;
+  std::string photo;          // opened at the start in the dispute-from-a-photo panel
   long long start_frame = 0;  // not an option: where the setup screen stopped in a video
 };
 
@@ -70,7 +72,58 @@ void print_summary(const ui::RunSummary& s) {
               s.video_fps_shown, s.source_fps, s.last_frame_index, s.mean_process_ms, s.cpu_cores_used);
 }
 
+// WIDTHxHEIGHT within the window's limits.
+bool parse_size(const std::string& text, int& width, int& height) {
+  char rest = 0;
+  return std::sscanf(text.c_str(), "%dx%d%c", &width, &height, &rest) == 2 && width >= 640 && height >= 400 &&
+         width <= kMaxWindowSide && height <= kMaxWindowSide;
+}
+
 int run_ui(const UiOptions& o);
+
+// `diskref ui --disks disks.json` without a camera, a video or a recording: a kitchen table and a
+// phone. The screen is the dispute from a photo alone (ui/photo_app.h).
+int run_ui_photo_only(const UiOptions& o) {
+  if (!o.tracks.empty() || !o.record.empty() || !o.game.empty())
+    throw io::InputError("", "--tracks/--record/--game", "go with --video or --camera (without them the screen settles disputes from photos)");
+  ui::PhotoAppOptions a;
+  a.disks = o.disks;
+  a.rules_data = o.rules.empty() ? default_rules_data() : fs::path(o.rules);
+  if (!o.calib.empty()) a.camera_file = o.calib;
+  if (!o.photo.empty()) a.photo = o.photo;
+  if (!o.select.empty()) {
+    a.question.a = o.select[0];
+    if (o.select.size() > 1) a.question.b = o.select[1];
+  } else if (!o.flip.empty()) {
+    const auto colon = o.flip.rfind(':');
+    if (colon == std::string::npos || colon == 0) throw io::InputError("", "--flip", "expected SHIP:SPEED, e.g. enterprise:3");
+    a.question.kind = ui::PhotoQuestion::Kind::move;
+    a.question.a = o.flip.substr(0, colon);
+    try {
+      a.question.flips = std::stoi(o.flip.substr(colon + 1));
+    } catch (const std::exception&) {
+      throw io::InputError("", "--flip", "the speed after ':' must be a whole number of flips");
+    }
+  }
+  a.template_index = o.template_index;
+  if (!o.screenshot.empty()) {
+    if (!cv::haveImageWriter(o.screenshot))
+      throw io::InputError(o.screenshot, "", "cannot be written as an image: give a name ending in .png (or .jpg, .bmp, .tif)");
+    io::check_output_path(o.screenshot);
+    a.screenshot = o.screenshot;
+  }
+  if (!o.views_json.empty()) {
+    if (!a.screenshot) throw io::InputError("", "--views-json", "goes with --screenshot");
+    io::check_output_path(o.views_json);
+    a.views_json = o.views_json;
+  }
+  a.run_seconds = o.seconds;
+  if (!parse_size(o.size, a.width, a.height))
+    throw io::InputError("", "--size", "expected WIDTHxHEIGHT, at least 640x400 and at most 8192x8192 (got \"" + o.size + "\")");
+  ui::run_photo_app(a);
+  if (a.screenshot) std::fprintf(stderr, "diskref ui: wrote %s\n", a.screenshot->c_str());
+  return kExitOk;
+}
 
 // --camera, or its older name --camera-device (refused together).
 std::string camera_named(const UiOptions& o) {
@@ -103,9 +156,7 @@ int run_ui_setup(const UiOptions& o) {
     s.source = vision::open_video_file(o.video);
   }
   if (!o.setup_script.empty()) s.script = o.setup_script;
-  char rest = 0;
-  if (std::sscanf(o.size.c_str(), "%dx%d%c", &s.width, &s.height, &rest) != 2 || s.width < 640 || s.height < 400 ||
-      s.width > kMaxWindowSide || s.height > kMaxWindowSide)
+  if (!parse_size(o.size, s.width, s.height))
     throw io::InputError("", "--size", "expected WIDTHxHEIGHT, at least 640x400 and at most 8192x8192 (got \"" + o.size + "\")");
   const ui::SetupOutcome outcome = ui::run_setup_app(std::move(s));
   for (const std::string& p : outcome.problems) std::fprintf(stderr, "diskref ui: setup script: %s\n", p.c_str());
@@ -139,6 +190,7 @@ int run_ui(const UiOptions& o) {
   const std::string camera = camera_named(o);
   int sources = (!camera.empty() ? 1 : 0) + (!o.video.empty() ? 1 : 0) + (!o.replay.empty() ? 1 : 0);
   if (sources > 1) throw io::InputError("", "", "give one of --video, --camera and --replay");
+  if (sources == 0 && !o.disks.empty()) return run_ui_photo_only(o);
   check_settings_have_camera(o.camera_settings, camera);
   if (!o.replay.empty()) {
     a.source.kind = ui::SourceChoice::Kind::replay;
@@ -177,11 +229,8 @@ int run_ui(const UiOptions& o) {
   a.frames = o.frames;
   a.start_frame = o.start_frame;
   if (a.screenshot && a.frames < 1) a.frames = 1;
-  char rest = 0;
-  if (std::sscanf(o.size.c_str(), "%dx%d%c", &a.width, &a.height, &rest) != 2 || a.width < 640 || a.height < 400 ||
-      a.width > kMaxWindowSide || a.height > kMaxWindowSide) {
+  if (!parse_size(o.size, a.width, a.height))
     throw io::InputError("", "--size", "expected WIDTHxHEIGHT, at least 640x400 and at most 8192x8192 (got \"" + o.size + "\")");
-  }
   if (!o.select.empty()) {
     a.initial.a = o.select[0];
     if (o.select.size() > 1) a.initial.b = o.select[1];
@@ -199,6 +248,7 @@ int run_ui(const UiOptions& o) {
     }
     if (a.initial.flips < 1 || a.initial.flips > 20) throw io::InputError("", "--flip", "speed must be 1..20 flips");
   }
+  if (!o.photo.empty()) a.photo = o.photo;
   a.start_paused = o.paused;
   a.zoom_to_dispute = o.zoom;
   a.exit_at_end = o.exit_at_end;
@@ -271,6 +321,9 @@ RunFunction add_ui_command(CLI::App& app) {
       ->check(CLI::NonNegativeNumber);
   sub->add_option("--reach", o->reach, "Template lengths of reach: 1 = base range, 2 = +1 range")->check(CLI::Range(1, 4));
   sub->add_option("--flip", o->flip, "Preselect a ship and a speed for the flip path: SHIP:SPEED");
+  sub->add_option("--photo", o->photo,
+                  "Settle a dispute from this photo of the table (spec §14): opened in the Photo panel at the start; "
+                  "a photo can also be dropped on the window. With --disks and no camera or video, the screen is that panel alone");
   sub->add_flag("--paused", o->paused, "Start paused on the first frame");
   sub->add_flag("--exit-at-end", o->exit_at_end, "Exit when the video ends");
   sub->add_option("--seconds", o->seconds, "Exit after this many seconds on the screen")->check(finite_between(0.01, 1e7));
@@ -300,7 +353,8 @@ RunFunction add_ui_command(CLI::App& app) {
               "  diskref ui --setup mytable --game game.json --camera 0   a first table, step by step\n"
               "  diskref ui --camera 0 --table mytable/table.json --disks mytable/disks.json --calib mytable/camera.json \\\n"
               "    --game game.json                                  the referee at the table\n"
-              "  diskref ui --replay sessions/tuesday                a recorded session");
+              "  diskref ui --replay sessions/tuesday                a recorded session\n"
+              "  diskref ui --disks disks.json                       a dispute from a phone's photo (no camera)");
   return [o] { return run_ui(*o); };
 }
 

@@ -37,9 +37,12 @@
 #include "recording/recorded_video.h"
 #include "pipeline/pipeline.h"
 #include "recording/refereed_session_recorder.h"
+#include "ui/dropped_files.h"
 #include "ui/gl_texture.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
+#include "ui/photo_app.h"
+#include "ui/photo_panel.h"
 #include "ui/recorded_tracks.h"
 #include "ui/vision_adapters.h"
 #include "ui/window.h"
@@ -73,6 +76,20 @@ void check_choice_names(const model::DiskRegistry& registry, const DisputeChoice
   if (c.mover && registry.find(*c.mover)->kind != model::DiskKind::ship) {
     throw io::InputError("", "", "\"" + *c.mover + "\" is not a ship (only ships flip)");
   }
+}
+
+// The photo's first question: the disks preselected for the dispute tool (--select, --flip).
+PhotoQuestion photo_question_from(const DisputeChoice& c) {
+  PhotoQuestion q;
+  if (c.a || c.b) {
+    q.a = c.a;
+    q.b = c.b;
+  } else if (c.mover) {
+    q.kind = PhotoQuestion::Kind::move;
+    q.a = c.mover;
+    q.flips = c.flips;
+  }
+  return q;
 }
 
 // A live camera's events (lost, back, a rate too low, the picture locked), said on the worker's
@@ -216,6 +233,7 @@ void write_views_json(const fs::path& file, const Screen& s, const nlohmann::jso
     j["feed_access"] = {{"url", s.game->feed_access()->url}, {"modules", s.game->feed_access()->qr.width}};
     if (s.feed_qr_drawn) j["feed_access"]["qr_rect"] = rect_json(*s.feed_qr_drawn);
   }
+  if (s.photo != nullptr && s.show_photo) j["photo"] = photo_tab_json(*s.photo);
   if (s.table_view_drawn) {
     j["table_view"] = {{"px_per_mm", s.table_view_drawn->px_per_mm},
                        {"origin", {s.table_view_drawn->screen_origin.x, s.table_view_drawn->screen_origin.y}}};
@@ -243,6 +261,15 @@ void write_views_json(const fs::path& file, const Screen& s, const nlohmann::jso
   io::write_file_atomically(file, j.dump(2) + "\n");  // every write checked
 }
 
+// The dispute from a photo, while shown: over both views (the picture wants the room), last so that
+// it is in front.
+void draw_photo_over_views(Screen& screen, const ScreenRect& camera, const ScreenRect& table, nlohmann::json& where) {
+  if (screen.photo == nullptr || !screen.show_photo) return;
+  const ScreenRect over{camera.x, camera.y, table.x + table.w - camera.x, std::max(camera.h, table.h)};
+  draw_photo_panel(*screen.photo, over, &screen.show_photo);
+  where["photo"] = rect_json(over);
+}
+
 // Draws every panel for the window's size; returns where each went (for --views-json) and the
 // camera view's rectangle (the worker shrinks frames to it).
 ScreenRect draw_panels(Screen& screen, Vec2 window, nlohmann::json& where) {
@@ -253,7 +280,8 @@ ScreenRect draw_panels(Screen& screen, Vec2 window, nlohmann::json& where) {
     draw_ships_panel(screen, l.ships);
     draw_turn_panel(screen, l.turn);
     draw_side_panel(screen, l.side);
-    draw_feed_access(screen, l.table);  // last: over the views
+    draw_feed_access(screen, l.table);  // over the views
+    draw_photo_over_views(screen, l.camera, l.table, where);
     for (GamePanel p : kAllGamePanels) where[panel_name(p)] = rect_json(l.rect(p));
     return l.camera;
   }
@@ -263,6 +291,7 @@ ScreenRect draw_panels(Screen& screen, Vec2 window, nlohmann::json& where) {
   draw_dispute_panel(screen, l.dispute);
   draw_disks_panel(screen, l.disks);
   draw_side_panel(screen, l.side);
+  draw_photo_over_views(screen, l.camera, l.table, where);
   for (Panel p : kAllPanels) {
     static const char* const kNames[] = {"camera", "table", "dispute", "disks", "side"};
     where[kNames[static_cast<int>(p)]] = rect_json(l.rect(p));
@@ -397,6 +426,19 @@ RunSummary run_app(const AppOptions& o) {
 
   Window window(o.width, o.height);
   ImGuiSession imgui(window.handle, o.screenshot.has_value(), game ? game_font_px(o.height) : kFontPx);
+  // A dispute from a photo, beside the live table: the same registry and templates, its own worker.
+  // Not the table camera's lens: the photo is a phone's, fitted from its tags and its EXIF.
+  DroppedFiles dropped(window.handle);
+  std::unique_ptr<PhotoWorker> photo_worker = make_photo_worker(screen.registry, std::nullopt);
+  PhotoDispute photo_dispute(screen.registry, screen.templates, *photo_worker);
+  photo_dispute.question() = photo_question_from(o.initial);
+  photo_dispute.template_index() = o.initial.template_index;
+  PhotoTab photo_tab(photo_dispute);
+  screen.photo = &photo_tab;
+  if (o.photo) {
+    photo_dispute.open(*o.photo);
+    screen.show_photo = true;
+  }
 
   WorkerOptions wo;
   wo.realtime = !o.screenshot;  // a screenshot wants frame N, not a race with the clock
@@ -434,6 +476,11 @@ RunSummary run_app(const AppOptions& o) {
   while (!glfwWindowShouldClose(window.handle)) {
     auto frame_start = Clock::now();
     glfwPollEvents();
+    for (const fs::path& f : dropped.take()) {
+      photo_dispute.open(f);  // the last one dropped is the one shown
+      screen.show_photo = true;
+    }
+    refresh_photo_tab(photo_tab);
 
     std::shared_ptr<const Snapshot> snap = worker.latest();
     if (snap && (!screen.snap || snap->sequence != screen.snap->sequence)) {
@@ -500,7 +547,9 @@ RunSummary run_app(const AppOptions& o) {
     }
     bool reached = o.frames > 0 && screen.snap && screen.snap->source.index >= o.frames - 1;
     bool ended = worker.stats().at_end && worker.latest() == screen.snap;
-    if ((o.frames > 0 || o.screenshot || o.exit_at_end) && (reached || ended) && ++settle_frames >= 3) {
+    // A photo opened at the start is waited for as the frame is.
+    const bool photo_answered = !photo_dispute.busy();
+    if ((o.frames > 0 || o.screenshot || o.exit_at_end) && (reached || ended) && photo_answered && ++settle_frames >= 3) {
       if (o.screenshot) {
         cv::Mat shot = read_framebuffer_bgr(fb_w, fb_h);
         if (!cv::imwrite(o.screenshot->string(), shot)) {

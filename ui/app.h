@@ -48,6 +48,9 @@ struct AppOptions {
   double run_seconds = 0;    // close after this long on the screen (0: no limit)
   bool zoom_to_dispute = false;  // the table view starts zoomed to the dispute
   std::optional<GameOptions> game;
+  // Open this photo at the start, in the dispute-from-a-photo panel over the views (--photo); a run
+  // for a screenshot waits for its answer.
+  std::optional<std::filesystem::path> photo;
 };
 
 struct RunSummary {

@@ -12,30 +12,6 @@
 namespace diskref::ui {
 namespace {
 
-Rgb verdict_color(referee::Call c) {
-  switch (c) {
-    case referee::Call::yes: return colors::kVerdictYes;
-    case referee::Call::no: return colors::kVerdictNo;
-    case referee::Call::too_close: return colors::kVerdictTooClose;
-  }
-  return colors::kVerdictTooClose;
-}
-
-// A full-width filled banner with the verdict in large type.
-void verdict_banner(referee::Call c, const char* yes, const char* no, const std::string& detail) {
-  const char* word = c == referee::Call::yes ? yes : c == referee::Call::no ? no : "TOO CLOSE TO CALL";
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  ImVec2 p = ImGui::GetCursorScreenPos();
-  float w = ImGui::GetContentRegionAvail().x;
-  float h = ImGui::GetTextLineHeight() * 1.9f;
-  dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), im_color(verdict_color(c)), 4.0f);
-  float pad = (h - ImGui::GetTextLineHeight()) / 2;
-  dl->AddText(ImVec2(p.x + 8, p.y + pad), IM_COL32(255, 255, 255, 255), word);
-  float ww = ImGui::CalcTextSize(word).x;
-  dl->AddText(ImVec2(p.x + 8 + ww + 14, p.y + pad), IM_COL32(240, 240, 240, 255), detail.c_str());
-  ImGui::Dummy(ImVec2(w, h + 2));
-}
-
 // A combo over the disks on the table (those with a pose), optionally restricted to ships.
 void disk_combo(const char* label, const Screen& s, std::optional<std::string>& chosen, bool ships_only, float width) {
   ImGui::SetNextItemWidth(width);
@@ -153,6 +129,13 @@ void draw_dispute_panel(Screen& s, const ScreenRect& rect) {
   pair_section(s);
   ImGui::Separator();
   flip_section(s);
+  // The same questions from a photo of the table (a phone's): its own panel over the views.
+  if (s.photo != nullptr) {
+    ImGui::Separator();
+    if (ImGui::Button("From a photo...")) s.show_photo = true;
+    ImGui::SameLine();
+    ImGui::TextDisabled("or drop a photo on the window");
+  }
   ImGui::End();
 }
 

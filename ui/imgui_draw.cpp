@@ -1,6 +1,7 @@
 #include "ui/imgui_draw.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <string_view>
 
@@ -13,11 +14,13 @@ namespace {
 
 // "(?)" at the right of the current window's title bar, its help in a tooltip when the pointer is
 // over it. Drawn over the title bar, so that it takes no room from the panel's content.
-void title_help(std::string_view help) {
+void title_help(std::string_view help, bool beside_close) {
   const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
   const float bar = ImGui::GetFontSize() + 2 * ImGui::GetStyle().FramePadding.y;
   const ImVec2 text = ImGui::CalcTextSize("(?)");
-  const ImVec2 a(pos.x + size.x - text.x - 8, pos.y + (bar - text.y) / 2), b(a.x + text.x, a.y + text.y);
+  // Left of the close button when the panel has one.
+  const float right = beside_close ? bar + 4 : 8;
+  const ImVec2 a(pos.x + size.x - text.x - right, pos.y + (bar - text.y) / 2), b(a.x + text.x, a.y + text.y);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(pos, ImVec2(pos.x + size.x, pos.y + bar), false);
   dl->AddText(a, IM_COL32(200, 205, 215, 255), "(?)");
@@ -33,17 +36,52 @@ void title_help(std::string_view help) {
 
 }  // namespace
 
-bool begin_panel(const char* title, const ScreenRect& rect, ImGuiWindowFlags extra) {
+bool begin_panel(const char* title, const ScreenRect& rect, ImGuiWindowFlags extra, bool* open) {
   ImGui::SetNextWindowPos(im(rect.min()), ImGuiCond_Always);
   ImGui::SetNextWindowSize(ImVec2(static_cast<float>(rect.w), static_cast<float>(rect.h)), ImGuiCond_Always);
-  const bool open = ImGui::Begin(title, nullptr,
+  // The layout's panels stay behind (ImGui puts a new window with NoBringToFrontOnFocus at the back);
+  // a closable one lies over them.
+  const ImGuiWindowFlags order = open != nullptr ? 0 : ImGuiWindowFlags_NoBringToFrontOnFocus;
+  const bool shown = ImGui::Begin(title, open,
                                  ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
-                                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus | extra);
+                                     ImGuiWindowFlags_NoSavedSettings | order | extra);
   // Every panel says what it is (ui/panel_help.h), by the id after "###" in its title.
   const std::string_view t(title);
-  if (const auto at = t.find("###"); open && at != std::string_view::npos && !(extra & ImGuiWindowFlags_NoTitleBar))
-    if (const std::string_view help = panel_help(t.substr(at + 3)); !help.empty()) title_help(help);
-  return open;
+  if (const auto at = t.find("###"); shown && at != std::string_view::npos && !(extra & ImGuiWindowFlags_NoTitleBar))
+    if (const std::string_view help = panel_help(t.substr(at + 3)); !help.empty()) title_help(help, open != nullptr);
+  return shown;
+}
+
+Rgb verdict_color(referee::Call c) {
+  switch (c) {
+    case referee::Call::yes: return colors::kVerdictYes;
+    case referee::Call::no: return colors::kVerdictNo;
+    case referee::Call::too_close: return colors::kVerdictTooClose;
+  }
+  return colors::kVerdictTooClose;
+}
+
+ScreenRect verdict_banner(referee::Call c, const char* yes, const char* no, const std::string& detail, float scale) {
+  return word_banner(verdict_color(c), c == referee::Call::yes ? yes : c == referee::Call::no ? no : "TOO CLOSE TO CALL", detail, scale);
+}
+
+ScreenRect word_banner(Rgb color, const char* word, const std::string& detail, float scale) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float w = ImGui::GetContentRegionAvail().x;
+  const float line = ImGui::GetTextLineHeight(), big = ImGui::GetFontSize() * scale;
+  const float h = std::max(line * 1.9f, big + line * 0.9f);
+  dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), im_color(color), 4.0f);
+  const float pad = (h - big) / 2;
+  dl->AddText(ImGui::GetFont(), big, ImVec2(p.x + 8, p.y + pad), IM_COL32(255, 255, 255, 255), word);
+  const float ww = ImGui::GetFont()->CalcTextSizeA(big, FLT_MAX, 0.0f, word).x;
+  // The detail beside the call when it fits, else under the banner.
+  const float dw = ImGui::CalcTextSize(detail.c_str()).x;
+  const bool beside = 8 + ww + 14 + dw <= w;
+  if (beside) dl->AddText(ImVec2(p.x + 8 + ww + 14, p.y + (h - line) / 2), IM_COL32(240, 240, 240, 255), detail.c_str());
+  ImGui::Dummy(ImVec2(w, h + 2));
+  if (!beside && !detail.empty()) ImGui::TextUnformatted(detail.c_str());
+  return {static_cast<double>(p.x), static_cast<double>(p.y), static_cast<double>(w), static_cast<double>(h)};
 }
 
 void draw_polygon(ImDrawList* dl, const std::vector<Vec2>& pts, ImU32 color, float thickness, bool closed) {

@@ -7,6 +7,7 @@
 
 #include <imgui.h>
 
+#include "referee/call.h"
 #include "ui/theme.h"
 #include "ui/view_transform.h"
 
@@ -19,7 +20,9 @@ inline ImVec4 im_color4(Rgb c, float alpha = 1.0f) { return {c.r / 255.0f, c.g /
 
 // Starts a fixed panel window at `rect` (no moving, resizing or collapsing: there is no window
 // manager, and the layout owns placement).
-bool begin_panel(const char* title, const ScreenRect& rect, ImGuiWindowFlags extra = 0);
+// `open`: a close button in the title bar that clears it (null: none). A panel that can be closed
+// is laid over the others (the dispute from a photo over the views): it comes to the front.
+bool begin_panel(const char* title, const ScreenRect& rect, ImGuiWindowFlags extra = 0, bool* open = nullptr);
 
 void draw_polygon(ImDrawList* dl, const std::vector<Vec2>& pts, ImU32 color, float thickness, bool closed = true);
 void fill_polygon(ImDrawList* dl, const std::vector<Vec2>& pts, ImU32 color);
@@ -43,6 +46,15 @@ std::optional<ScreenRect> draw_text_block(ImDrawList* dl, Vec2 anchor, const std
 // The same lines on their dark box with its top-left corner at `at`; returns the box's size.
 Vec2 text_box_size(const std::vector<ColoredLine>& lines);
 void draw_text_box(ImDrawList* dl, Vec2 at, const std::vector<ColoredLine>& lines);
+// A call's colour: green yes, red no, amber too close.
+Rgb verdict_color(referee::Call c);
+// A full-width filled banner with the call in large type (`yes` / `no` / "TOO CLOSE TO CALL") and
+// `detail` beside it: the live dispute panel's and the Photo tab's, alike. `scale`: the call's type
+// size as a multiple of the font's (the detail stays at the font's). Returns where it went.
+ScreenRect verdict_banner(referee::Call c, const char* yes, const char* no, const std::string& detail, float scale = 1.0f);
+// The same banner in any colour with any word ("CANNOT TELL", "NO RULING").
+ScreenRect word_banner(Rgb color, const char* word, const std::string& detail, float scale = 1.0f);
+
 // A dashed polyline (stale disks, ghosts).
 void draw_dashed(ImDrawList* dl, const std::vector<Vec2>& pts, ImU32 color, float thickness, float dash_px);
 

@@ -6,7 +6,7 @@
 namespace diskref::ui {
 
 std::string_view panel_help(std::string_view id) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 10> kHelp{{
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 11> kHelp{{
       {"camera",
        "What the camera sees, with every disk outlined where diskref measures it (green: still, blue: moving, amber "
        "dashed: hidden, last place kept). White: the play area's edge; yellow: tags read. Warnings about the "
@@ -39,6 +39,12 @@ std::string_view panel_help(std::string_view id) {
       {"setup_panel",
        "The step: what it is for, its settings, what diskref found and, for every problem, what to do about it. Next "
        "saves the step in the setup's folder; Back goes over an earlier one."},
+      {"photo",
+       "Settles a dispute from one photo of the table, taken by hand from any angle: drop the photo on the window (or "
+       "name the file and press Open), pick the question (range, overlap, a ship's move) from the disks it shows. The "
+       "tags on the disks are the rulers: the table and the camera are fitted from them, and the answer comes with its "
+       "margin and uncertainty, or \"too close to call\". The photo is read on a thread of its own: the screen goes on "
+       "meanwhile."},
       {"feed_access",
        "The live feed is open to the network (--serve beyond this machine): a phone that scans the code opens the "
        "overlay with the token, which its browser then keeps. Anyone who has the address sees the game; close this "

@@ -7,7 +7,7 @@
 namespace diskref::ui {
 
 // The help for a panel id ("camera", "table", "dispute", "disks", "side", "ships", "turn",
-// "setup_view", "setup_panel", "feed_access"); empty for an id without one.
+// "setup_view", "setup_panel", "feed_access", "photo"); empty for an id without one.
 std::string_view panel_help(std::string_view id);
 
 }  // namespace diskref::ui

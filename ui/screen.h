@@ -24,6 +24,8 @@
 
 namespace diskref::ui {
 
+struct PhotoTab;  // ui/photo_panel.h
+
 // A label on the screen and what it names.
 struct NamedRect {
   std::string name;
@@ -80,6 +82,11 @@ struct Screen {
   // --views-json).
   bool show_feed_access = true;
   std::optional<ScreenRect> feed_qr_drawn;
+
+  // The dispute from a photo (ui/photo_panel.h), drawn over the views while shown: opened by the
+  // dispute panel's button or by a photo dropped on the window.
+  PhotoTab* photo = nullptr;
+  bool show_photo = false;
 
   // The newest frame and what it shows.
   std::shared_ptr<const Snapshot> snap;
