@@ -43,6 +43,14 @@ struct Model {
   cv::Matx33d lens_matrix;          // the calibrated lens's matrix, when there is one
   std::vector<double> dist_coeffs;  // empty: none
   bool has_lens = false;
+  // A prior on log(focal) (EXIF's focal length): one more residual, (log f - log f0) / sigma times
+  // kPriorWeightPx, so that it weighs in pixels as a corner does; parameter_covariance rescales it
+  // to the corner noise measured.
+  std::optional<double> focal_prior_log;
+  double focal_prior_sigma = 0;
+  static constexpr double kPriorWeightPx = 0.3;
+
+  int residual_count() const { return static_cast<int>(8 * tags.size()) + (focal_prior_log ? 1 : 0); }
 
   cv::Matx33d camera_matrix(const cv::Mat& p) const {
     if (has_lens) return lens_matrix;
@@ -59,7 +67,7 @@ struct Model {
     return {p.at<double>(at), p.at<double>(at + 1), p.at<double>(at + 2)};
   }
   void residuals(const cv::Mat& p, cv::Mat& err) const {
-    err.create(static_cast<int>(8 * tags.size()), 1, CV_64F);
+    err.create(residual_count(), 1, CV_64F);
     const cv::Vec3d rvec(p.at<double>(0), p.at<double>(1), p.at<double>(2));
     const cv::Vec3d tvec(p.at<double>(3), p.at<double>(4), p.at<double>(5));
     const cv::Matx33d k = camera_matrix(p);
@@ -78,11 +86,12 @@ struct Model {
         err.at<double>(static_cast<int>(8 * t + 2 * c + 1)) = d.y;
       }
     }
+    if (focal_prior_log)
+      err.at<double>(residual_count() - 1) = (p.at<double>(6) - *focal_prior_log) / focal_prior_sigma * kPriorWeightPx;
   }
   // Central differences: the residuals are smooth and few (8 per tag).
   void jacobian(const cv::Mat& p, cv::Mat& jac) const {
-    const int rows = static_cast<int>(8 * tags.size());
-    jac.create(rows, p.rows, CV_64F);
+    jac.create(residual_count(), p.rows, CV_64F);
     cv::Mat plus, minus;
     for (int j = 0; j < p.rows; ++j) {
       const double step = 1e-6 * std::max(1.0, std::abs(p.at<double>(j)));
@@ -238,7 +247,14 @@ FitCovariance parameter_covariance(const Model& model, const cv::Mat& p, double 
   out.corner_sigma_px = std::max(floor_px, std::sqrt(variance));
   cv::Mat jac;
   model.jacobian(p, jac);
-  out.covariance = inverse_information(jac.t() * jac) * (out.corner_sigma_px * out.corner_sigma_px);
+  cv::Mat information = jac.t() * jac;
+  if (model.focal_prior_log) {
+    // The prior's row weighs (kPriorWeightPx / sigma)^2; in units of the corner noise measured it
+    // is worth (corner_sigma_px / sigma)^2.
+    const double sigma = model.focal_prior_sigma, s = out.corner_sigma_px, w = Model::kPriorWeightPx;
+    information.at<double>(6, 6) += (s * s - w * w) / (sigma * sigma);
+  }
+  out.covariance = inverse_information(information) * (out.corner_sigma_px * out.corner_sigma_px);
   return out;
 }
 
@@ -281,7 +297,9 @@ TablePlacement fit_table(const std::vector<SeenTag>& tags, cv::Size image_size, 
     focal_starts = {lens.fx()};
     source = FocalSource::calibration;
   } else if (options.focal_px) {
-    model.fixed_focal = *options.focal_px;
+    model.layout.fit_focal = true;
+    model.focal_prior_log = std::log(*options.focal_px);
+    model.focal_prior_sigma = options.focal_prior_sigma;
     focal_starts = {*options.focal_px};
     source = FocalSource::exif;
   } else {

@@ -34,9 +34,7 @@ shift || true
 jobs=${DISKREF_JOBS:-$(nproc)}
 
 # -O1 with line tables only: what libFuzzer's authors advise, and half the build time of -O2 -g.
-# One file per compile (no unity batches): this build also shows that every source compiles alone,
-# and its compile commands serve clang-tidy (scripts/tidy-changed.sh).
-cmake -S . -B build-fuzz -DDISKREF_UNITY_BUILD=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
   -DDISKREF_FUZZ=ON -DDISKREF_BUILD_UI=OFF -DDISKREF_BUILD_BENCH=OFF -DDISKREF_WERROR="${DISKREF_WERROR:-OFF}" >/dev/null
 cmake --build build-fuzz -j"$jobs" --target "${build_targets[@]}"

@@ -4,15 +4,15 @@
 #
 #   scripts/tidy-changed.sh BUILD_DIR [BASE]
 #
-# BASE (a commit; default: DISKREF_TIDY_BASE, else the tenth commit before HEAD — CI's clean clone
-# of main holds a stop's commits on top) .. HEAD are the changes: every .cpp among them, and the .cpp
+# BASE (a commit; default: DISKREF_TIDY_BASE, else HEAD~1: the last commit, what CI is run for)
+# .. HEAD are the changes: every .cpp among them, and the .cpp
 # beside every .h among them. Files that no longer exist, and files outside diskref's rooms, are
 # skipped. Exit 1 when clang-tidy finds something (warnings are errors), 0 otherwise; says which
 # files it looked at.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:?usage: scripts/tidy-changed.sh BUILD_DIR [BASE]}
-base=${2:-${DISKREF_TIDY_BASE:-HEAD~10}}
+base=${2:-${DISKREF_TIDY_BASE:-HEAD~1}}
 if [ ! -f "$build/compile_commands.json" ]; then
   echo "tidy-changed: $build/compile_commands.json is missing: configure $build first" >&2
   exit 2
