@@ -136,8 +136,10 @@ PhotoRuling rule_on_photo(const Photo& photo, const model::DiskRegistry& registr
   const cv::Size size = photo.image.size();
   TagsFitOptions fit_options;
   if (options.lens) {
-    if (const std::string problem = calib::camera_fits_image_problem(*options.lens, size); !problem.empty()) {
-      throw PhotoRefused(fmt::format("{}: the calibration does not fit this photo: {}", photo.source, problem));
+    try {
+      calib::check_camera_fits_image(*options.lens, size, "the calibration", "the photo");
+    } catch (const io::InputError& e) {
+      throw PhotoRefused(fmt::format("{}: {}", photo.source, e.what()));
     }
     fit_options.lens = options.lens;
   } else if (photo.exif.focal_length_35mm) {

@@ -42,14 +42,17 @@ std::optional<DecisiveMargin> margin_of(const Scene& scene, const model::MoveQue
     in.others.push_back({d.name, d.placed, d.kind == model::DiskKind::torpedo});
   }
   const geom::FlipOutput out = geom::flip_path(in);
-  std::optional<double> nearest;
+  // "Does it touch anything?" is decided by the smallest separation: it touches when that one is
+  // below zero, however far the others are (a move that ends on one ship, 40 mm deep, is not made
+  // doubtful by a torpedo it misses by 20 mm).
+  std::optional<double> smallest;
   const auto consider = [&](double separation) {
-    if (!nearest || std::abs(separation) < std::abs(*nearest)) nearest = separation;
+    if (!smallest || separation < *smallest) smallest = separation;
   };
   if (out.nearest_torpedo) consider(out.nearest_torpedo->separation_mm);
   for (const geom::EndOverlap& e : out.end_separations) consider(e.separation_mm);
-  if (!nearest) return std::nullopt;
-  return DecisiveMargin{*nearest, !out.torpedo_contacts.empty() || !out.end_overlaps.empty()};
+  if (!smallest) return std::nullopt;
+  return DecisiveMargin{*smallest, !out.torpedo_contacts.empty() || !out.end_overlaps.empty()};
 }
 
 }  // namespace

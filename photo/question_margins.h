@@ -13,7 +13,7 @@ namespace diskref::photo {
 
 struct DecisiveMargin {
   double margin_mm = 0;  // range, template_check: margin_mm; overlap: separation_mm; move: the
-                         // separation nearest to zero (a torpedo passed, a disk where it ends)
+                         // smallest separation (a torpedo passed, a disk where it ends)
   bool yes = false;      // in range / overlaps / overlaps both / touches a torpedo or ends on a disk
 };
 

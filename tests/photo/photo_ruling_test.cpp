@@ -246,6 +246,24 @@ TEST(RuleOnPhoto, RefusesAQuestionNamingNoDisk) {
   }
 }
 
+TEST(RuleOnPhoto, RefusesACalibrationOfAnotherShapeSayingBothSizes) {
+  Photo photo = photo_of(PhotoCamera{}, false);
+  photo.source = "table.jpg";
+  PhotoOptions options;
+  options.lens = calib::CameraModel{};
+  options.lens->image_size = {1920, 1080};
+  options.lens->camera_matrix = cv::Matx33d(1400, 0, 959.5, 0, 1400, 539.5, 0, 0, 1);
+  try {
+    rule_on_photo(photo, test_registry(), kQuestions, options);
+    FAIL();
+  } catch (const PhotoRefused& refused) {
+    const std::string what = refused.what();
+    EXPECT_NE(what.find("table.jpg: the calibration: image_size: is 1920x1080"), std::string::npos) << what;
+    EXPECT_NE(what.find("but the photo is 2000x1500"), std::string::npos) << what;
+    EXPECT_EQ(what.find("{}"), std::string::npos) << what;
+  }
+}
+
 TEST(RuleOnPhoto, RefusesAPhotoWithoutTags) {
   Photo photo;
   photo.image = cv::Mat(600, 800, CV_8UC3, cv::Scalar(70, 95, 120));

@@ -56,6 +56,22 @@ Coverage margin_coverage(bool focal_given, double noise_px, double distance_mm, 
   return coverage;
 }
 
+TEST(DecisiveMargin, AMoveThatEndsOnAShipIsDecidedByThatOverlapNotByATorpedoItMisses) {
+  // The mover flips 3 x 57.2 mm along +x and ends 40 mm deep in the ship at x = 190; a torpedo it
+  // passes is 20 mm off its path.
+  model::Scene scene;
+  const geom::Shape ship{geom::FlattedCircle{63.5, 57.2}};
+  scene.disks.push_back({"mover", model::DiskKind::ship, {ship, geom::Pose::from_degrees(0, 0, 0)}});
+  scene.disks.push_back({"target", model::DiskKind::ship, {ship, geom::Pose::from_degrees(195, 0, 0)}});
+  scene.disks.push_back({"torpedo", model::DiskKind::torpedo,
+                         {geom::Shape{geom::Circle{25.4}}, geom::Pose::from_degrees(114.4, 64.5, 0)}});
+  const model::SceneQuestion move{"move", model::MoveQuestion{0, 3, std::nullopt}};
+  const std::optional<DecisiveMargin> m = decisive_margin(scene, move);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_TRUE(m->yes);
+  EXPECT_LT(m->margin_mm, -30) << "the overlap where it ends decides, not the torpedo's miss";
+}
+
 TEST(MarginSigma, CoversTheTrueMarginOverManyPhotos) {
   for (bool focal_given : {true, false}) {
     const Coverage c = margin_coverage(focal_given, 0.5, 600);
