@@ -66,7 +66,7 @@ for name in "${samples[@]}"; do
     if ! cmp -s "$before/track-output/$name/$file" "$after/track-output/$name/$file"; then
       verdict="DIFFERENT"
       echo "$name: $file differs:" >&2
-      diff "$before/track-output/$name/$file" "$after/track-output/$name/$file" | head -20 >&2 || true
+      diff "$before/track-output/$name/$file" "$after/track-output/$name/$file" | head -6 | cut -c1-300 >&2 || true
     fi
   done
   [[ $verdict == identical ]] || different=1
