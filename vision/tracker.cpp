@@ -11,6 +11,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "engine/geometry/shape.h"
+#include "vision/play_area_quiet.h"
 #include "vision/pose_uncertainty.h"
 #include "vision/tracker_geometry.h"
 
@@ -704,18 +705,22 @@ void Tracker::watch_table(FrameWork& frame, TrackerResult& result) {
 
 void Tracker::judge_quiet(FrameWork& frame, TrackerResult& result) {
   const ChangeResult& change = frame.change;
-  const bool retake = watch_.picture == tracker_stages::Watch::Picture::to_retake;
-  result.table_quiet = view_.pose && view_.geometry && !view_.camera_suspect() && !retake && !change.first_frame &&
-                       !frame.changing && !result.foreign_over_table && frame.lifted.empty() && !disks_.tracker.any_moving();
+  if (frame.changing || change.first_frame) settle_.picture_changed_t = frame.t;
+  PlayAreaFrame area;
+  area.view_trusted = view_.pose && view_.geometry && !view_.camera_suspect() &&
+                      watch_.picture == tracker_stages::Watch::Picture::current;
+  area.first_frame = change.first_frame;
+  area.changing = frame.changing;
+  area.disk_lifted = !frame.lifted.empty();
+  area.disk_moving = disks_.tracker.any_moving();
+  area.disk_moved_now = disks_.tracker.moved_now(settle_.picture_changed_t);
+  area.foreign = result.foreign_over_table;
+  result.table_quiet = play_area_quiet(area, kSettleQuiet);
   frame.settled = settle_.clock.update(frame.t, result.table_quiet);
   result.track.settled = frame.settled;
-  // Still: as quiet, but what lies still and unexplained on the table does not stop it (a counter
-  // on its edge; the referee weighs that from `foreign`), and a disk is still from the frame after
-  // it last moved (not the 0.1 s after that a disk is still `moving`): the window the reader of
-  // still_s asks for is the only one.
-  if (frame.changing || change.first_frame) settle_.picture_changed_t = frame.t;
-  const bool still = view_.pose && view_.geometry && !view_.camera_suspect() && !retake && !change.first_frame &&
-                     !frame.changing && frame.lifted.empty() && !disks_.tracker.moved_now(settle_.picture_changed_t);
+  // Still: as quiet, but what lies still and unexplained on the table does not stop it, and a
+  // disk is still from the frame after it last moved (play_area_quiet.h, kStillQuiet).
+  const bool still = play_area_quiet(area, kStillQuiet);
   settle_.last_frame_still = still;
   if (!still || !settle_.last_unstill_t) settle_.last_unstill_t = frame.t;
   if (view_.pose) result.track.still_s = frame.t - *settle_.last_unstill_t;
