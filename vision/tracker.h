@@ -34,6 +34,8 @@
 //              (tracker_foreign.cpp, foreign_shapes.h). Once the picture is still, a small tag the
 //              search missed where one is likely is looked for in the picture enlarged
 //              (tracker_second_look.cpp).
+// What each stage keeps from one frame to the next is one struct of tracker_stages.h; the settle's
+// quiet and the stillness are one definition, play_area_quiet.h, in two named ways.
 //
 // Threading: a Tracker is used from one thread at a time (e.g. the UI's worker thread); it keeps
 // no global state and runs its detectors on OpenCV's thread pool inside process(). Two Trackers
