@@ -682,12 +682,14 @@ void Tracker::watch_table(FrameWork& frame, TrackerResult& result) {
   frame.changing = changing_over_play_area(change);
   using Picture = tracker_stages::Watch::Picture;
   const bool watch_sized = view_.geometry && change.small.size() == view_.geometry->play_area_small.size();
+  // A picture to be taken again through a new view is taken at the first frame where nothing
+  // changes and no disk moves (locate_table).
   if (watch_.picture == Picture::to_retake && !frame.changing && !change.first_frame && !disks_.tracker.any_moving() &&
       watch_sized) {
     adopt_background(change, result.track, frame.image);
     watch_.picture = Picture::current;
   }
-  if (!watch_sized || watch_.picture == Picture::to_retake) return;
+  if (!watch_sized || watch_.picture == Picture::to_retake) return;  // nothing to compare with yet
   const bool fresh = !watch_.watch.has_background();
   frame.watched = watch_.watch.update(frame.t, change.small, change.changed_small, view_.geometry->play_area_small,
                                       [&] { return disk_footprints_small(result.track); });
