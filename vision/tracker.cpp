@@ -11,11 +11,14 @@
 #include <opencv2/imgproc.hpp>
 
 #include "engine/geometry/shape.h"
+#include "vision/play_area_quiet.h"
 #include "vision/pose_uncertainty.h"
 #include "vision/tracker_geometry.h"
 
 namespace diskref::vision {
 namespace {
+
+using tracker_stages::TableView;
 
 using Clock = std::chrono::steady_clock;
 
@@ -73,16 +76,10 @@ Tracker::Tracker(model::TableSpec table, model::DiskRegistry registry, std::opti
       counter_bodies_(counter_bodies(registry_)),
       lens_(std::move(lens)),
       options_(options),
-      search_(options.detector),
-      planner_(options.search),
-      change_(options.change),
+      search_(options.detector, options.search, options.change),
       disks_(registry_, options.disks),
-      watch_(options.watch),
-      settle_(options.settle_window_s),
-      last_tilted_(registry_.disks().size()),
-      background_poses_(registry_.disks().size()),
-      last_measured_frame_(registry_.disks().size(), -1),
-      measured_pictures_(registry_.disks().size()) {
+      watch_(options.watch, registry_.disks().size()),
+      settle_(options.settle_window_s) {
   if (!(options.size_tolerance > 0)) throw std::invalid_argument("size_tolerance must be > 0");
   if (!(options.thickness_sigma_mm >= 0)) throw std::invalid_argument("thickness_sigma_mm must be >= 0");
   for (const model::DiskSpec& d : registry_.disks())
@@ -91,129 +88,124 @@ Tracker::Tracker(model::TableSpec table, model::DiskRegistry registry, std::opti
 }
 
 void Tracker::use_pose(calib::CameraPose pose, cv::Size image_size, bool same_view, std::size_t pose_frames) {
-  if (pose_ && same_view) {
+  if (view_.pose && same_view) {
     // A better pose for the same view (the camera drifted, or a provisional pose refined): each
     // disk's picture where it was last seen lies elsewhere through it, and the disks' memories
     // follow (disk_tracker.h shift_poses). After a move the old pose was right for the old view.
     std::vector<geom::Vec2> shifts(registry_.disks().size());
     for (std::size_t i = 0; i < shifts.size(); ++i) {
-      const DiskEstimate& e = disks_.estimates()[i];
+      const DiskEstimate& e = disks_.tracker.estimates()[i];
       if (!e.ever_seen) continue;
       const double height = tag_height_mm(registry_.disks()[i]);
       const geom::Vec2 before = e.last_observed.position;
-      const cv::Point2d pixel = calib::image_from_table(*pose_, {before.x, before.y, height});
+      const cv::Point2d pixel = calib::image_from_table(*view_.pose, {before.x, before.y, height});
       if (auto after = calib::table_from_image(pose, pixel, height)) shifts[i] = *after - before;
     }
-    disks_.shift_poses(shifts);
+    disks_.tracker.shift_poses(shifts);
   }
-  pose_ = std::make_shared<const calib::CameraPose>(std::move(pose));
-  geometry_.reset();
+  view_.pose = std::make_shared<const calib::CameraPose>(std::move(pose));
+  view_.geometry.reset();
   const std::vector<calib::MarkerObservation> markers =
-      marker_history_.empty() ? std::vector<calib::MarkerObservation>{} : calib::median_observations(marker_history_);
+      view_.marker_history.empty() ? std::vector<calib::MarkerObservation>{} : calib::median_observations(view_.marker_history);
   PoseUncertaintyOptions uncertainty = options_.pose_uncertainty;
   uncertainty.detector = options_.measurement;  // the markers are tags like the disks'
   // The pose came from the median of `pose_frames` frames: what the markers' noise in a frame (as
   // the recent frames show it) leaves in it.
-  uncertainty.frame_corner_noise_px = frame_corner_noise_px(marker_history_);
+  uncertainty.frame_corner_noise_px = frame_corner_noise_px(view_.marker_history);
   uncertainty.median_frames = static_cast<double>(std::max<std::size_t>(pose_frames, 1));
-  pose_uncertainty_.emplace(table_, *pose_, markers, lens_, image_size, uncertainty);
+  view_.uncertainty.emplace(table_, *view_.pose, markers, lens_, image_size, uncertainty);
 }
 
 void Tracker::set_table_pose(calib::CameraPose pose) {
-  monitor_.emplace(table_, lens_, pose, options_.table_monitor);
+  view_.monitor.emplace(table_, lens_, pose, options_.table_monitor);
   const cv::Size size = pose.camera.image_size;
   // A given pose: the frames it came from are not known; the markers' noise is taken at its floor.
   use_pose(std::move(pose), size, false, std::numeric_limits<std::size_t>::max());
 }
 
 void Tracker::reset() {
-  camera_suspect_ = false;
-  retake_background_ = false;
-  std::fill(last_measured_frame_.begin(), last_measured_frame_.end(), -1);
-  std::fill(measured_pictures_.begin(), measured_pictures_.end(), std::nullopt);
-  suspect_marker_frames_ = 0;
-  disks_ = DiskTracker(registry_, options_.disks);
-  change_ = ChangeDetector(options_.change);
-  watch_.reset();
-  settle_.reset();
-  last_unstill_t_.reset();
-  was_still_ = false;
-  picture_changed_t_ = -1e300;
-  std::fill(last_tilted_.begin(), last_tilted_.end(), std::nullopt);
-  small_foreign_px_.clear();
-  large_foreign_px_.clear();
-  std::fill(background_poses_.begin(), background_poses_.end(), std::nullopt);
-  planner_.reset();
-  search_everything_ = true;
+  // The next frame is compared with none and searched whole, the sweep started again.
+  search_.change = ChangeDetector(options_.change);
+  search_.planner.reset();
+  search_.next_scope = tracker_stages::Search::Scope::whole_table;
+  // The table pose is kept; a suspicion that the camera moved is not.
+  view_.displaced_marker_checks = 0;
+  disks_ = tracker_stages::Disks(registry_, options_.disks);
+  // The watch starts again (its full-resolution picture is replaced when it takes its first).
+  watch_.watch.reset();
+  std::fill(watch_.background_poses.begin(), watch_.background_poses.end(), std::nullopt);
+  watch_.picture = tracker_stages::Watch::Picture::current;
+  foreign_ = {};
+  settle_ = tracker_stages::Settle(options_.settle_window_s);
 }
 
 void Tracker::update_table_pose(const std::vector<calib::MarkerObservation>& markers, cv::Size image_size, long long frame,
                                 TrackerResult& result) {
-  if (!monitor_) monitor_.emplace(table_, lens_, image_size, options_.table_monitor);
+  if (!view_.monitor) view_.monitor.emplace(table_, lens_, image_size, options_.table_monitor);
   const int confirm = std::max(1, options_.table_monitor.confirm_frames);
   if (markers.size() >= 2) {
-    marker_history_.push_back(markers);
-    if (marker_history_.size() > kMarkerHistoryFrames) marker_history_.erase(marker_history_.begin());
-    if (!monitor_->pose()) ++unacquired_marker_frames_;
+    view_.marker_history.push_back(markers);
+    if (view_.marker_history.size() > TableView::kMarkerHistoryFrames)
+      view_.marker_history.erase(view_.marker_history.begin());
+    if (!view_.monitor->pose()) ++view_.unacquired_marker_frames;
   }
   auto keep_recent_history = [&] {
     // Only the frames since the move describe the new view.
-    if (marker_history_.size() > static_cast<std::size_t>(confirm))
-      marker_history_.erase(marker_history_.begin(), marker_history_.end() - confirm);
+    if (view_.marker_history.size() > static_cast<std::size_t>(confirm))
+      view_.marker_history.erase(view_.marker_history.begin(), view_.marker_history.end() - confirm);
   };
 
   // A monitor that could not acquire a pose from many frames (a lens the pinhole cannot fit well
   // enough for it) is given up: the provisional pose below carries on, re-estimated after a move.
-  const bool monitor_gave_up = !monitor_->pose() && unacquired_marker_frames_ > 4 * confirm;
-  if (auto event = monitor_gave_up ? std::nullopt : monitor_->update(frame, markers)) {
+  const bool monitor_gave_up = !view_.monitor->pose() && view_.unacquired_marker_frames > 4 * confirm;
+  if (auto event = monitor_gave_up ? std::nullopt : view_.monitor->update(frame, markers)) {
     result.notes.push_back(event->message);
     result.camera_moved = result.camera_moved || event->kind == calib::TableMonitorEvent::Kind::camera_moved;
-    if (event->kind != calib::TableMonitorEvent::Kind::marker_moved && monitor_->pose()) {
+    if (event->kind != calib::TableMonitorEvent::Kind::marker_moved && view_.monitor->pose()) {
       const bool moved = event->kind == calib::TableMonitorEvent::Kind::camera_moved;
       if (moved) keep_recent_history();
       // The monitor fits its pose to the median of confirm_frames frames (drift_frames after a drift).
       const int frames = event->kind == calib::TableMonitorEvent::Kind::drifted ? options_.table_monitor.drift_frames : confirm;
-      use_pose(*monitor_->pose(), image_size, !moved, static_cast<std::size_t>(std::max(frames, 1)));
-      camera_suspect_ = false;
-      suspect_marker_frames_ = 0;
+      use_pose(*view_.monitor->pose(), image_size, !moved, static_cast<std::size_t>(std::max(frames, 1)));
+      view_.displaced_marker_checks = 0;  // steady: the pose fits the markers now
     }
   }
 
   // Markers away from where the pose puts them: the camera may have moved (the monitor needs a few
   // frames to be sure). Until they agree again nothing is measured with the old pose.
-  if (pose_ && markers.size() >= 2) {
+  if (view_.pose && markers.size() >= 2) {
     int seen = 0, displaced = 0;
-    const double tolerance_px = std::max(options_.marker_shift_px, 3 * pose_->reprojection_rms_px);
+    const double tolerance_px = std::max(options_.marker_shift_px, 3 * view_.pose->reprojection_rms_px);
     for (const auto& m : markers) {
       if (m.id < 0 || m.id > 3) continue;
       auto corners = table_.corner_markers[static_cast<std::size_t>(m.id)].corners_mm();
       double shift = 0;
       for (std::size_t k = 0; k < 4; ++k)
-        shift += cv::norm(calib::image_from_table(*pose_, {corners[k].x, corners[k].y, 0.0}) - m.corners_px[k]) / 4;
+        shift += cv::norm(calib::image_from_table(*view_.pose, {corners[k].x, corners[k].y, 0.0}) - m.corners_px[k]) / 4;
       ++seen;
       if (shift > tolerance_px) ++displaced;
     }
-    if (seen >= 2) camera_suspect_ = displaced >= 2;
-    suspect_marker_frames_ = camera_suspect_ ? suspect_marker_frames_ + 1 : 0;
+    const bool suspect = seen >= 2 ? displaced >= 2 : view_.camera_suspect();
+    view_.displaced_marker_checks = suspect ? view_.displaced_marker_checks + 1 : 0;
   }
-  if (monitor_->pose()) return;
+  if (view_.monitor->pose()) return;
 
   // The monitor has not acquired its pose (yet): a provisional pose from the markers seen so far,
-  // from the first frame that shows them, once more from the median of kMarkerHistoryFrames
-  // frames, and again after the camera has moved (markers displaced in `confirm` frames).
-  const bool history_full = marker_history_.size() == kMarkerHistoryFrames;
-  const bool moved = suspect_marker_frames_ >= confirm;
-  if (marker_history_.empty()) return;
-  if (pose_ && !moved && (!history_full || provisional_from_full_history_)) return;
+  // from the first frame that shows them, once more from the median of kMarkerHistoryFrames frames,
+  // and again after the camera has moved (markers displaced in `confirm` frames).
+  const bool history_full = view_.marker_history.size() == TableView::kMarkerHistoryFrames;
+  const bool moved = view_.displaced_marker_checks >= confirm;
+  if (view_.marker_history.empty()) return;
+  if (view_.pose && !moved && (!history_full || view_.provisional == TableView::Provisional::from_full_history)) return;
   if (moved) {
     keep_recent_history();
-    provisional_from_full_history_ = false;
+    view_.provisional = TableView::Provisional::from_first_frames;
   } else {
-    provisional_from_full_history_ = history_full;
+    view_.provisional = history_full ? TableView::Provisional::from_full_history : TableView::Provisional::from_first_frames;
   }
-  calib::CameraPoseEstimate estimate = calib::estimate_camera_pose(table_, calib::median_observations(marker_history_), lens_, image_size);
+  calib::CameraPoseEstimate estimate = calib::estimate_camera_pose(table_, calib::median_observations(view_.marker_history), lens_, image_size);
   if (!estimate.pose) return;
-  if (!pose_ || moved) {
+  if (!view_.pose || moved) {
     const char* what = moved ? "camera moved, provisional table pose re-estimated" : "provisional table pose";
     result.notes.push_back(fmt::format("frame {}: {} from corner markers {} ({:.2f} px, {:.2f} mm)", frame, what,
                                        join_ids(estimate.pose->markers_used), estimate.pose->reprojection_rms_px,
@@ -221,34 +213,33 @@ void Tracker::update_table_pose(const std::vector<calib::MarkerObservation>& mar
     result.camera_moved = result.camera_moved || moved;
     for (auto& note : estimate.notes) result.notes.push_back("frame " + std::to_string(frame) + ": " + note);
   }
-  use_pose(std::move(*estimate.pose), image_size, !moved, marker_history_.size());
-  camera_suspect_ = false;
-  suspect_marker_frames_ = 0;
+  use_pose(std::move(*estimate.pose), image_size, !moved, view_.marker_history.size());
+  view_.displaced_marker_checks = 0;
 }
 
 SearchScene Tracker::search_scene(cv::Size image_size, long long frame_index, double t, const ChangeResult& change,
                                   std::vector<std::size_t>& unchanged) const {
   SearchScene scene;
   scene.image_size = image_size;
-  if (!pose_ || !geometry_) return scene;
-  const calib::CameraPose& pose = *pose_;
-  const double cells = search_.cells_across_corners();
-  const double printed = static_cast<double>(search_.cells_across_tag()) / cells;
-  scene.table_px = geometry_->table_px;
-  scene.min_pixels_per_cell = geometry_->min_pixels_per_cell;
-  scene.tag_scale = geometry_->tag_scale;
-  scene.max_tag_px = geometry_->max_tag_px;
-  scene.max_disk_tag_px = geometry_->max_disk_tag_px;
+  if (!view_.pose || !view_.geometry) return scene;
+  const calib::CameraPose& pose = *view_.pose;
+  const double cells = search_.tags.cells_across_corners();
+  const double printed = static_cast<double>(search_.tags.cells_across_tag()) / cells;
+  scene.table_px = view_.geometry->table_px;
+  scene.min_pixels_per_cell = view_.geometry->min_pixels_per_cell;
+  scene.tag_scale = view_.geometry->tag_scale;
+  scene.max_tag_px = view_.geometry->max_tag_px;
+  scene.max_disk_tag_px = view_.geometry->max_disk_tag_px;
   scene.changed = change.ended_regions;  // where a hand has just moved on
   // Something the size of a disk that lies there unexplained: perhaps a disk whose tag was missed
   // as it came to rest (its changes have ended); looked at again while it stays.
-  scene.changed.insert(scene.changed.end(), small_foreign_px_.begin(), small_foreign_px_.end());
+  scene.changed.insert(scene.changed.end(), foreign_.small_parts_px.begin(), foreign_.small_parts_px.end());
 
   // Every frame until there is a pose, while the monitor acquires its own (for a few frames: a lens
   // the pinhole cannot fit makes it try again, at some cost, with every frame it is given) and
   // while the camera seems to have moved; otherwise every marker_check_frames frames.
-  const bool acquiring = !monitor_ || (!monitor_->pose() && unacquired_marker_frames_ < 2 * options_.table_monitor.confirm_frames);
-  const bool check_markers = !pose_ || acquiring || camera_suspect_ || options_.marker_check_frames <= 1 ||
+  const bool acquiring = !view_.monitor || (!view_.monitor->pose() && view_.unacquired_marker_frames < 2 * options_.table_monitor.confirm_frames);
+  const bool check_markers = !view_.pose || acquiring || view_.camera_suspect() || options_.marker_check_frames <= 1 ||
                              frame_index % options_.marker_check_frames == 0;
   std::vector<ExpectedTag> markers;
   bool marker_changed = false;
@@ -264,7 +255,7 @@ SearchScene Tracker::search_scene(cv::Size image_size, long long frame_index, do
   // ...and at once when the picture changed where a marker is (a bumped camera changes it all).
   if (check_markers || marker_changed) scene.expected.insert(scene.expected.end(), markers.begin(), markers.end());
   for (std::size_t i = 0; i < registry_.disks().size(); ++i) {
-    const DiskEstimate& e = disks_.estimates()[i];
+    const DiskEstimate& e = disks_.tracker.estimates()[i];
     if (!e.ever_seen || e.state == model::TrackState::lost) continue;
     const model::DiskSpec& disk = registry_.disks()[i];
     const auto [smallest_mm, largest_mm] = tag_sizes_mm(disk);
@@ -280,7 +271,7 @@ SearchScene Tracker::search_scene(cv::Size image_size, long long frame_index, do
     const cv::Rect2d box = bounding_box(corners);
     // Settled, measured recently, and not a pixel changed around it: the same picture as before.
     if (e.state == model::TrackState::visible && e.motion == model::Motion::settled && !change.first_frame &&
-        frame_index - last_measured_frame_[i] < options_.still_refresh_frames) {
+        frame_index - disks_.last_measured_frame[i] < options_.still_refresh_frames) {
       if (!changed_in(change, box)) {
         unchanged.push_back(i);
         continue;
@@ -312,9 +303,9 @@ double Tracker::tag_height_sigma_mm(const model::DiskSpec& disk) const {
 }
 
 cv::Mat Tracker::disk_footprints_small(const model::TrackFrame& track) const {
-  cv::Mat mask = cv::Mat::zeros(geometry_->play_area_small.size(), CV_8U);
-  if (!pose_) return mask;
-  const double scale = geometry_->mask_scale;
+  cv::Mat mask = cv::Mat::zeros(view_.geometry->play_area_small.size(), CV_8U);
+  if (!view_.pose) return mask;
+  const double scale = view_.geometry->mask_scale;
   auto draw = [&](const model::DiskSpec& disk, const geom::Pose& pose) {
     // The disk's bounding circle, grown by its blur and shadow, at the table and at its top.
     const double radius = geom::bounding_radius(disk.shape) + 3.0;
@@ -326,7 +317,7 @@ cv::Mat Tracker::disk_footprints_small(const model::TrackFrame& track) const {
         ring.emplace_back(pose.position.x + radius * std::cos(a), pose.position.y + radius * std::sin(a), h);
       }
     std::vector<cv::Point> points;
-    for (const cv::Point2d& p : calib::image_from_table(*pose_, ring))
+    for (const cv::Point2d& p : calib::image_from_table(*view_.pose, ring))
       points.emplace_back(static_cast<int>(std::lround(p.x / scale)), static_cast<int>(std::lround(p.y / scale)));
     std::vector<cv::Point> hull;
     cv::convexHull(points, hull);
@@ -336,7 +327,7 @@ cv::Mat Tracker::disk_footprints_small(const model::TrackFrame& track) const {
     const std::optional<std::size_t> i = registry_.index_of(d.name);
     if (!i) continue;
     if (d.x && d.y && d.heading) draw(registry_.disks()[*i], geom::Pose::from_degrees(*d.x, *d.y, *d.heading));
-    if (background_poses_[*i]) draw(registry_.disks()[*i], *background_poses_[*i]);
+    if (watch_.background_poses[*i]) draw(registry_.disks()[*i], *watch_.background_poses[*i]);
   }
   // As the change detector grows its changes by a shrunk pixel.
   cv::dilate(mask, mask, cv::Mat());
@@ -344,12 +335,12 @@ cv::Mat Tracker::disk_footprints_small(const model::TrackFrame& track) const {
 }
 
 void Tracker::adopt_background(const ChangeResult& change, const model::TrackFrame& track, const cv::Mat& image) {
-  watch_.adopt(change.small);
-  grey_into(image, background_grey_);
-  std::fill(background_poses_.begin(), background_poses_.end(), std::nullopt);
+  watch_.watch.adopt(change.small);
+  grey_into(image, watch_.background_grey);
+  std::fill(watch_.background_poses.begin(), watch_.background_poses.end(), std::nullopt);
   for (const model::DiskTrack& d : track.disks)
     if (const auto i = registry_.index_of(d.name); i && d.x && d.y && d.heading)
-      background_poses_[*i] = geom::Pose::from_degrees(*d.x, *d.y, *d.heading);
+      watch_.background_poses[*i] = geom::Pose::from_degrees(*d.x, *d.y, *d.heading);
 }
 
 std::vector<DiskObservation> Tracker::measure(std::vector<DetectionRecord>& records) {
@@ -360,7 +351,7 @@ std::vector<DiskObservation> Tracker::measure(std::vector<DetectionRecord>& reco
   std::vector<std::vector<Candidate>> per_disk(registry_.disks().size());
   // How far the markers say the pose is off now (a boom creeping after a knock, until the monitor
   // re-fits it): the same at every place, along one direction (per axis: / sqrt 2).
-  const double drift_share = monitor_ ? monitor_->recent_drift_mm() / std::sqrt(2.0) : 0.0;
+  const double drift_share = view_.monitor ? view_.monitor->recent_drift_mm() / std::sqrt(2.0) : 0.0;
   for (std::size_t r = 0; r < records.size(); ++r) {
     DetectionRecord& record = records[r];
     if (record.corner_marker) continue;
@@ -370,18 +361,18 @@ std::vector<DiskObservation> Tracker::measure(std::vector<DetectionRecord>& reco
       continue;
     }
     record.disk_index = ref->disk_index;
-    if (!pose_) {
+    if (!view_.pose) {
       record.rejected = RejectReason::no_table_pose;
       continue;
     }
-    if (camera_suspect_) {
+    if (view_.camera_suspect()) {
       record.rejected = RejectReason::camera_moved;
       continue;
     }
     const model::DiskSpec& disk = registry_.disks()[ref->disk_index];
     const model::TagSpec& tag = registry_.tag(*ref);
     const double height = tag_height_mm(disk);
-    auto m = measure_tag(*pose_, record.tag.corners, tag.size_mm, height, options_.measurement);
+    auto m = measure_tag(*view_.pose, record.tag.corners, tag.size_mm, height, options_.measurement);
     if (!m) {
       record.rejected = RejectReason::off_table;
       continue;
@@ -415,10 +406,10 @@ std::vector<DiskObservation> Tracker::measure(std::vector<DetectionRecord>& reco
       // The table pose's share at this place (pose_uncertainty.h), and the lift's: a tag higher
       // or lower than assumed is seen displaced away from or towards the camera (per axis: the
       // displacement lies along one direction).
-      const double pose_share = pose_uncertainty_ ? pose_uncertainty_->sigma_mm(p, height) : 0.0;
-      const double lift_share = pose_uncertainty_ ? tag_height_sigma_mm(disk) * pose_uncertainty_->lift_per_mm(p, height) / std::sqrt(2.0) : 0.0;
+      const double pose_share = view_.uncertainty ? view_.uncertainty->sigma_mm(p, height) : 0.0;
+      const double lift_share = view_.uncertainty ? tag_height_sigma_mm(disk) * view_.uncertainty->lift_per_mm(p, height) / std::sqrt(2.0) : 0.0;
       // And the lens's at this place (the camera file's uncertainty grid; 0 without one).
-      const double lens_share = pose_uncertainty_ ? pose_uncertainty_->lens_sigma_mm(p, height) : 0.0;
+      const double lens_share = view_.uncertainty ? view_.uncertainty->lens_sigma_mm(p, height) : 0.0;
       o.calibration_sigma_mm = std::hypot(std::hypot(pose_share, lift_share, lens_share), drift_share);
       o.pixels_per_mm = m->pixels_per_mm;
       o.tag_size_mm = tag.size_mm;
@@ -436,7 +427,7 @@ std::vector<DiskObservation> Tracker::measure(std::vector<DetectionRecord>& reco
       out.push_back(candidates.front().observation);
       continue;
     }
-    const DiskEstimate& e = disks_.estimates()[d];
+    const DiskEstimate& e = disks_.tracker.estimates()[d];
     std::optional<std::size_t> winner;
     if (e.ever_seen && e.state != model::TrackState::lost) {
       auto distance_to_track = [&](const Candidate& c) {
@@ -486,11 +477,11 @@ TagScaleMap Tracker::tag_scale_map(const calib::CameraPose& pose, cv::Size size,
   return map;
 }
 
-std::shared_ptr<const Tracker::PoseGeometry> Tracker::pose_geometry(const calib::CameraPose& pose, cv::Size size) const {
-  auto g = std::make_shared<PoseGeometry>();
+std::shared_ptr<const tracker_stages::PoseGeometry> Tracker::pose_geometry(const calib::CameraPose& pose, cv::Size size) const {
+  auto g = std::make_shared<tracker_stages::PoseGeometry>();
   g->image_size = size;
-  const double cells = search_.cells_across_corners();
-  const double printed = static_cast<double>(search_.cells_across_tag()) / cells;
+  const double cells = search_.tags.cells_across_corners();
+  const double printed = static_cast<double>(search_.tags.cells_across_tag()) / cells;
   std::vector<cv::Point2d> outline;
   for (const auto& m : table_.corner_markers) {
     auto c = square_in_image(pose, m.center_mm, m.size_mm * printed / 2, 0.0);
@@ -537,7 +528,7 @@ std::shared_ptr<const Tracker::PoseGeometry> Tracker::pose_geometry(const calib:
   // Printed sides at any turn (x sqrt 2), where the table looks largest.
   g->max_disk_tag_px = max_disk_tag_mm * printed * max_scale * std::sqrt(2.0);
   g->max_tag_px = std::max(max_disk_tag_mm, max_marker_mm) * printed * max_scale * std::sqrt(2.0);
-  g->mask_scale = change_.scale_for(size.width);
+  g->mask_scale = search_.change.scale_for(size.width);
   g->play_area_small = cv::Mat::zeros(size.height / g->mask_scale, size.width / g->mask_scale, CV_8U);
   std::vector<cv::Point> polygon;
   for (const auto& p : edge_px)
@@ -546,148 +537,206 @@ std::shared_ptr<const Tracker::PoseGeometry> Tracker::pose_geometry(const calib:
   return g;
 }
 
-TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, double t) {
-  TrackerResult result;
-  auto clock = Clock::now();
+struct Tracker::FrameWork {
+  FrameWork(const cv::Mat& frame_image, long long frame_index, double frame_t) : image(frame_image), index(frame_index), t(frame_t) {}
 
+  const cv::Mat& image;
+  long long index;
+  double t;
+  ChangeResult change;                // change: where the image changed since the previous frame
+  // plan: the settled disks not looked for again (the image around them unchanged); track: with
+  // those looked for and missed whose tag's picture is the one they were measured in.
+  std::vector<std::size_t> unchanged;
+  cv::Mat grey;                        // grey: the frame, grey where it is searched
+  std::vector<TagDetection> tags;      // detect
+  std::vector<int> enlarged;           // detect: the ids found only in the picture enlarged
+  std::vector<calib::MarkerObservation> markers;  // table: the corner markers seen
+  std::vector<DiskObservation> observations;      // measure
+  std::vector<std::size_t> lifted;     // track: disks whose tag is seen tilted somewhere new
+  bool changing = false;               // settle: a change over the play area
+  bool settled = false;                // settle: the table is settled
+  TableWatchResult watched;            // settle: the frame against the watch's picture
+};
+
+TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, double t) {
   if (image.empty()) throw std::invalid_argument("Tracker::process: empty image");
   if (image.type() != CV_8UC3 && image.type() != CV_8UC4 && image.type() != CV_8UC1)
     throw std::invalid_argument("Tracker::process: needs an 8-bit BGR, BGRA or grey image");
-  const cv::Size size = image.size();
-
+  TrackerResult result;
+  FrameWork frame(image, frame_index, t);
+  auto clock = Clock::now();
   // change (on a shrunk copy: no full-resolution work)
-  ChangeResult change = change_.update(image);
+  frame.change = search_.change.update(image);
   result.times.change_ms = ms_since(clock);
-
-  // plan
-  if (pose_ && (!geometry_ || geometry_->image_size != size)) geometry_ = pose_geometry(*pose_, size);
-  const bool everything = search_everything_ || !pose_ || options_.exhaustive_search;
-  std::vector<std::size_t> unchanged;
-  result.searched = planner_.plan(search_scene(size, frame_index, t, change, unchanged), everything);
-  if (everything) unchanged.clear();  // searched anyway
+  plan_search(frame, result);
   result.times.plan_ms = ms_since(clock);
+  grey_searched(frame, result);
+  result.times.grey_ms = ms_since(clock);
+  detect_tags(frame, result);
+  result.times.detect_ms = ms_since(clock);
+  locate_table(frame, result);
+  result.times.table_ms = ms_since(clock);
+  frame.observations = measure(result.detections);
+  result.times.measure_ms = ms_since(clock);
+  track_disks(frame, result);
+  result.times.track_ms = ms_since(clock);
+  watch_table(frame, result);
+  judge_quiet(frame, result);
+  report_foreign(image, result, frame.watched.shift_levels);
+  report_landings(frame, result);
+  result.times.settle_ms = ms_since(clock);
+  finish_frame(frame, result);
+  return result;
+}
 
-  // grey: only the regions searched are converted (a colour frame is three times the pixels).
-  cv::Mat grey = image;
+void Tracker::refresh_geometry(cv::Size size) {
+  if (view_.pose && (!view_.geometry || view_.geometry->image_size != size)) view_.geometry = pose_geometry(*view_.pose, size);
+}
+
+void Tracker::plan_search(FrameWork& frame, TrackerResult& result) {
+  const cv::Size size = frame.image.size();
+  refresh_geometry(size);
+  const bool everything =
+      search_.next_scope == tracker_stages::Search::Scope::whole_table || !view_.pose || options_.exhaustive_search;
+  result.searched = search_.planner.plan(search_scene(size, frame.index, frame.t, frame.change, frame.unchanged), everything);
+  if (everything) frame.unchanged.clear();  // searched anyway
+}
+
+void Tracker::grey_searched(FrameWork& frame, TrackerResult& result) {
+  // Only the regions searched are converted (a colour frame is three times the pixels).
+  const cv::Mat& image = frame.image;
+  frame.grey = image;
   if (image.type() != CV_8UC1) {
-    grey_buffer_.create(size, CV_8UC1);
+    search_.grey_buffer.create(image.size(), CV_8UC1);
     for (const auto& region : result.searched) {
-      cv::Mat target = grey_buffer_(region.roi);  // converted in place: the header shares the buffer's pixels
+      cv::Mat target = search_.grey_buffer(region.roi);  // converted in place: the header shares the buffer's pixels
       grey_into(image(region.roi), target);
     }
-    grey = grey_buffer_;
+    frame.grey = search_.grey_buffer;
   }
-  result.times.grey_ms = ms_since(clock);
+}
 
-  // detect
-  std::vector<TagDetection> tags = search_.detect(grey, result.searched);
+void Tracker::detect_tags(FrameWork& frame, TrackerResult& result) {
+  frame.tags = search_.tags.detect(frame.grey, result.searched);
   for (const auto& r : result.searched) stats_.pixels_searched += r.roi.area();
-  const std::vector<int> enlarged = look_again_enlarged(image, grey, unchanged, tags);
-  result.times.detect_ms = ms_since(clock);
+  frame.enlarged = look_again_enlarged(frame.image, frame.grey, frame.unchanged, frame.tags);
+}
 
-  // table
-  std::vector<calib::MarkerObservation> markers;
-  for (const auto& tag : tags) {
+void Tracker::locate_table(FrameWork& frame, TrackerResult& result) {
+  for (const auto& tag : frame.tags) {
     DetectionRecord record;
     record.tag = tag;
     record.corner_marker = model::is_corner_marker(tag.id);
-    record.enlarged = std::find(enlarged.begin(), enlarged.end(), tag.id) != enlarged.end();
-    if (record.corner_marker) markers.push_back({tag.id, tag.corners});
+    record.enlarged = std::find(frame.enlarged.begin(), frame.enlarged.end(), tag.id) != frame.enlarged.end();
+    if (record.corner_marker) frame.markers.push_back({tag.id, tag.corners});
     result.detections.push_back(record);
   }
-  const std::shared_ptr<const calib::CameraPose> pose_before = pose_;
-  update_table_pose(markers, size, frame_index, result);
-  result.table_pose = pose_;
+  const std::shared_ptr<const calib::CameraPose> pose_before = view_.pose;
+  update_table_pose(frame.markers, frame.image.size(), frame.index, result);
+  result.table_pose = view_.pose;
   // Located again after the camera moved: the quiet table's picture was taken through the old
   // view, and all of the table would differ from it (foreign, never settled, until absorbed
   // seconds later). It is taken again through the new view, at the first frame where nothing
   // changes and no disk moves; until then the table is not quiet.
-  if (result.camera_moved && pose_before && pose_ && pose_ != pose_before) {
-    watch_.reset();
-    retake_background_ = true;
+  if (result.camera_moved && pose_before && view_.pose && view_.pose != pose_before) {
+    watch_.watch.reset();
+    watch_.picture = tracker_stages::Watch::Picture::to_retake;
   }
-  if (pose_ && (!geometry_ || geometry_->image_size != size)) geometry_ = pose_geometry(*pose_, size);
-  result.times.table_ms = ms_since(clock);
+  refresh_geometry(frame.image.size());
+}
 
-  // measure
-  std::vector<DiskObservation> observations = measure(result.detections);
-  result.times.measure_ms = ms_since(clock);
-
-  // track
+void Tracker::track_disks(FrameWork& frame, TrackerResult& result) {
   // Disks whose tag is seen tilted somewhere new: turning over, or in a hand. One seen tilted again
   // where it was first seen tilted lies so, at rest (leaning, on its edge): not lifted.
-  const std::vector<std::size_t> lifted = tilted_anew(result.detections, change, t);
+  frame.lifted = tilted_anew(result.detections, frame.change, frame.t);
   // A disk left unmeasured as unchanged but detected anyway (in another region) counts as measured.
-  std::erase_if(unchanged, [&](std::size_t i) {
+  const std::vector<DiskObservation>& observations = frame.observations;
+  std::erase_if(frame.unchanged, [&](std::size_t i) {
     return std::any_of(observations.begin(), observations.end(), [&](const DiskObservation& o) { return o.disk_index == i; });
   });
-  for (const auto& o : observations) last_measured_frame_[o.disk_index] = frame_index;
+  for (const auto& o : observations) disks_.last_measured_frame[o.disk_index] = frame.index;
   // Looked for and missed, but the same picture as when last measured: seen where it was.
-  const std::vector<std::size_t> same = same_picture_as_measured(change, observations, unchanged);
-  unchanged.insert(unchanged.end(), same.begin(), same.end());
-  remember_measured_pictures(change, observations);
-  result.track = disks_.update(frame_index, t, observations, unchanged, lifted);
+  const std::vector<std::size_t> same = same_picture_as_measured(frame.change, observations, frame.unchanged);
+  frame.unchanged.insert(frame.unchanged.end(), same.begin(), same.end());
+  remember_measured_pictures(frame.change, observations);
+  result.track = disks_.tracker.update(frame.index, frame.t, observations, frame.unchanged, frame.lifted);
   report_tilted(result.track);
-  result.times.track_ms = ms_since(clock);
+}
 
-  // settle
-  bool changing = false;
-  if (geometry_ && !change.first_frame) {
-    for (const auto& region : change.regions) {
-      const int s = geometry_->mask_scale;
-      const cv::Rect small = cv::Rect(region.x / s, region.y / s, region.width / s, region.height / s) &
-                             cv::Rect(0, 0, geometry_->play_area_small.cols, geometry_->play_area_small.rows);
-      if (small.area() == 0) continue;
-      cv::Mat both;
-      cv::bitwise_and(geometry_->play_area_small(small), change.changed_small(small), both);
-      if (cv::countNonZero(both) > 0) changing = true;
-    }
+bool Tracker::changing_over_play_area(const ChangeResult& change) const {
+  if (!view_.geometry || change.first_frame) return false;
+  for (const auto& region : change.regions) {
+    const int s = view_.geometry->mask_scale;
+    const cv::Rect small = cv::Rect(region.x / s, region.y / s, region.width / s, region.height / s) &
+                           cv::Rect(0, 0, view_.geometry->play_area_small.cols, view_.geometry->play_area_small.rows);
+    if (small.area() == 0) continue;
+    cv::Mat both;
+    cv::bitwise_and(view_.geometry->play_area_small(small), change.changed_small(small), both);
+    if (cv::countNonZero(both) > 0) return true;
   }
-  if (retake_background_ && !changing && !change.first_frame && !disks_.any_moving() && geometry_ &&
-      change.small.size() == geometry_->play_area_small.size()) {
-    adopt_background(change, result.track, image);
-    retake_background_ = false;
-  }
-  TableWatchResult watched;
-  if (geometry_ && change.small.size() == geometry_->play_area_small.size() && !retake_background_) {
-    const bool fresh = !watch_.has_background();
-    watched = watch_.update(t, change.small, change.changed_small, geometry_->play_area_small,
-                            [&] { return disk_footprints_small(result.track); });
-    result.foreign_over_table = watched.foreign;
-    if (watched.foreign) {
-      const int k = geometry_->mask_scale;
-      result.foreign_box_px = cv::Rect(watched.foreign_box.x * k, watched.foreign_box.y * k, watched.foreign_box.width * k,
-                                       watched.foreign_box.height * k);
-      for (const cv::Rect& part : watched.foreign_parts)
-        result.foreign_parts_px.emplace_back(part.x * k, part.y * k, part.width * k, part.height * k);
-    }
-    if (fresh) adopt_background(change, result.track, image);
-  }
-  result.table_quiet = pose_ && geometry_ && !camera_suspect_ && !retake_background_ && !change.first_frame &&
-                       !changing && !result.foreign_over_table && lifted.empty() && !disks_.any_moving();
-  const bool settled = settle_.update(t, result.table_quiet);
-  result.track.settled = settled;
-  // Still: as quiet, but what lies still and unexplained on the table does not stop it (a counter
-  // on its edge; the referee weighs that from `foreign`), and a disk is still from the frame after
-  // it last moved (not the 0.1 s after that a disk is still `moving`): the window the reader of
-  // still_s asks for is the only one.
-  if (changing || change.first_frame) picture_changed_t_ = t;
-  const bool still = pose_ && geometry_ && !camera_suspect_ && !retake_background_ && !change.first_frame && !changing &&
-                     lifted.empty() && !disks_.moved_now(picture_changed_t_);
-  was_still_ = still;
-  if (!still || !last_unstill_t_) last_unstill_t_ = t;
-  if (pose_) result.track.still_s = t - *last_unstill_t_;
-  small_foreign_px_.clear();
-  large_foreign_px_.clear();
-  if (pose_ && geometry_) report_foreign(image, result, watched.shift_levels);
-  if (settled) {
-    for (model::Landing& l : disks_.settle()) result.track.landings.push_back(std::move(l));
-    adopt_background(change, result.track, image);
-  }
-  result.times.settle_ms = ms_since(clock);
+  return false;
+}
 
+void Tracker::watch_table(FrameWork& frame, TrackerResult& result) {
+  const ChangeResult& change = frame.change;
+  frame.changing = changing_over_play_area(change);
+  using Picture = tracker_stages::Watch::Picture;
+  const bool watch_sized = view_.geometry && change.small.size() == view_.geometry->play_area_small.size();
+  // A picture to be taken again through a new view is taken at the first frame where nothing
+  // changes and no disk moves (locate_table).
+  if (watch_.picture == Picture::to_retake && !frame.changing && !change.first_frame && !disks_.tracker.any_moving() &&
+      watch_sized) {
+    adopt_background(change, result.track, frame.image);
+    watch_.picture = Picture::current;
+  }
+  if (!watch_sized || watch_.picture == Picture::to_retake) return;  // nothing to compare with yet
+  const bool fresh = !watch_.watch.has_background();
+  frame.watched = watch_.watch.update(frame.t, change.small, change.changed_small, view_.geometry->play_area_small,
+                                      [&] { return disk_footprints_small(result.track); });
+  const TableWatchResult& watched = frame.watched;
+  result.foreign_over_table = watched.foreign;
+  if (watched.foreign) {
+    const int k = view_.geometry->mask_scale;
+    result.foreign_box_px = cv::Rect(watched.foreign_box.x * k, watched.foreign_box.y * k, watched.foreign_box.width * k,
+                                     watched.foreign_box.height * k);
+    for (const cv::Rect& part : watched.foreign_parts)
+      result.foreign_parts_px.emplace_back(part.x * k, part.y * k, part.width * k, part.height * k);
+  }
+  if (fresh) adopt_background(change, result.track, frame.image);
+}
+
+void Tracker::judge_quiet(FrameWork& frame, TrackerResult& result) {
+  const ChangeResult& change = frame.change;
+  if (frame.changing || change.first_frame) settle_.picture_changed_t = frame.t;
+  PlayAreaFrame area;
+  area.view_trusted = view_.pose && view_.geometry && !view_.camera_suspect() &&
+                      watch_.picture == tracker_stages::Watch::Picture::current;
+  area.first_frame = change.first_frame;
+  area.changing = frame.changing;
+  area.disk_lifted = !frame.lifted.empty();
+  area.disk_moving = disks_.tracker.any_moving();
+  area.disk_moved_now = disks_.tracker.moved_now(settle_.picture_changed_t);
+  area.foreign = result.foreign_over_table;
+  result.table_quiet = play_area_quiet(area, kSettleQuiet);
+  frame.settled = settle_.clock.update(frame.t, result.table_quiet);
+  result.track.settled = frame.settled;
+  // Still: as quiet, but what lies still and unexplained on the table does not stop it, and a
+  // disk is still from the frame after it last moved (play_area_quiet.h, kStillQuiet).
+  const bool still = play_area_quiet(area, kStillQuiet);
+  settle_.last_frame_still = still;
+  if (!still || !settle_.last_unstill_t) settle_.last_unstill_t = frame.t;
+  if (view_.pose) result.track.still_s = frame.t - *settle_.last_unstill_t;
+}
+
+void Tracker::report_landings(FrameWork& frame, TrackerResult& result) {
+  if (!frame.settled) return;
+  for (model::Landing& l : disks_.tracker.settle()) result.track.landings.push_back(std::move(l));
+  adopt_background(frame.change, result.track, frame.image);
+}
+
+void Tracker::finish_frame(const FrameWork& frame, const TrackerResult& result) {
   ++stats_.frames;
-  if (!pose_) ++stats_.frames_without_table_pose;
+  if (!view_.pose) ++stats_.frames_without_table_pose;
   for (const auto& d : result.detections) {
     if (d.corner_marker) continue;
     if (d.rejected)
@@ -697,10 +746,10 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
   }
   // Most of the table changed at once (the camera was bumped, the light changed): everything may
   // have moved in the image, so the next frame is searched whole.
-  search_everything_ = !pose_ || (geometry_ && !change.first_frame &&
-                                  ChangeDetector::changed_fraction(change, geometry_->play_area_small) >
-                                      options_.rescan_changed_fraction);
-  return result;
+  const bool whole = !view_.pose || (view_.geometry && !frame.change.first_frame &&
+                                     ChangeDetector::changed_fraction(frame.change, view_.geometry->play_area_small) >
+                                         options_.rescan_changed_fraction);
+  search_.next_scope = whole ? tracker_stages::Search::Scope::whole_table : tracker_stages::Search::Scope::where_tags_can_be;
 }
 
 }  // namespace diskref::vision

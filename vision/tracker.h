@@ -34,6 +34,8 @@
 //              (tracker_foreign.cpp, foreign_shapes.h). Once the picture is still, a small tag the
 //              search missed where one is likely is looked for in the picture enlarged
 //              (tracker_second_look.cpp).
+// What each stage keeps from one frame to the next is one struct of tracker_stages.h; the settle's
+// quiet and the stillness are one definition, play_area_quiet.h, in two named ways.
 //
 // Threading: a Tracker is used from one thread at a time (e.g. the UI's worker thread); it keeps
 // no global state and runs its detectors on OpenCV's thread pool inside process(). Two Trackers
@@ -64,6 +66,7 @@
 #include "vision/table_watch.h"
 #include "vision/tag_measurement.h"
 #include "vision/tilted_tag.h"
+#include "vision/tracker_stages.h"
 
 namespace diskref::vision {
 
@@ -197,21 +200,32 @@ class Tracker {
   const TrackerStats& stats() const { return stats_; }
   const model::DiskRegistry& registry() const { return registry_; }
   const model::TableSpec& table() const { return table_; }
-  std::shared_ptr<const calib::CameraPose> table_pose() const { return pose_; }
+  std::shared_ptr<const calib::CameraPose> table_pose() const { return view_.pose; }
 
  private:
-  // What follows from the table pose and the image size; recomputed when either changes.
-  struct PoseGeometry {
-    cv::Size image_size;
-    cv::Rect table_px;            // play area and markers, printed tags included
-    double min_pixels_per_cell = 1;
-    TagScaleMap tag_scale;        // the smallest tag's pixels per cell, place by place
-    double max_tag_px = 64;       // any tag, corner markers included
-    double max_disk_tag_px = 64;  // the disks' tags
-    int mask_scale = 1;
-    cv::Mat play_area_small;      // play-area polygon at the change detector's scale (255 inside)
-  };
+  // One frame's work as it passes from stage to stage in process(): nothing in it outlives the
+  // frame (tracker.cpp).
+  struct FrameWork;
+  // The stages, in process()'s order. Each reads the frame's work so far and its own stage's
+  // state (tracker_stages.h), and writes them and the result.
+  void plan_search(FrameWork& frame, TrackerResult& result);   // plan
+  void grey_searched(FrameWork& frame, TrackerResult& result); // grey
+  void detect_tags(FrameWork& frame, TrackerResult& result);   // detect (with a second look)
+  void locate_table(FrameWork& frame, TrackerResult& result);  // table
+  void track_disks(FrameWork& frame, TrackerResult& result);   // track
+  // settle: the watch's picture of the table against this frame (foreign_over_table), whether the
+  // table is quiet and settled and how long it has been still, what lies over it (report_foreign,
+  // below), and at a settle the landings.
+  void watch_table(FrameWork& frame, TrackerResult& result);
+  void judge_quiet(FrameWork& frame, TrackerResult& result);
+  void report_landings(FrameWork& frame, TrackerResult& result);
+  // The frame counted (stats_), and what the next frame's search covers.
+  void finish_frame(const FrameWork& frame, const TrackerResult& result);
+
+  using PoseGeometry = tracker_stages::PoseGeometry;
   std::shared_ptr<const PoseGeometry> pose_geometry(const calib::CameraPose& pose, cv::Size size) const;
+  // The geometry for the table pose now and this image size (recomputed when either changed).
+  void refresh_geometry(cv::Size size);
   // The smallest tag (cells of `cell_mm`) as it looks in each block of the image (search_planner.h).
   TagScaleMap tag_scale_map(const calib::CameraPose& pose, cv::Size size, double cell_mm, double max_height_mm) const;
 
@@ -230,6 +244,8 @@ class Tracker {
   // How high a disk's visible tag lies above the table (mm), and how uncertain that is.
   double tag_height_mm(const model::DiskSpec& disk) const;
   double tag_height_sigma_mm(const model::DiskSpec& disk) const;
+  // Whether the change detector saw a change over the play area this frame.
+  bool changing_over_play_area(const ChangeResult& change) const;
   // Where the known disks lie now (`track`) and lay when the watch took its background, at the
   // change detector's scale (255), for the watch to tell them from hands.
   cv::Mat disk_footprints_small(const model::TrackFrame& track) const;
@@ -263,7 +279,8 @@ class Tracker {
                                        std::vector<TagDetection>& tags);
   // The frame's foreign parts on the table (result.track.foreign) from the watch's parts
   // (result.foreign_parts_px): a hand's as boxes, small ones and the surroundings of counters new
-  // since the last settle at full resolution; the small parts kept to be searched again.
+  // since the last settle at full resolution; the small parts kept to be searched again. Nothing
+  // without a table pose.
   void report_foreign(const cv::Mat& image, TrackerResult& result, int shift_levels);
   // The disks whose tag is seen tilted this frame other than where it was first seen tilted a
   // moment ago (turning, or carried); remembers each tilted sighting (tracker_tilted.cpp), and
@@ -282,61 +299,21 @@ class Tracker {
                                                     std::span<const std::size_t> unchanged);
   void remember_measured_pictures(const ChangeResult& change, std::span<const DiskObservation> observations);
 
+  // What the tracker is given, and what follows from it alone.
   model::TableSpec table_;
   model::DiskRegistry registry_;
   std::vector<CounterBody> counter_bodies_;  // what could lie under a disk (rim_under.h)
   std::optional<calib::CameraModel> lens_;
   TrackerOptions options_;
-  std::optional<calib::TableMonitor> monitor_;
-  std::shared_ptr<const calib::CameraPose> pose_;
-  std::shared_ptr<const PoseGeometry> geometry_;
-  TagSearch search_;
-  SearchPlanner planner_;
-  ChangeDetector change_;
-  DiskTracker disks_;
-  TableWatch watch_;
-  SettleClock settle_;
-  std::optional<double> last_unstill_t_;  // the last frame the play area was not still (still_s)
-  bool was_still_ = false;                // the last frame's play area was still
-  double picture_changed_t_ = -1e300;     // the last frame the play area's picture changed
-  // Per disk, its tag seen tilted (not lying flat): where in the image it was first seen at its
-  // present place, when first and last, and whether anything changed there since it was last seen.
-  struct TiltedSighting {
-    std::array<cv::Point2d, 4> corners;
-    double first_t = 0;
-    double t = 0;
-    int sightings = 1;
-    bool changed_since = false;
-    model::Face face = model::Face::up;
-    std::optional<TiltedTagPose> pose;  // in space, from the corners (tilted_tag.h)
-  };
-  std::vector<std::optional<TiltedSighting>> last_tilted_;
-  std::vector<cv::Rect> small_foreign_px_;  // small foreign parts of the last frame: searched again
-  std::vector<cv::Rect> large_foreign_px_;  // large ones (a hand): nothing is looked for again under them
-  std::vector<std::optional<geom::Pose>> background_poses_;  // per disk, when the watch's background was taken
-  cv::Mat background_grey_;  // the watch's background at full resolution (8-bit grey)
-  bool search_everything_ = true;
-  bool camera_suspect_ = false;
-  bool retake_background_ = false;  // the camera moved: the table watch's picture is to be taken again
-  int suspect_marker_frames_ = 0;     // consecutive marker checks that found the camera moved
-  int unacquired_marker_frames_ = 0;  // marker frames given to the monitor before it acquired
-  // Recent frames' corner-marker observations (frames that saw 2 or more): the provisional pose and
-  // the pose's uncertainty are taken from their median.
-  static constexpr std::size_t kMarkerHistoryFrames = 15;
-  std::vector<std::vector<calib::MarkerObservation>> marker_history_;
-  bool provisional_from_full_history_ = false;
-  std::vector<long long> last_measured_frame_;  // per disk; -1 = never
-  // Per disk, the picture (the change detector's shrunk grey) of its tag where it was last measured.
-  struct MeasuredPicture {
-    cv::Rect box_px;    // full resolution
-    cv::Rect box_small; // in the shrunk frame
-    cv::Mat small;      // the shrunk frame's pixels there, then
-    bool changed_since = false;  // the change detector saw a change there in a frame since
-  };
-  std::vector<std::optional<MeasuredPicture>> measured_pictures_;
-  std::optional<PoseUncertainty> pose_uncertainty_;
   double thickest_disk_mm_ = 0;  // of the disks a template may lie on
-  cv::Mat grey_buffer_;  // grey copies of the searched regions of colour frames
+
+  // What it keeps from frame to frame, stage by stage (tracker_stages.h).
+  tracker_stages::Search search_;       // change, plan, grey, detect
+  tracker_stages::TableView view_;      // table
+  tracker_stages::Disks disks_;         // measure, track
+  tracker_stages::Watch watch_;         // settle: the table's picture
+  tracker_stages::Foreign foreign_;     // settle: what covers the table
+  tracker_stages::Settle settle_;       // settle: quiet and still
   TrackerStats stats_;
 };
 

@@ -63,8 +63,8 @@ std::vector<cv::Rect> merged(std::vector<cv::Rect> rects) {
 }  // namespace
 
 cv::Rect Tracker::image_box_around(geom::Vec2 centre, double half_mm, double height_mm, cv::Size size) const {
-  if (!pose_) return {};
-  const cv::Rect2d b = bounding_box(square_in_image(*pose_, centre, half_mm, height_mm));
+  if (!view_.pose) return {};
+  const cv::Rect2d b = bounding_box(square_in_image(*view_.pose, centre, half_mm, height_mm));
   return cv::Rect(cv::Point(static_cast<int>(std::floor(b.x)), static_cast<int>(std::floor(b.y))),
                   cv::Point(static_cast<int>(std::ceil(b.br().x)) + 1, static_cast<int>(std::ceil(b.br().y)) + 1)) &
          cv::Rect(cv::Point(), size);
@@ -72,16 +72,16 @@ cv::Rect Tracker::image_box_around(geom::Vec2 centre, double half_mm, double hei
 
 std::vector<Tracker::FootprintPx> Tracker::footprints_px(const cv::Rect& roi, const model::TrackFrame& track) const {
   std::vector<FootprintPx> out;
-  if (!pose_) return out;
+  if (!view_.pose) return out;
   // The region on the table, for leaving out the disks far from it.
-  const model::ForeignBox area = foreign_on_table(*pose_, roi);
+  const model::ForeignBox area = foreign_on_table(*view_.pose, roi);
   if (area.width() <= 0 && area.height() <= 0) return out;  // no corner of it meets the table
   const double x0 = area.x0, y0 = area.y0, x1 = area.x1, y1 = area.y1;
   auto draw = [&](const model::DiskSpec& disk, const geom::Pose& pose, double sigma_mm, bool seen_now) {
     // The disk's exact outline grown by what blurs it into its surroundings — its pose's
     // uncertainty, its blurred edge pixel, and a shadow half as deep as the disk is thick — at
     // the table and at its top (its side shows between them).
-    const double px_per_mm = pixels_per_mm_at(*pose_, pose.position, 0.0);
+    const double px_per_mm = pixels_per_mm_at(*view_.pose, pose.position, 0.0);
     const double grow = kForeignFootprintMarginMm + disk.thickness_mm / 2 + 2 * sigma_mm + 1.0 / std::max(px_per_mm, 1e-6);
     const double reach = geom::bounding_radius(disk.shape) + grow + disk.thickness_mm;
     if (pose.position.x < x0 - reach || pose.position.x > x1 + reach || pose.position.y < y0 - reach || pose.position.y > y1 + reach)
@@ -97,7 +97,7 @@ std::vector<Tracker::FootprintPx> Tracker::footprints_px(const cv::Rect& roi, co
         ring.emplace_back(s.x + grow * dir.x, s.y + grow * dir.y, h);
       }
     std::vector<cv::Point> points;
-    for (const cv::Point2d& p : calib::image_from_table(*pose_, ring))
+    for (const cv::Point2d& p : calib::image_from_table(*view_.pose, ring))
       points.emplace_back(static_cast<int>(std::lround(p.x)) - roi.x, static_cast<int>(std::lround(p.y)) - roi.y);
     std::vector<cv::Point> hull;
     cv::convexHull(points, hull);
@@ -111,7 +111,7 @@ std::vector<Tracker::FootprintPx> Tracker::footprints_px(const cv::Rect& roi, co
     // One seen tilted at rest is no longer where it was last seen flat.
     if (d.x && d.y && d.heading && !d.tilted)
       draw(registry_.disks()[*i], geom::Pose::from_degrees(*d.x, *d.y, *d.heading), d.sigma_mm, d.state == model::TrackState::visible);
-    if (background_poses_[*i]) draw(registry_.disks()[*i], *background_poses_[*i], d.sigma_mm, false);
+    if (watch_.background_poses[*i]) draw(registry_.disks()[*i], *watch_.background_poses[*i], d.sigma_mm, false);
   }
   return out;
 }
@@ -119,7 +119,7 @@ std::vector<Tracker::FootprintPx> Tracker::footprints_px(const cv::Rect& roi, co
 std::vector<model::ForeignBox> Tracker::foreign_outlines(const cv::Mat& image, const cv::Rect& region,
                                                          const model::TrackFrame& track, int shift_levels) const {
   std::vector<model::ForeignBox> out;
-  if (!pose_ || background_grey_.size() != image.size()) return out;
+  if (!view_.pose || watch_.background_grey.size() != image.size()) return out;
   const cv::Rect roi = region & cv::Rect(cv::Point(), image.size());
   if (roi.area() == 0) return out;
   cv::Mat now;
@@ -128,7 +128,7 @@ std::vector<model::ForeignBox> Tracker::foreign_outlines(const cv::Mat& image, c
   cv::Mat explained = cv::Mat::zeros(roi.size(), CV_8U);
   for (const FootprintPx& f : footprints) explained |= f.mask;
   constexpr std::size_t kMaxOutlinePoints = 48;
-  const std::vector<ForeignShape> shapes = foreign_shapes(now, background_grey_(roi), explained, shift_levels);
+  const std::vector<ForeignShape> shapes = foreign_shapes(now, watch_.background_grey(roi), explained, shift_levels);
   // What the picture shows of something that could lie under a disk.
   RimEvidence evidence{roi, cv::Mat(), explained};  // filled when first asked for
   auto evidence_now = [&]() -> const RimEvidence& {
@@ -146,7 +146,7 @@ std::vector<model::ForeignBox> Tracker::foreign_outlines(const cv::Mat& image, c
     std::vector<cv::Point2d> px;
     for (const cv::Point& p : simplified(shape.outline, kMaxOutlinePoints)) px.emplace_back(p.x + roi.x, p.y + roi.y);
     model::ForeignBox box{1e300, 1e300, -1e300, -1e300};
-    for (const auto& p : calib::table_from_image(*pose_, px, 0.0)) {
+    for (const auto& p : calib::table_from_image(*view_.pose, px, 0.0)) {
       if (!p) continue;
       box.outline.push_back(*p);
       box.x0 = std::min(box.x0, p->x), box.y0 = std::min(box.y0, p->y);
@@ -183,7 +183,7 @@ std::vector<model::ForeignBox> Tracker::foreign_outlines(const cv::Mat& image, c
         }
         query.upper = {registry_.disks()[*i].shape, geom::Pose::from_degrees(*upper->x, *upper->y, *upper->heading)};
         query.upper_sigma_mm = upper->sigma_mm;
-        under = could_lie_under(*pose_, query, counter_bodies_, evidence_now());
+        under = could_lie_under(*view_.pose, query, counter_bodies_, evidence_now());
       }
       if (under) box.under.push_back(f->disk);
     }
@@ -194,6 +194,8 @@ std::vector<model::ForeignBox> Tracker::foreign_outlines(const cv::Mat& image, c
 }
 
 void Tracker::report_foreign(const cv::Mat& image, TrackerResult& result, int shift_levels) {
+  foreign_ = {};
+  if (!view_.pose || !view_.geometry) return;
   const cv::Rect frame(cv::Point(), image.size());
   // Where to look at full resolution: each small part the watch found (a hand is far larger),
   // with a shrunk pixel's margin (the coarse mask drew its edges a shrunk pixel inward or
@@ -202,22 +204,22 @@ void Tracker::report_foreign(const cv::Mat& image, TrackerResult& result, int sh
   // watch's shrunk pixels blur a rim a few millimetres wide into the counter's own footprint.
   std::vector<cv::Rect> small_parts, looks;
   for (const cv::Rect& part : result.foreign_parts_px) {
-    if (part.width > 2 * geometry_->max_disk_tag_px || part.height > 2 * geometry_->max_disk_tag_px) {
-      result.track.foreign.push_back(foreign_on_table(*pose_, part));
-      large_foreign_px_.push_back(part);
+    if (part.width > 2 * view_.geometry->max_disk_tag_px || part.height > 2 * view_.geometry->max_disk_tag_px) {
+      result.track.foreign.push_back(foreign_on_table(*view_.pose, part));
+      foreign_.large_parts_px.push_back(part);
       continue;
     }
     small_parts.push_back(part);
-    looks.push_back(grown(part, geometry_->mask_scale) & frame);
+    looks.push_back(grown(part, view_.geometry->mask_scale) & frame);
     // Searched for tags again next frame.
-    small_foreign_px_.push_back(grown(part, static_cast<int>(geometry_->max_disk_tag_px / 2)) & frame);
+    foreign_.small_parts_px.push_back(grown(part, static_cast<int>(view_.geometry->max_disk_tag_px / 2)) & frame);
   }
-  if (background_grey_.size() == image.size())
+  if (watch_.background_grey.size() == image.size())
     for (const model::DiskTrack& d : result.track.disks) {
       const std::optional<std::size_t> i = registry_.index_of(d.name);
       if (!i || d.kind != model::DiskKind::counter || d.state != model::TrackState::visible || !d.x || !d.y || !d.heading) continue;
       const geom::Pose pose = geom::Pose::from_degrees(*d.x, *d.y, *d.heading);
-      const std::optional<geom::Pose>& then = background_poses_[*i];
+      const std::optional<geom::Pose>& then = watch_.background_poses[*i];
       if (then && geom::distance(then->position, pose.position) < 0.5 &&
           std::fabs(geom::angle_difference_deg(then->heading_deg(), pose.heading_deg())) < 2)
         continue;  // as it lay when the table last settled: nothing new about it
@@ -229,10 +231,10 @@ void Tracker::report_foreign(const cv::Mat& image, TrackerResult& result, int sh
   // in it (the watch's part may hold only what its neighbours' coarse footprints leave of it).
   for (const model::DiskTrack& d : result.track.disks) {
     const std::optional<std::size_t> i = registry_.index_of(d.name);
-    if (!i || !d.tilted || !last_tilted_[*i]) continue;
+    if (!i || !d.tilted || !disks_.tilted[*i]) continue;
     std::vector<cv::Point2f> corners;
-    for (const cv::Point2d& p : last_tilted_[*i]->corners) corners.emplace_back(static_cast<float>(p.x), static_cast<float>(p.y));
-    const cv::Rect look = grown(cv::boundingRect(corners), static_cast<int>(geometry_->max_disk_tag_px / 2)) & frame;
+    for (const cv::Point2d& p : disks_.tilted[*i]->corners) corners.emplace_back(static_cast<float>(p.x), static_cast<float>(p.y));
+    const cv::Rect look = grown(cv::boundingRect(corners), static_cast<int>(view_.geometry->max_disk_tag_px / 2)) & frame;
     if (look.area() > 0) looks.push_back(look);
   }
   std::vector<cv::Rect> fine_px;  // the image boxes of what was found at full resolution
@@ -244,7 +246,7 @@ void Tracker::report_foreign(const cv::Mat& image, TrackerResult& result, int sh
   // A small part the full resolution found nothing in stands as the watch saw it: the safe side.
   for (const cv::Rect& part : small_parts)
     if (std::none_of(fine_px.begin(), fine_px.end(), [&](const cv::Rect& f) { return (f & part).area() > 0; }))
-      result.track.foreign.push_back(foreign_on_table(*pose_, part));
+      result.track.foreign.push_back(foreign_on_table(*view_.pose, part));
 }
 
 }  // namespace diskref::vision

@@ -29,16 +29,16 @@ std::vector<int> Tracker::look_again_enlarged(const cv::Mat& image, const cv::Ma
   std::vector<int> ids;
   // Only once the picture is still: a counter is read lying still, and a tag in motion is smeared
   // (and looked for along its way by the search itself).
-  if (!pose_ || !geometry_ || !was_still_) return ids;
+  if (!view_.pose || !view_.geometry || !settle_.last_frame_still) return ids;
   std::vector<cv::Rect> looks;
-  for (const cv::Rect& part : small_foreign_px_) looks.push_back(part & cv::Rect(cv::Point(), image.size()));
+  for (const cv::Rect& part : foreign_.small_parts_px) looks.push_back(part & cv::Rect(cv::Point(), image.size()));
   // A disk looked for and not found (out of sight since, or just now) with a small tag: perhaps
   // only its tag is missed. (One found enlarged before is looked for at its own resolution first
   // every few frames, as every still disk is: missed so, it is looked for enlarged in that frame.)
-  const double cells = search_.cells_across_corners();
-  const double printed = static_cast<double>(search_.cells_across_tag()) / cells;
+  const double cells = search_.tags.cells_across_corners();
+  const double printed = static_cast<double>(search_.tags.cells_across_tag()) / cells;
   for (std::size_t i = 0; i < registry_.disks().size(); ++i) {
-    const DiskEstimate& e = disks_.estimates()[i];
+    const DiskEstimate& e = disks_.tracker.estimates()[i];
     if (!e.ever_seen || e.state == model::TrackState::lost || e.motion != model::Motion::settled) continue;
     if (std::find(unchanged.begin(), unchanged.end(), i) != unchanged.end()) continue;  // not looked for: seen as it was
     const model::DiskSpec& disk = registry_.disks()[i];
@@ -48,12 +48,12 @@ std::vector<int> Tracker::look_again_enlarged(const cv::Mat& image, const cv::Ma
       continue;  // found
     const auto [smallest_mm, largest_mm] = tag_sizes_mm(disk);
     const geom::Vec2 at = e.last_observed.position;
-    if (smallest_mm * pixels_per_mm_at(*pose_, at, disk.thickness_mm) / cells >= kEnlargeBelowPixelsPerCell) continue;
+    if (smallest_mm * pixels_per_mm_at(*view_.pose, at, disk.thickness_mm) / cells >= kEnlargeBelowPixelsPerCell) continue;
     // Where it was last seen, with room for the tag turned and for a slide of a tag's width after.
     const cv::Rect look = image_box_around(at, largest_mm * printed / std::sqrt(2.0) + largest_mm, disk.thickness_mm, image.size());
     if (look.area() == 0) continue;
     // Under a hand last frame: covered, most likely, not missed.
-    if (std::any_of(large_foreign_px_.begin(), large_foreign_px_.end(), [&](const cv::Rect& hand) { return (hand & look).area() > 0; }))
+    if (std::any_of(foreign_.large_parts_px.begin(), foreign_.large_parts_px.end(), [&](const cv::Rect& hand) { return (hand & look).area() > 0; }))
       continue;
     looks.push_back(look);
   }
@@ -69,7 +69,7 @@ std::vector<int> Tracker::look_again_enlarged(const cv::Mat& image, const cv::Ma
       cv::Mat target = grey(part);  // grey shares the colour frame's grey buffer: converted in place
       grey_into(image(part), target);
     }
-  std::vector<TagDetection> more = search_.detect_enlarged(grey, looks, kEnlargeFactor);
+  std::vector<TagDetection> more = search_.tags.detect_enlarged(grey, looks, kEnlargeFactor);
   for (const cv::Rect& part : looks) stats_.pixels_searched += static_cast<long long>(kEnlargeFactor) * kEnlargeFactor * part.area();
   // One detection an id (they come sorted by id, the most certain first): two looks may overlap.
   bool found = false;

@@ -24,11 +24,11 @@ namespace diskref::vision {
 std::vector<std::size_t> Tracker::same_picture_as_measured(const ChangeResult& change, std::span<const DiskObservation> observations,
                                                            std::span<const std::size_t> unchanged) {
   std::vector<std::size_t> same;
-  for (std::size_t i = 0; i < measured_pictures_.size(); ++i) {
-    std::optional<MeasuredPicture>& p = measured_pictures_[i];
+  for (std::size_t i = 0; i < disks_.measured_pictures.size(); ++i) {
+    std::optional<tracker_stages::MeasuredPicture>& p = disks_.measured_pictures[i];
     if (!p) continue;
     p->changed_since = p->changed_since || changed_in(change, p->box_px);
-    const DiskEstimate& e = disks_.estimates()[i];
+    const DiskEstimate& e = disks_.tracker.estimates()[i];
     if (p->changed_since || e.state != model::TrackState::visible || e.motion != model::Motion::settled) continue;
     if (std::find(unchanged.begin(), unchanged.end(), i) != unchanged.end()) continue;  // not looked for
     if (std::any_of(observations.begin(), observations.end(), [&](const DiskObservation& o) { return o.disk_index == i; }))
@@ -44,23 +44,23 @@ std::vector<std::size_t> Tracker::same_picture_as_measured(const ChangeResult& c
 }
 
 void Tracker::remember_measured_pictures(const ChangeResult& change, std::span<const DiskObservation> observations) {
-  if (!pose_ || !geometry_ || change.small.empty()) return;
-  const double printed = static_cast<double>(search_.cells_across_tag()) / search_.cells_across_corners();
+  if (!view_.pose || !view_.geometry || change.small.empty()) return;
+  const double printed = static_cast<double>(search_.tags.cells_across_tag()) / search_.tags.cells_across_corners();
   for (const DiskObservation& o : observations) {
-    if (o.disk_index >= measured_pictures_.size()) continue;
+    if (o.disk_index >= disks_.measured_pictures.size()) continue;
     const model::DiskSpec& disk = registry_.disks()[o.disk_index];
     // The printed tag at any turn, where it was measured: one box for the picture kept and for the
     // changes watched.
     const double half = tag_sizes_mm(disk).largest_mm * printed / std::sqrt(2.0);
-    MeasuredPicture p;
-    p.box_px = image_box_around(o.table_from_disk.position, half, disk.thickness_mm, geometry_->image_size);
+    tracker_stages::MeasuredPicture p;
+    p.box_px = image_box_around(o.table_from_disk.position, half, disk.thickness_mm, view_.geometry->image_size);
     p.box_small = small_box(change, p.box_px);
     if (p.box_small.area() == 0) {
-      measured_pictures_[o.disk_index].reset();
+      disks_.measured_pictures[o.disk_index].reset();
       continue;
     }
     p.small = change.small(p.box_small).clone();
-    measured_pictures_[o.disk_index] = std::move(p);
+    disks_.measured_pictures[o.disk_index] = std::move(p);
   }
 }
 

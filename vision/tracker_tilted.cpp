@@ -26,10 +26,10 @@ std::vector<std::size_t> Tracker::tilted_anew(const std::vector<DetectionRecord>
   constexpr double kSamePlacePx = 1.0;
   constexpr double kMomentS = 0.5;
   std::vector<std::size_t> anew;
-  std::vector<bool> seen_now(last_tilted_.size(), false);
+  std::vector<bool> seen_now(disks_.tilted.size(), false);
   for (const DetectionRecord& d : records) {
     if (!d.disk_index || d.rejected != RejectReason::not_flat || d.enlarged) continue;
-    std::optional<TiltedSighting>& last = last_tilted_[*d.disk_index];
+    std::optional<tracker_stages::TiltedSighting>& last = disks_.tilted[*d.disk_index];
     const bool same_place = last && t - last->t <= kMomentS && [&] {
       for (std::size_t k = 0; k < 4; ++k)
         if (cv::norm(d.tag.corners[k] - last->corners[k]) > kSamePlacePx) return false;
@@ -42,28 +42,28 @@ std::vector<std::size_t> Tracker::tilted_anew(const std::vector<DetectionRecord>
       last->changed_since = false;
     } else {
       anew.push_back(*d.disk_index);
-      TiltedSighting s;
+      tracker_stages::TiltedSighting s;
       s.corners = d.tag.corners;
       s.first_t = s.t = t;
-      if (const std::optional<model::TagRef> ref = registry_.find_tag(d.tag.id); ref && pose_) {
+      if (const std::optional<model::TagRef> ref = registry_.find_tag(d.tag.id); ref && view_.pose) {
         const model::TagSpec& tag = registry_.tag(*ref);
         s.face = tag.face;
-        s.pose = tilted_tag_pose(*pose_, d.tag.corners, tag.size_mm);
+        s.pose = tilted_tag_pose(*view_.pose, d.tag.corners, tag.size_mm);
       }
       last = s;
     }
   }
   // Something changed where a tag was seen tilted, and it was not seen there again: what lies
   // there now is not known.
-  for (std::size_t i = 0; i < last_tilted_.size(); ++i)
-    if (last_tilted_[i] && !seen_now[i] && changed_in(change, bounding_box(corner_list(last_tilted_[i]->corners))))
-      last_tilted_[i]->changed_since = true;
+  for (std::size_t i = 0; i < disks_.tilted.size(); ++i)
+    if (disks_.tilted[i] && !seen_now[i] && changed_in(change, bounding_box(corner_list(disks_.tilted[i]->corners))))
+      disks_.tilted[i]->changed_since = true;
   return anew;
 }
 
 void Tracker::report_tilted(model::TrackFrame& track) const {
-  for (std::size_t i = 0; i < last_tilted_.size(); ++i) {
-    const std::optional<TiltedSighting>& s = last_tilted_[i];
+  for (std::size_t i = 0; i < disks_.tilted.size(); ++i) {
+    const std::optional<tracker_stages::TiltedSighting>& s = disks_.tilted[i];
     // Seen at least twice where it lies (once could be a moment of a tumble), nothing changed
     // there since.
     if (!s || s->sightings < 2 || s->changed_since || !s->pose) continue;
@@ -102,9 +102,9 @@ void Tracker::tilted_in_part(const cv::Mat& part, const cv::Rect& roi, const mod
   // white cells may match the table's picture, its black ones never do.
   for (const model::DiskTrack& d : track.disks) {
     const std::optional<std::size_t> i = registry_.index_of(d.name);
-    if (!i || !d.tilted || !last_tilted_[*i]) continue;
+    if (!i || !d.tilted || !disks_.tilted[*i]) continue;
     std::vector<cv::Point> quad;
-    for (const cv::Point2d& p : last_tilted_[*i]->corners)
+    for (const cv::Point2d& p : disks_.tilted[*i]->corners)
       quad.emplace_back(static_cast<int>(std::lround(p.x)) - roi.x, static_cast<int>(std::lround(p.y)) - roi.y);
     cv::Mat tag = cv::Mat::zeros(part.size(), CV_8U);
     cv::fillConvexPoly(tag, quad, cv::Scalar(255));
