@@ -23,7 +23,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-constexpr double kFullFrameDiagonalMm = 43.27;
 // Below these a tag's corners are found less well (spec §2: about 2.5 px per cell is the least
 // that reads; the corners want more): the reasons a note gives for a sigma too large.
 constexpr double kSmallTagPx = 60;

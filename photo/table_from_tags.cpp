@@ -11,10 +11,6 @@
 namespace diskref::photo {
 namespace {
 
-// A 35 mm frame's diagonal: a 35 mm-equivalent focal length is to it as the focal length in pixels
-// is to the image's diagonal.
-constexpr double kFullFrameDiagonalMm = 43.27;
-
 // The tag's corners in its own plane frame (x along its +x, y up seen from above), detector order:
 // apriltag's (-1,1), (1,1), (1,-1), (-1,-1) have their y pointing down the upright bitmap.
 const std::array<cv::Point2d, 4> kUnitCorners{{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}};

@@ -25,6 +25,10 @@ namespace diskref::photo {
 
 // A tag found in the photo that the registry knows: where it is in the image, how big it is and how
 // far above the table it lies.
+// The diagonal of a 35 mm frame (36 x 24 mm): a focal length "in 35 mm film" over it is the
+// focal length over the image's diagonal.
+inline constexpr double kFullFrameDiagonalMm = 43.27;
+
 struct SeenTag {
   vision::TagDetection detection;
   double size_mm = 0;

@@ -13,11 +13,7 @@
 namespace diskref::simulator {
 namespace {
 
-constexpr int kTile = 16;
-// As TableRenderer's: far above a texture's change within a pixel, far below an edge's.
-constexpr float kEdgeContrast = 0.02f;
-
-float luminance(const cv::Vec3f& c) { return 0.114f * c[0] + 0.587f * c[1] + 0.299f * c[2]; }
+constexpr int kRayTile = 16;  // px: exact rays at the corners of tiles this wide, interpolated between
 
 // The pixel box a set of table points projects into, grown by a few pixels; empty when none is in
 // front of the camera. Points are clamped to the field the image sees (and a margin), so that a
@@ -93,12 +89,12 @@ cv::Mat render_still_table(const SceneModel& model, const SceneInstant& instant,
   }
 
   cv::Mat radiance(size, CV_32FC3);
-  const cv::Size tiles((size.width + kTile - 1) / kTile, (size.height + kTile - 1) / kTile);
+  const cv::Size tiles((size.width + kRayTile - 1) / kRayTile, (size.height + kRayTile - 1) / kRayTile);
   const std::vector<cv::Point2d> coarse = supersample_offsets(2);
   const std::vector<cv::Point2d>& fine = edge_supersample_offsets();
   cv::parallel_for_(cv::Range(0, tiles.area()), [&](const cv::Range& range) {
     for (int t = range.start; t < range.end; ++t) {
-      const cv::Rect tile = cv::Rect((t % tiles.width) * kTile, (t / tiles.width) * kTile, kTile, kTile) & cv::Rect(cv::Point(0, 0), size);
+      const cv::Rect tile = cv::Rect((t % tiles.width) * kRayTile, (t / tiles.width) * kRayTile, kRayTile, kRayTile) & cv::Rect(cv::Point(0, 0), size);
       Candidates candidates;
       for (std::size_t i = 0; i < disk_boxes.size(); ++i)
         if (!(disk_boxes[i] & tile).empty()) candidates.disks.push_back(static_cast<int>(i));

@@ -32,4 +32,12 @@ std::vector<cv::Point2d> supersample_offsets(int n);
 // (an edge runs through it), so that edges are placed as a real pixel's integral places them.
 const std::vector<cv::Point2d>& edge_supersample_offsets();
 
+// A pixel whose first samples' luminances (linear) differ by more than this has an edge running
+// through it: it is sampled again with the fine pattern. Far above the cloth's texture within a
+// pixel, far below a tag's or a disk's edge. (The video's renderer and the still photo's.)
+inline constexpr float kEdgeContrast = 0.02f;
+
+// Linear luminance of a BGR colour (Rec. 601 weights).
+inline float luminance(const cv::Vec3f& bgr) { return 0.114f * bgr[0] + 0.587f * bgr[1] + 0.299f * bgr[2]; }
+
 }  // namespace diskref::simulator

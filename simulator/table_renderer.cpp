@@ -48,13 +48,6 @@ void box_points(const cv::Vec3d& lo, const cv::Vec3d& hi, const cv::Matx33d& rot
   }
 }
 
-// A pixel whose first samples' luminances (linear) differ by more than this has an edge running
-// through it: it is sampled again with the fine pattern (supersample_pattern.h). Far above the
-// cloth's texture within a pixel, far below a tag's or a disk's edge.
-constexpr float kEdgeContrast = 0.02f;
-
-float luminance(const cv::Vec3f& bgr) { return 0.114f * bgr[0] + 0.587f * bgr[1] + 0.299f * bgr[2]; }
-
 // The spread of the samples' luminances, kept as they come.
 struct Spread {
   float lo = std::numeric_limits<float>::infinity();
