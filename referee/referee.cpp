@@ -14,7 +14,7 @@
 #include "engine/model/shape_json.h"
 #include "engine/rules/state_json.h"
 #include "engine/rules/state_queries.h"
-#include "referee/referee_pending.h"
+#include "referee/input_places.h"
 
 namespace diskref::referee {
 namespace {
@@ -157,7 +157,7 @@ void Referee::finish() {
   finished_ = true;
   if (watch_.settled()) {
     apply_inputs_through(watch_.last_t(), false, watch_.settled_since());
-    if (pending_ && pending_->kind == Pending::Kind::move) finalize_move(watch_.last_t());
+    if (pending_as<PendingMove>()) finalize_move(watch_.last_t());
   }
   note_waiting();
 }
@@ -207,7 +207,7 @@ void Referee::on_settle(const TableSettle& settle) {
   read_table(settle);
   // Counters that came to rest since the drop was asked for (at once, when the tracker gives no
   // counter settle before this one: a track file without `still_s`).
-  if (pending_ && pending_->need == Pending::Need::drops) read_drop(settle.t);
+  if (pending_ && need_of(*pending_) == Need::drops) read_drop(settle.t);
   note_strangers(settle);
   apply_inputs_through(settle.t, false, settle.t);
 }
@@ -215,7 +215,8 @@ void Referee::on_settle(const TableSettle& settle) {
 // Counters came to rest, the table not yet settled: the drop waited for is read, or the counters
 // are shown for what they are when none is.
 void Referee::on_counter_settle(const TableSettle& settle) {
-  if (pending_ && pending_->need == Pending::Need::drops && pending_->drop_asked) {
+  if (const PendingAction* awaiting = pending_as<PendingAction>();
+      awaiting && awaiting->need == Need::drops && awaiting->drop_asked) {
     read_drop(settle.t);
     return;
   }
@@ -284,7 +285,7 @@ void Referee::replay() {
   else if (!settles_.empty()) apply_inputs_through(watch_.still_until(), false, settled_since);
   say_gaps_before(settles_.size());
   if (finished_) {
-    if (watch_.settled() && pending_ && pending_->kind == Pending::Kind::move) finalize_move(watch_.last_t());
+    if (watch_.settled() && pending_as<PendingMove>()) finalize_move(watch_.last_t());
     note_waiting();
   }
   // The corrections themselves stand in the log at their time.
@@ -299,56 +300,58 @@ void Referee::replay() {
 void Referee::apply_input(std::size_t index, double t) {
   const Input& in = effective_[index];
   if (dropped_[index]) return;
-  if (pending_ && pending_->kind == Pending::Kind::move) finalize_move(t);
+  if (pending_as<PendingMove>()) finalize_move(t);
+  // The action waiting for the referee's word, if any: what the inputs below answer.
+  PendingAction* awaiting = pending_as<PendingAction>();
   switch (in.kind) {
     case Input::Kind::drops:
-      if (!pending_ || pending_->need != Pending::Need::drops) {
+      if (awaiting == nullptr || awaiting->need != Need::drops) {
         warn(t, {"input", "", 0, fmt::format("{}: drops given, but nothing waits for drops", in.where)}, {index});
         return;
       }
-      if (pending_->reading && !in.drops.empty()) {
+      if (awaiting->reading && !in.drops.empty()) {
         // Given over a drop being read from the table: the referee's word stands, and the reading
         // is kept as what it overruled.
-        pending_->drops_read.push_back({settle_index_, t, *pending_->reading, in.drops.front(), index, nullptr});
-        pending_->reading.reset();
+        awaiting->drops_read.push_back({settle_index_, t, *awaiting->reading, in.drops.front(), index, nullptr});
+        awaiting->reading.reset();
       }
-      pending_->drops.insert(pending_->drops.end(), in.drops.begin(), in.drops.end());
-      pending_->drop_sources.insert(pending_->drop_sources.end(), in.drops.size(), member_place(in, "drops"));
-      pending_->inputs.push_back(index);
+      awaiting->drops.insert(awaiting->drops.end(), in.drops.begin(), in.drops.end());
+      awaiting->drop_sources.insert(awaiting->drop_sources.end(), in.drops.size(), member_place(in, "drops"));
+      awaiting->inputs.push_back(index);
       try_complete(t);
       return;
     case Input::Kind::leave_in_place:
-      if (!pending_ || pending_->need != Pending::Need::placement || !pending_->placement_optional) {
+      if (awaiting == nullptr || awaiting->need != Need::placement || !awaiting->placement_optional) {
         warn(t, {"input", "", 0, fmt::format("{}: leave_in_place, but no collided ship waits to be put down", in.where)},
              {index});
         return;
       }
-      if (!in.player.empty() && in.player != pending_->hit_player) {
-        warn(t, {"input", pending_->placing, 0,
+      if (!in.player.empty() && in.player != awaiting->hit_player) {
+        warn(t, {"input", awaiting->placing, 0,
                  fmt::format("{}: {} is not the player whose ship was hit ({}): the ship still waits to be put down",
-                             member_place(in, "player"), in.player, pending_->hit_player)},
+                             member_place(in, "player"), in.player, awaiting->hit_player)},
              {index});
         return;
       }
-      pending_->left_in_place = true;
-      pending_->inputs.push_back(index);
+      awaiting->left_in_place = true;
+      awaiting->inputs.push_back(index);
       try_complete(t);
       return;
     case Input::Kind::decide:
-      if (!pending_ || pending_->need != Pending::Need::decision) {
+      if (awaiting == nullptr || awaiting->need != Need::decision) {
         warn(t, {"input", "", 0, fmt::format("{}: a decision given, but no verdict waits for one", in.where)}, {index});
         return;
       }
-      pending_->decisions.push_back(in.decision);
-      pending_->inputs.push_back(index);
+      awaiting->decisions.push_back(in.decision);
+      awaiting->inputs.push_back(index);
       try_complete(t);
       return;
     case Input::Kind::choose:
-      if (!pending_ || pending_->need != Pending::Need::choice ||
-          std::find(pending_->options.begin(), pending_->options.end(), in.choice) == pending_->options.end()) {
+      if (awaiting == nullptr || awaiting->need != Need::choice ||
+          std::find(awaiting->options.begin(), awaiting->options.end(), in.choice) == awaiting->options.end()) {
         warn(t, {"input", "", 0,
                  fmt::format("{}: the choice {}, but {}", in.where, in.choice,
-                             pending_ && pending_->need == Pending::Need::choice ? "it is none of the options"
+                             awaiting != nullptr && awaiting->need == Need::choice ? "it is none of the options"
                                                                                  : "no choice is waited for")},
              {index});
         return;
@@ -357,19 +360,19 @@ void Referee::apply_input(std::size_t index, double t) {
         warn(t, {"input", "", 0, fmt::format("{}: {}: the choice still waits", member_place(in, "player"), wrong)}, {index});
         return;
       }
-      if (auto* b = std::get_if<rules::BoardingSegment>(&pending_->action.body)) b->losses.push_back(in.choice);
-      pending_->inputs.push_back(index);
+      if (auto* b = std::get_if<rules::BoardingSegment>(&awaiting->action.body)) b->losses.push_back(in.choice);
+      awaiting->inputs.push_back(index);
       try_complete(t);
       return;
     case Input::Kind::counter:
-      if (!pending_ || pending_->need != Pending::Need::drops || !pending_->drop_asked || !has_counters_) {
+      if (awaiting == nullptr || awaiting->need != Need::drops || !awaiting->drop_asked || !has_counters_) {
         warn(t, {"input", in.counter.counter, 0,
                  fmt::format("{}: a counter's face given, but no drop is being read from the table", in.where)},
              {index});
         return;
       }
-      pending_->answers.push_back({in.counter.counter, in.counter.shows, index});
-      pending_->inputs.push_back(index);
+      awaiting->answers.push_back({in.counter.counter, in.counter.shows, index});
+      awaiting->inputs.push_back(index);
       read_drop(t);
       return;
     case Input::Kind::correct: return;  // applied when due (apply_correction)
@@ -378,8 +381,9 @@ void Referee::apply_input(std::size_t index, double t) {
   if (pending_) {
     // One thing at a time: what the table is to show finishes first.
     // The wait said in the log is named by its time (an entry's number moves with corrections).
-    const std::string since =
-        pending_->waiting_since ? fmt::format(" (the wait said in the log at {:.2f} s)", *pending_->waiting_since) : "";
+    const std::string since = awaiting != nullptr && awaiting->waiting_since
+                                  ? fmt::format(" (the wait said in the log at {:.2f} s)", *awaiting->waiting_since)
+                                  : "";
     rules::Refusal r{rules::RefusalKind::wrong_step,
                      fmt::format("{}: waiting for {}{}; this input comes after it", in.where, expecting().what, since),
                      std::nullopt, {}, std::nullopt};
@@ -409,22 +413,22 @@ void Referee::commit_or_wait(std::size_t index, double t) {
     commit(action, t, std::nullopt, {index});
     return;
   }
-  pending_ = pending_from_input(index, t);
-  pending_->kind = Pending::Kind::action;
+  PendingAction waits_for;
+  static_cast<ActionDraft&>(waits_for) = entered_draft(index);
+  pending_.emplace(std::move(waits_for));
   try_complete(t);
 }
 
-std::shared_ptr<Referee::Pending> Referee::pending_from_input(std::size_t index, double t) const {
+ActionDraft Referee::entered_draft(std::size_t index) const {
   const Input& in = effective_[index];
-  auto p = std::make_shared<Pending>();
-  p->action = in.action;
-  p->inputs = {index};
-  p->since = t;
+  ActionDraft d;
+  d.action = in.action;
+  d.inputs = {index};
   // The drops the line carries are the action's first; a `drops` line later gives what is missing.
-  p->drops = in.action.drops;
-  p->line_drops = p->drops.size();
-  p->drop_sources.assign(p->drops.size(), member_place(in, "drops"));
-  return p;
+  d.drops = in.action.drops;
+  d.line_drops = d.drops.size();
+  d.drop_sources.assign(d.drops.size(), member_place(in, "drops"));
+  return d;
 }
 
 // An action the referee entered: most apply at once; some wait for the table.
@@ -450,12 +454,13 @@ void Referee::begin_input_action(std::size_t index, double t) {
   if (const auto* launch = std::get_if<rules::LaunchTorpedo>(&exec->body); launch != nullptr && !launch->run) {
     // The torpedo is put in the bay and flipped on the table: wait for it (unless the rules refuse).
     if (refused_now(action)) return;
-    pending_ = pending_from_input(index, t);
-    pending_->kind = Pending::Kind::launch;
-    pending_->disk = exec->ship;
+    PendingLaunch launch_question;
+    launch_question.launcher = exec->ship;
+    launch_question.entered = entered_draft(index);
     if (ship != nullptr)
       if (const rules::ShipCard* card = game_.data.ship(ship->card); card && card->torpedo)
-        pending_->movement = card->torpedo->movement;
+        launch_question.movement = card->torpedo->movement;
+    pending_.emplace(std::move(launch_question));
     return;
   }
   if (const auto* turn = std::get_if<rules::ChangeHeading>(&exec->body);
@@ -465,9 +470,7 @@ void Referee::begin_input_action(std::size_t index, double t) {
     std::get<rules::ChangeHeading>(std::get<rules::ExecuteOrder>(probe.body).body).heading_deg =
         ship ? ship->pose.heading_deg() : 0.0;
     if (refused_now(probe)) return;
-    pending_ = pending_from_input(index, t);
-    pending_->kind = Pending::Kind::heading;
-    pending_->disk = exec->ship;
+    pending_.emplace(PendingHeading{exec->ship, entered_draft(index)});
     return;
   }
   std::string target;
@@ -498,12 +501,13 @@ void Referee::begin_input_action(std::size_t index, double t) {
   Observed o;
   o.disk = ship->id;
   o.verdicts = {v};
-  pending_ = pending_from_input(index, t);
-  pending_->kind = Pending::Kind::action;
-  pending_->disk = ship->id;
-  pending_->verdicts = {v};
-  pending_->observed = o;
-  apply_overrides(ship->id, pending_->decisions);
+  PendingAction in_range;
+  static_cast<ActionDraft&>(in_range) = entered_draft(index);
+  in_range.disk = ship->id;
+  in_range.verdicts = {v};
+  in_range.observed = o;
+  apply_overrides(ship->id, in_range.decisions);
+  pending_.emplace(std::move(in_range));
   try_complete(t);
 }
 
@@ -708,57 +712,53 @@ Expectation Referee::expecting() const {
     e.disk = ship;
     return e;
   }
-  const Pending& p = *pending_;
-  e.disk = p.disk;
-  switch (p.kind) {
-    case Pending::Kind::move: {
-      int speed = 0;
-      for (const rules::ShipState& s : state_.ships)
-        if (s.id == p.disk) speed = s.speed;
-      e.what = fmt::format("{}'s move: {} of {} flips so far", p.disk, static_cast<int>(p.rests.size()), speed);
-      e.need = Expectation::Need::table;
-      return e;
-    }
-    case Pending::Kind::heading:
-      e.what = p.disk + " to be turned in place to its new heading (Change Heading)";
-      e.need = Expectation::Need::table;
-      return e;
-    case Pending::Kind::launch:
-      e.what = p.torpedo.empty() ? "a torpedo disk to be put in " + p.disk + "'s bay and launched"
-                                 : p.torpedo + "'s launch run from " + p.disk + "'s bay";
-      e.need = Expectation::Need::table;
-      return e;
-    case Pending::Kind::torpedo_runs: {
-      std::string left;
-      for (const auto& [id, run] : p.runs)
-        if (!run.gone && static_cast<int>(run.rests.size()) < run.movement) left += (left.empty() ? "" : ", ") + id;
-      e.what = "the torpedoes' runs at the end of the phase (" + (left.empty() ? std::string("all run") : left) + ")";
-      e.need = Expectation::Need::table;
-      return e;
-    }
-    case Pending::Kind::action: break;
+  if (const auto* move = pending_as<PendingMove>()) {
+    int speed = 0;
+    for (const rules::ShipState& s : state_.ships)
+      if (s.id == move->ship) speed = s.speed;
+    e.disk = move->ship;
+    e.what = fmt::format("{}'s move: {} of {} flips so far", move->ship, static_cast<int>(move->rests.size()), speed);
+    e.need = Need::table;
+    return e;
   }
+  if (const auto* heading = pending_as<PendingHeading>()) {
+    e.disk = heading->ship;
+    e.what = heading->ship + " to be turned in place to its new heading (Change Heading)";
+    e.need = Need::table;
+    return e;
+  }
+  if (const auto* launch = pending_as<PendingLaunch>()) {
+    e.disk = launch->launcher;
+    e.what = launch->torpedo.empty() ? "a torpedo disk to be put in " + launch->launcher + "'s bay and launched"
+                                     : launch->torpedo + "'s launch run from " + launch->launcher + "'s bay";
+    e.need = Need::table;
+    return e;
+  }
+  if (const auto* runs = pending_as<PendingTorpedoRuns>()) {
+    std::string left;
+    for (const auto& [id, run] : runs->runs)
+      if (!run.gone && static_cast<int>(run.rests.size()) < run.movement) left += (left.empty() ? "" : ", ") + id;
+    e.what = "the torpedoes' runs at the end of the phase (" + (left.empty() ? std::string("all run") : left) + ")";
+    e.need = Need::table;
+    return e;
+  }
+  const PendingAction& p = std::get<PendingAction>(*pending_);
+  e.disk = p.disk;
   e.what = p.need_text;
+  e.need = p.need;
   switch (p.need) {
-    case Pending::Need::drops:
-      e.need = Expectation::Need::drops;
+    case Need::drops:
       e.drop = p.needed_drop;
       e.counters = p.reading;
       break;
-    case Pending::Need::decision:
-      e.need = Expectation::Need::decision;
+    case Need::decision:
       for (const Verdict& v : p.verdicts)
         if (v.call == Call::too_close && !v.decided) e.undecided.push_back(v);
       break;
-    case Pending::Need::placement:
-      e.need = Expectation::Need::placement;
-      e.placement_optional = p.placement_optional;
-      break;
-    case Pending::Need::choice:
-      e.need = Expectation::Need::choice;
-      e.options = p.options;
-      break;
-    case Pending::Need::table: e.need = Expectation::Need::table; break;
+    case Need::placement: e.placement_optional = p.placement_optional; break;
+    case Need::choice: e.options = p.options; break;
+    case Need::table:
+    case Need::nothing: break;
   }
   return e;
 }

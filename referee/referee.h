@@ -48,7 +48,9 @@
 #include "referee/counter_reading.h"
 #include "referee/game_file.h"
 #include "referee/inputs.h"
+#include "referee/need.h"
 #include "referee/referee_log.h"
+#include "referee/referee_pending.h"
 #include "referee/settle_watch.h"
 
 namespace diskref::referee {
@@ -76,7 +78,8 @@ struct RefereeOptions {
 struct Expectation {
   std::string what;  // a sentence: "enterprise's move (2 of 3 flips so far)", "drops: damage drop for ..."
   std::string disk;  // the disk concerned, if any
-  enum class Need { nothing, table, drops, decision, placement, choice } need = Need::nothing;
+  using Need = referee::Need;
+  Need need = Need::nothing;
   std::vector<Verdict> undecided;  // Need::decision
   std::optional<rules::NeededDrop> drop;  // Need::drops: the next drop the action waits for
   bool placement_optional = false;  // Need::placement: the hit player may leave it in place
@@ -124,8 +127,6 @@ class Referee {
   nlohmann::json as_play_script() const;
 
  private:
-  struct Pending;  // referee_pending.h
-
   // Processing, shared by live feeding and by a replay after a correction (referee.cpp).
   void on_settle(const TableSettle& settle);
   void on_counter_settle(const TableSettle& settle);
@@ -139,7 +140,7 @@ class Referee {
   void begin_input_action(std::size_t index, double t);
   void commit_or_wait(std::size_t index, double t);
   // What an entered action waits with: the action, its input, its own drops (referee.cpp).
-  std::shared_ptr<Pending> pending_from_input(std::size_t index, double t) const;
+  ActionDraft entered_draft(std::size_t index) const;
   // A `waiting` entry when the action read or entered starts waiting for the referee's word.
   void say_waiting(double t);
   void replay();
@@ -187,6 +188,15 @@ class Referee {
   void full_stop_moves(double t);
 
   // Helpers.
+  // The question held open, when it is of this kind (referee_pending.h).
+  template <class Question>
+  Question* pending_as() {
+    return pending_ ? std::get_if<Question>(&*pending_) : nullptr;
+  }
+  template <class Question>
+  const Question* pending_as() const {
+    return pending_ ? std::get_if<Question>(&*pending_) : nullptr;
+  }
   std::optional<Rest> rest_of(const std::string& name, const model::TrackFrame& frame) const;
   std::optional<geom::Pose> books_pose(const std::string& name) const;
   double sigma_of(const std::string& name) const;           // at the last settle
@@ -240,7 +250,7 @@ class Referee {
   // Disks on the table that are no part of this game, already warned of (warned again only after
   // they have left the table and come back).
   std::vector<std::string> strangers_;
-  std::shared_ptr<Pending> pending_;     // what a reading of the table waits for (one at a time)
+  std::optional<Pending> pending_;       // what a reading of the table waits for (one at a time)
   struct HeldMotion {
     std::string disk;
     std::size_t settle = 0;  // in settles_

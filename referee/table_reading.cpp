@@ -9,8 +9,8 @@
 #include "engine/rules/apply.h"
 #include "engine/rules/state_queries.h"
 #include "engine/rules/table_geometry.h"
+#include "referee/input_places.h"
 #include "referee/referee.h"
-#include "referee/referee_pending.h"
 
 namespace diskref::referee {
 namespace {
@@ -131,34 +131,33 @@ void Referee::read_table(const TableSettle& settle) {
 
   for (const Moved& m : moved) read_disk(m.name, settle, m.since);
   // Readings that end with the table: a launch or the torpedoes' runs complete at a settle.
-  if (pending_ && pending_->kind == Pending::Kind::launch) read_launch(settle);
-  if (pending_ && pending_->kind == Pending::Kind::torpedo_runs) read_torpedo_runs(settle);
+  if (pending_as<PendingLaunch>()) read_launch(settle);
+  if (pending_as<PendingTorpedoRuns>()) read_torpedo_runs(settle);
 }
 
 void Referee::read_disk(const std::string& name, const TableSettle& settle, double since) {
   const model::DiskSpec* spec = registry_.find(name);
   const bool torpedo_disk = spec != nullptr && spec->kind == model::DiskKind::torpedo;
-  if (pending_) {
-    Pending& p = *pending_;
-    if (p.kind == Pending::Kind::launch && torpedo_disk && (p.torpedo.empty() || p.torpedo == name) &&
-        !torpedo_in_flight(state_, name)) {
-      if (p.torpedo.empty()) p.torpedo = name;
-      return;  // read at the end of the settle (read_launch)
-    }
-    if (p.kind == Pending::Kind::torpedo_runs && p.runs.count(name)) return;  // read_torpedo_runs
-    if (p.kind == Pending::Kind::action && p.need == Pending::Need::placement && name == p.placing) {
-      read_placement(name, settle);
-      return;
-    }
-    if (p.kind == Pending::Kind::heading && name == p.disk) {
-      read_heading(name, settle);
-      return;
-    }
-    if (p.kind == Pending::Kind::move && name == p.disk) {
+  if (PendingLaunch* launch = pending_as<PendingLaunch>();
+      launch && torpedo_disk && (launch->torpedo.empty() || launch->torpedo == name) && !torpedo_in_flight(state_, name)) {
+    if (launch->torpedo.empty()) launch->torpedo = name;
+    return;  // read at the end of the settle (read_launch)
+  }
+  if (const auto* runs = pending_as<PendingTorpedoRuns>(); runs && runs->runs.count(name)) return;  // read_torpedo_runs
+  if (const auto* action = pending_as<PendingAction>(); action && action->need == Need::placement && name == action->placing) {
+    read_placement(name, settle);
+    return;
+  }
+  if (const auto* heading = pending_as<PendingHeading>(); heading && name == heading->ship) {
+    read_heading(name, settle);
+    return;
+  }
+  if (const auto* move = pending_as<PendingMove>()) {
+    if (name == move->ship) {
       continue_move(name, settle);
       return;
     }
-    if (p.kind == Pending::Kind::move) finalize_move(settle.t);
+    finalize_move(settle.t);
   }
   if (torpedo_disk && !torpedo_in_flight(state_, name)) {
     // A torpedo disk moved while no launch waits for it: off the game (a spare, or one removed).
@@ -193,12 +192,11 @@ void Referee::read_disk(const std::string& name, const TableSettle& settle, doub
       return;
     }
   }
-  const bool waits_for_referee =
-      pending_ && pending_->kind == Pending::Kind::action &&
-      (pending_->need == Pending::Need::drops || pending_->need == Pending::Need::decision ||
-       pending_->need == Pending::Need::choice);
+  const PendingAction* awaiting = pending_as<PendingAction>();
+  const bool waits_for_referee = awaiting != nullptr && (awaiting->need == Need::drops || awaiting->need == Need::decision ||
+                                                         awaiting->need == Need::choice);
   if (ship != nullptr && name == ship_to_act() && !ship->moved && waits_for_referee &&
-      !std::holds_alternative<rules::Move>(pending_->action.body)) {
+      !std::holds_alternative<rules::Move>(awaiting->action.body)) {
     // Its turn, but an action of this turn waits for the referee (drops, a decision, a choice): the
     // motion is its move, read once the wait ends.
     hold_motion(name, settle, since);
@@ -225,8 +223,12 @@ void Referee::hold_motion(const std::string& name, const TableSettle& settle, do
 }
 
 void Referee::read_held_motions() {
-  while (!held_motions_.empty() &&
-         (!pending_ || (pending_->kind == Pending::Kind::move && pending_->disk == held_motions_.front().disk))) {
+  // Read while nothing is pending, or while the move it continues is.
+  auto may_read = [this](const HeldMotion& h) {
+    const PendingMove* move = pending_as<PendingMove>();
+    return !pending_ || (move != nullptr && move->ship == h.disk);
+  };
+  while (!held_motions_.empty() && may_read(held_motions_.front())) {
     const HeldMotion h = held_motions_.front();
     held_motions_.erase(held_motions_.begin());
     read_disk(h.disk, settles_[h.settle], h.since);
@@ -283,20 +285,15 @@ void Referee::note_strangers(const TableSettle& settle) {
 
 void Referee::start_move(const std::string& ship, const TableSettle& settle, double since) {
   const rules::ShipState* s = ship_in(state_, ship);
-  pending_ = std::make_shared<Pending>();
-  Pending& p = *pending_;
-  p.kind = Pending::Kind::move;
-  p.disk = ship;
-  p.since = since;
   model::Face face = model::Face::up;
   for (const model::DiskTrack& d : previous_settled_.disks)
     if (d.name == ship) face = d.face;
-  p.start = Rest{s->pose, face, sigma_of_previous(ship), since};
+  pending_.emplace(PendingMove{ship, Rest{s->pose, face, sigma_of_previous(ship), since}, {}});
   continue_move(ship, settle);
 }
 
 void Referee::continue_move(const std::string& ship, const TableSettle& settle) {
-  Pending& p = *pending_;
+  PendingMove& p = std::get<PendingMove>(*pending_);
   for (const Rest& r : landings_of(settle, ship)) p.rests.push_back(r);
   if (std::optional<Rest> now = rest_of(ship, settle.snapshot)) {
     // Where it lies now ends the rests (it is the last landing, seen best).
@@ -315,23 +312,23 @@ void Referee::continue_move(const std::string& ship, const TableSettle& settle) 
 }
 
 void Referee::finalize_move(double t) {
-  Pending& p = *pending_;
-  const rules::ShipState* s = ship_in(state_, p.disk);
+  const PendingMove& p = std::get<PendingMove>(*pending_);
+  const rules::ShipState* s = ship_in(state_, p.ship);
   if (s == nullptr) {
     pending_.reset();
     return;
   }
-  ReadingInput in{p.start, p.rests, flip_length(p.disk), s->speed, Turns::once,
+  ReadingInput in{p.start, p.rests, flip_length(p.ship), s->speed, Turns::once,
                   options_.off_path_tolerance_mm, options_.turn_tolerance_deg};
   MoveReading reading = read_move(in);
   rules::Move move;
-  move.ship = p.disk;
+  move.ship = p.ship;
   move.run = rules::TableRun{};
   for (const ReadLanding& l : reading.landings) move.run->landings.push_back(l.pose);
   if (reading.turned_after) move.evasive = rules::Evasive{*reading.turned_after, reading.turned_to_deg};
 
   Observed o;
-  o.disk = p.disk;
+  o.disk = p.ship;
   o.start = p.start;
   for (const ReadLanding& l : reading.landings) o.landings.push_back(l.seen);
   o.legal_landings = reading.legal;
@@ -340,39 +337,41 @@ void Referee::finalize_move(double t) {
 
   std::vector<Warning> warnings;
   if (!reading.counted)
-    warnings.push_back({"uncounted", p.disk, reading.moved_mm,
-                        fmt::format("{}'s flips cannot be counted ({}): the books take where it lies", p.disk,
+    warnings.push_back({"uncounted", p.ship, reading.moved_mm,
+                        fmt::format("{}'s flips cannot be counted ({}): the books take where it lies", p.ship,
                                     reading.uncounted_why)});
   if (reading.max_drift_mm > options_.off_path_tolerance_mm) {
     std::size_t worst = 0;
     for (std::size_t i = 0; i < reading.drift_mm.size(); ++i)
       if (reading.drift_mm[i] && *reading.drift_mm[i] == reading.max_drift_mm) worst = i;
-    warnings.push_back({"off_path", p.disk, reading.max_drift_mm,
+    warnings.push_back({"off_path", p.ship, reading.max_drift_mm,
                         fmt::format("{} landed {:.1f} mm off its legal path at flip {} (tolerance {:.1f} mm): the books "
                                     "keep where it lies",
-                                    p.disk, reading.max_drift_mm, worst + 1, options_.off_path_tolerance_mm)});
+                                    p.ship, reading.max_drift_mm, worst + 1, options_.off_path_tolerance_mm)});
   }
   if (reading.counted && reading.flips != s->speed) {
     double off = reading.legal.empty() ? reading.moved_mm
                                        : geom::distance(reading.end.pose.position, reading.legal.back().position);
-    warnings.push_back({"flip_count", p.disk, off,
-                        fmt::format("{} flipped {} time{} at speed {}", p.disk, reading.flips,
+    warnings.push_back({"flip_count", p.ship, off,
+                        fmt::format("{} flipped {} time{} at speed {}", p.ship, reading.flips,
                                     reading.flips == 1 ? "" : "s", s->speed)});
   }
-  RunContext c{p.disk, s->shape, false, &state_, [this](const std::string& n) { return sigma_of(n); }, options_.near_mm};
-  p.verdicts = run_verdicts(reading, c);
-  apply_overrides(p.disk, p.decisions);
-  p.kind = Pending::Kind::action;
-  p.action = action_for(state_, p.disk, move);
-  p.observed = o;
-  p.warnings = std::move(warnings);
+  RunContext c{p.ship, s->shape, false, &state_, [this](const std::string& n) { return sigma_of(n); }, options_.near_mm};
+  // Read: the move is an action to complete.
+  PendingAction read;
+  read.disk = p.ship;
+  read.verdicts = run_verdicts(reading, c);
+  apply_overrides(read.disk, read.decisions);
+  read.action = action_for(state_, read.disk, move);
+  read.observed = o;
+  read.warnings = std::move(warnings);
+  pending_.emplace(std::move(read));
   try_complete(t);
 }
 
 // --- A Change Heading turned on the table.
 
 void Referee::read_heading(const std::string& ship, const TableSettle& settle) {
-  Pending& p = *pending_;
   std::optional<Rest> now = rest_of(ship, settle.snapshot);
   const rules::ShipState* s = ship_in(state_, ship);
   if (!now || s == nullptr) return;
@@ -383,20 +382,21 @@ void Referee::read_heading(const std::string& ship, const TableSettle& settle) {
                     fmt::format("{} was moved {:.1f} mm, not turned in place: its Change Heading still waits to be "
                                 "read; the motion is read as its move",
                                 ship, d)});
-    auto waiting_heading = pending_;
+    Pending waiting_heading = std::move(*pending_);
     pending_.reset();
     start_move(ship, settle, first_motion(settle, ship));
-    if (!pending_) pending_ = waiting_heading;
+    if (!pending_) pending_ = std::move(waiting_heading);
     return;
   }
-  auto& body = std::get<rules::ExecuteOrder>(p.action.body);
+  const PendingHeading& p = std::get<PendingHeading>(*pending_);
+  rules::Action action = p.entered.action;
+  auto& body = std::get<rules::ExecuteOrder>(action.body);
   std::get<rules::ChangeHeading>(body.body).heading_deg = now->pose.heading_deg();
   Observed o;
   o.disk = ship;
   o.start = Rest{s->pose, now->face, sigma_of_previous(ship), first_motion(settle, ship)};
   o.end = now;
-  rules::Action action = p.action;
-  std::vector<std::size_t> inputs = p.inputs;
+  std::vector<std::size_t> inputs = p.entered.inputs;
   pending_.reset();
   commit(action, settle.t, o, inputs);
 }
@@ -404,7 +404,7 @@ void Referee::read_heading(const std::string& ship, const TableSettle& settle) {
 // --- A torpedo put in the bay and launched.
 
 void Referee::read_launch(const TableSettle& settle) {
-  Pending& p = *pending_;
+  PendingLaunch& p = std::get<PendingLaunch>(*pending_);
   if (p.torpedo.empty()) return;
   std::vector<Rest> rests = landings_of(settle, p.torpedo);
   std::optional<Rest> now = rest_of(p.torpedo, settle.snapshot);
@@ -417,7 +417,7 @@ void Referee::read_launch(const TableSettle& settle) {
   else if (now && visible && !rests.empty())
     rests.back() = *now;
   geom::Shape shape = registry_.find(p.torpedo)->shape;
-  const rules::ShipState* launcher = ship_in(state_, p.disk);
+  const rules::ShipState* launcher = ship_in(state_, p.launcher);
   // The bay: touching the middle of the launcher's front, facing its heading.
   std::optional<geom::Pose> bay;
   if (launcher != nullptr) {
@@ -455,14 +455,14 @@ void Referee::read_launch(const TableSettle& settle) {
   bool done = reading.flips >= p.movement || (reading.flips > 0 && (struck || !visible));
   if (!done) return;
 
-  auto& exec = std::get<rules::ExecuteOrder>(p.action.body);
+  auto& exec = std::get<rules::ExecuteOrder>(p.entered.action.body);
   auto& launch = std::get<rules::LaunchTorpedo>(exec.body);
-  if (!launch.torpedo.empty() && launch.torpedo != p.torpedo && !p.inputs.empty())
+  if (!launch.torpedo.empty() && launch.torpedo != p.torpedo && !p.entered.inputs.empty())
     warn(settle.t,
          {"input", p.torpedo, 0,
           fmt::format("{}: {} was named, {} was put in the bay: the table's is taken",
-                      member_place(effective_[p.inputs.front()], "torpedo"), launch.torpedo, p.torpedo)},
-         {p.inputs.front()});
+                      member_place(effective_[p.entered.inputs.front()], "torpedo"), launch.torpedo, p.torpedo)},
+         {p.entered.inputs.front()});
   launch.torpedo = p.torpedo;
   launch.shape = shape;
   launch.placed = p.placed->pose;
@@ -475,43 +475,47 @@ void Referee::read_launch(const TableSettle& settle) {
   o.legal_landings = reading.legal;
   o.drift_mm = reading.drift_mm;
   o.end = reading.end;
+  std::vector<Warning> warnings;
   if (reading.max_drift_mm > options_.off_path_tolerance_mm)
-    p.warnings.push_back({"off_path", p.torpedo, reading.max_drift_mm,
+    warnings.push_back({"off_path", p.torpedo, reading.max_drift_mm,
                           fmt::format("{} landed {:.1f} mm off a flip length on its launch run: the books keep where it lies",
                                       p.torpedo, reading.max_drift_mm)});
   if (bay && p.placement_seen) {
     double off = geom::distance(bay->position, p.placed->pose.position);
     if (off > options_.off_path_tolerance_mm)
-      p.warnings.push_back({"off_path", p.torpedo, off,
+      warnings.push_back({"off_path", p.torpedo, off,
                             fmt::format("{} was put {:.1f} mm from {}'s bay: the books keep where it lies", p.torpedo,
-                                        off, p.disk)});
+                                        off, p.launcher)});
   }
-  p.verdicts = verdicts;
-  apply_overrides(p.torpedo, p.decisions);
-  p.observed = o;
-  p.kind = Pending::Kind::action;
+  // Read: the launch is an action to complete.
+  PendingAction read;
+  static_cast<ActionDraft&>(read) = std::move(p.entered);
+  read.disk = p.launcher;
+  read.verdicts = verdicts;
+  apply_overrides(p.torpedo, read.decisions);
+  read.observed = o;
+  read.warnings = std::move(warnings);
+  pending_.emplace(std::move(read));
   try_complete(settle.t);
 }
 
 // --- The torpedoes' runs at the end of a phase.
 
 void Referee::begin_torpedo_runs(double t) {
-  pending_ = std::make_shared<Pending>();
-  Pending& p = *pending_;
-  p.kind = Pending::Kind::torpedo_runs;
-  p.since = t;
+  PendingTorpedoRuns p;
   for (const rules::Torpedo& torpedo : state_.torpedoes) {
-    Pending::Run run;
+    TorpedoRun run;
     run.start = Rest{torpedo.pose, model::Face::up, sigma_of(torpedo.id), t};
     for (const model::DiskTrack& d : last_settled_.disks)
       if (d.name == torpedo.id) run.start.face = d.face;
     run.movement = torpedo.movement;
     p.runs[torpedo.id] = run;
   }
+  pending_.emplace(std::move(p));
 }
 
 void Referee::read_torpedo_runs(const TableSettle& settle) {
-  Pending& p = *pending_;
+  PendingTorpedoRuns& p = std::get<PendingTorpedoRuns>(*pending_);
   bool all_done = true;
   std::map<std::string, MoveReading> readings;
   for (auto& [id, run] : p.runs) {
@@ -545,7 +549,8 @@ void Referee::read_torpedo_runs(const TableSettle& settle) {
   }
   if (!all_done) return;
   rules::MoveTorpedoes move;
-  p.verdicts.clear();
+  std::vector<Verdict> verdicts;
+  std::vector<Warning> warnings;
   Observed o;
   for (auto& [id, r] : readings) {
     rules::TableRun run;
@@ -555,33 +560,37 @@ void Referee::read_torpedo_runs(const TableSettle& settle) {
       for (const rules::Torpedo& torpedo : state_.torpedoes)
         if (torpedo.id == id) t = &torpedo;
       RunContext c{id, t->shape, true, &state_, [this](const std::string& n) { return sigma_of(n); }, options_.near_mm};
-      for (Verdict v : run_verdicts(r, c)) p.verdicts.push_back(v);
+      for (Verdict v : run_verdicts(r, c)) verdicts.push_back(v);
       if (r.max_drift_mm > options_.off_path_tolerance_mm)
-        p.warnings.push_back({"off_path", id, r.max_drift_mm,
+        warnings.push_back({"off_path", id, r.max_drift_mm,
                               fmt::format("{} landed {:.1f} mm off its run: the books keep where it lies", id,
                                           r.max_drift_mm)});
     }
     move.runs[id] = run;
     if (o.disk.empty()) {
       o.disk = id;
-      o.start = p.runs[id].start;
+      o.start = p.runs.at(id).start;
       for (const ReadLanding& l : r.landings) o.landings.push_back(l.seen);
       o.legal_landings = r.legal;
       o.drift_mm = r.drift_mm;
       o.end = r.end;
     }
   }
-  p.action.player.clear();
-  p.action.body = move;
-  p.observed = o;
-  p.kind = Pending::Kind::action;
+  // Read: the runs are an action to complete (no player's: the torpedoes run by themselves).
+  PendingAction read;
+  read.action.body = move;
+  for (const auto& [id, run] : p.runs) read.runs_read.push_back(id);
+  read.observed = o;
+  read.verdicts = std::move(verdicts);
+  read.warnings = std::move(warnings);
+  pending_.emplace(std::move(read));
   try_complete(settle.t);
 }
 
 // --- A collided ship put down again.
 
 void Referee::read_placement(const std::string& ship, const TableSettle& settle) {
-  Pending& p = *pending_;
+  PendingAction& p = std::get<PendingAction>(*pending_);
   std::optional<Rest> now = rest_of(ship, settle.snapshot);
   bool visible = false;
   for (const model::DiskTrack& d : settle.snapshot.disks)
@@ -604,7 +613,7 @@ void Referee::read_placement(const std::string& ship, const TableSettle& settle)
 
 void Referee::try_complete(double t) {
   for (int attempt = 0; attempt < 4; ++attempt) {
-    Pending& p = *pending_;
+    PendingAction& p = std::get<PendingAction>(*pending_);
     // Rulings, disk by disk (the torpedoes' runs rule several): the calls, with the referee's
     // decisions standing over them.
     std::vector<Verdict> undecided;
@@ -623,7 +632,7 @@ void Referee::try_complete(double t) {
     }
     auto rulings_of = [&](const std::string& mover) { return rulings[mover]; };
     if (!undecided.empty()) {
-      p.need = Pending::Need::decision;
+      p.need = Need::decision;
       std::string list;
       for (const Verdict& v : undecided)
         list += fmt::format("{}{} with {} ({:+.2f} ± {:.2f} mm)", list.empty() ? "" : "; ", to_string(v.kind), v.with,
@@ -660,7 +669,7 @@ void Referee::try_complete(double t) {
     if (!r.applied()) {
       const rules::Refusal& why = *r.refusal;
       if (why.kind == rules::RefusalKind::missing_drop) {
-        p.need = Pending::Need::drops;
+        p.need = Need::drops;
         p.need_text = "drops: " + why.reason;
         p.needed_drop = why.needed_drop;
         if (has_counters_ && why.needed_drop && (!p.drop_asked || *p.drop_asked != why.needed_drop->index)) {
@@ -675,7 +684,7 @@ void Referee::try_complete(double t) {
         return;
       }
       if (why.kind == rules::RefusalKind::choice_needed && std::holds_alternative<rules::Move>(p.action.body)) {
-        p.need = Pending::Need::placement;
+        p.need = Need::placement;
         p.placing = p.disk;
         p.placement_optional = false;
         p.need_text = p.disk + " to be put down again: " + why.reason;
@@ -684,7 +693,7 @@ void Referee::try_complete(double t) {
       }
       if (why.kind == rules::RefusalKind::choice_needed && !why.options.empty() &&
           std::holds_alternative<rules::BoardingSegment>(p.action.body)) {
-        p.need = Pending::Need::choice;
+        p.need = Need::choice;
         p.options = why.options;
         p.need_text = "a choice: " + why.reason;
         say_waiting(t);
@@ -695,7 +704,7 @@ void Referee::try_complete(double t) {
         warn(t, {"placement", p.placing, 0, why.reason + ": put it down again"});
         std::get<rules::Move>(p.action.body).reposition.reset();
         if (p.observed) p.observed->placed.reset();
-        p.need = Pending::Need::placement;
+        p.need = Need::placement;
         return;
       }
       if (why.kind == rules::RefusalKind::unused_drops && why.drop == std::size_t{0} && p.line_drops > 0 &&
@@ -756,7 +765,7 @@ void Referee::try_complete(double t) {
             detail.is_object() && detail.contains("with") && detail.at("with").is_string() ? detail.at("with").get<std::string>() : "";
         const rules::ShipState* hit = ship_in(state_, with);
         if (hit == nullptr) continue;
-        p.need = Pending::Need::placement;
+        p.need = Need::placement;
         p.placing = p.disk;
         p.placement_optional = true;
         p.hit_player = hit->controller;
@@ -779,8 +788,8 @@ void Referee::try_complete(double t) {
 }
 
 void Referee::say_waiting(double t) {
-  Pending& p = *pending_;
-  const char* need = Pending::to_string(p.need);
+  PendingAction& p = std::get<PendingAction>(*pending_);
+  const char* need = to_string(p.need);
   // Said once a wait: again only when it moves on (another drop, another ship to put down).
   std::string key = fmt::format("{}/{}/{}", need, p.needed_drop ? p.needed_drop->index : 0, p.placing);
   if (key == p.waiting_said) return;
@@ -793,8 +802,8 @@ void Referee::say_waiting(double t) {
   e.waiting.need = need;
   e.waiting.disk = p.disk;
   e.waiting.text = p.need_text;
-  if (p.need == Pending::Need::drops) e.waiting.drop = p.needed_drop;
-  if (p.need == Pending::Need::choice) e.waiting.options = p.options;
+  if (p.need == Need::drops) e.waiting.drop = p.needed_drop;
+  if (p.need == Need::choice) e.waiting.options = p.options;
   p.waiting_since = t;
   log_.push_back(std::move(e));
 }
@@ -802,10 +811,11 @@ void Referee::say_waiting(double t) {
 // --- A drop read from the counters on the table.
 
 void Referee::read_drop(double t) {
-  if (!has_counters_ || !pending_ || pending_->need != Pending::Need::drops || !pending_->needed_drop ||
-      !pending_->drop_asked)
+  PendingAction* awaiting = pending_as<PendingAction>();
+  if (!has_counters_ || awaiting == nullptr || awaiting->need != Need::drops || !awaiting->needed_drop ||
+      !awaiting->drop_asked)
     return;
-  Pending& p = *pending_;
+  PendingAction& p = *awaiting;
   CounterReadingInput in = counters_since(p.drop_baseline);
   in.need = *p.needed_drop;
   in.answers = p.answers;
