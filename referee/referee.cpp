@@ -19,6 +19,12 @@
 namespace diskref::referee {
 namespace {
 
+// How many Full Stop moves are entered one after another at most. Each ship moves once a phase,
+// and the turn's end waits for the players' inputs: a row is at most the game's ships times a
+// turn's phases, a few dozen on the largest table. A longer row means the rules did not move on to
+// the next ship, and the loop ends rather than run for ever.
+constexpr int kMostFullStopMovesInARow = 64;
+
 // A `choose` line's "player", when given, must be of the side that loses the chosen crew: "" when
 // it is (or not given), else why not.
 std::string wrong_chooser(const rules::GameState& state, const std::string& player, const std::string& choice) {
@@ -536,6 +542,13 @@ Entry& Referee::warn(double t, Warning w, std::vector<std::size_t> inputs) {
 
 void Referee::commit(const rules::Action& action, double t, std::optional<Observed> observed,
                      std::vector<std::size_t> inputs, std::vector<Warning> warnings, std::vector<DropRead> drops_read) {
+  enter_ruling(action, t, std::move(observed), std::move(inputs), std::move(warnings), std::move(drops_read));
+  if (!pending_) full_stop_moves(t);
+}
+
+void Referee::enter_ruling(const rules::Action& action, double t, std::optional<Observed> observed,
+                           std::vector<std::size_t> inputs, std::vector<Warning> warnings,
+                           std::vector<DropRead> drops_read) {
   rules::ActionResult r = rules::apply_action(state_, game_.data, action);
   Entry e;
   e.kind = Entry::Kind::action;
@@ -559,14 +572,13 @@ void Referee::commit(const rules::Action& action, double t, std::optional<Observ
   }
   log_.push_back(std::move(e));
   for (Warning& w : warnings) warn(t, std::move(w));
-  if (!pending_ && !in_full_stop_) full_stop_moves(t);
 }
 
 // A ship at Full Stop "moves its current speed" without a motion the camera could see: once it has
-// nothing else to do this phase, its move of no flips is entered for it.
+// nothing else to do this phase, its move of no flips is entered for it (and the next ship's, when
+// it is at Full Stop too). Entered as rulings of their own: nothing follows them.
 void Referee::full_stop_moves(double t) {
-  in_full_stop_ = true;
-  for (int guard = 0; guard < 64; ++guard) {
+  for (int entered = 0; entered < kMostFullStopMovesInARow; ++entered) {
     std::string id = ship_to_act();
     const rules::ShipState* ship = nullptr;
     for (const rules::ShipState& s : state_.ships)
@@ -582,10 +594,9 @@ void Referee::full_stop_moves(double t) {
     o.start = rest_of(id, last_settled_);
     o.end = o.start;
     std::size_t before = actions_.size();
-    commit(a, t, o, {});
+    enter_ruling(a, t, o, {});
     if (actions_.size() == before || log_.back().play.refusal) break;
   }
-  in_full_stop_ = false;
 }
 
 void Referee::refuse_entry(const rules::Action& action, const rules::Refusal& refusal, double t,

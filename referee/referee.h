@@ -179,8 +179,13 @@ class Referee {
   void read_drop(double t);
 
   // The log.
+  // An action to the rules, logged, and the Full Stop moves that follow it (full_stop_moves).
   void commit(const rules::Action& action, double t, std::optional<Observed> observed, std::vector<std::size_t> inputs,
               std::vector<Warning> warnings = {}, std::vector<DropRead> drops_read = {});
+  // An action to the rules, logged with its warnings: nothing follows.
+  void enter_ruling(const rules::Action& action, double t, std::optional<Observed> observed,
+                    std::vector<std::size_t> inputs, std::vector<Warning> warnings = {},
+                    std::vector<DropRead> drops_read = {});
   void refuse_entry(const rules::Action& action, const rules::Refusal& refusal, double t,
                     std::optional<Observed> observed, std::vector<std::size_t> inputs,
                     std::vector<DropRead> drops_read = {});
@@ -246,7 +251,6 @@ class Referee {
   std::size_t settle_index_ = 0;
   std::vector<std::string> waiting_;
   bool finished_ = false;
-  bool in_full_stop_ = false;
   // Disks on the table that are no part of this game, already warned of (warned again only after
   // they have left the table and come back).
   std::vector<std::string> strangers_;

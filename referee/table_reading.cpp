@@ -15,6 +15,12 @@
 namespace diskref::referee {
 namespace {
 
+// How many times an action read from the table is put to the rules at most before it is logged or
+// waits. Each retry takes away one thing the rules would not take as the table showed it, each at
+// most once: the line's drops set aside when the table shows that none is needed, an evasive turn
+// read as drift where evasive action is not allowed. Three tries at most, and one to spare.
+constexpr int kMostTriesToComplete = 4;
+
 rules::Action action_for(const rules::GameState& state, const std::string& ship, rules::ActionBody body) {
   rules::Action a;
   for (const rules::ShipState& s : state.ships)
@@ -612,7 +618,7 @@ void Referee::read_placement(const std::string& ship, const TableSettle& settle)
 // --- Completing an action read from the table.
 
 void Referee::try_complete(double t) {
-  for (int attempt = 0; attempt < 4; ++attempt) {
+  for (int attempt = 0; attempt < kMostTriesToComplete; ++attempt) {
     PendingAction& p = std::get<PendingAction>(*pending_);
     // Rulings, disk by disk (the torpedoes' runs rule several): the calls, with the referee's
     // decisions standing over them.
