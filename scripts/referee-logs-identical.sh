@@ -3,12 +3,13 @@
 # the referee figures' variants (scripts/referee-figures.sh), and the logs compared byte for byte.
 # For a refactoring of the referee (issue 39): its logs before and after must not differ at all.
 #
-# Usage: scripts/referee-logs-identical.sh [--no-video] BUILD_BEFORE BUILD_AFTER
+# Usage: scripts/referee-logs-identical.sh [--no-video] [--variants DIR] BUILD_BEFORE BUILD_AFTER
 #
 # Neither build is built here: build `diskref` in each first (BUILD_BEFORE kept from before the
 # change, so that it still holds the old referee). The referee figures' variants are rendered into
 # BUILD_AFTER/referee-figures/ by `scripts/referee-figures.sh --render-only BUILD_AFTER` (which
 # builds BUILD_AFTER's diskref; kept between runs, rendered again only when the simulator changes).
+# --variants DIR takes them from DIR instead (as that script left them there), rendering nothing.
 #
 # Each game is refereed from tracks (`--tracks`), so that it takes seconds:
 #   - from its truth (truth.jsonl: the tracks a perfect tracker gives);
@@ -16,8 +17,9 @@
 #     `diskref track`, and kept in BUILD_BEFORE/referee-logs/tracked/ (the tracker is no part of the
 #     comparison: both referees get the same tracks).
 # A sample without a game of its own (duel, crowded, small-tags-4k, the calibration boards) is
-# refereed with the skirmish sample's game and no inputs (every motion read as out of turn, or as
-# no part of the game), and the skirmish sample also without its inputs.
+# refereed with the skirmish sample's game, its T'deret played by the ktinga (a disk of those
+# samples' registry), and no inputs: every motion read as out of turn, or as no part of the game.
+# The skirmish sample is refereed also without its inputs.
 #
 # Compared: LOG.json (--out), the play script (--script-out), the story (--story, stdout) and the
 # exit status with stderr (its time taken masked). Each build's outputs stay in
@@ -26,7 +28,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 video=1
-if [[ "${1:-}" == --no-video ]]; then video=0; shift; fi
+variants_dir=
+while [[ "${1:-}" == --* ]]; do
+  case "$1" in
+    --no-video) video=0; shift ;;
+    --variants) variants_dir=$(cd "$2" && pwd); shift 2 ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+done
 if [[ $# -ne 2 ]]; then
   sed -n '5p' "$0" | sed 's/^# //' >&2
   exit 2
@@ -38,14 +47,18 @@ for b in "$before" "$after"; do
 done
 
 # The variants, rendered (and their games and inputs written) by the figures' script.
-scripts/referee-figures.sh --render-only "$after" >&2
-variants_dir="$after/referee-figures"
+if [[ -z $variants_dir ]]; then
+  scripts/referee-figures.sh --render-only "$after" >&2
+  variants_dir="$after/referee-figures"
+fi
 
 # The games: NAME DIR GAME INPUTS ("-": none). Every sample with a truth, then the variants.
 work="$before/referee-logs"
 mkdir -p "$work/tracked" "$work/games"
 skirmish_game="$work/games/skirmish-game.json"
 jq --arg data "$root/data/rules" '.data = [$data]' sample_videos/skirmish/game.json >"$skirmish_game"
+other_game="$work/games/enterprise-ktinga-game.json"
+jq '.ships |= map(if .id == "tderet" then .id = "ktinga" else . end)' "$skirmish_game" >"$other_game"
 games=()
 for dir in sample_videos/*/; do
   dir=${dir%/}
@@ -55,7 +68,7 @@ for dir in sample_videos/*/; do
     games+=("$name $root/$dir $root/$dir/game.json $root/$dir/inputs.jsonl")
     [[ $name == skirmish ]] && games+=("skirmish-no-inputs $root/$dir $skirmish_game -")
   else
-    games+=("$name $root/$dir $skirmish_game -")
+    games+=("$name $root/$dir $other_game -")
   fi
 done
 for dir in "$variants_dir"/*/; do
