@@ -7,7 +7,7 @@
 //   frames  -> GapWatch -> a GapSpan when a frame comes more than `gap_s` after the one before
 //   frames after a gap, until the table settles -> where the camera first found each disk lying
 //   the settle after the gap -> AfterGap (on the TableSettle): the referee compares where each disk
-//              lay at the last settle before the gap with where the camera found it (referee.cpp)
+//              lay at the last settle before the gap with where the camera found it (gap_reading.cpp)
 //
 // Where the camera found a disk is its first sighting after the gap that is seen (not stale) and
 // lying still, or seen at the very place the last settle had it: a player who starts a move once

@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include "referee/referee.h"
-#include "referee/referee_pending.h"
 
 namespace diskref::referee {
 namespace {
@@ -56,10 +55,14 @@ std::vector<std::string> Referee::in_question_after_gap(const TableSettle& settl
     if (m.first_motion_t <= from) out.push_back(m.name);
   for (const HeldMotion& h : held_motions_) out.push_back(h.disk);
   if (pending_) {
-    const Pending& p = *pending_;
-    if (p.kind == Pending::Kind::move || p.kind == Pending::Kind::heading) out.push_back(p.disk);
-    if (!p.placing.empty()) out.push_back(p.placing);
-    for (const auto& [id, run] : p.runs) out.push_back(id);
+    if (const auto* move = pending_as<PendingMove>()) out.push_back(move->ship);
+    if (const auto* heading = pending_as<PendingHeading>()) out.push_back(heading->ship);
+    if (const auto* runs = pending_as<PendingTorpedoRuns>())
+      for (const auto& [id, run] : runs->runs) out.push_back(id);
+    if (const auto* action = pending_as<PendingAction>()) {
+      if (!action->placing.empty()) out.push_back(action->placing);
+      for (const std::string& id : action->runs_read) out.push_back(id);
+    }
   } else if (state_.step == rules::Step::execute && state_.phase.stage == rules::PhaseStage::torpedoes) {
     // The torpedoes' runs are due (read_table begins them at this settle).
     for (const rules::Torpedo& t : state_.torpedoes) out.push_back(t.id);

@@ -48,7 +48,9 @@
 #include "referee/counter_reading.h"
 #include "referee/game_file.h"
 #include "referee/inputs.h"
+#include "referee/need.h"
 #include "referee/referee_log.h"
+#include "referee/referee_pending.h"
 #include "referee/settle_watch.h"
 
 namespace diskref::referee {
@@ -76,7 +78,8 @@ struct RefereeOptions {
 struct Expectation {
   std::string what;  // a sentence: "enterprise's move (2 of 3 flips so far)", "drops: damage drop for ..."
   std::string disk;  // the disk concerned, if any
-  enum class Need { nothing, table, drops, decision, placement, choice } need = Need::nothing;
+  using Need = referee::Need;
+  Need need = Need::nothing;
   std::vector<Verdict> undecided;  // Need::decision
   std::optional<rules::NeededDrop> drop;  // Need::drops: the next drop the action waits for
   bool placement_optional = false;  // Need::placement: the hit player may leave it in place
@@ -124,76 +127,103 @@ class Referee {
   nlohmann::json as_play_script() const;
 
  private:
-  struct Pending;  // referee_pending.h
+  // The member functions by job, each job in a file of its own. Control flows down this list: the
+  // flow reads the table and applies the inputs; a reading or an input opens or answers the
+  // pending question; the question, complete, commits to the rules. Two ways lead back up: a
+  // correction replays the flow from the start, and a question closed reads the motions held
+  // while it was open (read_held_motions).
 
-  // Processing, shared by live feeding and by a replay after a correction (referee.cpp).
+  // The flow (referee.cpp): processing shared by live feeding and by a replay after a correction.
   void on_settle(const TableSettle& settle);
   void on_counter_settle(const TableSettle& settle);
   // The counters on the table now (the last settle's) against `baseline`, for read_counters: the
   // same table, zone and thresholds for a drop asked for and for counters dropped unasked.
   CounterReadingInput counters_since(const model::TrackFrame& baseline) const;
   void apply_inputs_through(double t, bool strictly_before, double log_t_floor);
+  void note_waiting();
+
+  // Corrections and the replay (corrections.cpp).
   void apply_corrections_through(double t);
   void apply_correction(std::size_t index);
+  void replay();
+  void apply_overrides(const std::string& disk, std::vector<Decision>& decisions) const;
+
+  // The inputs entered (entered_actions.cpp).
   void apply_input(std::size_t index, double log_t);
   void begin_input_action(std::size_t index, double t);
   void commit_or_wait(std::size_t index, double t);
-  // What an entered action waits with: the action, its input, its own drops (referee.cpp).
-  std::shared_ptr<Pending> pending_from_input(std::size_t index, double t) const;
-  // A `waiting` entry when the action read or entered starts waiting for the referee's word.
-  void say_waiting(double t);
-  void replay();
-  void note_waiting();
+  // What an entered action waits with: the action, its input, its own drops.
+  ActionDraft entered_draft(std::size_t index) const;
 
   // Reading the table (table_reading.cpp).
   void setup_from(const TableSettle& settle);
   void read_table(const TableSettle& settle);
   void read_disk(const std::string& name, const TableSettle& settle, double since);
+  void displaced(const std::string& name, const TableSettle& settle, const std::string& why);
+  void note_strangers(const TableSettle& settle);
+  // Where the tracker saw the disk land in the stretch before the settle; a disk found moved
+  // after a gap landed where it was found only in the camera's eyes (no flip): not those.
+  std::vector<Rest> landings_of(const TableSettle& settle, const std::string& name) const;
+  // The ship whose turn it is moved while an action waits for the referee: its motion is held
+  // (hold_motion) and read as its move once the wait ends (read_held_motions).
+  void hold_motion(const std::string& name, const TableSettle& settle, double since);
+  void read_held_motions();
+  // A ship (ship_reading.cpp): its move, a heading turned in place, a collided ship put down.
   void start_move(const std::string& ship, const TableSettle& settle, double since);
   void continue_move(const std::string& ship, const TableSettle& settle);
   void finalize_move(double t);
   void read_heading(const std::string& ship, const TableSettle& settle);
+  void read_placement(const std::string& ship, const TableSettle& settle);
+  // Torpedoes (torpedo_reading.cpp): a launch, the runs at the end of a phase.
   void read_launch(const TableSettle& settle);
   void begin_torpedo_runs(double t);
   void read_torpedo_runs(const TableSettle& settle);
-  void read_placement(const std::string& ship, const TableSettle& settle);
-  void displaced(const std::string& name, const TableSettle& settle, const std::string& why);
-  void note_strangers(const TableSettle& settle);
-  // After a camera gap (camera_gaps.h): the gap said in the log, and the table read again.
+  // After a camera gap (camera_gaps.h, gap_reading.cpp): the gap said in the log, and the table
+  // read again.
   void say_camera_gap(const GapSpan& gap);
   void read_after_gap(const TableSettle& settle);
   // The disks the game waits to see move, or seen moving when the camera went away at `from`:
   // read from the table as usual after a gap, never `moved_unseen`.
   std::vector<std::string> in_question_after_gap(const TableSettle& settle, double from) const;
-  // Where the tracker saw the disk land in the stretch before the settle; a disk found moved
-  // after a gap landed where it was found only in the camera's eyes (no flip): not those.
-  std::vector<Rest> landings_of(const TableSettle& settle, const std::string& name) const;
+
+  // The pending question (pending_question.cpp): an action completed with the referee's word.
   void try_complete(double t);
-  // The ship whose turn it is moved while an action waits for the referee: its motion is held
-  // (hold_motion) and read as its move once the wait ends (read_held_motions).
-  void hold_motion(const std::string& name, const TableSettle& settle, double since);
-  void read_held_motions();
+  // A `waiting` entry when the action read or entered starts waiting for the referee's word.
+  void say_waiting(double t);
   // The drop waited for, from the counters on the table now (the last settle's); given to the
   // rules once every counter asked for is read or answered.
   void read_drop(double t);
 
-  // The log.
+  // Committing to the rules, and the log (rulings.cpp).
+  // An action to the rules, logged, and the Full Stop moves that follow it (full_stop_moves).
   void commit(const rules::Action& action, double t, std::optional<Observed> observed, std::vector<std::size_t> inputs,
               std::vector<Warning> warnings = {}, std::vector<DropRead> drops_read = {});
+  // An action to the rules, logged with its warnings: nothing follows.
+  void enter_ruling(const rules::Action& action, double t, std::optional<Observed> observed,
+                    std::vector<std::size_t> inputs, std::vector<Warning> warnings = {},
+                    std::vector<DropRead> drops_read = {});
   void refuse_entry(const rules::Action& action, const rules::Refusal& refusal, double t,
                     std::optional<Observed> observed, std::vector<std::size_t> inputs,
                     std::vector<DropRead> drops_read = {});
   Entry& warn(double t, Warning w, std::vector<std::size_t> inputs = {});
   void full_stop_moves(double t);
 
-  // Helpers.
+  // Lookups (table_lookups.cpp; pending_as here).
+  // The question held open, when it is of this kind (referee_pending.h).
+  template <class Question>
+  Question* pending_as() {
+    return pending_ ? std::get_if<Question>(&*pending_) : nullptr;
+  }
+  template <class Question>
+  const Question* pending_as() const {
+    return pending_ ? std::get_if<Question>(&*pending_) : nullptr;
+  }
   std::optional<Rest> rest_of(const std::string& name, const model::TrackFrame& frame) const;
   std::optional<geom::Pose> books_pose(const std::string& name) const;
   double sigma_of(const std::string& name) const;           // at the last settle
   double sigma_of_previous(const std::string& name) const;  // at the settle before (a move's start)
   std::string ship_to_act() const;
   double flip_length(const std::string& name) const;
-  void apply_overrides(const std::string& disk, std::vector<Decision>& decisions) const;
 
   // Fixed.
   GameFile game_;
@@ -236,11 +266,10 @@ class Referee {
   std::size_t settle_index_ = 0;
   std::vector<std::string> waiting_;
   bool finished_ = false;
-  bool in_full_stop_ = false;
   // Disks on the table that are no part of this game, already warned of (warned again only after
   // they have left the table and come back).
   std::vector<std::string> strangers_;
-  std::shared_ptr<Pending> pending_;     // what a reading of the table waits for (one at a time)
+  std::optional<Pending> pending_;       // what a reading of the table waits for (one at a time)
   struct HeldMotion {
     std::string disk;
     std::size_t settle = 0;  // in settles_

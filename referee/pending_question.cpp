@@ -1,0 +1,331 @@
+// The pending question (referee.h, referee_pending.h): an action read from the table, or entered,
+// completed with the referee's word (drops, from a `drops` line or the counters on the table; a
+// decision on a verdict too close to call; a collided ship put down again; a choice) and then
+// committed to the rules; the wait said in the log; what the game waits for, for the screen.
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "engine/rules/apply.h"
+#include "referee/input_places.h"
+#include "referee/referee.h"
+#include "referee/referee_queries.h"
+
+namespace diskref::referee {
+namespace {
+
+// How many times an action read from the table is put to the rules at most before it is logged or
+// waits. Each retry takes away one thing the rules would not take as the table showed it, each at
+// most once: the line's drops set aside when the table shows that none is needed, an evasive turn
+// read as drift where evasive action is not allowed. Three tries at most, and one to spare.
+constexpr int kMostTriesToComplete = 4;
+
+}  // namespace
+
+// --- Completing an action read from the table.
+
+void Referee::try_complete(double t) {
+  for (int attempt = 0; attempt < kMostTriesToComplete; ++attempt) {
+    PendingAction& p = std::get<PendingAction>(*pending_);
+    // Rulings, disk by disk (the torpedoes' runs rule several): the calls, with the referee's
+    // decisions standing over them.
+    std::vector<Verdict> undecided;
+    std::map<std::string, rules::TableRulings> rulings;
+    std::vector<std::string> movers;
+    for (const Verdict& v : p.verdicts)
+      if (std::find(movers.begin(), movers.end(), v.mover) == movers.end()) movers.push_back(v.mover);
+    for (const std::string& mover : movers) {
+      std::vector<Verdict> mine;
+      for (const Verdict& v : p.verdicts)
+        if (v.mover == mover) mine.push_back(v);
+      rulings[mover] = rulings_from(mine, p.decisions, undecided);
+      std::size_t k = 0;
+      for (Verdict& v : p.verdicts)
+        if (v.mover == mover) v = mine[k++];
+    }
+    auto rulings_of = [&](const std::string& mover) { return rulings[mover]; };
+    if (!undecided.empty()) {
+      p.need = Need::decision;
+      std::string list;
+      for (const Verdict& v : undecided)
+        list += fmt::format("{}{} with {} ({:+.2f} ± {:.2f} mm)", list.empty() ? "" : "; ", to_string(v.kind), v.with,
+                            v.margin_mm, v.sigma_mm);
+      p.need_text = "too close to call, the referee decides: " + list;
+      say_waiting(t);
+      return;
+    }
+    rules::Action action = p.action;
+    action.drops = p.drops;
+    std::visit(
+        [&](auto& body) {
+          using T = std::decay_t<decltype(body)>;
+          if constexpr (std::is_same_v<T, rules::Move>) {
+            if (body.run) body.run->rulings = rulings_of(p.disk);
+          } else if constexpr (std::is_same_v<T, rules::ExecuteOrder>) {
+            std::visit(
+                [&](auto& order) {
+                  using O = std::decay_t<decltype(order)>;
+                  if constexpr (std::is_same_v<O, rules::LaunchTorpedo>) {
+                    if (order.run) order.run->rulings = rulings_of(order.torpedo);
+                  } else if constexpr (std::is_same_v<O, rules::BeamAttack> || std::is_same_v<O, rules::Transport>) {
+                    for (const Verdict& v : p.verdicts)
+                      if (v.kind == VerdictKind::range) order.in_range = v.call == Call::yes;
+                  }
+                },
+                body.body);
+          } else if constexpr (std::is_same_v<T, rules::MoveTorpedoes>) {
+            for (auto& [id, run] : body.runs) run.rulings = rulings_of(id);
+          }
+        },
+        action.body);
+    rules::ActionResult r = rules::apply_action(state_, game_.data, action);
+    if (!r.applied()) {
+      const rules::Refusal& why = *r.refusal;
+      if (why.kind == rules::RefusalKind::missing_drop) {
+        p.need = Need::drops;
+        p.need_text = "drops: " + why.reason;
+        p.needed_drop = why.needed_drop;
+        if (has_counters_ && why.needed_drop && (!p.drop_asked || *p.drop_asked != why.needed_drop->index)) {
+          // Asked for now: the counters that come to rest from here on are this drop's.
+          p.drop_asked = why.needed_drop->index;
+          p.drop_baseline = drop_look_;
+          p.answers.clear();
+          p.reading.reset();
+        }
+        if (p.reading) p.need_text += "; on the table: " + p.reading->tally() + "; " + p.reading->question();
+        say_waiting(t);
+        return;
+      }
+      if (why.kind == rules::RefusalKind::choice_needed && std::holds_alternative<rules::Move>(p.action.body)) {
+        p.need = Need::placement;
+        p.placing = p.disk;
+        p.placement_optional = false;
+        p.need_text = p.disk + " to be put down again: " + why.reason;
+        say_waiting(t);
+        return;
+      }
+      if (why.kind == rules::RefusalKind::choice_needed && !why.options.empty() &&
+          std::holds_alternative<rules::BoardingSegment>(p.action.body)) {
+        p.need = Need::choice;
+        p.options = why.options;
+        p.need_text = "a choice: " + why.reason;
+        say_waiting(t);
+        return;
+      }
+      if (why.kind == rules::RefusalKind::bad_choice && std::holds_alternative<rules::Move>(p.action.body) &&
+          std::get<rules::Move>(p.action.body).reposition) {
+        warn(t, {"placement", p.placing, 0, why.reason + ": put it down again"});
+        std::get<rules::Move>(p.action.body).reposition.reset();
+        if (p.observed) p.observed->placed.reset();
+        p.need = Need::placement;
+        return;
+      }
+      if (why.kind == rules::RefusalKind::unused_drops && why.drop == std::size_t{0} && p.line_drops > 0 &&
+          p.line_drops == p.drops.size() && !p.verdicts.empty()) {
+        // The line's drops were for what the table then did not show (an attack out of range, a
+        // torpedo that struck nothing): set aside, said on that input, and the action goes on.
+        std::string why_not = "the action, as the table shows it, needs no drop";
+        for (const Verdict& v : p.verdicts)
+          if (v.kind == VerdictKind::range && v.call == Call::no)
+            why_not = v.with + " is out of range, as the table shows it";
+        warn(t, {"input", p.disk, 0, fmt::format("{}: not used: {}", p.drop_sources.front(), why_not)}, {p.inputs.front()});
+        p.drops.clear();
+        p.drop_sources.clear();
+        p.line_drops = 0;
+        continue;
+      }
+      if (why.kind == rules::RefusalKind::illegal_value && std::holds_alternative<rules::Move>(p.action.body) &&
+          std::get<rules::Move>(p.action.body).evasive) {
+        p.warnings.push_back({"off_path", p.disk, 0,
+                              p.disk + " turned mid-move, but evasive action is not allowed here (" + why.reason +
+                                  "): read as a move that drifted off its path"});
+        std::get<rules::Move>(p.action.body).evasive.reset();
+        continue;
+      }
+      // Refused by the rules: logged with its evidence (a drop refused names where it came from);
+      // the disk lies where it lies.
+      const rules::Refusal named = naming_the_drop(why, p.drop_sources);
+      rules::Action refused = action;
+      std::optional<Observed> o = p.observed;
+      std::vector<std::size_t> inputs = p.inputs;
+      std::string mover = p.disk;
+      std::vector<Warning> warnings = p.warnings;
+      std::vector<DropRead> drops_read = std::move(p.drops_read);
+      const bool line_drops_unused = p.line_drops > 0 && !why.drop;
+      const std::string line_drops_place = p.line_drops > 0 ? p.drop_sources.front() : std::string();
+      pending_.reset();
+      refuse_entry(refused, named, t, o, inputs, std::move(drops_read));
+      for (Warning& w : warnings) warn(t, std::move(w));
+      if (line_drops_unused)  // refused as the table showed it (out of range): its drops say so too
+        warn(t, {"input", mover, 0, fmt::format("{}: not used: the action is refused ({})", line_drops_place, why.reason)},
+             {inputs.front()});
+      if (o && o->end && books_pose(o->disk)) {
+        rules::Action a;
+        a.body = rules::Displaced{o->disk, o->end->pose};
+        commit(a, t, std::nullopt, {});
+      }
+      read_held_motions();
+      return;
+    }
+    // A ship-ship collision: the hit player may put the ship down elsewhere (or leave it).
+    if (auto* move = std::get_if<rules::Move>(&p.action.body); move != nullptr && !move->reposition && !p.left_in_place) {
+      for (const rules::Event& e : r.events) {
+        if (e.type != "collision") continue;
+        // Read once, through a copy and at(): gcc 12 sees a null dereference inside json.hpp's
+        // value() when this file is compiled in one unity batch with referee.cpp.
+        const nlohmann::json detail = e.detail;
+        const std::string with =
+            detail.is_object() && detail.contains("with") && detail.at("with").is_string() ? detail.at("with").get<std::string>() : "";
+        const rules::ShipState* hit = ship_in(state_, with);
+        if (hit == nullptr) continue;
+        p.need = Need::placement;
+        p.placing = p.disk;
+        p.placement_optional = true;
+        p.hit_player = hit->controller;
+        p.need_text = fmt::format("{}'s player to put {} down touching {} (or leave it in place)", with, p.disk, with);
+        say_waiting(t);
+        return;
+      }
+    }
+    rules::Action done = action;
+    std::optional<Observed> o = p.observed;
+    if (o) o->verdicts = p.verdicts;
+    std::vector<std::size_t> inputs = p.inputs;
+    std::vector<Warning> warnings = p.warnings;
+    std::vector<DropRead> drops_read = std::move(p.drops_read);
+    pending_.reset();
+    commit(done, t, o, inputs, warnings, std::move(drops_read));
+    read_held_motions();
+    return;
+  }
+}
+
+void Referee::say_waiting(double t) {
+  PendingAction& p = std::get<PendingAction>(*pending_);
+  const char* need = to_string(p.need);
+  // Said once a wait: again only when it moves on (another drop, another ship to put down).
+  std::string key = fmt::format("{}/{}/{}", need, p.needed_drop ? p.needed_drop->index : 0, p.placing);
+  if (key == p.waiting_said) return;
+  p.waiting_said = key;
+  Entry e;
+  e.kind = Entry::Kind::waiting;
+  e.t = t;
+  e.reading = settle_index_;
+  e.inputs = p.inputs;
+  e.waiting.need = need;
+  e.waiting.disk = p.disk;
+  e.waiting.text = p.need_text;
+  if (p.need == Need::drops) e.waiting.drop = p.needed_drop;
+  if (p.need == Need::choice) e.waiting.options = p.options;
+  p.waiting_since = t;
+  log_.push_back(std::move(e));
+}
+
+// --- A drop read from the counters on the table.
+
+void Referee::read_drop(double t) {
+  PendingAction* awaiting = pending_as<PendingAction>();
+  if (!has_counters_ || awaiting == nullptr || awaiting->need != Need::drops || !awaiting->needed_drop ||
+      !awaiting->drop_asked)
+    return;
+  PendingAction& p = *awaiting;
+  CounterReadingInput in = counters_since(p.drop_baseline);
+  in.need = *p.needed_drop;
+  in.answers = p.answers;
+  CounterReading reading = read_counters(in);
+  counters_seen_ = CountersSeen{reading, true, settle_index_, t};
+  if (reading.nothing_dropped()) {
+    p.reading.reset();
+    return;
+  }
+  if (!reading.complete()) {
+    p.reading = std::move(reading);
+    p.need_text = "drops: " + describe_need(*p.needed_drop) + "; on the table: " + p.reading->tally() + "; " +
+                  p.reading->question();
+    return;
+  }
+  DropRead read{settle_index_, t, reading, reading.drop(), std::nullopt, nullptr};
+  // A correction made later stands over what was read here.
+  for (const DropOverride& o : drop_overrides_)
+    if (o.reading == settle_index_) {
+      read.drop = o.drop;
+      read.corrected = o.correction;
+    }
+  p.drops_read.push_back(read);
+  p.drops.push_back(read.drop);
+  p.drop_sources.push_back(fmt::format("the counters on the table at {:.2f} s", t));
+  p.reading.reset();
+  try_complete(t);
+}
+
+// --- What the game waits for, for the screen.
+
+Expectation Referee::expecting() const {
+  Expectation e;
+  if (!set_up_) {
+    e.what = "the table to settle with every disk of the game on it";
+    e.need = Expectation::Need::table;
+    return e;
+  }
+  if (!pending_) {
+    std::string ship = ship_to_act();
+    if (state_.step == rules::Step::game_over) e.what = "nothing: the game is over";
+    else if (!ship.empty()) e.what = ship + " to act: reveal its order, execute it, move it on the table";
+    else e.what = fmt::format("the referee's input ({})", rules::to_string(state_.step));
+    e.disk = ship;
+    return e;
+  }
+  if (const auto* move = pending_as<PendingMove>()) {
+    int speed = 0;
+    for (const rules::ShipState& s : state_.ships)
+      if (s.id == move->ship) speed = s.speed;
+    e.disk = move->ship;
+    e.what = fmt::format("{}'s move: {} of {} flips so far", move->ship, static_cast<int>(move->rests.size()), speed);
+    e.need = Need::table;
+    return e;
+  }
+  if (const auto* heading = pending_as<PendingHeading>()) {
+    e.disk = heading->ship;
+    e.what = heading->ship + " to be turned in place to its new heading (Change Heading)";
+    e.need = Need::table;
+    return e;
+  }
+  if (const auto* launch = pending_as<PendingLaunch>()) {
+    e.disk = launch->launcher;
+    e.what = launch->torpedo.empty() ? "a torpedo disk to be put in " + launch->launcher + "'s bay and launched"
+                                     : launch->torpedo + "'s launch run from " + launch->launcher + "'s bay";
+    e.need = Need::table;
+    return e;
+  }
+  if (const auto* runs = pending_as<PendingTorpedoRuns>()) {
+    std::string left;
+    for (const auto& [id, run] : runs->runs)
+      if (!run.gone && static_cast<int>(run.rests.size()) < run.movement) left += (left.empty() ? "" : ", ") + id;
+    e.what = "the torpedoes' runs at the end of the phase (" + (left.empty() ? std::string("all run") : left) + ")";
+    e.need = Need::table;
+    return e;
+  }
+  const PendingAction& p = std::get<PendingAction>(*pending_);
+  e.disk = p.disk;
+  e.what = p.need_text;
+  e.need = p.need;
+  switch (p.need) {
+    case Need::drops:
+      e.drop = p.needed_drop;
+      e.counters = p.reading;
+      break;
+    case Need::decision:
+      for (const Verdict& v : p.verdicts)
+        if (v.call == Call::too_close && !v.decided) e.undecided.push_back(v);
+      break;
+    case Need::placement: e.placement_optional = p.placement_optional; break;
+    case Need::choice: e.options = p.options; break;
+    case Need::table:
+    case Need::nothing: break;
+  }
+  return e;
+}
+
+}  // namespace diskref::referee
