@@ -41,7 +41,9 @@ TEST(FitTable, RecoversThePosesWithinSigmaAtAnyTiltWithOrWithoutTheFocalLength) 
       EXPECT_NEAR(placement.tilt_deg, tilt, 2.0);
       // EXIF's focal length is a prior of 3 %, not a fact: the tags move it no further than that.
       EXPECT_NEAR(placement.camera_matrix(0, 0), table.focal_px, (focal_given ? 0.03 : 0.05) * table.focal_px);
-      if (focal_given) EXPECT_GT(placement.focal_sigma_px, 0.0);
+      if (focal_given) {
+        EXPECT_GT(placement.focal_sigma_px, 0.0);
+      }
       for (double error : normalised_errors(table, placement)) EXPECT_LT(std::abs(error), 4.0);
       // A 24 mm tag at 60 cm with 0.3 px of corner noise is placed to better than a millimetre.
       for (std::size_t i = 0; i < table.tags.size(); ++i) {
