@@ -30,7 +30,6 @@ class PhotoCommand : public testing::CommandTest {
     std::vector<std::uint8_t> jpeg;
     cv::imencode(".jpg", image, jpeg, {cv::IMWRITE_JPEG_QUALITY, 95});
     jpeg = with_exif(jpeg, ExifSpec{1, 5.1, 26, "Test", "Phone"});
-    cv::imwrite((std::filesystem::path(DISKREF_BINARY_DIR) / "photo_command_table.jpg").string(), image);
     std::ofstream(path("table.jpg"), std::ios::binary).write(reinterpret_cast<const char*>(jpeg.data()), std::streamsize(jpeg.size()));
     std::ofstream(path("disks.json")) << R"({"disks": [
       {"name": "enterprise", "kind": "ship", "shape": {"type": "circle", "diameter_mm": 63.5},

@@ -2,6 +2,8 @@
 // a question chosen afterwards asks the kept photo again, the disks to choose are those seen, and
 // a file that is not there is said at once.
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 
@@ -34,7 +36,8 @@ struct Rig {
                      },
                      0};
   PhotoDispute dispute{registry, {{"rules", {88.9, 25.4}}, {"long", {120.0, 25.4}}}, worker};
-  fs::path photo = fs::temp_directory_path() / "diskref-photo-dispute-test.jpg";
+  // Its own name: CTest runs the tests side by side, and each Rig removes its photo at the end.
+  fs::path photo = fs::temp_directory_path() / ("diskref-photo-dispute-" + std::to_string(::getpid()) + ".jpg");
   Rig() { std::ofstream(photo) << "not read by the fake"; }
   ~Rig() { fs::remove(photo); }
   void settle() {

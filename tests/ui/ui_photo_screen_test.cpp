@@ -26,8 +26,10 @@ namespace {
 namespace fs = std::filesystem;
 using ui::testing::q;
 
+// One folder per test: CTest runs the tests side by side, and each writes its photo and registry.
 fs::path out_dir() {
-  fs::path d = fs::path(DISKREF_BINARY_DIR) / "test-output" / "ui-photo";
+  fs::path d = fs::path(DISKREF_BINARY_DIR) / "test-output" / "ui-photo" /
+               ::testing::UnitTest::GetInstance()->current_test_info()->name();
   fs::create_directories(d);
   return d;
 }
