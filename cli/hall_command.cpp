@@ -3,13 +3,9 @@
 // referee --mqtt ... --table-name NAME`) and serves the hall page, until interrupted (Ctrl-C,
 // SIGTERM) or, with --for S, for S seconds.
 
-#include <atomic>
-#include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <string>
-#include <thread>
 
 #include "cli/commands.h"
 #include "cli/serve_flags.h"
@@ -24,8 +20,6 @@
 namespace diskref::cli {
 namespace {
 
-std::atomic<bool> g_stop{false};
-extern "C" void on_stop_signal(int) { g_stop = true; }
 
 struct HallCommandOptions {
   std::string mqtt;
@@ -44,8 +38,7 @@ int run_hall(const HallCommandOptions& o) {
   if (!(o.for_s >= 0 && o.for_s <= 1e7)) throw io::InputError("", "--for", "must be from 0 to 10000000 s");
   if (o.topic_prefix.empty() || o.topic_prefix.find_first_of("+#") != std::string::npos)
     throw io::InputError("", "--topic-prefix", "\"" + o.topic_prefix + "\": a topic without wildcards (+, #)");
-  std::signal(SIGINT, on_stop_signal);
-  std::signal(SIGTERM, on_stop_signal);
+  stop_serving_on_interrupt();
 
   net::ProblemReports problems([](const std::string& line) { std::fprintf(stderr, "diskref hall: %s\n", line.c_str()); });
   net::FeedHub hub;
@@ -56,9 +49,7 @@ int run_hall(const HallCommandOptions& o) {
                server.url_without_token().c_str());
   if (const std::string notice = net::beyond_loopback_notice(server, serving); !notice.empty())
     std::fprintf(stderr, "diskref hall: %s\n", notice.c_str());
-  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(o.for_s);
-  while (!g_stop && (o.for_s == 0 || std::chrono::steady_clock::now() < end))
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  serve_until_interrupted(o.for_s);
   hub.close();
   return kExitOk;
 }

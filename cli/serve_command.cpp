@@ -5,13 +5,9 @@
 // (the code opens the page: it is at / as well as /photo). Runs until interrupted (Ctrl-C, SIGTERM)
 // or, with --for S, for S seconds.
 
-#include <atomic>
-#include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <string>
-#include <thread>
 
 #include "calibration/camera_model.h"
 #include "cli/commands.h"
@@ -28,8 +24,6 @@
 namespace diskref::cli {
 namespace {
 
-std::atomic<bool> g_stop{false};
-extern "C" void on_serve_stop_signal(int) { g_stop = true; }
 
 struct ServeCommandOptions {
   std::string disks, calib;
@@ -57,8 +51,7 @@ int run_serve(const ServeCommandOptions& o) {
   page.at_root = true;  // the address printed (and its QR code) opens the page
   const photo::PhotoLimits limits = upload_photo_limits(page);
 
-  std::signal(SIGINT, on_serve_stop_signal);
-  std::signal(SIGTERM, on_serve_stop_signal);
+  stop_serving_on_interrupt();
   net::ProblemReports problems([](const std::string& line) { std::fprintf(stderr, "diskref serve: %s\n", line.c_str()); });
   net::FeedHub hub;  // the server's, never published to: no feed is served
   net::HttpFeedServer server(hub, serving, problems);
@@ -68,9 +61,7 @@ int run_serve(const ServeCommandOptions& o) {
   if (const std::string notice = net::beyond_loopback_notice(server, serving); !notice.empty())
     std::fprintf(stderr, "diskref serve: %s\n", notice.c_str());
   std::fflush(stderr);
-  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(o.for_s);
-  while (!g_stop && (o.for_s == 0 || std::chrono::steady_clock::now() < end))
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  serve_until_interrupted(o.for_s);
   hub.close();
   return kExitOk;
 }

@@ -1,7 +1,11 @@
 #include "cli/serve_flags.h"
 
+#include <atomic>
+#include <chrono>
+#include <csignal>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "engine/io/input_error.h"
 #include "net/http_access.h"
@@ -49,6 +53,22 @@ net::HttpFeedOptions http_feed_options(const ServeFlags& f) {
   if (!net::is_loopback(o.listen.host)) o.token = net::new_access_token();
   o.public_read = f.public_read;
   return o;
+}
+
+namespace {
+std::atomic<bool> g_serving_stopped{false};
+extern "C" void on_serving_stop_signal(int) { g_serving_stopped = true; }
+}  // namespace
+
+void stop_serving_on_interrupt() {
+  std::signal(SIGINT, on_serving_stop_signal);
+  std::signal(SIGTERM, on_serving_stop_signal);
+}
+
+void serve_until_interrupted(double for_s) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(for_s);
+  while (!g_serving_stopped && (for_s == 0 || std::chrono::steady_clock::now() < end))
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
 }
 
 }  // namespace diskref::cli

@@ -25,4 +25,9 @@ void add_serve_flags(CLI::App& sub, ServeFlags& flags, const std::string& serve_
 // certificate and key are read here. Throws io::InputError naming the option for bad input.
 net::HttpFeedOptions http_feed_options(const ServeFlags& flags);
 
+// For a program whose only work is serving (`hall`, `serve`): Ctrl-C and TERM end it (installed
+// by the first), then it serves until they come, or `for_s` seconds when that is not 0.
+void stop_serving_on_interrupt();
+void serve_until_interrupted(double for_s);
+
 }  // namespace diskref::cli
