@@ -105,7 +105,7 @@ TEST(PhotoWorker, AnotherQuestionOnTheSamePhotoDoesNotReadItAgain) {
   const nlohmann::json q = nlohmann::json::parse(R"([{"id": "q1", "overlap": {"a": "x", "b": "y"}}])");
   const auto out = w.wait_for(w.ask(q));
   ASSERT_TRUE(out->ruling);
-  EXPECT_EQ(out->ruling->answer.at("answers"), q);
+  EXPECT_EQ(nlohmann::json(out->ruling->answer.at("answers")), q);
   EXPECT_EQ(f.loads, 1);
   EXPECT_EQ(f.rulings, 2);
   // Another photo is read.
