@@ -79,6 +79,24 @@ bool parse_size(const std::string& text, int& width, int& height) {
          width <= kMaxWindowSide && height <= kMaxWindowSide;
 }
 
+// --screenshot and --views-json, checked before any window opens (the photo screen's arguments
+// and the table screen's alike).
+template <typename ScreenArgs>
+void take_screenshot_outputs(const UiOptions& o, ScreenArgs& a) {
+  if (!o.screenshot.empty()) {
+    // OpenCV picks the format from the extension; an unknown one would fail only at the end.
+    if (!cv::haveImageWriter(o.screenshot))
+      throw io::InputError(o.screenshot, "", "cannot be written as an image: give a name ending in .png (or .jpg, .bmp, .tif)");
+    io::check_output_path(o.screenshot);
+    a.screenshot = o.screenshot;
+  }
+  if (!o.views_json.empty()) {
+    if (!a.screenshot) throw io::InputError("", "--views-json", "goes with --screenshot");
+    io::check_output_path(o.views_json);
+    a.views_json = o.views_json;
+  }
+}
+
 int run_ui(const UiOptions& o);
 
 // `diskref ui --disks disks.json` without a camera, a video or a recording: a kitchen table and a
@@ -106,17 +124,7 @@ int run_ui_photo_only(const UiOptions& o) {
     }
   }
   a.template_index = o.template_index;
-  if (!o.screenshot.empty()) {
-    if (!cv::haveImageWriter(o.screenshot))
-      throw io::InputError(o.screenshot, "", "cannot be written as an image: give a name ending in .png (or .jpg, .bmp, .tif)");
-    io::check_output_path(o.screenshot);
-    a.screenshot = o.screenshot;
-  }
-  if (!o.views_json.empty()) {
-    if (!a.screenshot) throw io::InputError("", "--views-json", "goes with --screenshot");
-    io::check_output_path(o.views_json);
-    a.views_json = o.views_json;
-  }
+  take_screenshot_outputs(o, a);
   a.run_seconds = o.seconds;
   if (!parse_size(o.size, a.width, a.height))
     throw io::InputError("", "--size", "expected WIDTHxHEIGHT, at least 640x400 and at most 8192x8192 (got \"" + o.size + "\")");
@@ -214,18 +222,7 @@ int run_ui(const UiOptions& o) {
     a.provenance.command = command_line();
   }
   a.rules_data = o.rules.empty() ? default_rules_data() : fs::path(o.rules);
-  if (!o.screenshot.empty()) {
-    // OpenCV picks the format from the extension; an unknown one would fail only at the end.
-    if (!cv::haveImageWriter(o.screenshot))
-      throw io::InputError(o.screenshot, "", "cannot be written as an image: give a name ending in .png (or .jpg, .bmp, .tif)");
-    io::check_output_path(o.screenshot);
-    a.screenshot = o.screenshot;
-  }
-  if (!o.views_json.empty()) {
-    if (!a.screenshot) throw io::InputError("", "--views-json", "goes with --screenshot");
-    io::check_output_path(o.views_json);
-    a.views_json = o.views_json;
-  }
+  take_screenshot_outputs(o, a);
   a.frames = o.frames;
   a.start_frame = o.start_frame;
   if (a.screenshot && a.frames < 1) a.frames = 1;
