@@ -18,24 +18,11 @@ namespace diskref::photo {
 namespace {
 
 model::DiskRegistry test_registry() {
-  const auto disk = [](const char* name, const char* kind, double diameter, int id, double tag, double thickness) {
-    return nlohmann::json{{"name", name},
-                          {"kind", kind},
-                          {"thickness_mm", thickness},
-                          {"shape", {{"type", "circle"}, {"diameter_mm", diameter}}},
-                          {"tags", {{{"id", id}, {"face", "up"}, {"size_mm", tag}}}}};
-  };
-  const nlohmann::json doc{{"disks",
-                            {disk("enterprise", "ship", 63.5, 10, 24, 2), disk("tderet", "ship", 63.5, 11, 24, 2),
-                             disk("torpedo-1", "torpedo", 25.4, 40, 9.5, 1), disk("klingon", "ship", 63.5, 12, 24, 2)}}};
-  return model::parse_disk_registry(io::JsonCursor(doc, "disks.json"));
+  return model::parse_disk_registry(io::JsonCursor(kitchen_registry_json(), "disks.json"));
 }
 
-// enterprise faces tderet 150 mm away (range margin 92.46 - 86.5 = 5.96 mm); the torpedo lies
-// beside enterprise; klingon is not on the table.
-const std::vector<RenderedDisk> kTable{{"enterprise", 0, 0, 90, 63.5, 24, 2, 10},
-                                       {"tderet", 0, 150, 270, 63.5, 24, 2, 11},
-                                       {"torpedo-1", 55, 30, 10, 25.4, 9.5, 1, 40}};
+// klingon is in the registry but not on the table.
+const std::vector<RenderedDisk>& kTable = kKitchenTable;
 
 const nlohmann::json kQuestions = nlohmann::json::parse(R"([
   {"id": "q1", "range": {"from": "enterprise", "to": "tderet", "template": {"length_mm": 88.9, "width_mm": 25.4}}},

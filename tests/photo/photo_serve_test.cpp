@@ -28,24 +28,12 @@ std::filesystem::path scratch_dir(const std::string& name) {
   return d;
 }
 
+// The kitchen table (tests/photo/rendered_photo.h) without klingon.
 void write_registry(const std::filesystem::path& file) {
-  const auto disk = [](const char* name, const char* kind, double diameter, int id, double tag, double thickness) {
-    return nlohmann::json{{"name", name},
-                          {"kind", kind},
-                          {"thickness_mm", thickness},
-                          {"shape", {{"type", "circle"}, {"diameter_mm", diameter}}},
-                          {"tags", {{{"id", id}, {"face", "up"}, {"size_mm", tag}}}}};
-  };
-  std::ofstream(file) << nlohmann::json{{"disks",
-                                         {disk("enterprise", "ship", 63.5, 10, 24, 2), disk("tderet", "ship", 63.5, 11, 24, 2),
-                                          disk("torpedo-1", "torpedo", 25.4, 40, 9.5, 1)}}}
-                             .dump(1);
+  std::ofstream(file) << photo::kitchen_registry_json(false).dump(1);
 }
 
-// enterprise faces tderet 150 mm away: in range by 5.96 mm with the rules' template.
-const std::vector<photo::RenderedDisk> kTable{{"enterprise", 0, 0, 90, 63.5, 24, 2, 10},
-                                              {"tderet", 0, 150, 270, 63.5, 24, 2, 11},
-                                              {"torpedo-1", 55, 30, 10, 25.4, 9.5, 1, 40}};
+const std::vector<photo::RenderedDisk>& kTable = photo::kKitchenTable;
 
 // The photo as a phone held upright sends it: the pixels stored sideways (turned a quarter
 // counter-clockwise) and EXIF orientation 6 saying to turn them back; upright it is 2000 x 1500.

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
 #include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>
 
@@ -110,6 +111,27 @@ inline cv::Mat render_photo(const std::vector<RenderedDisk>& disks, const PhotoC
   noisy += noise;
   noisy.convertTo(photo, CV_8UC3);
   return photo;
+}
+
+// The kitchen table the photo tests share: enterprise faces tderet 150 mm away (in range by
+// 92.46 - 86.5 = 5.96 mm with the rules' template); the torpedo lies beside enterprise.
+inline const std::vector<RenderedDisk> kKitchenTable{{"enterprise", 0, 0, 90, 63.5, 24, 2, 10},
+                                                     {"tderet", 0, 150, 270, 63.5, 24, 2, 11},
+                                                     {"torpedo-1", 55, 30, 10, 25.4, 9.5, 1, 40}};
+
+// Its registry (spec §4); `with_klingon`: also a ship that stays in the box (not on the table).
+inline nlohmann::json kitchen_registry_json(bool with_klingon = true) {
+  const auto disk = [](const char* name, const char* kind, double diameter, int id, double tag, double thickness) {
+    return nlohmann::json{{"name", name},
+                          {"kind", kind},
+                          {"thickness_mm", thickness},
+                          {"shape", {{"type", "circle"}, {"diameter_mm", diameter}}},
+                          {"tags", {{{"id", id}, {"face", "up"}, {"size_mm", tag}}}}};
+  };
+  nlohmann::json disks = {disk("enterprise", "ship", 63.5, 10, 24, 2), disk("tderet", "ship", 63.5, 11, 24, 2),
+                          disk("torpedo-1", "torpedo", 25.4, 40, 9.5, 1)};
+  if (with_klingon) disks.push_back(disk("klingon", "ship", 63.5, 12, 24, 2));
+  return {{"disks", disks}};
 }
 
 }  // namespace diskref::photo

@@ -36,24 +36,10 @@ fs::path out_dir() {
 
 fs::path diskref_bin() { return fs::path(DISKREF_BINARY_DIR) / "diskref"; }
 
-// The registry of the kitchen table: three ships and a torpedo; klingon stays in the box.
-nlohmann::json registry_json() {
-  const auto disk = [](const char* name, const char* kind, double diameter, int id, double tag, double thickness) {
-    return nlohmann::json{{"name", name},
-                          {"kind", kind},
-                          {"thickness_mm", thickness},
-                          {"shape", {{"type", "circle"}, {"diameter_mm", diameter}}},
-                          {"tags", {{{"id", id}, {"face", "up"}, {"size_mm", tag}}}}};
-  };
-  return {{"disks",
-           {disk("enterprise", "ship", 63.5, 10, 24, 2), disk("tderet", "ship", 63.5, 11, 24, 2),
-            disk("torpedo-1", "torpedo", 25.4, 40, 9.5, 1), disk("klingon", "ship", 63.5, 12, 24, 2)}}};
-}
-
-// enterprise faces tderet 150 mm away: in range by about 6 mm (92.46 - 86.5).
-const std::vector<photo::RenderedDisk> kTable{{"enterprise", 0, 0, 90, 63.5, 24, 2, 10},
-                                              {"tderet", 0, 150, 270, 63.5, 24, 2, 11},
-                                              {"torpedo-1", 55, 30, 10, 25.4, 9.5, 1, 40}};
+// The kitchen table (tests/photo/rendered_photo.h): three ships and a torpedo in the registry;
+// klingon stays in the box.
+nlohmann::json registry_json() { return photo::kitchen_registry_json(); }
+const std::vector<photo::RenderedDisk>& kTable = photo::kKitchenTable;
 
 struct Files {
   fs::path disks, photo;
