@@ -274,6 +274,12 @@ std::string HttpFeedServer::url() const {
 
 int HttpFeedServer::cut_for_slowness() const { return deadlines_->cut(); }
 
+int HttpFeedServer::uploads_open(const std::string& path) const {
+  std::lock_guard lock(pages_mutex_);
+  const auto it = uploads_.find(path);
+  return it == uploads_.end() ? 0 : it->second->open.load();
+}
+
 void HttpFeedServer::add_page(const std::string& path, std::string content_type, std::string body, bool framable,
                               std::string image_sources) {
   auto page =

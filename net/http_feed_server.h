@@ -96,6 +96,8 @@ class HttpFeedServer {
   // The same without the token (for messages that others may see).
   std::string url_without_token() const;
   int open_streams() const { return open_streams_.load(); }
+  // Uploads to `path` taken at their head and not yet ended (0 for a path that takes none).
+  int uploads_open(const std::string& path) const;
   // Connections cut because their request head was not in within limits.request_timeout.
   int cut_for_slowness() const;
 

@@ -13,6 +13,7 @@
 #include "net/feed_hub.h"
 #include "net/http_feed_server.h"
 #include "raw_http.h"
+#include "tests/support/becomes_true.h"
 
 namespace diskref::testing {
 namespace {
@@ -140,22 +141,23 @@ TEST_F(HttpUploadTest, BeyondLoopbackTheTokenIsRequiredAtTheHeadEvenWhenThePages
 
 TEST_F(HttpUploadTest, UploadsBeyondThoseAllowedAtOnceAreRefusedUntilOneEnds) {
   start({}, 1000, 1);
-  // The first upload's head is in, its body not yet: it holds the one place.
+  // The first upload's head is in, its body not yet: it holds the one place. Nothing else has
+  // asked yet, so the one upload the server counts is this one (the server reads the head on its
+  // own thread: wait until it has, on its count, not on a clock).
   const int first = connect_loopback(port());
   send_all(first, post_head("/up", 10));
-  // The server has taken it once a second one is refused: ask until it is (the first's head may
-  // not have been read yet), never longer than the test's own timeout.
-  std::string second;
-  for (int i = 0; i < 1000 && status(second) != "HTTP/1.1 503"; ++i) second = exchange(port(), post_head("/up", 3) + "abc", 10s);
+  ASSERT_TRUE(becomes_true([&] { return server_->uploads_open("/up") == 1; }));
+  const std::string second = exchange(port(), post_head("/up", 3) + "abc", 10s);
   EXPECT_EQ(status(second), "HTTP/1.1 503") << second;
   EXPECT_NE(second.find("Retry-After"), std::string::npos) << second;
-  // The first completes and is answered; its place is free again.
+  EXPECT_EQ(handled(), 0u);
+  // The first completes and is answered; once it has ended its place is free again.
   send_all(first, std::string(10, 'y'));
   EXPECT_EQ(status(receive_for(first, 10s)), "HTTP/1.1 200");
   ::close(first);
-  std::string third;
-  for (int i = 0; i < 1000 && status(third) != "HTTP/1.1 200"; ++i) third = whole_answer(post_head("/up", 3) + "abc");
-  EXPECT_EQ(status(third), "HTTP/1.1 200") << third;
+  ASSERT_TRUE(becomes_true([&] { return server_->uploads_open("/up") == 0; }));
+  EXPECT_EQ(status(whole_answer(post_head("/up", 3) + "abc")), "HTTP/1.1 200");
+  EXPECT_EQ(handled(), 2u);
 }
 
 TEST_F(HttpUploadTest, ABodyThatDoesNotArriveWithinItsTimeIsCut) {
