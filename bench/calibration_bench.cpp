@@ -26,9 +26,9 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <sys/utsname.h>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
-#include <sys/utsname.h>
 
 #include "calibration/cross_validation.h"
 #include "calibration/lens_calibration.h"
@@ -58,10 +58,11 @@ std::string header() {
   utsname u{};
   uname(&u);
   const std::string cpu = command_output("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'");
-  const std::string commit = command_output("git -C " DISKREF_SOURCE_DIR " rev-parse --short HEAD") +
-                             (command_output("git -C " DISKREF_SOURCE_DIR " status --porcelain --untracked-files=no").empty()
-                                  ? ""
-                                  : " (with uncommitted changes)");
+  const std::string commit =
+      command_output("git -C " DISKREF_SOURCE_DIR " rev-parse --short HEAD") +
+      (command_output("git -C " DISKREF_SOURCE_DIR " status --porcelain --untracked-files=no").empty()
+           ? ""
+           : " (with uncommitted changes)");
   return fmt::format("Written by `build/bench/calibration_bench` on {}, commit {}, {} {} ({}, {} threads).\n\n", date,
                      commit, u.sysname, u.machine, cpu, std::thread::hardware_concurrency());
 }
@@ -92,13 +93,15 @@ ViewSet load_set(const std::string& name, const fs::path& dir, const calib::Boar
     images.emplace_back(f, std::move(gray));
   }
   if (sizes.empty()) return set;
-  const auto mode = std::max_element(sizes.begin(), sizes.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  const auto mode =
+      std::max_element(sizes.begin(), sizes.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
   set.image_size = cv::Size(mode->first.first, mode->first.second);
   std::vector<calib::ViewCandidate> candidates;
   for (const auto& [f, gray] : images) {
     if (gray.size() != set.image_size) continue;
     ++set.images;
-    if (auto c = calib::examine_view(gray, cv::Mat(), board, f.filename().string())) candidates.push_back(std::move(*c));
+    if (auto c = calib::examine_view(gray, cv::Mat(), board, f.filename().string()))
+      candidates.push_back(std::move(*c));
   }
   set.found = static_cast<int>(candidates.size());
   calib::ViewSelection selection = calib::select_views(std::move(candidates), set.image_size);
@@ -145,7 +148,8 @@ SetResult measure_set(ViewSet set) {
 }
 
 void write_sets(std::ostream& md, const std::vector<SetResult>& results) {
-  md << "| set | images | board found | dropped before the fit | outliers dropped | views kept | lens model (held-out RMS px by "
+  md << "| set | images | board found | dropped before the fit | outliers dropped | views kept | lens model (held-out "
+        "RMS px by "
         "model) | sigma central 80 % median / p90 / max px | sigma whole image max px | fit RMS px |\n"
         "|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& r : results) {
@@ -225,14 +229,15 @@ void write_renders(std::ostream& md, int seeds) {
     sum_whole += in_whole;
     sum_central += in_central;
     ++done;
-    md << fmt::format("| {} | {} | {} | {:.3f} / {:.3f} | {:.3f} / {:.3f} | {:.3f} / {:.3f} | {:.0f} % | {:.0f} % |\n", seed,
-                      cal.views.size(), calib::lens_model_name(cal.model), ew.median, ew.max, ec.median, ec.max,
+    md << fmt::format("| {} | {} | {} | {:.3f} / {:.3f} | {:.3f} / {:.3f} | {:.3f} / {:.3f} | {:.0f} % | {:.0f} % |\n",
+                      seed, cal.views.size(), calib::lens_model_name(cal.model), ew.median, ew.max, ec.median, ec.max,
                       sw.median, sw.max, 100 * in_whole, 100 * in_central);
   }
   if (done)
-    md << fmt::format("\nMean share within 2 predicted sigma over {} renders: whole image {:.0f} %, central 80 % {:.0f} % "
-                      "(goal 90–99 %).\n",
-                      done, 100 * sum_whole / done, 100 * sum_central / done);
+    md << fmt::format(
+        "\nMean share within 2 predicted sigma over {} renders: whole image {:.0f} %, central 80 % {:.0f} % "
+        "(goal 90–99 %).\n",
+        done, 100 * sum_whole / done, 100 * sum_central / done);
 }
 
 }  // namespace
@@ -243,9 +248,12 @@ int main(int argc, char** argv) {
   int render_seeds = 4;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
-    if (flag == "--out") out = argv[i + 1];
-    else if (flag == "--shared") shared = argv[i + 1];
-    else if (flag == "--render-seeds") render_seeds = std::stoi(argv[i + 1]);
+    if (flag == "--out")
+      out = argv[i + 1];
+    else if (flag == "--shared")
+      shared = argv[i + 1];
+    else if (flag == "--render-seeds")
+      render_seeds = std::stoi(argv[i + 1]);
     else {
       std::fprintf(stderr, "usage: calibration_bench [--out FILE] [--shared DIR] [--render-seeds N]\n");
       return 2;
@@ -261,8 +269,9 @@ int main(int argc, char** argv) {
 
   md << "## OpenCV's sample photographs (tests/data/real-chessboard-photos, 640x480)\n\n";
   std::vector<SetResult> samples;
-  samples.push_back(measure_set(load_set("left*.jpg, chessboard 9x6", fs::path(DISKREF_TEST_DATA_DIR) / "real-chessboard-photos",
-                                         calib::ChessboardSpec{{9, 6}, 25.0})));
+  samples.push_back(
+      measure_set(load_set("left*.jpg, chessboard 9x6", fs::path(DISKREF_TEST_DATA_DIR) / "real-chessboard-photos",
+                           calib::ChessboardSpec{{9, 6}, 25.0})));
   write_sets(md, samples);
 
   md << "\n## One LifeCam HD-3000, chessboard and ChArUco (../shared/testdata/real-calibration)\n\n";
@@ -277,8 +286,10 @@ int main(int argc, char** argv) {
     const calib::BoardSpec charuco = calib::CharucoSpec{{8, 8}, 25.4, 19.05, "DICT_4X4_1000"};
     std::vector<SetResult> sets;
     for (const char* mode : {"1280x720", "640x480"}) {
-      sets.push_back(measure_set(load_set(std::string("chessboard ") + mode, shared / (std::string("chessboard_") + mode), chess)));
-      sets.push_back(measure_set(load_set(std::string("ChArUco ") + mode, shared / (std::string("charuco_") + mode), charuco)));
+      sets.push_back(measure_set(
+          load_set(std::string("chessboard ") + mode, shared / (std::string("chessboard_") + mode), chess)));
+      sets.push_back(
+          measure_set(load_set(std::string("ChArUco ") + mode, shared / (std::string("charuco_") + mode), charuco)));
     }
     write_sets(md, sets);
     md << "\nChessboard against ChArUco of the same mode (each with its own model), over the central 80 %:\n\n"

@@ -81,7 +81,9 @@ using nlohmann::json;
 bool verbose = false;
 fs::path crops_dir;  // --crops: a picture of every counter read wrong, or asked about though flat & clear
 
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
 
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
@@ -93,15 +95,24 @@ double median(std::vector<double> v) {
 enum class Truth { flat_clear, leaning, on_disk, edge, under, covered, off_area, beside_unseen, gone };
 const char* to_string(Truth t) {
   switch (t) {
-    case Truth::flat_clear: return "flat & clear";
-    case Truth::leaning: return "leaning";
-    case Truth::on_disk: return "on a disk";
-    case Truth::edge: return "on its edge";
-    case Truth::under: return "under another";
-    case Truth::covered: return "covered";
-    case Truth::off_area: return "across the edge";
-    case Truth::beside_unseen: return "beside one out of sight";
-    case Truth::gone: return "gone";
+    case Truth::flat_clear:
+      return "flat & clear";
+    case Truth::leaning:
+      return "leaning";
+    case Truth::on_disk:
+      return "on a disk";
+    case Truth::edge:
+      return "on its edge";
+    case Truth::under:
+      return "under another";
+    case Truth::covered:
+      return "covered";
+    case Truth::off_area:
+      return "across the edge";
+    case Truth::beside_unseen:
+      return "beside one out of sight";
+    case Truth::gone:
+      return "gone";
   }
   return "?";
 }
@@ -111,10 +122,10 @@ struct Tally {
   int clear = 0, read_right = 0, misread = 0, clear_asked = 0;
   int not_clear = 0, reported = 0, read_not_clear = 0;
   std::map<Truth, int> by_truth;
-  int read_before_rest = 0;  // a drop read while one of its counters still moved (must be 0)
-  int complete = 0;          // drops read whole (every counter read): what the rules would be given
-  int complete_right = 0;    // ...whose hits are the truth's
-  int unread_drops = 0;      // drops never read (no settle after them)
+  int read_before_rest = 0;            // a drop read while one of its counters still moved (must be 0)
+  int complete = 0;                    // drops read whole (every counter read): what the rules would be given
+  int complete_right = 0;              // ...whose hits are the truth's
+  int unread_drops = 0;                // drops never read (no settle after them)
   std::vector<double> latency_s;       // drops no hand was held over
   std::vector<double> hand_latency_s;  // drops a hand was held over
   std::vector<double> work_ms;         // the tracker's and the reading's work on the result's frame
@@ -150,7 +161,7 @@ struct Scene {
 };
 
 struct Drop {
-  double begins = 0;    // the hand comes (the drop asked for by then)
+  double begins = 0;  // the hand comes (the drop asked for by then)
   double released = 0;
   double rested = 0;    // the last of its counters stopped moving
   double ends = 1e300;  // the next hand comes to gather them
@@ -181,7 +192,8 @@ std::string says(const referee::CounterReading& r) {
 
 geom::PlacedShape outline_at(const Scene& s, std::size_t disk, const simulator::DiskInstant& d) {
   return {s.scenario.registry.disks()[disk].shape,
-          geom::Pose::from_degrees(d.translation[0], d.translation[1], std::atan2(d.rotation(1, 0), d.rotation(0, 0)) * 180 / CV_PI)};
+          geom::Pose::from_degrees(d.translation[0], d.translation[1],
+                                   std::atan2(d.rotation(1, 0), d.rotation(0, 0)) * 180 / CV_PI)};
 }
 
 // The truth of one counter of a drop at the moment it was read.
@@ -192,10 +204,14 @@ Truth truth_of(const Scene& s, const simulator::GroundTruth& gt, const simulator
     if (d.disk == landing.disk) me = &d;
   if (me == nullptr) return Truth::gone;
   switch (landing.kind) {
-    case simulator::CounterRestKind::leaning: return Truth::leaning;
-    case simulator::CounterRestKind::on_disk: return Truth::on_disk;
-    case simulator::CounterRestKind::edge: return Truth::edge;
-    case simulator::CounterRestKind::flat: break;
+    case simulator::CounterRestKind::leaning:
+      return Truth::leaning;
+    case simulator::CounterRestKind::on_disk:
+      return Truth::on_disk;
+    case simulator::CounterRestKind::edge:
+      return Truth::edge;
+    case simulator::CounterRestKind::flat:
+      break;
   }
   // Another lying on or against it (or, generated so, crossing its outline).
   const geom::PlacedShape self = outline_at(s, landing.disk, *me);
@@ -212,7 +228,8 @@ Truth truth_of(const Scene& s, const simulator::GroundTruth& gt, const simulator
   }
   for (const simulator::DiskInstant& d : at.disks) {
     if (d.disk == landing.disk) continue;
-    if (geom::signed_distance(self, outline_at(s, d.disk, d)).distance < -0.5 && d.translation[2] > 0.5) return Truth::under;
+    if (geom::signed_distance(self, outline_at(s, d.disk, d)).distance < -0.5 && d.translation[2] > 0.5)
+      return Truth::under;
   }
   if (!gt.tag_visible(at, *me)) return Truth::covered;
   const geom::Vec2 area = s.scenario.table.play_area_mm;
@@ -234,8 +251,9 @@ Truth truth_of(const Scene& s, const simulator::GroundTruth& gt, const simulator
 
 // The frame around a counter, four times enlarged: the truth's outlines of it and of what it rests
 // on (red), the foreign parts' outlines as the tracker gave them (green), the parts it gave as boxes (blue).
-void write_crop(const fs::path& file, const cv::Mat& frame, const calib::CameraPose& pose, const model::TrackFrame& track,
-                const Scene& scene, const simulator::SceneInstant& at, const std::string& name, const std::string& on) {
+void write_crop(const fs::path& file, const cv::Mat& frame, const calib::CameraPose& pose,
+                const model::TrackFrame& track, const Scene& scene, const simulator::SceneInstant& at,
+                const std::string& name, const std::string& on) {
   const model::DiskRegistry& registry = scene.scenario.registry;
   const simulator::DiskInstant* me = nullptr;
   for (const simulator::DiskInstant& d : at.disks)
@@ -247,14 +265,18 @@ void write_crop(const fs::path& file, const cv::Mat& frame, const calib::CameraP
     for (double dy : {-span, span}) corners.emplace_back(me->translation[0] + dx, me->translation[1] + dy, 0.0);
   std::vector<cv::Point2d> px = calib::image_from_table(pose, corners);
   double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
-  for (const cv::Point2d& p : px) x0 = std::min(x0, p.x), y0 = std::min(y0, p.y), x1 = std::max(x1, p.x), y1 = std::max(y1, p.y);
-  const cv::Rect roi = cv::Rect(cv::Point(static_cast<int>(x0), static_cast<int>(y0)), cv::Point(static_cast<int>(x1), static_cast<int>(y1))) &
+  for (const cv::Point2d& p : px)
+    x0 = std::min(x0, p.x), y0 = std::min(y0, p.y), x1 = std::max(x1, p.x), y1 = std::max(y1, p.y);
+  const cv::Rect roi = cv::Rect(cv::Point(static_cast<int>(x0), static_cast<int>(y0)),
+                                cv::Point(static_cast<int>(x1), static_cast<int>(y1))) &
                        cv::Rect(cv::Point(), frame.size());
   if (roi.area() == 0) return;
   constexpr int k = 4;
   cv::Mat out;
   cv::resize(frame(roi), out, roi.size() * k, 0, 0, cv::INTER_NEAREST);
-  auto to_out = [&](const cv::Point2d& p) { return cv::Point(static_cast<int>((p.x - roi.x) * k), static_cast<int>((p.y - roi.y) * k)); };
+  auto to_out = [&](const cv::Point2d& p) {
+    return cv::Point(static_cast<int>((p.x - roi.x) * k), static_cast<int>((p.y - roi.y) * k));
+  };
   auto outline = [&](const std::vector<cv::Point3d>& ring, const cv::Scalar& colour) {
     std::vector<cv::Point> pts;
     for (const cv::Point2d& p : calib::image_from_table(pose, ring)) pts.push_back(to_out(p));
@@ -264,7 +286,8 @@ void write_crop(const fs::path& file, const cv::Mat& frame, const calib::CameraP
     const std::string& n = registry.disks()[d.disk].name;
     if (n != name && n != on) continue;
     std::vector<cv::Point3d> ring;
-    for (const geom::Vec2& p : geom::outline_polygon(outline_at(scene, d.disk, d), 7.5)) ring.emplace_back(p.x, p.y, d.translation[2]);
+    for (const geom::Vec2& p : geom::outline_polygon(outline_at(scene, d.disk, d), 7.5))
+      ring.emplace_back(p.x, p.y, d.translation[2]);
     outline(ring, cv::Scalar(0, 0, 255));
   }
   for (const model::ForeignBox& b : track.foreign) {
@@ -293,8 +316,8 @@ Tally run_variant(const simulator::DropVariant& v, const fs::path& root, const f
   simulator::GroundTruth gt(scene.model, scene.scenario.rig);
   // A game file beside the video, to watch these drops on the companion screen; loaded here as
   // the screen will load it.
-  io::write_file_atomically(dir / "game.json",
-                            simulator::drop_variant_game(fs::path(DISKREF_SOURCE_DIR) / "data" / "rules").dump(1) + "\n");
+  io::write_file_atomically(
+      dir / "game.json", simulator::drop_variant_game(fs::path(DISKREF_SOURCE_DIR) / "data" / "rules").dump(1) + "\n");
   (void)referee::load_game_file(dir / "game.json", table, registry);
 
   // The drops, from the timeline.
@@ -336,7 +359,8 @@ Tally run_variant(const simulator::DropVariant& v, const fs::path& root, const f
       // Every settle after the drop until the next hand comes reads it again, as the referee does
       // while the drop waits; the result is the first complete reading, else the last.
       for (Drop& d : drops) {
-        if (!d.baseline || (d.reading && d.reading->complete()) || settle->t < d.released || settle->t >= d.ends) continue;
+        if (!d.baseline || (d.reading && d.reading->complete()) || settle->t < d.released || settle->t >= d.ends)
+          continue;
         referee::CounterReadingInput in;
         in.need.purpose = "damage";
         in.need.subject = "bench";
@@ -414,15 +438,20 @@ Tally run_variant(const simulator::DropVariant& v, const fs::path& root, const f
         if (!read) ++tally.clear_asked;
       } else {
         ++tally.not_clear;
-        if (read) ++tally.read_not_clear;
-        else ++tally.reported;
+        if (read)
+          ++tally.read_not_clear;
+        else
+          ++tally.reported;
       }
       if (verbose || (truth == Truth::flat_clear && !right) || (truth != Truth::flat_clear && read))
-        std::fprintf(stderr, "  %s drop %zu %s (%s, truth face %s): %s%s\n", v.name.c_str(), k, name.c_str(), to_string(truth),
-                     std::string(model::to_string(l->pose.face)).c_str(),
-                     seen == nullptr ? "not seen" : read ? (right ? "read right" : "MISREAD") : "asked",
+        std::fprintf(stderr, "  %s drop %zu %s (%s, truth face %s): %s%s\n", v.name.c_str(), k, name.c_str(),
+                     to_string(truth), std::string(model::to_string(l->pose.face)).c_str(),
+                     seen == nullptr ? "not seen"
+                     : read          ? (right ? "read right" : "MISREAD")
+                                     : "asked",
                      seen != nullptr && !seen->why.empty() ? (": " + seen->why).c_str() : "");
-      if (!crops_dir.empty() && d.table_pose && ((truth == Truth::flat_clear && !right) || (truth != Truth::flat_clear && read)))
+      if (!crops_dir.empty() && d.table_pose &&
+          ((truth == Truth::flat_clear && !right) || (truth != Truth::flat_clear && read)))
         write_crop(crops_dir / fmt::format("{}-drop{}-{}.png", v.name, k, name), d.picture, *d.table_pose, d.read_from,
                    scene, at, name, l->on);
       if (verbose && l->on.empty() && truth != Truth::flat_clear)
@@ -438,9 +467,10 @@ Tally run_variant(const simulator::DropVariant& v, const fs::path& root, const f
         std::string on_truth;
         for (const simulator::DiskInstant& di : at.disks)
           if (registry.disks()[di.disk].name == l->on)
-            on_truth = fmt::format(", truly at ({:.1f}, {:.1f}, z {:.1f})", di.translation[0], di.translation[1], di.translation[2]);
-        std::fprintf(stderr, "      on %s (%s%s); it lies at (%.1f, %.1f); %zu foreign parts\n", l->on.c_str(), on_seen.c_str(),
-                     on_truth.c_str(), l->pose.x, l->pose.y, static_cast<std::size_t>(n_foreign));
+            on_truth = fmt::format(", truly at ({:.1f}, {:.1f}, z {:.1f})", di.translation[0], di.translation[1],
+                                   di.translation[2]);
+        std::fprintf(stderr, "      on %s (%s%s); it lies at (%.1f, %.1f); %zu foreign parts\n", l->on.c_str(),
+                     on_seen.c_str(), on_truth.c_str(), l->pose.x, l->pose.y, static_cast<std::size_t>(n_foreign));
         for (const model::ForeignBox& b : f.foreign)
           std::fprintf(stderr, "        part (%.0f..%.0f, %.0f..%.0f) %zu points, against %s\n", b.x0, b.x1, b.y0, b.y1,
                        b.outline.size(), fmt::format("{}", fmt::join(b.against, ",")).c_str());
@@ -453,22 +483,23 @@ Tally run_variant(const simulator::DropVariant& v, const fs::path& root, const f
   return tally;
 }
 
-std::string percent(int part, int whole) { return whole == 0 ? "-" : fmt::format("{:.1f} %", 100.0 * part / whole); }
+std::string percent(int part, int whole) {
+  return whole == 0 ? "-" : fmt::format("{:.1f} %", 100.0 * part / whole);
+}
 
 void print_row(const std::string& name, const Tally& t) {
   std::string kinds;
   for (const auto& [k, n] : t.by_truth)
     if (k != Truth::flat_clear) kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", n, to_string(k));
   std::printf("| %s | %s | %d | %d | %d | %d / %d (%s) | %d | %d | %d | %s | %d / %d | %d | %s | %s |\n", name.c_str(),
-              t.px_per_cell > 0 ? fmt::format("{:.1f}", t.px_per_cell).c_str() : "-", t.drops, t.counters, t.clear, t.read_right, t.clear, percent(t.read_right, t.clear).c_str(),
-              t.misread, t.clear_asked, t.not_clear, kinds.empty() ? "-" : kinds.c_str(), t.reported, t.not_clear,
-              t.read_not_clear,
+              t.px_per_cell > 0 ? fmt::format("{:.1f}", t.px_per_cell).c_str() : "-", t.drops, t.counters, t.clear,
+              t.read_right, t.clear, percent(t.read_right, t.clear).c_str(), t.misread, t.clear_asked, t.not_clear,
+              kinds.empty() ? "-" : kinds.c_str(), t.reported, t.not_clear, t.read_not_clear,
               t.latency_s.empty() ? "-"
                                   : fmt::format("{:.0f} / {:.0f} ms", 1e3 * median(t.latency_s),
                                                 1e3 * *std::max_element(t.latency_s.begin(), t.latency_s.end()))
                                         .c_str(),
-              t.hand_latency_s.empty() ? "-"
-                                       : fmt::format("{:.1f} s", median(t.hand_latency_s)).c_str());
+              t.hand_latency_s.empty() ? "-" : fmt::format("{:.1f} s", median(t.hand_latency_s)).c_str());
 }
 
 }  // namespace
@@ -507,7 +538,9 @@ int main(int argc, char** argv) {
     } else if (a == "--scenarios") {
       scenarios_only = true;
     } else {
-      std::fprintf(stderr, "usage: counter_drops [--root DIR] [--only NAME,...] [--verbose] [--crops DIR] [--reseed K] [--scenarios]\n");
+      std::fprintf(
+          stderr,
+          "usage: counter_drops [--root DIR] [--only NAME,...] [--verbose] [--crops DIR] [--reseed K] [--scenarios]\n");
       return 2;
     }
   }
@@ -515,13 +548,14 @@ int main(int argc, char** argv) {
   if (reseed != 0) {
     for (simulator::DropVariant& v : variants) v.seed += reseed;
     if (!root_given) root += fmt::format("-reseed-{}", reseed);
-    std::printf("drops anew: every variant's seed plus %llu, rendered in %s\n\n", static_cast<unsigned long long>(reseed),
-                root.string().c_str());
+    std::printf("drops anew: every variant's seed plus %llu, rendered in %s\n\n",
+                static_cast<unsigned long long>(reseed), root.string().c_str());
   }
   fs::create_directories(root);
   if (scenarios_only) {
     // Only the scenarios, for `diskref render`: ROOT/NAME.json.
-    for (const simulator::DropVariant& v : variants) std::ofstream(root / (v.name + ".json")) << simulator::varied_drops(v).dump(1) << "\n";
+    for (const simulator::DropVariant& v : variants)
+      std::ofstream(root / (v.name + ".json")) << simulator::varied_drops(v).dump(1) << "\n";
     return 0;
   }
   Tally all;
@@ -532,15 +566,21 @@ int main(int argc, char** argv) {
     rows.emplace_back(v.name, t);
     all.add(t);
   }
-  std::printf("| camera | px/cell (middle) | drops | counters | flat & clear | read right | misread | flat & clear asked | not clear | "
-              "which | reported unreadable | read though not clear | rest → result, median / max | with a hand held still |\n");
+  std::printf(
+      "| camera | px/cell (middle) | drops | counters | flat & clear | read right | misread | flat & clear asked | not "
+      "clear | "
+      "which | reported unreadable | read though not clear | rest → result, median / max | with a hand held still |\n");
   std::printf("|---|---:|---:|---:|---:|---|---:|---:|---:|---|---|---:|---|---|\n");
   for (const auto& [name, t] : rows) print_row(name, t);
   print_row("**all**", all);
-  std::printf("\nmisread: %d; read though not flat & clear: %d; drops read while a counter still moved: %d; drops never read: %d\n",
-              all.misread, all.read_not_clear, all.read_before_rest, all.unread_drops);
-  std::printf("drops read whole (every counter read, no question: the rules given the drop): %d of %d, their hits the truth's: %d\n",
-              all.complete, all.drops, all.complete_right);
+  std::printf(
+      "\nmisread: %d; read though not flat & clear: %d; drops read while a counter still moved: %d; drops never read: "
+      "%d\n",
+      all.misread, all.read_not_clear, all.read_before_rest, all.unread_drops);
+  std::printf(
+      "drops read whole (every counter read, no question: the rules given the drop): %d of %d, their hits the truth's: "
+      "%d\n",
+      all.complete, all.drops, all.complete_right);
   const auto slow = std::count_if(all.latency_s.begin(), all.latency_s.end(), [](double s) { return s > 0.3; });
   std::printf("drops no hand was held over, read: %zu; their result more than 300 ms after the counters settled: %ld\n",
               all.latency_s.size(), static_cast<long>(slow));

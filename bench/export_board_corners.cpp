@@ -49,7 +49,8 @@ int main(int argc, char** argv) {
   const fs::path dir = argv[1];
   const std::string kind = argv[2];
   cv::Size grid;
-  if (!parse_grid_size(argv[3], grid)) return export_usage(std::string("board size '") + argv[3] + "' is not COLSxROWS");
+  if (!parse_grid_size(argv[3], grid))
+    return export_usage(std::string("board size '") + argv[3] + "' is not COLSxROWS");
   calib::BoardSpec board;
   try {
     if (kind == "chessboard" && argc == 5) {
@@ -62,7 +63,8 @@ int main(int argc, char** argv) {
       spec.dictionary = argv[6];
       board = spec;
     } else {
-      return export_usage("board must be 'chessboard COLSxROWS SQUARE_MM' or 'charuco COLSxROWS SQUARE_MM MARKER_MM DICT'");
+      return export_usage(
+          "board must be 'chessboard COLSxROWS SQUARE_MM' or 'charuco COLSxROWS SQUARE_MM MARKER_MM DICT'");
     }
     calib::validate_board(board);
   } catch (const std::exception& e) {
@@ -88,7 +90,8 @@ int main(int argc, char** argv) {
     images.emplace_back(f, std::move(gray));
   }
   if (sizes.empty()) return export_usage(dir.string() + ": no .jpg or .png image");
-  const auto mode = std::max_element(sizes.begin(), sizes.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  const auto mode =
+      std::max_element(sizes.begin(), sizes.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
   const cv::Size image_size(mode->first.first, mode->first.second);
   const cv::Size corners = calib::corner_grid(board);
   const int n = corners.width * corners.height;
@@ -104,10 +107,14 @@ int main(int argc, char** argv) {
     }
     ++found;
     std::vector<const cv::Point2f*> by_id(static_cast<std::size_t>(n), nullptr);
-    for (std::size_t i = 0; i < c->view.corner_ids.size(); ++i) by_id[static_cast<std::size_t>(c->view.corner_ids[i])] = &c->view.image_points[i];
+    for (std::size_t i = 0; i < c->view.corner_ids.size(); ++i)
+      by_id[static_cast<std::size_t>(c->view.corner_ids[i])] = &c->view.image_points[i];
     for (const cv::Point2f* p : by_id) {
-      if (p) std::printf("%s %.4f %.4f 0\n", f.filename().string().c_str(), static_cast<double>(p->x), static_cast<double>(p->y));
-      else std::printf("%s - - -\n", f.filename().string().c_str());
+      if (p)
+        std::printf("%s %.4f %.4f 0\n", f.filename().string().c_str(), static_cast<double>(p->x),
+                    static_cast<double>(p->y));
+      else
+        std::printf("%s - - -\n", f.filename().string().c_str());
     }
   }
   std::fprintf(stderr, "%s: board found in %d of %d images of %dx%d\n", dir.string().c_str(), found,

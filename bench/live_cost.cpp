@@ -23,10 +23,10 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
-#include <nlohmann/json.hpp>
 
 #include "bench/paced_mjpeg_server.h"
 #include "calibration/camera_model.h"
@@ -56,8 +56,10 @@ std::vector<std::vector<unsigned char>> frames_as_jpegs(const fs::path& video, i
   std::vector<std::vector<unsigned char>> out;
   cv::Mat frame, sized;
   while (static_cast<int>(out.size()) < count && capture.read(frame)) {
-    if (scale != 1.0) cv::resize(frame, sized, {}, scale, scale, cv::INTER_LINEAR);
-    else sized = frame;
+    if (scale != 1.0)
+      cv::resize(frame, sized, {}, scale, scale, cv::INTER_LINEAR);
+    else
+      sized = frame;
     out.emplace_back();
     cv::imencode(".jpg", sized, out.back(), {cv::IMWRITE_JPEG_QUALITY, 90});  // a phone app's quality
   }
@@ -128,10 +130,13 @@ int main(int argc, char** argv) {
   const fs::path record_dir = fs::temp_directory_path() / "diskref-live-cost-recording";
   const int count = static_cast<int>(seconds * kCameraFps);
   std::printf("# What a live camera costs: the stream read, tracked, refereed and recorded\n\n");
-  std::printf("The skirmish sample served as a phone's MJPEG stream on loopback at %.0f frames a second for %.0f s "
-              "(JPEG quality 90); %u cores. CPU is CPU seconds per second of video (1.0: one core busy).\n\n",
-              kCameraFps, seconds, std::thread::hardware_concurrency());
-  std::printf("| stream | baseline CPU (read + decode) | pipeline CPU (the live referee) | ratio | frames lost (baseline) | frames lost (pipeline) |\n");
+  std::printf(
+      "The skirmish sample served as a phone's MJPEG stream on loopback at %.0f frames a second for %.0f s "
+      "(JPEG quality 90); %u cores. CPU is CPU seconds per second of video (1.0: one core busy).\n\n",
+      kCameraFps, seconds, std::thread::hardware_concurrency());
+  std::printf(
+      "| stream | baseline CPU (read + decode) | pipeline CPU (the live referee) | ratio | frames lost (baseline) | "
+      "frames lost (pipeline) |\n");
   std::printf("|---|---|---|---|---|---|\n");
   for (const auto& [name, scale] : {std::pair<const char*, double>{"1080p30", 1.0}, {"4K30 (upscaled)", 2.0}}) {
     std::fprintf(stderr, "live_cost: %s: encoding %d frames\n", name, count);

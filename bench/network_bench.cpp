@@ -45,9 +45,15 @@ long kib_of(const char* field) {
     if (line.rfind(field, 0) == 0) return std::stol(line.substr(std::string(field).size()));
   return -1;
 }
-long rss_kib() { return kib_of("VmRSS:"); }
-long peak_kib() { return kib_of("VmHWM:"); }
-void reset_peak() { std::ofstream("/proc/self/clear_refs") << "5"; }
+long rss_kib() {
+  return kib_of("VmRSS:");
+}
+long peak_kib() {
+  return kib_of("VmHWM:");
+}
+void reset_peak() {
+  std::ofstream("/proc/self/clear_refs") << "5";
+}
 
 std::string command_output(const std::string& command) {
   std::string out;
@@ -66,24 +72,45 @@ std::string real_state(int table, int turn) {
   nlohmann::json disks = nlohmann::json::array(), poses = nlohmann::json::array();
   for (int d = 0; d < 40; ++d) {
     const std::string name = "disk-" + std::to_string(d);
-    disks.push_back({{"name", name}, {"kind", d < 4 ? "ship" : "terrain"},
-                     {"shape", {{"type", "circle"}, {"diameter_mm", 60.0 + d}}}, {"tags", {{{"id", d}, {"size_mm", 30}}}},
+    disks.push_back({{"name", name},
+                     {"kind", d < 4 ? "ship" : "terrain"},
+                     {"shape", {{"type", "circle"}, {"diameter_mm", 60.0 + d}}},
+                     {"tags", {{{"id", d}, {"size_mm", 30}}}},
                      {"color", "#9e9e9e"}});
-    poses.push_back({{"name", name}, {"x", 100.5 + d * 10.25}, {"y", 200.75 + table}, {"heading", 33.3 + turn},
-                     {"sigma_mm", 0.41}, {"state", "visible"}, {"face", "up"}});
+    poses.push_back({{"name", name},
+                     {"x", 100.5 + d * 10.25},
+                     {"y", 200.75 + table},
+                     {"heading", 33.3 + turn},
+                     {"sigma_mm", 0.41},
+                     {"state", "visible"},
+                     {"face", "up"}});
   }
   nlohmann::json ships = nlohmann::json::array();
   for (int s = 0; s < 4; ++s)
-    ships.push_back({{"id", "disk-" + std::to_string(s)}, {"name", "USS Ship " + std::to_string(s)}, {"controller", "Player"},
-                     {"speed", 3}, {"max_speed", 6}, {"shields", 4}, {"max_shields", 6}, {"hull", 8}, {"max_hull", 10},
-                     {"crits", nlohmann::json::array()}, {"orders", {"face down", "face down", "fire"}}});
-  nlohmann::json ruling = {{"entry", 17}, {"t", 120.5}, {"text", "disk-1 moves 3 and lands clear of the planet"},
-                           {"tone", "info"}, {"observed", {{"disk", "disk-1"}, {"landings", poses}}}};
-  return nlohmann::json{{"feed", 1}, {"type", "state"}, {"table", "table-" + std::to_string(table)},
+    ships.push_back({{"id", "disk-" + std::to_string(s)},
+                     {"name", "USS Ship " + std::to_string(s)},
+                     {"controller", "Player"},
+                     {"speed", 3},
+                     {"max_speed", 6},
+                     {"shields", 4},
+                     {"max_shields", 6},
+                     {"hull", 8},
+                     {"max_hull", 10},
+                     {"crits", nlohmann::json::array()},
+                     {"orders", {"face down", "face down", "fire"}}});
+  nlohmann::json ruling = {{"entry", 17},
+                           {"t", 120.5},
+                           {"text", "disk-1 moves 3 and lands clear of the planet"},
+                           {"tone", "info"},
+                           {"observed", {{"disk", "disk-1"}, {"landings", poses}}}};
+  return nlohmann::json{{"feed", 1},
+                        {"type", "state"},
+                        {"table", "table-" + std::to_string(table)},
                         {"setup", {{"play_area_mm", {900, 600}}, {"disks", disks}}},
                         {"frame", {{"frame", 1000 + turn}, {"t", 33.3}, {"disks", poses}}},
                         {"game", {{"turn", {{"turn", turn}, {"step", "movement"}}}, {"ships", ships}}},
-                        {"last_ruling", ruling}, {"rulings", 18}}
+                        {"last_ruling", ruling},
+                        {"rulings", 18}}
       .dump();
 }
 
@@ -176,10 +203,12 @@ int main(int argc, char** argv) {
     auto hall = std::make_unique<net::Hall>(net::Endpoint{"127.0.0.1", 1}, "diskref/tables", hub, quiet, limits);
     const std::size_t state_bytes = real_state(0, 1).size();
     MemoryRow row{"a hall of 1000 tables (" + std::to_string(state_bytes / 1024) + " KiB each; " +
-                      std::to_string(limits.max_tables) + " kept), each updated 3 times", rss_kib(), 0, 0};
+                      std::to_string(limits.max_tables) + " kept), each updated 3 times",
+                  rss_kib(), 0, 0};
     reset_peak();
     for (int round = 1; round <= 3; ++round)
-      for (int t = 0; t < 1000; ++t) hall->take("diskref/tables/table-" + std::to_string(t) + "/state", real_state(t, round));
+      for (int t = 0; t < 1000; ++t)
+        hall->take("diskref/tables/table-" + std::to_string(t) + "/state", real_state(t, round));
     hall->settle();
     hub.snapshot_text();  // what a page opening now costs
     row.after = rss_kib();
@@ -209,7 +238,8 @@ int main(int argc, char** argv) {
   server->add_page("/", "text/html; charset=utf-8", std::string(3400, 'p'));
   const int port = server->port();
   {
-    MemoryRow row{"a request of 10,000 headers (refused: a head may be 32 KiB, in a connection's 64 KiB)", rss_kib(), 0, 0};
+    MemoryRow row{"a request of 10,000 headers (refused: a head may be 32 KiB, in a connection's 64 KiB)", rss_kib(), 0,
+                  0};
     reset_peak();
     std::string request = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n";
     for (int i = 0; i < 10000; ++i) request += "X-Header-" + std::to_string(i) + ": value\r\n";
@@ -270,7 +300,8 @@ int main(int argc, char** argv) {
      << "## Memory\n\nThe process's resident set (KiB) before and after each, and its peak during it.\n\n"
      << "| what | before | after | peak | growth (after - before) |\n|---|---|---|---|---|\n";
   for (const MemoryRow& r : memory)
-    md << "| " << r.what << " | " << r.before << " | " << r.after << " | " << r.peak << " | " << r.after - r.before << " |\n";
+    md << "| " << r.what << " | " << r.before << " | " << r.after << " | " << r.peak << " | " << r.after - r.before
+       << " |\n";
   md << "\nThe bound: the hall keeps at most 256 tables of at most 256 KiB of state each (64 MiB of "
         "state text, held parsed once in the hub), the hub's ring at most 32 MiB of messages; a request head "
         "at most 32 KiB, in at most 64 KiB of memory per connection.\n\n"

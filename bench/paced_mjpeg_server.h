@@ -81,8 +81,10 @@ class PacedMjpegServer {
           continue;
         }
         const std::vector<unsigned char>& j = jpegs_[i];
-        const std::string part = "--frame\r\nContent-Type: image/jpeg\r\nContent-Length: " + std::to_string(j.size()) + "\r\n\r\n";
-        if (!send_all(fd, part.data(), part.size()) || !send_all(fd, j.data(), j.size()) || !send_all(fd, "\r\n", 2)) break;
+        const std::string part =
+            "--frame\r\nContent-Type: image/jpeg\r\nContent-Length: " + std::to_string(j.size()) + "\r\n\r\n";
+        if (!send_all(fd, part.data(), part.size()) || !send_all(fd, j.data(), j.size()) || !send_all(fd, "\r\n", 2))
+          break;
         ++sent_;
       }
       done_ = true;

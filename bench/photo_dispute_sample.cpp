@@ -14,7 +14,9 @@ namespace {
 const geom::Rect kTemplate{88.9, 25.4};  // spec §6's range template
 
 nlohmann::json ship(const std::string& name, int tag, double thickness) {
-  return {{"name", name}, {"kind", "ship"}, {"thickness_mm", thickness},
+  return {{"name", name},
+          {"kind", "ship"},
+          {"thickness_mm", thickness},
           {"shape", {{"type", "flatted_circle"}, {"diameter_mm", 63.5}, {"flat_to_flat_mm", 57.2}}},
           {"tags", {{{"id", tag}, {"face", "up"}, {"size_mm", 24}, {"heading_offset_deg", 0}}}}};
 }
@@ -55,8 +57,13 @@ void place_at_separation(const model::DiskRegistry& registry, const simulator::P
 model::DiskRegistry dispute_registry() {
   const nlohmann::json disks = {
       {"disks",
-       {ship("enterprise", 10, 2.0), ship("reliant", 12, 3.0), ship("defiant", 14, 2.0), ship("tderet", 16, 3.0),
-        {{"name", "torpedo"}, {"kind", "torpedo"}, {"thickness_mm", 2.0},
+       {ship("enterprise", 10, 2.0),
+        ship("reliant", 12, 3.0),
+        ship("defiant", 14, 2.0),
+        ship("tderet", 16, 3.0),
+        {{"name", "torpedo"},
+         {"kind", "torpedo"},
+         {"thickness_mm", 2.0},
          {"shape", {{"type", "circle"}, {"diameter_mm", 25.4}}},
          {"tags", {{{"id", 40}, {"face", "up"}, {"size_mm", 9.5}, {"heading_offset_deg", 0}}}}}}}};
   return model::parse_disk_registry(io::JsonCursor(disks, "photo_disputes registry"));
@@ -74,7 +81,8 @@ DisputePhoto draw_dispute_photo(const SampleSpace& space, uint64_t seed, int ind
   for (int attempt = 0;; ++attempt) {
     if (attempt > 1000) throw std::logic_error("photo_disputes: no layout without overlaps");
     auto heading = [&] { return rng.uniform(0, 360); };
-    simulator::PlacedDisk enterprise{"enterprise", cx - 70 + rng.uniform(-10, 10), cy - 40 + rng.uniform(-10, 10), heading()};
+    simulator::PlacedDisk enterprise{"enterprise", cx - 70 + rng.uniform(-10, 10), cy - 40 + rng.uniform(-10, 10),
+                                     heading()};
     simulator::PlacedDisk reliant{"reliant", 0, 0, heading()};
     auto close = [&] { return std::exp(rng.uniform(std::log(space.close_lo_mm), std::log(space.close_hi_mm))); };
     const double margin = (rng.uniform() < 0.5 ? -1 : 1) * close();
@@ -89,7 +97,8 @@ DisputePhoto draw_dispute_photo(const SampleSpace& space, uint64_t seed, int ind
       for (std::size_t j = i + 1; j < scene.disks.size(); ++j) {
         const bool close_pair = i == 2 && j == 3;
         if (!close_pair &&
-            geom::signed_distance(placed(scene.registry, scene.disks[i]), placed(scene.registry, scene.disks[j])).distance < 5)
+            geom::signed_distance(placed(scene.registry, scene.disks[i]), placed(scene.registry, scene.disks[j]))
+                    .distance < 5)
           clear = false;
       }
     if (clear) break;
@@ -121,14 +130,18 @@ DisputePhoto draw_dispute_photo(const SampleSpace& space, uint64_t seed, int ind
   return photo;
 }
 
-nlohmann::json dispute_questions(const simulator::PhoneScene& scene, const std::vector<simulator::PhotoDiskTruth>& truth) {
+nlohmann::json dispute_questions(const simulator::PhoneScene& scene,
+                                 const std::vector<simulator::PhotoDiskTruth>& truth) {
   nlohmann::json questions = nlohmann::json::array();
   for (std::size_t i = 0; i < truth.size(); ++i)
     for (std::size_t j = i + 1; j < truth.size(); ++j) {
       if (!truth[i].in_view || !truth[j].in_view) continue;
       const std::string a = scene.disks[i].name, b = scene.disks[j].name;
       questions.push_back({{"id", "range " + a + " " + b},
-                           {"range", {{"from", a}, {"to", b}, {"template", {{"length_mm", kTemplate.length_mm}, {"width_mm", kTemplate.width_mm}}}}}});
+                           {"range",
+                            {{"from", a},
+                             {"to", b},
+                             {"template", {{"length_mm", kTemplate.length_mm}, {"width_mm", kTemplate.width_mm}}}}}});
       if ((a == "enterprise" && b == "reliant") || (a == "defiant" && b == "tderet"))
         questions.push_back({{"id", "overlap " + a + " " + b}, {"overlap", {{"a", a}, {"b", b}}}});
     }

@@ -29,7 +29,8 @@ struct SampleSpace {
   // close_lo_mm to close_hi_mm (the margin's sign at random), as many within 0.1 mm of the call
   // as between 1 and 3 mm.
   double close_lo_mm = 0.01, close_hi_mm = 3;
-  double shake_lo_px = 0.5, shake_hi_px = 2.5;  // at 12 Mpx; the smear scales with the picture's side (x sqrt(Mpx / 12))
+  double shake_lo_px = 0.5,
+         shake_hi_px = 2.5;  // at 12 Mpx; the smear scales with the picture's side (x sqrt(Mpx / 12))
   double exif_share = 0.75;
 };
 
@@ -48,6 +49,7 @@ DisputePhoto draw_dispute_photo(const SampleSpace& space, uint64_t seed, int ind
 
 // Every pair's range question and the two close pairs' overlap questions, for the disks whose tag
 // is in the picture (the truth's in_view).
-nlohmann::json dispute_questions(const simulator::PhoneScene& scene, const std::vector<simulator::PhotoDiskTruth>& truth);
+nlohmann::json dispute_questions(const simulator::PhoneScene& scene,
+                                 const std::vector<simulator::PhotoDiskTruth>& truth);
 
 }  // namespace diskref::bench

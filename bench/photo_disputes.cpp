@@ -31,8 +31,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -61,18 +61,18 @@ struct DiskRecord {
   double tag_mm = 0;
   double tag_px = 0;
   bool in_view = false;
-  bool seen = false;       // placed by the ruling
-  bool found = false;      // placed, and not the ruling's origin: its error is known
+  bool seen = false;      // placed by the ruling
+  bool found = false;     // placed, and not the ruling's origin: its error is known
   double ex = 0, ey = 0;  // error in the ruling's frame (the reference disk's), mm
   double sigma = 0;
 };
 
 struct AnswerRecord {
-  bool range = true;      // else overlap
-  double truth = 0;       // true margin_mm (range) or separation_mm (overlap)
+  bool range = true;  // else overlap
+  double truth = 0;   // true margin_mm (range) or separation_mm (overlap)
   std::optional<double> measured, sigma;
-  std::string call;       // "yes", "no", "too close to call", or "" when unanswered
-  double tag_px = 0;      // the smaller tag of the two disks, px
+  std::string call;   // "yes", "no", "too close to call", or "" when unanswered
+  double tag_px = 0;  // the smaller tag of the two disks, px
   bool truth_yes() const { return range ? truth >= 0 : truth <= 0; }
 };
 
@@ -80,7 +80,7 @@ struct PhotoRecord {
   simulator::PhoneShot shot;
   double render_s = 0, rule_s = 0;          // wall
   double render_cpu_s = 0, rule_cpu_s = 0;  // CPU, all threads
-  std::string refused;  // why the photo was refused, or empty
+  std::string refused;                      // why the photo was refused, or empty
   std::vector<DiskRecord> disks;
   std::vector<AnswerRecord> answers;
 };
@@ -102,14 +102,16 @@ std::optional<double> number(const nlohmann::json& j, const char* key) {
 // The truth in the ruling's own frame (rule_on_photo: origin at the reference disk's centre, +x
 // along its tag's +x), and each found disk's error there. The reference disk is the origin, its
 // error 0 by definition: it is left out of the errors (found stays false).
-void errors_in_ruling_frame(std::vector<DiskRecord>& disks, const std::map<std::string, std::pair<double, double>>& measured,
+void errors_in_ruling_frame(std::vector<DiskRecord>& disks,
+                            const std::map<std::string, std::pair<double, double>>& measured,
                             const std::string& reference, const std::vector<simulator::PhotoDiskTruth>& truth,
                             const model::DiskRegistry& registry) {
   const simulator::PhotoDiskTruth* origin = nullptr;
   for (const auto& t : truth)
     if (t.name == reference) origin = &t;
   if (!origin) return;
-  const double tag_x = (origin->heading - registry.find(reference)->tags[0].heading_offset_deg) * std::numbers::pi / 180;
+  const double tag_x =
+      (origin->heading - registry.find(reference)->tags[0].heading_offset_deg) * std::numbers::pi / 180;
   const double c = std::cos(tag_x), s = std::sin(tag_x);
   for (std::size_t i = 0; i < disks.size(); ++i) {
     if (disks[i].name == reference || !measured.count(disks[i].name)) continue;
@@ -133,13 +135,14 @@ PhotoRecord rule_one(const bench::DisputePhoto& sample, int index, const std::fi
     // A small picture to look at (upright, as a viewer shows it).
     const cv::Mat upright = cv::imdecode(photo.jpeg, cv::IMREAD_COLOR);
     cv::Mat small;
-    cv::resize(upright, small, {}, 1200.0 / std::max(upright.cols, upright.rows), 1200.0 / std::max(upright.cols, upright.rows),
-               cv::INTER_AREA);
+    cv::resize(upright, small, {}, 1200.0 / std::max(upright.cols, upright.rows),
+               1200.0 / std::max(upright.cols, upright.rows), cv::INTER_AREA);
     cv::imwrite((keep / fmt::format("photo_{:02}_small.png", index)).string(), small);
   }
   const model::DiskRegistry& registry = sample.scene.registry;
   for (const simulator::PhotoDiskTruth& t : photo.disks)
-    record.disks.push_back({t.name, registry.find(t.name)->tags[0].size_mm, t.tag_px, t.in_view, false, false, 0, 0, 0});
+    record.disks.push_back(
+        {t.name, registry.find(t.name)->tags[0].size_mm, t.tag_px, t.in_view, false, false, 0, 0, 0});
   const nlohmann::json questions = bench::dispute_questions(sample.scene, photo.disks);
 
   const Stopwatch rule;
@@ -186,7 +189,8 @@ PhotoRecord rule_one(const bench::DisputePhoto& sample, int index, const std::fi
       if (a.contains("id")) by_id[a["id"].get<std::string>()] = a;
   auto placed = [&](const std::string& name) {
     for (const auto& d : sample.scene.disks)
-      if (d.name == name) return geom::PlacedShape{registry.find(name)->shape, geom::Pose::from_degrees(d.x, d.y, d.heading)};
+      if (d.name == name)
+        return geom::PlacedShape{registry.find(name)->shape, geom::Pose::from_degrees(d.x, d.y, d.heading)};
     throw std::logic_error("no disk " + name);
   };
   auto tag_px = [&](const std::string& name) {
@@ -201,7 +205,8 @@ PhotoRecord rule_one(const bench::DisputePhoto& sample, int index, const std::fi
       first = q["range"]["from"].get<std::string>();
       second = q["range"]["to"].get<std::string>();
       const auto& t = q["range"]["template"];
-      a.truth = geom::range_check(placed(first), placed(second), geom::Rect{t["length_mm"].get<double>(), t["width_mm"].get<double>()})
+      a.truth = geom::range_check(placed(first), placed(second),
+                                  geom::Rect{t["length_mm"].get<double>(), t["width_mm"].get<double>()})
                     .margin_mm;
     } else {
       a.range = false;
@@ -232,13 +237,21 @@ double quantile(std::vector<double> v, double q) {
   return v[lo] + (at - static_cast<double>(lo)) * (v[hi] - v[lo]);
 }
 
-std::string number_text(double v, int decimals = 2) { return std::isnan(v) ? "–" : fmt::format("{:.{}f}", v, decimals); }
+std::string number_text(double v, int decimals = 2) {
+  return std::isnan(v) ? "–" : fmt::format("{:.{}f}", v, decimals);
+}
 std::string share_text(long long part, long long whole) {
-  return whole == 0 ? "–" : fmt::format("{:.0f} % ({}/{})", 100.0 * static_cast<double>(part) / static_cast<double>(whole), part, whole);
+  return whole == 0 ? "–"
+                    : fmt::format("{:.0f} % ({}/{})", 100.0 * static_cast<double>(part) / static_cast<double>(whole),
+                                  part, whole);
 }
 
-bool answered(const AnswerRecord& a) { return a.measured && a.sigma && !a.call.empty(); }
-bool wrong_call(const AnswerRecord& a) { return (a.call == "yes" && !a.truth_yes()) || (a.call == "no" && a.truth_yes()); }
+bool answered(const AnswerRecord& a) {
+  return a.measured && a.sigma && !a.call.empty();
+}
+bool wrong_call(const AnswerRecord& a) {
+  return (a.call == "yes" && !a.truth_yes()) || (a.call == "no" && a.truth_yes());
+}
 
 // The smallest tag side (px) from which on 95 % of the range answers have sigma and error within 0.5 mm.
 std::string smallest_good_tag(const std::vector<const AnswerRecord*>& answers) {
@@ -305,27 +318,30 @@ Row summarize(const std::vector<const PhotoRecord*>& photos) {
 void print_breakdown(const std::string& title, const std::vector<PhotoRecord>& records,
                      const std::vector<std::pair<std::string, std::function<bool(const PhotoRecord&)>>>& groups) {
   fmt::print("\n### By {}\n\n", title);
-  fmt::print("| {} | photos | ruled | disks found / in view | position error median / p95 mm | axes within 2σ | "
-             "margin error median / p95 mm | margins within 2σ | too close to call | wrong calls | unanswered | "
-             "smallest good tag px |\n",
-             title);
+  fmt::print(
+      "| {} | photos | ruled | disks found / in view | position error median / p95 mm | axes within 2σ | "
+      "margin error median / p95 mm | margins within 2σ | too close to call | wrong calls | unanswered | "
+      "smallest good tag px |\n",
+      title);
   fmt::print("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const auto& [name, in_group] : groups) {
     std::vector<const PhotoRecord*> chosen;
     for (const PhotoRecord& p : records)
       if (in_group(p)) chosen.push_back(&p);
     const Row r = summarize(chosen);
-    fmt::print("| {} | {} | {} | {} / {} | {} / {} | {} | {} / {} | {} | {} | {} | {} | {} |\n", name, r.photos, r.ruled, r.found,
-               r.in_view, number_text(quantile(r.position_error, 0.5)), number_text(quantile(r.position_error, 0.95)),
-               share_text(r.axes_covered, r.axes), number_text(quantile(r.margin_error, 0.5)),
-               number_text(quantile(r.margin_error, 0.95)), share_text(r.margins_covered, r.margins),
-               share_text(r.too_close, r.margins), r.wrong, r.unanswered, smallest_good_tag(r.answers));
+    fmt::print("| {} | {} | {} | {} / {} | {} / {} | {} | {} / {} | {} | {} | {} | {} | {} |\n", name, r.photos,
+               r.ruled, r.found, r.in_view, number_text(quantile(r.position_error, 0.5)),
+               number_text(quantile(r.position_error, 0.95)), share_text(r.axes_covered, r.axes),
+               number_text(quantile(r.margin_error, 0.5)), number_text(quantile(r.margin_error, 0.95)),
+               share_text(r.margins_covered, r.margins), share_text(r.too_close, r.margins), r.wrong, r.unanswered,
+               smallest_good_tag(r.answers));
   }
 }
 
 using Group = std::pair<std::string, std::function<bool(const PhotoRecord&)>>;
 
-std::vector<Group> bins(const std::string& unit, const std::vector<double>& edges, std::function<double(const PhotoRecord&)> value) {
+std::vector<Group> bins(const std::string& unit, const std::vector<double>& edges,
+                        std::function<double(const PhotoRecord&)> value) {
   std::vector<Group> out{{"all", [](const PhotoRecord&) { return true; }}};
   for (std::size_t i = 0; i + 1 < edges.size(); ++i) {
     const double lo = edges[i], hi = edges[i + 1];
@@ -341,7 +357,8 @@ std::vector<Group> bins(const std::string& unit, const std::vector<double>& edge
 void print_calls(const std::vector<PhotoRecord>& records) {
   fmt::print("\n### Calls against the true margin\n\n");
   fmt::print("Range questions by true |margin_mm|, overlap questions by true |separation_mm|.\n\n");
-  fmt::print("| question | true \\|margin\\| mm | answers | too close to call | right calls | wrong calls | unanswered |\n");
+  fmt::print(
+      "| question | true \\|margin\\| mm | answers | too close to call | right calls | wrong calls | unanswered |\n");
   fmt::print("|---|---|---|---|---|---|---|\n");
   const std::vector<double> edges{0, 0.05, 0.1, 0.2, 0.5, 1, 2, 4, 10, 1e9};
   for (bool range : {true, false})
@@ -360,9 +377,10 @@ void print_calls(const std::vector<PhotoRecord>& records) {
           right += a.call != "too close to call" && !wrong_call(a);
         }
       if (n == 0) continue;
-      const std::string bin = edges[i + 1] > 1e8 ? fmt::format("≥ {:g}", edges[i]) : fmt::format("{:g}–{:g}", edges[i], edges[i + 1]);
-      fmt::print("| {} | {} | {} | {} | {} | {} | {} |\n", range ? "range" : "overlap", bin, n, share_text(close, n - unanswered),
-                 share_text(right, n - unanswered), wrong, unanswered);
+      const std::string bin =
+          edges[i + 1] > 1e8 ? fmt::format("≥ {:g}", edges[i]) : fmt::format("{:g}–{:g}", edges[i], edges[i + 1]);
+      fmt::print("| {} | {} | {} | {} | {} | {} | {} |\n", range ? "range" : "overlap", bin, n,
+                 share_text(close, n - unanswered), share_text(right, n - unanswered), wrong, unanswered);
     }
 }
 
@@ -385,15 +403,18 @@ void print_tag_sizes(const std::vector<PhotoRecord>& records) {
       }
     if (sigmas.empty()) continue;
     const auto n = static_cast<long long>(sigmas.size());
-    const std::string bin = edges[i + 1] > 1e8 ? fmt::format("≥ {:g}", edges[i]) : fmt::format("{:g}–{:g}", edges[i], edges[i + 1]);
-    fmt::print("| {} | {} | {} | {} | {} | {} |\n", bin, n, number_text(quantile(sigmas, 0.5)), share_text(small_sigma, n),
-               share_text(small_error, n), share_text(covered, n));
+    const std::string bin =
+        edges[i + 1] > 1e8 ? fmt::format("≥ {:g}", edges[i]) : fmt::format("{:g}–{:g}", edges[i], edges[i + 1]);
+    fmt::print("| {} | {} | {} | {} | {} | {} |\n", bin, n, number_text(quantile(sigmas, 0.5)),
+               share_text(small_sigma, n), share_text(small_error, n), share_text(covered, n));
   }
 }
 
 void print_disks(const std::vector<PhotoRecord>& records) {
   fmt::print("\n### Per disk\n\n");
-  fmt::print("| disk | tag mm | in view | found | tag px median | position error median / p95 mm | σ median mm | axes within 2σ |\n");
+  fmt::print(
+      "| disk | tag mm | in view | found | tag px median | position error median / p95 mm | σ median mm | axes within "
+      "2σ |\n");
   fmt::print("|---|---|---|---|---|---|---|---|\n");
   std::vector<std::string> names;
   for (const DiskRecord& d : records.front().disks) names.push_back(d.name);
@@ -416,18 +437,21 @@ void print_disks(const std::vector<PhotoRecord>& records) {
           covered += (std::abs(d.ex) <= 2 * d.sigma) + (std::abs(d.ey) <= 2 * d.sigma);
         }
       }
-    fmt::print("| {} | {:g} | {} | {} | {} | {} / {} | {} | {} |\n", name, tag_mm, in_view, found, number_text(quantile(px, 0.5), 0),
-               number_text(quantile(error, 0.5)), number_text(quantile(error, 0.95)), number_text(quantile(sigma, 0.5)),
-               share_text(covered, axes));
+    fmt::print("| {} | {:g} | {} | {} | {} | {} / {} | {} | {} |\n", name, tag_mm, in_view, found,
+               number_text(quantile(px, 0.5), 0), number_text(quantile(error, 0.5)), number_text(quantile(error, 0.95)),
+               number_text(quantile(sigma, 0.5)), share_text(covered, axes));
   }
 }
 
 void print_times(const std::vector<PhotoRecord>& records, const bench::SampleSpace& space) {
   fmt::print("\n### Time per photo\n\n");
-  fmt::print("Rendering the photo (simulator/phone_photo.h: render, shake, noise, JPEG, EXIF) and ruling on it (decode_photo "
-             "and rule_on_photo), seconds on this machine: CPU time of all threads, and wall time (the machine may be "
-             "shared).\n\n");
-  fmt::print("| Mpx | photos | render CPU median / max s | render wall median / max s | rule CPU median / max s | rule wall median / max s |\n");
+  fmt::print(
+      "Rendering the photo (simulator/phone_photo.h: render, shake, noise, JPEG, EXIF) and ruling on it (decode_photo "
+      "and rule_on_photo), seconds on this machine: CPU time of all threads, and wall time (the machine may be "
+      "shared).\n\n");
+  fmt::print(
+      "| Mpx | photos | render CPU median / max s | render wall median / max s | rule CPU median / max s | rule wall "
+      "median / max s |\n");
   fmt::print("|---|---|---|---|---|---|\n");
   for (double mp : space.megapixels) {
     std::vector<double> render, rule, render_cpu, rule_cpu;
@@ -438,8 +462,11 @@ void print_times(const std::vector<PhotoRecord>& records, const bench::SampleSpa
         render_cpu.push_back(p.render_cpu_s);
         rule_cpu.push_back(p.rule_cpu_s);
       }
-    auto pair = [](const std::vector<double>& v) { return number_text(quantile(v, 0.5), 1) + " / " + number_text(quantile(v, 1.0), 1); };
-    fmt::print("| {:g} | {} | {} | {} | {} | {} |\n", mp, render.size(), pair(render_cpu), pair(render), pair(rule_cpu), pair(rule));
+    auto pair = [](const std::vector<double>& v) {
+      return number_text(quantile(v, 0.5), 1) + " / " + number_text(quantile(v, 1.0), 1);
+    };
+    fmt::print("| {:g} | {} | {} | {} | {} | {} |\n", mp, render.size(), pair(render_cpu), pair(render), pair(rule_cpu),
+               pair(rule));
   }
 }
 
@@ -460,9 +487,12 @@ int main(int argc, char** argv) {
   std::filesystem::path keep;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--photos" && i + 1 < argc) photos = std::stoi(argv[++i]);
-    else if (arg == "--seed" && i + 1 < argc) seed = std::stoull(argv[++i]);
-    else if (arg == "--keep" && i + 1 < argc) keep = argv[++i];
+    if (arg == "--photos" && i + 1 < argc)
+      photos = std::stoi(argv[++i]);
+    else if (arg == "--seed" && i + 1 < argc)
+      seed = std::stoull(argv[++i]);
+    else if (arg == "--keep" && i + 1 < argc)
+      keep = argv[++i];
     else {
       std::fprintf(stderr, "usage: photo_disputes [--photos N] [--seed S] [--keep DIR]\n");
       return 2;
@@ -480,29 +510,35 @@ int main(int argc, char** argv) {
       in_view += d.in_view;
       found += d.seen;
     }
-    fmt::print(stderr, "photo {}/{}: {:g} Mpx, tilt {:.0f}°, {:.0f} cm, {}: render {:.1f} s (CPU {:.1f} s), rule {:.1f} s (CPU {:.1f} s), {} of {} disks in view found{}\n",
+    fmt::print(stderr,
+               "photo {}/{}: {:g} Mpx, tilt {:.0f}°, {:.0f} cm, {}: render {:.1f} s (CPU {:.1f} s), rule {:.1f} s (CPU "
+               "{:.1f} s), {} of {} disks in view found{}\n",
                i + 1, photos, r.shot.megapixels, r.shot.tilt_deg, r.shot.distance_mm / 10,
-               r.shot.exif_focal_length ? "EXIF focal length" : "no focal length", r.render_s, r.render_cpu_s, r.rule_s, r.rule_cpu_s, found, in_view,
-               r.refused.empty() ? "" : " (refused: " + r.refused + ")");
+               r.shot.exif_focal_length ? "EXIF focal length" : "no focal length", r.render_s, r.render_cpu_s, r.rule_s,
+               r.rule_cpu_s, found, in_view, r.refused.empty() ? "" : " (refused: " + r.refused + ")");
   }
 
   fmt::print("## Disputes settled from one phone photo\n\n");
-  fmt::print("{} rendered phone photos (seed {}): {} Mpx (4:3; 2 Mpx is the copy a messenger app sends), {:g}–{:g} mm "
-             "equivalent lenses with a little radial distortion, {:g}–{:g}° from vertical, {:g}–{:g} cm from the point "
-             "looked at, any yaw, roll within ±10°, a hand's shake of {:g}–{:g} px at 12 Mpx (scaled with the picture's "
-             "side), sensor noise, JPEG quality 85–92 (4:2:0) with the EXIF focal length on about {:.0f} % of them. Each "
-             "table: four ships (24 mm tags) and a torpedo (9.5 mm tag); one pair of ships at a true range margin of "
-             "either sign and another pair apart by {:g}–{:g} mm (log-uniform: as many near 0 as far). Every range "
-             "question between disks in the picture, and overlap questions for the close pairs.\n",
-             photos, seed, fmt::join(space.megapixels, "/"), space.focal_35mm_lo, space.focal_35mm_hi, space.tilt_lo,
-             space.tilt_hi, space.distance_lo / 10, space.distance_hi / 10, space.shake_lo_px, space.shake_hi_px,
-             100 * space.exif_share, space.close_lo_mm, space.close_hi_mm);
-  fmt::print("\nPositions are in each ruling's own frame (origin at its reference disk, +x along that disk's tag; the photo "
-             "fixes no table corner), the reference disk left out. \"Smallest good tag\": the smallest tag side in pixels from which on 95 % of the "
-             "range answers have σ ≤ 0.5 mm and error ≤ 0.5 mm. 2σ should cover 95 %.\n");
+  fmt::print(
+      "{} rendered phone photos (seed {}): {} Mpx (4:3; 2 Mpx is the copy a messenger app sends), {:g}–{:g} mm "
+      "equivalent lenses with a little radial distortion, {:g}–{:g}° from vertical, {:g}–{:g} cm from the point "
+      "looked at, any yaw, roll within ±10°, a hand's shake of {:g}–{:g} px at 12 Mpx (scaled with the picture's "
+      "side), sensor noise, JPEG quality 85–92 (4:2:0) with the EXIF focal length on about {:.0f} % of them. Each "
+      "table: four ships (24 mm tags) and a torpedo (9.5 mm tag); one pair of ships at a true range margin of "
+      "either sign and another pair apart by {:g}–{:g} mm (log-uniform: as many near 0 as far). Every range "
+      "question between disks in the picture, and overlap questions for the close pairs.\n",
+      photos, seed, fmt::join(space.megapixels, "/"), space.focal_35mm_lo, space.focal_35mm_hi, space.tilt_lo,
+      space.tilt_hi, space.distance_lo / 10, space.distance_hi / 10, space.shake_lo_px, space.shake_hi_px,
+      100 * space.exif_share, space.close_lo_mm, space.close_hi_mm);
+  fmt::print(
+      "\nPositions are in each ruling's own frame (origin at its reference disk, +x along that disk's tag; the photo "
+      "fixes no table corner), the reference disk left out. \"Smallest good tag\": the smallest tag side in pixels "
+      "from which on 95 % of the "
+      "range answers have σ ≤ 0.5 mm and error ≤ 0.5 mm. 2σ should cover 95 %.\n");
 
   print_breakdown("tilt", records, bins("°", {20, 35, 50, 60}, [](const PhotoRecord& p) { return p.shot.tilt_deg; }));
-  print_breakdown("distance", records, bins("cm", {30, 45, 60, 80}, [](const PhotoRecord& p) { return p.shot.distance_mm / 10; }));
+  print_breakdown("distance", records,
+                  bins("cm", {30, 45, 60, 80}, [](const PhotoRecord& p) { return p.shot.distance_mm / 10; }));
   {
     std::vector<Group> groups{{"all", [](const PhotoRecord&) { return true; }}};
     for (double mp : space.megapixels)

@@ -29,8 +29,8 @@
 #include <thread>
 #include <vector>
 
-#include <opencv2/imgcodecs.hpp>
 #include <nlohmann/json.hpp>
+#include <opencv2/imgcodecs.hpp>
 
 #include "calibration/camera_model.h"
 #include "engine/io/input_error.h"
@@ -47,7 +47,9 @@ using namespace diskref;
 using Clock = std::chrono::steady_clock;
 namespace fs = std::filesystem;
 
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
 
 double cpu_seconds() {
   rusage usage{};
@@ -102,8 +104,10 @@ Pass track_pass(const Setup& s, const std::optional<fs::path>& record_to, bool p
     if (!frame) break;
     if (paced) {
       const auto due = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(frame->t));
-      if (Clock::now() < due) std::this_thread::sleep_until(due);
-      else if (seconds_since(due) > 1.0 / fps) ++pass.late;
+      if (Clock::now() < due)
+        std::this_thread::sleep_until(due);
+      else if (seconds_since(due) > 1.0 / fps)
+        ++pass.late;
     }
     tracker.process(frame->image, frame->index, frame->t);
     if (recorder) recorder->add(frame->image, frame->index, frame->t);
@@ -134,8 +138,10 @@ double encode_ms_per_frame(const Setup& s, int quality, double& copy_ms) {
   while (s.max_frames < 0 || frames < s.max_frames) {
     std::vector<cv::Mat> chunk;
     while (chunk.size() < 30)
-      if (auto frame = source->next()) chunk.push_back(std::move(frame->image));
-      else break;
+      if (auto frame = source->next())
+        chunk.push_back(std::move(frame->image));
+      else
+        break;
     if (chunk.empty()) break;
     const auto t0 = Clock::now();
     for (const cv::Mat& image : chunk) cv::imencode(".jpg", image, jpeg, {cv::IMWRITE_JPEG_QUALITY, quality});
@@ -150,8 +156,8 @@ double encode_ms_per_frame(const Setup& s, int quality, double& copy_ms) {
 }
 
 void print_pass(const char* name, const Pass& p) {
-  std::printf("  %s %6.1f fps  (%lld frames in %.2f s; CPU %.2f s, %.0f %% of one core)", name, p.fps(), p.frames, p.wall_s,
-              p.cpu_s, 100 * p.cpu_s / (p.wall_s + p.finish_s));
+  std::printf("  %s %6.1f fps  (%lld frames in %.2f s; CPU %.2f s, %.0f %% of one core)", name, p.fps(), p.frames,
+              p.wall_s, p.cpu_s, 100 * p.cpu_s / (p.wall_s + p.finish_s));
   if (p.bytes > 0)
     std::printf("; %lld written, %lld dropped, finish() %.0f ms, %.1f MB per second of video", p.written, p.dropped,
                 1000 * p.finish_s, p.video_s > 0 ? static_cast<double>(p.bytes) / 1e6 / p.video_s : 0.0);
@@ -172,13 +178,17 @@ int main(int argc, char** argv) {
         if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
         return argv[++i];
       };
-      if (a == "--out") out = value();
-      else if (a == "--frames") max_frames = std::stoll(value());
-      else if (a == "--rounds") rounds = std::max(1, std::stoi(value()));
+      if (a == "--out")
+        out = value();
+      else if (a == "--frames")
+        max_frames = std::stoll(value());
+      else if (a == "--rounds")
+        rounds = std::max(1, std::stoi(value()));
       else if (a == "--help" || a == "-h") {
         std::printf("usage: recording_bench [VIDEO_DIR] [--out DIR] [--frames N] [--rounds R]\n");
         return 0;
-      } else dir = a;
+      } else
+        dir = a;
     }
     Setup s{dir / "video.mp4", model::load_table(dir / "table.json"), model::load_disk_registry(dir / "disks.json"),
             std::nullopt, max_frames};
@@ -187,7 +197,8 @@ int main(int argc, char** argv) {
       auto probe = vision::open_video_file(s.video);
       const cv::Size size = probe->frame_size();
       std::printf("video %s: %dx%d, %.2f fps, %lld frames; recording to %s\n", s.video.string().c_str(), size.width,
-                  size.height, probe->frames_per_second(), probe->frame_count().value_or(-1), (out / "video").string().c_str());
+                  size.height, probe->frames_per_second(), probe->frame_count().value_or(-1),
+                  (out / "video").string().c_str());
     }
     std::vector<Pass> alone, recorded;
     for (int r = 0; r < rounds; ++r) {
@@ -202,24 +213,29 @@ int main(int argc, char** argv) {
       return passes[passes.size() / 2];
     };
     auto best = [](const std::vector<Pass>& passes) {
-      return *std::max_element(passes.begin(), passes.end(), [](const Pass& x, const Pass& y) { return x.fps() < y.fps(); });
+      return *std::max_element(passes.begin(), passes.end(),
+                               [](const Pass& x, const Pass& y) { return x.fps() < y.fps(); });
     };
     const Pass a = median(alone), b = median(recorded);
-    std::printf("median of %d: (a) %.1f fps, (b) %.1f fps: (b)/(a) = %.3f (recording costs %.1f %% of the tracking rate); "
-                "best: (a) %.1f, (b) %.1f fps\n",
-                rounds, a.fps(), b.fps(), b.fps() / a.fps(), 100 * (1 - b.fps() / a.fps()), best(alone).fps(), best(recorded).fps());
-    std::printf("(b): %lld of %lld frames written, %lld dropped; %.2f MB per second of video (%.0f kB per frame)\n", b.written,
-                b.frames, b.dropped, b.video_s > 0 ? static_cast<double>(b.bytes) / 1e6 / b.video_s : 0.0,
+    std::printf(
+        "median of %d: (a) %.1f fps, (b) %.1f fps: (b)/(a) = %.3f (recording costs %.1f %% of the tracking rate); "
+        "best: (a) %.1f, (b) %.1f fps\n",
+        rounds, a.fps(), b.fps(), b.fps() / a.fps(), 100 * (1 - b.fps() / a.fps()), best(alone).fps(),
+        best(recorded).fps());
+    std::printf("(b): %lld of %lld frames written, %lld dropped; %.2f MB per second of video (%.0f kB per frame)\n",
+                b.written, b.frames, b.dropped, b.video_s > 0 ? static_cast<double>(b.bytes) / 1e6 / b.video_s : 0.0,
                 b.written > 0 ? static_cast<double>(b.bytes) / 1e3 / static_cast<double>(b.written) : 0.0);
     double copy_ms = 0;
     const double encode_ms = encode_ms_per_frame(s, 90, copy_ms);
-    std::printf("(c) the encoder alone (cv::imencode, JPEG quality 90, one thread): %.2f ms per frame; add()'s copy %.2f ms\n",
-                encode_ms, copy_ms);
+    std::printf(
+        "(c) the encoder alone (cv::imencode, JPEG quality 90, one thread): %.2f ms per frame; add()'s copy %.2f ms\n",
+        encode_ms, copy_ms);
     // (d) As a camera: the frames at their own rate, tracked and recorded.
     const Pass live = track_pass(s, out / "video", true);
     print_pass("(d) as a camera, recording: ", live);
     std::printf("    %lld frame(s) given late (more than a frame period after their time)\n", live.late);
-    std::printf("goal: (b)/(a) >= 0.90 and (b) >= 30 fps: %s\n", b.fps() / a.fps() >= 0.9 && b.fps() >= 30 ? "met" : "NOT met");
+    std::printf("goal: (b)/(a) >= 0.90 and (b) >= 30 fps: %s\n",
+                b.fps() / a.fps() >= 0.9 && b.fps() >= 30 ? "met" : "NOT met");
     return 0;
   } catch (const io::InputError& e) {
     std::fprintf(stderr, "recording_bench: %s\n", e.what());

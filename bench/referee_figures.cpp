@@ -56,7 +56,9 @@ using nlohmann::json;
 
 bool verbose = false;  // --verbose: every settle's time and every pose's error on stderr
 
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
 
 // The referee runs on one thread: its CPU time is its work, whatever else the machine is doing
 // (a busy machine's preemptions would otherwise land in one frame or another at random).
@@ -101,10 +103,10 @@ std::unique_ptr<referee::Referee> new_referee(const Game& g) {
 
 struct VideoRun {
   std::unique_ptr<referee::Referee> ref;
-  std::vector<double> track_s;   // the tracker's time per frame
-  std::vector<double> settle_s;  // the referee's time on the frames the table settled (it reads and rules)
-  std::vector<double> other_s;   // ...and on the others
-  std::size_t settles_ruled = 0; // settles on whose frame the log grew
+  std::vector<double> track_s;    // the tracker's time per frame
+  std::vector<double> settle_s;   // the referee's time on the frames the table settled (it reads and rules)
+  std::vector<double> other_s;    // ...and on the others
+  std::size_t settles_ruled = 0;  // settles on whose frame the log grew
 };
 
 VideoRun referee_video(const Game& g, const std::string& name) {
@@ -157,7 +159,9 @@ std::vector<json> readings(const json& log) {
 std::string what(const json& e) {
   return e["action"]["do"].get<std::string>() + " " + e["action"].value("ship", e["action"].value("disk", ""));
 }
-std::size_t flips(const json& e) { return e["observed"].contains("landings") ? e["observed"]["landings"].size() : 0; }
+std::size_t flips(const json& e) {
+  return e["observed"].contains("landings") ? e["observed"]["landings"].size() : 0;
+}
 
 // The truth's pose of `disk` in the frame nearest `t`.
 std::optional<model::DiskTrack> truth_at(const Game& g, const std::string& disk, double t) {
@@ -180,7 +184,9 @@ std::vector<Warning> warnings(const json& log) {
       out.push_back({e["warning"]["kind"], e["warning"]["disk"], e["warning"]["distance_mm"].get<double>()});
   return out;
 }
-bool same_kind(const Warning& a, const Warning& b) { return a.kind == b.kind && a.disk == b.disk; }
+bool same_kind(const Warning& a, const Warning& b) {
+  return a.kind == b.kind && a.disk == b.disk;
+}
 
 // The books, with every pose taken out and compared apart (within `tolerance_mm`).
 struct Books {
@@ -221,7 +227,7 @@ struct Row {
   std::size_t moves = 0, flips_right = 0;
   double end_error_max = 0;
   std::optional<double> final_pose_diff;  // nullopt: the books differ
-  bool truth_books_are_play = false;       // the truth's referee ends as `play` on its script does
+  bool truth_books_are_play = false;      // the truth's referee ends as `play` on its script does
   std::size_t calls_clear = 0, calls_right = 0, too_close = 0;
   std::string expected_warning = "-";
   std::vector<std::string> other_warnings;
@@ -261,7 +267,8 @@ Row compare(const Game& g, const std::string& name, const VideoRun& video, const
     auto report = [&](const json& pose, double at, double x, double y) {
       const double e = std::hypot(pose["x"].get<double>() - x, pose["y"].get<double>() - y);
       row.end_error_max = std::max(row.end_error_max, e);
-      if (verbose) std::fprintf(stderr, "  %s %s at %.3f s: %.2f mm from the truth\n", what(v).c_str(), disk.c_str(), at, e);
+      if (verbose)
+        std::fprintf(stderr, "  %s %s at %.3f s: %.2f mm from the truth\n", what(v).c_str(), disk.c_str(), at, e);
     };
     // A pose at a moment: the truth's in the frame nearest it.
     auto check = [&](const json& pose, double at) {
@@ -275,10 +282,13 @@ Row compare(const Game& g, const std::string& name, const VideoRun& video, const
       const model::Landing* nearest = nullptr;
       for (const model::TrackFrame& f : g.truth)
         for (const model::Landing& l : f.landings)
-          if (l.name == disk && std::fabs(l.t - at) < 1.0 && (!nearest || std::fabs(l.t - at) < std::fabs(nearest->t - at)))
+          if (l.name == disk && std::fabs(l.t - at) < 1.0 &&
+              (!nearest || std::fabs(l.t - at) < std::fabs(nearest->t - at)))
             nearest = &l;
-      if (nearest) report(pose, at, nearest->x, nearest->y);
-      else check(pose, at);
+      if (nearest)
+        report(pose, at, nearest->x, nearest->y);
+      else
+        check(pose, at);
     };
     double end_t = v["t"].get<double>();
     bool landed = false;
@@ -290,17 +300,21 @@ Row compare(const Game& g, const std::string& name, const VideoRun& video, const
           landed = true;
         }
     if (v["observed"].contains("end")) {
-      if (landed) check_landing(v["observed"]["end"], end_t);
-      else check(v["observed"]["end"], end_t);
+      if (landed)
+        check_landing(v["observed"]["end"], end_t);
+      else
+        check(v["observed"]["end"], end_t);
     }
     if (v["observed"].contains("placed")) check(v["observed"]["placed"], v["t"].get<double>());
     std::map<std::string, std::string> calls;
     for (const json& vt : t["observed"]["verdicts"])
-      calls[fmt::format("{}|{}|{}", vt["kind"].get<std::string>(), vt.value("with", ""), vt.value("flip", 0))] = vt["call"];
+      calls[fmt::format("{}|{}|{}", vt["kind"].get<std::string>(), vt.value("with", ""), vt.value("flip", 0))] =
+          vt["call"];
     for (const json& vv : v["observed"]["verdicts"]) {
       if (vv["call"] == "too_close") ++row.too_close;
       if (!(std::fabs(vv["margin_mm"].get<double>()) > 2 * vv["sigma_mm"].get<double>())) continue;
-      auto it = calls.find(fmt::format("{}|{}|{}", vv["kind"].get<std::string>(), vv.value("with", ""), vv.value("flip", 0)));
+      auto it =
+          calls.find(fmt::format("{}|{}|{}", vv["kind"].get<std::string>(), vv.value("with", ""), vv.value("flip", 0)));
       if (it == calls.end()) continue;
       ++row.calls_clear;
       if (vv["call"] == it->second) ++row.calls_right;
@@ -332,7 +346,8 @@ Row compare(const Game& g, const std::string& name, const VideoRun& video, const
   for (const Warning& w : wv) {
     if (wanted && same_kind(w, *wanted)) continue;
     const bool in_truth = std::any_of(wt.begin(), wt.end(), [&](const Warning& x) { return same_kind(w, x); });
-    row.other_warnings.push_back(fmt::format("{} {} {:.1f} mm{}", w.kind, w.disk, w.distance_mm, in_truth ? "" : " (video only)"));
+    row.other_warnings.push_back(
+        fmt::format("{} {} {:.1f} mm{}", w.kind, w.disk, w.distance_mm, in_truth ? "" : " (video only)"));
   }
   for (const Warning& w : wt)
     if (!(wanted && same_kind(w, *wanted)) &&
@@ -373,27 +388,32 @@ int run(int argc, char** argv) {
     other_all.insert(other_all.end(), video.other_s.begin(), video.other_s.end());
   }
 
-  std::printf("| game | frames | readings (video / truth) | flips right | poses read vs truth, max | final books vs play on the truth | calls right where margin > 2σ | too close | the warning it was made to show | other warnings |\n");
+  std::printf(
+      "| game | frames | readings (video / truth) | flips right | poses read vs truth, max | final books vs play on "
+      "the truth | calls right where margin > 2σ | too close | the warning it was made to show | other warnings |\n");
   std::printf("|---|---:|---|---|---:|---|---|---:|---|---|\n");
   bool all_ok = true;
   for (const Row& r : rows) {
     const bool ok = r.same_readings && r.flips_right == r.moves && r.end_error_max <= 1.0 && r.final_pose_diff &&
-                    *r.final_pose_diff <= 1.0 && r.truth_books_are_play && r.calls_right == r.calls_clear && r.expected_ok;
+                    *r.final_pose_diff <= 1.0 && r.truth_books_are_play && r.calls_right == r.calls_clear &&
+                    r.expected_ok;
     all_ok = all_ok && ok;
-    std::printf("| %s | %zu | %zu / %zu%s | %zu / %zu | %.2f mm | %s%s | %zu / %zu | %zu | %s | %s |\n", r.name.c_str(), r.frames,
-                r.readings_video, r.readings_truth, r.same_readings ? "" : " **differ**", r.flips_right, r.moves,
-                r.end_error_max,
-                r.final_pose_diff ? fmt::format("equal (poses within {:.2f} mm)", *r.final_pose_diff).c_str() : "**differ**",
-                r.truth_books_are_play ? "" : " (truth's own books differ from play!)", r.calls_right, r.calls_clear,
-                r.too_close, r.expected_warning.c_str(), join(r.other_warnings).c_str());
+    std::printf(
+        "| %s | %zu | %zu / %zu%s | %zu / %zu | %.2f mm | %s%s | %zu / %zu | %zu | %s | %s |\n", r.name.c_str(),
+        r.frames, r.readings_video, r.readings_truth, r.same_readings ? "" : " **differ**", r.flips_right, r.moves,
+        r.end_error_max,
+        r.final_pose_diff ? fmt::format("equal (poses within {:.2f} mm)", *r.final_pose_diff).c_str() : "**differ**",
+        r.truth_books_are_play ? "" : " (truth's own books differ from play!)", r.calls_right, r.calls_clear,
+        r.too_close, r.expected_warning.c_str(), join(r.other_warnings).c_str());
   }
   const double track_median = median(track_all);
   const double settle_max = settle_all.empty() ? 0 : *std::max_element(settle_all.begin(), settle_all.end());
-  std::printf("\nverdict latency: %zu settles of the table, %zu of them ruled on at once (the others: nothing to "
-              "read); the referee's CPU time on the settling frame: median %.3f ms, max %.3f ms = %.3f x the "
-              "tracker's median (wall) time per frame (%.2f ms); on the other frames median %.4f ms\n",
-              settle_all.size(), settles_ruled, median(settle_all) * 1e3, settle_max * 1e3,
-              track_median > 0 ? settle_max / track_median : 0, track_median * 1e3, median(other_all) * 1e3);
+  std::printf(
+      "\nverdict latency: %zu settles of the table, %zu of them ruled on at once (the others: nothing to "
+      "read); the referee's CPU time on the settling frame: median %.3f ms, max %.3f ms = %.3f x the "
+      "tracker's median (wall) time per frame (%.2f ms); on the other frames median %.4f ms\n",
+      settle_all.size(), settles_ruled, median(settle_all) * 1e3, settle_max * 1e3,
+      track_median > 0 ? settle_max / track_median : 0, track_median * 1e3, median(other_all) * 1e3);
   std::printf("%s\n", all_ok ? "every game read as its truth" : "NOT every game read as its truth (see the table)");
   return all_ok ? 0 : 1;
 }

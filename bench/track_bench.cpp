@@ -33,20 +33,20 @@
 #include <unordered_map>
 
 #include <fmt/format.h>
-#include <opencv2/imgproc.hpp>
 #include <nlohmann/json.hpp>
+#include <opencv2/imgproc.hpp>
 
 #include "calibration/camera_model.h"
 #include "engine/io/input_error.h"
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"
 #include "engine/model/track_frame.h"
+#include "simulator/session_variety.h"
+#include "simulator/track_evaluation.h"
 #include "vision/apriltag_detector.h"
 #include "vision/frame_source.h"
 #include "vision/prefetching_source.h"
-#include "simulator/track_evaluation.h"
 #include "vision/tracker.h"
-#include "simulator/session_variety.h"
 
 namespace {
 
@@ -62,7 +62,9 @@ using namespace diskref;
 using Clock = std::chrono::steady_clock;
 namespace fs = std::filesystem;
 
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
 
 double peak_memory_mb() {
   rusage usage{};
@@ -84,8 +86,8 @@ struct PassTimes {
 };
 
 // Recall per kind of a set of (frame -> disk names found) against the truth's visible disks.
-std::map<model::DiskKind, std::pair<long long, long long>> recall(const std::vector<model::TrackFrame>& truth,
-                                                           const std::unordered_map<long long, std::set<std::string>>& found) {
+std::map<model::DiskKind, std::pair<long long, long long>> recall(
+    const std::vector<model::TrackFrame>& truth, const std::unordered_map<long long, std::set<std::string>>& found) {
   std::map<model::DiskKind, std::pair<long long, long long>> out;  // kind -> (found, truth visible)
   for (const auto& f : truth) {
     auto it = found.find(f.frame);
@@ -121,8 +123,10 @@ void print_recall(const char* label, const std::map<model::DiskKind, std::pair<l
 std::vector<vision::Frame> decode_chunk(vision::FrameSource& source, std::size_t count) {
   std::vector<vision::Frame> chunk;
   while (chunk.size() < count)
-    if (auto frame = source.next()) chunk.push_back(std::move(*frame));
-    else break;
+    if (auto frame = source.next())
+      chunk.push_back(std::move(*frame));
+    else
+      break;
   return chunk;
 }
 
@@ -206,14 +210,17 @@ Figures run(const Inputs& in) {
           cv::cvtColor(frame.image, grey, cv::COLOR_BGR2GRAY);
           return detector.detect(grey);
         },
-        [&](const vision::Frame& frame, std::vector<vision::TagDetection> tags) { baseline_found[frame.index] = names_of(tags); });
+        [&](const vision::Frame& frame, std::vector<vision::TagDetection> tags) {
+          baseline_found[frame.index] = names_of(tags);
+        });
   }
   std::vector<model::TrackFrame> output;
   long long pixels = 0;
   {
     vision::Tracker tracker(table, registry, lens);
     end_to_end_pass(
-        in.video, in.max_frames, tracker_times, [&](const vision::Frame& frame) { return tracker.process(frame.image, frame.index, frame.t); },
+        in.video, in.max_frames, tracker_times,
+        [&](const vision::Frame& frame) { return tracker.process(frame.image, frame.index, frame.t); },
         [&](const vision::Frame&, vision::TrackerResult r) { output.push_back(std::move(r.track)); });
     pixels = tracker.stats().pixels_searched;
   }
@@ -249,7 +256,8 @@ Figures run(const Inputs& in) {
         stages.table_ms += r.times.table_ms;
         stages.measure_ms += r.times.measure_ms;
         stages.track_ms += r.times.track_ms;
-        for (const vision::SearchRegion& region : r.searched) searched_by_decimation[region.quad_decimate] += region.roi.area();
+        for (const vision::SearchRegion& region : r.searched)
+          searched_by_decimation[region.quad_decimate] += region.roi.area();
       }
       tracker_work.work_s += seconds_since(t0);
       baseline_work.frames += static_cast<long long>(chunk.size());
@@ -260,7 +268,8 @@ Figures run(const Inputs& in) {
 
   const double n = static_cast<double>(tracker_work.frames);
   std::printf("decoding alone:            %7.1f fps (%.2f ms per frame)\n",
-              static_cast<double>(decode.frames) / decode.decode_s, 1000 * decode.decode_s / static_cast<double>(decode.frames));
+              static_cast<double>(decode.frames) / decode.decode_s,
+              1000 * decode.decode_s / static_cast<double>(decode.frames));
   std::printf("work alone (frames decoded beforehand):\n");
   std::printf("  (a) apriltag whole frames: %7.1f fps\n", baseline_work.work_fps());
   std::printf("  (b) diskref tracker:       %7.1f fps\n", tracker_work.work_fps());
@@ -269,17 +278,20 @@ Figures run(const Inputs& in) {
   std::printf("  (a) apriltag whole frames: %7.1f fps\n", baseline.total_fps());
   std::printf("  (b) diskref tracker:       %7.1f fps\n", tracker_times.total_fps());
   std::printf("  ratio (b)/(a):             %7.2f x\n", tracker_times.total_fps() / baseline.total_fps());
-  std::printf("(b) per frame: change %.2f, plan %.2f, grey %.2f, detect %.2f, table %.2f, measure %.2f, track %.2f ms; "
-              "%.1f %% of the pixels searched\n",
-              stages.change_ms / n, stages.plan_ms / n, stages.grey_ms / n, stages.detect_ms / n, stages.table_ms / n,
-              stages.measure_ms / n, stages.track_ms / n,
-              100.0 * static_cast<double>(pixels) / (static_cast<double>(tracker_times.frames) * size.width * size.height));
+  std::printf(
+      "(b) per frame: change %.2f, plan %.2f, grey %.2f, detect %.2f, table %.2f, measure %.2f, track %.2f ms; "
+      "%.1f %% of the pixels searched\n",
+      stages.change_ms / n, stages.plan_ms / n, stages.grey_ms / n, stages.detect_ms / n, stages.table_ms / n,
+      stages.measure_ms / n, stages.track_ms / n,
+      100.0 * static_cast<double>(pixels) / (static_cast<double>(tracker_times.frames) * size.width * size.height));
   std::printf("(b) searched per frame, by quad_decimate:");
   for (const auto& [decimate, area] : searched_by_decimation)
-    std::printf(" %g: %.1f %%", decimate, 100.0 * static_cast<double>(area) / n / (static_cast<double>(size.width) * size.height));
+    std::printf(" %g: %.1f %%", decimate,
+                100.0 * static_cast<double>(area) / n / (static_cast<double>(size.width) * size.height));
   std::printf(" of the image\n");
-  std::printf("peak memory (ru_maxrss): %.0f MB for the decoding and end-to-end passes, %.0f MB with the decoded chunks\n",
-              streaming_memory, peak_memory_mb());
+  std::printf(
+      "peak memory (ru_maxrss): %.0f MB for the decoding and end-to-end passes, %.0f MB with the decoded chunks\n",
+      streaming_memory, peak_memory_mb());
 
   Figures figures;
   figures.size = size;
@@ -287,7 +299,8 @@ Figures run(const Inputs& in) {
   figures.baseline_fps = baseline.total_fps();
   figures.tracker_fps = tracker_times.total_fps();
   if (!truth.empty()) {
-    const auto baseline_recall = recall(truth, baseline_found), tracker_recall = recall(truth, visible_by_frame(output));
+    const auto baseline_recall = recall(truth, baseline_found),
+               tracker_recall = recall(truth, visible_by_frame(output));
     print_recall("(a)", baseline_recall);
     print_recall("(b)", tracker_recall);
     figures.baseline_recall = overall_recall(baseline_recall);
@@ -308,7 +321,8 @@ Figures track_render(const Inputs& in) {
   PassTimes times;
   Figures figures;
   end_to_end_pass(
-      in.video, in.max_frames, times, [&](const vision::Frame& frame) { return tracker.process(frame.image, frame.index, frame.t); },
+      in.video, in.max_frames, times,
+      [&](const vision::Frame& frame) { return tracker.process(frame.image, frame.index, frame.t); },
       [&](const vision::Frame& frame, vision::TrackerResult r) {
         figures.size = frame.image.size();
         output.push_back(std::move(r.track));
@@ -323,8 +337,9 @@ Figures track_render(const Inputs& in) {
 
 // The closing table: one row per input, the renders pooled in a last row.
 void print_summary(const std::vector<Figures>& rows) {
-  fmt::print("\nsummary (goals: false-settled 0; settle latency <= 300 ms; every landing whose tag was seen, within "
-             "0.5 mm; 2 sigma 93-97 % per axis; crowded end to end >= 60 fps and >= 3x the baseline)\n");
+  fmt::print(
+      "\nsummary (goals: false-settled 0; settle latency <= 300 ms; every landing whose tag was seen, within "
+      "0.5 mm; 2 sigma 93-97 % per axis; crowded end to end >= 60 fps and >= 3x the baseline)\n");
   const std::string row = "{:<30} {:>9} {:>7} {:>16} {:>13} {:>8} {:>13} {:>13} {:>15} {:>7} {:>7} {:>7} {:>13}\n";
   fmt::print(fmt::runtime(row), "input", "size", "false-", "settle ms", "landings", "landing", "x within", "y within",
              "rests: x, y", "(b) fps", "(a) fps", "(b)/(a)", "recall %");
@@ -338,18 +353,19 @@ void print_summary(const std::vector<Figures>& rows) {
       continue;
     }
     const simulator::SettleFigures& s = e.settles;
-    fmt::print(fmt::runtime(row), f.name, size, s.false_settled,
-               fmt::format("{:.0f}/{:.0f}({})", 1000 * s.median_latency_s(), 1000 * s.max_latency_s(), s.missed),
-               fmt::format("{}/{}({})", e.landings.found, e.landings.truth_seen, e.landings.truth),
-               fmt::format("{:.3f}", e.landings.position_max_mm),
-               fmt::format("{:.1f}/{:.1f}", 100 * e.axis_fraction_within_1_sigma(0), 100 * e.axis_fraction_within_2_sigma(0)),
-               fmt::format("{:.1f}/{:.1f}", 100 * e.axis_fraction_within_1_sigma(1), 100 * e.axis_fraction_within_2_sigma(1)),
-               fmt::format("{:.0f}, {:.0f} ({})", 100 * e.rest_axis_fraction_within_2_sigma(0),
-                           100 * e.rest_axis_fraction_within_2_sigma(1), e.rests),
-               fmt::format("{:.1f}", f.tracker_fps), f.timed ? fmt::format("{:.1f}", f.baseline_fps) : "-",
-               f.timed ? fmt::format("{:.2f}", f.tracker_fps / f.baseline_fps) : "-",
-               f.timed ? fmt::format("{:.2f}/{:.2f}", 100 * f.baseline_recall, 100 * f.tracker_recall)
-                       : fmt::format("-/{:.2f}", 100 * f.tracker_recall));
+    fmt::print(
+        fmt::runtime(row), f.name, size, s.false_settled,
+        fmt::format("{:.0f}/{:.0f}({})", 1000 * s.median_latency_s(), 1000 * s.max_latency_s(), s.missed),
+        fmt::format("{}/{}({})", e.landings.found, e.landings.truth_seen, e.landings.truth),
+        fmt::format("{:.3f}", e.landings.position_max_mm),
+        fmt::format("{:.1f}/{:.1f}", 100 * e.axis_fraction_within_1_sigma(0), 100 * e.axis_fraction_within_2_sigma(0)),
+        fmt::format("{:.1f}/{:.1f}", 100 * e.axis_fraction_within_1_sigma(1), 100 * e.axis_fraction_within_2_sigma(1)),
+        fmt::format("{:.0f}, {:.0f} ({})", 100 * e.rest_axis_fraction_within_2_sigma(0),
+                    100 * e.rest_axis_fraction_within_2_sigma(1), e.rests),
+        fmt::format("{:.1f}", f.tracker_fps), f.timed ? fmt::format("{:.1f}", f.baseline_fps) : "-",
+        f.timed ? fmt::format("{:.2f}", f.tracker_fps / f.baseline_fps) : "-",
+        f.timed ? fmt::format("{:.2f}/{:.2f}", 100 * f.baseline_recall, 100 * f.tracker_recall)
+                : fmt::format("-/{:.2f}", 100 * f.tracker_recall));
   }
 }
 
@@ -365,18 +381,27 @@ int main(int argc, char** argv) {
       if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
       return argv[++i];
     };
-    if (a == "--video") in.video = value();
-    else if (a == "--table") in.table = value();
-    else if (a == "--disks") in.disks = value();
-    else if (a == "--calib") in.calib = value();
-    else if (a == "--truth") in.truth = value();
-    else if (a == "--frames") in.max_frames = std::stoll(value());
-    else if (a == "--renders") renders = value();
+    if (a == "--video")
+      in.video = value();
+    else if (a == "--table")
+      in.table = value();
+    else if (a == "--disks")
+      in.disks = value();
+    else if (a == "--calib")
+      in.calib = value();
+    else if (a == "--truth")
+      in.truth = value();
+    else if (a == "--frames")
+      in.max_frames = std::stoll(value());
+    else if (a == "--renders")
+      renders = value();
     else if (a == "--help" || a == "-h") {
-      std::printf("usage: track_bench [VIDEO_DIR...] [--renders DIR] [--video V --table T --disks D --calib C --truth TRUTH] "
-                  "[--frames N]\n");
+      std::printf(
+          "usage: track_bench [VIDEO_DIR...] [--renders DIR] [--video V --table T --disks D --calib C --truth TRUTH] "
+          "[--frames N]\n");
       return 0;
-    } else dirs.push_back(a);
+    } else
+      dirs.push_back(a);
   }
   // The inputs of a directory `diskref render` wrote; the lens only when asked for.
   auto inputs_of = [&](const fs::path& dir, bool with_lens) {
@@ -395,7 +420,8 @@ int main(int argc, char** argv) {
       rows.push_back(run(in));
       rows.back().name = in.video.parent_path().filename().string();
     }
-    if (dirs.empty() && in.video.empty() && renders.empty()) dirs.push_back(fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "duel");
+    if (dirs.empty() && in.video.empty() && renders.empty())
+      dirs.push_back(fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "duel");
     for (const fs::path& dir : dirs) {
       rows.push_back(run(inputs_of(dir, true)));
       rows.back().name = dir.filename().string();

@@ -33,8 +33,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -55,9 +55,9 @@ struct Sum {
   double txx = 0, tyy = 0;
   double pose_sigma = 0, lift_sigma = 0;
   double image_angle_deg = 0;
-  double side_px = 0;       // the tag's mean side in the image (last frame)
-  double locked_share = 0;  // grid_locked_share of its corners (last frame)
-  double pix_xx = 0, pix_yy = 0;  // sums of squares of the detector part in pixels (its noise)
+  double side_px = 0;                      // the tag's mean side in the image (last frame)
+  double locked_share = 0;                 // grid_locked_share of its corners (last frame)
+  double pix_xx = 0, pix_yy = 0;           // sums of squares of the detector part in pixels (its noise)
   std::array<geom::Vec2, 4> corners_mm{};  // sum over frames of the detected corners on the table
   double size_mm = 0;
 };
@@ -73,13 +73,13 @@ double shape_rms(const Sum& s) {
   return std::sqrt(sum / 8);
 }
 
-
 struct Collected {
   std::map<std::string, Sum> rests;    // (disk, face, rounded true place) -> sums
   std::map<std::string, Sum> markers;  // "marker N" -> its detector part per frame (pixels)
 };
 
-Collected collect(const std::string& scenario_file, const std::filesystem::path& video, bool lens_known, int max_frames) {
+Collected collect(const std::string& scenario_file, const std::filesystem::path& video, bool lens_known,
+                  int max_frames) {
   const simulator::Scenario scenario = simulator::load_scenario(scenario_file);
   simulator::SessionRenderer session(scenario);
   const simulator::CameraRig& rig = scenario.rig;
@@ -114,7 +114,8 @@ Collected collect(const std::string& scenario_file, const std::filesystem::path&
     if (r.table_pose != uncertainty_pose) {
       // As the tracker does (tracker.cpp, use_pose): the pose's uncertainty from the markers' median.
       uncertainty_pose = r.table_pose;
-      uncertainty.emplace(scenario.table, *r.table_pose, calib::median_observations(marker_history), lens, image.size());
+      uncertainty.emplace(scenario.table, *r.table_pose, calib::median_observations(marker_history), lens,
+                          image.size());
     }
     for (const vision::DetectionRecord& record : r.detections) {
       if (!record.corner_marker || record.rejected) continue;
@@ -157,7 +158,8 @@ Collected collect(const std::string& scenario_file, const std::filesystem::path&
       cv::Point2d det_px(0, 0), exact_px(0, 0);
       bool ok = true;
       for (std::size_t k = 0; k < 4; ++k) {
-        if (!det_mm[k] || !exact_mm[k]) ok = false;
+        if (!det_mm[k] || !exact_mm[k])
+          ok = false;
         else {
           det_c = det_c + *det_mm[k] / 4.0;
           exact_c = exact_c + *exact_mm[k] / 4.0;
@@ -170,8 +172,8 @@ Collected collect(const std::string& scenario_file, const std::filesystem::path&
       for (const auto& c : corners3) true_c = true_c + geom::Vec2{c.x, c.y} / 4.0;
       const geom::Vec2 measured = record.table_from_disk->position;
       char key[128];
-      std::snprintf(key, sizeof key, "%-10s %-4s (%4.0f,%4.0f)", spec.name.c_str(), std::string(model::to_string(d->top_face)).c_str(),
-                    true_c.x, true_c.y);
+      std::snprintf(key, sizeof key, "%-10s %-4s (%4.0f,%4.0f)", spec.name.c_str(),
+                    std::string(model::to_string(d->top_face)).c_str(), true_c.x, true_c.y);
       Sum& s = rests[key];
       ++s.n;
       for (std::size_t k = 0; k < 4; ++k) s.corners_mm[k] = s.corners_mm[k] + (*det_mm[k] - true_c);
@@ -208,24 +210,29 @@ Collected collect(const std::string& scenario_file, const std::filesystem::path&
 
 void print_rests(const Collected& c) {
   const std::map<std::string, Sum>& rests = c.rests;
-  std::printf("%-32s %5s | %-15s | %-15s | %-15s | %-15s | %-15s | %s\n", "rest", "n", "raw mean x y", "raw sd x y",
-              "detector x y", "detector px u v", "pose x y", "last output err, sigma | mean corners' shape rms mm | pose sigma, lift per mm | image angle mod 90, side px");
+  std::printf(
+      "%-32s %5s | %-15s | %-15s | %-15s | %-15s | %-15s | %s\n", "rest", "n", "raw mean x y", "raw sd x y",
+      "detector x y", "detector px u v", "pose x y",
+      "last output err, sigma | mean corners' shape rms mm | pose sigma, lift per mm | image angle mod 90, side px");
   for (const auto& [key, s] : rests) {
     const double n = static_cast<double>(s.n);
     const double mx = s.tx / n, my = s.ty / n;
-    std::printf("%-32s %5lld | %+7.3f %+7.3f | %7.3f %7.3f | %+7.3f %+7.3f | %+7.3f %+7.3f | %+7.3f %+7.3f | %+7.3f %+7.3f %6.3f | %6.3f | %6.3f %5.3f | %4.1f %5.1f\n",
-                key.c_str(), s.n, mx, my, std::sqrt(std::max(0.0, s.txx / n - mx * mx)), std::sqrt(std::max(0.0, s.tyy / n - my * my)),
-                s.dx / n, s.dy / n, s.pix_x / n, s.pix_y / n, s.px / n, s.py / n, s.out_x, s.out_y, s.sigma, shape_rms(s), s.pose_sigma, s.lift_sigma, s.image_angle_deg, s.side_px);
+    std::printf(
+        "%-32s %5lld | %+7.3f %+7.3f | %7.3f %7.3f | %+7.3f %+7.3f | %+7.3f %+7.3f | %+7.3f %+7.3f | %+7.3f %+7.3f "
+        "%6.3f | %6.3f | %6.3f %5.3f | %4.1f %5.1f\n",
+        key.c_str(), s.n, mx, my, std::sqrt(std::max(0.0, s.txx / n - mx * mx)),
+        std::sqrt(std::max(0.0, s.tyy / n - my * my)), s.dx / n, s.dy / n, s.pix_x / n, s.pix_y / n, s.px / n, s.py / n,
+        s.out_x, s.out_y, s.sigma, shape_rms(s), s.pose_sigma, s.lift_sigma, s.image_angle_deg, s.side_px);
   }
 }
 
 // A rest's (or marker's) mean detector part per axis, squared, less what its frames' noise leaves
 // in the mean (pixels²); and that noise's own variance of the mean.
 struct BiasPoint {
-  double bias2 = 0;     // per axis, noise removed
-  double share = 0;     // grid_locked_share
+  double bias2 = 0;  // per axis, noise removed
+  double share = 0;  // grid_locked_share
   double bx = 0, by = 0;
-  double noise2 = 0;    // variance of the mean from the frames' scatter, per axis
+  double noise2 = 0;  // variance of the mean from the frames' scatter, per axis
 };
 
 BiasPoint bias_point(const Sum& s) {
@@ -294,10 +301,11 @@ int fit(const std::vector<std::string>& scenarios, int max_frames) {
         ++count;
       }
     if (count)
-      std::printf("%s (%d): mean bias (%+.4f, %+.4f) px\n", locked ? "along the grid (share > 0.5)" : "oblique (share <= 0.5)", count,
-                  mx / count, my / count);
+      std::printf("%s (%d): mean bias (%+.4f, %+.4f) px\n",
+                  locked ? "along the grid (share > 0.5)" : "oblique (share <= 0.5)", count, mx / count, my / count);
   }
-  std::printf("%zu rests and markers (at least %lld frames each) in %zu sessions\n", points.size(), kMinFrames, scenarios.size());
+  std::printf("%zu rests and markers (at least %lld frames each) in %zu sessions\n", points.size(), kMinFrames,
+              scenarios.size());
   std::printf("fit: still_bias_px = %.4f, grid_locked_bias_px = %.4f\n", std::sqrt(a), std::sqrt(b));
   // How the fitted model covers them, and the model now in TagMeasurementOptions.
   auto coverage = [&](const char* what, double still, double locked) {
@@ -313,8 +321,8 @@ int fit(const std::vector<std::string>& scenarios, int max_frames) {
         ++axes;
       }
     }
-    std::printf("%s (%.4f, %.4f): bias / sigma RMS %.2f, within 1 sigma %.1f %%, within 2 sigma %.1f %%\n", what, still, locked,
-                std::sqrt(sum2 / axes), 100.0 * within1 / axes, 100.0 * within2 / axes);
+    std::printf("%s (%.4f, %.4f): bias / sigma RMS %.2f, within 1 sigma %.1f %%, within 2 sigma %.1f %%\n", what, still,
+                locked, std::sqrt(sum2 / axes), 100.0 * within1 / axes, 100.0 * within2 / axes);
   };
   coverage("fitted model", std::sqrt(a), std::sqrt(b));
   // The biases are heavy-tailed: the likeliest normal covers fewer of them at 2 sigma than a
@@ -336,8 +344,8 @@ int fit(const std::vector<std::string>& scenarios, int max_frames) {
     const double mid = (lo + hi) / 2;
     (within2(mid) < 0.95 ? lo : hi) = mid;
   }
-  std::printf("scaled to cover 95 %% at 2 sigma: still_bias_px = %.4f, grid_locked_bias_px = %.4f (x %.2f)\n", hi * std::sqrt(a),
-              hi * std::sqrt(b), hi);
+  std::printf("scaled to cover 95 %% at 2 sigma: still_bias_px = %.4f, grid_locked_bias_px = %.4f (x %.2f)\n",
+              hi * std::sqrt(a), hi * std::sqrt(b), hi);
   coverage("scaled model", hi * std::sqrt(a), hi * std::sqrt(b));
   const vision::TagMeasurementOptions now;
   coverage("model in use", now.still_bias_px, now.grid_locked_bias_px);
@@ -348,8 +356,9 @@ int fit(const std::vector<std::string>& scenarios, int max_frames) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: track_error_parts SCENARIO.json [--video VIDEO] [--no-lens] [--frames N]\n"
-                         "       track_error_parts --fit SCENARIO.json... [--frames N]\n");
+    std::fprintf(stderr,
+                 "usage: track_error_parts SCENARIO.json [--video VIDEO] [--no-lens] [--frames N]\n"
+                 "       track_error_parts --fit SCENARIO.json... [--frames N]\n");
     return 2;
   }
   std::filesystem::path video;
@@ -359,11 +368,16 @@ int main(int argc, char** argv) {
   std::vector<std::string> scenarios;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--video" && i + 1 < argc) video = argv[++i];
-    else if (a == "--no-lens") lens_known = false;
-    else if (a == "--fit") fitting = true;
-    else if (a == "--frames" && i + 1 < argc) max_frames = std::stoi(argv[++i]);
-    else scenarios.push_back(a);
+    if (a == "--video" && i + 1 < argc)
+      video = argv[++i];
+    else if (a == "--no-lens")
+      lens_known = false;
+    else if (a == "--fit")
+      fitting = true;
+    else if (a == "--frames" && i + 1 < argc)
+      max_frames = std::stoi(argv[++i]);
+    else
+      scenarios.push_back(a);
   }
   if (fitting) return fit(scenarios, max_frames);
   if (scenarios.size() != 1) {

@@ -45,11 +45,11 @@
 #include "engine/model/table_spec.h"
 #include "engine/model/track_frame.h"
 #include "simulator/session_variety.h"
+#include "simulator/track_evaluation.h"
 #include "simulator/webcam_variety.h"
 #include "vision/frame_source.h"
 #include "vision/prefetching_source.h"
 #include "vision/settle_readings.h"
-#include "simulator/track_evaluation.h"
 #include "vision/tracker.h"
 
 namespace {
@@ -76,7 +76,8 @@ struct Row {
 
 // `as_before`: the change detector and the table watch as they were before webcams were measured
 // (one brightness shift for the whole frame, a threshold in grey levels only).
-TrackerRun run_tracker(const fs::path& dir, const std::vector<model::TrackFrame>& truth, bool as_before, cv::Size& size) {
+TrackerRun run_tracker(const fs::path& dir, const std::vector<model::TrackFrame>& truth, bool as_before,
+                       cv::Size& size) {
   vision::TrackerOptions options;
   if (as_before) {
     options.change.match_row_light = options.watch.match_row_light = false;
@@ -126,8 +127,8 @@ std::string machine() {
   utsname u{};
   uname(&u);
   std::string cpu = command_output("sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1");
-  return fmt::format("{} {} {}, {}, {} hardware threads", u.sysname, u.release, u.machine, cpu.empty() ? "unknown CPU" : cpu,
-                     std::thread::hardware_concurrency());
+  return fmt::format("{} {} {}, {}, {} hardware threads", u.sysname, u.release, u.machine,
+                     cpu.empty() ? "unknown CPU" : cpu, std::thread::hardware_concurrency());
 }
 
 // Between the tables at the last settle of two runs (infinity when either never settled).
@@ -136,16 +137,23 @@ double final_difference_mm(const TrackerRun& a, const TrackerRun& b) {
   return vision::table_difference_mm(*a.readings.last, *b.readings.last);
 }
 
-std::string percent(double f) { return fmt::format("{:.1f}", 100 * f); }
+std::string percent(double f) {
+  return fmt::format("{:.1f}", 100 * f);
+}
 
-std::string millimetres(double mm) { return std::isfinite(mm) ? fmt::format("{:.2f}", mm) : std::string("differ"); }
+std::string millimetres(double mm) {
+  return std::isfinite(mm) ? fmt::format("{:.2f}", mm) : std::string("differ");
+}
 
 // The table of figures, as Markdown (printed and written alike).
 std::string figures_table(const std::vector<Row>& rows) {
   std::string s =
-      "| render | size, fps | settled frames | false-settled | settle latency ms, median / max (missed) | readings as clean "
-      "| readings' max mm from clean | final poses' max mm from clean | 2σ share x / y % (frames) | 2σ share x / y % (rests) "
-      "| mean σ mm | before: settled frames, false-settled, readings as clean |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+      "| render | size, fps | settled frames | false-settled | settle latency ms, median / max (missed) | readings as "
+      "clean "
+      "| readings' max mm from clean | final poses' max mm from clean | 2σ share x / y % (frames) | 2σ share x / y % "
+      "(rests) "
+      "| mean σ mm | before: settled frames, false-settled, readings as clean "
+      "|\n|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   if (rows.empty()) return s;
   const Row* clean = &rows.front();
   for (const Row& r : rows) {
@@ -154,15 +162,17 @@ std::string figures_table(const std::vector<Row>& rows) {
     const bool same = vision::same_moves(run.readings.moves, clean->now.readings.moves, readings_mm);
     const bool same_before = vision::same_moves(r.before.readings.moves, clean->now.readings.moves, unused_mm);
     const simulator::SettleFigures& st = run.evaluation.settles;
-    s += fmt::format("| {} | {}×{}, {:g} | {} of {} | {} | {:.0f} / {:.0f} ({}) | {} | {} | {} | {} / {} | {} / {} | {:.2f} | {}, {}, {} |\n",
-                     r.name, r.size.width, r.size.height, r.fps, run.settled_frames, run.frames, st.false_settled,
-                     1000 * st.median_latency_s(), 1000 * st.max_latency_s(), st.missed, same ? "yes" : "**no**",
-                     same ? millimetres(readings_mm) : "—",
-                     millimetres(final_difference_mm(run, clean->now)),
-                     percent(run.evaluation.axis_fraction_within_2_sigma(0)), percent(run.evaluation.axis_fraction_within_2_sigma(1)),
-                     percent(run.evaluation.rest_axis_fraction_within_2_sigma(0)),
-                     percent(run.evaluation.rest_axis_fraction_within_2_sigma(1)), run.evaluation.mean_sigma_mm,
-                     r.before.settled_frames, r.before.evaluation.settles.false_settled, same_before ? "yes" : "no");
+    s += fmt::format(
+        "| {} | {}×{}, {:g} | {} of {} | {} | {:.0f} / {:.0f} ({}) | {} | {} | {} | {} / {} | {} / {} | {:.2f} | {}, "
+        "{}, {} |\n",
+        r.name, r.size.width, r.size.height, r.fps, run.settled_frames, run.frames, st.false_settled,
+        1000 * st.median_latency_s(), 1000 * st.max_latency_s(), st.missed, same ? "yes" : "**no**",
+        same ? millimetres(readings_mm) : "—", millimetres(final_difference_mm(run, clean->now)),
+        percent(run.evaluation.axis_fraction_within_2_sigma(0)),
+        percent(run.evaluation.axis_fraction_within_2_sigma(1)),
+        percent(run.evaluation.rest_axis_fraction_within_2_sigma(0)),
+        percent(run.evaluation.rest_axis_fraction_within_2_sigma(1)), run.evaluation.mean_sigma_mm,
+        r.before.settled_frames, r.before.evaluation.settles.false_settled, same_before ? "yes" : "no");
   }
   return s;
 }
@@ -178,9 +188,10 @@ std::string change_cost(const std::vector<Row>& rows) {
     frames += r.now.frames;
   }
   if (frames == 0 || before <= 0) return "";
-  return fmt::format("Change detection (shrinking the frame included): {:.2f} ms a frame matching the light, {:.2f} ms as before: "
-                     "{:.2f}x.\n",
-                     now / static_cast<double>(frames), before / static_cast<double>(frames), now / before);
+  return fmt::format(
+      "Change detection (shrinking the frame included): {:.2f} ms a frame matching the light, {:.2f} ms as before: "
+      "{:.2f}x.\n",
+      now / static_cast<double>(frames), before / static_cast<double>(frames), now / before);
 }
 
 // σ coverage over every render at once, and how few independent draws one render holds: its rests
@@ -192,12 +203,13 @@ std::string pooled_coverage(const std::vector<Row>& rows) {
     simulator::accumulate(all, r.now.evaluation);
     rests += fmt::format("{}{}", rests.empty() ? "" : ", ", r.now.evaluation.rests);
   }
-  return fmt::format("σ over all renders pooled: within 2σ x / y {} / {} % of frames, within 1σ {} / {} % (a Gaussian: 95.4 "
-                     "and 68.3); per rest within 2σ x / y {} / {} % of {} rests. Rests per render: {}.\n",
-                     percent(all.axis_fraction_within_2_sigma(0)), percent(all.axis_fraction_within_2_sigma(1)),
-                     percent(all.axis_fraction_within_1_sigma(0)), percent(all.axis_fraction_within_1_sigma(1)),
-                     percent(all.rest_axis_fraction_within_2_sigma(0)), percent(all.rest_axis_fraction_within_2_sigma(1)), all.rests,
-                     rests);
+  return fmt::format(
+      "σ over all renders pooled: within 2σ x / y {} / {} % of frames, within 1σ {} / {} % (a Gaussian: 95.4 "
+      "and 68.3); per rest within 2σ x / y {} / {} % of {} rests. Rests per render: {}.\n",
+      percent(all.axis_fraction_within_2_sigma(0)), percent(all.axis_fraction_within_2_sigma(1)),
+      percent(all.axis_fraction_within_1_sigma(0)), percent(all.axis_fraction_within_1_sigma(1)),
+      percent(all.rest_axis_fraction_within_2_sigma(0)), percent(all.rest_axis_fraction_within_2_sigma(1)), all.rests,
+      rests);
 }
 
 std::string readings_list(const std::vector<Row>& rows) {
@@ -243,24 +255,30 @@ int main(int argc, char** argv) {
   // What the figures are, printed too (scripts/figures.sh keeps what is printed).
   const std::string about =
       "Renders: simulator/webcam_variety.h (one 8.2 s session: a ship flipped, a hand resting at the play area's edge, "
-      "a torpedo brought in, a torpedo flipped); each flicker render has a 3 % ripple through the rows; the knock at 3.9 s "
+      "a torpedo brought in, a torpedo flipped); each flicker render has a 3 % ripple through the rows; the knock at "
+      "3.9 s "
       "swings the camera 0.4° and leaves it 0.06° off.\n\n"
       "Readings: at every settle, the disks that moved since the one before. σ coverage: the share of position errors "
-      "within 2σ per axis (goal 93–97 %). Before: the same tracker with its change detector and table watch as they were "
-      "before (one brightness shift for the whole frame, a threshold in grey levels only) instead of matching the light "
-      "row by row with a threshold that grows with the grey level. The rest is as now in both: codec specks dropped, the "
+      "within 2σ per axis (goal 93–97 %). Before: the same tracker with its change detector and table watch as they "
+      "were "
+      "before (one brightness shift for the whole frame, a threshold in grey levels only) instead of matching the "
+      "light "
+      "row by row with a threshold that grows with the grey level. The rest is as now in both: codec specks dropped, "
+      "the "
       "camera counted moved at 0.5 mm, a drift of the markers re-fitting the pose.\n";
-  std::printf("%s\n%s\n%s\n%s\nReadings at the settles:\n\n%s", about.c_str(), table.c_str(), pooled.c_str(), cost.c_str(),
-              readings.c_str());
+  std::printf("%s\n%s\n%s\n%s\nReadings at the settles:\n\n%s", about.c_str(), table.c_str(), pooled.c_str(),
+              cost.c_str(), readings.c_str());
 
   if (!figures.empty()) {
     const std::time_t now = std::time(nullptr);
     char date[64];
     std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
-    const std::string commit = command_output("git -C '" + std::string(DISKREF_SOURCE_DIR) + "' rev-parse --short HEAD");
+    const std::string commit =
+        command_output("git -C '" + std::string(DISKREF_SOURCE_DIR) + "' rev-parse --short HEAD");
     const std::string text = fmt::format(
         "# Webcam behaviours: what the tracker reads, behaviour by behaviour\n\n"
-        "Written by `build/bench/webcam_behaviours` (bench/webcam_behaviours.cpp) on {}, commit {}, on {}.\n\n{}\n{}\n{}\n{}\n"
+        "Written by `build/bench/webcam_behaviours` (bench/webcam_behaviours.cpp) on {}, commit {}, on "
+        "{}.\n\n{}\n{}\n{}\n{}\n"
         "Readings at the settles:\n\n{}",
         date, commit.empty() ? "unknown" : commit, machine(), about, table, pooled, cost, readings);
     fs::create_directories(figures.parent_path());

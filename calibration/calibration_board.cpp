@@ -64,7 +64,8 @@ double min_corner_spacing(const std::vector<cv::Point2f>& points, cv::Size grid)
   for (int r = 0; r < grid.height; ++r)
     for (int c = 0; c < grid.width; ++c) {
       const cv::Point2f& p = points[static_cast<std::size_t>(r * grid.width + c)];
-      if (c + 1 < grid.width) best = std::min(best, cv::norm(p - points[static_cast<std::size_t>(r * grid.width + c + 1)]));
+      if (c + 1 < grid.width)
+        best = std::min(best, cv::norm(p - points[static_cast<std::size_t>(r * grid.width + c + 1)]));
       if (r + 1 < grid.height)
         best = std::min(best, cv::norm(p - points[static_cast<std::size_t>((r + 1) * grid.width + c)]));
     }
@@ -131,9 +132,10 @@ void validate_board(const BoardSpec& board) {
   auto dictionary = dictionary_named(charuco.dictionary);
   int markers = charuco.squares.width * charuco.squares.height / 2;
   if (dictionary->bytesList.rows < markers)
-    throw std::invalid_argument("dictionary " + charuco.dictionary + " has " + std::to_string(dictionary->bytesList.rows) +
-                                " markers; a " + std::to_string(charuco.squares.width) + "x" +
-                                std::to_string(charuco.squares.height) + " board needs " + std::to_string(markers));
+    throw std::invalid_argument("dictionary " + charuco.dictionary + " has " +
+                                std::to_string(dictionary->bytesList.rows) + " markers; a " +
+                                std::to_string(charuco.squares.width) + "x" + std::to_string(charuco.squares.height) +
+                                " board needs " + std::to_string(markers));
 }
 
 cv::Size corner_grid(const BoardSpec& board) {

@@ -24,9 +24,9 @@ struct ChessboardSpec {
 };
 
 struct CharucoSpec {
-  cv::Size squares;        // columns x rows of squares
+  cv::Size squares;  // columns x rows of squares
   double square_mm = 0;
-  double marker_mm = 0;    // side of each ArUco marker, < square_mm
+  double marker_mm = 0;                     // side of each ArUco marker, < square_mm
   std::string dictionary = "DICT_5X5_100";  // a name from charuco_dictionary_names()
 };
 
@@ -52,9 +52,9 @@ std::string describe_board(const BoardSpec& board);
 struct BoardView {
   std::string name;  // image file name, or "frame 120" of a video
   cv::Size image_size;
-  std::vector<int> corner_ids;               // see the header comment
-  std::vector<cv::Point2f> image_points;     // raw pixels
-  std::vector<cv::Point3f> object_points;    // board mm, z = 0; same order
+  std::vector<int> corner_ids;             // see the header comment
+  std::vector<cv::Point2f> image_points;   // raw pixels
+  std::vector<cv::Point3f> object_points;  // board mm, z = 0; same order
 };
 
 // How hard to look for a chessboard. `thorough` tries OpenCV's sector-based detector when the

@@ -18,9 +18,13 @@ namespace {
 namespace bounds = model::bounds;
 
 // The field of view (degrees) that a focal length of `f` px gives across `side` px.
-double field_of_view_deg(double f, int side) { return 2 * std::atan(side / (2 * f)) * 180 / std::numbers::pi; }
+double field_of_view_deg(double f, int side) {
+  return 2 * std::atan(side / (2 * f)) * 180 / std::numbers::pi;
+}
 
-std::string size_text(cv::Size s) { return std::to_string(s.width) + "x" + std::to_string(s.height); }
+std::string size_text(cv::Size s) {
+  return std::to_string(s.width) + "x" + std::to_string(s.height);
+}
 
 }  // namespace
 
@@ -46,9 +50,10 @@ std::string camera_model_problem(const CameraModel& cam) {
   for (const auto& f : focal) {
     const double fov = field_of_view_deg(f.f, f.side);
     if (!(fov >= bounds::kMinFieldOfViewDeg && fov <= bounds::kMaxFieldOfViewDeg))
-      return fmt::format("camera_matrix: {} = {:g} px means a field of view of {:.3g} degrees over the {} px {} image: "
-                         "a lens sees between {:g} and {:g} degrees",
-                         f.name, f.f, fov, f.side, f.across, bounds::kMinFieldOfViewDeg, bounds::kMaxFieldOfViewDeg);
+      return fmt::format(
+          "camera_matrix: {} = {:g} px means a field of view of {:.3g} degrees over the {} px {} image: "
+          "a lens sees between {:g} and {:g} degrees",
+          f.name, f.f, fov, f.side, f.across, bounds::kMinFieldOfViewDeg, bounds::kMaxFieldOfViewDeg);
   }
   const double aspect = cam.fy() / cam.fx();
   if (!(aspect >= 1 / bounds::kMaxPixelAspect && aspect <= bounds::kMaxPixelAspect))
@@ -72,7 +77,8 @@ std::string camera_model_problem(const CameraModel& cam) {
   }
   if (cam.uncertainty) {
     const UncertaintyGrid& g = *cam.uncertainty;
-    if (g.cols < 2 || g.rows < 2 || g.cols > bounds::kMaxUncertaintyGridSide || g.rows > bounds::kMaxUncertaintyGridSide)
+    if (g.cols < 2 || g.rows < 2 || g.cols > bounds::kMaxUncertaintyGridSide ||
+        g.rows > bounds::kMaxUncertaintyGridSide)
       return fmt::format("uncertainty: a grid of {}x{} nodes (2..{} a side)", g.cols, g.rows,
                          bounds::kMaxUncertaintyGridSide);
     if (g.sigma_px.size() != static_cast<std::size_t>(g.cols) * static_cast<std::size_t>(g.rows))
@@ -98,14 +104,16 @@ double UncertaintyGrid::at(cv::Point2d pixel, cv::Size image_size) const {
   const int c = std::min(static_cast<int>(gx), cols - 2), r = std::min(static_cast<int>(gy), rows - 2);
   const double fx = gx - c, fy = gy - r;
   auto node = [&](int cc, int rr) { return sigma_px[static_cast<std::size_t>(rr * cols + cc)]; };
-  return (node(c, r) * (1 - fx) + node(c + 1, r) * fx) * (1 - fy) + (node(c, r + 1) * (1 - fx) + node(c + 1, r + 1) * fx) * fy;
+  return (node(c, r) * (1 - fx) + node(c + 1, r) * fx) * (1 - fy) +
+         (node(c, r + 1) * (1 - fx) + node(c + 1, r + 1) * fx) * fy;
 }
 
 CameraModel parse_camera_model(const io::JsonCursor& root) {
   CameraModel cam;
   auto size = root.at("image_size");
   size.numbers(2);
-  cam.image_size = cv::Size(bounds::image_side_px(size.at(std::size_t{0})), bounds::image_side_px(size.at(std::size_t{1})));
+  cam.image_size =
+      cv::Size(bounds::image_side_px(size.at(std::size_t{0})), bounds::image_side_px(size.at(std::size_t{1})));
 
   auto k = root.at("camera_matrix");
   if (k.size() != 3) k.fail("must be a 3x3 matrix (3 rows of 3 numbers)");
@@ -125,7 +133,8 @@ CameraModel parse_camera_model(const io::JsonCursor& root) {
     UncertaintyGrid g;
     for (double v : grid)
       if (!(v >= 2 && v <= bounds::kMaxUncertaintyGridSide && v == std::floor(v)))
-        u->at("grid").fail(fmt::format("must be two whole numbers 2..{} (nodes across, down)", bounds::kMaxUncertaintyGridSide));
+        u->at("grid").fail(
+            fmt::format("must be two whole numbers 2..{} (nodes across, down)", bounds::kMaxUncertaintyGridSide));
     g.cols = static_cast<int>(grid[0]);
     g.rows = static_cast<int>(grid[1]);
     auto sigma = u->at("sigma_px");
@@ -145,9 +154,10 @@ std::string camera_fits_image_problem(const CameraModel& camera, cv::Size image_
   const double aspect_camera = static_cast<double>(camera.image_size.width) / camera.image_size.height;
   const double aspect_images = static_cast<double>(image_size.width) / image_size.height;
   if (std::fabs(aspect_camera / aspect_images - 1) <= bounds::kAspectTolerance) return "";
-  return fmt::format("is {} (aspect {:.3f}), but {{}} is {} (aspect {:.3f}): this camera file is for another camera or "
-                     "another camera mode (a calibration scales only to the same aspect ratio)",
-                     size_text(camera.image_size), aspect_camera, size_text(image_size), aspect_images);
+  return fmt::format(
+      "is {} (aspect {:.3f}), but {{}} is {} (aspect {:.3f}): this camera file is for another camera or "
+      "another camera mode (a calibration scales only to the same aspect ratio)",
+      size_text(camera.image_size), aspect_camera, size_text(image_size), aspect_images);
 }
 
 void check_camera_fits_image(const CameraModel& camera, cv::Size image_size, const std::string& file,

@@ -39,8 +39,8 @@ struct CameraModel {
   cv::Size image_size;
   cv::Matx33d camera_matrix = cv::Matx33d::eye();
   std::vector<double> dist_coeffs = std::vector<double>(5, 0.0);  // 4, 5, 8, 12 or 14 (kDistortionCounts)
-  std::optional<double> rms_px;                   // reprojection error of the calibration, when known
-  std::optional<UncertaintyGrid> uncertainty;     // projection uncertainty, when calibrated here
+  std::optional<double> rms_px;                                   // reprojection error of the calibration, when known
+  std::optional<UncertaintyGrid> uncertainty;                     // projection uncertainty, when calibrated here
 
   cv::Mat dist_mat() const {
     return cv::Mat(1, static_cast<int>(dist_coeffs.size()), CV_64F, const_cast<double*>(dist_coeffs.data())).clone();

@@ -30,10 +30,12 @@ model::CameraView camera_view_straight_above(const CameraModel& lens, double hei
   pose.camera = lens;
   pose.lens_calibrated = true;
   // camera_from_table looking down, as model::straight_above: rows are the camera's axes in the table frame.
-  pose.rotation = long_side_along_x ? cv::Matx33d(1, 0, 0, 0, -1, 0, 0, 0, -1) : cv::Matx33d(0, 1, 0, 1, 0, 0, 0, 0, -1);
+  pose.rotation =
+      long_side_along_x ? cv::Matx33d(1, 0, 0, 0, -1, 0, 0, 0, -1) : cv::Matx33d(0, 1, 0, 1, 0, 0, 0, 0, -1);
   pose.translation = -(pose.rotation * cv::Vec3d(over_mm.x, over_mm.y, height_mm));
   model::CameraView view = camera_view(pose);
-  view.description = fmt::format("{}x{} calibrated camera {:g} mm above the table", view.width_px, view.height_px, height_mm);
+  view.description =
+      fmt::format("{}x{} calibrated camera {:g} mm above the table", view.width_px, view.height_px, height_mm);
   return view;
 }
 

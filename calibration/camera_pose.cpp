@@ -63,7 +63,7 @@ cv::Matx33d rotation_from(const cv::Vec3d& rvec) {
 // The camera model and camera_from_table fitted to the correspondences; nullopt when the markers
 // put the camera under the table (a mirrored table file) or no pose fits.
 std::optional<CameraPose> fit_pose(const Correspondences& c, const std::optional<CameraModel>& lens,
-                                  cv::Size image_size) {
+                                   cv::Size image_size) {
   CameraPose pose;
   cv::Vec3d rvec, tvec;
   if (lens) {
@@ -144,7 +144,9 @@ void measure_quality(CameraPose& pose, const model::TableSpec& table, const std:
 
 }  // namespace
 
-cv::Vec3d CameraPose::camera_center_table() const { return -(rotation.t() * translation); }
+cv::Vec3d CameraPose::camera_center_table() const {
+  return -(rotation.t() * translation);
+}
 
 cv::Point2d image_from_table(const CameraPose& pose, const cv::Point3d& table_mm) {
   return image_from_table(pose, std::vector<cv::Point3d>{table_mm}).front();
@@ -164,7 +166,7 @@ std::optional<geom::Vec2> table_from_image(const CameraPose& pose, const cv::Poi
 }
 
 std::vector<std::optional<geom::Vec2>> table_from_image(const CameraPose& pose, const std::vector<cv::Point2d>& pixels,
-                                                       double height_mm) {
+                                                        double height_mm) {
   std::vector<std::optional<geom::Vec2>> out;
   if (pixels.empty()) return out;
   std::vector<cv::Point2d> normalized;
@@ -188,7 +190,7 @@ std::vector<std::optional<geom::Vec2>> table_from_image(const CameraPose& pose, 
 }
 
 CameraPoseEstimate estimate_camera_pose(const model::TableSpec& table, const std::vector<MarkerObservation>& markers,
-                                      const std::optional<CameraModel>& lens_in, cv::Size image_size) {
+                                        const std::optional<CameraModel>& lens_in, cv::Size image_size) {
   CameraPoseEstimate result;
   std::optional<CameraModel> lens = lens_in;
   if (lens && lens->image_size != image_size) {
@@ -219,8 +221,9 @@ CameraPoseEstimate estimate_camera_pose(const model::TableSpec& table, const std
     if (!used.count(id)) hidden.push_back(id);
   auto pose = fit_pose(correspondences(table, used), lens, image_size);
   if (!pose) {
-    result.problem = "no camera pose above the table fits the corner markers (is the table file's marker layout "
-                     "mirrored or are the marker ids in the wrong corners?)";
+    result.problem =
+        "no camera pose above the table fits the corner markers (is the table file's marker layout "
+        "mirrored or are the marker ids in the wrong corners?)";
     return result;
   }
 
@@ -245,9 +248,10 @@ CameraPoseEstimate estimate_camera_pose(const model::TableSpec& table, const std
     if (best_pose && best_rms < kDisagreementPx && best_rms < rms / 3) {
       used.erase(best_left_out);
       pose = best_pose;
-      result.notes.push_back(fmt::format("corner marker {} disagrees with the others (fit {:.1f} px with it, {:.1f} px "
-                                         "without; was it moved?); not used",
-                                         best_left_out, rms, best_rms));
+      result.notes.push_back(
+          fmt::format("corner marker {} disagrees with the others (fit {:.1f} px with it, {:.1f} px "
+                      "without; was it moved?); not used",
+                      best_left_out, rms, best_rms));
     }
   }
 
@@ -272,7 +276,8 @@ CameraPoseEstimate estimate_camera_pose(const model::TableSpec& table, const std
   return result;
 }
 
-double marker_fit_rms_px(const CameraPose& pose, const model::TableSpec& table, const std::vector<MarkerObservation>& markers) {
+double marker_fit_rms_px(const CameraPose& pose, const model::TableSpec& table,
+                         const std::vector<MarkerObservation>& markers) {
   std::map<int, MarkerObservation> by_id;
   for (const auto& m : corner_markers_seen_once(markers)) by_id[m.id] = m;
   if (by_id.empty()) return 0;

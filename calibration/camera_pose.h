@@ -44,8 +44,8 @@ struct MarkerDistanceCheck {
 struct MarkerResidual {
   int id = 0;
   double rms_mm = 0;
-  double rms_px = 0;       // the marker's corners reprojected through the pose and lens (RMS, px)
-  cv::Point2d centre_px;   // where the marker was seen (mean of its corners)
+  double rms_px = 0;      // the marker's corners reprojected through the pose and lens (RMS, px)
+  cv::Point2d centre_px;  // where the marker was seen (mean of its corners)
 };
 
 struct CameraPose {
@@ -78,12 +78,12 @@ std::vector<cv::Point2d> image_from_table(const CameraPose& pose, const std::vec
 std::optional<geom::Vec2> table_from_image(const CameraPose& pose, const cv::Point2d& pixel, double height_mm);
 // Batch form: undistorts once for all points (much faster for many points).
 std::vector<std::optional<geom::Vec2>> table_from_image(const CameraPose& pose, const std::vector<cv::Point2d>& pixels,
-                                                       double height_mm);
+                                                        double height_mm);
 
 struct CameraPoseEstimate {
   std::optional<CameraPose> pose;  // absent when it could not be estimated
-  std::string problem;            // why not (e.g. "only 1 corner marker visible (need 2)")
-  std::vector<std::string> notes; // e.g. "corner marker 2 hidden; pose from markers 0, 1, 3"
+  std::string problem;             // why not (e.g. "only 1 corner marker visible (need 2)")
+  std::vector<std::string> notes;  // e.g. "corner marker 2 hidden; pose from markers 0, 1, 3"
 };
 
 // Estimates the camera's pose relative to the table from the corner markers seen in one image
@@ -98,12 +98,13 @@ struct CameraPoseEstimate {
 // (it was moved), the pose is taken from the others and a note says so. A corner marker id seen
 // twice is ignored (noted).
 CameraPoseEstimate estimate_camera_pose(const model::TableSpec& table, const std::vector<MarkerObservation>& markers,
-                                      const std::optional<CameraModel>& lens, cv::Size image_size);
+                                        const std::optional<CameraModel>& lens, cv::Size image_size);
 
 // How well `pose` explains the corner markers seen: the RMS image distance (px) between their
 // observed corners and the corners of the table file's markers projected through the pose. 0 when
 // no corner marker is given.
-double marker_fit_rms_px(const CameraPose& pose, const model::TableSpec& table, const std::vector<MarkerObservation>& markers);
+double marker_fit_rms_px(const CameraPose& pose, const model::TableSpec& table,
+                         const std::vector<MarkerObservation>& markers);
 
 // The observations of corner markers 0..3 that are each seen exactly once: an id seen twice in one
 // image is ambiguous (a false detection or a second copy of the tag) and left out, its id added to

@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "calibration/camera_pose.h"
 #include <algorithm>
+#include "calibration/camera_pose.h"
 
 #include <fmt/format.h>
 
@@ -49,13 +49,15 @@ std::vector<int> marker_ids(const io::JsonCursor& list) {
 }
 
 // A distance between two places on the table.
-double distance_mm(const io::JsonCursor& c) { return c.number_in(0, 2 * model::bounds::kMaxCoordinateMm); }
+double distance_mm(const io::JsonCursor& c) {
+  return c.number_in(0, 2 * model::bounds::kMaxCoordinateMm);
+}
 
 }  // namespace
 
 CameraPose parse_camera_pose(const io::JsonCursor& root) {
-  root.allow_only({"image_size", "camera_matrix", "dist_coeffs", "rms_px", "uncertainty", "lens_calibrated", "camera_from_table",
-                   "camera_center_mm", "quality"});
+  root.allow_only({"image_size", "camera_matrix", "dist_coeffs", "rms_px", "uncertainty", "lens_calibrated",
+                   "camera_from_table", "camera_center_mm", "quality"});
   CameraPose pose;
   pose.camera = parse_camera_model(root);
   pose.lens_calibrated = root.at("lens_calibrated").boolean();
@@ -74,14 +76,16 @@ CameraPose parse_camera_pose(const io::JsonCursor& root) {
     rotation.fail("is not a rotation matrix (orthonormal, determinant +1)");
   auto translation = extrinsics.at("translation_mm");
   translation.numbers(3);
-  for (std::size_t i = 0; i < 3; ++i) pose.translation[static_cast<int>(i)] = model::bounds::coordinate_mm(translation.at(i));
+  for (std::size_t i = 0; i < 3; ++i)
+    pose.translation[static_cast<int>(i)] = model::bounds::coordinate_mm(translation.at(i));
   const cv::Vec3d centre = pose.camera_center_table();
   if (!(centre[2] > 0)) extrinsics.fail("puts the camera at or below the table plane");
   if (!(centre[2] >= model::bounds::kMinCameraHeightMm && cv::norm(centre) <= model::bounds::kMaxCoordinateMm))
-    extrinsics.fail(fmt::format("puts the camera at ({:.0f}, {:.0f}, {:.0f}) mm in the table frame: a camera over a "
-                                "table is {:g} mm to {:g} m above it",
-                                centre[0], centre[1], centre[2], model::bounds::kMinCameraHeightMm,
-                                model::bounds::kMaxCameraDistanceMm / 1000));
+    extrinsics.fail(
+        fmt::format("puts the camera at ({:.0f}, {:.0f}, {:.0f}) mm in the table frame: a camera over a "
+                    "table is {:g} mm to {:g} m above it",
+                    centre[0], centre[1], centre[2], model::bounds::kMinCameraHeightMm,
+                    model::bounds::kMaxCameraDistanceMm / 1000));
 
   if (auto quality = root.find("quality")) {
     quality->allow_only({"reprojection_rms_px", "reprojection_rms_mm", "markers_used", "markers_missing",
@@ -121,9 +125,10 @@ std::string camera_pose_fits_table_problem(const CameraPose& pose, const model::
   const double dy = std::max({0.0, -centre[1], centre[1] - area.y});
   const double away = std::sqrt(dx * dx + dy * dy + centre[2] * centre[2]);
   if (away > model::bounds::kMaxCameraDistanceMm)
-    return fmt::format("puts the camera {:.0f} m from the play area of the table file ({:g} x {:g} mm): a camera "
-                       "watching a table is within {:g} m of it",
-                       away / 1000, area.x, area.y, model::bounds::kMaxCameraDistanceMm / 1000);
+    return fmt::format(
+        "puts the camera {:.0f} m from the play area of the table file ({:g} x {:g} mm): a camera "
+        "watching a table is within {:g} m of it",
+        away / 1000, area.x, area.y, model::bounds::kMaxCameraDistanceMm / 1000);
   // Some of the play area is in the image (a 9 x 9 grid of its points, in front of the camera).
   const cv::Size size = pose.camera.image_size;
   for (int i = 0; i <= 8; ++i)
@@ -134,9 +139,10 @@ std::string camera_pose_fits_table_problem(const CameraPose& pose, const model::
       const cv::Point2d px = image_from_table(pose, cv::Point3d(p[0], p[1], p[2]));
       if (px.x >= 0 && px.y >= 0 && px.x <= size.width - 1 && px.y <= size.height - 1) return "";
     }
-  return fmt::format("does not fit the table file: through this pose no part of its {:g} x {:g} mm play area is in the "
-                     "{}x{} image (a pose found for another table, or another camera place)",
-                     area.x, area.y, size.width, size.height);
+  return fmt::format(
+      "does not fit the table file: through this pose no part of its {:g} x {:g} mm play area is in the "
+      "{}x{} image (a pose found for another table, or another camera place)",
+      area.x, area.y, size.width, size.height);
 }
 
 void check_camera_pose_fits_table(const CameraPose& pose, const model::TableSpec& table, const std::string& file) {

@@ -42,14 +42,14 @@ cv::Point2d apply(const cv::Matx33d& h, cv::Point2d p) {
 // `image_from_board` maps the board plane (corner at `corner_mm`) into the image, up to the shift
 // `offset` that the previous estimate found. nullopt when the strips hold no usable gradients.
 std::optional<cv::Point2d> forstner_in_strips(const cv::Mat& gray, const cv::Matx33d& image_from_board,
-                                              cv::Point2d corner_mm, cv::Point2d offset, double strip,
-                                              double reach) {
+                                              cv::Point2d corner_mm, cv::Point2d offset, double strip, double reach) {
   // The pixels to look at: the image of the square of side 2 * reach round the corner.
   double radius = 0;
   cv::Point2d centre = apply(image_from_board, corner_mm) + offset;
   for (double sx : {-1.0, 1.0})
     for (double sy : {-1.0, 1.0})
-      radius = std::max(radius, cv::norm(apply(image_from_board, corner_mm + cv::Point2d(sx, sy) * reach) + offset - centre));
+      radius = std::max(radius,
+                        cv::norm(apply(image_from_board, corner_mm + cv::Point2d(sx, sy) * reach) + offset - centre));
   cv::Rect roi(static_cast<int>(std::floor(centre.x - radius)) - 1, static_cast<int>(std::floor(centre.y - radius)) - 1,
                static_cast<int>(2 * radius) + 4, static_cast<int>(2 * radius) + 4);
   roi &= cv::Rect(0, 0, gray.cols, gray.rows);

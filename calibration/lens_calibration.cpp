@@ -86,8 +86,9 @@ std::vector<std::string> judge_views(std::vector<BoardView>& views, cv::Size ima
   for (std::size_t rank = 0; rank < suspects.size(); ++rank) {
     const std::size_t s = suspects[rank];
     if (static_cast<int>(rank) >= options.max_suspects || static_cast<int>(views.size()) <= options.min_views + 1) {
-      verdicts[s] = fmt::format("kept untried: error {:.3f} px above {:.3f} px, but only the worst {} suspects are tried",
-                                fit.view_rms_px[s], limit, options.max_suspects);
+      verdicts[s] =
+          fmt::format("kept untried: error {:.3f} px above {:.3f} px, but only the worst {} suspects are tried",
+                      fit.view_rms_px[s], limit, options.max_suspects);
       continue;
     }
     const SuspectTrial trial = try_suspect(views, s, image_size, model, options.folds, fit.camera);
@@ -101,9 +102,10 @@ std::vector<std::string> judge_views(std::vector<BoardView>& views, cv::Size ima
                                      fit.view_rms_px[s], limit, typical, with, without)});
     } else {
       verdicts[s] = trial.with.corners
-                        ? fmt::format("error {:.3f} px is high (above {:.3f} px), but the other views, held out, are "
-                                      "predicted about as well with it ({:.3f} px) than without ({:.3f} px)",
-                                      fit.view_rms_px[s], limit, with, without)
+                        ? fmt::format(
+                              "error {:.3f} px is high (above {:.3f} px), but the other views, held out, are "
+                              "predicted about as well with it ({:.3f} px) than without ({:.3f} px)",
+                              fit.view_rms_px[s], limit, with, without)
                         : fmt::format("error {:.3f} px is high, but too few views to judge it", fit.view_rms_px[s]);
     }
   }
@@ -201,7 +203,8 @@ LensCalibration calibrate_lens(const std::vector<BoardView>& views_in, cv::Size 
       spread_of(projection_sigma_px(out.camera, out.covariance, central_grid(image_size, 32, 18, 0.8)));
   out.uncertainty_whole = spread_of(projection_sigma_px(out.camera, out.covariance, grid_nodes(image_size, 32, 18)));
   for (std::size_t i = 0; i < views.size(); ++i)
-    out.views.push_back({views[i].name, static_cast<int>(views[i].image_points.size()), fit.view_rms_px[i], verdicts[i]});
+    out.views.push_back(
+        {views[i].name, static_cast<int>(views[i].image_points.size()), fit.view_rms_px[i], verdicts[i]});
   return out;
 }
 

@@ -73,7 +73,7 @@ struct ModelScore {
 struct LensCalibration {
   CameraModel camera;  // rms_px and uncertainty set
   LensModel model = LensModel::k3;
-  double rms_px = 0;   // RMS over every corner of every kept view (printed; not the figure of merit)
+  double rms_px = 0;               // RMS over every corner of every kept view (printed; not the figure of merit)
   std::vector<ModelScore> models;  // every model tried, simplest first
   std::vector<ViewError> views;    // the kept views
   std::vector<DroppedView> outliers;

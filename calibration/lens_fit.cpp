@@ -12,11 +12,16 @@ namespace {
 
 int model_flags(LensModel model) {
   switch (model) {
-    case LensModel::k1k2p1p2: return cv::CALIB_FIX_K3;
-    case LensModel::k3: return 0;
-    case LensModel::rational: return cv::CALIB_RATIONAL_MODEL;
-    case LensModel::thin_prism: return cv::CALIB_RATIONAL_MODEL | cv::CALIB_THIN_PRISM_MODEL;
-    case LensModel::tilted: return cv::CALIB_RATIONAL_MODEL | cv::CALIB_THIN_PRISM_MODEL | cv::CALIB_TILTED_MODEL;
+    case LensModel::k1k2p1p2:
+      return cv::CALIB_FIX_K3;
+    case LensModel::k3:
+      return 0;
+    case LensModel::rational:
+      return cv::CALIB_RATIONAL_MODEL;
+    case LensModel::thin_prism:
+      return cv::CALIB_RATIONAL_MODEL | cv::CALIB_THIN_PRISM_MODEL;
+    case LensModel::tilted:
+      return cv::CALIB_RATIONAL_MODEL | cv::CALIB_THIN_PRISM_MODEL | cv::CALIB_TILTED_MODEL;
   }
   return 0;
 }
@@ -69,22 +74,31 @@ LensFit run_once(const std::vector<BoardView>& views, cv::Size image_size, LensM
   return fit;
 }
 
-bool usable(const LensFit& fit) { return std::isfinite(fit.rms_px) && camera_model_problem(fit.camera).empty(); }
+bool usable(const LensFit& fit) {
+  return std::isfinite(fit.rms_px) && camera_model_problem(fit.camera).empty();
+}
 
 }  // namespace
 
 std::string lens_model_name(LensModel model) {
   switch (model) {
-    case LensModel::k1k2p1p2: return "k1 k2 p1 p2 (4)";
-    case LensModel::k3: return "+ k3 (5)";
-    case LensModel::rational: return "rational (8)";
-    case LensModel::thin_prism: return "thin prism (12)";
-    case LensModel::tilted: return "tilted sensor (14)";
+    case LensModel::k1k2p1p2:
+      return "k1 k2 p1 p2 (4)";
+    case LensModel::k3:
+      return "+ k3 (5)";
+    case LensModel::rational:
+      return "rational (8)";
+    case LensModel::thin_prism:
+      return "thin prism (12)";
+    case LensModel::tilted:
+      return "tilted sensor (14)";
   }
   return "?";
 }
 
-int coefficient_count(LensModel model) { return static_cast<int>(model); }
+int coefficient_count(LensModel model) {
+  return static_cast<int>(model);
+}
 
 LensFit fit_lens(const std::vector<BoardView>& views, cv::Size image_size, LensModel model, const CameraModel* start) {
   LensFit first = run_once(views, image_size, model, start);
@@ -98,7 +112,8 @@ LensFit fit_lens(const std::vector<BoardView>& views, cv::Size image_size, LensM
   return usable(refined) && refined.rms_px < first.rms_px ? refined : first;
 }
 
-LensFit fit_lens_from(const std::vector<BoardView>& views, cv::Size image_size, LensModel model, const CameraModel& start) {
+LensFit fit_lens_from(const std::vector<BoardView>& views, cv::Size image_size, LensModel model,
+                      const CameraModel& start) {
   return run_once(views, image_size, model, &start, false);
 }
 

@@ -52,7 +52,8 @@ LensFit fit_lens(const std::vector<BoardView>& views, cv::Size image_size, LensM
 // One OpenCV default run (30 iterations) started from `start` (a fit of the same model on more
 // views): the many fits of a cross-validation, where each training set differs from the whole
 // by a fold and starts near its optimum.
-LensFit fit_lens_from(const std::vector<BoardView>& views, cv::Size image_size, LensModel model, const CameraModel& start);
+LensFit fit_lens_from(const std::vector<BoardView>& views, cv::Size image_size, LensModel model,
+                      const CameraModel& start);
 
 // Squared reprojection error summed over `views` and the number of corners, `camera` fixed and
 // each view's board pose fitted to it: how well the lens predicts views it was not made from.

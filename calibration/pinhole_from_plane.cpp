@@ -29,7 +29,9 @@ cv::Matx33d pinhole(const cv::Mat& p) {
   return {fx, 0, p.at<double>(2), 0, fy, p.at<double>(3), 0, 0, 1};
 }
 
-cv::Point2d image_centre(cv::Size size) { return {(size.width - 1) / 2.0, (size.height - 1) / 2.0}; }
+cv::Point2d image_centre(cv::Size size) {
+  return {(size.width - 1) / 2.0, (size.height - 1) / 2.0};
+}
 
 // Zhang's two constraints on the image of the absolute conic, with the principal point known and
 // square pixels: a least-squares closed form for 1 / f^2. nullopt when the plane shows no
@@ -51,7 +53,10 @@ std::optional<double> focal_from_homography(const cv::Matx33d& plane_to_image, c
 class PinholeResiduals : public cv::LMSolver::Callback {
  public:
   PinholeResiduals(const std::vector<cv::Point3d>& plane, const std::vector<cv::Point2d>& image, cv::Size size)
-      : plane_(plane), image_(image), centre_(image_centre(size)), prior_log_focal_(std::log(prior_focal_px(size))),
+      : plane_(plane),
+        image_(image),
+        centre_(image_centre(size)),
+        prior_log_focal_(std::log(prior_focal_px(size))),
         principal_sigma_(kPrincipalSigmaFraction * std::max(size.width, size.height)) {}
 
   bool compute(cv::InputArray param, cv::OutputArray err, cv::OutputArray jacobian) const override {
@@ -101,14 +106,19 @@ class PinholeResiduals : public cv::LMSolver::Callback {
   double principal_sigma_;
 };
 
-double squared_norm(const cv::Mat& m) { return m.dot(m); }
+double squared_norm(const cv::Mat& m) {
+  return m.dot(m);
+}
 
 }  // namespace
 
-double prior_focal_px(cv::Size image_size) { return 0.75 * std::max(image_size.width, image_size.height); }
+double prior_focal_px(cv::Size image_size) {
+  return 0.75 * std::max(image_size.width, image_size.height);
+}
 
 std::optional<PlanarPinholeFit> fit_pinhole_to_plane(const std::vector<cv::Point3d>& plane_points,
-                                                     const std::vector<cv::Point2d>& image_points, cv::Size image_size) {
+                                                     const std::vector<cv::Point2d>& image_points,
+                                                     cv::Size image_size) {
   CV_Assert(plane_points.size() == image_points.size() && plane_points.size() >= 4);
   cv::Point2d centre = image_centre(image_size);
   double prior_focal = prior_focal_px(image_size);

@@ -35,6 +35,6 @@ double prior_focal_px(cv::Size image_size);
 // convention); at least 4 points, not all on one line. nullopt when no pose puts the plane in
 // front of the camera.
 std::optional<PlanarPinholeFit> fit_pinhole_to_plane(const std::vector<cv::Point3d>& plane_points,
-                                      const std::vector<cv::Point2d>& image_points, cv::Size image_size);
+                                                     const std::vector<cv::Point2d>& image_points, cv::Size image_size);
 
 }  // namespace diskref::calib

@@ -13,14 +13,16 @@ namespace {
 constexpr int kRotationColumns = 0;
 constexpr int kIntrinsicColumns = 6;
 
-int intrinsic_count(const CameraModel& camera) { return 4 + static_cast<int>(camera.dist_coeffs.size()); }
+int intrinsic_count(const CameraModel& camera) {
+  return 4 + static_cast<int>(camera.dist_coeffs.size());
+}
 
 // Normalized undistorted rays (x/z, y/z) of raw pixels.
 std::vector<cv::Point2d> rays_of(const CameraModel& camera, const std::vector<cv::Point2d>& pixels) {
   std::vector<cv::Point2d> normalized;
   if (pixels.empty()) return normalized;
-  cv::undistortPoints(pixels, normalized, cv::Mat(camera.camera_matrix), camera.dist_mat(), cv::noArray(), cv::noArray(),
-                      cv::TermCriteria(cv::TermCriteria::COUNT + cv::TermCriteria::EPS, 100, 1e-12));
+  cv::undistortPoints(pixels, normalized, cv::Mat(camera.camera_matrix), camera.dist_mat(), cv::noArray(),
+                      cv::noArray(), cv::TermCriteria(cv::TermCriteria::COUNT + cv::TermCriteria::EPS, 100, 1e-12));
   return normalized;
 }
 
@@ -60,7 +62,8 @@ LensCovariance lens_covariance(const LensFit& fit, const std::vector<BoardView>&
       sum_sq += d.dot(d);
     }
     corners += projected.size();
-    const cv::Mat pose = jacobian.colRange(0, 6), intrinsics = jacobian.colRange(kIntrinsicColumns, kIntrinsicColumns + n);
+    const cv::Mat pose = jacobian.colRange(0, 6),
+                  intrinsics = jacobian.colRange(kIntrinsicColumns, kIntrinsicColumns + n);
     // The view's pose, marginalised out: A - B C^-1 B^T.
     const cv::Mat b = intrinsics.t() * pose;
     cv::Mat c_inverse;
@@ -132,7 +135,8 @@ UncertaintyGrid uncertainty_grid(const CameraModel& camera, const LensCovariance
   return grid;
 }
 
-std::vector<double> lens_difference_px(const CameraModel& a, const CameraModel& b, const std::vector<cv::Point2d>& pixels) {
+std::vector<double> lens_difference_px(const CameraModel& a, const CameraModel& b,
+                                       const std::vector<cv::Point2d>& pixels) {
   const std::vector<cv::Point2d> central = central_grid(b.image_size, 16, 9, 0.8);
   const cv::Matx33d rotation = best_rotation(unit_rays(a, central), unit_rays(b, central));
   std::vector<cv::Point3d> points;
@@ -171,7 +175,9 @@ Spread spread_of(std::vector<double> values) {
   Spread s;
   if (values.empty()) return s;
   std::sort(values.begin(), values.end());
-  auto at = [&](double q) { return values[static_cast<std::size_t>(q * static_cast<double>(values.size() - 1) + 0.5)]; };
+  auto at = [&](double q) {
+    return values[static_cast<std::size_t>(q * static_cast<double>(values.size() - 1) + 0.5)];
+  };
   s.median = at(0.5);
   s.p90 = at(0.9);
   s.max = values.back();

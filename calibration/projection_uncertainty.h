@@ -51,11 +51,13 @@ std::vector<cv::Point2d> grid_nodes(cv::Size image_size, int cols, int rows);
 std::vector<cv::Point2d> central_grid(cv::Size image_size, int cols, int rows, double fraction);
 
 // The uncertainty grid a camera file carries (spec §7).
-UncertaintyGrid uncertainty_grid(const CameraModel& camera, const LensCovariance& covariance, int cols = 16, int rows = 9);
+UncertaintyGrid uncertainty_grid(const CameraModel& camera, const LensCovariance& covariance, int cols = 16,
+                                 int rows = 9);
 
 // How far apart (px, in `b`'s image) two lenses map each of `pixels`, after the rotation of one
 // camera frame onto the other that best aligns their rays over the central 80 % of the image.
-std::vector<double> lens_difference_px(const CameraModel& a, const CameraModel& b, const std::vector<cv::Point2d>& pixels);
+std::vector<double> lens_difference_px(const CameraModel& a, const CameraModel& b,
+                                       const std::vector<cv::Point2d>& pixels);
 
 // Unit rays (camera frame) of raw pixels, undistorted to convergence.
 std::vector<cv::Vec3d> unit_rays(const CameraModel& camera, const std::vector<cv::Point2d>& pixels);

@@ -27,10 +27,14 @@ std::string describe(long long frame, const char* what, double shift_mm, const C
 
 const char* to_string(TableMonitorEvent::Kind kind) {
   switch (kind) {
-    case TableMonitorEvent::Kind::acquired: return "acquired";
-    case TableMonitorEvent::Kind::camera_moved: return "camera_moved";
-    case TableMonitorEvent::Kind::marker_moved: return "marker_moved";
-    case TableMonitorEvent::Kind::drifted: return "drifted";
+    case TableMonitorEvent::Kind::acquired:
+      return "acquired";
+    case TableMonitorEvent::Kind::camera_moved:
+      return "camera_moved";
+    case TableMonitorEvent::Kind::marker_moved:
+      return "marker_moved";
+    case TableMonitorEvent::Kind::drifted:
+      return "drifted";
   }
   return "?";
 }
@@ -54,7 +58,8 @@ TableMonitor::TableMonitor(model::TableSpec table, std::optional<CameraModel> le
                            TableMonitorOptions options)
     : table_(std::move(table)), lens_(std::move(lens)), image_size_(image_size), options_(options) {}
 
-void TableMonitor::set_pose(CameraPose pose, const std::vector<MarkerObservation>& reference, std::size_t reference_frames) {
+void TableMonitor::set_pose(CameraPose pose, const std::vector<MarkerObservation>& reference,
+                            std::size_t reference_frames) {
   pose_ = std::move(pose);
   reference_frames_ = reference_frames;
   reference_.clear();
@@ -159,7 +164,8 @@ std::optional<TableMonitorEvent> TableMonitor::check_drift(long long frame) {
     // later frames with earlier ones cannot show. Once only, so that the reference's own error (a
     // few frames' median, counted in the standard error) is not tested again and again.
     reference_checked_ = true;
-    const std::vector<std::vector<MarkerObservation>> first(agreeing_.begin(), agreeing_.begin() + static_cast<std::ptrdiff_t>(recent));
+    const std::vector<std::vector<MarkerObservation>> first(agreeing_.begin(),
+                                                            agreeing_.begin() + static_cast<std::ptrdiff_t>(recent));
     std::map<int, std::vector<geom::Vec2>> by_marker;
     for (const auto& frame_markers : first)
       for (const auto& m : frame_markers)
@@ -175,7 +181,8 @@ std::optional<TableMonitorEvent> TableMonitor::check_drift(long long frame) {
       geom::Vec2 mean{};
       for (const auto& d : ds) mean = mean + d / n;
       const double off = geom::length(mean);
-      if (off > std::max(options_.min_drift_mm, options_.drift_sigmas * std::sqrt(*noise2 * (1 / n + reference_share)))) {
+      if (off >
+          std::max(options_.min_drift_mm, options_.drift_sigmas * std::sqrt(*noise2 * (1 / n + reference_share)))) {
         ++off_markers;
         shift += off;
       }
@@ -187,11 +194,13 @@ std::optional<TableMonitorEvent> TableMonitor::check_drift(long long frame) {
   // The last drift_frames frames against those before them since the pose was set: both through
   // the same reference, so its own error (the few frames the pose came from) cancels, and only a
   // change of view shows.
-  const std::vector<std::vector<MarkerObservation>> window(agreeing_.end() - static_cast<std::ptrdiff_t>(recent), agreeing_.end());
+  const std::vector<std::vector<MarkerObservation>> window(agreeing_.end() - static_cast<std::ptrdiff_t>(recent),
+                                                           agreeing_.end());
   std::map<int, std::pair<std::vector<geom::Vec2>, std::vector<geom::Vec2>>> by_marker;  // before, recent
   for (std::size_t f = 0; f < agreeing_.size(); ++f)
     for (const auto& m : agreeing_[f])
-      if (auto d = displacement_vector(m)) (f + recent < agreeing_.size() ? by_marker[m.id].first : by_marker[m.id].second).push_back(*d);
+      if (auto d = displacement_vector(m))
+        (f + recent < agreeing_.size() ? by_marker[m.id].first : by_marker[m.id].second).push_back(*d);
   auto mean_of = [](const std::vector<geom::Vec2>& ds) {
     geom::Vec2 mean{};
     for (const auto& d : ds) mean = mean + d / static_cast<double>(ds.size());
@@ -217,8 +226,8 @@ std::optional<TableMonitorEvent> TableMonitor::check_drift(long long frame) {
   return refit_to(window, frame, shift / drifted);
 }
 
-std::optional<TableMonitorEvent> TableMonitor::refit_to(const std::vector<std::vector<MarkerObservation>>& frames, long long frame,
-                                                        double shift_mm) {
+std::optional<TableMonitorEvent> TableMonitor::refit_to(const std::vector<std::vector<MarkerObservation>>& frames,
+                                                        long long frame, double shift_mm) {
   std::vector<MarkerObservation> combined = median_observations(frames);
   CameraPoseEstimate estimate = estimate_camera_pose(table_, combined, lens_, image_size_);
   if (!estimate.pose) return std::nullopt;
@@ -226,7 +235,8 @@ std::optional<TableMonitorEvent> TableMonitor::refit_to(const std::vector<std::v
   event.kind = TableMonitorEvent::Kind::drifted;
   event.frame = frame;
   event.shift_mm = shift_mm;
-  const std::string what = fmt::format("camera drifted (markers off {:.2f} mm, beyond their noise), table pose re-fitted", event.shift_mm);
+  const std::string what =
+      fmt::format("camera drifted (markers off {:.2f} mm, beyond their noise), table pose re-fitted", event.shift_mm);
   event.message = describe(frame, what.c_str(), 0.0, &estimate);
   set_pose(std::move(*estimate.pose), combined, frames.size());
   // The frames the pose now comes from are the first to compare later ones with: if the drift
@@ -255,9 +265,10 @@ std::optional<TableMonitorEvent> TableMonitor::try_new_pose(long long frame, Tab
   event.kind = kind;
   event.frame = frame;
   event.shift_mm = shift_mm;
-  event.message = describe(frame, kind == TableMonitorEvent::Kind::acquired ? "table pose acquired"
-                                                                            : "camera moved, table pose re-estimated",
-                           shift_mm, &estimate);
+  event.message = describe(
+      frame,
+      kind == TableMonitorEvent::Kind::acquired ? "table pose acquired" : "camera moved, table pose re-estimated",
+      shift_mm, &estimate);
   set_pose(std::move(*estimate.pose), combined, pending_.size());
   events_.push_back(event);
   return event;
@@ -315,9 +326,11 @@ std::optional<TableMonitorEvent> TableMonitor::update(long long frame, const std
     event.kind = TableMonitorEvent::Kind::marker_moved;
     event.frame = frame;
     event.shift_mm = d->mm;
-    event.message = describe(frame, ("corner marker " + std::to_string(m.id) +
-                                     " moved on its own; ignored (the other markers agree with the pose)").c_str(),
-                             d->mm, nullptr);
+    event.message = describe(
+        frame,
+        ("corner marker " + std::to_string(m.id) + " moved on its own; ignored (the other markers agree with the pose)")
+            .c_str(),
+        d->mm, nullptr);
     events_.push_back(event);
     return event;
   }

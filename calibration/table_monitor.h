@@ -51,10 +51,10 @@
 namespace diskref::calib {
 
 struct TableMonitorOptions {
-  double moved_mm = 1.0;     // a marker displaced by more than this (table mm) has moved
-  int min_moved_markers = 2; // markers that must have moved for a frame to count as moved
-  int confirm_frames = 5;    // consecutive moved frames before the camera is re-located
-  double max_fit_px = 1.5;   // a new pose must fit every confirming frame's markers this well (RMS)
+  double moved_mm = 1.0;       // a marker displaced by more than this (table mm) has moved
+  int min_moved_markers = 2;   // markers that must have moved for a frame to count as moved
+  int confirm_frames = 5;      // consecutive moved frames before the camera is re-located
+  double max_fit_px = 1.5;     // a new pose must fit every confirming frame's markers this well (RMS)
   int drift_frames = 8;        // agreeing frames over which a drift is judged (0: never)
   double drift_sigmas = 4.0;   // a marker's mean displacement beyond this many standard errors...
   double min_drift_mm = 0.04;  // ...and beyond this (table mm) has drifted
@@ -68,9 +68,9 @@ struct TableMonitorEvent {
     drifted,       // the markers drifted beyond their noise, less than a move: the pose was re-fitted
   };
   Kind kind = Kind::acquired;
-  long long frame = 0;    // the frame at which it was decided
-  double shift_mm = 0;    // camera_moved, marker_moved, drifted: mean displacement of the moved markers, mm
-  std::string message;    // one line for the log, e.g. "frame 812: camera moved (markers shifted 3.4 mm); ..."
+  long long frame = 0;  // the frame at which it was decided
+  double shift_mm = 0;  // camera_moved, marker_moved, drifted: mean displacement of the moved markers, mm
+  std::string message;  // one line for the log, e.g. "frame 812: camera moved (markers shifted 3.4 mm); ..."
 };
 
 const char* to_string(TableMonitorEvent::Kind kind);
@@ -79,7 +79,8 @@ class TableMonitor {
  public:
   // Starts from a known pose (e.g. diskref track --table-pose). `lens` as for estimate_camera_pose
   // (nullopt: uncalibrated).
-  TableMonitor(model::TableSpec table, std::optional<CameraModel> lens, CameraPose pose, TableMonitorOptions options = {});
+  TableMonitor(model::TableSpec table, std::optional<CameraModel> lens, CameraPose pose,
+               TableMonitorOptions options = {});
   // Starts with no pose; acquires one from the first frames (event kind acquired).
   TableMonitor(model::TableSpec table, std::optional<CameraModel> lens, cv::Size image_size,
                TableMonitorOptions options = {});
@@ -116,7 +117,8 @@ class TableMonitor {
   // The agreeing frames so far show the markers drifted: the pose re-fitted to them.
   std::optional<TableMonitorEvent> check_drift(long long frame);
   // The pose fitted again to the median of `frames` (kind drifted).
-  std::optional<TableMonitorEvent> refit_to(const std::vector<std::vector<MarkerObservation>>& frames, long long frame, double shift_mm);
+  std::optional<TableMonitorEvent> refit_to(const std::vector<std::vector<MarkerObservation>>& frames, long long frame,
+                                            double shift_mm);
   std::optional<TableMonitorEvent> try_new_pose(long long frame, TableMonitorEvent::Kind kind, double shift_mm);
   // `reference_frames`: how many frames' median `reference` is (0: predicted by a given pose).
   void set_pose(CameraPose pose, const std::vector<MarkerObservation>& reference, std::size_t reference_frames);
@@ -128,9 +130,9 @@ class TableMonitor {
   std::optional<CameraPose> pose_;
   // Where each marker's corners were when the pose was set (observed; or predicted by a given pose).
   std::map<int, MarkerObservation> reference_;
-  std::size_t reference_frames_ = 0;  // the frames the reference is the median of (0: predicted)
+  std::size_t reference_frames_ = 0;                     // the frames the reference is the median of (0: predicted)
   std::vector<std::vector<MarkerObservation>> pending_;  // consecutive moved (or, before a pose, usable) frames
-  std::map<int, int> moved_marker_streak_;  // consecutive frames each marker alone was moved
+  std::map<int, int> moved_marker_streak_;               // consecutive frames each marker alone was moved
   // The last frames that agree with the pose since it was set.
   static constexpr std::size_t kAgreeingFrames = 64;
   bool reference_checked_ = false;  // the first agreeing frames were compared with the reference

@@ -56,8 +56,8 @@ cv::Mat draw_uncertainty_map(const CameraModel& camera, const LensCovariance& co
     for (const auto& contour : contours) {
       if (contour.size() < 8) continue;
       const cv::Point at = contour[contour.size() / 2];
-      cv::putText(picture, fmt::format("{:g} px", level), at, cv::FONT_HERSHEY_SIMPLEX, 0.4, cv::Scalar(255, 255, 255), 1,
-                  cv::LINE_AA);
+      cv::putText(picture, fmt::format("{:g} px", level), at, cv::FONT_HERSHEY_SIMPLEX, 0.4, cv::Scalar(255, 255, 255),
+                  1, cv::LINE_AA);
     }
   }
   for (const auto& v : views)
@@ -70,7 +70,8 @@ cv::Mat draw_uncertainty_map(const CameraModel& camera, const LensCovariance& co
 std::optional<WorstKnownRegion> worst_known_ninth(const CameraModel& camera) {
   if (!camera.uncertainty) return std::nullopt;
   const UncertaintyGrid& g = *camera.uncertainty;
-  if (g.cols < 1 || g.rows < 1 || g.sigma_px.size() != static_cast<std::size_t>(g.cols) * static_cast<std::size_t>(g.rows))
+  if (g.cols < 1 || g.rows < 1 ||
+      g.sigma_px.size() != static_cast<std::size_t>(g.cols) * static_cast<std::size_t>(g.rows))
     return std::nullopt;
   std::array<double, 9> sum{}, max{};
   std::array<int, 9> count{};

@@ -27,8 +27,8 @@ std::string image_region_name(int column, int row, int columns, int rows);
 // mean uncertainty is highest (a mean, so that one node at an image corner does not outweigh a
 // whole edge known poorly). "Show the board here" on the setup screen draws `rect_px`.
 struct WorstKnownRegion {
-  std::string name;        // "top-left corner", "right edge", "middle"
-  cv::Rect2d rect_px;      // that ninth of the image, raw pixels
+  std::string name;          // "top-left corner", "right edge", "middle"
+  cv::Rect2d rect_px;        // that ninth of the image, raw pixels
   double mean_sigma_px = 0;  // over the grid nodes in it (px, one sigma)
   double max_sigma_px = 0;
 };

@@ -31,10 +31,10 @@ std::optional<double> sample(const cv::Mat& gray, cv::Point2d p) {
 // Position (in samples) where `profile` crosses `level` walking from `from` by `step` (+1 or -1);
 // nullopt when it never does.
 std::optional<double> crossing(const std::vector<double>& profile, std::size_t from, int step, double level) {
-  for (std::ptrdiff_t i = static_cast<std::ptrdiff_t>(from); i + step >= 0 && i + step < std::ssize(profile); i += step) {
+  for (std::ptrdiff_t i = static_cast<std::ptrdiff_t>(from); i + step >= 0 && i + step < std::ssize(profile);
+       i += step) {
     double a = profile[static_cast<std::size_t>(i)], b = profile[static_cast<std::size_t>(i + step)];
-    if ((a - level) * (b - level) <= 0 && a != b)
-      return static_cast<double>(i) + step * (level - a) / (b - a);
+    if ((a - level) * (b - level) <= 0 && a != b) return static_cast<double>(i) + step * (level - a) / (b - a);
   }
   return std::nullopt;
 }
@@ -42,8 +42,8 @@ std::optional<double> crossing(const std::vector<double>& profile, std::size_t f
 // The 10-90 % width of the edge crossing the segment a-b at its middle; `reach` is how far from
 // the edge (pixels) both sides are known to be flat.
 std::optional<double> edge_width_between(const cv::Mat& gray, cv::Point2d a, cv::Point2d b, double reach) {
-  constexpr double kStep = 0.25;   // profile sampling, pixels
-  constexpr int kBandLines = 5;    // parallel profiles averaged against noise
+  constexpr double kStep = 0.25;  // profile sampling, pixels
+  constexpr int kBandLines = 5;   // parallel profiles averaged against noise
   cv::Point2d along = b - a;
   double spacing = cv::norm(along);
   along /= spacing;
@@ -88,7 +88,8 @@ std::optional<double> edge_width_between(const cv::Mat& gray, cv::Point2d a, cv:
     mid = left_half ? *left_half : *right_half;
   else
     return std::nullopt;
-  std::size_t mid_index = static_cast<std::size_t>(std::clamp(std::lround(mid), 0L, static_cast<long>(profile.size() - 1)));
+  std::size_t mid_index =
+      static_cast<std::size_t>(std::clamp(std::lround(mid), 0L, static_cast<long>(profile.size() - 1)));
   auto at10 = crossing(profile, mid_index, -1, 0.1);
   auto at90 = crossing(profile, mid_index, +1, 0.9);
   // An edge wider than the flat reach on either side: report the whole reach (at least this blurred).
@@ -171,7 +172,8 @@ double image_coverage(const std::vector<BoardView>& views, cv::Size image_size) 
     std::vector<cv::Point2f> hull;
     cv::convexHull(view.image_points, hull);
     std::vector<cv::Point> scaled;
-    for (const auto& p : hull) scaled.emplace_back(cvRound(static_cast<double>(p.x) * scale), cvRound(static_cast<double>(p.y) * scale));
+    for (const auto& p : hull)
+      scaled.emplace_back(cvRound(static_cast<double>(p.x) * scale), cvRound(static_cast<double>(p.y) * scale));
     cv::fillConvexPoly(mask, scaled, cv::Scalar(255));
   }
   return static_cast<double>(cv::countNonZero(mask)) / static_cast<double>(mask.total());

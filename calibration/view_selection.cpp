@@ -36,7 +36,6 @@ ViewSelection select_views(std::vector<ViewCandidate> candidates, cv::Size image
       still.push_back(std::move(c));
   }
 
-
   // 2. Near-duplicates: the sharpest (then the most complete) view of each pose is kept.
   std::map<std::string, std::size_t> input_order;
   for (std::size_t i = 0; i < still.size(); ++i) input_order.emplace(still[i].view.name, i);
@@ -85,9 +84,8 @@ ViewSelection select_views(std::vector<ViewCandidate> candidates, cv::Size image
     out.dropped.push_back({out.kept[drop].name, "too many views", reason});
     out.kept.erase(out.kept.begin() + static_cast<std::ptrdiff_t>(drop));
   }
-  std::stable_sort(out.kept.begin(), out.kept.end(), [&](const BoardView& a, const BoardView& b) {
-    return input_order[a.name] < input_order[b.name];
-  });
+  std::stable_sort(out.kept.begin(), out.kept.end(),
+                   [&](const BoardView& a, const BoardView& b) { return input_order[a.name] < input_order[b.name]; });
   return out;
 }
 

@@ -30,8 +30,7 @@ struct ViewCandidate {
 // Finds the board in `gray` and measures it. `previous_gray` (the video frame before, or an empty
 // Mat for still images) gives the board's motion. nullopt when the board is not found.
 std::optional<ViewCandidate> examine_view(const cv::Mat& gray, const cv::Mat& previous_gray, const BoardSpec& board,
-                                          const std::string& name,
-                                          DetectionEffort effort = DetectionEffort::thorough);
+                                          const std::string& name, DetectionEffort effort = DetectionEffort::thorough);
 
 struct ViewSelectionOptions {
   // Blur alone drops no view: a soft view still carries good corners (the sub-pixel corner search
@@ -49,7 +48,7 @@ struct ViewSelectionOptions {
 };
 
 struct ViewSelection {
-  std::vector<BoardView> kept;          // in the candidates' order
+  std::vector<BoardView> kept;  // in the candidates' order
   std::vector<DroppedView> dropped;
 };
 

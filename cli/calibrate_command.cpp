@@ -6,16 +6,16 @@
 
 #include <algorithm>
 #include <chrono>
-#include <map>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
-#include <opencv2/imgcodecs.hpp>
 #include <nlohmann/json.hpp>
+#include <opencv2/imgcodecs.hpp>
 
 #include "calibration/cross_validation.h"
 #include "calibration/lens_calibration.h"
@@ -61,7 +61,8 @@ constexpr int kMaxBoardSide = 100;
 std::optional<cv::Size> parse_grid(const std::string& text) {
   int cols = 0, rows = 0;
   char x = 0, extra = 0;
-  if (std::sscanf(text.c_str(), "%d%c%d%c", &cols, &x, &rows, &extra) != 3 || (x != 'x' && x != 'X')) return std::nullopt;
+  if (std::sscanf(text.c_str(), "%d%c%d%c", &cols, &x, &rows, &extra) != 3 || (x != 'x' && x != 'X'))
+    return std::nullopt;
   if (cols < 2 || rows < 2 || cols > kMaxBoardSide || rows > kMaxBoardSide) return std::nullopt;
   return cv::Size(cols, rows);
 }
@@ -91,10 +92,10 @@ struct Collected {
 void check_size(Collected& c, cv::Size size, const std::string& input) {
   if (c.image_size.empty()) c.image_size = size;
   if (size != c.image_size)
-    throw io::InputError(input, "", "is " + std::to_string(size.width) + "x" + std::to_string(size.height) +
-                                    " but the first input is " + std::to_string(c.image_size.width) + "x" +
-                                    std::to_string(c.image_size.height) +
-                                    " (calibrate one camera resolution at a time)");
+    throw io::InputError(input, "",
+                         "is " + std::to_string(size.width) + "x" + std::to_string(size.height) +
+                             " but the first input is " + std::to_string(c.image_size.width) + "x" +
+                             std::to_string(c.image_size.height) + " (calibrate one camera resolution at a time)");
 }
 
 void collect_video(const std::string& input, const calib::BoardSpec& board, int frame_budget, Collected& c) {
@@ -129,9 +130,9 @@ void collect_video(const std::string& input, const calib::BoardSpec& board, int 
   }
   c.summaries.push_back(input + ": " + std::to_string(examined) + " frames examined (every " + std::to_string(stride) +
                         "), board found in " + std::to_string(found) +
-                        (source->corrupt_frames_skipped() ? ", " + std::to_string(source->corrupt_frames_skipped()) +
-                                                                " corrupt frames skipped"
-                                                          : std::string()));
+                        (source->corrupt_frames_skipped()
+                             ? ", " + std::to_string(source->corrupt_frames_skipped()) + " corrupt frames skipped"
+                             : std::string()));
 }
 
 Collected collect(const CalibrateOptions& o, const calib::BoardSpec& board) {
@@ -151,8 +152,9 @@ Collected collect(const CalibrateOptions& o, const calib::BoardSpec& board) {
     else
       c.not_found.push_back(input);
   }
-  if (images) c.summaries.insert(c.summaries.begin(), std::to_string(images) + " image(s), board found in " +
-                                                          std::to_string(images - static_cast<int>(c.not_found.size())));
+  if (images)
+    c.summaries.insert(c.summaries.begin(), std::to_string(images) + " image(s), board found in " +
+                                                std::to_string(images - static_cast<int>(c.not_found.size())));
   return c;
 }
 
@@ -212,10 +214,11 @@ void print_calibration(const calib::LensCalibration& cal, const std::map<std::st
     fmt::print("  {} = {:.{}f} +- {:.{}f}{}\n", names[i], values[i], decimals, cal.intrinsic_std[i], decimals,
                i < 4 ? " px" : "");
   }
-  std::printf("projection uncertainty (1 sigma, px): central 80 %% of the image median %.3f, 90th percentile %.3f, "
-              "max %.3f; whole image median %.3f, max %.3f\n",
-              cal.uncertainty_central.median, cal.uncertainty_central.p90, cal.uncertainty_central.max,
-              cal.uncertainty_whole.median, cal.uncertainty_whole.max);
+  std::printf(
+      "projection uncertainty (1 sigma, px): central 80 %% of the image median %.3f, 90th percentile %.3f, "
+      "max %.3f; whole image median %.3f, max %.3f\n",
+      cal.uncertainty_central.median, cal.uncertainty_central.p90, cal.uncertainty_central.max,
+      cal.uncertainty_whole.median, cal.uncertainty_whole.max);
   if (const auto& grid = k.uncertainty) {
     std::printf("projection uncertainty over the image (px, %dx%d grid, top row first):\n", grid->cols, grid->rows);
     for (int r = 0; r < grid->rows; ++r) {
@@ -238,11 +241,12 @@ void write_image(const std::string& file, const cv::Mat& picture) {
 
 void print_cross_validation(const calib::SplitCrossValidation& cv) {
   const calib::CalibrationComparison& c = cv.comparison;
-  std::printf("cross-validation: two halves (%zu and %zu views) calibrated apart, compared over the central 80 %% of "
-              "the image:\n",
-              cv.first.views.size(), cv.second.views.size());
-  std::printf("  difference (px): median %.3f, 90th percentile %.3f, max %.3f\n", c.difference.median,
-              c.difference.p90, c.difference.max);
+  std::printf(
+      "cross-validation: two halves (%zu and %zu views) calibrated apart, compared over the central 80 %% of "
+      "the image:\n",
+      cv.first.views.size(), cv.second.views.size());
+  std::printf("  difference (px): median %.3f, 90th percentile %.3f, max %.3f\n", c.difference.median, c.difference.p90,
+              c.difference.max);
   std::printf("  predicted 1 sigma of the difference (px): median %.3f, 90th percentile %.3f, max %.3f\n",
               c.predicted.median, c.predicted.p90, c.predicted.max);
   std::printf("  within 2 predicted sigma: %.0f %% of the points%s\n", 100 * c.within_2_sigma,
@@ -315,15 +319,20 @@ RunFunction add_calibrate_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "calibrate",
       "Calibrate the camera's lens from images or videos of a chessboard or ChArUco board (writes a camera file)");
-  sub->footer("Examples:\n  diskref calibrate --charuco 7x5 --square-mm 30 --marker-mm 22 --out camera.json board.mp4\n  diskref calibrate --chessboard 9x6 --square-mm 25 --out camera.json photos/*.jpg\n(a first table: diskref ui --setup DIR calibrates with live feedback)");
+  sub->footer(
+      "Examples:\n  diskref calibrate --charuco 7x5 --square-mm 30 --marker-mm 22 --out camera.json board.mp4\n  "
+      "diskref calibrate --chessboard 9x6 --square-mm 25 --out camera.json photos/*.jpg\n(a first table: diskref ui "
+      "--setup DIR calibrates with live feedback)");
   auto grid = CLI::Validator(
       [](std::string& text) {
-        return parse_grid(text) ? std::string()
-                                : "expected COLSxROWS such as 9x6, each 2.." + std::to_string(kMaxBoardSide) + ", got " + text;
+        return parse_grid(text)
+                   ? std::string()
+                   : "expected COLSxROWS such as 9x6, each 2.." + std::to_string(kMaxBoardSide) + ", got " + text;
       },
       "COLSxROWS");
   auto* chess = sub->add_option("--chessboard", o->chessboard, "Chessboard: inner corners, e.g. 9x6")->check(grid);
-  auto* charuco = sub->add_option("--charuco", o->charuco, "ChArUco board: squares (not corners), e.g. 11x8")->check(grid);
+  auto* charuco =
+      sub->add_option("--charuco", o->charuco, "ChArUco board: squares (not corners), e.g. 11x8")->check(grid);
   chess->excludes(charuco);
   sub->add_option("--square-mm", o->square_mm, "Side of one square, mm")
       ->required()
@@ -346,7 +355,8 @@ RunFunction add_calibrate_command(CLI::App& app) {
                   "coefficients (OpenCV's k1 k2 p1 p2, + k3, rational, thin prism, tilted sensor)")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "4", "5", "8", "12", "14"}));
-  sub->add_option("--uncertainty-map", o->uncertainty_map, "Also write the projection uncertainty over the image (PNG)");
+  sub->add_option("--uncertainty-map", o->uncertainty_map,
+                  "Also write the projection uncertainty over the image (PNG)");
   sub->add_flag("--cross-validate", o->cross_validate,
                 "Also calibrate two halves of the views apart and compare them against their predicted uncertainty");
   sub->add_option("inputs", o->inputs, "Images and/or videos of the board")->required();

@@ -13,12 +13,12 @@
 namespace diskref::cli {
 
 struct CameraSettingsText {
-  std::string size;     // WIDTHxHEIGHT, empty = the largest giving the rate
-  double fps = 0;       // 0 = default
-  double exposure = -1; // < 0 = automatic
-  std::string format;   // FOURCC, empty = MJPEG when it gives the size and rate
-  std::string power_line;  // "50", "60", "off"; empty = as kept, else left as the camera has it
-  bool free = false;       // leave focus, exposure and white balance automatic
+  std::string size;           // WIDTHxHEIGHT, empty = the largest giving the rate
+  double fps = 0;             // 0 = default
+  double exposure = -1;       // < 0 = automatic
+  std::string format;         // FOURCC, empty = MJPEG when it gives the size and rate
+  std::string power_line;     // "50", "60", "off"; empty = as kept, else left as the camera has it
+  bool free = false;          // leave focus, exposure and white balance automatic
   std::string settings_file;  // camera_settings.json to read and keep the settings in
   double give_up = 0;         // seconds a lost camera is waited for (0 = until Ctrl-C)
 };
@@ -33,7 +33,7 @@ void check_settings_have_camera(const CameraSettingsText& settings, const std::s
 // events are printed on stderr as "diskref COMMAND: camera ...: ...". `default_settings_file` (a
 // setup folder's; empty: none) is used when --camera-settings is not given. Throws InputError naming the option
 // when the size is not WIDTHxHEIGHT.
-vision::CameraOptions camera_options(const std::string& camera, const CameraSettingsText& settings, const std::string& command,
-                                     const std::string& default_settings_file = "");
+vision::CameraOptions camera_options(const std::string& camera, const CameraSettingsText& settings,
+                                     const std::string& command, const std::string& default_settings_file = "");
 
 }  // namespace diskref::cli

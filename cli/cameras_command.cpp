@@ -32,13 +32,15 @@ int list_cameras(const CamerasOptions& o) {
   if (!o.camera.empty()) {
     const vision::CameraAddress a = vision::parse_camera_address(o.camera);
     if (a.kind == vision::CameraAddress::Kind::network)
-      throw io::InputError("", "--camera", "a network camera has no list of formats: use --measure SECONDS to see what it sends");
+      throw io::InputError("", "--camera",
+                           "a network camera has no list of formats: use --measure SECONDS to see what it sends");
     paths.push_back(a.target);
   } else {
     paths = vision::video_device_paths();
   }
   if (paths.empty()) {
-    std::printf("no V4L2 camera on this machine (no /dev/video*): plug one in, or give a network camera's URL to --camera\n");
+    std::printf(
+        "no V4L2 camera on this machine (no /dev/video*): plug one in, or give a network camera's URL to --camera\n");
     return kExitOk;
   }
   const vision::CameraOptions asked = camera_options(o.camera.empty() ? "0" : o.camera, o.settings, "cameras");
@@ -82,15 +84,15 @@ int measure_camera(const CamerasOptions& o) {
   }
   const double span = first_t ? last_t - *first_t : 0;
   const double rate = span > 0 ? static_cast<double>(frames - 1) / span : 0;
-  std::printf("%s: %dx%d, %lld frames in %.2f s: %.2f frames/s delivered", source->description().c_str(), source->frame_size().width,
-              source->frame_size().height, frames, span, rate);
+  std::printf("%s: %dx%d, %lld frames in %.2f s: %.2f frames/s delivered", source->description().c_str(),
+              source->frame_size().width, source->frame_size().height, frames, span, rate);
   if (source->frames_lost() > 0) std::printf(", %lld lost", source->frames_lost());
   const double asked = options.fps > 0 ? options.fps : source->nominal_fps();
   if (asked > 0) std::printf(" (%.2f asked)", asked);
   std::printf("\n");
   if (asked > 0 && rate < asked * 0.9)
-    std::fprintf(stderr, "diskref cameras: warning: %s delivers %.1f frames/s, below the %.1f asked\n", source->description().c_str(), rate,
-                 asked);
+    std::fprintf(stderr, "diskref cameras: warning: %s delivers %.1f frames/s, below the %.1f asked\n",
+                 source->description().c_str(), rate, asked);
   return frames > 1 ? kExitOk : kExitFailure;
 }
 
@@ -98,15 +100,19 @@ int measure_camera(const CamerasOptions& o) {
 
 RunFunction add_cameras_command(CLI::App& app) {
   auto o = std::make_shared<CamerasOptions>();
-  CLI::App* sub = app.add_subcommand("cameras", "The cameras on this machine: formats, sizes, rates, controls; --measure: the rate one really delivers");
+  CLI::App* sub = app.add_subcommand(
+      "cameras",
+      "The cameras on this machine: formats, sizes, rates, controls; --measure: the rate one really delivers");
   sub->add_option("--camera", o->camera, "Only this camera: its number, V4L2 device or (with --measure) URL");
   add_camera_settings(sub, o->settings);
-  sub->add_option("--measure", o->measure, "Open the camera as diskref does and measure the frames it delivers over this many seconds")
+  sub->add_option("--measure", o->measure,
+                  "Open the camera as diskref does and measure the frames it delivers over this many seconds")
       ->check(finite_between(0.5, 3600));
-  sub->footer("Examples:\n"
-              "  diskref cameras                                     every camera, and what diskref would take\n"
-              "  diskref cameras --camera 0 --camera-size 1920x1080 --camera-fps 30\n"
-              "  diskref cameras --camera http://phone.local:8080/video --measure 10");
+  sub->footer(
+      "Examples:\n"
+      "  diskref cameras                                     every camera, and what diskref would take\n"
+      "  diskref cameras --camera 0 --camera-size 1920x1080 --camera-fps 30\n"
+      "  diskref cameras --camera http://phone.local:8080/video --measure 10");
   return [o] { return o->measure > 0 ? measure_camera(*o) : list_cameras(*o); };
 }
 

@@ -12,8 +12,8 @@ namespace diskref::cli {
 
 // Exit statuses shared by every subcommand.
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1;    // something went wrong while running
-inline constexpr int kExitBadInput = 2;   // bad command line, missing or malformed input file
+inline constexpr int kExitFailure = 1;   // something went wrong while running
+inline constexpr int kExitBadInput = 2;  // bad command line, missing or malformed input file
 
 using RunFunction = std::function<int()>;
 using SetupFunction = RunFunction (*)(CLI::App& app);

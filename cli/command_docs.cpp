@@ -6,7 +6,9 @@
 namespace diskref::cli {
 namespace {
 
-bool shown(const CLI::Option* o) { return !o->get_group().empty(); }
+bool shown(const CLI::Option* o) {
+  return !o->get_group().empty();
+}
 
 std::vector<const CLI::App*> subcommands_of(const CLI::App& app) {
   std::vector<const CLI::App*> out;
@@ -55,7 +57,8 @@ std::string sentence(std::string text) {
 std::string option_heading(const CLI::Option* o) {
   std::string names;
   for (const auto& s : o->get_snames()) names += (names.empty() ? "" : ", ") + std::string("\\fB\\-") + s + "\\fR";
-  for (const auto& l : o->get_lnames()) names += (names.empty() ? "" : ", ") + std::string("\\fB\\-\\-") + roff(l) + "\\fR";
+  for (const auto& l : o->get_lnames())
+    names += (names.empty() ? "" : ", ") + std::string("\\fB\\-\\-") + roff(l) + "\\fR";
   if (o->get_type_size_max() > 0 && !o->get_type_name().empty()) names += " \\fI" + roff(o->get_type_name()) + "\\fR";
   return names;
 }
@@ -93,8 +96,8 @@ void add_pages(const CLI::App& app, const std::string& command, const std::strin
   if (!subs.empty()) {
     t += ".SH SUBCOMMANDS\n";
     for (const CLI::App* sub : subs)
-      t += ".TP\n.B " + roff(sub->get_name()) + "\n" + roff(sentence(first_sentence(sub->get_description()))) + " See \\fB" +
-           roff(page + "-" + sub->get_name()) + "\\fR(1).\n";
+      t += ".TP\n.B " + roff(sub->get_name()) + "\n" + roff(sentence(first_sentence(sub->get_description()))) +
+           " See \\fB" + roff(page + "-" + sub->get_name()) + "\\fR(1).\n";
   }
   std::string positionals, options;
   for (const CLI::Option* o : app.get_options(shown)) {
@@ -112,7 +115,8 @@ void add_pages(const CLI::App& app, const std::string& command, const std::strin
   if (page != "diskref") t += "\\fBdiskref\\fR(1), ";
   t += "the guide and reference in /usr/share/doc/diskref/docs/README.md\n";
   pages[page] = t;
-  for (const CLI::App* sub : subs) add_pages(*sub, command + " " + sub->get_name(), page + "-" + sub->get_name(), info, pages);
+  for (const CLI::App* sub : subs)
+    add_pages(*sub, command + " " + sub->get_name(), page + "-" + sub->get_name(), info, pages);
 }
 
 // One case branch per command path (" setup kit"): its subcommands, every word that may follow

@@ -8,7 +8,11 @@ std::vector<std::string>& remembered() {
 }
 }  // namespace
 
-void remember_command_line(int argc, char** argv) { remembered().assign(argv, argv + argc); }
-const std::vector<std::string>& command_line() { return remembered(); }
+void remember_command_line(int argc, char** argv) {
+  remembered().assign(argv, argv + argc);
+}
+const std::vector<std::string>& command_line() {
+  return remembered();
+}
 
 }  // namespace diskref::cli

@@ -41,10 +41,11 @@ DataRoot find_data_root(const fs::path& executable, const char* data_variable) {
   if (is_data_root(installed)) return {installed, "installed", ""};
   const fs::path source = source_of_build_tree(exe_dir);
   if (!source.empty() && is_data_root(source)) return {source, "build tree", ""};
-  out.problem = "no data found: not in " + installed.string() + " (an installed diskref), " +
-                (source.empty() ? exe_dir.string() + " is not a build tree"
-                                : "nor in the source tree " + source.string() + " of the build tree " + exe_dir.string()) +
-                ", and DISKREF_DATA is not set (set it to the folder holding data/rules)";
+  out.problem =
+      "no data found: not in " + installed.string() + " (an installed diskref), " +
+      (source.empty() ? exe_dir.string() + " is not a build tree"
+                      : "nor in the source tree " + source.string() + " of the build tree " + exe_dir.string()) +
+      ", and DISKREF_DATA is not set (set it to the folder holding data/rules)";
   return out;
 }
 

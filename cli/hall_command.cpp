@@ -10,16 +10,15 @@
 #include "cli/commands.h"
 #include "cli/serve_flags.h"
 #include "engine/io/input_error.h"
+#include "net/access_notice.h"
 #include "net/endpoint.h"
 #include "net/feed_hub.h"
 #include "net/hall.h"
 #include "net/http_feed_server.h"
 #include "net/problem_reports.h"
-#include "net/access_notice.h"
 
 namespace diskref::cli {
 namespace {
-
 
 struct HallCommandOptions {
   std::string mqtt;
@@ -40,7 +39,8 @@ int run_hall(const HallCommandOptions& o) {
     throw io::InputError("", "--topic-prefix", "\"" + o.topic_prefix + "\": a topic without wildcards (+, #)");
   stop_serving_on_interrupt();
 
-  net::ProblemReports problems([](const std::string& line) { std::fprintf(stderr, "diskref hall: %s\n", line.c_str()); });
+  net::ProblemReports problems(
+      [](const std::string& line) { std::fprintf(stderr, "diskref hall: %s\n", line.c_str()); });
   net::FeedHub hub;
   net::Hall hall(broker, o.topic_prefix, hub, problems);
   net::HttpFeedServer server(hub, serving, problems);
@@ -58,13 +58,15 @@ int run_hall(const HallCommandOptions& o) {
 
 RunFunction add_hall_command(CLI::App& app) {
   auto o = std::make_shared<HallCommandOptions>();
-  CLI::App* sub = app.add_subcommand("hall", "Every table's game at a glance: follow the tables on an MQTT broker, serve the hall page");
+  CLI::App* sub = app.add_subcommand(
+      "hall", "Every table's game at a glance: follow the tables on an MQTT broker, serve the hall page");
   sub->add_option("--mqtt", o->mqtt, "The MQTT broker the referees publish to, HOST:PORT")->required();
   add_serve_flags(*sub, o->serve, "Serve the hall page on [ADDR:]PORT (loopback unless ADDR is given; default 8090)");
   sub->add_option("--topic-prefix", o->topic_prefix, "The tables' topics: PREFIX/NAME/state")->capture_default_str();
   sub->add_option("--for", o->for_s, "Stop after this many seconds (0: until interrupted)");
-  sub->footer("Example:\n  diskref referee ... --mqtt localhost:1883 --table-name table-1   (at each table)\n"
-              "  diskref hall --mqtt localhost:1883 --serve 8090                   (then open http://127.0.0.1:8090/)");
+  sub->footer(
+      "Example:\n  diskref referee ... --mqtt localhost:1883 --table-name table-1   (at each table)\n"
+      "  diskref hall --mqtt localhost:1883 --serve 8090                   (then open http://127.0.0.1:8090/)");
   return [o] { return run_hall(*o); };
 }
 

@@ -76,9 +76,11 @@ int checked_stdout(const std::string& command, int status) {
   // What went to stderr (the referee's summary, track's figures) must have arrived too; when it
   // could not, there is nowhere to say so but the exit status.
   const bool said = std::fflush(stderr) == 0 && !std::ferror(stderr);
-  if (flushed && !std::ferror(stdout) && std::cout.good()) return said || status != 0 ? status : diskref::cli::kExitFailure;
+  if (flushed && !std::ferror(stdout) && std::cout.good())
+    return said || status != 0 ? status : diskref::cli::kExitFailure;
   std::fprintf(stderr, "diskref%s%s: error: standard output could not be written%s%s: what it should show is lost\n",
-               command.empty() ? "" : " ", command.c_str(), error != 0 ? ": " : "", error != 0 ? std::strerror(error) : "");
+               command.empty() ? "" : " ", command.c_str(), error != 0 ? ": " : "",
+               error != 0 ? std::strerror(error) : "");
   return diskref::cli::kExitFailure;
 }
 
@@ -156,11 +158,12 @@ int main(int argc, char** argv) {
   std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"diskref: the camera referee for flip-disk tabletop games (Star Trek: Red Alert!)"};
   app.set_version_flag("--version", std::string("diskref ") + diskref::cli::diskref_version() + " (" +
-                                          diskref::cli::diskref_built_from() + ")");
+                                        diskref::cli::diskref_built_from() + ")");
   app.footer(
       "Examples:\n"
       "  diskref ui                                              the companion screen on the bundled sample\n"
-      "  diskref ui --setup mytable --game game.json --camera 0  a first table, step by step (docs/guide/first-table.md)\n"
+      "  diskref ui --setup mytable --game game.json --camera 0  a first table, step by step "
+      "(docs/guide/first-table.md)\n"
       "  diskref setup kit mytable --game game.json              the same without a screen (diskref setup --help)\n"
       "  diskref SUBCOMMAND --help                               each subcommand's options, with an example");
   app.require_subcommand(1);

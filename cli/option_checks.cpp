@@ -39,8 +39,8 @@ std::pair<double, double> parse_play_area(const std::string& text, const std::st
   double w = 0, h = 0;
   char rest = 0;
   namespace b = model::bounds;
-  if (std::sscanf(text.c_str(), "%lfx%lf%c", &w, &h, &rest) != 2 || !b::within(w, b::kMinPlayAreaMm, b::kMaxPlayAreaMm) ||
-      !b::within(h, b::kMinPlayAreaMm, b::kMaxPlayAreaMm))
+  if (std::sscanf(text.c_str(), "%lfx%lf%c", &w, &h, &rest) != 2 ||
+      !b::within(w, b::kMinPlayAreaMm, b::kMaxPlayAreaMm) || !b::within(h, b::kMinPlayAreaMm, b::kMaxPlayAreaMm))
     throw io::InputError("", option, "expected WIDTHxHEIGHT in mm such as 914.4x914.4, not \"" + text + "\"");
   return {w, h};
 }

@@ -66,9 +66,11 @@ nlohmann::json all_questions(const PhotoCommandOptions& options) {
       used = 0;
     }
     if (used != flips.size() || n < 0) {
-      throw io::InputError("", "--move", fmt::format("\"{}\" is no number of flips (a whole number, 0 or more)", flips));
+      throw io::InputError("", "--move",
+                           fmt::format("\"{}\" is no number of flips (a whole number, 0 or more)", flips));
     }
-    questions.push_back({{"id", fmt::format("move-{}", i / 2 + 1)}, {"move", {{"disk", options.moves[i]}, {"flips", n}}}});
+    questions.push_back(
+        {{"id", fmt::format("move-{}", i / 2 + 1)}, {"move", {{"disk", options.moves[i]}, {"flips", n}}}});
   }
   return questions;
 }
@@ -107,7 +109,8 @@ int run_photo(const PhotoCommandOptions& options) {
 RunFunction add_photo_command(CLI::App& app) {
   auto options = std::make_shared<PhotoCommandOptions>();
   CLI::App* sub = app.add_subcommand(
-      "photo", "Settle a dispute from one phone photo: the disks placed from their tags, spec §6's answers with their sigma");
+      "photo",
+      "Settle a dispute from one phone photo: the disks placed from their tags, spec §6's answers with their sigma");
   sub->footer(
       "Examples:\n"
       "  diskref photo table.jpg --disks disks.json --range enterprise tderet --annotated answer.png\n"
@@ -118,12 +121,15 @@ RunFunction add_photo_command(CLI::App& app) {
   sub->add_option("--questions", options->questions,
                   "Questions (JSON): spec §6's questions array, or a scene-like object with \"questions\"")
       ->check(CLI::ExistingFile);
-  sub->add_option("--range", options->ranges, "Is B in range of A with the rules' template (88.9 x 25.4 mm)? (repeatable)")
+  sub->add_option("--range", options->ranges,
+                  "Is B in range of A with the rules' template (88.9 x 25.4 mm)? (repeatable)")
       ->expected(2)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->type_name("A B");
-  sub->add_option("--overlap", options->overlaps, "Do A and B overlap? (repeatable)")->expected(2)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)->type_name("A B");
+  sub->add_option("--overlap", options->overlaps, "Do A and B overlap? (repeatable)")
+      ->expected(2)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->type_name("A B");
   sub->add_option("--move", options->moves, "Disk A flips N times along its heading (repeatable)")
       ->expected(2)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
@@ -134,7 +140,8 @@ RunFunction add_photo_command(CLI::App& app) {
                   "The 1-sigma precision asked of every answer; a note says why when the photo cannot give it")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  sub->add_option("--annotated", options->annotated, "Write the photo with the disks, templates and margins drawn (PNG/JPEG)");
+  sub->add_option("--annotated", options->annotated,
+                  "Write the photo with the disks, templates and margins drawn (PNG/JPEG)");
   return [options] { return run_photo(*options); };
 }
 

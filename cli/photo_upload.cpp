@@ -45,8 +45,8 @@ photo::PhotoLimits upload_photo_limits(const net::PhotoPageOptions& page) {
 
 net::PhotoRuler photo_ruler(model::DiskRegistry registry, photo::PhotoOptions options, photo::PhotoLimits limits) {
   auto one_at_a_time = std::make_shared<std::mutex>();
-  return [registry = std::move(registry), options = std::move(options), limits, one_at_a_time](
-             const net::PhotoSubmission& s) {
+  return [registry = std::move(registry), options = std::move(options), limits,
+          one_at_a_time](const net::PhotoSubmission& s) {
     net::PhotoReply reply;
     std::lock_guard lock(*one_at_a_time);
     try {

@@ -58,8 +58,8 @@ std::string ids_text(const std::vector<int>& ids) {
 void print_plan(const model::CameraPlan& plan, const model::TableSpec& table, const model::DiskRegistry* registry,
                 const std::optional<model::PinholeCamera>& pinhole) {
   fmt::print("camera: {}\n", plan.camera);
-  fmt::print("play area {:g} x {:g} mm: {:.3f} mm per pixel at its centre, {:.3f} mm where coarsest\n", table.play_area_mm.x,
-             table.play_area_mm.y, plan.mm_per_px_centre, plan.mm_per_px_worst);
+  fmt::print("play area {:g} x {:g} mm: {:.3f} mm per pixel at its centre, {:.3f} mm where coarsest\n",
+             table.play_area_mm.x, table.play_area_mm.y, plan.mm_per_px_centre, plan.mm_per_px_worst);
   fmt::print("smallest tag that reads everywhere on it: {:.1f} mm ({:g} px per cell, spec §2)\n", plan.smallest_tag_mm,
              model::kMinPixelsPerCell);
   fmt::print("in view: play area {} ({:.0f} px from the picture's edge at the closest), corner markers {}\n",
@@ -67,9 +67,13 @@ void print_plan(const model::CameraPlan& plan, const model::TableSpec& table, co
              plan.markers_out_of_view.empty() ? "all" : "NOT " + ids_text(plan.markers_out_of_view));
   if (pinhole) {
     const model::HeightAdvice a = model::advise_height(*pinhole, table, registry);
-    fmt::print("heights: everything in view from {:.0f} mm up; {} reads up to {:.0f} mm{}\n", std::ceil(a.lowest_seeing_all_mm),
-               a.smallest_tag + " (" + fmt::format("{:g}", a.smallest_tag_mm) + " mm)", std::floor(a.highest_reading_all_mm),
-               a.possible() ? "" : fmt::format(": no height does both (that needs {:.0f} px on the short side)", std::ceil(a.short_side_px_needed)));
+    fmt::print("heights: everything in view from {:.0f} mm up; {} reads up to {:.0f} mm{}\n",
+               std::ceil(a.lowest_seeing_all_mm),
+               a.smallest_tag + " (" + fmt::format("{:g}", a.smallest_tag_mm) + " mm)",
+               std::floor(a.highest_reading_all_mm),
+               a.possible() ? ""
+                            : fmt::format(": no height does both (that needs {:.0f} px on the short side)",
+                                          std::ceil(a.short_side_px_needed)));
   }
   if (registry != nullptr) {
     int readable = 0;
@@ -81,7 +85,8 @@ void print_plan(const model::CameraPlan& plan, const model::TableSpec& table, co
 }
 
 // One markdown row: camera, height, scale, smallest tag, in view, tags that do not read.
-void print_row(const std::string& camera, double height_mm, const model::CameraPlan& plan, const model::DiskRegistry* registry) {
+void print_row(const std::string& camera, double height_mm, const model::CameraPlan& plan,
+               const model::DiskRegistry* registry) {
   std::string unread;
   if (registry != nullptr) {
     std::vector<std::string> seen;  // one entry per size: "torpedo 9.5 mm"
@@ -95,7 +100,10 @@ void print_row(const std::string& camera, double height_mm, const model::CameraP
   }
   fmt::print("| {} | {:.0f} cm | {:.2f} | {:.1f} mm | {} | {} |\n", camera, height_mm / 10, plan.mm_per_px_worst,
              plan.smallest_tag_mm,
-             plan.sees_everything() ? "yes" : plan.sees_play_area() ? "play area, not every marker" : "no", unread);
+             plan.sees_everything()  ? "yes"
+             : plan.sees_play_area() ? "play area, not every marker"
+                                     : "no",
+             unread);
 }
 
 int run_plan(const PlanOptions& o) {
@@ -107,27 +115,32 @@ int run_plan(const PlanOptions& o) {
   if (!o.table_pose.empty()) {
     // A camera already mounted: the lens and where it is.
     if (!o.resolutions.empty() || o.fov_deg > 0 || !o.heights_mm.empty() || !o.calib.empty())
-      throw io::InputError("", "--table-pose", "is the whole camera: give it without --camera-resolution/--camera-fov/--camera-height/--calib");
+      throw io::InputError(
+          "", "--table-pose",
+          "is the whole camera: give it without --camera-resolution/--camera-fov/--camera-height/--calib");
     const calib::CameraPose pose = calib::load_camera_pose(o.table_pose);
     calib::check_camera_pose_fits_table(pose, table, o.table_pose);
     print_plan(model::plan_camera(calib::camera_view(pose), table, reg), table, reg, std::nullopt);
     return kExitOk;
   }
   if (o.heights_mm.empty())
-    throw io::InputError("", "--camera-height", "give the camera's height above the table (mm), e.g. --camera-height 1000");
+    throw io::InputError("", "--camera-height",
+                         "give the camera's height above the table (mm), e.g. --camera-height 1000");
 
   std::vector<std::pair<std::string, model::PinholeCamera>> cameras;  // label, camera (height set below)
   std::optional<calib::CameraModel> lens;
   if (!o.calib.empty()) {
     if (!o.resolutions.empty() || o.fov_deg > 0)
-      throw io::InputError("", "--calib", "gives the resolution and field of view: leave out --camera-resolution and --camera-fov");
+      throw io::InputError("", "--calib",
+                           "gives the resolution and field of view: leave out --camera-resolution and --camera-fov");
     lens = calib::load_camera_model(o.calib);
     cameras.emplace_back(o.calib, calib::planning_pinhole(*lens, 1000));
   } else {
     if (o.resolutions.empty() || !(o.fov_deg > 0))
-      throw io::InputError("", "--camera-resolution/--camera-fov",
-                           "give the camera's resolution and horizontal field of view (e.g. --camera-resolution 1920x1080 "
-                           "--camera-fov 70), or its calibration (--calib camera.json)");
+      throw io::InputError(
+          "", "--camera-resolution/--camera-fov",
+          "give the camera's resolution and horizontal field of view (e.g. --camera-resolution 1920x1080 "
+          "--camera-fov 70), or its calibration (--calib camera.json)");
     for (const std::string& r : o.resolutions) {
       auto [w, h] = parse_resolution(r, "--camera-resolution");
       cameras.emplace_back(fmt::format("{}x{}, {:g}°", w, h, o.fov_deg), model::PinholeCamera{w, h, o.fov_deg, 1000});
@@ -135,17 +148,20 @@ int run_plan(const PlanOptions& o) {
   }
 
   if (o.markdown) {
-    fmt::print("| camera | height | mm per pixel (coarsest) | smallest tag that reads | table and markers in view | tags that do not read |\n");
+    fmt::print(
+        "| camera | height | mm per pixel (coarsest) | smallest tag that reads | table and markers in view | tags that "
+        "do not read |\n");
     fmt::print("|---|---|---|---|---|---|\n");
   }
   bool first = true;
   for (auto& [label, camera] : cameras)
     for (double h : o.heights_mm) {
       camera.height_mm = h;
-      const model::CameraView view = lens ? calib::camera_view_straight_above(*lens, h, table.play_area_mm / 2.0,
-                                                                              (camera.width_px >= camera.height_px) ==
-                                                                                  (table.play_area_mm.x >= table.play_area_mm.y))
-                                          : model::straight_above_play_area(camera, table);
+      const model::CameraView view =
+          lens ? calib::camera_view_straight_above(
+                     *lens, h, table.play_area_mm / 2.0,
+                     (camera.width_px >= camera.height_px) == (table.play_area_mm.x >= table.play_area_mm.y))
+               : model::straight_above_play_area(camera, table);
       const model::CameraPlan plan = model::plan_camera(view, table, reg);
       if (o.markdown) {
         print_row(label, h, plan, reg);
@@ -164,17 +180,21 @@ RunFunction add_plan_command(CLI::App& app) {
   auto o = std::make_shared<PlanOptions>();
   CLI::App* sub = app.add_subcommand(
       "plan", "Where to put the camera: mm per pixel over the play area, the smallest tag that reads, what is in view");
-  sub->add_option("--camera-resolution", o->resolutions, "Camera resolution WIDTHxHEIGHT (repeat it to compare cameras)");
-  sub->add_option("--camera-fov", o->fov_deg, "Horizontal field of view, degrees (a camera's data sheet often gives the diagonal one)")
+  sub->add_option("--camera-resolution", o->resolutions,
+                  "Camera resolution WIDTHxHEIGHT (repeat it to compare cameras)");
+  sub->add_option("--camera-fov", o->fov_deg,
+                  "Horizontal field of view, degrees (a camera's data sheet often gives the diagonal one)")
       ->check(finite_between(model::bounds::kMinFieldOfViewDeg, model::bounds::kMaxFieldOfViewDeg));
   sub->add_option("--camera-height", o->heights_mm, "Height of the camera above the table, mm (repeat it to compare)")
       ->check(finite_between(model::bounds::kMinCameraHeightMm, model::bounds::kMaxCameraDistanceMm));
   sub->add_option("--calib", o->calib, "A calibration (camera file, spec §7) instead of resolution and field of view");
-  sub->add_option("--table-pose", o->table_pose, "A mounted camera: the table pose file diskref table wrote (lens and place)");
+  sub->add_option("--table-pose", o->table_pose,
+                  "A mounted camera: the table pose file diskref table wrote (lens and place)");
   sub->add_option("--table", o->table, "Table file (spec §3; default: the 914.4 mm square with 40 mm markers)");
   sub->add_option("--play-area", o->play_area, "Play area WIDTHxHEIGHT in mm instead of a table file (40 mm markers)");
   sub->add_option("--disks", o->disks, "Disk registry (spec §4): say which of its tags read");
-  sub->add_flag("--markdown", o->markdown, "One markdown table row per camera and height (as in docs/guide/first-table.md)");
+  sub->add_flag("--markdown", o->markdown,
+                "One markdown table row per camera and height (as in docs/guide/first-table.md)");
   sub->footer(
       "Examples:\n"
       "  diskref plan --camera-resolution 1920x1080 --camera-fov 70 --camera-height 1000 --disks disks.json\n"

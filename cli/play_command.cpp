@@ -50,7 +50,8 @@ int run_play(const PlayOptions& options) {
   std::optional<std::string> viewer;
   if (!options.as_player.empty()) {
     if (rules::find_player(script.initial, options.as_player) == nullptr)
-      throw io::InputError(options.script, "setup.players", "no player \"" + options.as_player + "\" (given with --as)");
+      throw io::InputError(options.script, "setup.players",
+                           "no player \"" + options.as_player + "\" (given with --as)");
     viewer = options.as_player;
   }
   rules::PlayResult result = rules::run_script(script);
@@ -69,10 +70,11 @@ int run_play(const PlayOptions& options) {
 
 RunFunction add_play_command(CLI::App& app) {
   auto options = std::make_shared<PlayOptions>();
-  CLI::App* sub = app.add_subcommand(
-      "play", "Play a scripted game of Red Alert: print the event log and the final state as JSON");
+  CLI::App* sub =
+      app.add_subcommand("play", "Play a scripted game of Red Alert: print the event log and the final state as JSON");
   sub->footer("Example:\n  diskref play data/scripts/diana_owen_duel.json");
-  sub->add_option("script", options->script, "Play script (JSON; format in docs/reference/commands/play.md)")->required();
+  sub->add_option("script", options->script, "Play script (JSON; format in docs/reference/commands/play.md)")
+      ->required();
   sub->add_option("--as", options->as_player, "Show the final state as this player sees it (opponents' orders hidden)");
   sub->add_flag("--text", options->text, "Print the log as readable text instead of JSON");
   sub->add_flag("--strict", options->strict, "Exit with status 1 when any action was refused");

@@ -31,8 +31,8 @@
 #include "cli/camera_settings.h"
 #include "cli/command_line.h"
 #include "cli/commands.h"
-#include "cli/progress.h"
 #include "cli/photo_upload.h"
+#include "cli/progress.h"
 #include "cli/serve_flags.h"
 #include "engine/io/atomic_write.h"
 #include "engine/io/input_error.h"
@@ -46,7 +46,6 @@
 #include "pipeline/pipeline.h"
 #include "recording/file_checksum.h"
 #include "recording/game_recording.h"
-#include "pipeline/game_replay.h"
 #include "recording/recorded_video.h"
 #include "recording/refereed_session_recorder.h"
 #include "referee/game_file.h"
@@ -130,12 +129,12 @@ void print_summary(const referee::Referee& r, long long frames, double seconds) 
 struct RefereeSources {
   std::filesystem::path table, disks, game;
   std::optional<std::filesystem::path> calib;
-  std::filesystem::path inputs;                          // empty: none
+  std::filesystem::path inputs;  // empty: none
   std::optional<std::vector<referee::Input>> recorded_inputs;
-  std::filesystem::path tracks_file;                     // a tracks file (spec §5), read as it goes
-  std::optional<std::vector<model::TrackFrame>> tracks;  // a recording's
-  std::filesystem::path video_file;                      // a video to track
-  std::filesystem::path recorded_video;                  // a recording's video/ to track
+  std::filesystem::path tracks_file;                        // a tracks file (spec §5), read as it goes
+  std::optional<std::vector<model::TrackFrame>> tracks;     // a recording's
+  std::filesystem::path video_file;                         // a video to track
+  std::filesystem::path recorded_video;                     // a recording's video/ to track
   std::optional<referee::RefereeOptions> recorded_options;  // a recording's (its off-path tolerance, its camera gap)
 };
 
@@ -143,7 +142,9 @@ RefereeSources sources_from_options(const RefereeCommandOptions& o) {
   if (o.video.empty() && o.tracks.empty() && o.camera.empty())
     throw io::InputError("", "", "give a VIDEO file (or --camera N|DEVICE|URL, --tracks FILE.jsonl, or --session DIR)");
   if (!o.camera.empty() && (!o.video.empty() || !o.tracks.empty()))
-    throw io::InputError("", "--camera", o.video.empty() ? "goes without --tracks: the tracks are the camera's" : "goes without a VIDEO file");
+    throw io::InputError(
+        "", "--camera",
+        o.video.empty() ? "goes without --tracks: the tracks are the camera's" : "goes without a VIDEO file");
   using Named = std::pair<const std::string*, const char*>;
   for (const auto& [given, name] : {Named{&o.table, "--table"}, Named{&o.disks, "--disks"}, Named{&o.game, "--game"}})
     if (given->empty()) throw io::InputError("", name, "is required (or --session DIR, which has its own)");
@@ -153,29 +154,34 @@ RefereeSources sources_from_options(const RefereeCommandOptions& o) {
   s.game = o.game;
   if (!o.calib.empty()) s.calib = o.calib;
   s.inputs = o.inputs;
-  if (!o.tracks.empty()) s.tracks_file = o.tracks;
-  else if (o.camera.empty()) s.video_file = o.video;
+  if (!o.tracks.empty())
+    s.tracks_file = o.tracks;
+  else if (o.camera.empty())
+    s.video_file = o.video;
   return s;
 }
 
 // --session DIR: everything from the recording; what is damaged is said, the rest used.
 RefereeSources sources_from_recording(const RefereeCommandOptions& o) {
   using Named = std::pair<const std::string*, const char*>;
-  for (const auto& [given, name] : {Named{&o.table, "--table"}, Named{&o.disks, "--disks"}, Named{&o.game, "--game"},
-                                    Named{&o.calib, "--calib"}, Named{&o.video, "VIDEO"}, Named{&o.tracks, "--tracks"},
-                                    Named{&o.camera, "--camera"}})
+  for (const auto& [given, name] :
+       {Named{&o.table, "--table"}, Named{&o.disks, "--disks"}, Named{&o.game, "--game"}, Named{&o.calib, "--calib"},
+        Named{&o.video, "VIDEO"}, Named{&o.tracks, "--tracks"}, Named{&o.camera, "--camera"}})
     if (!given->empty()) throw io::InputError("", name, "goes without --session: a recording has its own");
   recording::GameRecording g = recording::load_game_recording(o.session);
   for (const std::string& w : g.warnings) std::fprintf(stderr, "diskref referee: warning: %s\n", w.c_str());
   if (!g.game_file)
-    throw io::InputError(o.session, "", "holds no game (no game/game.json): it was recorded without --game, nothing to referee");
+    throw io::InputError(o.session, "",
+                         "holds no game (no game/game.json): it was recorded without --game, nothing to referee");
   RefereeSources s;
   s.table = g.session.files.table;
   s.disks = g.session.files.disks;
   s.calib = g.session.files.camera;
   s.game = *g.game_file;
-  if (!o.inputs.empty()) s.inputs = o.inputs;
-  else s.recorded_inputs = std::move(g.inputs);
+  if (!o.inputs.empty())
+    s.inputs = o.inputs;
+  else
+    s.recorded_inputs = std::move(g.inputs);
   referee::RefereeOptions given;
   given.off_path_tolerance_mm = o.off_path_mm;
   given.camera_gap_s = o.camera_gap_s;
@@ -190,10 +196,11 @@ RefereeSources sources_from_recording(const RefereeCommandOptions& o) {
     if (const auto& kept = g.session.provenance.video_checksum) {
       const recording::FileChecksum now = recording::checksum_file(s.video_file);
       if (now != *kept)
-        throw io::InputError(s.video_file.string(), "",
-                             fmt::format("is not the video {} recorded: {} bytes, checksum {} (recorded: {} bytes, {}); "
-                                         "replay without --retrack uses the recorded tracks",
-                                         o.session, now.bytes, now.fnv1a64, kept->bytes, kept->fnv1a64));
+        throw io::InputError(
+            s.video_file.string(), "",
+            fmt::format("is not the video {} recorded: {} bytes, checksum {} (recorded: {} bytes, {}); "
+                        "replay without --retrack uses the recorded tracks",
+                        o.session, now.bytes, now.fnv1a64, kept->bytes, kept->fnv1a64));
     }
   } else {
     throw io::InputError(o.session, "", "has no pictures to track again (--retrack): neither its frames nor a video");
@@ -202,11 +209,13 @@ RefereeSources sources_from_recording(const RefereeCommandOptions& o) {
 }
 
 nlohmann::json recorded_parameters(const RefereeCommandOptions& o) {
-  return {{"off_path_mm", o.off_path_mm}, {"camera_gap_s", o.camera_gap_s}, {"realtime", o.realtime}, {"speed", o.speed}, {"updates_per_s", o.updates_per_s},
-          {"table_name", o.table_name}};
+  return {{"off_path_mm", o.off_path_mm},     {"camera_gap_s", o.camera_gap_s},
+          {"realtime", o.realtime},           {"speed", o.speed},
+          {"updates_per_s", o.updates_per_s}, {"table_name", o.table_name}};
 }
 
-std::unique_ptr<recording::RefereedSessionRecorder> start_recording(const RefereeCommandOptions& o, const RefereeSources& s) {
+std::unique_ptr<recording::RefereedSessionRecorder> start_recording(const RefereeCommandOptions& o,
+                                                                    const RefereeSources& s) {
   if (o.record.empty()) return nullptr;
   recording::SessionInfo info;
   info.source = o.camera.empty() ? "video" : "camera";
@@ -228,7 +237,8 @@ std::unique_ptr<recording::RefereedSessionRecorder> start_recording(const Refere
     // A recording's pictures tracked again: its JPEG frames are stored as they are.
     info.tracks_from = "tracker";
     provenance.frames_copied = true;
-    if (o.reference_video) throw io::InputError("", "--reference-video", "goes with a video file, not a recording's frames");
+    if (o.reference_video)
+      throw io::InputError("", "--reference-video", "goes with a video file, not a recording's frames");
   } else {
     info.tracks_from = !o.session.empty() ? "replay" : "file";
   }
@@ -269,7 +279,8 @@ class InterruptsEndTheGame {
 };
 
 void check_referee_options(const RefereeCommandOptions& o) {
-  if (!(o.off_path_mm > 0 && o.off_path_mm < 1000)) throw io::InputError("", "--off-path-mm", "must be between 0 and 1000 mm");
+  if (!(o.off_path_mm > 0 && o.off_path_mm < 1000))
+    throw io::InputError("", "--off-path-mm", "must be between 0 and 1000 mm");
   // Below 0.1 s a 10 fps camera's every frame would be a gap.
   if (!(o.camera_gap_s >= 0.1 && o.camera_gap_s <= 3600))
     throw io::InputError("", "--camera-gap-s", "must be between 0.1 and 3600 s");
@@ -284,14 +295,16 @@ void check_referee_options(const RefereeCommandOptions& o) {
           std::string::npos)
     throw io::InputError("", "--table-name", "\"" + o.table_name + "\": 1 to 64 letters, digits, '-', '_' or '.'");
   if (o.mqtt_topic_prefix.empty() || o.mqtt_topic_prefix.find_first_of("+#") != std::string::npos)
-    throw io::InputError("", "--mqtt-topic-prefix", "\"" + o.mqtt_topic_prefix + "\": a topic without wildcards (+, #)");
+    throw io::InputError("", "--mqtt-topic-prefix",
+                         "\"" + o.mqtt_topic_prefix + "\": a topic without wildcards (+, #)");
   if (o.retrack && o.session.empty()) throw io::InputError("", "--retrack", "goes with --session DIR");
   if (o.reference_video && o.record.empty()) throw io::InputError("", "--reference-video", "goes with --record DIR");
   check_settings_have_camera(o.camera_settings, o.camera);
   if (!o.follow_inputs.empty() && o.camera.empty())
     throw io::InputError("", "--follow-inputs", "goes with --camera (a video's inputs are a timed --inputs file)");
   if (!o.camera.empty()) {
-    if (o.realtime) throw io::InputError("", "--realtime", "goes with a video: a camera gives its frames at its own pace");
+    if (o.realtime)
+      throw io::InputError("", "--realtime", "goes with a video: a camera gives its frames at its own pace");
     if (o.reference_video)
       throw io::InputError("", "--reference-video", "goes with a video file: a camera's pictures exist nowhere else");
   }
@@ -316,8 +329,10 @@ int run_referee(const RefereeCommandOptions& o) {
   if (sources.calib) lens = calib::load_camera_model(*sources.calib);
   referee::GameFile game = referee::load_game_file(sources.game, table, registry);
   std::vector<referee::Input> inputs;
-  if (sources.recorded_inputs) inputs = std::move(*sources.recorded_inputs);
-  else if (!sources.inputs.empty()) inputs = referee::load_inputs(sources.inputs);
+  if (sources.recorded_inputs)
+    inputs = std::move(*sources.recorded_inputs);
+  else if (!sources.inputs.empty())
+    inputs = referee::load_inputs(sources.inputs);
 
   // The frames' source opens before anything is written: a camera that is not there, or a video
   // that cannot be read, leaves no log and no recording behind.
@@ -330,8 +345,9 @@ int run_referee(const RefereeCommandOptions& o) {
     camera = live.get();
     source = std::move(live);
   } else if (!sources.video_file.empty() || !sources.recorded_video.empty()) {
-    source = vision::prefetching(sources.recorded_video.empty() ? vision::open_video_file(sources.video_file)
-                                                                : recording::open_recorded_video(sources.recorded_video));
+    source =
+        vision::prefetching(sources.recorded_video.empty() ? vision::open_video_file(sources.video_file)
+                                                           : recording::open_recorded_video(sources.recorded_video));
   }
   if (source && lens)
     calib::check_camera_fits_image(*lens, source->frame_size(), sources.calib->string(),
@@ -366,8 +382,10 @@ int run_referee(const RefereeCommandOptions& o) {
     auto say = [quiet = o.quiet](const std::string& line) {
       if (!quiet) std::fprintf(stderr, "diskref referee: %s\n", line.c_str());
     };
-    if (!o.follow_inputs.empty()) typed = pipeline::InputLines::follow_file(o.follow_inputs, refereed, say);
-    else typed = std::make_unique<pipeline::InputLines>(STDIN_FILENO, refereed, pipeline::InputLinesOptions{}, say);
+    if (!o.follow_inputs.empty())
+      typed = pipeline::InputLines::follow_file(o.follow_inputs, refereed, say);
+    else
+      typed = std::make_unique<pipeline::InputLines>(STDIN_FILENO, refereed, pipeline::InputLinesOptions{}, say);
     if (!o.quiet)
       std::fprintf(stderr, "diskref referee: refereeing %s; inputs from %s, one JSON line each; Ctrl-C ends the game\n",
                    camera->description().c_str(), o.follow_inputs.empty() ? "standard input" : o.follow_inputs.c_str());
@@ -394,7 +412,8 @@ int run_referee(const RefereeCommandOptions& o) {
     });
     progress.finish();
     if (!pipe.stats().table_found)
-      std::fprintf(stderr, "diskref referee: the corner markers were never seen: nothing could be read from the table\n");
+      std::fprintf(stderr,
+                   "diskref referee: the corner markers were never seen: nothing could be read from the table\n");
   }
   if (typed) typed->stop();
   pipe.finish();
@@ -433,7 +452,8 @@ int run_referee(const RefereeCommandOptions& o) {
 
 RunFunction add_referee_command(CLI::App& app) {
   auto o = std::make_shared<RefereeCommandOptions>();
-  CLI::App* sub = app.add_subcommand("referee", "Referee a game from a video of the table and the referee's inputs (spec §9)");
+  CLI::App* sub =
+      app.add_subcommand("referee", "Referee a game from a video of the table and the referee's inputs (spec §9)");
   sub->add_option("video", o->video, "Video file of the table");
   sub->add_option("--table", o->table, "Table file (spec §3)");
   sub->add_option("--disks", o->disks, "Disk registry (spec §4)");
@@ -465,26 +485,29 @@ RunFunction add_referee_command(CLI::App& app) {
   sub->add_flag("--realtime", o->realtime, "Referee the frames at their video time's pace (for a page watching)");
   sub->add_option("--speed", o->speed, "With --realtime: this many times real time")->capture_default_str();
   sub->add_option("--linger", o->linger_s, "Keep the feed open this many seconds after the game's end");
-  sub->add_option("--record", o->record,
-                  "Record the session into this new folder (spec §11): the frames, a still at every settle, the tracks, "
-                  "inputs and log as they grow; crash-safe");
+  sub->add_option(
+      "--record", o->record,
+      "Record the session into this new folder (spec §11): the frames, a still at every settle, the tracks, "
+      "inputs and log as they grow; crash-safe");
   sub->add_flag("--reference-video", o->reference_video,
                 "With --record: keep the video's path and checksum instead of copying its frames (stills are kept)");
   sub->add_option("--session", o->session, "Referee a recording (made with --record) again from its own files");
-  sub->add_flag("--retrack", o->retrack, "With --session: track the recorded pictures again instead of using the recorded tracks");
+  sub->add_flag("--retrack", o->retrack,
+                "With --session: track the recorded pictures again instead of using the recorded tracks");
   sub->add_option("--camera", o->camera,
                   "Referee live from a camera instead of a video: its number (0), V4L2 device (/dev/video2) or URL "
                   "(http://, rtsp://); the inputs come as JSON lines on standard input; Ctrl-C ends the game");
   add_camera_settings(sub, o->camera_settings);
   sub->add_option("--follow-inputs", o->follow_inputs,
                   "With --camera: read the inputs from this file as it grows, instead of standard input");
-  sub->footer("Example:\n  diskref referee sample_videos/skirmish/video.mp4 --table sample_videos/skirmish/table.json \\\n"
-              "    --disks sample_videos/skirmish/disks.json --calib sample_videos/skirmish/camera.json \\\n"
-              "    --game sample_videos/skirmish/game.json --inputs sample_videos/skirmish/inputs.jsonl --out log.json\n"
-              "  diskref referee ... --record game-1/      # then: diskref referee --session game-1/ --out again.json\n"
-              "  diskref referee --camera 0 --table table.json --disks disks.json --calib camera.json --game game.json \\\n"
-              "    --out log.json --record game-2/        # live: type the inputs, one JSON line each; Ctrl-C ends\n"
-              "  diskref report game-1/ --out report.html");
+  sub->footer(
+      "Example:\n  diskref referee sample_videos/skirmish/video.mp4 --table sample_videos/skirmish/table.json \\\n"
+      "    --disks sample_videos/skirmish/disks.json --calib sample_videos/skirmish/camera.json \\\n"
+      "    --game sample_videos/skirmish/game.json --inputs sample_videos/skirmish/inputs.jsonl --out log.json\n"
+      "  diskref referee ... --record game-1/      # then: diskref referee --session game-1/ --out again.json\n"
+      "  diskref referee --camera 0 --table table.json --disks disks.json --calib camera.json --game game.json \\\n"
+      "    --out log.json --record game-2/        # live: type the inputs, one JSON line each; Ctrl-C ends\n"
+      "  diskref report game-1/ --out report.html");
   return [o] { return run_referee(*o); };
 }
 

@@ -38,11 +38,11 @@ int run_render(const RenderOptions& options) {
   session_options.max_frames = options.max_frames;
   session_options.snapshot_frames = options.snapshots;
   simulator::SessionSummary s = simulator::render_session(scenario, options.out, progress, session_options);
-  std::printf("rendered %d frames (%dx%d) in %.1f s: %.1f frames/s (tracing %.1f s, camera effects %.1f s, "
-              "H.264 encoding %.1f s); %s/video.mp4 %.2f MB; truth: %d visible disk-frames\n",
-              s.frames, s.size.width, s.size.height, s.seconds, s.frames_per_second(), s.trace_seconds, s.effects_seconds,
-              s.encode_seconds,
-              options.out.c_str(), static_cast<double>(s.video_bytes) / 1e6, s.visible_disk_frames);
+  std::printf(
+      "rendered %d frames (%dx%d) in %.1f s: %.1f frames/s (tracing %.1f s, camera effects %.1f s, "
+      "H.264 encoding %.1f s); %s/video.mp4 %.2f MB; truth: %d visible disk-frames\n",
+      s.frames, s.size.width, s.size.height, s.seconds, s.frames_per_second(), s.trace_seconds, s.effects_seconds,
+      s.encode_seconds, options.out.c_str(), static_cast<double>(s.video_bytes) / 1e6, s.visible_disk_frames);
   return kExitOk;
 }
 
@@ -51,17 +51,22 @@ int run_render(const RenderOptions& options) {
 RunFunction add_render_command(CLI::App& app) {
   auto options = std::make_shared<RenderOptions>();
   CLI::App* sub = app.add_subcommand(
-      "render", "Render a synthetic table session with exact ground truth (video.mp4, truth.jsonl, table/disks/camera files)");
+      "render",
+      "Render a synthetic table session with exact ground truth (video.mp4, truth.jsonl, table/disks/camera files)");
   sub->footer(
       "What the webcam does on its own (docs/spec.md section 13), in the scenario's \"webcam\" member:\n"
-      "  flicker          mains light through a rolling shutter: {\"mains_hz\": 50|60, \"depth\", \"readout\", \"phase_deg\"}\n"
-      "  auto_exposure    the gain steps while a hand is in view: {\"step\", \"delay_s\", \"steps\", \"step_interval_s\"}\n"
-      "  knock            the boom knocked: {\"t\", \"swing_deg\", \"frequency_hz\", \"decay_s\", \"offset_deg\", \"axis_deg\"}\n"
+      "  flicker          mains light through a rolling shutter: {\"mains_hz\": 50|60, \"depth\", \"readout\", "
+      "\"phase_deg\"}\n"
+      "  auto_exposure    the gain steps while a hand is in view: {\"step\", \"delay_s\", \"steps\", "
+      "\"step_interval_s\"}\n"
+      "  knock            the boom knocked: {\"t\", \"swing_deg\", \"frequency_hz\", \"decay_s\", \"offset_deg\", "
+      "\"axis_deg\"}\n"
       "  repeated_frames  share of frames delivered twice; lost_frames: share of moments lost\n"
       "and in \"effects\": jpeg_quality (MJPEG), exposure and noise_sigma (dim light).\n"
       "Example:\n  diskref render sample_videos/scenarios/duel.json --out /tmp/duel --frames 90 --snapshot 0,60");
   sub->add_option("scenario", options->scenario,
-                  "Scenario file (JSON; format in docs/reference/commands/render.md; webcam behaviours in docs/spec.md section 13)")
+                  "Scenario file (JSON; format in docs/reference/commands/render.md; webcam behaviours in docs/spec.md "
+                  "section 13)")
       ->required();
   sub->add_option("--out", options->out, "Output directory (created if needed)")->required();
   sub->add_option("--frames", options->max_frames, "Render only the first N frames")->check(CLI::PositiveNumber);

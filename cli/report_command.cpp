@@ -36,8 +36,13 @@ struct ReportCommandOptions {
 // pages). Returns chromium's exit status, or -1 when it could not be started.
 int print_to_pdf(const std::string& chromium, const std::filesystem::path& html, const std::filesystem::path& pdf) {
   const std::string url = "file://" + std::filesystem::absolute(html).string();
-  std::vector<std::string> args = {chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
-                                   "--print-to-pdf=" + std::filesystem::absolute(pdf).string(), url};
+  std::vector<std::string> args = {chromium,
+                                   "--headless",
+                                   "--no-sandbox",
+                                   "--disable-gpu",
+                                   "--no-pdf-header-footer",
+                                   "--print-to-pdf=" + std::filesystem::absolute(pdf).string(),
+                                   url};
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -66,16 +71,17 @@ int run_report(const ReportCommandOptions& o) {
   if (progress) progress->finish();
   for (const std::string& w : r.warnings) std::fprintf(stderr, "diskref report: warning: %s\n", w.c_str());
   if (!o.quiet)
-    std::fprintf(stderr, "diskref report: %zu rulings, %zu with their picture: %s (pictures in %s)\n", r.rulings, r.pictures,
-                 o.out.c_str(), r.files_dir.c_str());
+    std::fprintf(stderr, "diskref report: %zu rulings, %zu with their picture: %s (pictures in %s)\n", r.rulings,
+                 r.pictures, o.out.c_str(), r.files_dir.c_str());
   if (!o.pdf.empty()) {
     const int status = print_to_pdf(o.chromium, o.out, o.pdf);
     if (status != 0 || !std::filesystem::exists(o.pdf)) {
-      std::fprintf(stderr,
-                   "diskref report: error: %s could not print %s to %s (%s); the page itself is written. Install Debian's "
-                   "chromium (apt-get install chromium) or name it with --chromium\n",
-                   o.chromium.c_str(), o.out.c_str(), o.pdf.c_str(),
-                   status < 0 ? "it could not be started" : ("it ended with " + std::to_string(status)).c_str());
+      std::fprintf(
+          stderr,
+          "diskref report: error: %s could not print %s to %s (%s); the page itself is written. Install Debian's "
+          "chromium (apt-get install chromium) or name it with --chromium\n",
+          o.chromium.c_str(), o.out.c_str(), o.pdf.c_str(),
+          status < 0 ? "it could not be started" : ("it ended with " + std::to_string(status)).c_str());
       return kExitFailure;
     }
     if (!o.quiet) std::fprintf(stderr, "diskref report: printed to %s\n", o.pdf.c_str());
@@ -93,8 +99,9 @@ RunFunction add_report_command(CLI::App& app) {
   sub->add_option("--pdf", o->pdf, "Also print the page to this PDF (through Chromium)");
   sub->add_option("--chromium", o->chromium, "The Chromium program that prints the PDF")->capture_default_str();
   sub->add_flag("--quiet", o->quiet, "No progress or summary on stderr");
-  sub->footer("Example:\n  diskref referee sample_videos/skirmish/video.mp4 ... --record game-1/\n"
-              "  diskref report game-1/ --out game-1.html --pdf game-1.pdf");
+  sub->footer(
+      "Example:\n  diskref referee sample_videos/skirmish/video.mp4 ... --record game-1/\n"
+      "  diskref report game-1/ --out game-1.html --pdf game-1.pdf");
   return [o] { return run_report(*o); };
 }
 

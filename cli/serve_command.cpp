@@ -24,7 +24,6 @@
 namespace diskref::cli {
 namespace {
 
-
 struct ServeCommandOptions {
   std::string disks, calib;
   double precision_mm = photo::PhotoOptions{}.precision_mm;
@@ -38,8 +37,10 @@ struct ServeCommandOptions {
 
 int run_serve(const ServeCommandOptions& o) {
   if (o.serve.public_read)
-    throw io::InputError("", "--serve-public", "the photo page takes uploads: beyond loopback it always needs the token");
-  if (!(o.precision_mm > 0 && o.precision_mm <= 100)) throw io::InputError("", "--precision-mm", "must be above 0 and at most 100 mm");
+    throw io::InputError("", "--serve-public",
+                         "the photo page takes uploads: beyond loopback it always needs the token");
+  if (!(o.precision_mm > 0 && o.precision_mm <= 100))
+    throw io::InputError("", "--precision-mm", "must be above 0 and at most 100 mm");
   if (!(o.for_s >= 0 && o.for_s <= 1e7)) throw io::InputError("", "--for", "must be from 0 to 10000000 s");
   net::HttpFeedOptions serving = http_feed_options(o.serve);
   serving.serve_feed = false;  // the photo page alone
@@ -52,7 +53,8 @@ int run_serve(const ServeCommandOptions& o) {
   const photo::PhotoLimits limits = upload_photo_limits(page);
 
   stop_serving_on_interrupt();
-  net::ProblemReports problems([](const std::string& line) { std::fprintf(stderr, "diskref serve: %s\n", line.c_str()); });
+  net::ProblemReports problems(
+      [](const std::string& line) { std::fprintf(stderr, "diskref serve: %s\n", line.c_str()); });
   net::FeedHub hub;  // the server's, never published to: no feed is served
   net::HttpFeedServer server(hub, serving, problems);
   net::add_photo_page(server, registry, photo_ruler(registry, options, limits), page);
@@ -70,14 +72,18 @@ int run_serve(const ServeCommandOptions& o) {
 
 RunFunction add_serve_command(CLI::App& app) {
   auto o = std::make_shared<ServeCommandOptions>();
-  CLI::App* sub = app.add_subcommand("serve", "Settle a dispute from a phone: serve the photo page (take a photo, get the ruling)");
+  CLI::App* sub =
+      app.add_subcommand("serve", "Settle a dispute from a phone: serve the photo page (take a photo, get the ruling)");
   sub->add_option("--disks", o->disks, "Disk registry (spec §4): the disks the page asks about")->required();
   add_serve_flags(*sub, o->serve, "Serve the photo page on [ADDR:]PORT (loopback unless ADDR is given; default 8090)");
-  sub->add_option("--calib", o->calib, "The phone's calibration (spec §7), when it has one; otherwise fitted from the tags");
-  sub->add_option("--precision-mm", o->precision_mm, "The sigma (mm) a question must be answered within")->capture_default_str();
+  sub->add_option("--calib", o->calib,
+                  "The phone's calibration (spec §7), when it has one; otherwise fitted from the tags");
+  sub->add_option("--precision-mm", o->precision_mm, "The sigma (mm) a question must be answered within")
+      ->capture_default_str();
   sub->add_option("--for", o->for_s, "Stop after this many seconds (0: until interrupted)");
-  sub->footer("Example:\n  diskref serve --disks disks.json --serve 0.0.0.0:8090\n"
-              "  (then scan the QR code it prints with the phone, choose the question, take the photo)");
+  sub->footer(
+      "Example:\n  diskref serve --disks disks.json --serve 0.0.0.0:8090\n"
+      "  (then scan the QR code it prints with the phone, choose the question, take the photo)");
   return [o] { return run_serve(*o); };
 }
 

@@ -57,7 +57,9 @@ net::HttpFeedOptions http_feed_options(const ServeFlags& f) {
 
 namespace {
 std::atomic<bool> g_serving_stopped{false};
-extern "C" void on_serving_stop_signal(int) { g_serving_stopped = true; }
+extern "C" void on_serving_stop_signal(int) {
+  g_serving_stopped = true;
+}
 }  // namespace
 
 void stop_serving_on_interrupt() {

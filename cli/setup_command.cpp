@@ -69,9 +69,12 @@ void print_advice(const std::vector<Advice>& advice) {
 
 print::SheetOptions sheet_options(const setup::SetupState& state, double dpi) {
   print::SheetOptions sheet;
-  if (state.page == "a3") sheet.page_width_mm = 297, sheet.page_height_mm = 420;
-  else if (state.page == "letter") sheet.page_width_mm = 215.9, sheet.page_height_mm = 279.4;
-  else if (state.page != "a4") throw io::InputError("", "--page", "a4, a3 or letter, not \"" + state.page + "\"");
+  if (state.page == "a3")
+    sheet.page_width_mm = 297, sheet.page_height_mm = 420;
+  else if (state.page == "letter")
+    sheet.page_width_mm = 215.9, sheet.page_height_mm = 279.4;
+  else if (state.page != "a4")
+    throw io::InputError("", "--page", "a4, a3 or letter, not \"" + state.page + "\"");
   sheet.dpi = dpi;
   return sheet;
 }
@@ -80,16 +83,19 @@ print::SheetOptions sheet_options(const setup::SetupState& state, double dpi) {
 class Frames {
  public:
   Frames(const SetupOptions& o) : o_(o) {
-    if (!o.camera_device.empty() && !o.inputs.empty()) throw io::InputError("", "--camera", "give a camera or input files, not both");
+    if (!o.camera_device.empty() && !o.inputs.empty())
+      throw io::InputError("", "--camera", "give a camera or input files, not both");
     if (o.camera_device.empty() && o.inputs.empty())
       throw io::InputError("", "", "give the camera (--camera N) or videos or pictures of the table");
     if (!o.camera_device.empty()) {
       setup::SetupState where;
       where.dir = o.dir;
-      source_ = vision::open_camera(camera_options(o.camera_device, o.camera_settings, "setup", where.camera_settings_file().string()));
+      source_ = vision::open_camera(
+          camera_options(o.camera_device, o.camera_settings, "setup", where.camera_settings_file().string()));
       live_ = true;
     }
-    if (live_ && o.seconds <= 0) throw io::InputError("", "--seconds", "a live camera needs --seconds (how long to look)");
+    if (live_ && o.seconds <= 0)
+      throw io::InputError("", "--seconds", "a live camera needs --seconds (how long to look)");
   }
   bool live() const { return live_; }
   // The next frame (BGR or grey) with a time that keeps increasing across inputs.
@@ -128,13 +134,16 @@ class Frames {
   long long count_ = 0;
 };
 
-setup::SetupState open_existing(const SetupOptions& o) { return setup::open_setup(o.dir, std::nullopt); }
+setup::SetupState open_existing(const SetupOptions& o) {
+  return setup::open_setup(o.dir, std::nullopt);
+}
 
 void require_done(const setup::SetupState& s, setup::Step step) {
   if (!s.is_done(step))
     throw io::InputError(s.state_file().string(), "",
-                         std::string("the ") + std::string(setup::step_title(step)) + " step is not done yet (diskref setup status " +
-                             s.dir.string() + " says what comes next)");
+                         std::string("the ") + std::string(setup::step_title(step)) +
+                             " step is not done yet (diskref setup status " + s.dir.string() +
+                             " says what comes next)");
 }
 
 int run_kit(const SetupOptions& o) {
@@ -171,8 +180,11 @@ int run_kit(const SetupOptions& o) {
   const setup::KitFiles files = setup::write_kit(kit, s.dir, sheet_options(s, o.dpi));
   s.undo_from(setup::Step::play_area);
   s.mark_done(setup::Step::play_area, {{"play_area_mm", {s.play_area_mm->x, s.play_area_mm->y}}});
-  if (s.camera) s.mark_done(setup::Step::camera, {{"mm_per_px", kit.plan->mm_per_px_worst}, {"smallest_tag_mm", kit.plan->smallest_tag_mm}});
-  s.mark_done(setup::Step::kit, {{"disks", kit.registry.disks().size()}, {"pages", files.pages},
+  if (s.camera)
+    s.mark_done(setup::Step::camera,
+                {{"mm_per_px", kit.plan->mm_per_px_worst}, {"smallest_tag_mm", kit.plan->smallest_tag_mm}});
+  s.mark_done(setup::Step::kit, {{"disks", kit.registry.disks().size()},
+                                 {"pages", files.pages},
                                  {"marker_mm", kit.table.corner_markers[0].size_mm}});
   setup::save_setup(s);
   std::printf("kit for %s (play area %g x %g mm):\n", s.game_file.c_str(), s.play_area_mm->x, s.play_area_mm->y);
@@ -198,8 +210,10 @@ int run_calibrate(const SetupOptions& o) {
     cv::Mat gray = to_gray(f->image);
     if (!session) session.emplace(setup::parse_board_text(s.board), gray.size());
     if (gray.size() != session->image_size())
-      throw io::InputError("", "", fmt::format("a picture of {}x{} among pictures of {}x{}: calibrate one camera mode at a time",
-                                               gray.cols, gray.rows, session->image_size().width, session->image_size().height));
+      throw io::InputError(
+          "", "",
+          fmt::format("a picture of {}x{} among pictures of {}x{}: calibrate one camera mode at a time", gray.cols,
+                      gray.rows, session->image_size().width, session->image_size().height));
     setup::FrameVerdict v = session->add_frame(gray, f->index == previous_index + 1 ? previous : cv::Mat(), f->t);
     ++examined;
     if (v.found) std::fprintf(stderr, "%.2f s: %s\n", f->t, v.text.c_str());
@@ -207,16 +221,18 @@ int run_calibrate(const SetupOptions& o) {
     previous_index = f->index;
     t = f->t;
     if (std::chrono::steady_clock::now() - last_report > std::chrono::seconds(2)) {
-      std::fprintf(stderr, "%.1f s: %d views kept, %d tilted, corners over %.0f %% of a 4x4 grid\n", t, session->views_kept(),
-                   session->tilted_views(), 100 * session->cell_coverage());
+      std::fprintf(stderr, "%.1f s: %d views kept, %d tilted, corners over %.0f %% of a 4x4 grid\n", t,
+                   session->views_kept(), session->tilted_views(), 100 * session->cell_coverage());
       last_report = std::chrono::steady_clock::now();
     }
     if (frames.live() && session->ready()) break;
   }
   if (!session) throw io::InputError("", "", "no pictures read");
-  std::printf("%d pictures examined; %d views kept (%d tilted); boards cover %.0f %% of the picture, corners %.0f %% of a 4x4 grid\n",
-              examined, session->views_kept(), session->tilted_views(), 100 * session->area_coverage(),
-              100 * session->cell_coverage());
+  std::printf(
+      "%d pictures examined; %d views kept (%d tilted); boards cover %.0f %% of the picture, corners %.0f %% of a 4x4 "
+      "grid\n",
+      examined, session->views_kept(), session->tilted_views(), 100 * session->area_coverage(),
+      100 * session->cell_coverage());
   // A live camera says how long the board has been away; a video's end is no such news.
   print_advice(session->advice(frames.live() || session->last_found_t() < 0 ? t : session->last_found_t()));
   calib::LensCalibration cal;
@@ -231,11 +247,13 @@ int run_calibrate(const SetupOptions& o) {
   print_advice({meaning});
   calib::save_camera_model(cal.camera, s.camera_file());
   s.undo_from(setup::Step::calibration);
-  s.mark_done(setup::Step::calibration, {{"rms_px", cal.rms_px}, {"views", cal.views.size()},
+  s.mark_done(setup::Step::calibration, {{"rms_px", cal.rms_px},
+                                         {"views", cal.views.size()},
                                          {"image_size", {cal.camera.image_size.width, cal.camera.image_size.height}}});
   setup::save_setup(s);
-  std::printf("wrote %s\nnext: diskref setup table %s --camera 0 --seconds 10 (or a picture of the table)\nrms_px=%.3f\n",
-              s.camera_file().c_str(), s.dir.c_str(), cal.rms_px);
+  std::printf(
+      "wrote %s\nnext: diskref setup table %s --camera 0 --seconds 10 (or a picture of the table)\nrms_px=%.3f\n",
+      s.camera_file().c_str(), s.dir.c_str(), cal.rms_px);
   return meaning.level == Advice::Level::problem ? kExitFailure : kExitOk;
 }
 
@@ -263,11 +281,14 @@ int run_table(const SetupOptions& o) {
   double worst = 0;
   for (const auto& d : pose.distance_checks) worst = std::max(worst, std::fabs(d.measured_mm - d.expected_mm));
   s.undo_from(setup::Step::table);
-  s.mark_done(setup::Step::table, {{"fit_px", pose.reprojection_rms_px}, {"fit_mm", pose.reprojection_rms_mm},
-                                   {"markers", pose.markers_used}, {"worst_distance_mm", worst}});
+  s.mark_done(setup::Step::table, {{"fit_px", pose.reprojection_rms_px},
+                                   {"fit_mm", pose.reprojection_rms_mm},
+                                   {"markers", pose.markers_used},
+                                   {"worst_distance_mm", worst}});
   setup::save_setup(s);
-  std::printf("wrote %s\nnext: lay every disk of the kit on the table, then diskref setup disks %s --camera 0 --seconds 20\n",
-              s.table_pose_file().c_str(), s.dir.c_str());
+  std::printf(
+      "wrote %s\nnext: lay every disk of the kit on the table, then diskref setup disks %s --camera 0 --seconds 20\n",
+      s.table_pose_file().c_str(), s.dir.c_str());
   return kExitOk;
 }
 
@@ -288,12 +309,16 @@ int run_disks(const SetupOptions& o) {
   std::printf("%lld frames tracked\n", n);
   for (const setup::DiskSeen& d : check.disks())
     std::printf("  %-14s %-9s %-10s %s\n", d.name.c_str(), std::string(model::to_string(d.kind)).c_str(),
-                d.seen_up && d.seen_down ? "up, down" : d.seen_up ? "up" : d.seen_down ? "down" : "not seen",
+                d.seen_up && d.seen_down ? "up, down"
+                : d.seen_up              ? "up"
+                : d.seen_down            ? "down"
+                                         : "not seen",
                 d.px_per_cell > 0 ? fmt::format("{:.1f} px per cell", d.px_per_cell).c_str() : "");
   print_advice(check.advice());
   const auto offsets = check.suggested_offsets();
   if (o.apply_offsets && !offsets.empty()) {
-    io::write_file_atomically(s.disks_file(), model::disk_registry_to_json(setup::with_offsets(registry, offsets)).dump(2) + "\n");
+    io::write_file_atomically(s.disks_file(),
+                              model::disk_registry_to_json(setup::with_offsets(registry, offsets)).dump(2) + "\n");
     for (const auto& [id, c] : offsets) std::printf("tag %d: heading_offset_deg corrected by %+.1f\n", id, c);
     std::printf("wrote %s\n", s.disks_file().c_str());
   }
@@ -302,8 +327,8 @@ int run_disks(const SetupOptions& o) {
   for (const setup::DiskSeen& d : check.disks()) seen += d.seen();
   s.mark_done(setup::Step::disks, {{"seen", seen}, {"disks", check.disks().size()}});
   setup::save_setup(s);
-  std::printf("the table is ready: diskref ui --camera 0 --table %s --disks %s --calib %s --game %s\n", s.table_file().c_str(),
-              s.disks_file().c_str(), s.camera_file().c_str(), s.game_file.c_str());
+  std::printf("the table is ready: diskref ui --camera 0 --table %s --disks %s --calib %s --game %s\n",
+              s.table_file().c_str(), s.disks_file().c_str(), s.camera_file().c_str(), s.game_file.c_str());
   return kExitOk;
 }
 
@@ -315,7 +340,8 @@ int run_status(const SetupOptions& o) {
     std::printf("  %-12s %s\n", std::string(setup::step_title(step)).c_str(),
                 it == s.done.end() ? "not done" : ("done: " + setup::step_summary(step, it->second)).c_str());
   }
-  static const char* const kNext[] = {"setup kit", "setup kit", "setup kit", "setup calibrate", "setup table", "setup disks"};
+  static const char* const kNext[] = {"setup kit",       "setup kit",   "setup kit",
+                                      "setup calibrate", "setup table", "setup disks"};
   const setup::Step next = s.next_step();
   if (next == setup::Step::done)
     std::printf("ready: diskref ui --camera 0 --table %s --disks %s --calib %s --game %s\n", s.table_file().c_str(),
@@ -328,9 +354,11 @@ int run_status(const SetupOptions& o) {
 
 void add_frame_inputs(CLI::App* sub, SetupOptions& o, const char* what) {
   sub->add_option("inputs", o.inputs, what);
-  sub->add_option("--camera", o.camera_device, "A live camera: its number, V4L2 device or URL (e.g. 0, /dev/video2, http://phone:8080/video)");
+  sub->add_option("--camera", o.camera_device,
+                  "A live camera: its number, V4L2 device or URL (e.g. 0, /dev/video2, http://phone:8080/video)");
   add_camera_settings(sub, o.camera_settings);
-  sub->add_option("--seconds", o.seconds, "A live camera: look for at most this long")->check(finite_between(0.1, 3600));
+  sub->add_option("--seconds", o.seconds, "A live camera: look for at most this long")
+      ->check(finite_between(0.1, 3600));
 }
 
 }  // namespace
@@ -338,18 +366,23 @@ void add_frame_inputs(CLI::App* sub, SetupOptions& o, const char* what) {
 RunFunction add_setup_command(CLI::App& app) {
   auto o = std::make_shared<SetupOptions>();
   auto which = std::make_shared<std::string>();
-  CLI::App* sub = app.add_subcommand("setup", "A first table without a screen, step by step: kit, calibrate, table, disks, status "
-                                              "(diskref ui --setup DIR does the same on the screen)");
+  CLI::App* sub =
+      app.add_subcommand("setup",
+                         "A first table without a screen, step by step: kit, calibrate, table, disks, status "
+                         "(diskref ui --setup DIR does the same on the screen)");
   sub->require_subcommand(1);
-  sub->footer("Example, from a game file to a table:\n"
-              "  diskref setup kit mytable --game game.json --camera-resolution 1920x1080 --camera-fov 70 --camera-height 1000\n"
-              "  (print mytable/kit.pdf at 100 %, make the kit, mount the camera)\n"
-              "  diskref setup calibrate mytable --camera 0 --seconds 120\n"
-              "  diskref setup table mytable --camera 0 --seconds 10\n"
-              "  diskref setup disks mytable --camera 0 --seconds 30\n"
-              "  diskref setup status mytable");
+  sub->footer(
+      "Example, from a game file to a table:\n"
+      "  diskref setup kit mytable --game game.json --camera-resolution 1920x1080 --camera-fov 70 --camera-height "
+      "1000\n"
+      "  (print mytable/kit.pdf at 100 %, make the kit, mount the camera)\n"
+      "  diskref setup calibrate mytable --camera 0 --seconds 120\n"
+      "  diskref setup table mytable --camera 0 --seconds 10\n"
+      "  diskref setup disks mytable --camera 0 --seconds 30\n"
+      "  diskref setup status mytable");
 
-  CLI::App* kit = sub->add_subcommand("kit", "Make the kit for a game: the pages to print (kit.pdf), table.json and disks.json");
+  CLI::App* kit =
+      sub->add_subcommand("kit", "Make the kit for a game: the pages to print (kit.pdf), table.json and disks.json");
   kit->add_option("dir", o->dir, "The setup's folder (created if needed)")->required();
   kit->add_option("--game", o->game, "The game file (spec §9) the kit is for (needed the first time)");
   kit->add_option("--play-area", o->play_area, "Play area WIDTHxHEIGHT in mm (default: the game's)");
@@ -358,29 +391,36 @@ RunFunction add_setup_command(CLI::App& app) {
       ->check(finite_between(model::bounds::kMinFieldOfViewDeg, model::bounds::kMaxFieldOfViewDeg));
   kit->add_option("--camera-height", o->camera_height_mm, "Its height above the table, mm")
       ->check(finite_between(model::bounds::kMinCameraHeightMm, model::bounds::kMaxCameraDistanceMm));
-  kit->add_option("--board", o->board, "The calibration board: charuco:COLSxROWS:SQUARE_MM:MARKER_MM (default 7x5:30:22) or chessboard:COLSxROWS:SQUARE_MM");
+  kit->add_option("--board", o->board,
+                  "The calibration board: charuco:COLSxROWS:SQUARE_MM:MARKER_MM (default 7x5:30:22) or "
+                  "chessboard:COLSxROWS:SQUARE_MM");
   kit->add_option("--page", o->page, "Paper: a4, a3 or letter")->capture_default_str();
   kit->add_option("--dpi", o->dpi, "Resolution of the pages")->capture_default_str()->check(CLI::Range(72.0, 1200.0));
-  kit->footer("Example: diskref setup kit mytable --game sample_videos/skirmish/game.json --play-area 914.4x914.4 \\\n"
-              "           --camera-resolution 3840x2160 --camera-fov 70 --camera-height 1400");
+  kit->footer(
+      "Example: diskref setup kit mytable --game sample_videos/skirmish/game.json --play-area 914.4x914.4 \\\n"
+      "           --camera-resolution 3840x2160 --camera-fov 70 --camera-height 1400");
   kit->callback([which] { *which = "kit"; });
 
-  CLI::App* cal = sub->add_subcommand("calibrate", "Calibrate the lens from the kit's board (camera.json), saying what each view lacks");
+  CLI::App* cal = sub->add_subcommand(
+      "calibrate", "Calibrate the lens from the kit's board (camera.json), saying what each view lacks");
   cal->add_option("dir", o->dir, "The setup's folder")->required();
   add_frame_inputs(cal, *o, "Videos or pictures of the board held in front of the camera");
   cal->footer("Example: diskref setup calibrate mytable --camera 0 --seconds 120   (or: ... mytable board.mp4)");
   cal->callback([which] { *which = "calibrate"; });
 
-  CLI::App* table = sub->add_subcommand("table", "Find the table from its corner markers and check them (table_pose.json)");
+  CLI::App* table =
+      sub->add_subcommand("table", "Find the table from its corner markers and check them (table_pose.json)");
   table->add_option("dir", o->dir, "The setup's folder")->required();
   add_frame_inputs(table, *o, "A video or picture of the table with its four corner markers");
   table->footer("Example: diskref setup table mytable --camera 0 --seconds 10   (or: ... mytable table.jpg)");
   table->callback([which] { *which = "table"; });
 
-  CLI::App* disks = sub->add_subcommand("disks", "Check every disk of the kit on the table: seen, named, read at its size");
+  CLI::App* disks =
+      sub->add_subcommand("disks", "Check every disk of the kit on the table: seen, named, read at its size");
   disks->add_option("dir", o->dir, "The setup's folder")->required();
   add_frame_inputs(disks, *o, "A video of the table with the kit's disks on it (flip each once to check both faces)");
-  disks->add_flag("--apply-offsets", o->apply_offsets, "Correct the heading_offset_deg of down faces found turned (rewrites disks.json)");
+  disks->add_flag("--apply-offsets", o->apply_offsets,
+                  "Correct the heading_offset_deg of down faces found turned (rewrites disks.json)");
   disks->footer("Example: diskref setup disks mytable --camera 0 --seconds 30");
   disks->callback([which] { *which = "disks"; });
 

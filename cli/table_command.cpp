@@ -120,7 +120,9 @@ int run_table(const TableOptions& o) {
   vision::AprilTagDetector detector(detector_options);
   Observed observed = observe(o, detector);
   // A camera file for another camera mode is named, not blamed on the corner markers.
-  if (lens) calib::check_camera_fits_image(*lens, observed.image_size, o.calib, is_image_file(o.input) ? "the image" : "the video");
+  if (lens)
+    calib::check_camera_fits_image(*lens, observed.image_size, o.calib,
+                                   is_image_file(o.input) ? "the image" : "the video");
   fmt::print("table: {} (play area {:.1f} x {:.1f} mm)\n", o.table, table.play_area_mm.x, table.play_area_mm.y);
   std::printf("from: %s (%dx%d)\n", observed.summary.c_str(), observed.image_size.width, observed.image_size.height);
 
@@ -142,14 +144,17 @@ int run_table(const TableOptions& o) {
 RunFunction add_table_command(CLI::App& app) {
   auto o = std::make_shared<TableOptions>();
   CLI::App* sub = app.add_subcommand(
-      "table", "Find the table plane from the corner markers in an image or a video's first frames (writes a table "
-               "pose file for track --table-pose)");
+      "table",
+      "Find the table plane from the corner markers in an image or a video's first frames (writes a table "
+      "pose file for track --table-pose)");
   sub->footer("Example:\n  diskref table table.jpg --table table.json --calib camera.json --out table_pose.json");
   sub->add_option("input", o->input, "Image, or video (its first frames are used)")->required();
   sub->add_option("--table", o->table, "Table file (JSON, spec §3)")->required();
   sub->add_option("--calib", o->calib, "Camera file from diskref calibrate (without it: no lens correction)");
   sub->add_option("--out", o->out, "Table pose file to write (JSON)")->required();
-  sub->add_option("--frames", o->frames, "Video: use the first N frames")->capture_default_str()->check(CLI::Range(1, 10000));
+  sub->add_option("--frames", o->frames, "Video: use the first N frames")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 10000));
   return [o] { return run_table(*o); };
 }
 

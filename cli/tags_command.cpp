@@ -45,16 +45,29 @@ std::optional<double> parse_number(const std::string& text) {
 
 // "a4", "letter", "a3" or "WIDTHxHEIGHT" in millimetres.
 void parse_page(const std::string& text, print::SheetOptions& o) {
-  if (text == "a4") { o.page_width_mm = 210; o.page_height_mm = 297; return; }
-  if (text == "a3") { o.page_width_mm = 297; o.page_height_mm = 420; return; }
-  if (text == "letter") { o.page_width_mm = 215.9; o.page_height_mm = 279.4; return; }
+  if (text == "a4") {
+    o.page_width_mm = 210;
+    o.page_height_mm = 297;
+    return;
+  }
+  if (text == "a3") {
+    o.page_width_mm = 297;
+    o.page_height_mm = 420;
+    return;
+  }
+  if (text == "letter") {
+    o.page_width_mm = 215.9;
+    o.page_height_mm = 279.4;
+    return;
+  }
   auto x = text.find('x');
   std::optional<double> w, h;
   if (x != std::string::npos) {
     w = parse_number(text.substr(0, x));
     h = parse_number(text.substr(x + 1));
   }
-  if (!w || !h) throw io::InputError("", "--page", "expected a4, a3, letter or WIDTHxHEIGHT in mm, not \"" + text + "\"");
+  if (!w || !h)
+    throw io::InputError("", "--page", "expected a4, a3, letter or WIDTHxHEIGHT in mm, not \"" + text + "\"");
   if (!(*w >= 100 && *h >= 100 && *w <= 2000 && *h <= 2000))
     throw io::InputError("", "--page", "each side must be between 100 and 2000 mm, not \"" + text + "\"");
   o.page_width_mm = *w;
@@ -86,10 +99,11 @@ std::optional<print::ViewingCamera> parse_camera(const TagsOptions& o) {
   if (!std::regex_match(o.camera_resolution, m, std::regex(R"(([1-9][0-9]{0,4})x([1-9][0-9]{0,4}))")) ||
       !(o.camera_fov_deg > 0 && o.camera_fov_deg < 180) ||
       !(o.camera_height_mm > 0 && o.camera_height_mm <= model::bounds::kMaxCameraDistanceMm))
-    throw io::InputError("", "--camera-resolution/--camera-fov/--camera-height",
-                     "the readability check needs all three: a resolution, a field of view between 0 and 180 "
-                     "degrees and a height above 0 mm (at most 20 m), e.g. --camera-resolution 1920x1080 --camera-fov 70 "
-                     "--camera-height 1100");
+    throw io::InputError(
+        "", "--camera-resolution/--camera-fov/--camera-height",
+        "the readability check needs all three: a resolution, a field of view between 0 and 180 "
+        "degrees and a height above 0 mm (at most 20 m), e.g. --camera-resolution 1920x1080 --camera-fov 70 "
+        "--camera-height 1100");
   return print::ViewingCamera{{std::stoi(m[1]), std::stoi(m[2])}, o.camera_fov_deg, o.camera_height_mm};
 }
 
@@ -106,7 +120,8 @@ int run_tags(const TagsOptions& options) {
   print::SheetOptions sheet;
   parse_page(options.page, sheet);
   if (!(options.dpi >= 72 && options.dpi <= 1200))
-    throw io::InputError("", "--dpi", "must be between 72 and 1200, not " + (std::ostringstream() << options.dpi).str());
+    throw io::InputError("", "--dpi",
+                         "must be between 72 and 1200, not " + (std::ostringstream() << options.dpi).str());
   sheet.dpi = options.dpi;
   sheet.board = parse_board(options.board);
   std::optional<print::ViewingCamera> camera = parse_camera(options);
@@ -128,7 +143,8 @@ int run_tags(const TagsOptions& options) {
   if (camera && table) {
     const model::PinholeCamera pinhole{camera->resolution.width, camera->resolution.height, camera->horizontal_fov_deg,
                                        camera->height_mm};
-    const model::CameraPlan plan = model::plan_camera(model::straight_above_play_area(pinhole, *table), *table, &registry);
+    const model::CameraPlan plan =
+        model::plan_camera(model::straight_above_play_area(pinhole, *table), *table, &registry);
     for (const model::PlanProblem& p : model::view_problems(plan, *table, &registry, pinhole))
       std::fprintf(stderr, "diskref tags: warning: %s: %s\n", p.problem.c_str(), p.fix.c_str());
   }
@@ -163,17 +179,22 @@ int run_tags(const TagsOptions& options) {
 RunFunction add_tags_command(CLI::App& app) {
   auto options = std::make_shared<TagsOptions>();
   CLI::App* sub = app.add_subcommand("tags", "Print-ready tag sheets at exact scale (PDF or PNG) with cut outlines");
-  sub->footer("Examples:\n  diskref tags --disks disks.json --table table.json --out sheets.pdf\n  diskref tags --disks disks.json --table table.json --out sheets.pdf --camera-resolution 1920x1080 --camera-fov 70 --camera-height 1000\n(a whole kit for a game: diskref setup kit DIR --game GAME.json)");
+  sub->footer(
+      "Examples:\n  diskref tags --disks disks.json --table table.json --out sheets.pdf\n  diskref tags --disks "
+      "disks.json --table table.json --out sheets.pdf --camera-resolution 1920x1080 --camera-fov 70 --camera-height "
+      "1000\n(a whole kit for a game: diskref setup kit DIR --game GAME.json)");
   sub->add_option("--disks", options->disks, "Disk registry (JSON, spec §4)")->required();
   sub->add_option("--table", options->table, "Table file (JSON, spec §3): also print the corner markers");
-  sub->add_option("--out", options->out, "Output file: .pdf (all pages) or .png (FILE.png, FILE-2.png, ...)")->required();
+  sub->add_option("--out", options->out, "Output file: .pdf (all pages) or .png (FILE.png, FILE-2.png, ...)")
+      ->required();
   sub->add_option("--page", options->page, "Page size: a4, a3, letter or WIDTHxHEIGHT in mm")->capture_default_str();
   sub->add_option("--dpi", options->dpi, "Resolution of the sheets, 72 to 1200")->capture_default_str();
   sub->add_option("--board", options->board,
                   "Calibration board to print: none, chessboard:COLSxROWS:SQUARE_MM (inner corners) or "
                   "charuco:COLSxROWS:SQUARE_MM:MARKER_MM (squares, DICT_5X5_100)")
       ->capture_default_str();
-  sub->add_option("--camera-resolution", options->camera_resolution, "Readability check: camera resolution, e.g. 1920x1080");
+  sub->add_option("--camera-resolution", options->camera_resolution,
+                  "Readability check: camera resolution, e.g. 1920x1080");
   sub->add_option("--camera-fov", options->camera_fov_deg, "Readability check: horizontal field of view, degrees");
   sub->add_option("--camera-height", options->camera_height_mm, "Readability check: camera height above the table, mm");
   return [options] { return run_tags(*options); };

@@ -29,11 +29,11 @@
 #include "engine/model/bounds.h"
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"
+#include "simulator/track_evaluation.h"
 #include "vision/apriltag_detector.h"
 #include "vision/frame_source.h"
 #include "vision/live_camera.h"
 #include "vision/prefetching_source.h"
-#include "simulator/track_evaluation.h"
 #include "vision/tracker.h"
 
 namespace diskref::cli {
@@ -100,7 +100,8 @@ void print_summary(const vision::Tracker& tracker, const vision::FrameSource& so
 
 int run_track(const TrackOptions& o) {
   if (o.video.empty() == o.camera.empty())
-    throw io::InputError("", "", o.video.empty() ? "give a VIDEO file or --camera DEVICE" : "give a VIDEO file or --camera, not both");
+    throw io::InputError(
+        "", "", o.video.empty() ? "give a VIDEO file or --camera DEVICE" : "give a VIDEO file or --camera, not both");
   check_settings_have_camera(o.camera_settings, o.camera);
   // Every input is read before the output is touched.
   model::TableSpec table = model::load_table(o.table);
@@ -176,14 +177,19 @@ int run_track(const TrackOptions& o) {
   print_summary(tracker, *source, frames, seconds, seen);
   // A video that ends before the frames it announces was cut short (or its end is corrupt).
   const bool stopped_early = g_stop || (o.max_frames >= 0 && frames >= o.max_frames);
-  if (!stopped_early && o.camera.empty() && source->frame_count() && frames + source->corrupt_frames_skipped() < *source->frame_count())
-    std::fprintf(stderr,
-                 "diskref track: warning: %s ended after %lld of the %lld frames it announces (cut short, or corrupt at "
-                 "its end); %s holds the %lld frames read\n",
-                 o.video.c_str(), frames + source->corrupt_frames_skipped(), *source->frame_count(), o.out.c_str(), frames);
-  if (truth) std::fprintf(stderr, "compared with %s:\n%s", o.truth.c_str(), simulator::format_evaluation(simulator::evaluate_tracks(written, *truth)).c_str());
+  if (!stopped_early && o.camera.empty() && source->frame_count() &&
+      frames + source->corrupt_frames_skipped() < *source->frame_count())
+    std::fprintf(
+        stderr,
+        "diskref track: warning: %s ended after %lld of the %lld frames it announces (cut short, or corrupt at "
+        "its end); %s holds the %lld frames read\n",
+        o.video.c_str(), frames + source->corrupt_frames_skipped(), *source->frame_count(), o.out.c_str(), frames);
+  if (truth)
+    std::fprintf(stderr, "compared with %s:\n%s", o.truth.c_str(),
+                 simulator::format_evaluation(simulator::evaluate_tracks(written, *truth)).c_str());
   if (!tracker.table_pose()) {
-    std::fprintf(stderr, "diskref track: no table pose: the corner markers were never seen (is the table file right?)\n");
+    std::fprintf(stderr,
+                 "diskref track: no table pose: the corner markers were never seen (is the table file right?)\n");
     return kExitFailure;
   }
   return kExitOk;
@@ -193,19 +199,26 @@ int run_track(const TrackOptions& o) {
 
 RunFunction add_track_command(CLI::App& app) {
   auto o = std::make_shared<TrackOptions>();
-  CLI::App* sub = app.add_subcommand("track", "Track the disks in a video (or a live camera) into JSON lines (spec §5)");
-  sub->footer("Examples:\n  diskref track game.mp4 --table table.json --disks disks.json --calib camera.json --out tracks.jsonl\n  diskref track --camera 0 --table table.json --disks disks.json --calib camera.json --out live.jsonl");
+  CLI::App* sub =
+      app.add_subcommand("track", "Track the disks in a video (or a live camera) into JSON lines (spec §5)");
+  sub->footer(
+      "Examples:\n  diskref track game.mp4 --table table.json --disks disks.json --calib camera.json --out "
+      "tracks.jsonl\n  diskref track --camera 0 --table table.json --disks disks.json --calib camera.json --out "
+      "live.jsonl");
   sub->add_option("video", o->video, "Video file");
   sub->add_option("--table", o->table, "Table file (spec §3)")->required();
   sub->add_option("--disks", o->disks, "Disk registry (spec §4)")->required();
   sub->add_option("--calib", o->calib, "Camera calibration (spec §7); without it, no lens correction");
   sub->add_option("--out", o->out, "Output, one JSON object per frame (spec §5)")->required();
-  sub->add_option("--camera", o->camera, "A live camera instead of a video: its number (0), V4L2 device (/dev/video2) or URL (http://, rtsp://)");
+  sub->add_option(
+      "--camera", o->camera,
+      "A live camera instead of a video: its number (0), V4L2 device (/dev/video2) or URL (http://, rtsp://)");
   add_camera_settings(sub, o->camera_settings);
   sub->add_option("--frames", o->max_frames, "Stop after this many frames")->check(CLI::PositiveNumber);
   sub->add_option("--table-pose", o->table_pose, "Use this table pose file instead of finding the corner markers");
   sub->add_option("--lost-after", o->lost_after_s, "Seconds unseen before a disk is lost")
-      ->check(finite_between(0, model::bounds::kMaxTimeS))->capture_default_str();
+      ->check(finite_between(0, model::bounds::kMaxTimeS))
+      ->capture_default_str();
   sub->add_option("--truth", o->truth, "Compare the output with this ground truth (truth.jsonl) and print the figures");
   sub->add_option("--tag-family", o->family, "AprilTag family")
       ->check(CLI::IsMember(vision::known_tag_families()))

@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <string>
 
-#include <opencv2/imgcodecs.hpp>
 #include <nlohmann/json.hpp>
+#include <opencv2/imgcodecs.hpp>
 
 #include "cli/camera_settings.h"
 #include "cli/command_line.h"
@@ -30,8 +30,12 @@ namespace {
 namespace fs = std::filesystem;
 
 // The bundled sample and the game data, from diskref's data root (cli/data_dir.h).
-fs::path default_video() { return data_path(fs::path("sample_videos") / "duel" / "video.mp4"); }
-fs::path default_rules_data() { return data_path(fs::path("data") / "rules"); }
+fs::path default_video() {
+  return data_path(fs::path("sample_videos") / "duel" / "video.mp4");
+}
+fs::path default_rules_data() {
+  return data_path(fs::path("data") / "rules");
+}
 
 // The largest window (X and OpenGL take 8192 px a side everywhere; beyond, X's error handler ends
 // the program).
@@ -65,11 +69,12 @@ struct UiOptions {
 };
 
 void print_summary(const ui::RunSummary& s) {
-  std::printf("display: %.1f frames/s (%lld frames in %.2f s; work per frame %.1f ms mean, %.1f ms p95)\n"
-              "video: %lld frames shown (%.1f/s; the source runs at %.1f fps), last frame %lld\n"
-              "tracking (worker thread): %.1f ms/frame; CPU used by the program: %.2f cores\n",
-              s.display_fps, s.ui_frames, s.seconds, s.mean_frame_work_ms, s.p95_frame_work_ms, s.video_frames_shown,
-              s.video_fps_shown, s.source_fps, s.last_frame_index, s.mean_process_ms, s.cpu_cores_used);
+  std::printf(
+      "display: %.1f frames/s (%lld frames in %.2f s; work per frame %.1f ms mean, %.1f ms p95)\n"
+      "video: %lld frames shown (%.1f/s; the source runs at %.1f fps), last frame %lld\n"
+      "tracking (worker thread): %.1f ms/frame; CPU used by the program: %.2f cores\n",
+      s.display_fps, s.ui_frames, s.seconds, s.mean_frame_work_ms, s.p95_frame_work_ms, s.video_frames_shown,
+      s.video_fps_shown, s.source_fps, s.last_frame_index, s.mean_process_ms, s.cpu_cores_used);
 }
 
 // WIDTHxHEIGHT within the window's limits.
@@ -86,7 +91,8 @@ void take_screenshot_outputs(const UiOptions& o, ScreenArgs& a) {
   if (!o.screenshot.empty()) {
     // OpenCV picks the format from the extension; an unknown one would fail only at the end.
     if (!cv::haveImageWriter(o.screenshot))
-      throw io::InputError(o.screenshot, "", "cannot be written as an image: give a name ending in .png (or .jpg, .bmp, .tif)");
+      throw io::InputError(o.screenshot, "",
+                           "cannot be written as an image: give a name ending in .png (or .jpg, .bmp, .tif)");
     io::check_output_path(o.screenshot);
     a.screenshot = o.screenshot;
   }
@@ -103,7 +109,8 @@ int run_ui(const UiOptions& o);
 // phone. The screen is the dispute from a photo alone (ui/photo_app.h).
 int run_ui_photo_only(const UiOptions& o) {
   if (!o.tracks.empty() || !o.record.empty() || !o.game.empty())
-    throw io::InputError("", "--tracks/--record/--game", "go with --video or --camera (without them the screen settles disputes from photos)");
+    throw io::InputError("", "--tracks/--record/--game",
+                         "go with --video or --camera (without them the screen settles disputes from photos)");
   ui::PhotoAppOptions a;
   a.disks = o.disks;
   a.rules_data = o.rules.empty() ? default_rules_data() : fs::path(o.rules);
@@ -114,7 +121,8 @@ int run_ui_photo_only(const UiOptions& o) {
     if (o.select.size() > 1) a.question.b = o.select[1];
   } else if (!o.flip.empty()) {
     const auto colon = o.flip.rfind(':');
-    if (colon == std::string::npos || colon == 0) throw io::InputError("", "--flip", "expected SHIP:SPEED, e.g. enterprise:3");
+    if (colon == std::string::npos || colon == 0)
+      throw io::InputError("", "--flip", "expected SHIP:SPEED, e.g. enterprise:3");
     a.question.kind = ui::PhotoQuestion::Kind::move;
     a.question.a = o.flip.substr(0, colon);
     try {
@@ -127,7 +135,8 @@ int run_ui_photo_only(const UiOptions& o) {
   take_screenshot_outputs(o, a);
   a.run_seconds = o.seconds;
   if (!parse_size(o.size, a.width, a.height))
-    throw io::InputError("", "--size", "expected WIDTHxHEIGHT, at least 640x400 and at most 8192x8192 (got \"" + o.size + "\")");
+    throw io::InputError("", "--size",
+                         "expected WIDTHxHEIGHT, at least 640x400 and at most 8192x8192 (got \"" + o.size + "\")");
   ui::run_photo_app(a);
   if (a.screenshot) std::fprintf(stderr, "diskref ui: wrote %s\n", a.screenshot->c_str());
   return kExitOk;
@@ -145,9 +154,12 @@ std::string camera_named(const UiOptions& o) {
 // refereeing its game.
 int run_ui_setup(const UiOptions& o) {
   if (!o.replay.empty() || !o.table.empty() || !o.disks.empty() || !o.calib.empty() || !o.tracks.empty())
-    throw io::InputError("", "--setup", "makes the table, disks and camera files itself: leave out --replay, --table, --disks, --calib and --tracks");
+    throw io::InputError(
+        "", "--setup",
+        "makes the table, disks and camera files itself: leave out --replay, --table, --disks, --calib and --tracks");
   if (!o.inputs.empty() || !o.inputs_out.empty() || !o.screen_inputs.empty())
-    throw io::InputError("", "--setup", "--inputs, --inputs-out and --screen-inputs go with --game on a finished table");
+    throw io::InputError("", "--setup",
+                         "--inputs, --inputs-out and --screen-inputs go with --game on a finished table");
   if (!o.setup_script.empty() && !fs::is_regular_file(o.setup_script))
     throw io::InputError(o.setup_script, "", "setup script not found");
   ui::SetupAppOptions s;
@@ -158,14 +170,16 @@ int run_ui_setup(const UiOptions& o) {
   if (!camera_named(o).empty()) {
     setup::SetupState where;
     where.dir = o.setup;
-    s.source = vision::open_camera(camera_options(camera_named(o), o.camera_settings, "ui", where.camera_settings_file().string()));
+    s.source = vision::open_camera(
+        camera_options(camera_named(o), o.camera_settings, "ui", where.camera_settings_file().string()));
     s.live = true;
   } else if (!o.video.empty()) {
     s.source = vision::open_video_file(o.video);
   }
   if (!o.setup_script.empty()) s.script = o.setup_script;
   if (!parse_size(o.size, s.width, s.height))
-    throw io::InputError("", "--size", "expected WIDTHxHEIGHT, at least 640x400 and at most 8192x8192 (got \"" + o.size + "\")");
+    throw io::InputError("", "--size",
+                         "expected WIDTHxHEIGHT, at least 640x400 and at most 8192x8192 (got \"" + o.size + "\")");
   const ui::SetupOutcome outcome = ui::run_setup_app(std::move(s));
   for (const std::string& p : outcome.problems) std::fprintf(stderr, "diskref ui: setup script: %s\n", p.c_str());
   const setup::Step next = outcome.state.next_step();
@@ -227,7 +241,8 @@ int run_ui(const UiOptions& o) {
   a.start_frame = o.start_frame;
   if (a.screenshot && a.frames < 1) a.frames = 1;
   if (!parse_size(o.size, a.width, a.height))
-    throw io::InputError("", "--size", "expected WIDTHxHEIGHT, at least 640x400 and at most 8192x8192 (got \"" + o.size + "\")");
+    throw io::InputError("", "--size",
+                         "expected WIDTHxHEIGHT, at least 640x400 and at most 8192x8192 (got \"" + o.size + "\")");
   if (!o.select.empty()) {
     a.initial.a = o.select[0];
     if (o.select.size() > 1) a.initial.b = o.select[1];
@@ -236,7 +251,8 @@ int run_ui(const UiOptions& o) {
   a.initial.reach_multiplier = o.reach;
   if (!o.flip.empty()) {
     auto colon = o.flip.rfind(':');
-    if (colon == std::string::npos || colon == 0) throw io::InputError("", "--flip", "expected SHIP:SPEED, e.g. enterprise:3");
+    if (colon == std::string::npos || colon == 0)
+      throw io::InputError("", "--flip", "expected SHIP:SPEED, e.g. enterprise:3");
     a.initial.mover = o.flip.substr(0, colon);
     try {
       a.initial.flips = std::stoi(o.flip.substr(colon + 1));
@@ -251,7 +267,8 @@ int run_ui(const UiOptions& o) {
   a.exit_at_end = o.exit_at_end;
   a.run_seconds = o.seconds;
   if (!o.game.empty()) {
-    if (a.source.kind == ui::SourceChoice::Kind::replay) throw io::InputError("", "--game", "goes with --video or --camera");
+    if (a.source.kind == ui::SourceChoice::Kind::replay)
+      throw io::InputError("", "--game", "goes with --video or --camera");
     if (o.video.empty() && a.source.kind == ui::SourceChoice::Kind::video)
       throw io::InputError("", "--game", "give the game's video (--video) or a camera");
     ui::GameOptions g;
@@ -278,7 +295,8 @@ int run_ui(const UiOptions& o) {
 
   ui::RunSummary s = ui::run_app(a);
   for (const std::string& n : s.notes) std::fprintf(stderr, "diskref ui: %s\n", n.c_str());
-  if (a.screenshot) std::fprintf(stderr, "diskref ui: wrote %s (frame %lld)\n", a.screenshot->c_str(), s.last_frame_index);
+  if (a.screenshot)
+    std::fprintf(stderr, "diskref ui: wrote %s (frame %lld)\n", a.screenshot->c_str(), s.last_frame_index);
   if (s.recording) std::fprintf(stderr, "diskref ui: recorded the session in %s\n", s.recording->c_str());
   if (o.stats) print_summary(s);
   if (s.recording_failure) {
@@ -292,10 +310,13 @@ int run_ui(const UiOptions& o) {
 
 RunFunction add_ui_command(CLI::App& app) {
   auto o = std::make_shared<UiOptions>();
-  CLI::App* sub = app.add_subcommand("ui", "The companion screen: camera and table views, disputes, the disk list (spec §8); --game: the referee live");
+  CLI::App* sub = app.add_subcommand(
+      "ui",
+      "The companion screen: camera and table views, disputes, the disk list (spec §8); --game: the referee live");
   sub->add_option("--video", o->video, "Open this recording (default: the bundled sample video, sample_videos/duel)");
   sub->add_option("--camera", o->camera,
-                  "Open a live camera: its number (0), V4L2 device (/dev/video2) or URL (http://, https://, rtsp://: a phone on a stand); "
+                  "Open a live camera: its number (0), V4L2 device (/dev/video2) or URL (http://, https://, rtsp://: a "
+                  "phone on a stand); "
                   "needs --table and --disks");
   sub->add_option("--camera-device", o->camera_device, "The older name of --camera (a device such as /dev/video2)");
   add_camera_settings(sub, o->camera_settings);
@@ -305,53 +326,69 @@ RunFunction add_ui_command(CLI::App& app) {
   sub->add_option("--calib", o->calib, "Camera file, spec §7 (default: camera.json beside the video, if any)");
   sub->add_option("--rules", o->rules, "Game data: a file or directory of rules data (default: data/rules)");
   sub->add_option("--tracks", o->tracks, "Show this track file (JSONL, spec §5) instead of running the tracker");
-  sub->add_option("--record", o->record, "Record the session into this new folder (spec §11): a camera's frames, a still at every settle, the tracks, "
-                  "events and, with --game, the inputs and log; crash-safe");
+  sub->add_option(
+      "--record", o->record,
+      "Record the session into this new folder (spec §11): a camera's frames, a still at every settle, the tracks, "
+      "events and, with --game, the inputs and log; crash-safe");
   sub->add_option("--screenshot", o->screenshot, "Write a PNG of the whole window after --frames frames, then exit");
   sub->add_option("--views-json", o->views_json,
                   "With --screenshot: write where each view is in the picture (JSON), for tests and tools");
   sub->add_option("--frames", o->frames, "Run this many video frames, then exit")->check(CLI::PositiveNumber);
   sub->add_option("--size", o->size, "Window size WIDTHxHEIGHT")->capture_default_str();
-  sub->add_option("--select", o->select, "Preselect two disks for the dispute tool: A,B")->delimiter(',')->expected(1, 2);
+  sub->add_option("--select", o->select, "Preselect two disks for the dispute tool: A,B")
+      ->delimiter(',')
+      ->expected(1, 2);
   sub->add_option("--template", o->template_index,
-                  "Range template: 0 = the rules' (game data parameter range_template_mm), 1.. = the registry's templates in order")
+                  "Range template: 0 = the rules' (game data parameter range_template_mm), 1.. = the registry's "
+                  "templates in order")
       ->check(CLI::NonNegativeNumber);
-  sub->add_option("--reach", o->reach, "Template lengths of reach: 1 = base range, 2 = +1 range")->check(CLI::Range(1, 4));
+  sub->add_option("--reach", o->reach, "Template lengths of reach: 1 = base range, 2 = +1 range")
+      ->check(CLI::Range(1, 4));
   sub->add_option("--flip", o->flip, "Preselect a ship and a speed for the flip path: SHIP:SPEED");
-  sub->add_option("--photo", o->photo,
-                  "Settle a dispute from this photo of the table (spec §14): opened in the Photo panel at the start; "
-                  "a photo can also be dropped on the window. With --disks and no camera or video, the screen is that panel alone");
+  sub->add_option(
+      "--photo", o->photo,
+      "Settle a dispute from this photo of the table (spec §14): opened in the Photo panel at the start; "
+      "a photo can also be dropped on the window. With --disks and no camera or video, the screen is that panel alone");
   sub->add_flag("--paused", o->paused, "Start paused on the first frame");
   sub->add_flag("--exit-at-end", o->exit_at_end, "Exit when the video ends");
-  sub->add_option("--seconds", o->seconds, "Exit after this many seconds on the screen")->check(finite_between(0.01, 1e7));
-  sub->add_flag("--zoom", o->zoom, "Start with the table view zoomed to the dispute (a game's table view starts zoomed to the move)");
+  sub->add_option("--seconds", o->seconds, "Exit after this many seconds on the screen")
+      ->check(finite_between(0.01, 1e7));
+  sub->add_flag("--zoom", o->zoom,
+                "Start with the table view zoomed to the dispute (a game's table view starts zoomed to the move)");
   sub->add_flag("--stats", o->stats, "Print the display rate and tracking time on exit");
-  sub->add_option("--game", o->game, "Referee this game live (the setup of a play script, spec §9) over --video or --camera");
-  sub->add_option("--inputs", o->inputs, "With --game: the referee's timed inputs (spec §9 JSONL), given as the video reaches them");
+  sub->add_option("--game", o->game,
+                  "Referee this game live (the setup of a play script, spec §9) over --video or --camera");
+  sub->add_option("--inputs", o->inputs,
+                  "With --game: the referee's timed inputs (spec §9 JSONL), given as the video reaches them");
   sub->add_option("--inputs-out", o->inputs_out,
                   "With --game: record every input given (spec §9 JSONL, flushed line by line) for diskref referee");
-  add_serve_flags(*sub, o->serve,
-                  "With --game: serve the live feed and the stream overlay on [ADDR:]PORT (loopback unless ADDR is given)");
+  add_serve_flags(
+      *sub, o->serve,
+      "With --game: serve the live feed and the stream overlay on [ADDR:]PORT (loopback unless ADDR is given)");
   sub->add_option("--tuio", o->tuio, "With --game: send the disks as TUIO 1.1 objects to HOST:PORT (OSC/UDP)");
   sub->add_option("--mqtt", o->mqtt, "With --game: publish the table's state to the MQTT broker at HOST:PORT");
   sub->add_option("--table-name", o->table_name, "With --game: the table's name on the feed")->capture_default_str();
-  sub->add_option("--game-log", o->game_log, "With --game: write the game's log (LOG.json, as diskref referee's) on exit");
-  sub->add_option("--screen-inputs", o->screen_inputs,
-                  "With --game (tests, demos): {\"t\", ...input} lines given as if at the screen when the video shows t");
+  sub->add_option("--game-log", o->game_log,
+                  "With --game: write the game's log (LOG.json, as diskref referee's) on exit");
+  sub->add_option(
+      "--screen-inputs", o->screen_inputs,
+      "With --game (tests, demos): {\"t\", ...input} lines given as if at the screen when the video shows t");
   sub->add_option("--setup", o->setup,
                   "Set up a first table in this folder, step by step (play area, camera, kit to print, calibration, "
                   "table, disks), with --game GAME.json the first time and --camera N; taken up where it stopped")
       ->group("A first table");
-  sub->add_option("--setup-script", o->setup_script,
-                  "With --setup (tests, documentation): JSON lines {\"t\", \"do\", ...} doing what the setup's buttons do")
+  sub->add_option(
+         "--setup-script", o->setup_script,
+         "With --setup (tests, documentation): JSON lines {\"t\", \"do\", ...} doing what the setup's buttons do")
       ->group("A first table");
-  sub->footer("Examples:\n"
-              "  diskref ui                                          the bundled sample video\n"
-              "  diskref ui --setup mytable --game game.json --camera 0   a first table, step by step\n"
-              "  diskref ui --camera 0 --table mytable/table.json --disks mytable/disks.json --calib mytable/camera.json \\\n"
-              "    --game game.json                                  the referee at the table\n"
-              "  diskref ui --replay sessions/tuesday                a recorded session\n"
-              "  diskref ui --disks disks.json                       a dispute from a phone's photo (no camera)");
+  sub->footer(
+      "Examples:\n"
+      "  diskref ui                                          the bundled sample video\n"
+      "  diskref ui --setup mytable --game game.json --camera 0   a first table, step by step\n"
+      "  diskref ui --camera 0 --table mytable/table.json --disks mytable/disks.json --calib mytable/camera.json \\\n"
+      "    --game game.json                                  the referee at the table\n"
+      "  diskref ui --replay sessions/tuesday                a recorded session\n"
+      "  diskref ui --disks disks.json                       a dispute from a phone's photo (no camera)");
   return [o] { return run_ui(*o); };
 }
 

@@ -47,7 +47,9 @@ void mirror_folder(const fs::path& relative) {
 
 }  // namespace
 
-fs::path source_file(const std::string& relative) { return fs::path(DISKREF_SOURCE_DIR) / relative; }
+fs::path source_file(const std::string& relative) {
+  return fs::path(DISKREF_SOURCE_DIR) / relative;
+}
 
 fs::path place_input(const std::string& relative, std::string_view contents) {
   const fs::path rel(relative);
@@ -60,7 +62,8 @@ fs::path place_input(const std::string& relative, std::string_view contents) {
   const fs::path file = scratch_root() / rel;
   std::error_code ec;
   fs::remove(file, ec);  // a link to the source file: never write through it
-  std::ofstream(file, std::ios::binary | std::ios::trunc).write(contents.data(), static_cast<std::streamsize>(contents.size()));
+  std::ofstream(file, std::ios::binary | std::ios::trunc)
+      .write(contents.data(), static_cast<std::streamsize>(contents.size()));
   return file;
 }
 

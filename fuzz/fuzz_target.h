@@ -39,17 +39,17 @@ struct Registration {
 }  // namespace diskref::fuzz
 
 #ifdef DISKREF_LIBFUZZER
-#define DISKREF_FUZZ_REGISTER(name, body)                                                    \
-  extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {        \
+#define DISKREF_FUZZ_REGISTER(name, body)                                                         \
+  extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {             \
     diskref::fuzz::run_target(body, std::string_view(reinterpret_cast<const char*>(data), size)); \
-    return 0;                                                                                \
+    return 0;                                                                                     \
   }
 #else
 #define DISKREF_FUZZ_REGISTER(name, body) static const diskref::fuzz::Registration registration_##name(#name, body);
 #endif
 
 // DISKREF_FUZZ_TARGET(table) { ... input ... }
-#define DISKREF_FUZZ_TARGET(name)                   \
-  static void fuzz_body_##name(std::string_view);   \
-  DISKREF_FUZZ_REGISTER(name, fuzz_body_##name)     \
+#define DISKREF_FUZZ_TARGET(name)                 \
+  static void fuzz_body_##name(std::string_view); \
+  DISKREF_FUZZ_REGISTER(name, fuzz_body_##name)   \
   static void fuzz_body_##name(std::string_view input)

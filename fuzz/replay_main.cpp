@@ -24,7 +24,9 @@ std::map<std::string, TargetBody>& targets() {
 
 }  // namespace
 
-Registration::Registration(const char* name, TargetBody body) { targets()[name] = body; }
+Registration::Registration(const char* name, TargetBody body) {
+  targets()[name] = body;
+}
 
 }  // namespace diskref::fuzz
 

@@ -23,7 +23,9 @@ std::string terminal_qr_of(const QrMatrix& code) {
 
 }  // namespace
 
-std::string terminal_qr(const std::string& text) { return terminal_qr_of(qr_matrix(text)); }
+std::string terminal_qr(const std::string& text) {
+  return terminal_qr_of(qr_matrix(text));
+}
 
 std::optional<FeedAccess> beyond_loopback_access(const HttpFeedServer& server, const HttpFeedOptions& o) {
   if (is_loopback(o.listen.host)) return std::nullopt;

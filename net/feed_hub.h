@@ -48,7 +48,7 @@ class FeedHub {
     // {"type": "snapshot", "seq", "setup", "frame", "game", "status", "rulings": [...]}, and for a
     // hall "hall" and "hall_tables": [...] (by name).
     nlohmann::json message;
-    long long seq = 0;       // the last message it includes: a stream goes on after it
+    long long seq = 0;  // the last message it includes: a stream goes on after it
   };
   Snapshot snapshot() const;
   // The snapshot as JSON text, made once per change and shared by every reader that asks before
@@ -83,7 +83,7 @@ class FeedHub {
   std::map<std::string, nlohmann::json> latest_;  // setup, table, game, status
   std::map<std::size_t, nlohmann::json> rulings_;
   std::map<std::string, nlohmann::json> hall_tables_;  // by table name
-  mutable std::mutex snapshot_mutex_;  // taken before mutex_, never after
+  mutable std::mutex snapshot_mutex_;                  // taken before mutex_, never after
   mutable SnapshotText snapshot_text_;
 };
 

@@ -36,9 +36,12 @@ std::string shape_problem(const nlohmann::json& state) {
 
 }  // namespace
 
-Hall::Hall(const Endpoint& broker, std::string topic_prefix, FeedHub& hub, ProblemReports& problems,
-           HallLimits limits)
-    : prefix_(std::move(topic_prefix)), broker_text_(to_string(broker)), limits_(limits), hub_(hub), problems_(problems) {
+Hall::Hall(const Endpoint& broker, std::string topic_prefix, FeedHub& hub, ProblemReports& problems, HallLimits limits)
+    : prefix_(std::move(topic_prefix)),
+      broker_text_(to_string(broker)),
+      limits_(limits),
+      hub_(hub),
+      problems_(problems) {
   worker_ = std::thread([this] { work(); });
   MqttConnection::Callbacks callbacks;
   callbacks.on_up = [this] {
@@ -84,8 +87,9 @@ void Hall::take(const std::string& topic, const std::string& payload) {
   const std::string name = rest.substr(0, slash), leaf = rest.substr(slash + 1);
   if (leaf != "online" && leaf != "state") return;
   if (name.size() > limits_.max_name_bytes) {
-    problems_.report("hall_long_name", "the hall: a table's name longer than " + std::to_string(limits_.max_name_bytes) +
-                                           " bytes (" + printable(name, 40) + ") is ignored");
+    problems_.report("hall_long_name", "the hall: a table's name longer than " +
+                                           std::to_string(limits_.max_name_bytes) + " bytes (" + printable(name, 40) +
+                                           ") is ignored");
     return;
   }
   std::lock_guard lock(mutex_);
@@ -93,7 +97,8 @@ void Hall::take(const std::string& topic, const std::string& payload) {
   if (it == tables_.end()) {
     if (tables_.size() >= limits_.max_tables) {
       problems_.report("hall_too_many_tables", "the hall: more than " + std::to_string(limits_.max_tables) +
-                                                   " tables; the others (e.g. " + printable(name, 40) + ") are ignored");
+                                                   " tables; the others (e.g. " + printable(name, 40) +
+                                                   ") are ignored");
       return;
     }
     it = tables_.emplace(name, Table{}).first;
@@ -137,8 +142,12 @@ void Hall::work() {
     lock.unlock();
     for (auto& [name, p] : taken) {
       if (!errors[name].empty()) {
-        hub_.publish({{"feed", kFeedVersion}, {"type", "hall_table"}, {"name", name}, {"received_ms", p.received_ms},
-                      {"state", nullptr}, {"error", errors[name]}});
+        hub_.publish({{"feed", kFeedVersion},
+                      {"type", "hall_table"},
+                      {"name", name},
+                      {"received_ms", p.received_ms},
+                      {"state", nullptr},
+                      {"error", errors[name]}});
         continue;
       }
       publish_table(name, p.payload, p.received_ms);
@@ -150,7 +159,8 @@ void Hall::work() {
 }
 
 void Hall::publish_table(const std::string& name, const std::string& payload, long long received_ms) {
-  nlohmann::json message = {{"feed", kFeedVersion}, {"type", "hall_table"}, {"name", name}, {"received_ms", received_ms}};
+  nlohmann::json message = {
+      {"feed", kFeedVersion}, {"type", "hall_table"}, {"name", name}, {"received_ms", received_ms}};
   std::string problem;
   try {
     // Depth-limited while it parses (io::kMaxJsonDepth): a deeply nested state is refused before

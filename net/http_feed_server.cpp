@@ -156,7 +156,8 @@ void on_completed(void* cls, MHD_Connection* c, void** request_cls, MHD_RequestT
 }
 
 MHD_Result collect_argument(void* cls, MHD_ValueKind, const char* key, const char* value) {
-  if (key && std::strcmp(key, "token") != 0) (*static_cast<std::map<std::string, std::string>*>(cls))[key] = value ? value : "";
+  if (key && std::strcmp(key, "token") != 0)
+    (*static_cast<std::map<std::string, std::string>*>(cls))[key] = value ? value : "";
   return MHD_YES;
 }
 
@@ -272,7 +273,9 @@ std::string HttpFeedServer::url() const {
   return url_without_token() + (options_.token.empty() ? "" : "?token=" + options_.token);
 }
 
-int HttpFeedServer::cut_for_slowness() const { return deadlines_->cut(); }
+int HttpFeedServer::cut_for_slowness() const {
+  return deadlines_->cut();
+}
 
 int HttpFeedServer::uploads_open(const std::string& path) const {
   std::lock_guard lock(pages_mutex_);
@@ -299,8 +302,7 @@ void HttpFeedServer::connection_event(MHD_Connection* c, void** socket_context, 
   if (opened) {
     const MHD_ConnectionInfo* info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
     const int fd = info ? info->connect_fd : -1;
-    if (fd >= 0)
-      setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &options_.send_buffer_bytes, sizeof options_.send_buffer_bytes);
+    if (fd >= 0) setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &options_.send_buffer_bytes, sizeof options_.send_buffer_bytes);
     *socket_context = reinterpret_cast<void*>(static_cast<std::uintptr_t>(deadlines_->opened(fd)));
   } else {
     // Before MHD closes the socket: the watchdog forgets it first.
@@ -322,8 +324,8 @@ void HttpFeedServer::request_done(MHD_Connection* c, Request* request, int termi
   if (info) deadlines_->reply_done(reinterpret_cast<std::uintptr_t>(info->socket_context));
   if (request && request->upload) request->upload->open.fetch_sub(1);
   if (request && request->stream && termination == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED)
-    problems_.report("stalled_client", "the live feed: a client (" + client_address(c) +
-                                           ") stopped taking its stream and was cut off");
+    problems_.report("stalled_client",
+                     "the live feed: a client (" + client_address(c) + ") stopped taking its stream and was cut off");
 }
 
 int HttpFeedServer::answer(MHD_Connection* c, const char* url, const char* method, Request*& request) {
@@ -340,10 +342,10 @@ int HttpFeedServer::answer(MHD_Connection* c, const char* url, const char* metho
   const std::string path = url ? url : "";
   const auto refused = [&](unsigned status, const std::string& why,
                            const std::vector<std::pair<std::string, std::string>>& extra = {}) {
-    problems_.report("bad_request_" + std::to_string(status),
-                     "the live feed: a request for " + printable(path, 80) + " from " + client_address(c) +
-                         " was refused (" + std::to_string(status) + ": " + why +
-                         "); further ones like it are not reported");
+    problems_.report("bad_request_" + std::to_string(status), "the live feed: a request for " + printable(path, 80) +
+                                                                  " from " + client_address(c) + " was refused (" +
+                                                                  std::to_string(status) + ": " + why +
+                                                                  "); further ones like it are not reported");
     return refuse(c, status, why, extra) == MHD_YES;
   };
   // Before anything is routed: what this server accepts of anyone.
@@ -362,21 +364,23 @@ int HttpFeedServer::answer(MHD_Connection* c, const char* url, const char* metho
       info && info->header_size > l.max_head_bytes)
     return refused(431, "a request head larger than " + std::to_string(l.max_head_bytes) + " bytes");
   std::size_t target = path.size();
-  MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, [](void* cls, MHD_ValueKind, const char* k, const char* v) {
-    *static_cast<std::size_t*>(cls) += std::strlen(k) + (v ? std::strlen(v) : 0) + 2;
-    return MHD_YES;
-  }, &target);
+  MHD_get_connection_values(
+      c, MHD_GET_ARGUMENT_KIND,
+      [](void* cls, MHD_ValueKind, const char* k, const char* v) {
+        *static_cast<std::size_t*>(cls) += std::strlen(k) + (v ? std::strlen(v) : 0) + 2;
+        return MHD_YES;
+      },
+      &target);
   if (target > l.max_target_bytes) return refused(414, "the request target is too long");
   const std::string length = header(c, MHD_HTTP_HEADER_CONTENT_LENGTH);
-  const bool length_readable = !length.empty() && length.find_first_not_of("0123456789") == std::string::npos &&
-                               length.size() <= 12;
+  const bool length_readable =
+      !length.empty() && length.find_first_not_of("0123456789") == std::string::npos && length.size() <= 12;
   if (!upload && (!header(c, MHD_HTTP_HEADER_TRANSFER_ENCODING).empty() ||
                   (!length.empty() && (!length_readable || std::stoull(length) > l.max_body_bytes))))
     return refused(413, "no body is accepted here");
   // One range, or none: a single range is answered whole (200), which HTTP allows; several (which
   // may overlap and so multiply the reply) are refused.
-  if (header(c, MHD_HTTP_HEADER_RANGE).find(',') != std::string::npos)
-    return refused(416, "at most one byte range");
+  if (header(c, MHD_HTTP_HEADER_RANGE).find(',') != std::string::npos) return refused(416, "at most one byte range");
   const char* host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
   if (!host) return refused(400, "no Host header");
   if (!host_allowed(header(c, MHD_HTTP_HEADER_HOST), options_.host_names))
@@ -386,9 +390,9 @@ int HttpFeedServer::answer(MHD_Connection* c, const char* url, const char* metho
     // Everything an upload may be refused for is said now, before its body is read.
     if (!options_.token.empty()) {
       const char* query = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
-      if (!same_token(token_of(query ? query : "", header(c, MHD_HTTP_HEADER_AUTHORIZATION),
-                               header(c, MHD_HTTP_HEADER_COOKIE)),
-                      options_.token))
+      if (!same_token(
+              token_of(query ? query : "", header(c, MHD_HTTP_HEADER_AUTHORIZATION), header(c, MHD_HTTP_HEADER_COOKIE)),
+              options_.token))
         return refused(401, "a token is required: open the address diskref printed (it ends in ?token=...)");
     }
     const UploadRoute& route = upload->route;
@@ -396,8 +400,8 @@ int HttpFeedServer::answer(MHD_Connection* c, const char* url, const char* metho
       return refused(411, "send the body with its Content-Length (not chunked)");
     const unsigned long long declared = std::stoull(length);
     if (declared > route.max_body_bytes)
-      return refused(413, "the upload is " + megabytes(declared) + ", more than the limit of " +
-                              megabytes(route.max_body_bytes));
+      return refused(
+          413, "the upload is " + megabytes(declared) + ", more than the limit of " + megabytes(route.max_body_bytes));
     if (upload->open.fetch_add(1) >= route.max_at_once) {
       upload->open.fetch_sub(1);
       return refused(503, "busy with " + std::to_string(route.max_at_once) + " uploads; try again in a moment",
@@ -424,15 +428,15 @@ int HttpFeedServer::answer(MHD_Connection* c, const char* url, const char* metho
   std::vector<std::pair<std::string, std::string>> cookie;
   if (known && !options_.token.empty() && !options_.public_read) {
     const char* query = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
-    const std::string given = token_of(query ? query : "", header(c, MHD_HTTP_HEADER_AUTHORIZATION),
-                                       header(c, MHD_HTTP_HEADER_COOKIE));
+    const std::string given =
+        token_of(query ? query : "", header(c, MHD_HTTP_HEADER_AUTHORIZATION), header(c, MHD_HTTP_HEADER_COOKIE));
     if (!same_token(given, options_.token))
       return refused(401, "a token is required: open the address diskref printed (it ends in ?token=...)");
     // Given in the address: kept by the browser for the page's scripts and its stream.
     if (query)
       cookie.push_back({MHD_HTTP_HEADER_SET_COOKIE, std::string(kTokenCookie) + "=" + options_.token +
-                                                         "; Path=/; HttpOnly; SameSite=Strict" +
-                                                         (options_.tls_cert_pem.empty() ? "" : "; Secure")});
+                                                        "; Path=/; HttpOnly; SameSite=Strict" +
+                                                        (options_.tls_cert_pem.empty() ? "" : "; Secure")});
   }
 
   if (page)
@@ -487,7 +491,8 @@ bool HttpFeedServer::answer_upload(MHD_Connection* c, Request& request) {
   } catch (const std::exception& e) {
     problems_.report("upload_failed", std::string("an upload could not be answered: ") + printable(e.what(), 200));
     a.status = 500;
-    a.body = nlohmann::json{{"error", "500"}, {"why", std::string("the upload could not be answered: ") + e.what()}}.dump();
+    a.body =
+        nlohmann::json{{"error", "500"}, {"why", std::string("the upload could not be answered: ") + e.what()}}.dump();
   }
   request.received = Upload{};  // the body's memory, given back before the answer is sent
   return queue(c, a.status, a.body, a.content_type.c_str()) == MHD_YES;

@@ -124,7 +124,7 @@ class HttpFeedServer {
   HttpFeedOptions options_;
   ProblemReports& problems_;
   mutable std::mutex pages_mutex_;
-  std::map<std::string, std::shared_ptr<const Page>> pages_;  // by path
+  std::map<std::string, std::shared_ptr<const Page>> pages_;    // by path
   std::map<std::string, std::shared_ptr<UploadPath>> uploads_;  // by path (under pages_mutex_)
   std::unique_ptr<RequestDeadlines> deadlines_;
   MHD_Daemon* daemon_ = nullptr;

@@ -45,12 +45,14 @@ LiveFeed::LiveFeed(LiveFeedOptions options, const model::TableSpec& table, const
 }
 
 LiveFeed::~LiveFeed() {
-  hub_.close();  // wakes every stream and the MQTT publisher, so that they stop at once
+  hub_.close();   // wakes every stream and the MQTT publisher, so that they stop at once
   mqtt_.reset();  // its last state sent, online "false"
   server_.reset();
 }
 
-std::string LiveFeed::url() const { return server_ ? server_->url() : ""; }
+std::string LiveFeed::url() const {
+  return server_ ? server_->url() : "";
+}
 
 void LiveFeed::publish_rulings(const referee::Referee& r, double t) {
   const std::vector<referee::Entry>& log = r.log();
@@ -69,8 +71,8 @@ void LiveFeed::after_frame(const model::TrackFrame& frame, const referee::Refere
   last_t_ = frame.t;
   const auto now = std::chrono::steady_clock::now();
   const bool ruled = r.log().size() != rulings_published_ || !game_published_;
-  const bool due = options_.updates_per_s > 0 &&
-                   now - last_update_ >= std::chrono::duration<double>(1.0 / options_.updates_per_s);
+  const bool due =
+      options_.updates_per_s > 0 && now - last_update_ >= std::chrono::duration<double>(1.0 / options_.updates_per_s);
   // A ruling goes out with the table it was made on.
   if (due || ruled) {
     hub_.publish(table_message(options_.table_name, frame));
@@ -80,8 +82,12 @@ void LiveFeed::after_frame(const model::TrackFrame& frame, const referee::Refere
   if (ruled) publish_rulings(r, frame.t);
 }
 
-void LiveFeed::after_finish(const referee::Referee& r) { publish_rulings(r, last_t_); }
+void LiveFeed::after_finish(const referee::Referee& r) {
+  publish_rulings(r, last_t_);
+}
 
-void LiveFeed::set_status(const nlohmann::json& status) { hub_.publish(status_message(options_.table_name, status)); }
+void LiveFeed::set_status(const nlohmann::json& status) {
+  hub_.publish(status_message(options_.table_name, status));
+}
 
 }  // namespace diskref::net

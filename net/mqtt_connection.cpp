@@ -25,7 +25,8 @@ void end_mosquitto_client(mosquitto* client) {
 }  // namespace
 
 MqttConnection::MqttConnection(const Endpoint& broker, const std::string& client_id, MqttWill will,
-                               std::vector<std::string> subscriptions, Callbacks callbacks, std::uint32_t max_packet_bytes)
+                               std::vector<std::string> subscriptions, Callbacks callbacks,
+                               std::uint32_t max_packet_bytes)
     : broker_(broker),
       client_id_(client_id),
       will_(std::move(will)),
@@ -43,9 +44,7 @@ MqttConnection::MqttConnection(const Endpoint& broker, const std::string& client
 
 MqttConnection::~MqttConnection() {
   closing_ = true;
-  {
-    std::lock_guard lock(watch_mutex_);
-  }
+  { std::lock_guard lock(watch_mutex_); }
   watch_.notify_all();
   if (watcher_.joinable()) watcher_.join();
   mosquitto* client = nullptr;
@@ -77,7 +76,8 @@ void MqttConnection::start_client() {
     mosquitto_property_free_all(&properties);
   }
   if (!will_.topic.empty())
-    mosquitto_will_set(client_, will_.topic.c_str(), static_cast<int>(will_.payload.size()), will_.payload.data(), 1, true);
+    mosquitto_will_set(client_, will_.topic.c_str(), static_cast<int>(will_.payload.size()), will_.payload.data(), 1,
+                       true);
   // A broker not there yet is not an error: the network thread keeps trying.
   const int rc = mosquitto_connect_async(client_, broker_.host.c_str(), broker_.port, 5);
   if (rc == MOSQ_ERR_INVAL || rc == MOSQ_ERR_NOMEM) {
@@ -111,9 +111,10 @@ void MqttConnection::watch_for_refusal() {
   }
   end_mosquitto_client(refused);
   if (callbacks_.on_note)
-    callbacks_.on_note("MQTT: the broker at " + to_string(broker_) +
-                       " refused MQTT v5; connected with v3.1.1, so it cannot be asked to send no message larger than " +
-                       std::to_string(max_packet_bytes_) + " bytes (each is read whole, then refused if larger)");
+    callbacks_.on_note(
+        "MQTT: the broker at " + to_string(broker_) +
+        " refused MQTT v5; connected with v3.1.1, so it cannot be asked to send no message larger than " +
+        std::to_string(max_packet_bytes_) + " bytes (each is read whole, then refused if larger)");
   std::lock_guard lock(client_mutex_);
   v5_ = false;
   try {
@@ -154,7 +155,8 @@ void MqttConnection::on_disconnect(mosquitto*, void* self, int rc) {
 void MqttConnection::on_message_arrived(mosquitto*, void* self, const mosquitto_message* m) {
   auto* c = static_cast<MqttConnection*>(self);
   if (!c->callbacks_.on_message || !m->topic) return;
-  c->callbacks_.on_message(m->topic, std::string(static_cast<const char*>(m->payload), static_cast<std::size_t>(m->payloadlen)));
+  c->callbacks_.on_message(m->topic,
+                           std::string(static_cast<const char*>(m->payload), static_cast<std::size_t>(m->payloadlen)));
 }
 
 }  // namespace diskref::net

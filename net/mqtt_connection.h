@@ -35,7 +35,7 @@ struct MqttWill {
 class MqttConnection {
  public:
   struct Callbacks {
-    std::function<void()> on_up;                     // connected (first time or again)
+    std::function<void()> on_up;                          // connected (first time or again)
     std::function<void(const std::string& why)> on_down;  // lost (not called when we close)
     std::function<void(const std::string& topic, const std::string& payload)> on_message;
     std::function<void(const std::string& line)> on_note;  // said once: e.g. v5 refused

@@ -27,8 +27,8 @@ MqttTablePublisher::MqttTablePublisher(MqttOptions options, std::string table_na
   };
   callbacks.on_down = [this, where](const std::string& why) {
     if (was_lost_.exchange(true)) return;
-    const std::string text = "MQTT: the broker at " + where + " is lost (" + why +
-                             "); refereeing goes on, reconnecting";
+    const std::string text =
+        "MQTT: the broker at " + where + " is lost (" + why + "); refereeing goes on, reconnecting";
     problems_.state("mqtt", text);
     if (status_) status_({{"mqtt", "lost"}, {"ok", false}, {"text", text}});
   };

@@ -45,8 +45,8 @@ class MqttTablePublisher {
   std::string topic(const std::string& leaf) const { return options_.topic_prefix + "/" + table_name_ + "/" + leaf; }
 
  private:
-  void follow();                // the thread: the hub's messages into the state
-  void send_state();            // the state, retained
+  void follow();      // the thread: the hub's messages into the state
+  void send_state();  // the state, retained
   void take(const nlohmann::json& message);
 
   MqttOptions options_;
@@ -54,7 +54,7 @@ class MqttTablePublisher {
   FeedHub& hub_;
   ProblemReports& problems_;
   std::function<void(const nlohmann::json&)> status_;
-  nlohmann::json state_;        // the follower thread's
+  nlohmann::json state_;  // the follower thread's
   std::atomic<bool> resend_{false};
   std::atomic<bool> stop_{false};
   std::atomic<bool> was_lost_{false};

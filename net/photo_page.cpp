@@ -48,8 +48,9 @@ std::string base64(std::string_view bytes) {
 UploadAnswer answer_photo_upload(const Upload& upload, const PhotoRuler& ruler) {
   const auto q = upload.query.find("question");
   if (q == upload.query.end())
-    return refusal(400, "no question: add ?question= and one question of spec §6 as JSON, e.g. "
-                        "{\"id\":\"q\",\"overlap\":{\"a\":\"enterprise\",\"b\":\"tderet\"}}");
+    return refusal(400,
+                   "no question: add ?question= and one question of spec §6 as JSON, e.g. "
+                   "{\"id\":\"q\",\"overlap\":{\"a\":\"enterprise\",\"b\":\"tderet\"}}");
   // The query is at most 2 KiB (HttpLimits::max_target_bytes): parsed whole, its depth bounded by
   // its length.
   nlohmann::json question = nlohmann::json::parse(q->second, nullptr, false);

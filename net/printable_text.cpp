@@ -17,10 +17,14 @@ std::size_t utf8_length(std::string_view s, std::size_t at) {
   const unsigned char first = b(0);
   std::size_t n = 0;
   unsigned min = 0;
-  if (first >= 0xc2 && first <= 0xdf) n = 2, min = 0x80;
-  else if (first >= 0xe0 && first <= 0xef) n = 3, min = 0x800;
-  else if (first >= 0xf0 && first <= 0xf4) n = 4, min = 0x10000;
-  else return 0;
+  if (first >= 0xc2 && first <= 0xdf)
+    n = 2, min = 0x80;
+  else if (first >= 0xe0 && first <= 0xef)
+    n = 3, min = 0x800;
+  else if (first >= 0xf0 && first <= 0xf4)
+    n = 4, min = 0x10000;
+  else
+    return 0;
   if (at + n > s.size()) return 0;
   unsigned code = first & (0x7f >> n);
   for (std::size_t i = 1; i < n; ++i) {

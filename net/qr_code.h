@@ -10,8 +10,8 @@
 namespace diskref::net {
 
 struct QrMatrix {
-  int width = 0;                    // modules a side; 0 when the text could not be encoded
-  std::vector<std::uint8_t> dark;   // width x width, row by row: 1 dark, 0 light
+  int width = 0;                   // modules a side; 0 when the text could not be encoded
+  std::vector<std::uint8_t> dark;  // width x width, row by row: 1 dark, 0 light
   // The quiet zone (light modules all round) that a reader needs: the standard asks for 4.
   static constexpr int kQuietZone = 4;
 

@@ -111,9 +111,12 @@ std::optional<double> entry_number(ExifData* data, ExifTag tag) {
       if (r.denominator == 0) return std::nullopt;
       return static_cast<double>(r.numerator) / r.denominator;
     }
-    case EXIF_FORMAT_SHORT: return exif_get_short(entry->data, order);
-    case EXIF_FORMAT_LONG: return exif_get_long(entry->data, order);
-    default: return std::nullopt;
+    case EXIF_FORMAT_SHORT:
+      return exif_get_short(entry->data, order);
+    case EXIF_FORMAT_LONG:
+      return exif_get_long(entry->data, order);
+    default:
+      return std::nullopt;
   }
 }
 
@@ -212,7 +215,8 @@ Photo load_photo(const std::filesystem::path& file, const PhotoLimits& limits) {
   if (!in) throw PhotoRefused(fmt::format("{}: cannot open", name));
   std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
   in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  if (static_cast<std::size_t>(in.gcount()) != bytes.size()) throw PhotoRefused(fmt::format("{}: cannot read it whole", name));
+  if (static_cast<std::size_t>(in.gcount()) != bytes.size())
+    throw PhotoRefused(fmt::format("{}: cannot read it whole", name));
   return decode_photo(bytes, name, limits);
 }
 

@@ -20,22 +20,22 @@ namespace diskref::photo {
 
 // What the photo's EXIF block says (libexif), when it says it.
 struct ExifFacts {
-  std::optional<double> focal_length_mm;       // the lens's real focal length (FocalLength)
-  std::optional<double> focal_length_35mm;     // 35 mm equivalent (FocalLengthIn35mmFilm)
-  int orientation = 1;                         // 1..8 as EXIF numbers them; 1 = upright
-  std::string camera;                          // "Make Model", trimmed; empty when absent
+  std::optional<double> focal_length_mm;    // the lens's real focal length (FocalLength)
+  std::optional<double> focal_length_35mm;  // 35 mm equivalent (FocalLengthIn35mmFilm)
+  int orientation = 1;                      // 1..8 as EXIF numbers them; 1 = upright
+  std::string camera;                       // "Make Model", trimmed; empty when absent
 };
 
 struct PhotoLimits {
-  std::size_t max_bytes = 64u << 20;           // 64 MiB: a 48 Mpx phone JPEG is 10-25 MiB
-  std::int64_t max_pixels = 120'000'000;       // 120 Mpx: above every phone's full resolution
+  std::size_t max_bytes = 64u << 20;      // 64 MiB: a 48 Mpx phone JPEG is 10-25 MiB
+  std::int64_t max_pixels = 120'000'000;  // 120 Mpx: above every phone's full resolution
   int max_side = 20'000;
 };
 
 struct Photo {
-  cv::Mat image;        // BGR, 8 bit, upright (EXIF orientation applied)
+  cv::Mat image;  // BGR, 8 bit, upright (EXIF orientation applied)
   ExifFacts exif;
-  std::string source;   // the file, or what the bytes came from ("upload from 192.168.1.7")
+  std::string source;  // the file, or what the bytes came from ("upload from 192.168.1.7")
 };
 
 // Why a photo is refused: too large, too many pixels, not an image, a broken image. `what()` names
@@ -53,8 +53,7 @@ std::optional<cv::Size> claimed_image_size(std::span<const std::uint8_t> bytes);
 ExifFacts read_exif(std::span<const std::uint8_t> bytes);
 
 // Throws PhotoRefused.
-Photo decode_photo(std::span<const std::uint8_t> bytes, const std::string& source,
-                   const PhotoLimits& limits = {});
+Photo decode_photo(std::span<const std::uint8_t> bytes, const std::string& source, const PhotoLimits& limits = {});
 Photo load_photo(const std::filesystem::path& file, const PhotoLimits& limits = {});
 
 }  // namespace diskref::photo

@@ -11,7 +11,8 @@ namespace {
 
 // The outline of a convex shape traced by its support points all round (flats and corners come
 // out as they are).
-std::vector<cv::Point> outline_in_photo(const TablePlacement& placement, const geom::PlacedShape& placed, double height) {
+std::vector<cv::Point> outline_in_photo(const TablePlacement& placement, const geom::PlacedShape& placed,
+                                        double height) {
   std::vector<cv::Point> points;
   constexpr int kSteps = 144;
   for (int i = 0; i < kSteps; ++i) {
@@ -34,8 +35,7 @@ cv::Mat annotate_photo(const cv::Mat& photo, const TablePlacement& placement, co
   const int line = std::max(1, cvRound(2 * scale));
   const double font = 0.6 * scale;
   const cv::Scalar disk_colour(0, 220, 0), template_colour(255, 160, 0), margin_colour(0, 200, 255),
-      doubt_colour(0, 0, 255), text_outline(0, 0, 0),
-      landing_colour(255, 0, 255);
+      doubt_colour(0, 0, 255), text_outline(0, 0, 0), landing_colour(255, 0, 255);
   // Labels never cover one another: one that would is moved down until it is clear.
   std::vector<cv::Rect> taken;
   const auto label = [&](const std::string& text, cv::Point at, const cv::Scalar& colour) {
@@ -64,7 +64,8 @@ cv::Mat annotate_photo(const cv::Mat& photo, const TablePlacement& placement, co
     }
     // The base on the table (thin) and the top where the tag lies (thick): their offset is the
     // parallax of the disk's thickness.
-    cv::polylines(out, outline_in_photo(placement, disk.placed, 0), true, disk_colour, std::max(1, line / 2), cv::LINE_AA);
+    cv::polylines(out, outline_in_photo(placement, disk.placed, 0), true, disk_colour, std::max(1, line / 2),
+                  cv::LINE_AA);
     cv::polylines(out, outline_in_photo(placement, disk.placed, disk.height_mm), true,
                   disk.is_template ? template_colour : disk_colour, line, cv::LINE_AA);
     const geom::Vec2 c = disk.placed.pose.position, h = disk.placed.pose.heading_dir();

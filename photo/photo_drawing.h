@@ -21,13 +21,13 @@ struct DrawnDisk {
 };
 
 struct DrawnMargin {
-  std::string label;             // "q1 range +22.8 +- 0.4 mm: yes"
-  geom::Vec2 from, to;           // plane frame, at table height
+  std::string label;    // "q1 range +22.8 +- 0.4 mm: yes"
+  geom::Vec2 from, to;  // plane frame, at table height
   bool too_close = false;
 };
 
 struct DrawnTemplate {
-  geom::PlacedShape placed;      // the rules' template where the range answer lays it
+  geom::PlacedShape placed;  // the rules' template where the range answer lays it
 };
 
 cv::Mat annotate_photo(const cv::Mat& photo, const TablePlacement& placement, const std::vector<DrawnDisk>& disks,

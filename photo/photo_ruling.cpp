@@ -29,7 +29,9 @@ constexpr double kSmallTagPx = 60;
 constexpr double kWeakDecisionMargin = 40;
 constexpr double kObliqueTiltDeg = 60;
 
-double round2(double v) { return std::round(v * 100) / 100; }
+double round2(double v) {
+  return std::round(v * 100) / 100;
+}
 
 std::vector<int> disks_of(const model::SceneQuestion& question) {
   return std::visit(
@@ -68,10 +70,14 @@ model::SceneQuestion renumbered(model::SceneQuestion question, const std::vector
 
 const char* question_word(const model::SceneQuestion& question) {
   switch (question.question.index()) {
-    case 0: return "range";
-    case 1: return "overlap";
-    case 2: return "move";
-    default: return "template check";
+    case 0:
+      return "range";
+    case 1:
+      return "overlap";
+    case 2:
+      return "move";
+    default:
+      return "template check";
   }
 }
 
@@ -93,8 +99,8 @@ model::Scene parse_questions(const model::DiskRegistry& registry, const nlohmann
 }
 
 // Why a margin's sigma is larger than asked, and what to do about it, from the tags it rests on.
-std::string precision_note(const std::string& id, const char* word, double sigma, const std::vector<const SeenTag*>& tags,
-                           const TablePlacement& placement) {
+std::string precision_note(const std::string& id, const char* word, double sigma,
+                           const std::vector<const SeenTag*>& tags, const TablePlacement& placement) {
   double smallest_px = 1e9, weakest = 1e9;
   for (const SeenTag* tag : tags) {
     smallest_px = std::min(smallest_px, tag_side_px(tag->detection));
@@ -179,15 +185,17 @@ PhotoRuling rule_on_photo(const Photo& photo, const model::DiskRegistry& registr
     const double side = tag_side_px(found.tags[t].detection);
     smallest_px = std::min(smallest_px, side);
     const model::SceneDisk& d = scene.disks[t];
-    disks.push_back(Json{{"name", d.name},
-                         {"kind", std::string(model::to_string(d.kind))},
-                         {"x", round2(d.placed.pose.position.x)},
-                         {"y", round2(d.placed.pose.position.y)},
-                         {"heading", round2(d.placed.pose.heading_deg())},
-                         {"sigma_mm", round2(std::sqrt(std::max(0.0, eigenvalues.at<double>(0))))},
-                         {"heading_sigma_deg", round2(std::sqrt(std::max(0.0, placement.pose_covariance.at<double>(row + 2, row + 2))) * 180 / std::numbers::pi)},
-                         {"tag_px", round2(side)},
-                         {"reference", t == placement.reference}});
+    disks.push_back(Json{
+        {"name", d.name},
+        {"kind", std::string(model::to_string(d.kind))},
+        {"x", round2(d.placed.pose.position.x)},
+        {"y", round2(d.placed.pose.position.y)},
+        {"heading", round2(d.placed.pose.heading_deg())},
+        {"sigma_mm", round2(std::sqrt(std::max(0.0, eigenvalues.at<double>(0))))},
+        {"heading_sigma_deg", round2(std::sqrt(std::max(0.0, placement.pose_covariance.at<double>(row + 2, row + 2))) *
+                                     180 / std::numbers::pi)},
+        {"tag_px", round2(side)},
+        {"reference", t == placement.reference}});
   }
   Json unseen = Json::array();
   for (std::size_t i = 0; i < registry.disks().size(); ++i) {
@@ -237,13 +245,14 @@ PhotoRuling rule_on_photo(const Photo& photo, const model::DiskRegistry& registr
     a["decisive_margin_mm"] = round2(margin->margin_mm);
     a["sigma_mm"] = round2(sigma);
     a["call"] = too_close ? "too close to call" : (margin->yes ? "yes" : "no");
-    if (sigma > options.precision_mm) notes.push_back(precision_note(original.id, question_word(question), sigma, involved, placement));
-    const std::string label = fmt::format("{} {:+.1f} +- {:.1f} mm: {}", original.id, margin->margin_mm, sigma,
-                                          a["call"].get<std::string>());
+    if (sigma > options.precision_mm)
+      notes.push_back(precision_note(original.id, question_word(question), sigma, involved, placement));
+    const std::string label =
+        fmt::format("{} {:+.1f} +- {:.1f} mm: {}", original.id, margin->margin_mm, sigma, a["call"].get<std::string>());
     if (const auto* range = std::get_if<model::RangeQuestion>(&question.question)) {
-      const geom::RangeOutput r = geom::range_check(scene.disks[std::size_t(range->from)].placed,
-                                                    scene.disks[std::size_t(range->to)].placed, range->range_template,
-                                                    range->reach_multiplier);
+      const geom::RangeOutput r =
+          geom::range_check(scene.disks[std::size_t(range->from)].placed, scene.disks[std::size_t(range->to)].placed,
+                            range->range_template, range->reach_multiplier);
       templates.push_back({{geom::Rect{r.template_length_mm, range->range_template.width_mm}, r.template_pose}});
       margins.push_back({label, r.point_a, r.point_b, too_close});
     } else if (const auto* overlap = std::get_if<model::OverlapQuestion>(&question.question)) {
@@ -270,16 +279,18 @@ PhotoRuling rule_on_photo(const Photo& photo, const model::DiskRegistry& registr
   if (found.tags.size() == 1) {
     notes.push_back("one tag only: the table's plane rests on one tag's four corners; more tags in view make it surer");
   }
-  if (placement.focal_source == FocalSource::fitted && placement.focal_sigma_px > 0.05 * placement.camera_matrix(0, 0)) {
-    notes.push_back(fmt::format("the focal length is fitted from the tags ({:.0f} +- {:.0f} px): the photo has no EXIF "
-                                "focal length; the sigmas include it",
-                                placement.camera_matrix(0, 0), placement.focal_sigma_px));
+  if (placement.focal_source == FocalSource::fitted &&
+      placement.focal_sigma_px > 0.05 * placement.camera_matrix(0, 0)) {
+    notes.push_back(
+        fmt::format("the focal length is fitted from the tags ({:.0f} +- {:.0f} px): the photo has no EXIF "
+                    "focal length; the sigmas include it",
+                    placement.camera_matrix(0, 0), placement.focal_sigma_px));
   }
 
   Json camera{{"focal_px", round2(placement.camera_matrix(0, 0))},
               {"focal_from", placement.focal_source == FocalSource::calibration ? "calibration"
-                             : placement.focal_source == FocalSource::exif     ? "exif"
-                                                                               : "fitted"},
+                             : placement.focal_source == FocalSource::exif      ? "exif"
+                                                                                : "fitted"},
               {"focal_sigma_px", round2(placement.focal_sigma_px)},
               {"tilt_deg", round2(placement.tilt_deg)},
               {"distance_mm", round2(placement.distance_mm)},

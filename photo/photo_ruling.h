@@ -37,14 +37,14 @@ struct PhotoRuling {
   //  "answers": [spec §6's answers, each with "sigma_mm" and "call": "yes"|"no"|"too close to call"],
   //  "notes": ["the tags are 14 px wide: range known only to +- 2.3 mm; hold the phone closer"]}
   nlohmann::ordered_json answer;
-  cv::Mat annotated;   // the photo with the disks' outlines, the template and each margin drawn
-  int exit_code = 0;   // as `diskref check`: 0 answered (whatever the answers), 2 bad input
+  cv::Mat annotated;  // the photo with the disks' outlines, the template and each margin drawn
+  int exit_code = 0;  // as `diskref check`: 0 answered (whatever the answers), 2 bad input
 };
 
 // `questions` is spec §6's "questions" array (disks named as in the registry). Throws
 // io::InputError for a question that names an unknown disk or breaks §6's schema, and
 // PhotoRefused for a photo with too few tags to fit a table.
-PhotoRuling rule_on_photo(const Photo& photo, const model::DiskRegistry& registry,
-                          const nlohmann::json& questions, const PhotoOptions& options = {});
+PhotoRuling rule_on_photo(const Photo& photo, const model::DiskRegistry& registry, const nlohmann::json& questions,
+                          const PhotoOptions& options = {});
 
 }  // namespace diskref::photo

@@ -12,9 +12,9 @@
 namespace diskref::photo {
 
 struct FoundTags {
-  std::vector<SeenTag> tags;           // one per disk seen
-  std::vector<model::TagRef> refs;     // the registry's disk and tag of each
-  std::vector<std::string> notes;      // tags no disk carries, a disk seen twice
+  std::vector<SeenTag> tags;        // one per disk seen
+  std::vector<model::TagRef> refs;  // the registry's disk and tag of each
+  std::vector<std::string> notes;   // tags no disk carries, a disk seen twice
   double quad_decimate = 1;
 };
 

@@ -13,8 +13,8 @@ namespace {
 using model::Scene;
 
 std::optional<DecisiveMargin> margin_of(const Scene& scene, const model::RangeQuestion& q) {
-  const geom::RangeOutput r = geom::range_check(scene.disks[q.from].placed, scene.disks[q.to].placed, q.range_template,
-                                                q.reach_multiplier);
+  const geom::RangeOutput r =
+      geom::range_check(scene.disks[q.from].placed, scene.disks[q.to].placed, q.range_template, q.reach_multiplier);
   return DecisiveMargin{r.margin_mm, r.in_range};
 }
 
@@ -69,7 +69,7 @@ double margin_sigma(const Scene& scene, const model::SceneQuestion& question, co
     for (int k = 0; k < 3; ++k) {
       const int row = 3 * i + k;
       if (covariance.at<double>(row, row) <= 0) continue;  // a disk the question cannot move
-      const double step = k < 2 ? 1e-3 : 1e-5;           // mm, radians
+      const double step = k < 2 ? 1e-3 : 1e-5;             // mm, radians
       double ends[2] = {0, 0};
       for (int side = 0; side < 2; ++side) {
         const geom::Pose start = scene.disks[std::size_t(i)].placed.pose;
@@ -77,8 +77,9 @@ double margin_sigma(const Scene& scene, const model::SceneQuestion& question, co
         geom::Pose pose = start;
         if (k == 0) pose.position.x += delta;
         if (k == 1) pose.position.y += delta;
-        if (k == 2) pose = geom::Pose::from_degrees(start.position.x, start.position.y,
-                                                    start.heading_deg() + delta * 180 / std::numbers::pi);
+        if (k == 2)
+          pose = geom::Pose::from_degrees(start.position.x, start.position.y,
+                                          start.heading_deg() + delta * 180 / std::numbers::pi);
         moved.disks[std::size_t(i)].placed.pose = pose;
         const auto m = decisive_margin(moved, question);
         ends[side] = m ? m->margin_mm : 0;

@@ -154,7 +154,8 @@ std::optional<cv::Mat> initial_parameters(const Model& model, double focal) {
   const auto& c = ref.detection.corners;
   const std::vector<cv::Point2d> image{c[3], c[2], c[1], c[0]};
   cv::Vec3d rvec, tvec;
-  if (!cv::solvePnP(square, image, k, model.dist_coeffs, rvec, tvec, false, cv::SOLVEPNP_IPPE_SQUARE)) return std::nullopt;
+  if (!cv::solvePnP(square, image, k, model.dist_coeffs, rvec, tvec, false, cv::SOLVEPNP_IPPE_SQUARE))
+    return std::nullopt;
   cv::Matx33d r;
   cv::Rodrigues(rvec, r);
   tvec -= r * cv::Vec3d(0, 0, ref.height_mm);
@@ -227,7 +228,8 @@ cv::Mat inverse_information(const cv::Mat& information) {
   cv::eigen(information, values, vectors);
   const double largest = std::max(values.at<double>(0), 1e-300);
   cv::Mat inverse_values = cv::Mat::zeros(values.rows, values.rows, CV_64F);
-  for (int i = 0; i < values.rows; ++i) inverse_values.at<double>(i, i) = 1.0 / std::max(values.at<double>(i), largest * 1e-14);
+  for (int i = 0; i < values.rows; ++i)
+    inverse_values.at<double>(i, i) = 1.0 / std::max(values.at<double>(i), largest * 1e-14);
   return vectors.t() * inverse_values * vectors;
 }
 
@@ -302,12 +304,14 @@ TablePlacement fit_table(const std::vector<SeenTag>& tags, cv::Size image_size, 
     // Phones' main cameras are 22-28 mm equivalent, their zooms 48-120 mm: start from each and
     // keep the best fit, so that no start's basin decides.
     model.layout.fit_focal = true;
-    for (double f35 : {18.0, 26.0, 35.0, 50.0, 77.0, 120.0}) focal_starts.push_back(f35 * diagonal / kFullFrameDiagonalMm);
+    for (double f35 : {18.0, 26.0, 35.0, 50.0, 77.0, 120.0})
+      focal_starts.push_back(f35 * diagonal / kFullFrameDiagonalMm);
   }
 
   if (model.layout.fit_focal) {
     const auto closed_form = focal_from_homographies(tags, model.principal_point);
-    if (closed_form && *closed_form > 0.2 * diagonal && *closed_form < 10 * diagonal) focal_starts.push_back(*closed_form);
+    if (closed_form && *closed_form > 0.2 * diagonal && *closed_form < 10 * diagonal)
+      focal_starts.push_back(*closed_form);
   }
   // Every start placed (cheap), the two that fit best at once refined: a start far from the truth
   // can land IPPE on the wrong one of its two poses and take LM long to leave.
@@ -339,7 +343,8 @@ TablePlacement fit_table(const std::vector<SeenTag>& tags, cv::Size image_size, 
     Model with_k1 = model;
     with_k1.layout.fit_k1 = true;
     cv::Mat p(with_k1.layout.size(), 1, CV_64F);
-    for (int i = 0, j = 0; i < p.rows; ++i) p.at<double>(i) = i == with_k1.layout.k1_index() ? 0.0 : best.at<double>(j++);
+    for (int i = 0, j = 0; i < p.rows; ++i)
+      p.at<double>(i) = i == with_k1.layout.k1_index() ? 0.0 : best.at<double>(j++);
     cv::LMSolver::create(cv::makePtr<Reprojection>(with_k1), 100, 1e-12)->run(p);
     const double cost = sum_of_squares(with_k1, p);
     if (std::isfinite(cost) && cost < best_cost && camera_above_plane(p)) {

@@ -44,25 +44,25 @@ struct TagsFitOptions {
   // EXIF and 99 % without (docs/figures/photo_disputes.md).
   std::optional<double> focal_px;
   double focal_prior_sigma = 0.03;
-  double corner_sigma_floor_px = 0.1;      // the corner noise is never taken as less than this
+  double corner_sigma_floor_px = 0.1;  // the corner noise is never taken as less than this
 };
 
 enum class FocalSource { calibration, exif, fitted };
 
 struct TablePlacement {
-  std::vector<cv::Vec3d> tag_poses;   // per SeenTag: x, y (mm), theta (radians, counter-clockwise)
-  cv::Mat pose_covariance;            // 3n x 3n (CV_64F), same order; the reference's rows are zero
-  std::size_t reference = 0;          // the tag whose pose fixes the frame
+  std::vector<cv::Vec3d> tag_poses;  // per SeenTag: x, y (mm), theta (radians, counter-clockwise)
+  cv::Mat pose_covariance;           // 3n x 3n (CV_64F), same order; the reference's rows are zero
+  std::size_t reference = 0;         // the tag whose pose fixes the frame
   cv::Matx33d camera_matrix = cv::Matx33d::eye();
-  std::vector<double> dist_coeffs;    // empty: none
-  std::optional<double> radial_k1;    // fitted radial distortion, when the data pinned it
+  std::vector<double> dist_coeffs;         // empty: none
+  std::optional<double> radial_k1;         // fitted radial distortion, when the data pinned it
   cv::Vec3d rvec{0, 0, 0}, tvec{0, 0, 0};  // camera_from_plane
   FocalSource focal_source = FocalSource::fitted;
-  double focal_sigma_px = 0;          // 0 when a calibration gives the focal length
-  double corner_sigma_px = 0;         // measured from the residuals (floored)
-  double rms_px = 0;                  // corner reprojection error
-  double tilt_deg = 0;                // between the optical axis and the plane's normal
-  double distance_mm = 0;             // camera centre to the reference tag
+  double focal_sigma_px = 0;   // 0 when a calibration gives the focal length
+  double corner_sigma_px = 0;  // measured from the residuals (floored)
+  double rms_px = 0;           // corner reprojection error
+  double tilt_deg = 0;         // between the optical axis and the plane's normal
+  double distance_mm = 0;      // camera centre to the reference tag
 };
 
 // Throws std::invalid_argument when `tags` is empty.

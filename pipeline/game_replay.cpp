@@ -19,7 +19,8 @@ referee::RefereeOptions recorded_referee_options(const recording::GameRecording&
 
 ReplayedGame replay_game(const recording::GameRecording& rec) {
   if (!rec.game_file)
-    throw io::InputError(rec.session.dir.string(), "", "holds no game (no game/game.json): it was recorded without --game");
+    throw io::InputError(rec.session.dir.string(), "",
+                         "holds no game (no game/game.json): it was recorded without --game");
   ReplayedGame out;
   out.table = model::load_table(rec.session.files.table);
   out.registry = model::load_disk_registry(rec.session.files.disks);

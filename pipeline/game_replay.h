@@ -23,12 +23,12 @@ struct ReplayedGame {
   model::DiskRegistry registry;
   std::optional<calib::CameraModel> lens;
   rules::GameData data;
-  rules::GameState initial;               // as the game file has it
-  std::vector<referee::Entry> log;        // every entry, as the referee logged it
-  std::vector<model::TrackFrame> settles; // the table at each settle (an entry's `reading`)
+  rules::GameState initial;                // as the game file has it
+  std::vector<referee::Entry> log;         // every entry, as the referee logged it
+  std::vector<model::TrackFrame> settles;  // the table at each settle (an entry's `reading`)
   rules::GameState final_state;
   referee::Expectation expecting_at_end;
-  std::vector<std::string> waiting;       // what it still waited for when the recording ended
+  std::vector<std::string> waiting;  // what it still waited for when the recording ended
   nlohmann::json log_json;
   // Whether the log refereed again is the recorded log.json (absent: no log.json to compare).
   std::optional<bool> matches_recorded_log;
@@ -36,7 +36,8 @@ struct ReplayedGame {
 
 // The referee's options the session ran with (its recorded parameters), over `base` for what the
 // recording does not say: a replay with other options would not give its rulings.
-referee::RefereeOptions recorded_referee_options(const recording::GameRecording& recording, referee::RefereeOptions base = {});
+referee::RefereeOptions recorded_referee_options(const recording::GameRecording& recording,
+                                                 referee::RefereeOptions base = {});
 
 // Throws InputError naming the file when the recording's setup files cannot be read, or DIR holds
 // no game.

@@ -27,8 +27,8 @@ InputLines::InputLines(int fd, std::shared_ptr<RefereedGame> game, InputLinesOpt
   thread_ = std::thread([this] { run(); });
 }
 
-std::unique_ptr<InputLines> InputLines::follow_file(const std::filesystem::path& file, std::shared_ptr<RefereedGame> game,
-                                                    Say say) {
+std::unique_ptr<InputLines> InputLines::follow_file(const std::filesystem::path& file,
+                                                    std::shared_ptr<RefereedGame> game, Say say) {
   const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw io::InputError(file.string(), "", std::string("cannot be read: ") + std::strerror(errno));
   auto lines = std::make_unique<InputLines>(fd, std::move(game), InputLinesOptions::following(file), std::move(say));
@@ -54,7 +54,8 @@ void InputLines::line(std::string text) {
   try {
     nlohmann::json j = nlohmann::json::parse(text);
     if (!j.is_object()) throw io::InputError(where, "", "is not a JSON object");
-    if (j.contains("t")) throw io::InputError(where, "t", "an input typed live is timed when it arrives; leave \"t\" out");
+    if (j.contains("t"))
+      throw io::InputError(where, "t", "an input typed live is timed when it arrives; leave \"t\" out");
     // Checked now with a time of 0 (the game gives it the next frame's): the typist hears at once.
     nlohmann::json timed = j;
     timed["t"] = 0.0;
@@ -99,7 +100,8 @@ void InputLines::run() {
         if (overlong) {
           ++number_;
           ++refused_;
-          say_(fmt::format("{}: line {}: not taken: longer than {} bytes", options_.name, number_, options_.max_line_bytes));
+          say_(fmt::format("{}: line {}: not taken: longer than {} bytes", options_.name, number_,
+                           options_.max_line_bytes));
         } else {
           line(std::move(pending));
         }

@@ -39,8 +39,10 @@ void Pipeline::frame(const model::TrackFrame& track, const cv::Mat* picture,
   if (recorder_ && tracked) recorder_->tracked(*tracked);
   if (game_) game_->on_frame(track);
   if (recorder_) {
-    if (game_) game_->read_referee([&](const referee::Referee& r) { recorder_->frame(track, picture, &r, jpeg); });
-    else recorder_->frame(track, picture, nullptr, std::move(jpeg));
+    if (game_)
+      game_->read_referee([&](const referee::Referee& r) { recorder_->frame(track, picture, &r, jpeg); });
+    else
+      recorder_->frame(track, picture, nullptr, std::move(jpeg));
   }
   ++stats_.frames;
   if (!stats_.first_t) stats_.first_t = track.t;
@@ -86,8 +88,10 @@ void Pipeline::finish() {
   finished_ = true;
   if (game_) game_->finish();
   if (recorder_) {
-    if (game_) game_->read_referee([&](const referee::Referee& r) { recorder_->finish(&r); });
-    else recorder_->finish(nullptr);
+    if (game_)
+      game_->read_referee([&](const referee::Referee& r) { recorder_->finish(&r); });
+    else
+      recorder_->finish(nullptr);
   }
 }
 

@@ -106,7 +106,8 @@ void RefereedGame::on_frame(const model::TrackFrame& frame) {
       said_going_back_ = true;
       moment.t = *last_t_;
       moment.note = fmt::format(
-          "the video went back: the game follows it forward only (frames up to {:.2f} s are not refereed again)", *last_t_);
+          "the video went back: the game follows it forward only (frames up to {:.2f} s are not refereed again)",
+          *last_t_);
       tell(moment);
     }
     return;

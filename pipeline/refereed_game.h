@@ -41,8 +41,8 @@ struct RefereedGameOptions {
 
 // What the game is at, after a frame (or the end), for an observer.
 struct GameMoment {
-  double t = 0;             // the frame's time (the last frame's at the end)
-  std::string note;         // why frames are being ignored, an input that was not one; empty: none
+  double t = 0;               // the frame's time (the last frame's at the end)
+  std::string note;           // why frames are being ignored, an input that was not one; empty: none
   bool inputs_given = false;  // submitted inputs were given at this frame
   bool finished = false;
 };

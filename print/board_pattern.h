@@ -26,7 +26,7 @@ struct BoardSpec {
   int cols = 9;  // chessboard: inner corners along x (e.g. 9 of a 9x6 board); ChArUco: squares along x
   int rows = 6;  // chessboard: inner corners along y; ChArUco: squares along y
   double square_mm = 25;
-  double marker_mm = 0;  // ChArUco only: side of each ArUco marker, < square_mm
+  double marker_mm = 0;                            // ChArUco only: side of each ArUco marker, < square_mm
   int aruco_dictionary = cv::aruco::DICT_5X5_100;  // ChArUco only (cv::aruco::PREDEFINED_DICTIONARY_NAME)
 };
 
@@ -59,9 +59,9 @@ class BoardPattern {
   BoardSpec spec_;
   cv::Rect2d card_;
   cv::Ptr<cv::aruco::CharucoBoard> charuco_;
-  int marker_cells_ = 0;                 // marker side in cells, with its one-cell black border
-  std::vector<int> marker_of_square_;    // ChArUco: marker index in a square, or -1
-  std::vector<cv::Mat> marker_bits_;     // ChArUco: one byte per cell, 0 or 255
+  int marker_cells_ = 0;               // marker side in cells, with its one-cell black border
+  std::vector<int> marker_of_square_;  // ChArUco: marker index in a square, or -1
+  std::vector<cv::Mat> marker_bits_;   // ChArUco: one byte per cell, 0 or 255
 };
 
 }  // namespace diskref::print

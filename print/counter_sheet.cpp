@@ -13,9 +13,12 @@ std::optional<std::string> counter_face_word(const model::DiskSpec& disk, model:
   const model::CounterFace* shows = model::counter_face(disk, face);
   if (!shows) return std::nullopt;
   switch (shows->shows) {
-    case model::CounterFace::Shows::hit: return "HIT!";
-    case model::CounterFace::Shows::critical: return shows->crit;
-    case model::CounterFace::Shows::blank: return "blank";
+    case model::CounterFace::Shows::hit:
+      return "HIT!";
+    case model::CounterFace::Shows::critical:
+      return shows->crit;
+    case model::CounterFace::Shows::blank:
+      return "blank";
   }
   return std::nullopt;
 }
@@ -25,7 +28,8 @@ std::optional<std::string> counter_faces_line(const model::DiskSpec& disk) {
   std::string faces;
   for (model::Face face : {model::Face::up, model::Face::down}) {
     const model::CounterFace* shows = model::counter_face(disk, face);
-    faces += fmt::format("{}{} {}", faces.empty() ? "" : ", ", model::to_string(face), shows ? model::describe(*shows) : "?");
+    faces += fmt::format("{}{} {}", faces.empty() ? "" : ", ", model::to_string(face),
+                         shows ? model::describe(*shows) : "?");
   }
   return faces;
 }
@@ -52,8 +56,10 @@ std::vector<std::string> counter_read_problems(const model::DiskRegistry& regist
     const int width = static_cast<int>(std::ceil(camera.resolution.width * kMinPixelsPerCell / cell));
     const int height = static_cast<int>(std::ceil(camera.resolution.height * kMinPixelsPerCell / cell));
     out.push_back(fmt::format(
-        "counter tags of {:g} mm ({}) have {:.2f} px per cell seen from {:g} mm by a {}x{} camera with a {:g} degree field "
-        "of view; a drop is read only from counters with {:g} or more: hang this camera at most {:.0f} mm above the table, "
+        "counter tags of {:g} mm ({}) have {:.2f} px per cell seen from {:g} mm by a {}x{} camera with a {:g} degree "
+        "field "
+        "of view; a drop is read only from counters with {:g} or more: hang this camera at most {:.0f} mm above the "
+        "table, "
         "or use one of at least {}x{} at {:g} mm, or counters with larger tags",
         size, fmt::join(faces, ", "), cell, camera.height_mm, camera.resolution.width, camera.resolution.height,
         camera.horizontal_fov_deg, kMinPixelsPerCell, std::floor(highest), width, height, camera.height_mm));

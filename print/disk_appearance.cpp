@@ -16,13 +16,20 @@ cv::Vec3f color_from_rgb(unsigned rgb) {
 cv::Vec3f default_disk_color(const model::DiskSpec& disk) {
   if (disk.color_rgb) return color_from_rgb(*disk.color_rgb);
   switch (disk.kind) {
-    case model::DiskKind::torpedo: return {0.10f, 0.12f, 0.62f};     // red
-    case model::DiskKind::planet: return {0.55f, 0.40f, 0.15f};      // blue-green
-    case model::DiskKind::terrain: return {0.30f, 0.35f, 0.38f};     // stone
-    case model::DiskKind::obstruction: return {0.15f, 0.45f, 0.55f}; // amber
-    case model::DiskKind::template_: return {0.55f, 0.75f, 0.80f};   // pale yellow card
-    case model::DiskKind::counter: return {0.50f, 0.40f, 0.30f};     // slate blue
-    case model::DiskKind::ship: break;
+    case model::DiskKind::torpedo:
+      return {0.10f, 0.12f, 0.62f};  // red
+    case model::DiskKind::planet:
+      return {0.55f, 0.40f, 0.15f};  // blue-green
+    case model::DiskKind::terrain:
+      return {0.30f, 0.35f, 0.38f};  // stone
+    case model::DiskKind::obstruction:
+      return {0.15f, 0.45f, 0.55f};  // amber
+    case model::DiskKind::template_:
+      return {0.55f, 0.75f, 0.80f};  // pale yellow card
+    case model::DiskKind::counter:
+      return {0.50f, 0.40f, 0.30f};  // slate blue
+    case model::DiskKind::ship:
+      break;
   }
   // Ships: a saturated hue chosen by name, so each ship keeps its colour between renders.
   const cv::Vec3f palette[] = {{0.60f, 0.25f, 0.10f}, {0.12f, 0.45f, 0.12f}, {0.55f, 0.15f, 0.45f},
@@ -70,7 +77,8 @@ cv::Vec3f DiskAppearance::face_color(model::Face face, double x, double y) const
   if (disk_.kind == model::DiskKind::template_) {
     // A ruler-like tick every 10 mm along the template's length.
     double along = x + 1000.0;
-    if (std::fmod(along, 10.0) < 0.6 && std::fabs(y) > 0.25 * std::fabs(geom::bounding_radius(disk_.shape))) return rim_;
+    if (std::fmod(along, 10.0) < 0.6 && std::fabs(y) > 0.25 * std::fabs(geom::bounding_radius(disk_.shape)))
+      return rim_;
   }
   if (disk_.kind == model::DiskKind::ship) {
     // An arrow at the front, towards the heading, so that people see which way a ship faces.

@@ -19,8 +19,12 @@ constexpr double kHersheyCapPx = 22;
 constexpr double kSearchStepMm = 0.2;
 constexpr double kLateralStepMm = 0.5;
 
-double font_scale(double cap_mm) { return cap_mm * kLabelMaskPxPerMm / kHersheyCapPx; }
-int font_thickness(double cap_mm) { return std::max(1, static_cast<int>(std::lround(0.13 * cap_mm * kLabelMaskPxPerMm))); }
+double font_scale(double cap_mm) {
+  return cap_mm * kLabelMaskPxPerMm / kHersheyCapPx;
+}
+int font_thickness(double cap_mm) {
+  return std::max(1, static_cast<int>(std::lround(0.13 * cap_mm * kLabelMaskPxPerMm)));
+}
 
 // The text's box at a cap height: width, and the height including descenders (mm).
 geom::Vec2 text_size_mm(const std::string& text, double cap_mm) {
@@ -41,13 +45,18 @@ bool overlaps(const std::array<geom::Vec2, 4>& poly, const FaceBox& box) {
   };
   if (separated_along({1, 0}) || separated_along({0, 1})) return false;
   for (int i = 0; i < 4; ++i)
-    if (separated_along(geom::perp(poly[static_cast<std::size_t>((i + 1) % 4)] - poly[static_cast<std::size_t>(i)]))) return false;
+    if (separated_along(geom::perp(poly[static_cast<std::size_t>((i + 1) % 4)] - poly[static_cast<std::size_t>(i)])))
+      return false;
   return true;
 }
 
-FaceBox grown(const FaceBox& b, double by) { return {b.min - geom::Vec2{by, by}, b.max + geom::Vec2{by, by}}; }
+FaceBox grown(const FaceBox& b, double by) {
+  return {b.min - geom::Vec2{by, by}, b.max + geom::Vec2{by, by}};
+}
 
-std::array<geom::Vec2, 4> as_polygon(const FaceBox& b) { return b.corners(); }
+std::array<geom::Vec2, 4> as_polygon(const FaceBox& b) {
+  return b.corners();
+}
 
 // Everything a label must keep clear of on this face, as convex polygons.
 std::vector<std::array<geom::Vec2, 4>> keep_clear(const DiskAppearance& look, model::Face face) {
@@ -96,8 +105,8 @@ std::optional<FaceLabel> FaceLabel::fit(const DiskAppearance& look, model::Face 
       if (overlaps(poly, box)) return false;
     return true;
   };
-  for (int tenth = static_cast<int>(std::lround(kMaxFaceLabelMm * 10)); tenth >= static_cast<int>(std::lround(kMinFaceLabelMm * 10));
-       --tenth) {
+  for (int tenth = static_cast<int>(std::lround(kMaxFaceLabelMm * 10));
+       tenth >= static_cast<int>(std::lround(kMinFaceLabelMm * 10)); --tenth) {
     const double cap = tenth / 10.0;
     const geom::Vec2 size = text_size_mm(text, cap);
     // Below the tag, above it, left of it, right of it: centred on the axis if that is free, else
@@ -111,10 +120,18 @@ std::optional<FaceLabel> FaceLabel::fit(const DiskAppearance& look, model::Face 
         for (double d = 0; d <= radius && !found; d += kSearchStepMm) {
           FaceBox b;
           switch (side) {
-            case 0: b = {{shift - size.x / 2, -d - size.y}, {shift + size.x / 2, -d}}; break;
-            case 1: b = {{shift - size.x / 2, d}, {shift + size.x / 2, d + size.y}}; break;
-            case 2: b = {{-d - size.x, shift - size.y / 2}, {-d, shift + size.y / 2}}; break;
-            default: b = {{d, shift - size.y / 2}, {d + size.x, shift + size.y / 2}}; break;
+            case 0:
+              b = {{shift - size.x / 2, -d - size.y}, {shift + size.x / 2, -d}};
+              break;
+            case 1:
+              b = {{shift - size.x / 2, d}, {shift + size.x / 2, d + size.y}};
+              break;
+            case 2:
+              b = {{-d - size.x, shift - size.y / 2}, {-d, shift + size.y / 2}};
+              break;
+            default:
+              b = {{d, shift - size.y / 2}, {d + size.x, shift + size.y / 2}};
+              break;
           }
           if (free(b)) found = b;
         }
@@ -131,8 +148,8 @@ std::optional<FaceLabel> FaceLabel::fit(const DiskAppearance& look, model::Face 
     int baseline = 0;
     const int thick = font_thickness(cap);
     cv::getTextSize(text, cv::FONT_HERSHEY_SIMPLEX, font_scale(cap), thick, &baseline);
-    cv::putText(label.mask_, text, cv::Point(thick / 2, h - baseline - thick / 2), cv::FONT_HERSHEY_SIMPLEX, font_scale(cap),
-                cv::Scalar(255), thick, cv::LINE_8);
+    cv::putText(label.mask_, text, cv::Point(thick / 2, h - baseline - thick / 2), cv::FONT_HERSHEY_SIMPLEX,
+                font_scale(cap), cv::Scalar(255), thick, cv::LINE_8);
     return label;
   }
   return std::nullopt;

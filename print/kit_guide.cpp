@@ -59,13 +59,15 @@ class Pen {
     cv::line(page_, px(a_mm), px(b_mm), color, std::max(1, static_cast<int>(std::lround(width_mm * k_))), cv::LINE_AA);
   }
   void arrow(cv::Point2d a_mm, cv::Point2d b_mm, const cv::Scalar& color, double width_mm) {
-    cv::arrowedLine(page_, px(a_mm), px(b_mm), color, std::max(1, static_cast<int>(std::lround(width_mm * k_))), cv::LINE_AA, 0,
-                    0.2);
+    cv::arrowedLine(page_, px(a_mm), px(b_mm), color, std::max(1, static_cast<int>(std::lround(width_mm * k_))),
+                    cv::LINE_AA, 0, 0.2);
   }
   int px_width(double mm) const { return std::max(1, static_cast<int>(std::lround(mm * k_))); }
 
  private:
-  cv::Point px(cv::Point2d mm) const { return {static_cast<int>(std::lround(mm.x * k_)), static_cast<int>(std::lround(mm.y * k_))}; }
+  cv::Point px(cv::Point2d mm) const {
+    return {static_cast<int>(std::lround(mm.x * k_)), static_cast<int>(std::lround(mm.y * k_))};
+  }
   double scale(double cap_mm) const { return cap_mm * k_ / 22.0; }
   int thickness(double cap_mm) const { return std::max(1, static_cast<int>(std::lround(0.09 * cap_mm * k_))); }
   cv::Mat& page_;
@@ -100,9 +102,11 @@ void draw_table(Pen& pen, const model::TableSpec& table, const std::optional<std
   }
   // Axes from marker 0's corner: +x towards marker 1, +y towards marker 3.
   const double axis = 0.18 * std::min(table.play_area_mm.x, table.play_area_mm.y);
-  pen.arrow(at(0.03 * table.play_area_mm.x, 0.05 * table.play_area_mm.y), at(0.03 * table.play_area_mm.x + axis, 0.05 * table.play_area_mm.y), kInk, 0.35);
+  pen.arrow(at(0.03 * table.play_area_mm.x, 0.05 * table.play_area_mm.y),
+            at(0.03 * table.play_area_mm.x + axis, 0.05 * table.play_area_mm.y), kInk, 0.35);
   pen.text("+x", at(0.03 * table.play_area_mm.x + axis + 8 / k, 0.05 * table.play_area_mm.y - 4 / k), 2.4);
-  pen.arrow(at(0.03 * table.play_area_mm.x, 0.05 * table.play_area_mm.y), at(0.03 * table.play_area_mm.x, 0.05 * table.play_area_mm.y + axis), kInk, 0.35);
+  pen.arrow(at(0.03 * table.play_area_mm.x, 0.05 * table.play_area_mm.y),
+            at(0.03 * table.play_area_mm.x, 0.05 * table.play_area_mm.y + axis), kInk, 0.35);
   pen.text("+y", at(0.03 * table.play_area_mm.x + 3 / k, 0.05 * table.play_area_mm.y + axis + 4 / k), 2.4);
   // The camera over the middle.
   const cv::Point2d mid = at(table.play_area_mm.x / 2, table.play_area_mm.y / 2);
@@ -119,8 +123,8 @@ void draw_table(Pen& pen, const model::TableSpec& table, const std::optional<std
 
 cv::Mat kit_guide_page(const KitGuide& g, const SheetOptions& sheet, int number, int count) {
   const double k = sheet.dpi / 25.4;
-  cv::Mat page(static_cast<int>(std::lround(sheet.page_height_mm * k)), static_cast<int>(std::lround(sheet.page_width_mm * k)),
-               CV_8UC3, cv::Scalar(255, 255, 255));
+  cv::Mat page(static_cast<int>(std::lround(sheet.page_height_mm * k)),
+               static_cast<int>(std::lround(sheet.page_width_mm * k)), CV_8UC3, cv::Scalar(255, 255, 255));
   SheetOptions header = sheet;
   header.page_offset = 0;
   header.extra_pages = 0;
@@ -138,7 +142,8 @@ cv::Mat kit_guide_page(const KitGuide& g, const SheetOptions& sheet, int number,
       "crease both dashed lines, glue the up face on top of the disk, its arrow to the disk's front and the first "
       "dashed line along the front edge, then fold the strip down over the front edge and glue the down face under "
       "the disk. The faces' headings then agree after a flip. Each disk's name is printed inside its cut line.",
-      "3. Keep every tag flat, clean and unbent; matte paper avoids glare. Templates are on their own page, at real size.",
+      "3. Keep every tag flat, clean and unbent; matte paper avoids glare. Templates are on their own page, at real "
+      "size.",
       "4. Corner markers: lay them flat just outside the play area's corners as drawn below: seen from above they go "
       "round counter-clockwise 0, 1, 2, 3, marker 0 at the near left corner; each card's text reads upright from the "
       "near edge. Tape them down: a marker that moves moves the whole table.",
@@ -154,7 +159,8 @@ cv::Mat kit_guide_page(const KitGuide& g, const SheetOptions& sheet, int number,
   if (drawing > 40) {
     draw_table(pen, g.table, g.camera, {x, y}, {drawing, drawing});
     double ny = y + 4;
-    for (const std::string& n : g.notes) ny = pen.paragraph(n, {x + drawing + 4, ny}, width - drawing - 4, 2.2, 3.5, "  ") + 0.8;
+    for (const std::string& n : g.notes)
+      ny = pen.paragraph(n, {x + drawing + 4, ny}, width - drawing - 4, 2.2, 3.5, "  ") + 0.8;
     y += drawing + 2;
   }
 
@@ -167,7 +173,8 @@ cv::Mat kit_guide_page(const KitGuide& g, const SheetOptions& sheet, int number,
   for (std::size_t i = 0; i < g.pieces.size(); ++i) {
     const int col = static_cast<int>(i) / per_column, row = static_cast<int>(i) % per_column;
     if (col > 1) {
-      pen.text(fmt::format("... and {} more (see the sheets)", g.pieces.size() - i), {x + column, y + 3.5 * per_column}, 2.2, kSoft);
+      pen.text(fmt::format("... and {} more (see the sheets)", g.pieces.size() - i), {x + column, y + 3.5 * per_column},
+               2.2, kSoft);
       break;
     }
     pen.text(g.pieces[i], {x + col * column, y + 3.5 * (row + 1)}, 2.2);

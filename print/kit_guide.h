@@ -15,7 +15,7 @@
 namespace diskref::print {
 
 struct KitGuide {
-  std::string title;                  // "skirmish.json"
+  std::string title;  // "skirmish.json"
   model::TableSpec table;
   std::optional<std::string> camera;  // "1920x1080, 70 degrees, 1000 mm above the middle of the play area"
   std::vector<std::string> notes;     // the camera planner's verdict, what was assumed

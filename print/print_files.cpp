@@ -4,9 +4,9 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <zlib.h>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
-#include <zlib.h>
 
 #include "engine/io/atomic_write.h"
 
@@ -101,12 +101,16 @@ void write_pdf(const std::vector<cv::Mat>& pages, double dpi, const std::filesys
   put("<< /Type /Pages /Kids [" + kids + "] /Count " + std::to_string(n) + " >>\nendobj\n");
   for (std::size_t i = 0; i < n; ++i) {
     cv::Mat rgb;
-    if (pages[i].channels() == 1) cv::cvtColor(pages[i], rgb, cv::COLOR_GRAY2BGR); else rgb = pages[i];
+    if (pages[i].channels() == 1)
+      cv::cvtColor(pages[i], rgb, cv::COLOR_GRAY2BGR);
+    else
+      rgb = pages[i];
     std::vector<uint8_t> png = encode_png(rgb);  // OpenCV writes RGB, 8 bit, not interlaced
     std::vector<uint8_t> idat;
     for (const PngChunk& c : png_chunks(png))
-      if (c.type == "IDAT") idat.insert(idat.end(), png.begin() + static_cast<std::ptrdiff_t>(c.data_offset),
-                                        png.begin() + static_cast<std::ptrdiff_t>(c.data_offset + c.length));
+      if (c.type == "IDAT")
+        idat.insert(idat.end(), png.begin() + static_cast<std::ptrdiff_t>(c.data_offset),
+                    png.begin() + static_cast<std::ptrdiff_t>(c.data_offset + c.length));
     double w_pt = rgb.cols / dpi * 72.0, h_pt = rgb.rows / dpi * 72.0;
     std::string size = fmt::format("{:.4f} {:.4f}", w_pt, h_pt);
     std::size_t page = 3 + 3 * i, content = page + 1, image = page + 2;
@@ -117,17 +121,19 @@ void write_pdf(const std::vector<cv::Mat>& pages, double dpi, const std::filesys
     begin_object(content);
     put("<< /Length " + std::to_string(draw.size()) + " >>\nstream\n" + draw + "endstream\nendobj\n");
     begin_object(image);
-    put("<< /Type /XObject /Subtype /Image /Width " + std::to_string(rgb.cols) + " /Height " + std::to_string(rgb.rows) +
+    put("<< /Type /XObject /Subtype /Image /Width " + std::to_string(rgb.cols) + " /Height " +
+        std::to_string(rgb.rows) +
         " /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode /DecodeParms << /Predictor 15 /Colors 3 "
-        "/BitsPerComponent 8 /Columns " + std::to_string(rgb.cols) + " >> /Length " + std::to_string(idat.size()) +
-        " >>\nstream\n");
+        "/BitsPerComponent 8 /Columns " +
+        std::to_string(rgb.cols) + " >> /Length " + std::to_string(idat.size()) + " >>\nstream\n");
     pdf.insert(pdf.end(), idat.begin(), idat.end());
     put("\nendstream\nendobj\n");
   }
   std::size_t xref = pdf.size();
   put("xref\n0 " + std::to_string(offsets.size() + 1) + "\n0000000000 65535 f \n");
   for (std::size_t off : offsets) put(fmt::format("{:010} 00000 n \n", off));
-  put("trailer\n<< /Size " + std::to_string(offsets.size() + 1) + " /Root 1 0 R >>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n");
+  put("trailer\n<< /Size " + std::to_string(offsets.size() + 1) + " /Root 1 0 R >>\nstartxref\n" +
+      std::to_string(xref) + "\n%%EOF\n");
   write_bytes(file, pdf);
 }
 

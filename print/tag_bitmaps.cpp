@@ -22,7 +22,8 @@ TagBitmaps::TagBitmaps() {
     image_u8_t* image = apriltag_to_image(family, static_cast<int>(id));
     for (int r = 0; r < kTagCells; ++r)
       for (int c = 0; c < kTagCells; ++c)
-        cells_[id][static_cast<std::size_t>(r)][static_cast<std::size_t>(c)] = image->buf[r * image->stride + c] ? 255 : 0;
+        cells_[id][static_cast<std::size_t>(r)][static_cast<std::size_t>(c)] =
+            image->buf[r * image->stride + c] ? 255 : 0;
     image_u8_destroy(image);
   }
   tagStandard41h12_destroy(family);

@@ -15,8 +15,8 @@
 
 namespace diskref::print {
 
-inline constexpr int kTagCells = 9;          // printed width in cells
-inline constexpr int kTagBorderCells = 5;    // the detector's corner square, in cells
+inline constexpr int kTagCells = 9;        // printed width in cells
+inline constexpr int kTagBorderCells = 5;  // the detector's corner square, in cells
 // White card around each printed corner marker: the tag's 9 cells plus this many cells each side.
 inline constexpr double kMarkerCardMarginCells = 1.5;
 

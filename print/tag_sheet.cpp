@@ -23,13 +23,13 @@ namespace {
 
 const cv::Scalar kBlack(0, 0, 0);
 const cv::Scalar kGrey(110, 110, 110);
-constexpr double kLabelTextMm = 2.2;   // height of a label's capital letters
-constexpr double kLabelLineMm = 3.6;   // from one label line to the next
-constexpr double kGapMm = 5.0;         // between items (their cut lines stay 5 mm apart)
-constexpr double kHeaderMm = 22.0;     // title, resolution line and the 100 mm bar
-constexpr int kSamples = 3;            // per pixel side, for smooth cut lines and tag edges
-constexpr double kCutLineMm = 0.2;     // half-width of a cut line
-constexpr double kFoldLineMm = 0.15;   // half-width of a fold line (dashed)
+constexpr double kLabelTextMm = 2.2;  // height of a label's capital letters
+constexpr double kLabelLineMm = 3.6;  // from one label line to the next
+constexpr double kGapMm = 5.0;        // between items (their cut lines stay 5 mm apart)
+constexpr double kHeaderMm = 22.0;    // title, resolution line and the 100 mm bar
+constexpr int kSamples = 3;           // per pixel side, for smooth cut lines and tag edges
+constexpr double kCutLineMm = 0.2;    // half-width of a cut line
+constexpr double kFoldLineMm = 0.15;  // half-width of a fold line (dashed)
 
 // Something to print: its size on paper, how to draw one point of it, and the lines of text
 // under it.
@@ -39,18 +39,24 @@ struct Item {
   // the paper showing through.
   std::function<std::optional<cv::Vec3f>(double x, double y)> color;
   std::vector<std::string> label;
-  bool rotated = false;  // drawn turned by 90 degrees to fit the page
+  bool rotated = false;        // drawn turned by 90 degrees to fit the page
   bool template_page = false;  // printed with the templates, on pages of their own
   // For SheetPlacement: the labels printed inside the cut line and the fold lines (item mm).
   std::vector<std::pair<std::string, std::array<cv::Point2d, 4>>> inside_labels;
   std::vector<std::pair<cv::Point2d, cv::Point2d>> fold_lines;
 };
 
-cv::Vec3f to_print(cv::Vec3f reflectance) { return reflectance * (255.0f / kPaperWhite); }
+cv::Vec3f to_print(cv::Vec3f reflectance) {
+  return reflectance * (255.0f / kPaperWhite);
+}
 
 // Hershey simplex capitals are about 22 px tall at scale 1.
-double text_scale(double px_per_mm, double height_mm) { return height_mm * px_per_mm / 22.0; }
-int text_thickness(double px_per_mm) { return std::max(1, static_cast<int>(0.25 * px_per_mm)); }
+double text_scale(double px_per_mm, double height_mm) {
+  return height_mm * px_per_mm / 22.0;
+}
+int text_thickness(double px_per_mm) {
+  return std::max(1, static_cast<int>(0.25 * px_per_mm));
+}
 
 double text_width_mm(const std::string& text, double px_per_mm, double height_mm) {
   int baseline = 0;
@@ -79,15 +85,17 @@ std::vector<FaceLabel> face_labels(const DiskAppearance& look, model::Face face,
   std::vector<FaceLabel> out;
   if (auto name = FaceLabel::fit(look, face, look.spec().name)) out.push_back(*name);
   if (say_face && !out.empty())
-    if (auto which = FaceLabel::fit(look, face, counter_face_word(look.spec(), face).value_or(std::string(to_string(face))),
-                                    {out.front().box()}, true))
+    if (auto which =
+            FaceLabel::fit(look, face, counter_face_word(look.spec(), face).value_or(std::string(to_string(face))),
+                           {out.front().box()}, true))
       out.push_back(*which);
   return out;
 }
 
 // A face's colour at a face-local point inside its outline (the body's colour lightened for
 // paper), its labels in black.
-cv::Vec3f face_ink(const DiskAppearance& look, model::Face face, const std::vector<FaceLabel>& labels, double lx, double ly) {
+cv::Vec3f face_ink(const DiskAppearance& look, model::Face face, const std::vector<FaceLabel>& labels, double lx,
+                   double ly) {
   for (const FaceLabel& l : labels)
     if (l.ink(lx, ly)) return cv::Vec3f(0, 0, 0);
   cv::Vec3f c = look.face_color(face, lx, ly);
@@ -144,7 +152,8 @@ Item disk_item(const DiskAppearance& look, model::Face face) {
 Item folding_pair_item(const DiskAppearance& look) {
   const model::DiskSpec& disk = look.spec();
   const FoldPair pair = fold_pair(disk);
-  const double back = -geom::support_local(disk.shape, {-1, 0}).x, half_across = geom::support_local(disk.shape, {0, 1}).y;
+  const double back = -geom::support_local(disk.shape, {-1, 0}).x,
+               half_across = geom::support_local(disk.shape, {0, 1}).y;
   Item item;
   const double pad = 1.0;
   item.width_mm = 2 * pad + back + pair.down_offset_mm + pair.front_mm;
@@ -161,8 +170,9 @@ Item folding_pair_item(const DiskAppearance& look) {
     const double px = x - up_centre.x, py = up_centre.y - y;  // pair-local, y up
     const bool inside = pair_contains(look, pair, px, py);
     const double line = kCutLineMm;
-    const bool near_edge = inside != pair_contains(look, pair, px + line, py) || inside != pair_contains(look, pair, px - line, py) ||
-                           inside != pair_contains(look, pair, px, py + line) || inside != pair_contains(look, pair, px, py - line);
+    const bool near_edge =
+        inside != pair_contains(look, pair, px + line, py) || inside != pair_contains(look, pair, px - line, py) ||
+        inside != pair_contains(look, pair, px, py + line) || inside != pair_contains(look, pair, px, py - line);
     if (near_edge) return cv::Vec3f(0, 0, 0);
     if (!inside) return std::nullopt;
     // The fold lines: dashed across the hinge, a dash centred on the heading's line.
@@ -170,13 +180,15 @@ Item folding_pair_item(const DiskAppearance& look) {
         (std::fabs(px - pair.fold_up_x()) <= kFoldLineMm || std::fabs(px - pair.fold_down_x()) <= kFoldLineMm))
       return cv::Vec3f(70, 70, 70);
     if (look.contains(px, py)) return face_ink(look, model::Face::up, *up_labels, px, py);
-    if (look.contains(px - pair.down_offset_mm, py)) return face_ink(look, model::Face::down, *down_labels, px - pair.down_offset_mm, py);
+    if (look.contains(px - pair.down_offset_mm, py))
+      return face_ink(look, model::Face::down, *down_labels, px - pair.down_offset_mm, py);
     return cv::Vec3f(255, 255, 255);  // the hinge
   };
   const model::TagSpec* up = look.tag(model::Face::up);
   const model::TagSpec* down = look.tag(model::Face::down);
   item.label.push_back(disk.name + ": up | down");
-  item.label.push_back("tags " + (up ? std::to_string(up->id) + " (" + to_text(up->size_mm) + " mm)" : std::string("none")) +
+  item.label.push_back("tags " +
+                       (up ? std::to_string(up->id) + " (" + to_text(up->size_mm) + " mm)" : std::string("none")) +
                        " | " + std::to_string(down->id) + " (" + to_text(down->size_mm) + " mm)");
   item.label.push_back("cut the solid line; fold the dashed lines around the front");
   if (auto shows = counter_faces_line(disk)) item.label.push_back(*shows);
@@ -245,8 +257,8 @@ void draw_item(cv::Mat& page, const Item& item, cv::Point2d origin_mm, double px
     return item.rotated ? item.color(py, w - px) : item.color(px, py);
   };
   auto to_pixel = [](cv::Vec3f c, bool inked) {
-    return cv::Vec4b(cv::saturate_cast<uint8_t>(c[0]), cv::saturate_cast<uint8_t>(c[1]), cv::saturate_cast<uint8_t>(c[2]),
-                     inked ? 255 : 0);
+    return cv::Vec4b(cv::saturate_cast<uint8_t>(c[0]), cv::saturate_cast<uint8_t>(c[1]),
+                     cv::saturate_cast<uint8_t>(c[2]), inked ? 255 : 0);
   };
   cv::parallel_for_(cv::Range(v0, v1), [&](const cv::Range& rows) {
     // Centre samples of these rows and a one-pixel halo (Vec4b: BGR and 255 when inked).
@@ -284,14 +296,16 @@ void draw_item(cv::Mat& page, const Item& item, cv::Point2d origin_mm, double px
 
 // Title, resolution and the 100 mm bar with 10 mm ticks. The bar and its end ticks span exactly
 // [0, 100] mm, so a ruler laid along it reads 100 mm from outer edge to outer edge.
-void draw_header(cv::Mat& page, const SheetOptions& o, int number, int count, double px_per_mm, const std::string& heading) {
+void draw_header(cv::Mat& page, const SheetOptions& o, int number, int count, double px_per_mm,
+                 const std::string& heading) {
   double x = o.margin_mm, y = o.margin_mm + 4;
   std::ostringstream title;
-  title << "diskref tags" << (o.title.empty() ? "" : ": " + o.title) << (heading.empty() ? "" : " - " + heading) << "   page "
-        << number + o.page_offset << "/" << count + o.extra_pages;
+  title << "diskref tags" << (o.title.empty() ? "" : ": " + o.title) << (heading.empty() ? "" : " - " + heading)
+        << "   page " << number + o.page_offset << "/" << count + o.extra_pages;
   put_text(page, title.str(), {x, y}, px_per_mm, 3.5);
   std::ostringstream dpi;
-  dpi << "Made for " << o.dpi << " DPI: print at 100% scale (no fit-to-page). The bar below must measure exactly 100 mm.";
+  dpi << "Made for " << o.dpi
+      << " DPI: print at 100% scale (no fit-to-page). The bar below must measure exactly 100 mm.";
   put_text(page, dpi.str(), {x, y + 5.5}, px_per_mm, 2.6, kGrey);
   double bar_y = y + 9;
   auto px = [&](double mm) { return static_cast<int>(std::lround(mm * px_per_mm)); };
@@ -372,8 +386,8 @@ double draw_sheet_header(cv::Mat& page, const SheetOptions& o, int number, int c
   return o.margin_mm + kHeaderMm;
 }
 
-std::vector<cv::Mat> tag_sheets(const model::DiskRegistry& registry, const model::TableSpec* table, const SheetOptions& o,
-                                std::vector<SheetPlacement>* placements) {
+std::vector<cv::Mat> tag_sheets(const model::DiskRegistry& registry, const model::TableSpec* table,
+                                const SheetOptions& o, std::vector<SheetPlacement>* placements) {
   if (!(o.dpi >= 72 && o.dpi <= 1200)) throw std::invalid_argument("the DPI must be between 72 and 1200");
   if (!(o.page_width_mm >= 100 && o.page_height_mm >= 100 && o.page_width_mm <= 2000 && o.page_height_mm <= 2000))
     throw std::invalid_argument("the page must be between 100 and 2000 mm on each side");
@@ -402,9 +416,9 @@ std::vector<cv::Mat> tag_sheets(const model::DiskRegistry& registry, const model
     h += 1.0 + kLabelLineMm * static_cast<double>(it.label.size());
     if (w > right - left + 1e-9 || h > bottom - top + 1e-9)
       throw std::invalid_argument("\"" + it.label.front() + "\" (" + std::to_string(std::lround(it.width_mm)) + " x " +
-                                  std::to_string(std::lround(it.height_mm)) + " mm) does not fit on a " + to_text(o.page_width_mm) +
-                                  " x " + to_text(o.page_height_mm) + " mm page with " + to_text(o.margin_mm) +
-                                  " mm margins");
+                                  std::to_string(std::lround(it.height_mm)) + " mm) does not fit on a " +
+                                  to_text(o.page_width_mm) + " x " + to_text(o.page_height_mm) + " mm page with " +
+                                  to_text(o.margin_mm) + " mm margins");
     footprints.emplace_back(w, h);
   }
   // The templates on pages of their own, after the rest: cut out at real size.
@@ -428,7 +442,8 @@ std::vector<cv::Mat> tag_sheets(const model::DiskRegistry& registry, const model
   if (page_count == 0) page_count = 1;
   const bool any_templates = std::any_of(items.begin(), items.end(), [](const Item& it) { return it.template_page; });
 
-  cv::Size size(static_cast<int>(std::lround(o.page_width_mm * px_per_mm)), static_cast<int>(std::lround(o.page_height_mm * px_per_mm)));
+  cv::Size size(static_cast<int>(std::lround(o.page_width_mm * px_per_mm)),
+                static_cast<int>(std::lround(o.page_height_mm * px_per_mm)));
   std::vector<cv::Mat> pages(page_count);
   for (std::size_t p = 0; p < pages.size(); ++p) {
     pages[p] = cv::Mat(size, CV_8UC3, cv::Scalar(255, 255, 255));
@@ -466,7 +481,8 @@ std::vector<cv::Mat> tag_sheets(const model::DiskRegistry& registry, const model
 
 double pixels_per_cell(const model::TagSpec& tag, const ViewingCamera& camera) {
   const double f = model::PinholeCamera{camera.resolution.width, camera.resolution.height, camera.horizontal_fov_deg,
-                                        camera.height_mm}.focal_px();
+                                        camera.height_mm}
+                       .focal_px();
   return tag.size_mm / kTagBorderCells * f / camera.height_mm;
 }
 std::vector<std::string> tag_warnings(const model::DiskRegistry& registry, const model::TableSpec* table,
@@ -479,18 +495,22 @@ std::vector<std::string> tag_warnings(const model::DiskRegistry& registry, const
     if (cell >= kMinPixelsPerCell) return;
     double needed = std::ceil(10 * tag.size_mm * kMinPixelsPerCell / cell) / 10;
     std::string remedy;
-    if (shape && !model::tag_fit_problem(*shape, model::TagSpec{tag.id, tag.face, needed, tag.heading_offset_deg}).empty())
-      remedy = fmt::format("a tag of at least {:.1f} mm, larger than fits this disk ({:.1f} mm): a closer or sharper "
-                           "camera", needed, std::floor(10 * model::largest_fitting_tag_mm(*shape, tag)) / 10);
+    if (shape &&
+        !model::tag_fit_problem(*shape, model::TagSpec{tag.id, tag.face, needed, tag.heading_offset_deg}).empty())
+      remedy = fmt::format(
+          "a tag of at least {:.1f} mm, larger than fits this disk ({:.1f} mm): a closer or sharper "
+          "camera",
+          needed, std::floor(10 * model::largest_fitting_tag_mm(*shape, tag)) / 10);
     else
       remedy = fmt::format("a tag of at least {:.1f} mm, or a closer or sharper camera", needed);
     // The planner's figure: how high this camera may be for the tag as it is.
     remedy += fmt::format(" (this camera reads it from at most {:.0f} mm)",
                           std::floor(camera->height_mm * cell / kMinPixelsPerCell));
-    out.push_back(fmt::format("{}: tag {} ({:g} mm) has {:.2f} px per cell seen from {:g} mm by a {}x{} camera with a "
-                              "{:g} degree field of view; it needs {:g}: {}",
-                              what, tag.id, tag.size_mm, cell, camera->height_mm, camera->resolution.width,
-                              camera->resolution.height, camera->horizontal_fov_deg, kMinPixelsPerCell, remedy));
+    out.push_back(
+        fmt::format("{}: tag {} ({:g} mm) has {:.2f} px per cell seen from {:g} mm by a {}x{} camera with a "
+                    "{:g} degree field of view; it needs {:g}: {}",
+                    what, tag.id, tag.size_mm, cell, camera->height_mm, camera->resolution.width,
+                    camera->resolution.height, camera->horizontal_fov_deg, kMinPixelsPerCell, remedy));
   };
   for (const model::DiskSpec& d : registry.disks()) {
     for (const model::TagSpec& t : d.tags) {
@@ -503,7 +523,8 @@ std::vector<std::string> tag_warnings(const model::DiskRegistry& registry, const
     const bool flips = d.kind == model::DiskKind::ship || d.kind == model::DiskKind::torpedo;
     if (flips && d.tags.size() < 2)
       out.push_back(d.name + ": a " + std::string(to_string(d.kind)) + " flips, but it has a tag on its " +
-                    std::string(to_string(d.tags.front().face)) + " face only: after an odd number of flips it is not seen; give "
+                    std::string(to_string(d.tags.front().face)) +
+                    " face only: after an odd number of flips it is not seen; give "
                     "its other face a tag of its own (diskref setup kit makes both)");
   }
   if (table)

@@ -22,11 +22,11 @@
 namespace diskref::print {
 
 struct SheetOptions {
-  double page_width_mm = 210;   // A4 portrait
+  double page_width_mm = 210;  // A4 portrait
   double page_height_mm = 297;
   double margin_mm = 10;
   double dpi = 300;
-  std::string title;            // e.g. the registry's file name
+  std::string title;  // e.g. the registry's file name
   std::optional<BoardSpec> board = BoardSpec{BoardSpec::Type::chessboard, 9, 6, 20.0, 0, 0};
   // Page numbers when the sheets are part of a longer document (a kit's instructions come first).
   int page_offset = 0;  // added to each sheet's number
@@ -56,8 +56,8 @@ struct SheetPlacement {
 // carries its name inside its cut line; templates come on pages of their own at real size.
 // `placements` (may be null) receives where each item went. Throws std::invalid_argument when
 // something is larger than a page or the options are unusable.
-std::vector<cv::Mat> tag_sheets(const model::DiskRegistry& registry, const model::TableSpec* table, const SheetOptions& options,
-                                std::vector<SheetPlacement>* placements = nullptr);
+std::vector<cv::Mat> tag_sheets(const model::DiskRegistry& registry, const model::TableSpec* table,
+                                const SheetOptions& options, std::vector<SheetPlacement>* placements = nullptr);
 
 // A camera straight above the table, for the readability check.
 struct ViewingCamera {
@@ -70,8 +70,8 @@ struct ViewingCamera {
 double pixels_per_cell(const model::TagSpec& tag, const ViewingCamera& camera);
 using model::kMinPixelsPerCell;  // spec §2 (the camera planner's, engine/model/camera_plan.h)
 
-// One line per problem, naming the disk (or marker), its face and the tag: a tag too big for its disk (disk_registry.h tag_fit_problem), or with
-// fewer than kMinPixelsPerCell pixels per cell from `camera` (when given).
+// One line per problem, naming the disk (or marker), its face and the tag: a tag too big for its disk (disk_registry.h
+// tag_fit_problem), or with fewer than kMinPixelsPerCell pixels per cell from `camera` (when given).
 std::vector<std::string> tag_warnings(const model::DiskRegistry& registry, const model::TableSpec* table,
                                       const std::optional<ViewingCamera>& camera);
 

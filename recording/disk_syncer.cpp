@@ -7,7 +7,9 @@ namespace diskref::recording {
 
 DiskSyncer::DiskSyncer() : thread_(&DiskSyncer::run, this) {}
 
-DiskSyncer::~DiskSyncer() { drain(); }
+DiskSyncer::~DiskSyncer() {
+  drain();
+}
 
 void DiskSyncer::submit(Task task, int tag) {
   {

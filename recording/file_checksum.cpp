@@ -24,7 +24,8 @@ FileChecksum checksum_file(const std::filesystem::path& file) {
     for (std::size_t i = 0; i < n; ++i) h = (h ^ buffer[i]) * kPrime;
     bytes += n;
   }
-  if (std::ferror(f.get())) throw io::InputError(file.string(), "", std::string("reading failed: ") + std::strerror(errno));
+  if (std::ferror(f.get()))
+    throw io::InputError(file.string(), "", std::string("reading failed: ") + std::strerror(errno));
   return {bytes, fmt::format("{:016x}", h)};
 }
 

@@ -36,8 +36,8 @@ void copy_game_file(const fs::path& game_file, const fs::path& dir) {
       fs::create_directories(game_dir / to.parent_path(), ec);
       fs::copy(from, game_dir / to, fs::copy_options::recursive | fs::copy_options::overwrite_existing, ec);
       if (ec)
-        throw io::WriteError((game_dir / to).string() + ": cannot copy " + from.string() + " into the recording: " +
-                             ec.message());
+        throw io::WriteError((game_dir / to).string() + ": cannot copy " + from.string() +
+                             " into the recording: " + ec.message());
       copied.push_back(to.string());
     }
     game["data"] = copied;

@@ -15,17 +15,20 @@ namespace fs = std::filesystem;
 
 GameRecording load_game_recording(const fs::path& dir) {
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) throw io::InputError(dir.string(), "", "is not a folder: give a recording's folder (made with --record)");
+  if (!fs::is_directory(dir, ec))
+    throw io::InputError(dir.string(), "", "is not a folder: give a recording's folder (made with --record)");
   if (!fs::exists(dir / "session.json"))
-    throw io::InputError(dir.string(), "", "is not a recording: it has no session.json (a folder made with --record has)");
+    throw io::InputError(dir.string(), "",
+                         "is not a recording: it has no session.json (a folder made with --record has)");
   GameRecording g;
   g.session = load_recording(dir);
   g.warnings = g.session.warnings;
 
   if (fs::exists(dir / "game" / "game.json")) g.game_file = dir / "game" / "game.json";
   if (fs::exists(dir / "inputs.jsonl"))
-    io::read_jsonl_skipping_bad_lines(dir / "inputs.jsonl", [&](const io::JsonCursor& c) { g.inputs.push_back(referee::parse_input(c)); },
-                                      g.warnings);
+    io::read_jsonl_skipping_bad_lines(
+        dir / "inputs.jsonl", [&](const io::JsonCursor& c) { g.inputs.push_back(referee::parse_input(c)); },
+        g.warnings);
   if (fs::exists(dir / "log.json")) {
     try {
       g.log = io::read_json_file(dir / "log.json");

@@ -20,13 +20,13 @@
 namespace diskref::recording {
 
 struct GameRecording {
-  Recording session;                               // its warnings are in `warnings` below too
-  std::optional<std::filesystem::path> game_file;  // game/game.json (absent: no game was refereed)
-  std::vector<referee::Input> inputs;              // inputs.jsonl, in the order given
-  std::optional<nlohmann::json> log;               // log.json as last written
+  Recording session;                                    // its warnings are in `warnings` below too
+  std::optional<std::filesystem::path> game_file;       // game/game.json (absent: no game was refereed)
+  std::vector<referee::Input> inputs;                   // inputs.jsonl, in the order given
+  std::optional<nlohmann::json> log;                    // log.json as last written
   std::map<std::size_t, std::filesystem::path> stills;  // settle -> its still, those present
-  bool has_video = false;                          // video/frames.jsonl is there
-  std::size_t video_frames = 0;                    // ... and the frames it indexes whose bytes are there
+  bool has_video = false;                               // video/frames.jsonl is there
+  std::size_t video_frames = 0;                         // ... and the frames it indexes whose bytes are there
   std::vector<std::string> warnings;
 };
 

@@ -41,7 +41,9 @@ std::string frame_range(long long first, long long last) {
 
 }  // namespace
 
-fs::path RecordedVideo::segment_path(int segment) const { return dir_ / fmt::format("segment-{:06d}.mjpeg", segment); }
+fs::path RecordedVideo::segment_path(int segment) const {
+  return dir_ / fmt::format("segment-{:06d}.mjpeg", segment);
+}
 
 RecordedVideo RecordedVideo::open(const fs::path& video_dir) {
   RecordedVideo video;
@@ -54,7 +56,8 @@ RecordedVideo RecordedVideo::open(const fs::path& video_dir) {
                                                          : "does not exist (a recording's video folder was expected)");
   // The lines: a last one cut short is dropped, a bad one elsewhere skipped; neither stops reading.
   std::vector<RecordedVideoFrame> listed;
-  io::read_jsonl_skipping_bad_lines(index, [&](const io::JsonCursor& c) { listed.push_back(parse_frame(c)); }, video.warnings_);
+  io::read_jsonl_skipping_bad_lines(
+      index, [&](const io::JsonCursor& c) { listed.push_back(parse_frame(c)); }, video.warnings_);
 
   // The frames whose bytes are all in their segment; the others dropped, said once per segment.
   std::map<int, std::optional<std::uintmax_t>> sizes;  // segment -> its file's size (nullopt: missing)
@@ -81,13 +84,16 @@ RecordedVideo RecordedVideo::open(const fs::path& video_dir) {
     const std::optional<std::uintmax_t>& size = sizes[segment];
     const std::string name = video.segment_path(segment).string();
     video.warnings_.push_back(
-        size ? fmt::format("{}: cut short at {} bytes (the recording stopped while writing it); {} frame(s) whose bytes are "
-                           "not all in it are dropped ({})",
-                           name, *size, d.count, frame_range(d.first, d.last))
-             : fmt::format("{}: missing; its {} frame(s) are dropped ({})", name, d.count, frame_range(d.first, d.last)));
+        size ? fmt::format(
+                   "{}: cut short at {} bytes (the recording stopped while writing it); {} frame(s) whose bytes are "
+                   "not all in it are dropped ({})",
+                   name, *size, d.count, frame_range(d.first, d.last))
+             : fmt::format("{}: missing; its {} frame(s) are dropped ({})", name, d.count,
+                           frame_range(d.first, d.last)));
   }
-  video.times_in_order_ = std::is_sorted(video.frames_.begin(), video.frames_.end(),
-                                         [](const RecordedVideoFrame& a, const RecordedVideoFrame& b) { return a.t < b.t; });
+  video.times_in_order_ =
+      std::is_sorted(video.frames_.begin(), video.frames_.end(),
+                     [](const RecordedVideoFrame& a, const RecordedVideoFrame& b) { return a.t < b.t; });
   return video;
 }
 
@@ -96,8 +102,9 @@ cv::Mat RecordedVideo::read(std::size_t i) const {
   cv::Mat image = cv::imdecode(jpeg, cv::IMREAD_UNCHANGED);
   if (image.empty()) {
     const RecordedVideoFrame& f = frames_[i];
-    throw io::InputError(segment_path(f.segment).string(), fmt::format("offset {}", f.offset),
-                         fmt::format("frame {}: its {} bytes are not a JPEG image that decodes (corrupt)", f.frame, f.bytes));
+    throw io::InputError(
+        segment_path(f.segment).string(), fmt::format("offset {}", f.offset),
+        fmt::format("frame {}: its {} bytes are not a JPEG image that decodes (corrupt)", f.frame, f.bytes));
   }
   return image;
 }
@@ -111,13 +118,15 @@ std::vector<unsigned char> RecordedVideo::read_jpeg(std::size_t i) const {
   const int fd = ::open(segment.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     const int e = errno;
-    throw io::InputError(segment.string(), where, fmt::format("frame {} cannot be read: {}", f.frame, io::system_reason(e)));
+    throw io::InputError(segment.string(), where,
+                         fmt::format("frame {} cannot be read: {}", f.frame, io::system_reason(e)));
   }
   std::vector<unsigned char> jpeg(static_cast<std::size_t>(f.bytes));
   std::size_t done = 0;
   int error = 0;
   while (done < jpeg.size()) {
-    const ssize_t n = ::pread(fd, jpeg.data() + done, jpeg.size() - done, static_cast<off_t>(f.offset) + static_cast<off_t>(done));
+    const ssize_t n =
+        ::pread(fd, jpeg.data() + done, jpeg.size() - done, static_cast<off_t>(f.offset) + static_cast<off_t>(done));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       error = n < 0 ? errno : 0;
@@ -127,16 +136,18 @@ std::vector<unsigned char> RecordedVideo::read_jpeg(std::size_t i) const {
   }
   ::close(fd);
   if (done < jpeg.size())
-    throw io::InputError(segment.string(), where,
-                         error ? fmt::format("frame {} cannot be read: {}", f.frame, io::system_reason(error))
-                               : fmt::format("frame {}: the segment ends before its {} bytes (cut short since it was opened)",
-                                             f.frame, f.bytes));
+    throw io::InputError(
+        segment.string(), where,
+        error ? fmt::format("frame {} cannot be read: {}", f.frame, io::system_reason(error))
+              : fmt::format("frame {}: the segment ends before its {} bytes (cut short since it was opened)", f.frame,
+                            f.bytes));
   // A JPEG starts with SOI (FF D8) and ends with EOI (FF D9): bytes that do not are not the frame.
   const bool framed = jpeg.size() >= 4 && jpeg[0] == 0xFF && jpeg[1] == 0xD8 && jpeg[jpeg.size() - 2] == 0xFF &&
                       jpeg[jpeg.size() - 1] == 0xD9;
   if (!framed)
-    throw io::InputError(segment.string(), where,
-                         fmt::format("frame {}: its {} bytes are not a JPEG image that decodes (corrupt)", f.frame, f.bytes));
+    throw io::InputError(
+        segment.string(), where,
+        fmt::format("frame {}: its {} bytes are not a JPEG image that decodes (corrupt)", f.frame, f.bytes));
   return jpeg;
 }
 
@@ -156,8 +167,9 @@ std::optional<std::size_t> RecordedVideo::at_or_before(double t) const {
 
 double RecordedVideo::duration_s() const {
   if (frames_.size() < 2) return 0;
-  const auto [lo, hi] = std::minmax_element(frames_.begin(), frames_.end(),
-                                            [](const RecordedVideoFrame& a, const RecordedVideoFrame& b) { return a.t < b.t; });
+  const auto [lo, hi] =
+      std::minmax_element(frames_.begin(), frames_.end(),
+                          [](const RecordedVideoFrame& a, const RecordedVideoFrame& b) { return a.t < b.t; });
   return hi->t - lo->t;
 }
 

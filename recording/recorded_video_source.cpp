@@ -14,8 +14,9 @@ class RecordedVideoSource final : public vision::FrameSource {
  public:
   explicit RecordedVideoSource(RecordedVideo video) : video_(std::move(video)) {
     const auto& frames = video_.frames();
-    indices_in_order_ = std::is_sorted(frames.begin(), frames.end(),
-                                       [](const RecordedVideoFrame& a, const RecordedVideoFrame& b) { return a.frame < b.frame; });
+    indices_in_order_ =
+        std::is_sorted(frames.begin(), frames.end(),
+                       [](const RecordedVideoFrame& a, const RecordedVideoFrame& b) { return a.frame < b.frame; });
     if (frames.empty()) throw io::InputError(video_.dir().string(), "", "has no recorded frame");
     // The first frame that decodes gives the size (and is the first next() returns).
     pending_ = read_next();
@@ -47,7 +48,8 @@ class RecordedVideoSource final : public vision::FrameSource {
     const auto& frames = video_.frames();
     auto at_or_after = [&](const RecordedVideoFrame& f) { return f.frame >= index; };
     const auto it = indices_in_order_
-                        ? std::partition_point(frames.begin(), frames.end(), [&](const RecordedVideoFrame& f) { return !at_or_after(f); })
+                        ? std::partition_point(frames.begin(), frames.end(),
+                                               [&](const RecordedVideoFrame& f) { return !at_or_after(f); })
                         : std::find_if(frames.begin(), frames.end(), at_or_after);
     pending_.reset();
     next_ = static_cast<std::size_t>(it - frames.begin());

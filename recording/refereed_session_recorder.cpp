@@ -23,10 +23,13 @@ RefereedSessionRecorder::~RefereedSessionRecorder() {
   }
 }
 
-void RefereedSessionRecorder::frame(const model::TrackFrame& track, const cv::Mat* image, const referee::Referee* referee,
+void RefereedSessionRecorder::frame(const model::TrackFrame& track, const cv::Mat* image,
+                                    const referee::Referee* referee,
                                     std::shared_ptr<const std::vector<unsigned char>> jpeg) {
-  if (copy_frames_ && jpeg) video_->add_encoded(std::move(jpeg), track.frame, track.t);
-  else if (copy_frames_ && image != nullptr && !image->empty()) video_->add(*image, track.frame, track.t);
+  if (copy_frames_ && jpeg)
+    video_->add_encoded(std::move(jpeg), track.frame, track.t);
+  else if (copy_frames_ && image != nullptr && !image->empty())
+    video_->add(*image, track.frame, track.t);
   session_->write_frame(track);
   if (game_ && referee != nullptr)
     for (const std::filesystem::path& still : game_->after_frame(*referee, track.frame))
@@ -55,7 +58,8 @@ void RefereedSessionRecorder::finish(const referee::Referee* referee) {
   if (game_ && referee != nullptr) game_->finish(*referee);
   video_->finish();
   if (health_) health_->flush();
-  nlohmann::json summary = {{"video_frames", video_->frames_written()}, {"dropped_video_frames", video_->frames_dropped()}};
+  nlohmann::json summary = {{"video_frames", video_->frames_written()},
+                            {"dropped_video_frames", video_->frames_dropped()}};
   if (game_) summary["stills"] = game_->stills_asked();
   const std::string trouble = failure();
   if (!trouble.empty()) summary["trouble"] = trouble;

@@ -9,10 +9,10 @@
 
 #include "engine/io/atomic_write.h"
 #include "engine/io/input_error.h"
+#include "engine/io/json_cursor.h"
 #include "engine/io/jsonl.h"
 #include "engine/io/write_error.h"
 #include "engine/model/bounds.h"
-#include "engine/io/json_cursor.h"
 
 namespace diskref::recording {
 namespace fs = std::filesystem;
@@ -51,8 +51,7 @@ namespace {
 void copy_into(const fs::path& from, const fs::path& to) {
   std::error_code ec;
   fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec);
-  if (ec)
-    throw io::WriteError(to.string() + ": cannot copy " + from.string() + " into the recording: " + ec.message());
+  if (ec) throw io::WriteError(to.string() + ": cannot copy " + from.string() + " into the recording: " + ec.message());
 }
 
 }  // namespace
@@ -65,7 +64,8 @@ SessionRecorder::SessionRecorder(const fs::path& dir, const SessionInfo& info, c
   if (fs::exists(st) && !fs::is_directory(st))
     throw io::InputError(dir_.string(), "", "exists and is not a folder: a recording needs a new or empty folder");
   if (fs::is_directory(st) && !fs::is_empty(dir_, ec))
-    throw io::InputError(dir_.string(), "", "is not empty: a recording needs a new or empty folder (it never writes over one)");
+    throw io::InputError(dir_.string(), "",
+                         "is not empty: a recording needs a new or empty folder (it never writes over one)");
   fs::create_directories(dir_, ec);
   if (ec) throw io::InputError(dir_.string(), "", "cannot be created: " + ec.message());
   copy_into(files.table, dir_ / "table.json");
@@ -131,8 +131,9 @@ bool SessionRecorder::failed() const {
 std::string SessionRecorder::failure() const {
   std::lock_guard lock(mutex_);
   if (failure_.empty()) return failure_;
-  return failure_ + "; " + std::to_string(frames_written_) + " frame(s) were recorded, " + std::to_string(frames_lost_) +
-         " frame(s) and " + std::to_string(events_lost_) + " event(s) from then on were not";
+  return failure_ + "; " + std::to_string(frames_written_) + " frame(s) were recorded, " +
+         std::to_string(frames_lost_) + " frame(s) and " + std::to_string(events_lost_) +
+         " event(s) from then on were not";
 }
 
 Recording load_recording(const fs::path& dir) {
@@ -153,31 +154,39 @@ Recording load_recording(const fs::path& dir) {
     for (std::size_t i = 0; i < c->size(); ++i) r.provenance.command.push_back(c->at(i).string());
   if (auto p = s.find("parameters")) r.provenance.parameters = p->json();
   if (auto f = s.find("video_file"))
-    r.provenance.video_checksum = FileChecksum{static_cast<std::uintmax_t>(f->at("bytes").non_negative_number()), f->at("fnv1a64").string()};
+    r.provenance.video_checksum =
+        FileChecksum{static_cast<std::uintmax_t>(f->at("bytes").non_negative_number()), f->at("fnv1a64").string()};
   if (fs::exists(dir / "ended.json")) {
     r.ended = io::read_json_file(dir / "ended.json");
   } else if (version >= 2) {
-    r.warnings.push_back(dir.string() + ": the recording was cut short (no ended.json: diskref was stopped before the session ended, or its disk was full); what it holds up to then is shown");
+    r.warnings.push_back(dir.string() +
+                         ": the recording was cut short (no ended.json: diskref was stopped before the session ended, "
+                         "or its disk was full); what it holds up to then is shown");
   }
   r.files.table = dir / "table.json";
   r.files.disks = dir / "disks.json";
   if (fs::exists(dir / "camera.json")) r.files.camera = dir / "camera.json";
 
   // Looked at afterwards, a damaged line is skipped and said: it never hides the rest of a session.
-  io::read_jsonl_skipping_bad_lines(dir / "track.jsonl", [&](const io::JsonCursor& c) { r.frames.push_back(model::parse_track_frame(c)); }, r.warnings);
+  io::read_jsonl_skipping_bad_lines(
+      dir / "track.jsonl", [&](const io::JsonCursor& c) { r.frames.push_back(model::parse_track_frame(c)); },
+      r.warnings);
   // Played back, a long gap in the recorded times (a night's pause, a clock that jumped) is shortened.
   for (const std::string& note : model::cap_time_gaps(r.frames, model::bounds::kMaxReplayGapS))
     r.warnings.push_back((dir / "track.jsonl").string() + ": " + note);
   fs::path events_file = dir / "events.jsonl";
   if (fs::exists(events_file)) {
-    io::read_jsonl_skipping_bad_lines(events_file, [&](const io::JsonCursor& c) {
-      Event e;
-      e.t = model::bounds::time_s(c.at("t"));
-      if (auto f = c.find("frame")) e.frame = model::bounds::frame_index(*f);
-      e.severity = c.at("severity").one_of({"info", "warning"}) == "warning" ? Severity::warning : Severity::info;
-      e.text = c.at("text").string();
-      r.events.push_back(std::move(e));
-    }, r.warnings);
+    io::read_jsonl_skipping_bad_lines(
+        events_file,
+        [&](const io::JsonCursor& c) {
+          Event e;
+          e.t = model::bounds::time_s(c.at("t"));
+          if (auto f = c.find("frame")) e.frame = model::bounds::frame_index(*f);
+          e.severity = c.at("severity").one_of({"info", "warning"}) == "warning" ? Severity::warning : Severity::info;
+          e.text = c.at("text").string();
+          r.events.push_back(std::move(e));
+        },
+        r.warnings);
   }
   return r;
 }

@@ -38,20 +38,20 @@
 namespace diskref::recording {
 
 struct SessionInfo {
-  std::string source;                    // "video" or "camera"
-  std::optional<std::string> video;      // absolute path of the video, for a video source
-  std::optional<int> camera_index;       // for a camera source
-  std::string started_utc;               // ISO 8601
-  std::string tracks_from;               // "tracker", "truth" (a rendered video's ground truth), "replay"
+  std::string source;                // "video" or "camera"
+  std::optional<std::string> video;  // absolute path of the video, for a video source
+  std::optional<int> camera_index;   // for a camera source
+  std::string started_utc;           // ISO 8601
+  std::string tracks_from;           // "tracker", "truth" (a rendered video's ground truth), "replay"
 };
 
 // Who made a recording and how (session.json beyond SessionInfo), so that a week later it is known
 // what produced it; and where its pictures are.
 struct SessionProvenance {
   std::string diskref_version;
-  std::vector<std::string> command;      // the command line, program first
+  std::vector<std::string> command;                      // the command line, program first
   nlohmann::json parameters = nlohmann::json::object();  // the options that shape the results
-  bool frames_copied = false;            // the camera's frames are in video/ (else the video is referenced)
+  bool frames_copied = false;                  // the camera's frames are in video/ (else the video is referenced)
   std::optional<FileChecksum> video_checksum;  // of the referenced video file
 };
 

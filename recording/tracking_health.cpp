@@ -4,7 +4,8 @@
 
 namespace diskref::recording {
 
-TrackingHealthRecorder::TrackingHealthRecorder(const std::filesystem::path& file) : file_(file, io::LineFile::Mode::append) {}
+TrackingHealthRecorder::TrackingHealthRecorder(const std::filesystem::path& file)
+    : file_(file, io::LineFile::Mode::append) {}
 
 void TrackingHealthRecorder::add(const vision::TrackerResult& result) {
   const double t = result.track.t;
@@ -27,8 +28,7 @@ void TrackingHealthRecorder::add(const vision::TrackerResult& result) {
 
 bool TrackingHealthRecorder::flush() {
   if (!second_start_t_ || frames_ == 0) return !file_.failed();
-  const double wall_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - second_start_wall_).count();
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - second_start_wall_).count();
   nlohmann::json rejected = nlohmann::json::object();
   for (std::size_t r = 0; r < rejected_.size(); ++r)
     if (rejected_[r] > 0) rejected[std::string(vision::to_string(static_cast<vision::RejectReason>(r)))] = rejected_[r];

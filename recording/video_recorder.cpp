@@ -59,7 +59,8 @@ void sync_folder(const fs::path& dir) {
 
 void check_image(const cv::Mat& image, const char* what) {
   if (image.empty() || image.depth() != CV_8U || (image.channels() != 1 && image.channels() != 3))
-    throw std::invalid_argument(std::string("VideoRecorder::") + what + ": the image must be 8-bit grey or BGR, not empty");
+    throw std::invalid_argument(std::string("VideoRecorder::") + what +
+                                ": the image must be 8-bit grey or BGR, not empty");
 }
 
 }  // namespace
@@ -74,7 +75,8 @@ VideoRecorder::VideoRecorder(fs::path video_dir, VideoRecorderOptions options)
   std::error_code ec;
   fs::create_directories(dir_, ec);
   if (ec) {
-    if (io::is_resource_failure(ec.value())) throw io::WriteError(dir_.string() + ": cannot be created: " + ec.message());
+    if (io::is_resource_failure(ec.value()))
+      throw io::WriteError(dir_.string() + ": cannot be created: " + ec.message());
     throw io::InputError(dir_.string(), "", "cannot be made the video's folder: " + ec.message());
   }
   if (!fs::is_directory(dir_, ec)) throw io::InputError(dir_.string(), "", "is not a folder: cannot hold the video");
@@ -186,8 +188,12 @@ void VideoRecorder::finish() {
   take_sync_failure(nullptr);
 }
 
-long long VideoRecorder::frames_written() const { return written_.load(); }
-long long VideoRecorder::frames_dropped() const { return dropped_.load(); }
+long long VideoRecorder::frames_written() const {
+  return written_.load();
+}
+long long VideoRecorder::frames_dropped() const {
+  return dropped_.load();
+}
 
 double VideoRecorder::waiting_span_s() const {
   std::lock_guard lock(mutex_);
@@ -200,15 +206,20 @@ double VideoRecorder::waiting_span_s() const {
     }
   return oldest == nullptr ? 0.0 : newest->t - oldest->t;
 }
-bool VideoRecorder::failed() const { return failed_.load(); }
+bool VideoRecorder::failed() const {
+  return failed_.load();
+}
 
 std::string VideoRecorder::failure() const {
   std::lock_guard lock(mutex_);
   if (failure_.empty()) return {};
-  return failure_ + fmt::format("; {} frame(s) and {} still(s) from then on were not recorded", lost_frames_, lost_stills_);
+  return failure_ +
+         fmt::format("; {} frame(s) and {} still(s) from then on were not recorded", lost_frames_, lost_stills_);
 }
 
-fs::path VideoRecorder::segment_path(int segment) const { return dir_ / fmt::format("segment-{:06d}.mjpeg", segment); }
+fs::path VideoRecorder::segment_path(int segment) const {
+  return dir_ / fmt::format("segment-{:06d}.mjpeg", segment);
+}
 
 void VideoRecorder::run() {
   // Linux: a thread's nice value is its own (inherited from its creator, whatever that was).
@@ -227,8 +238,10 @@ void VideoRecorder::run() {
     room_.notify_all();
     if (take_sync_failure(&job)) continue;  // a sync failed meanwhile: this job is not recorded
     try {
-      if (job.still_path.empty()) write_frame(job);
-      else write_still(job);
+      if (job.still_path.empty())
+        write_frame(job);
+      else
+        write_still(job);
     } catch (const std::exception& e) {  // OpenCV's encoder, or memory
       fail(fmt::format("{}: recording frame {} failed: {}", dir_.string(), job.frame, e.what()), &job);
     }
@@ -238,7 +251,8 @@ void VideoRecorder::run() {
 
 void VideoRecorder::write_frame(const Job& job) {
   std::vector<unsigned char> encoded;
-  if (!job.jpeg && (!cv::imencode(".jpg", job.image, encoded, {cv::IMWRITE_JPEG_QUALITY, options_.jpeg_quality}) || encoded.empty()))
+  if (!job.jpeg &&
+      (!cv::imencode(".jpg", job.image, encoded, {cv::IMWRITE_JPEG_QUALITY, options_.jpeg_quality}) || encoded.empty()))
     return fail(fmt::format("{}: frame {} could not be encoded as a JPEG image", dir_.string(), job.frame), &job);
   const std::vector<unsigned char>& jpeg = job.jpeg ? *job.jpeg : encoded;
   // A new segment every segment_s of frame time, and when the time goes back (a new source).
@@ -258,9 +272,11 @@ void VideoRecorder::write_frame(const Job& job) {
   if (const int e = write_all(segment_fd_, jpeg.data(), jpeg.size())) {
     // The segment ends with its last whole frame; a reader stops at the index's last line in any case.
     const bool cut = ::ftruncate(segment_fd_, static_cast<off_t>(offset)) == 0;
-    return fail(fmt::format("{}: writing frame {} failed: {}{}", segment_path(segment_).string(), job.frame, io::system_reason(e),
-                            cut ? "" : " (the part of the frame written stays after the last whole one; the index ignores it)"),
-                &job);
+    return fail(
+        fmt::format("{}: writing frame {} failed: {}{}", segment_path(segment_).string(), job.frame,
+                    io::system_reason(e),
+                    cut ? "" : " (the part of the frame written stays after the last whole one; the index ignores it)"),
+        &job);
   }
   const auto bytes = static_cast<long long>(jpeg.size());
   // Shortest round-trip form of t: full precision.
@@ -300,7 +316,8 @@ void VideoRecorder::close_segment() {
         int e = sync_data(fd);
         if (::close(fd) != 0 && e == 0) e = errno;
         if (e != 0)
-          return fmt::format("{}: flushing it to the disk (fdatasync) failed: {}", segment.string(), io::system_reason(e));
+          return fmt::format("{}: flushing it to the disk (fdatasync) failed: {}", segment.string(),
+                             io::system_reason(e));
         if (const int index_e = sync_data(index_fd))
           return fmt::format("{}: flushing it to the disk (fdatasync) failed: {}", (dir / "frames.jsonl").string(),
                              io::system_reason(index_e));
@@ -319,13 +336,14 @@ bool VideoRecorder::take_sync_failure(const Job* lost) {
 
 void VideoRecorder::fail(std::string what_failed, const Job* lost, long long stills_lost) {
   const long long kept = written_.load();
-  const std::string segments = last_written_segment_ == 0
-                                   ? segment_path(0).filename().string()
-                                   : segment_path(0).filename().string() + " to " +
-                                         segment_path(last_written_segment_).filename().string();
+  const std::string segments = last_written_segment_ == 0 ? segment_path(0).filename().string()
+                                                          : segment_path(0).filename().string() + " to " +
+                                                                segment_path(last_written_segment_).filename().string();
   std::string kept_text = kept == 0 ? std::string("the video keeps no frame")
-                                    : fmt::format("the video keeps the {} frame(s) written before, complete (in {}, listed in "
-                                                  "frames.jsonl)", kept, segments);
+                                    : fmt::format(
+                                          "the video keeps the {} frame(s) written before, complete (in {}, listed in "
+                                          "frames.jsonl)",
+                                          kept, segments);
   {
     std::lock_guard lock(mutex_);
     if (failure_.empty()) {

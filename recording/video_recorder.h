@@ -9,8 +9,9 @@
 // A kill or a power cut loses little: each frame's line is written (one write()) only after its
 // bytes are in the segment (a kill loses only what is not yet written: at most max_queued_s), a
 // closed segment is flushed to the disk (fdatasync) with frames.jsonl, and a new segment starts
-// every `segment_s` of frame time, so a power cut risks the open segment (2 s) and the one syncing. Every write is checked: the first that fails stops the video there, the files are cut
-// back to their last complete frame, and failure() says what was kept and how much was lost since.
+// every `segment_s` of frame time, so a power cut risks the open segment (2 s) and the one syncing. Every write is
+// checked: the first that fails stops the video there, the files are cut back to their last complete frame, and
+// failure() says what was kept and how much was lost since.
 //
 // Thread-safe: add() and still() from any thread; finish() from any (after the first, a call does
 // nothing).
@@ -35,11 +36,14 @@
 namespace diskref::recording {
 
 struct VideoRecorderOptions {
-  double segment_s = 2.0;      // a new segment every this many seconds of frame time
+  double segment_s = 2.0;  // a new segment every this many seconds of frame time
   int jpeg_quality = 90;
-  std::size_t max_queued = 60; // frames waiting for the encoder; beyond, a frame is dropped (counted), the caller never waits...
-  bool wait_when_full = false; // ... unless this is set: add() then waits for room (a file source, which nothing hurries)
-  double max_queued_s = 0.5;   // a live source: frames waiting span at most this much frame time (a kill loses at most ~this)
+  std::size_t max_queued =
+      60;  // frames waiting for the encoder; beyond, a frame is dropped (counted), the caller never waits...
+  bool wait_when_full =
+      false;  // ... unless this is set: add() then waits for room (a file source, which nothing hurries)
+  double max_queued_s =
+      0.5;  // a live source: frames waiting span at most this much frame time (a kill loses at most ~this)
   // The encoder's nice value: the tracker's that feeds it. Below it, a machine the tracker kept
   // busy starved the encoder for seconds at a time (nice 10 under the CLI's nice-0 tracker: the
   // video 5 s behind, so a kill lost 5 s; SCHED_IDLE: the video kept nothing), and a time-bounded
@@ -98,7 +102,7 @@ class VideoRecorder {
     cv::Mat image;
     long long frame = 0;
     double t = 0;
-    std::filesystem::path still_path;  // empty: a frame
+    std::filesystem::path still_path;                        // empty: a frame
     std::shared_ptr<const std::vector<unsigned char>> jpeg;  // set: the frame already encoded
   };
   void enqueue(Job job);  // a frame, as add() says
@@ -126,8 +130,8 @@ class VideoRecorder {
   std::deque<Job> queue_;
   std::size_t frames_queued_ = 0;
   bool closing_ = false;
-  std::string failure_;       // what failed and what the video keeps (empty while nothing failed)
-  long long lost_frames_ = 0; // frames not recorded after the failure (or after finish())
+  std::string failure_;        // what failed and what the video keeps (empty while nothing failed)
+  long long lost_frames_ = 0;  // frames not recorded after the failure (or after finish())
   long long lost_stills_ = 0;
 
   std::atomic<long long> written_{0};
@@ -136,9 +140,9 @@ class VideoRecorder {
 
   // The worker's own (touched by it alone while it runs).
   std::unique_ptr<io::LineFile> index_;
-  int index_sync_fd_ = -1;   // frames.jsonl again, read-only, to fdatasync it when a segment closes
+  int index_sync_fd_ = -1;  // frames.jsonl again, read-only, to fdatasync it when a segment closes
   int segment_fd_ = -1;
-  int segment_ = -1;         // the open segment's number (-1: none yet)
+  int segment_ = -1;  // the open segment's number (-1: none yet)
   double segment_start_t_ = 0;
   long long segment_bytes_ = 0;
   int last_written_segment_ = 0;

@@ -10,11 +10,16 @@ namespace {
 
 std::string step_name(rules::Step s) {
   switch (s) {
-    case rules::Step::reveal: return "Step One: reveal crew and tech";
-    case rules::Step::orders: return "Step Two: place orders";
-    case rules::Step::execute: return "Step Three: execute orders";
-    case rules::Step::boarding: return "Step Four: boarding combat";
-    case rules::Step::game_over: return "game over";
+    case rules::Step::reveal:
+      return "Step One: reveal crew and tech";
+    case rules::Step::orders:
+      return "Step Two: place orders";
+    case rules::Step::execute:
+      return "Step Three: execute orders";
+    case rules::Step::boarding:
+      return "Step Four: boarding combat";
+    case rules::Step::game_over:
+      return "game over";
   }
   return "";
 }
@@ -25,7 +30,8 @@ std::vector<ShipShown> ships_shown(const rules::GameState& s, const rules::GameD
   std::vector<ShipShown> out;
   std::string holder;
   if (s.step == rules::Step::execute && s.phase.stage == rules::PhaseStage::ships) {
-    if (s.phase.acting) holder = *s.phase.acting;
+    if (s.phase.acting)
+      holder = *s.phase.acting;
     else if (s.phase.option >= 0 && static_cast<std::size_t>(s.phase.option) < s.phase.to_act.size())
       holder = s.phase.to_act[static_cast<std::size_t>(s.phase.option)];
   }
@@ -50,8 +56,10 @@ std::vector<ShipShown> ships_shown(const rules::GameState& s, const rules::GameD
       v.crits.push_back(fmt::format("{} x{}", c ? c->name : type, n));
     }
     for (const rules::OrderSlot& o : ship.orders) {
-      if (o.removed) v.orders.push_back("(removed)");
-      else v.orders.push_back(o.revealed ? std::string(rules::display_name(o.kind)) : "face down");
+      if (o.removed)
+        v.orders.push_back("(removed)");
+      else
+        v.orders.push_back(o.revealed ? std::string(rules::display_name(o.kind)) : "face down");
     }
     for (const rules::CrewTechDisk* d : rules::disks_aboard(s, ship.id)) {
       CrewShown c;
@@ -73,7 +81,8 @@ TurnShown turn_shown(const rules::GameState& s, const referee::Expectation& expe
     t.phase = s.phase.number;
     t.stage = std::string(rules::to_string(s.phase.stage));
     t.initiative = s.phase.initiative;
-    if (s.phase.acting) t.option = *s.phase.acting;
+    if (s.phase.acting)
+      t.option = *s.phase.acting;
     else if (s.phase.stage == rules::PhaseStage::ships && s.phase.option >= 0 &&
              static_cast<std::size_t>(s.phase.option) < s.phase.to_act.size())
       t.option = s.phase.to_act[static_cast<std::size_t>(s.phase.option)];
@@ -86,16 +95,31 @@ TurnShown turn_shown(const rules::GameState& s, const referee::Expectation& expe
 nlohmann::json to_json(const ShipShown& v) {
   nlohmann::json crew = nlohmann::json::array();
   for (const CrewShown& c : v.crew) crew.push_back({{"label", c.label}, {"revealed", c.revealed}, {"ready", c.ready}});
-  return {{"id", v.id},           {"name", v.name},           {"controller", v.controller},
-          {"destroyed", v.destroyed}, {"acting", v.acting},     {"cloaked", v.cloaked},
-          {"speed", v.speed},     {"max_speed", v.max_speed}, {"shields", v.shields},
-          {"max_shields", v.max_shields}, {"hull", v.hull},   {"max_hull", v.max_hull},
-          {"crits", v.crits},     {"orders", v.orders},       {"crew", crew}};
+  return {{"id", v.id},
+          {"name", v.name},
+          {"controller", v.controller},
+          {"destroyed", v.destroyed},
+          {"acting", v.acting},
+          {"cloaked", v.cloaked},
+          {"speed", v.speed},
+          {"max_speed", v.max_speed},
+          {"shields", v.shields},
+          {"max_shields", v.max_shields},
+          {"hull", v.hull},
+          {"max_hull", v.max_hull},
+          {"crits", v.crits},
+          {"orders", v.orders},
+          {"crew", crew}};
 }
 
 nlohmann::json to_json(const TurnShown& t) {
-  nlohmann::json j = {{"turn", t.turn},   {"step", t.step},     {"phase", t.phase},         {"stage", t.stage},
-                      {"initiative", t.initiative}, {"option", t.option}, {"expecting", t.expecting}};
+  nlohmann::json j = {{"turn", t.turn},
+                      {"step", t.step},
+                      {"phase", t.phase},
+                      {"stage", t.stage},
+                      {"initiative", t.initiative},
+                      {"option", t.option},
+                      {"expecting", t.expecting}};
   if (t.winner) j["winner"] = *t.winner;
   return j;
 }

@@ -26,10 +26,10 @@ struct CrewShown {
 
 struct ShipShown {
   std::string id;
-  std::string name;        // the card's
+  std::string name;  // the card's
   std::string controller;
   bool destroyed = false;
-  bool acting = false;     // holds the option, or is acting
+  bool acting = false;  // holds the option, or is acting
   bool cloaked = false;
   int speed = 0, max_speed = 0;
   int shields = 0, max_shields = 0;
@@ -41,12 +41,12 @@ struct ShipShown {
 
 struct TurnShown {
   int turn = 1;
-  std::string step;                 // "Step Three: execute orders"
-  int phase = 0;                    // 0 outside Step Three
+  std::string step;  // "Step Three: execute orders"
+  int phase = 0;     // 0 outside Step Three
   std::string stage;
   std::vector<std::string> initiative;  // ships in initiative order
-  std::string option;               // the ship holding the option (or acting)
-  std::string expecting;            // Expectation::what
+  std::string option;                   // the ship holding the option (or acting)
+  std::string expecting;                // Expectation::what
   std::optional<std::string> winner;
 };
 

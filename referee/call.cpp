@@ -7,18 +7,24 @@ namespace diskref::referee {
 
 const char* to_string(Call call) {
   switch (call) {
-    case Call::yes: return "yes";
-    case Call::no: return "no";
-    case Call::too_close: return "too close to call";
+    case Call::yes:
+      return "yes";
+    case Call::no:
+      return "no";
+    case Call::too_close:
+      return "too close to call";
   }
   return "?";
 }
 
 const char* to_key(Call call) {
   switch (call) {
-    case Call::yes: return "yes";
-    case Call::no: return "no";
-    case Call::too_close: return "too_close";
+    case Call::yes:
+      return "yes";
+    case Call::no:
+      return "no";
+    case Call::too_close:
+      return "too_close";
   }
   return "?";
 }
@@ -31,7 +37,9 @@ Call call_margin(double margin_mm, double sigma_mm, double k) {
   return Call::too_close;
 }
 
-double combined_sigma(double sigma_a_mm, double sigma_b_mm) { return std::hypot(sigma_a_mm, sigma_b_mm); }
+double combined_sigma(double sigma_a_mm, double sigma_b_mm) {
+  return std::hypot(sigma_a_mm, sigma_b_mm);
+}
 
 Call both(Call a, Call b) {
   if (a == Call::no || b == Call::no) return Call::no;

@@ -29,15 +29,18 @@ std::optional<GapSpan> GapWatch::feed(const model::TrackFrame& frame, const mode
     gap = GapSpan{*last_t_, frame.t};
     // Gaps one after another before the table settles are read again together; what was found
     // between them may have moved in the later one.
-    if (open_) open_->span.to = frame.t;
-    else open_ = AfterGap{*gap, {}};
+    if (open_)
+      open_->span.to = frame.t;
+    else
+      open_ = AfterGap{*gap, {}};
     open_->found.clear();
   }
   last_t_ = frame.t;
   if (!open_) return gap;
   for (const model::DiskTrack& d : frame.disks) {
     if (d.state != model::TrackState::visible || !model::pose_of(d)) continue;
-    if (std::any_of(open_->found.begin(), open_->found.end(), [&](const FoundDisk& f) { return f.track.name == d.name; }))
+    if (std::any_of(open_->found.begin(), open_->found.end(),
+                    [&](const FoundDisk& f) { return f.track.name == d.name; }))
       continue;
     // Moving and elsewhere: on its way somewhere (a hand carrying it, or a jump the camera did not
     // see): found once it lies still.

@@ -36,7 +36,8 @@ void Referee::apply_correction(std::size_t index) {
     }
     c.correction["was"] = input_to_json(effective_[k]);
     for (const Entry& e : log_)
-      if (e.kind == Entry::Kind::action && std::count(e.inputs.begin(), e.inputs.end(), k)) c.correction["entry_was"] = entry_to_json(e);
+      if (e.kind == Entry::Kind::action && std::count(e.inputs.begin(), e.inputs.end(), k))
+        c.correction["entry_was"] = entry_to_json(e);
     if (input.correction.replacement) {
       Input replacement = *input.correction.replacement;
       replacement.t = effective_[k].t;
@@ -51,15 +52,17 @@ void Referee::apply_correction(std::size_t index) {
     std::size_t n = *input.correction.entry;
     if (n >= log_.size() || log_[n].kind != Entry::Kind::action || log_[n].drops_read.empty() ||
         log_[n].drops_read.size() != input.correction.drops.size()) {
-      warn(input.t, {"correction", "", 0,
-                     n < log_.size() && !log_[n].drops_read.empty()
-                         ? fmt::format("log entry {} read {} drop(s) from the table: give as many", n, log_[n].drops_read.size())
-                         : fmt::format("log entry {} read no drop from the table", n)});
+      warn(input.t,
+           {"correction", "", 0,
+            n < log_.size() && !log_[n].drops_read.empty()
+                ? fmt::format("log entry {} read {} drop(s) from the table: give as many", n, log_[n].drops_read.size())
+                : fmt::format("log entry {} read no drop from the table", n)});
       return;
     }
     c.correction["entry_was"] = entry_to_json(log_[n]);
     for (std::size_t k = 0; k < input.correction.drops.size(); ++k)
-      drop_overrides_.push_back({log_[n].drops_read[k].reading, input.correction.drops[k], {{"input", index}, {"t", input.t}}});
+      drop_overrides_.push_back(
+          {log_[n].drops_read[k].reading, input.correction.drops[k], {{"input", index}, {"t", input.t}}});
   } else {
     std::size_t n = *input.correction.entry;
     if (n >= log_.size() || log_[n].kind != Entry::Kind::action || !log_[n].observed) {
@@ -108,8 +111,10 @@ void Referee::replay() {
   }
   // The inputs the live referee applied while the table stayed settled after its last settle:
   // up to now if it still is, else up to its last settled frame.
-  if (watch_.settled()) apply_inputs_through(watch_.last_t(), false, settled_since);
-  else if (!settles_.empty()) apply_inputs_through(watch_.still_until(), false, settled_since);
+  if (watch_.settled())
+    apply_inputs_through(watch_.last_t(), false, settled_since);
+  else if (!settles_.empty())
+    apply_inputs_through(watch_.still_until(), false, settled_since);
   say_gaps_before(settles_.size());
   if (finished_) {
     if (watch_.settled() && pending_as<PendingMove>()) finalize_move(watch_.last_t());

@@ -17,7 +17,9 @@ using Shows = model::CounterFace::Shows;
 
 using model::find_track;
 
-std::optional<geom::Pose> pose_of(const model::DiskTrack* d) { return d == nullptr ? std::nullopt : model::pose_of(*d); }
+std::optional<geom::Pose> pose_of(const model::DiskTrack* d) {
+  return d == nullptr ? std::nullopt : model::pose_of(*d);
+}
 
 // Whether a counter lies somewhere else, or the other way up, than it did.
 bool moved(const model::DiskTrack& now, const model::DiskTrack* before, const CounterReadingInput& in) {
@@ -58,7 +60,8 @@ Unreadable unreadable_why(const model::DiskTrack& d, const model::DiskSpec& spec
     return true;
   };
   if (!inside(0, 0, in.play_area_mm.x, in.play_area_mm.y)) return {"it lies across the play area's edge", {}};
-  if (in.zone && !inside(in.zone->x0, in.zone->y0, in.zone->x1, in.zone->y1)) return {"it lies across the drop zone's edge", {}};
+  if (in.zone && !inside(in.zone->x0, in.zone->y0, in.zone->x1, in.zone->y1))
+    return {"it lies across the drop zone's edge", {}};
   // On or against another disk, or another on it.
   for (const model::DiskTrack& other : in.now.disks) {
     if (other.name == d.name) continue;
@@ -96,12 +99,15 @@ Unreadable unreadable_why(const model::DiskTrack& d, const model::DiskSpec& spec
       return {fmt::format("something the camera cannot read lies against it (at {:.0f}, {:.0f} mm), and could be a "
                           "counter under it",
                           (b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2),
-              b.outline.empty() ? std::vector<geom::Vec2>{{b.x0, b.y0}, {b.x1, b.y0}, {b.x1, b.y1}, {b.x0, b.y1}} : b.outline};
+              b.outline.empty() ? std::vector<geom::Vec2>{{b.x0, b.y0}, {b.x1, b.y0}, {b.x1, b.y1}, {b.x0, b.y1}}
+                                : b.outline};
   }
   return {};
 }
 
-double value_or(const std::optional<double>& v, double fallback) { return v ? *v : fallback; }
+double value_or(const std::optional<double>& v, double fallback) {
+  return v ? *v : fallback;
+}
 
 }  // namespace
 
@@ -185,9 +191,10 @@ CounterReading read_counters(const CounterReadingInput& in) {
     if (!c.visible && now->tilted) {
       c.tilt_deg = now->tilted->tilt_deg;
       c.tag_z_mm = now->tilted->z;
-      c.why = fmt::format("it lies tilted {:.0f}° from flat (on its edge, or leaning on something), its {} face toward the "
-                          "camera",
-                          now->tilted->tilt_deg, model::to_string(now->tilted->face));
+      c.why = fmt::format(
+          "it lies tilted {:.0f}° from flat (on its edge, or leaning on something), its {} face toward the "
+          "camera",
+          now->tilted->tilt_deg, model::to_string(now->tilted->face));
     } else if (!c.visible) {
       c.why = fmt::format("not seen since {:.1f} s ago: covered, or lying where its tag cannot be read",
                           value_or(now->age_s, 0.0));
@@ -233,12 +240,14 @@ CounterReading read_counters(const CounterReadingInput& in) {
           slot.ask_as = d.name;
           break;
         }
-    if (const model::DiskSpec* d = slot.ask_as.empty() ? nullptr : in.registry->find(slot.ask_as)) slot.ask_faces = d->faces;
+    if (const model::DiskSpec* d = slot.ask_as.empty() ? nullptr : in.registry->find(slot.ask_as))
+      slot.ask_faces = d->faces;
     // The first answer naming a counter not read in this drop (for a critical check, of this type)
     // that no other slot took.
     for (const CounterAnswer& a : in.answers) {
       if (a.counter.empty()) continue;
-      const bool read_here = std::any_of(out.counters.begin(), out.counters.end(), [&](const CounterSeen& c) { return c.name == a.counter; });
+      const bool read_here = std::any_of(out.counters.begin(), out.counters.end(),
+                                         [&](const CounterSeen& c) { return c.name == a.counter; });
       const bool taken = std::find(answered_unseen.begin(), answered_unseen.end(), a.counter) != answered_unseen.end();
       const model::DiskSpec* d = in.registry->find(a.counter);
       if (read_here || taken || d == nullptr || d->kind != model::DiskKind::counter) continue;
@@ -249,9 +258,11 @@ CounterReading read_counters(const CounterReadingInput& in) {
       slot.answered = true;
       return;
     }
-    slot.question = what + " is not seen" +
-                    (slot.candidates.empty() ? std::string("") : " (it may be " + fmt::format("{}", fmt::join(slot.candidates, " or ")) + ")") +
-                    ": drop it again where the camera sees it, or say what it shows";
+    slot.question =
+        what + " is not seen" +
+        (slot.candidates.empty() ? std::string("")
+                                 : " (it may be " + fmt::format("{}", fmt::join(slot.candidates, " or ")) + ")") +
+        ": drop it again where the camera sees it, or say what it shows";
   };
 
   // A negative count: as many as came to rest (counters dropped when no drop was asked for).
@@ -267,9 +278,10 @@ CounterReading read_counters(const CounterReadingInput& in) {
       if (of_type.size() > 1) {
         std::vector<std::string> names;
         for (const CounterSeen* c : of_type) names.push_back(c->name);
-        out.problem = fmt::format("{} counters of type {} moved ({}), the critical check drops one of each type: give the "
-                                  "drop",
-                                  of_type.size(), type, fmt::join(names, ", "));
+        out.problem = fmt::format(
+            "{} counters of type {} moved ({}), the critical check drops one of each type: give the "
+            "drop",
+            of_type.size(), type, fmt::join(names, ", "));
       } else if (of_type.size() == 1) {
         fill(slot, *of_type.front());
       } else {
@@ -278,8 +290,10 @@ CounterReading read_counters(const CounterReadingInput& in) {
       out.slots.push_back(std::move(slot));
     }
     for (const CounterSeen& c : out.counters)
-      if (std::find(in.need.typed_counters.begin(), in.need.typed_counters.end(), c.crit_type) == in.need.typed_counters.end())
-        out.problem = fmt::format("{} moved, but it is no counter of the critical check's types: give the drop", c.name);
+      if (std::find(in.need.typed_counters.begin(), in.need.typed_counters.end(), c.crit_type) ==
+          in.need.typed_counters.end())
+        out.problem =
+            fmt::format("{} moved, but it is no counter of the critical check's types: give the drop", c.name);
   } else {
     if (static_cast<int>(out.counters.size()) > n) {
       std::vector<std::string> names;
@@ -314,9 +328,9 @@ CounterReading read_counters(const CounterReadingInput& in) {
   for (const model::ForeignBox& b : in.now.foreign) {
     const double x = (b.x0 + b.x1) / 2, y = (b.y0 + b.y1) / 2;
     if (in.zone && !in.zone->contains(x, y)) continue;
-    out.notes.push_back(fmt::format("something the camera cannot read lies at ({:.0f}, {:.0f}) mm, {:.0f} x {:.0f} mm{}", x, y,
-                                    b.width(), b.height(),
-                                    b.tilted.empty() ? "" : fmt::format(", where {} is seen tilted", fmt::join(b.tilted, " and "))));
+    out.notes.push_back(fmt::format(
+        "something the camera cannot read lies at ({:.0f}, {:.0f}) mm, {:.0f} x {:.0f} mm{}", x, y, b.width(),
+        b.height(), b.tilted.empty() ? "" : fmt::format(", where {} is seen tilted", fmt::join(b.tilted, " and "))));
   }
   return out;
 }
@@ -332,7 +346,8 @@ bool CounterReading::nothing_dropped() const {
 }
 
 int CounterReading::hits() const {
-  return static_cast<int>(std::count_if(slots.begin(), slots.end(), [](const DropSlot& s) { return s.shows == Shows::hit; }));
+  return static_cast<int>(
+      std::count_if(slots.begin(), slots.end(), [](const DropSlot& s) { return s.shows == Shows::hit; }));
 }
 
 std::vector<std::string> CounterReading::crits() const {
@@ -354,13 +369,15 @@ rules::SeenDrop CounterReading::drop() const {
 }
 
 std::string CounterReading::tally() const {
-  const int known = static_cast<int>(std::count_if(slots.begin(), slots.end(), [](const DropSlot& s) { return s.shows.has_value(); }));
+  const int known = static_cast<int>(
+      std::count_if(slots.begin(), slots.end(), [](const DropSlot& s) { return s.shows.has_value(); }));
   if (need.typed_counters.empty())
     return fmt::format("{} HIT! of {} counter{}{}", hits(), slots.size(), slots.size() == 1 ? "" : "s",
                        known < static_cast<int>(slots.size()) ? fmt::format(" ({} read so far)", known) : "");
   const std::vector<std::string> c = crits();
-  return fmt::format("{} ({} of {} counters known)", c.empty() ? std::string("no critical") : fmt::format("{} critical", fmt::join(c, ", ")),
-                     known, slots.size());
+  return fmt::format("{} ({} of {} counters known)",
+                     c.empty() ? std::string("no critical") : fmt::format("{} critical", fmt::join(c, ", ")), known,
+                     slots.size());
 }
 
 std::vector<std::string> CounterReading::questions() const {
@@ -392,7 +409,8 @@ nlohmann::json counter_reading_to_json(const CounterReading& r) {
     if (!c.why.empty()) j["why"] = c.why;
     if (!c.why_outline_mm.empty()) {
       nlohmann::json outline = nlohmann::json::array();
-      for (const geom::Vec2& p : c.why_outline_mm) outline.push_back({std::round(p.x * 10) / 10, std::round(p.y * 10) / 10});
+      for (const geom::Vec2& p : c.why_outline_mm)
+        outline.push_back({std::round(p.x * 10) / 10, std::round(p.y * 10) / 10});
       j["why_outline_mm"] = std::move(outline);
     }
     if (c.answered) j["answered"] = std::string(model::to_string(*c.answered));

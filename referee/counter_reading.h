@@ -68,17 +68,17 @@ struct CounterAnswer {
 // One counter of the drop, with the evidence it was read from.
 struct CounterSeen {
   std::string name;
-  std::optional<geom::Pose> pose;           // where it lies (table frame), when known
+  std::optional<geom::Pose> pose;  // where it lies (table frame), when known
   double sigma_mm = 0;
-  model::Face face = model::Face::up;       // the face up, as last seen
-  std::optional<model::CounterFace> shows;  // what that face shows
-  std::optional<model::CounterFaces> faces; // what each of its faces shows (the registry's)
-  std::string crit_type;                    // its critical face's type
-  bool visible = false;                     // its tag is seen now (lying flat)
-  std::optional<double> tilt_deg;           // seen tilted at rest instead: how far from flat (pose: where its tag is)
-  double tag_z_mm = 0;                      // ...and how high its tag's middle is (the screen draws it there)
+  model::Face face = model::Face::up;        // the face up, as last seen
+  std::optional<model::CounterFace> shows;   // what that face shows
+  std::optional<model::CounterFaces> faces;  // what each of its faces shows (the registry's)
+  std::string crit_type;                     // its critical face's type
+  bool visible = false;                      // its tag is seen now (lying flat)
+  std::optional<double> tilt_deg;            // seen tilted at rest instead: how far from flat (pose: where its tag is)
+  double tag_z_mm = 0;                       // ...and how high its tag's middle is (the screen draws it there)
   bool readable = false;
-  std::string why;                          // when not readable
+  std::string why;  // when not readable
   // What it was asked about, when that is a thing on the table, for the screen and the evidence to
   // show: the outline (table frame, mm) of the disk it overlaps, where the table has it, or of the
   // unexplained part against it (the part's box when it has no outline); empty otherwise.
@@ -88,26 +88,26 @@ struct CounterSeen {
 
 // One counter the drop asks for: who fills it and what it shows.
 struct DropSlot {
-  std::string crit_type;   // a critical check's slot: the type it needs; empty otherwise
-  std::string counter;     // the counter filling it; empty: none seen
+  std::string crit_type;                           // a critical check's slot: the type it needs; empty otherwise
+  std::string counter;                             // the counter filling it; empty: none seen
   std::optional<model::CounterFace::Shows> shows;  // read, or answered
   bool answered = false;
-  std::string question;    // while open: what the referee is asked
+  std::string question;                 // while open: what the referee is asked
   std::vector<std::string> candidates;  // "not seen": the counters it may be (gone from sight)
-  std::string ask_as;      // "not seen": the counter an answer may name (a candidate, or one of its type)
+  std::string ask_as;                   // "not seen": the counter an answer may name (a candidate, or one of its type)
   std::optional<model::CounterFaces> ask_faces;  // ...and what its faces show
 };
 
 struct CounterReadingInput {
-  rules::NeededDrop need;       // counters < 0: no drop asked for, every counter that came to rest
-  model::TrackFrame now;        // the table as it lies
-  model::TrackFrame baseline;   // the table when the drop was asked for
+  rules::NeededDrop need;      // counters < 0: no drop asked for, every counter that came to rest
+  model::TrackFrame now;       // the table as it lies
+  model::TrackFrame baseline;  // the table when the drop was asked for
   const model::DiskRegistry* registry = nullptr;
   geom::Vec2 play_area_mm{914.4, 914.4};
   std::optional<DropZone> zone;
   std::vector<CounterAnswer> answers;
-  double moved_mm = 1.5;            // a counter further than this (and 3 sigma) from its old place moved
-  double turned_deg = 3.0;          // ...or turned more than this
+  double moved_mm = 1.5;              // a counter further than this (and 3 sigma) from its old place moved
+  double turned_deg = 3.0;            // ...or turned more than this
   double overlap_tolerance_mm = 1.0;  // outlines overlapping by more than this (and 2 sigma) touch
 };
 

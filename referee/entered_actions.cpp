@@ -59,14 +59,16 @@ void Referee::apply_input(std::size_t index, double t) {
       return;
     case Input::Kind::leave_in_place:
       if (awaiting == nullptr || awaiting->need != Need::placement || !awaiting->placement_optional) {
-        warn(t, {"input", "", 0, fmt::format("{}: leave_in_place, but no collided ship waits to be put down", in.where)},
+        warn(t,
+             {"input", "", 0, fmt::format("{}: leave_in_place, but no collided ship waits to be put down", in.where)},
              {index});
         return;
       }
       if (!in.player.empty() && in.player != awaiting->hit_player) {
-        warn(t, {"input", awaiting->placing, 0,
-                 fmt::format("{}: {} is not the player whose ship was hit ({}): the ship still waits to be put down",
-                             member_place(in, "player"), in.player, awaiting->hit_player)},
+        warn(t,
+             {"input", awaiting->placing, 0,
+              fmt::format("{}: {} is not the player whose ship was hit ({}): the ship still waits to be put down",
+                          member_place(in, "player"), in.player, awaiting->hit_player)},
              {index});
         return;
       }
@@ -86,15 +88,17 @@ void Referee::apply_input(std::size_t index, double t) {
     case Input::Kind::choose:
       if (awaiting == nullptr || awaiting->need != Need::choice ||
           std::find(awaiting->options.begin(), awaiting->options.end(), in.choice) == awaiting->options.end()) {
-        warn(t, {"input", "", 0,
-                 fmt::format("{}: the choice {}, but {}", in.where, in.choice,
-                             awaiting != nullptr && awaiting->need == Need::choice ? "it is none of the options"
-                                                                                 : "no choice is waited for")},
+        warn(t,
+             {"input", "", 0,
+              fmt::format("{}: the choice {}, but {}", in.where, in.choice,
+                          awaiting != nullptr && awaiting->need == Need::choice ? "it is none of the options"
+                                                                                : "no choice is waited for")},
              {index});
         return;
       }
       if (const std::string wrong = wrong_chooser(state_, in.player, in.choice); !wrong.empty()) {
-        warn(t, {"input", "", 0, fmt::format("{}: {}: the choice still waits", member_place(in, "player"), wrong)}, {index});
+        warn(t, {"input", "", 0, fmt::format("{}: {}: the choice still waits", member_place(in, "player"), wrong)},
+             {index});
         return;
       }
       if (auto* b = std::get_if<rules::BoardingSegment>(&awaiting->action.body)) b->losses.push_back(in.choice);
@@ -103,8 +107,9 @@ void Referee::apply_input(std::size_t index, double t) {
       return;
     case Input::Kind::counter:
       if (awaiting == nullptr || awaiting->need != Need::drops || !awaiting->drop_asked || !has_counters_) {
-        warn(t, {"input", in.counter.counter, 0,
-                 fmt::format("{}: a counter's face given, but no drop is being read from the table", in.where)},
+        warn(t,
+             {"input", in.counter.counter, 0,
+              fmt::format("{}: a counter's face given, but no drop is being read from the table", in.where)},
              {index});
         return;
       }
@@ -112,8 +117,10 @@ void Referee::apply_input(std::size_t index, double t) {
       awaiting->inputs.push_back(index);
       read_drop(t);
       return;
-    case Input::Kind::correct: return;  // applied when due (apply_correction)
-    case Input::Kind::action: break;
+    case Input::Kind::correct:
+      return;  // applied when due (apply_correction)
+    case Input::Kind::action:
+      break;
   }
   if (pending_) {
     // One thing at a time: what the table is to show finishes first.
@@ -123,7 +130,9 @@ void Referee::apply_input(std::size_t index, double t) {
                                   : "";
     rules::Refusal r{rules::RefusalKind::wrong_step,
                      fmt::format("{}: waiting for {}{}; this input comes after it", in.where, expecting().what, since),
-                     std::nullopt, {}, std::nullopt};
+                     std::nullopt,
+                     {},
+                     std::nullopt};
     refuse_entry(in.action, r, t, std::nullopt, {index});
     return;
   }
@@ -137,9 +146,9 @@ void Referee::apply_input(std::size_t index, double t) {
 void Referee::commit_or_wait(std::size_t index, double t) {
   const rules::Action& action = effective_[index].action;
   rules::ActionResult trial = rules::apply_action(state_, game_.data, action);
-  const bool waits = !trial.applied() && (trial.refusal->kind == rules::RefusalKind::missing_drop ||
-                                          (trial.refusal->kind == rules::RefusalKind::choice_needed &&
-                                           !trial.refusal->options.empty()));
+  const bool waits = !trial.applied() &&
+                     (trial.refusal->kind == rules::RefusalKind::missing_drop ||
+                      (trial.refusal->kind == rules::RefusalKind::choice_needed && !trial.refusal->options.empty()));
   if (!waits) {
     if (!trial.applied() && trial.refusal->drop) {
       // A drop on the line that does not fit, or one too many: the line is refused, naming it.
@@ -213,7 +222,8 @@ void Referee::begin_input_action(std::size_t index, double t) {
   std::string target;
   int extra_ranges = 0;
   bool ruled = false;
-  if (const auto* beam = std::get_if<rules::BeamAttack>(&exec->body)) target = beam->target, ruled = beam->in_range.has_value();
+  if (const auto* beam = std::get_if<rules::BeamAttack>(&exec->body))
+    target = beam->target, ruled = beam->in_range.has_value();
   if (const auto* transport = std::get_if<rules::Transport>(&exec->body)) {
     target = transport->target;
     ruled = transport->in_range.has_value();
@@ -233,8 +243,8 @@ void Referee::begin_input_action(std::size_t index, double t) {
     return;
   }
   int multiplier = 1 + extra_ranges * game_.data.parameters.plus_one_range_template_lengths;
-  Verdict v = range_verdict({ship->shape, from->pose}, from->sigma_mm, target, {target_disk->shape, to->pose}, to->sigma_mm,
-                            game_.data.parameters.range_template, multiplier);
+  Verdict v = range_verdict({ship->shape, from->pose}, from->sigma_mm, target, {target_disk->shape, to->pose},
+                            to->sigma_mm, game_.data.parameters.range_template, multiplier);
   Observed o;
   o.disk = ship->id;
   o.verdicts = {v};

@@ -14,9 +14,12 @@ namespace {
 // The registry kinds a game piece may be.
 bool fits(rules::TerrainKind kind, model::DiskKind disk) {
   switch (kind) {
-    case rules::TerrainKind::planet: return disk == model::DiskKind::planet || disk == model::DiskKind::terrain;
-    case rules::TerrainKind::terrain: return disk == model::DiskKind::terrain || disk == model::DiskKind::planet;
-    case rules::TerrainKind::obstruction: return disk == model::DiskKind::obstruction || disk == model::DiskKind::terrain;
+    case rules::TerrainKind::planet:
+      return disk == model::DiskKind::planet || disk == model::DiskKind::terrain;
+    case rules::TerrainKind::terrain:
+      return disk == model::DiskKind::terrain || disk == model::DiskKind::planet;
+    case rules::TerrainKind::obstruction:
+      return disk == model::DiskKind::obstruction || disk == model::DiskKind::terrain;
   }
   return false;
 }
@@ -41,10 +44,11 @@ void check_counters(const model::DiskRegistry& registry, const rules::GameData& 
       const bool found = std::any_of(data.crit_types.begin(), data.crit_types.end(),
                                      [&](const rules::CritType& c) { return c.id == face->crit; });
       if (!found)
-        throw io::InputError(registry.source().empty() ? "the disk registry" : registry.source(),
-                             fmt::format("disks[{}].tags[{}].crit", i, k),
-                             fmt::format("counter \"{}\": \"{}\" is no critical type of the game's data (its types: {})",
-                                         disk.name, face->crit, known.empty() ? "none" : known));
+        throw io::InputError(
+            registry.source().empty() ? "the disk registry" : registry.source(),
+            fmt::format("disks[{}].tags[{}].crit", i, k),
+            fmt::format("counter \"{}\": \"{}\" is no critical type of the game's data (its types: {})", disk.name,
+                        face->crit, known.empty() ? "none" : known));
     }
   }
 }
@@ -55,8 +59,8 @@ DropZone parse_drop_zone(const io::JsonCursor& cursor, const model::TableSpec& t
   if (!(zone.x0 < zone.x1 && zone.y0 < zone.y1)) cursor.fail("must be [x0, y0, x1, y1] with x0 < x1 and y0 < y1 (mm)");
   const double w = table.play_area_mm.x, h = table.play_area_mm.y;
   if (zone.x0 < 0 || zone.y0 < 0 || zone.x1 > w || zone.y1 > h)
-    cursor.fail(fmt::format("must lie inside the play area (0..{:g} x 0..{:g} mm): the camera reads counters on the play area",
-                            w, h));
+    cursor.fail(fmt::format(
+        "must lie inside the play area (0..{:g} x 0..{:g} mm): the camera reads counters on the play area", w, h));
   return zone;
 }
 
@@ -80,19 +84,22 @@ GameFile load_game_file(const std::filesystem::path& file, const model::TableSpe
   for (const rules::ShipState& ship : out.initial.ships) {
     const model::DiskSpec* disk = registry.find(ship.id);
     if (disk == nullptr)
-      entry_named(root, "ships", ship.id).fail("no disk \"" + ship.id + "\" in the disk registry: every ship is a disk on the table");
+      entry_named(root, "ships", ship.id)
+          .fail("no disk \"" + ship.id + "\" in the disk registry: every ship is a disk on the table");
     if (disk->kind != model::DiskKind::ship)
       entry_named(root, "ships", ship.id)
-          .fail("\"" + ship.id + "\" is a " + std::string(model::to_string(disk->kind)) + " in the disk registry, not a ship");
+          .fail("\"" + ship.id + "\" is a " + std::string(model::to_string(disk->kind)) +
+                " in the disk registry, not a ship");
   }
   for (const rules::Terrain& terrain : out.initial.terrain) {
     const model::DiskSpec* disk = registry.find(terrain.id);
     if (disk == nullptr)
-      entry_named(root, "terrain", terrain.id).fail("no disk \"" + terrain.id + "\" in the disk registry: terrain lies on the table");
+      entry_named(root, "terrain", terrain.id)
+          .fail("no disk \"" + terrain.id + "\" in the disk registry: terrain lies on the table");
     if (!fits(terrain.kind, disk->kind))
       entry_named(root, "terrain", terrain.id)
-          .fail("\"" + terrain.id + "\" is a " + std::string(model::to_string(disk->kind)) + " in the disk registry, not " +
-                std::string(rules::to_string(terrain.kind)) + " terrain");
+          .fail("\"" + terrain.id + "\" is a " + std::string(model::to_string(disk->kind)) +
+                " in the disk registry, not " + std::string(rules::to_string(terrain.kind)) + " terrain");
   }
   check_counters(registry, out.data);
   if (auto drops = root.find("drops"))

@@ -27,8 +27,8 @@ struct GameFile {
   std::filesystem::path file;
   std::optional<DropZone> drop_zone;
   rules::GameData data;
-  rules::GameState initial;             // poses where the file gives them (expected), else the origin
-  std::set<std::string> expected_poses; // the ids whose pose the file gives
+  rules::GameState initial;              // poses where the file gives them (expected), else the origin
+  std::set<std::string> expected_poses;  // the ids whose pose the file gives
 };
 
 // Throws InputError naming the file, the JSON path and the problem: a ship or terrain the registry

@@ -32,9 +32,10 @@ std::string unseen_text(const GapSpan& gap, const std::vector<UnseenMove>& unsee
     disks += fmt::format("{}{} {:.1f} mm (turned {:.1f} degrees{})", disks.empty() ? "" : "; ", u.disk, u.distance_mm,
                          std::fabs(u.turned_deg), u.found.face != u.before.face ? ", the other face up" : "");
   }
-  return fmt::format("moved while the camera was away ({:.2f} s to {:.2f} s): {}: the books take where {} found; "
-                     "nothing is read as a move or a flip",
-                     gap.from, gap.to, disks, unseen.size() == 1 ? "it was" : "they were");
+  return fmt::format(
+      "moved while the camera was away ({:.2f} s to {:.2f} s): {}: the books take where {} found; "
+      "nothing is read as a move or a flip",
+      gap.from, gap.to, disks, unseen.size() == 1 ? "it was" : "they were");
 }
 
 }  // namespace
@@ -42,9 +43,10 @@ std::string unseen_text(const GapSpan& gap, const std::vector<UnseenMove>& unsee
 void Referee::say_camera_gap(const GapSpan& gap) {
   Warning w;
   w.kind = "camera_gap";
-  w.text = fmt::format("no frame for {:.2f} s ({:.2f} s to {:.2f} s): what happened on the table meanwhile "
-                       "was not seen; the table is read again once it settles",
-                       gap.to - gap.from, gap.from, gap.to);
+  w.text = fmt::format(
+      "no frame for {:.2f} s ({:.2f} s to {:.2f} s): what happened on the table meanwhile "
+      "was not seen; the table is read again once it settles",
+      gap.to - gap.from, gap.from, gap.to);
   warn(gap.to, std::move(w)).gap = gap;
 }
 

@@ -40,10 +40,14 @@ nlohmann::json decision_to_json(const Decision& d) {
 
 const char* to_string(VerdictKind kind) {
   switch (kind) {
-    case VerdictKind::torpedo_contact: return "torpedo_contact";
-    case VerdictKind::overlap: return "overlap";
-    case VerdictKind::edge: return "edge";
-    case VerdictKind::range: return "range";
+    case VerdictKind::torpedo_contact:
+      return "torpedo_contact";
+    case VerdictKind::overlap:
+      return "overlap";
+    case VerdictKind::edge:
+      return "edge";
+    case VerdictKind::range:
+      return "range";
   }
   return "?";
 }
@@ -105,10 +109,12 @@ Input parse_input(const io::JsonCursor& c) {
     only({"input", "with", "entry", "decide", "drops"});
     in.kind = Input::Kind::correct;
     if (auto k = b.find("input")) {
-      if (b.has("entry") || b.has("decide")) b.fail("a correction replaces an input or decides an entry again, not both");
+      if (b.has("entry") || b.has("decide"))
+        b.fail("a correction replaces an input or decides an entry again, not both");
       in.correction.input = static_cast<std::size_t>(k->int_in(0, 10'000'000));
       // has() counts a null member as absent; here null is the value that drops the input.
-      if (!b.json().contains("with")) b.fail("say what input " + std::to_string(*in.correction.input) + " becomes: \"with\": {...} or null");
+      if (!b.json().contains("with"))
+        b.fail("say what input " + std::to_string(*in.correction.input) + " becomes: \"with\": {...} or null");
       if (!b.json().at("with").is_null()) {
         nlohmann::json replacement = b.at("with").json();
         if (!replacement.is_object()) b.at("with").fail("an input object, or null to drop it");
@@ -121,18 +127,20 @@ Input parse_input(const io::JsonCursor& c) {
     }
     in.correction.entry = static_cast<std::size_t>(b.at("entry").int_in(0, 10'000'000));
     if (b.has("decide") == b.has("drops"))
-      b.fail("a correction of an entry either decides its verdict again (\"decide\") or gives the drops it read (\"drops\")");
+      b.fail(
+          "a correction of an entry either decides its verdict again (\"decide\") or gives the drops it read "
+          "(\"drops\")");
     if (auto drops = b.find("drops")) {
       if (drops->size() == 0) drops->fail("give at least one drop");
-      for (std::size_t i = 0; i < drops->size(); ++i) in.correction.drops.push_back(rules::parse_seen_drop(drops->at(i)));
+      for (std::size_t i = 0; i < drops->size(); ++i)
+        in.correction.drops.push_back(rules::parse_seen_drop(drops->at(i)));
       return in;
     }
     in.correction.decision = parse_decision(b.at("decide"), {});
     return in;
   }
   for (const char* table_only : {"move", "move_torpedoes", "displaced"})
-    if (what == table_only)
-      b.at("do").fail("\"" + what + "\" is read from the table, never entered (spec §9)");
+    if (what == table_only) b.at("do").fail("\"" + what + "\" is read from the table, never entered (spec §9)");
   in.kind = Input::Kind::action;
   in.action = rules::parse_action(b);
   // A torpedo launched on the table: where it was put, its shape and its headings are what the
@@ -141,21 +149,28 @@ Input parse_input(const io::JsonCursor& c) {
     if (const auto* launch = std::get_if<rules::LaunchTorpedo>(&exec->body); launch != nullptr && !launch->run)
       for (const char* member : {"placed", "shape", "headings_after_flips"})
         if (b.has(member) && !(b.at(member).json().is_array() && b.at(member).json().empty()))
-          b.at(member).fail(std::string("is read from the table, never entered without the launch's \"run\" (spec §9)"));
+          b.at(member).fail(
+              std::string("is read from the table, never entered without the launch's \"run\" (spec §9)"));
   return in;
 }
 
 nlohmann::json input_to_json(const Input& in) {
   nlohmann::json j;
   switch (in.kind) {
-    case Input::Kind::action: j = rules::action_to_json(in.action); break;
+    case Input::Kind::action:
+      j = rules::action_to_json(in.action);
+      break;
     case Input::Kind::drops: {
       j = {{"do", "drops"}, {"drops", nlohmann::json::array()}};
       for (const rules::SeenDrop& d : in.drops) j["drops"].push_back(rules::seen_drop_to_json(d));
       break;
     }
-    case Input::Kind::leave_in_place: j = {{"do", "leave_in_place"}}; break;
-    case Input::Kind::choose: j = {{"do", "choose"}, {"choice", in.choice}}; break;
+    case Input::Kind::leave_in_place:
+      j = {{"do", "leave_in_place"}};
+      break;
+    case Input::Kind::choose:
+      j = {{"do", "choose"}, {"choice", in.choice}};
+      break;
     case Input::Kind::decide:
       j = decision_to_json(in.decision);
       j["do"] = "decide";

@@ -53,11 +53,11 @@ struct Decision {
 struct Input;
 
 struct Correction {
-  std::optional<std::size_t> input;        // replace or drop this input...
+  std::optional<std::size_t> input;          // replace or drop this input...
   std::shared_ptr<const Input> replacement;  // ...with this one (null: drop it)
-  std::optional<std::size_t> entry;        // or decide this log entry's verdict again...
+  std::optional<std::size_t> entry;          // or decide this log entry's verdict again...
   std::optional<Decision> decision;
-  std::vector<rules::SeenDrop> drops;      // ...or give the drops it read from the table
+  std::vector<rules::SeenDrop> drops;  // ...or give the drops it read from the table
 };
 
 // The referee's word on one counter of a drop being read (counter_reading.h).

@@ -27,8 +27,10 @@ struct Place {
 std::vector<Place> places(const ReadingInput& in) {
   std::vector<Place> out{{in.start, in.start}};
   for (const Rest& r : in.rests) {
-    if (geom::distance(r.pose.position, out.back().last.pose.position) < in.flip_length_mm / 2) out.back().last = r;
-    else out.push_back({r, r});
+    if (geom::distance(r.pose.position, out.back().last.pose.position) < in.flip_length_mm / 2)
+      out.back().last = r;
+    else
+      out.push_back({r, r});
   }
   return out;
 }
@@ -58,7 +60,8 @@ MoveReading read_move(const ReadingInput& in) {
     int n = static_cast<int>(std::lround(d / L));
     if (n < 1 || std::fabs(d / L - n) > kFlipFraction) {
       out.counted = false;
-      out.uncounted_why = fmt::format("it moved {:.1f} mm between two rests, {:.2f} flip lengths of {:.1f} mm", d, d / L, L);
+      out.uncounted_why =
+          fmt::format("it moved {:.1f} mm between two rests, {:.2f} flip lengths of {:.1f} mm", d, d / L, L);
     }
     n = std::max(n, 1);
     for (int k = 1; k < n; ++k) {
@@ -72,10 +75,11 @@ MoveReading read_move(const ReadingInput& in) {
     out.landings.push_back({b, b.pose, b.sigma_mm, chain[i].arrival.pose.heading_deg()});
   }
   out.flips = static_cast<int>(out.landings.size());
-  if (out.counted && in.start_face_known && chain.size() > 1 && flipped(chain.front().last.face, out.flips) != chain.back().last.face) {
+  if (out.counted && in.start_face_known && chain.size() > 1 &&
+      flipped(chain.front().last.face, out.flips) != chain.back().last.face) {
     out.counted = false;
-    out.uncounted_why = fmt::format("{} flip{} by the distance, but it lies {} up", out.flips, out.flips == 1 ? "" : "s",
-                                    model::to_string(chain.back().last.face));
+    out.uncounted_why = fmt::format("{} flip{} by the distance, but it lies {} up", out.flips,
+                                    out.flips == 1 ? "" : "s", model::to_string(chain.back().last.face));
   }
 
   // Where it turned (a ship turns at most once on its legal path: evasive action).
@@ -91,7 +95,8 @@ MoveReading read_move(const ReadingInput& in) {
     }
     int flips_before = 0;
     for (std::size_t i = 1; i < chain.size() && !out.turned_after; ++i) {
-      int n = static_cast<int>(std::lround(geom::distance(chain[i - 1].last.pose.position, chain[i].last.pose.position) / L));
+      int n = static_cast<int>(
+          std::lround(geom::distance(chain[i - 1].last.pose.position, chain[i].last.pose.position) / L));
       flips_before += std::max(n, 1);
       if (turned(chain[i].arrival.pose)) {
         out.turned_after = flips_before - 1;

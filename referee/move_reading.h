@@ -31,8 +31,8 @@ struct Rest {
 enum class Turns { once, every_flip, at_start };
 
 struct ReadingInput {
-  Rest start;              // where its books put it when it began
-  std::vector<Rest> rests; // where the camera saw it rest, in time order; the last is where it lies
+  Rest start;               // where its books put it when it began
+  std::vector<Rest> rests;  // where the camera saw it rest, in time order; the last is where it lies
   double flip_length_mm = 0;
   int expected_flips = 0;  // its speed (or movement)
   Turns turns = Turns::once;
@@ -51,16 +51,16 @@ struct ReadLanding {
 struct MoveReading {
   int flips = 0;
   bool counted = true;
-  std::string uncounted_why;              // when !counted
-  std::vector<ReadLanding> landings;      // one per flip; the last is `end`
-  Rest end;                               // where it lies
-  std::optional<int> turned_after;        // it turned after this many flips (a ship's evasive action)
+  std::string uncounted_why;          // when !counted
+  std::vector<ReadLanding> landings;  // one per flip; the last is `end`
+  Rest end;                           // where it lies
+  std::optional<int> turned_after;    // it turned after this many flips (a ship's evasive action)
   double turned_to_deg = 0;
-  std::vector<geom::Pose> legal;          // expected_flips legal landings (spec §9 legal_landings)
+  std::vector<geom::Pose> legal;                // expected_flips legal landings (spec §9 legal_landings)
   std::vector<std::optional<double>> drift_mm;  // per flip; absent where unseen or beyond the legal
   double max_drift_mm = 0;
-  double moved_mm = 0;                    // start centre to end centre
-  double turned_deg = 0;                  // start heading to end heading (signed, -180..180]
+  double moved_mm = 0;    // start centre to end centre
+  double turned_deg = 0;  // start heading to end heading (signed, -180..180]
 };
 
 MoveReading read_move(const ReadingInput& input);

@@ -10,12 +10,18 @@ enum class Need { nothing, table, drops, decision, placement, choice };
 // "table", "drops", ...: as a `waiting` entry's `need` says it.
 inline const char* to_string(Need need) {
   switch (need) {
-    case Need::nothing: return "nothing";
-    case Need::table: return "table";
-    case Need::drops: return "drops";
-    case Need::decision: return "decision";
-    case Need::placement: return "placement";
-    case Need::choice: return "choice";
+    case Need::nothing:
+      return "nothing";
+    case Need::table:
+      return "table";
+    case Need::drops:
+      return "drops";
+    case Need::decision:
+      return "decision";
+    case Need::placement:
+      return "placement";
+    case Need::choice:
+      return "choice";
   }
   return "?";
 }

@@ -130,7 +130,8 @@ void Referee::try_complete(double t) {
         for (const Verdict& v : p.verdicts)
           if (v.kind == VerdictKind::range && v.call == Call::no)
             why_not = v.with + " is out of range, as the table shows it";
-        warn(t, {"input", p.disk, 0, fmt::format("{}: not used: {}", p.drop_sources.front(), why_not)}, {p.inputs.front()});
+        warn(t, {"input", p.disk, 0, fmt::format("{}: not used: {}", p.drop_sources.front(), why_not)},
+             {p.inputs.front()});
         p.drops.clear();
         p.drop_sources.clear();
         p.line_drops = 0;
@@ -159,7 +160,8 @@ void Referee::try_complete(double t) {
       refuse_entry(refused, named, t, o, inputs, std::move(drops_read));
       for (Warning& w : warnings) warn(t, std::move(w));
       if (line_drops_unused)  // refused as the table showed it (out of range): its drops say so too
-        warn(t, {"input", mover, 0, fmt::format("{}: not used: the action is refused ({})", line_drops_place, why.reason)},
+        warn(t,
+             {"input", mover, 0, fmt::format("{}: not used: the action is refused ({})", line_drops_place, why.reason)},
              {inputs.front()});
       if (o && o->end && books_pose(o->disk)) {
         rules::Action a;
@@ -170,14 +172,16 @@ void Referee::try_complete(double t) {
       return;
     }
     // A ship-ship collision: the hit player may put the ship down elsewhere (or leave it).
-    if (auto* move = std::get_if<rules::Move>(&p.action.body); move != nullptr && !move->reposition && !p.left_in_place) {
+    if (auto* move = std::get_if<rules::Move>(&p.action.body);
+        move != nullptr && !move->reposition && !p.left_in_place) {
       for (const rules::Event& e : r.events) {
         if (e.type != "collision") continue;
         // Read once, through a copy and at(): gcc 12 sees a null dereference inside json.hpp's
         // value() when this file is compiled in one unity batch with referee.cpp.
         const nlohmann::json detail = e.detail;
-        const std::string with =
-            detail.is_object() && detail.contains("with") && detail.at("with").is_string() ? detail.at("with").get<std::string>() : "";
+        const std::string with = detail.is_object() && detail.contains("with") && detail.at("with").is_string()
+                                     ? detail.at("with").get<std::string>()
+                                     : "";
         const rules::ShipState* hit = ship_in(state_, with);
         if (hit == nullptr) continue;
         p.need = Need::placement;
@@ -271,9 +275,12 @@ Expectation Referee::expecting() const {
   }
   if (!pending_) {
     std::string ship = ship_to_act();
-    if (state_.step == rules::Step::game_over) e.what = "nothing: the game is over";
-    else if (!ship.empty()) e.what = ship + " to act: reveal its order, execute it, move it on the table";
-    else e.what = fmt::format("the referee's input ({})", rules::to_string(state_.step));
+    if (state_.step == rules::Step::game_over)
+      e.what = "nothing: the game is over";
+    else if (!ship.empty())
+      e.what = ship + " to act: reveal its order, execute it, move it on the table";
+    else
+      e.what = fmt::format("the referee's input ({})", rules::to_string(state_.step));
     e.disk = ship;
     return e;
   }
@@ -320,10 +327,15 @@ Expectation Referee::expecting() const {
       for (const Verdict& v : p.verdicts)
         if (v.call == Call::too_close && !v.decided) e.undecided.push_back(v);
       break;
-    case Need::placement: e.placement_optional = p.placement_optional; break;
-    case Need::choice: e.options = p.options; break;
+    case Need::placement:
+      e.placement_optional = p.placement_optional;
+      break;
+    case Need::choice:
+      e.options = p.options;
+      break;
     case Need::table:
-    case Need::nothing: break;
+    case Need::nothing:
+      break;
   }
   return e;
 }

@@ -81,21 +81,23 @@ void Referee::note_waiting() {
   waiting_.clear();
   if (!watch_.settled())
     for (const DiskMotion& m : watch_.moving())
-      waiting_.push_back(fmt::format("{} was moving when the video ended at {:.2f} s (from {:.2f} s): the table never "
-                                     "settled, so nothing was read from it",
-                                     m.name, watch_.last_t(), m.first_motion_t));
+      waiting_.push_back(
+          fmt::format("{} was moving when the video ended at {:.2f} s (from {:.2f} s): the table never "
+                      "settled, so nothing was read from it",
+                      m.name, watch_.last_t(), m.first_motion_t));
   if (pending_) waiting_.push_back(expecting().what);
   if (const std::optional<GapSpan> gap = gaps_.open())
-    waiting_.push_back(fmt::format("the camera was away from {:.2f} s to {:.2f} s and the table did not settle after it: it "
-                                   "was not read again",
-                                   gap->from, gap->to));
+    waiting_.push_back(
+        fmt::format("the camera was away from {:.2f} s to {:.2f} s and the table did not settle after it: it "
+                    "was not read again",
+                    gap->from, gap->to));
   for (const HeldMotion& h : held_motions_)
-    waiting_.push_back(fmt::format("{} moved at {:.2f} s while the game waited: its move is read once the wait ends", h.disk,
-                                   settles_[h.settle].t));
+    waiting_.push_back(fmt::format("{} moved at {:.2f} s while the game waited: its move is read once the wait ends",
+                                   h.disk, settles_[h.settle].t));
   for (std::size_t i = 0; i < effective_.size(); ++i)
     if (!applied_[i] && effective_[i].kind != Input::Kind::correct)
-      waiting_.push_back(fmt::format("input {} ({}, t = {:.2f} s) was not applied: the table did not settle after it", i,
-                                     effective_[i].where, effective_[i].t));
+      waiting_.push_back(fmt::format("input {} ({}, t = {:.2f} s) was not applied: the table did not settle after it",
+                                     i, effective_[i].where, effective_[i].t));
 }
 
 void Referee::on_settle(const TableSettle& settle) {

@@ -80,10 +80,10 @@ struct Expectation {
   std::string disk;  // the disk concerned, if any
   using Need = referee::Need;
   Need need = Need::nothing;
-  std::vector<Verdict> undecided;  // Need::decision
-  std::optional<rules::NeededDrop> drop;  // Need::drops: the next drop the action waits for
-  bool placement_optional = false;  // Need::placement: the hit player may leave it in place
-  std::vector<std::string> options;  // Need::choice: the disks one of which is to be chosen
+  std::vector<Verdict> undecided;          // Need::decision
+  std::optional<rules::NeededDrop> drop;   // Need::drops: the next drop the action waits for
+  bool placement_optional = false;         // Need::placement: the hit player may leave it in place
+  std::vector<std::string> options;        // Need::choice: the disks one of which is to be chosen
   std::optional<CounterReading> counters;  // Need::drops: what the counters on the table show so far
 };
 
@@ -243,12 +243,12 @@ class Referee {
   };
   std::vector<Override> overrides_;  // rulings decided again by corrections
   struct DropOverride {
-    std::size_t reading = 0;     // the settle a drop was read at...
-    rules::SeenDrop drop;        // ...and what the referee says it was instead
+    std::size_t reading = 0;  // the settle a drop was read at...
+    rules::SeenDrop drop;     // ...and what the referee says it was instead
     nlohmann::json correction;
   };
   std::vector<DropOverride> drop_overrides_;
-  std::vector<Entry> corrections_;   // kept across replays
+  std::vector<Entry> corrections_;             // kept across replays
   std::vector<std::size_t> held_corrections_;  // corrections given, not yet due (effective_ indices)
   bool frames_fed_ = false;
 
@@ -257,28 +257,28 @@ class Referee {
   rules::GameState state_;
   rules::GameState initial_from_table_;  // the start, with the poses the table gave
   std::vector<Entry> log_;
-  std::vector<rules::Action> actions_;   // applied or refused, in order (as_play_script)
+  std::vector<rules::Action> actions_;  // applied or refused, in order (as_play_script)
   int refused_ = 0;
   bool set_up_ = false;
-  std::vector<bool> applied_;            // per effective input
-  model::TrackFrame last_settled_;       // the table at the last settle
-  model::TrackFrame previous_settled_;   // ... and at the one before
+  std::vector<bool> applied_;           // per effective input
+  model::TrackFrame last_settled_;      // the table at the last settle
+  model::TrackFrame previous_settled_;  // ... and at the one before
   std::size_t settle_index_ = 0;
   std::vector<std::string> waiting_;
   bool finished_ = false;
   // Disks on the table that are no part of this game, already warned of (warned again only after
   // they have left the table and come back).
   std::vector<std::string> strangers_;
-  std::optional<Pending> pending_;       // what a reading of the table waits for (one at a time)
+  std::optional<Pending> pending_;  // what a reading of the table waits for (one at a time)
   struct HeldMotion {
     std::string disk;
     std::size_t settle = 0;  // in settles_
     double since = 0;
   };
   std::vector<HeldMotion> held_motions_;
-  bool has_counters_ = false;            // the registry has counters: drops are read from the table
-  model::TrackFrame drop_look_;          // the table at the last settle of either kind
-  model::TrackFrame look_before_;        // ...and at the one before
+  bool has_counters_ = false;      // the registry has counters: drops are read from the table
+  model::TrackFrame drop_look_;    // the table at the last settle of either kind
+  model::TrackFrame look_before_;  // ...and at the one before
   std::optional<CountersSeen> counters_seen_;
   // Camera gaps: noticed from the frames' times, each said before the settle it came before (a
   // replay says it again there); the landings of disks found moved after one that are no landings.

@@ -10,8 +10,12 @@
 namespace diskref::referee {
 namespace {
 
-double r2(double v) { return std::round(v * 100.0) / 100.0; }
-double r3(double v) { return std::round(v * 1000.0) / 1000.0; }
+double r2(double v) {
+  return std::round(v * 100.0) / 100.0;
+}
+double r3(double v) {
+  return std::round(v * 1000.0) / 1000.0;
+}
 
 double heading(const geom::Pose& p) {
   double h = r2(p.heading_deg());
@@ -92,7 +96,9 @@ nlohmann::json entry_to_json(const Entry& e) {
       nlohmann::json j = {{"t", r3(e.t)},
                           {"reading", e.reading},
                           {"warning",
-                           {{"kind", e.warning.kind}, {"disk", e.warning.disk}, {"distance_mm", r2(e.warning.distance_mm)},
+                           {{"kind", e.warning.kind},
+                            {"disk", e.warning.disk},
+                            {"distance_mm", r2(e.warning.distance_mm)},
                             {"text", e.warning.text}}}};
       if (e.gap) {
         j["warning"]["from"] = r3(e.gap->from);
@@ -102,8 +108,11 @@ nlohmann::json entry_to_json(const Entry& e) {
       if (!e.unseen.empty()) {
         nlohmann::json disks = nlohmann::json::array();
         for (const UnseenMove& u : e.unseen)
-          disks.push_back({{"name", u.disk}, {"before", rest_to_json(u.before)}, {"found", rest_to_json(u.found)},
-                           {"distance_mm", r2(u.distance_mm)}, {"turned_deg", r2(u.turned_deg)}});
+          disks.push_back({{"name", u.disk},
+                           {"before", rest_to_json(u.before)},
+                           {"found", rest_to_json(u.found)},
+                           {"distance_mm", r2(u.distance_mm)},
+                           {"turned_deg", r2(u.turned_deg)}});
         j["warning"]["disks"] = disks;
       }
       if (!e.inputs.empty()) j["inputs"] = e.inputs;
@@ -112,8 +121,10 @@ nlohmann::json entry_to_json(const Entry& e) {
     case Entry::Kind::waiting: {
       nlohmann::json w = {{"for", e.waiting.need}, {"disk", e.waiting.disk}, {"text", e.waiting.text}};
       if (e.waiting.drop)
-        w["drop"] = {{"purpose", e.waiting.drop->purpose}, {"subject", e.waiting.drop->subject},
-                     {"counters", e.waiting.drop->counters}, {"index", e.waiting.drop->index}};
+        w["drop"] = {{"purpose", e.waiting.drop->purpose},
+                     {"subject", e.waiting.drop->subject},
+                     {"counters", e.waiting.drop->counters},
+                     {"index", e.waiting.drop->index}};
       if (!e.waiting.options.empty()) w["options"] = e.waiting.options;
       nlohmann::json j = {{"t", r3(e.t)}, {"reading", e.reading}, {"waiting", w}};
       if (!e.inputs.empty()) j["inputs"] = e.inputs;
@@ -123,8 +134,10 @@ nlohmann::json entry_to_json(const Entry& e) {
       nlohmann::json disks = nlohmann::json::array();
       for (const SetupDisk& d : e.setup) {
         nlohmann::json j = {{"name", d.name}};
-        if (d.rest) j.update(rest_to_json(*d.rest));
-        else j["on_table"] = false;
+        if (d.rest)
+          j.update(rest_to_json(*d.rest));
+        else
+          j["on_table"] = false;
         if (d.expected) {
           j["expected"] = pose_json(*d.expected);
           if (d.rest) j["off_by_mm"] = r2(geom::distance(d.rest->pose.position, d.expected->position));
@@ -133,18 +146,24 @@ nlohmann::json entry_to_json(const Entry& e) {
       }
       return {{"t", r3(e.t)}, {"reading", e.reading}, {"setup", {{"disks", disks}}}};
     }
-    case Entry::Kind::correction: return {{"t", r3(e.t)}, {"correction", e.correction}};
+    case Entry::Kind::correction:
+      return {{"t", r3(e.t)}, {"correction", e.correction}};
   }
   return nullptr;
 }
 
 const char* entry_tone(const Entry& e) {
   switch (e.kind) {
-    case Entry::Kind::warning: return "warning";
-    case Entry::Kind::correction: return "correction";
-    case Entry::Kind::setup: return "setup";
-    case Entry::Kind::waiting: return "waiting";
-    case Entry::Kind::action: return e.play.refusal ? "refusal" : "info";
+    case Entry::Kind::warning:
+      return "warning";
+    case Entry::Kind::correction:
+      return "correction";
+    case Entry::Kind::setup:
+      return "setup";
+    case Entry::Kind::waiting:
+      return "waiting";
+    case Entry::Kind::action:
+      return e.play.refusal ? "refusal" : "info";
   }
   return "info";
 }
@@ -163,7 +182,7 @@ std::string entry_text(const Entry& e) {
       }
       for (const DropRead& d : e.drops_read)
         add(fmt::format("{} drop read from the table: {}{}", d.counters.need.purpose, d.counters.tally(),
-                        d.overruled_by ? fmt::format(" (overruled by the referee, input {})", *d.overruled_by)
+                        d.overruled_by           ? fmt::format(" (overruled by the referee, input {})", *d.overruled_by)
                         : !d.corrected.is_null() ? std::string(" (corrected by the referee)")
                                                  : std::string("")));
       if (e.observed)
@@ -175,8 +194,10 @@ std::string entry_text(const Entry& e) {
         }
       return out;
     }
-    case Entry::Kind::warning: return fmt::format("WARNING {}: {}", e.warning.kind, e.warning.text);
-    case Entry::Kind::waiting: return "WAITING for the referee: " + e.waiting.text;
+    case Entry::Kind::warning:
+      return fmt::format("WARNING {}: {}", e.warning.kind, e.warning.text);
+    case Entry::Kind::waiting:
+      return "WAITING for the referee: " + e.waiting.text;
     case Entry::Kind::setup: {
       std::string out = "the table as the game begins:";
       for (const SetupDisk& d : e.setup)
@@ -186,7 +207,8 @@ std::string entry_text(const Entry& e) {
       out.pop_back();
       return out;
     }
-    case Entry::Kind::correction: return "correction: " + e.correction.dump();
+    case Entry::Kind::correction:
+      return "correction: " + e.correction.dump();
   }
   return {};
 }

@@ -50,9 +50,9 @@ struct DropRead {
   std::size_t reading = 0;
   double t = 0;
   CounterReading counters;
-  rules::SeenDrop drop;                        // what the rules were given
-  std::optional<std::size_t> overruled_by;     // the referee's `drops` input, given over the reading
-  nlohmann::json corrected;                    // a correction's drop that replaced the reading's (null: none)
+  rules::SeenDrop drop;                     // what the rules were given
+  std::optional<std::size_t> overruled_by;  // the referee's `drops` input, given over the reading
+  nlohmann::json corrected;                 // a correction's drop that replaced the reading's (null: none)
 };
 
 // The referee starts waiting for what only the person refereeing can give (spec §9): drops, a
@@ -80,26 +80,26 @@ struct UnseenMove {
 // One disk as the game began (the setup entry).
 struct SetupDisk {
   std::string name;
-  std::optional<Rest> rest;                 // absent: not on the table
-  std::optional<geom::Pose> expected;       // the game file's pose
+  std::optional<Rest> rest;            // absent: not on the table
+  std::optional<geom::Pose> expected;  // the game file's pose
 };
 
 struct Entry {
   enum class Kind { action, warning, setup, correction, waiting };
   Kind kind = Kind::action;
   double t = 0;
-  rules::LogEntry play;                      // action
-  std::optional<Observed> observed;          // action read from the table (or an attack's range)
-  std::vector<std::size_t> inputs;           // the inputs it came from (the action's, then drops, decisions);
-                                             // a warning about an input, or a wait: those concerned
-  std::size_t reading = 0;                   // the settle it was read at (a correction names it)
-  std::vector<DropRead> drops_read;          // action: its drops read from the counters on the table
-  Warning warning;                           // warning
-  std::vector<SetupDisk> setup;              // setup
-  nlohmann::json correction;                 // correction: what was corrected, and the entry it replaced
-  Wait waiting;                              // waiting
-  std::optional<GapSpan> gap;                // warning camera_gap or moved_unseen: the camera's gap
-  std::vector<UnseenMove> unseen;            // warning moved_unseen: the disks found moved
+  rules::LogEntry play;              // action
+  std::optional<Observed> observed;  // action read from the table (or an attack's range)
+  std::vector<std::size_t> inputs;   // the inputs it came from (the action's, then drops, decisions);
+                                     // a warning about an input, or a wait: those concerned
+  std::size_t reading = 0;           // the settle it was read at (a correction names it)
+  std::vector<DropRead> drops_read;  // action: its drops read from the counters on the table
+  Warning warning;                   // warning
+  std::vector<SetupDisk> setup;      // setup
+  nlohmann::json correction;         // correction: what was corrected, and the entry it replaced
+  Wait waiting;                      // waiting
+  std::optional<GapSpan> gap;        // warning camera_gap or moved_unseen: the camera's gap
+  std::vector<UnseenMove> unseen;    // warning moved_unseen: the disks found moved
 };
 
 nlohmann::json rest_to_json(const Rest& rest);

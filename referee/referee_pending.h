@@ -51,11 +51,11 @@ struct PendingHeading {
 struct PendingLaunch {
   std::string launcher;
   ActionDraft entered;
-  std::string torpedo;              // the torpedo disk, once seen
+  std::string torpedo;  // the torpedo disk, once seen
   std::optional<Rest> placed;
-  bool placement_seen = true;       // false: the bay stands in for it
+  bool placement_seen = true;  // false: the bay stands in for it
   int movement = 0;
-  std::vector<Rest> rests;          // where it came to rest after it was placed
+  std::vector<Rest> rests;  // where it came to rest after it was placed
 };
 
 // One torpedo's run at the end of a phase: where it started and where it came to rest.
@@ -79,26 +79,26 @@ struct PendingAction : ActionDraft {
   std::optional<Observed> observed;
   std::vector<Verdict> verdicts;
   std::vector<Decision> decisions;
-  std::vector<Warning> warnings;    // logged with the action
+  std::vector<Warning> warnings;  // logged with the action
   Need need = Need::table;
-  std::string need_text;            // what it needs, for the screen and the log
+  std::string need_text;  // what it needs, for the screen and the log
   std::optional<rules::NeededDrop> needed_drop;
   std::string placing;              // Need::placement: the ship to be put down again
   bool placement_optional = false;  // a ship-ship collision: the hit player may leave it
   bool left_in_place = false;
   std::vector<std::string> options;  // Need::choice: what may be chosen
-  std::string hit_player;           // Need::placement, optional: the player whose ship was hit
+  std::string hit_player;            // Need::placement, optional: the player whose ship was hit
 
   // The wait said in the log (a `waiting` entry): what it was, and when.
   std::string waiting_said;
   std::optional<double> waiting_since;
 
   // The drop waited for, read from the counters on the table (counter_reading.h).
-  std::optional<std::size_t> drop_asked;   // the needed drop's index the baseline was taken for
-  model::TrackFrame drop_baseline;         // the table when it was asked for
-  std::vector<CounterAnswer> answers;      // the referee's word on single counters
-  std::optional<CounterReading> reading;   // what the counters show so far (not complete)
-  std::vector<DropRead> drops_read;        // drops the action took from the table, for the log
+  std::optional<std::size_t> drop_asked;  // the needed drop's index the baseline was taken for
+  model::TrackFrame drop_baseline;        // the table when it was asked for
+  std::vector<CounterAnswer> answers;     // the referee's word on single counters
+  std::optional<CounterReading> reading;  // what the counters show so far (not complete)
+  std::vector<DropRead> drops_read;       // drops the action took from the table, for the log
 };
 
 using Pending = std::variant<PendingMove, PendingHeading, PendingLaunch, PendingTorpedoRuns, PendingAction>;

@@ -28,7 +28,8 @@ inline const rules::ShipState* ship_in(const rules::GameState& state, const std:
 }
 
 inline bool torpedo_in_flight(const rules::GameState& state, const std::string& id) {
-  return std::any_of(state.torpedoes.begin(), state.torpedoes.end(), [&](const rules::Torpedo& t) { return t.id == id; });
+  return std::any_of(state.torpedoes.begin(), state.torpedoes.end(),
+                     [&](const rules::Torpedo& t) { return t.id == id; });
 }
 
 // When the disk began to move before the settle (when the table began to move, if it is not among

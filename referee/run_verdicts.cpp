@@ -10,7 +10,9 @@
 namespace diskref::referee {
 namespace {
 
-double round2(double v) { return std::round(v * 100.0) / 100.0; }
+double round2(double v) {
+  return std::round(v * 100.0) / 100.0;
+}
 
 // Every disk in play other than the mover, with its shape where the books have it.
 struct Other {
@@ -113,10 +115,17 @@ rules::TableRulings rulings_from(std::vector<Verdict>& verdicts, const std::vect
     }
     if (v.call != Call::yes) continue;
     switch (v.kind) {
-      case VerdictKind::torpedo_contact: rulings.contacts.push_back({v.flip, v.with}); break;
-      case VerdictKind::overlap: rulings.end_overlaps.push_back(v.with); break;
-      case VerdictKind::edge: rulings.left_play_area_at = v.flip; break;
-      case VerdictKind::range: break;
+      case VerdictKind::torpedo_contact:
+        rulings.contacts.push_back({v.flip, v.with});
+        break;
+      case VerdictKind::overlap:
+        rulings.end_overlaps.push_back(v.with);
+        break;
+      case VerdictKind::edge:
+        rulings.left_play_area_at = v.flip;
+        break;
+      case VerdictKind::range:
+        break;
     }
   }
   return rulings;

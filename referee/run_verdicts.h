@@ -20,13 +20,13 @@ namespace diskref::referee {
 
 struct Verdict {
   VerdictKind kind = VerdictKind::overlap;
-  std::string with;       // the other disk, or "play_area"
-  double margin_mm = 0;   // a separation (negative: overlapping), an edge distance (negative: outside), a range margin
+  std::string with;      // the other disk, or "play_area"
+  double margin_mm = 0;  // a separation (negative: overlapping), an edge distance (negative: outside), a range margin
   double sigma_mm = 0;
-  Call call = Call::no;   // yes: contact, overlap, out, in range
-  int flip = 0;           // the landing it was taken at (1-based); 0: not at a landing
-  bool decided = false;   // the referee's own call (too close to call, or overruled)
-  std::string mover;      // the disk whose move it is about (several torpedoes run at once)
+  Call call = Call::no;  // yes: contact, overlap, out, in range
+  int flip = 0;          // the landing it was taken at (1-based); 0: not at a landing
+  bool decided = false;  // the referee's own call (too close to call, or overruled)
+  std::string mover;     // the disk whose move it is about (several torpedoes run at once)
 };
 
 // The 1-sigma position uncertainty of a disk now (from the tracker), 0 when unknown.

@@ -22,8 +22,8 @@ bool SettleWatch::counters_changed(const model::TrackFrame& frame) const {
     if (it == counters_at_settle_.end()) return true;  // not on the table then
     const CounterPlace& c = it->second;
     // Beyond what a still counter's measurement wanders.
-    if (std::hypot(*d.x - c.x, *d.y - c.y) > 0.5 || std::fabs(geom::angle_difference_deg(*d.heading, c.heading)) > 1.0 ||
-        d.face != c.face)
+    if (std::hypot(*d.x - c.x, *d.y - c.y) > 0.5 ||
+        std::fabs(geom::angle_difference_deg(*d.heading, c.heading)) > 1.0 || d.face != c.face)
       return true;
   }
   return false;

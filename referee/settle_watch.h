@@ -21,8 +21,8 @@ namespace diskref::referee {
 
 struct DiskMotion {
   std::string name;
-  double first_motion_t = 0;              // when it first moved (or went unseen while moving)
-  std::vector<model::Landing> landings;   // in time order
+  double first_motion_t = 0;             // when it first moved (or went unseen while moving)
+  std::vector<model::Landing> landings;  // in time order
 };
 
 // A time without frames (referee/camera_gaps.h): from the last frame before it to the first after.
@@ -50,15 +50,15 @@ struct TableSettle {
   // still, the table not yet settled; only a drop is read from it.
   enum class Kind { table, counters };
   Kind kind = Kind::table;
-  double t = 0;                 // the moment the table settled (its first settled frame)
+  double t = 0;  // the moment the table settled (its first settled frame)
   long long frame = 0;
-  double unsettled_since = 0;   // when the stretch before began (== t for the first settle)
+  double unsettled_since = 0;  // when the stretch before began (== t for the first settle)
   // The last settled frame before that stretch (the referee applied inputs up to it): so that a
   // replay from the settles alone applies every input where the live referee did.
   double still_until = 0;
-  model::TrackFrame snapshot;   // the settled frame: every disk as it lies
+  model::TrackFrame snapshot;  // the settled frame: every disk as it lies
   std::vector<DiskMotion> moved;
-  bool first = false;           // the video's first settle: the table as the game starts
+  bool first = false;  // the video's first settle: the table as the game starts
   // The first table settle after a camera gap: set by the referee (camera_gaps.h), which reads the
   // table again from it (spec §9, "Camera gaps").
   std::optional<AfterGap> after_gap;

@@ -31,8 +31,13 @@ void Referee::continue_move(const std::string& ship, const TableSettle& settle) 
       p.rests.push_back(*now);
   }
   const rules::ShipState* s = ship_in(state_, ship);
-  ReadingInput in{p.start, p.rests, flip_length(ship), s ? s->speed : 0, Turns::once,
-                  options_.off_path_tolerance_mm, options_.turn_tolerance_deg};
+  ReadingInput in{p.start,
+                  p.rests,
+                  flip_length(ship),
+                  s ? s->speed : 0,
+                  Turns::once,
+                  options_.off_path_tolerance_mm,
+                  options_.turn_tolerance_deg};
   MoveReading reading = read_move(in);
   // "While it has flipped fewer times than its speed, a further motion of it continues the move."
   if (reading.counted && s != nullptr && reading.flips < s->speed) return;
@@ -46,8 +51,13 @@ void Referee::finalize_move(double t) {
     pending_.reset();
     return;
   }
-  ReadingInput in{p.start, p.rests, flip_length(p.ship), s->speed, Turns::once,
-                  options_.off_path_tolerance_mm, options_.turn_tolerance_deg};
+  ReadingInput in{p.start,
+                  p.rests,
+                  flip_length(p.ship),
+                  s->speed,
+                  Turns::once,
+                  options_.off_path_tolerance_mm,
+                  options_.turn_tolerance_deg};
   MoveReading reading = read_move(in);
   rules::Move move;
   move.ship = p.ship;
@@ -72,10 +82,11 @@ void Referee::finalize_move(double t) {
     std::size_t worst = 0;
     for (std::size_t i = 0; i < reading.drift_mm.size(); ++i)
       if (reading.drift_mm[i] && *reading.drift_mm[i] == reading.max_drift_mm) worst = i;
-    warnings.push_back({"off_path", p.ship, reading.max_drift_mm,
-                        fmt::format("{} landed {:.1f} mm off its legal path at flip {} (tolerance {:.1f} mm): the books "
-                                    "keep where it lies",
-                                    p.ship, reading.max_drift_mm, worst + 1, options_.off_path_tolerance_mm)});
+    warnings.push_back(
+        {"off_path", p.ship, reading.max_drift_mm,
+         fmt::format("{} landed {:.1f} mm off its legal path at flip {} (tolerance {:.1f} mm): the books "
+                     "keep where it lies",
+                     p.ship, reading.max_drift_mm, worst + 1, options_.off_path_tolerance_mm)});
   }
   if (reading.counted && reading.flips != s->speed) {
     double off = reading.legal.empty() ? reading.moved_mm
@@ -84,7 +95,8 @@ void Referee::finalize_move(double t) {
                         fmt::format("{} flipped {} time{} at speed {}", p.ship, reading.flips,
                                     reading.flips == 1 ? "" : "s", s->speed)});
   }
-  RunContext c{p.ship, s->shape, false, &state_, [this](const std::string& n) { return sigma_of(n); }, options_.near_mm};
+  RunContext c{p.ship,          s->shape, false, &state_, [this](const std::string& n) { return sigma_of(n); },
+               options_.near_mm};
   // Read: the move is an action to complete.
   PendingAction read;
   read.disk = p.ship;

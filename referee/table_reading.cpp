@@ -45,16 +45,18 @@ void Referee::setup_from(const TableSettle& settle) {
       if (d.expected) {
         double off = geom::distance(d.rest->pose.position, d.expected->position);
         if (off > options_.start_tolerance_mm)
-          warnings.push_back({"start", id, off,
-                              fmt::format("{} starts {:.1f} mm from where the game file expects it: the table's pose is "
-                                          "taken",
-                                          id, off)});
+          warnings.push_back(
+              {"start", id, off,
+               fmt::format("{} starts {:.1f} mm from where the game file expects it: the table's pose is "
+                           "taken",
+                           id, off)});
       }
       pose = d.rest->pose;
     } else {
-      warnings.push_back({"not_on_table", id, 0,
-                          id + " is not on the table as the game starts" +
-                              (d.expected ? ": the game file's pose is kept until it is seen" : ": it has no pose yet")});
+      warnings.push_back(
+          {"not_on_table", id, 0,
+           id + " is not on the table as the game starts" +
+               (d.expected ? ": the game file's pose is kept until it is seen" : ": it has no pose yet")});
     }
     e.setup.push_back(d);
   };
@@ -111,13 +113,15 @@ void Referee::read_table(const TableSettle& settle) {
 void Referee::read_disk(const std::string& name, const TableSettle& settle, double since) {
   const model::DiskSpec* spec = registry_.find(name);
   const bool torpedo_disk = spec != nullptr && spec->kind == model::DiskKind::torpedo;
-  if (PendingLaunch* launch = pending_as<PendingLaunch>();
-      launch && torpedo_disk && (launch->torpedo.empty() || launch->torpedo == name) && !torpedo_in_flight(state_, name)) {
+  if (PendingLaunch* launch = pending_as<PendingLaunch>(); launch && torpedo_disk &&
+                                                           (launch->torpedo.empty() || launch->torpedo == name) &&
+                                                           !torpedo_in_flight(state_, name)) {
     if (launch->torpedo.empty()) launch->torpedo = name;
     return;  // read at the end of the settle (read_launch)
   }
   if (const auto* runs = pending_as<PendingTorpedoRuns>(); runs && runs->runs.count(name)) return;  // read_torpedo_runs
-  if (const auto* action = pending_as<PendingAction>(); action && action->need == Need::placement && name == action->placing) {
+  if (const auto* action = pending_as<PendingAction>();
+      action && action->need == Need::placement && name == action->placing) {
     read_placement(name, settle);
     return;
   }
@@ -166,8 +170,9 @@ void Referee::read_disk(const std::string& name, const TableSettle& settle, doub
     }
   }
   const PendingAction* awaiting = pending_as<PendingAction>();
-  const bool waits_for_referee = awaiting != nullptr && (awaiting->need == Need::drops || awaiting->need == Need::decision ||
-                                                         awaiting->need == Need::choice);
+  const bool waits_for_referee =
+      awaiting != nullptr &&
+      (awaiting->need == Need::drops || awaiting->need == Need::decision || awaiting->need == Need::choice);
   if (ship != nullptr && name == ship_to_act() && !ship->moved && waits_for_referee &&
       !std::holds_alternative<rules::Move>(awaiting->action.body)) {
     // Its turn, but an action of this turn waits for the referee (drops, a decision, a choice): the
@@ -175,8 +180,8 @@ void Referee::read_disk(const std::string& name, const TableSettle& settle, doub
     hold_motion(name, settle, since);
     return;
   }
-  displaced(name, settle, ship != nullptr && name == ship_to_act() ? "it has already moved this phase"
-                                                                     : "it is not its turn");
+  displaced(name, settle,
+            ship != nullptr && name == ship_to_act() ? "it has already moved this phase" : "it is not its turn");
 }
 
 void Referee::hold_motion(const std::string& name, const TableSettle& settle, double since) {
@@ -215,8 +220,8 @@ void Referee::displaced(const std::string& name, const TableSettle& settle, cons
   double d = geom::distance(now->pose.position, books->position);
   double turn = std::fabs(geom::angle_difference_deg(now->pose.heading_deg(), books->heading_deg()));
   Warning w{"out_of_turn", name, d,
-            fmt::format("{} moved {:.1f} mm (turned {:.1f} degrees) when {}: the books take where it lies", name, d, turn,
-                        why)};
+            fmt::format("{} moved {:.1f} mm (turned {:.1f} degrees) when {}: the books take where it lies", name, d,
+                        turn, why)};
   rules::Action a;
   a.body = rules::Displaced{name, now->pose};
   Observed o;
@@ -235,8 +240,8 @@ void Referee::note_strangers(const TableSettle& settle) {
   for (const model::DiskTrack& d : settle.snapshot.disks) {
     if (d.state == model::TrackState::lost) continue;
     const model::DiskSpec* spec = registry_.find(d.name);
-    bool in_game = spec == nullptr || spec->kind == model::DiskKind::torpedo || spec->kind == model::DiskKind::template_ ||
-                   spec->kind == model::DiskKind::counter;
+    bool in_game = spec == nullptr || spec->kind == model::DiskKind::torpedo ||
+                   spec->kind == model::DiskKind::template_ || spec->kind == model::DiskKind::counter;
     for (const rules::ShipState& s : state_.ships) in_game = in_game || s.id == d.name;
     for (const rules::Terrain& t : state_.terrain) in_game = in_game || t.id == d.name;
     if (in_game) continue;
@@ -246,10 +251,11 @@ void Referee::note_strangers(const TableSettle& settle) {
       if (!warned) seen.pop_back();  // said when it is first seen plainly
       continue;
     }
-    warn(settle.t, {"not_in_game", d.name, 0,
-                    fmt::format("{} is on the table but is no part of this game: it is ignored (take it off the table, or "
-                                "add it to the game file)",
-                                d.name)});
+    warn(settle.t,
+         {"not_in_game", d.name, 0,
+          fmt::format("{} is on the table but is no part of this game: it is ignored (take it off the table, or "
+                      "add it to the game file)",
+                      d.name)});
   }
   strangers_ = std::move(seen);
 }

@@ -16,7 +16,7 @@ namespace diskref::referee {
 struct SeenDisk {
   const model::DiskSpec* spec = nullptr;  // the registry entry (the registry outlives the scene)
   model::DiskTrack track;                 // as the tracker reported it
-  std::optional<geom::Pose> pose;  // table frame; absent when lost
+  std::optional<geom::Pose> pose;         // table frame; absent when lost
 
   const std::string& name() const { return track.name; }
   bool has_pose() const { return pose.has_value(); }
@@ -28,7 +28,7 @@ struct TableSnapshot {
   long long frame = -1;
   double t = 0;
   std::vector<SeenDisk> disks;       // in the tracker's order
-  std::vector<std::string> unknown;   // names in the frame that the registry does not know
+  std::vector<std::string> unknown;  // names in the frame that the registry does not know
 
   std::optional<std::size_t> index_of(std::string_view name) const;
 };

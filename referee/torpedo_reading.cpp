@@ -54,8 +54,8 @@ void Referee::read_launch(const TableSettle& settle) {
     p.rests.push_back(r);
   }
   if (!p.placed) return;
-  ReadingInput in{*p.placed, p.rests, flip_length(p.torpedo), p.movement, Turns::every_flip,
-                  options_.off_path_tolerance_mm, 180};
+  ReadingInput in{
+      *p.placed, p.rests, flip_length(p.torpedo), p.movement, Turns::every_flip, options_.off_path_tolerance_mm, 180};
   in.start_face_known = p.placement_seen;
   MoveReading reading = read_move(in);
   RunContext c{p.torpedo, shape, true, &state_, [this](const std::string& n) { return sigma_of(n); }, options_.near_mm};
@@ -88,15 +88,16 @@ void Referee::read_launch(const TableSettle& settle) {
   o.end = reading.end;
   std::vector<Warning> warnings;
   if (reading.max_drift_mm > options_.off_path_tolerance_mm)
-    warnings.push_back({"off_path", p.torpedo, reading.max_drift_mm,
-                          fmt::format("{} landed {:.1f} mm off a flip length on its launch run: the books keep where it lies",
-                                      p.torpedo, reading.max_drift_mm)});
+    warnings.push_back(
+        {"off_path", p.torpedo, reading.max_drift_mm,
+         fmt::format("{} landed {:.1f} mm off a flip length on its launch run: the books keep where it lies", p.torpedo,
+                     reading.max_drift_mm)});
   if (bay && p.placement_seen) {
     double off = geom::distance(bay->position, p.placed->pose.position);
     if (off > options_.off_path_tolerance_mm)
       warnings.push_back({"off_path", p.torpedo, off,
-                            fmt::format("{} was put {:.1f} mm from {}'s bay: the books keep where it lies", p.torpedo,
-                                        off, p.launcher)});
+                          fmt::format("{} was put {:.1f} mm from {}'s bay: the books keep where it lies", p.torpedo,
+                                      off, p.launcher)});
   }
   // Read: the launch is an action to complete.
   PendingAction read;
@@ -142,8 +143,8 @@ void Referee::read_torpedo_runs(const TableSettle& settle) {
       rests.back() = *now;
     run.rests.insert(run.rests.end(), rests.begin(), rests.end());
     if (!visible && !run.rests.empty()) run.gone = true;
-    ReadingInput in{run.start, run.rests, flip_length(id), run.movement, Turns::at_start,
-                    options_.off_path_tolerance_mm, 180};
+    ReadingInput in{
+        run.start, run.rests, flip_length(id), run.movement, Turns::at_start, options_.off_path_tolerance_mm, 180};
     readings[id] = read_move(in);
     const MoveReading& r = readings[id];
     // A run ends after its movement, or where it struck a ship (the player then takes it off).
@@ -173,9 +174,9 @@ void Referee::read_torpedo_runs(const TableSettle& settle) {
       RunContext c{id, t->shape, true, &state_, [this](const std::string& n) { return sigma_of(n); }, options_.near_mm};
       for (Verdict v : run_verdicts(r, c)) verdicts.push_back(v);
       if (r.max_drift_mm > options_.off_path_tolerance_mm)
-        warnings.push_back({"off_path", id, r.max_drift_mm,
-                              fmt::format("{} landed {:.1f} mm off its run: the books keep where it lies", id,
-                                          r.max_drift_mm)});
+        warnings.push_back(
+            {"off_path", id, r.max_drift_mm,
+             fmt::format("{} landed {:.1f} mm off its run: the books keep where it lies", id, r.max_drift_mm)});
     }
     move.runs[id] = run;
     if (o.disk.empty()) {

@@ -29,7 +29,7 @@ struct PairVerdict {
   std::size_t b = 0;
   geom::RangeOutput range;
   geom::Rect template_rect;  // the template asked about (before the reach multiplier)
-  double sigma_mm = 0;    // of gap, margin and separation alike
+  double sigma_mm = 0;       // of gap, margin and separation alike
   Call in_range = Call::no;
   geom::DistanceOutput separation;  // outline distance, negative when overlapping
   Call overlapping = Call::no;
@@ -50,10 +50,10 @@ struct FlipVerdict {
   std::size_t mover = 0;
   int flips = 0;
   geom::FlipOutput path;
-  double sigma_mm = 0;                 // the mover's
-  Call leaves_play_area = Call::no;    // from the path's play_area_margin_mm
-  std::vector<NearMiss> at_end;        // every disk overlapping or within the call band at the end
-  std::optional<NearMiss> nearest_torpedo;  // the closest a torpedo comes at any landing
+  double sigma_mm = 0;                         // the mover's
+  Call leaves_play_area = Call::no;            // from the path's play_area_margin_mm
+  std::vector<NearMiss> at_end;                // every disk overlapping or within the call band at the end
+  std::optional<NearMiss> nearest_torpedo;     // the closest a torpedo comes at any landing
   std::vector<std::vector<geom::Vec2>> swept;  // the region each flip passes over (drawing only)
 };
 

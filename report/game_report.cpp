@@ -5,16 +5,16 @@
 #include <optional>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
-#include <nlohmann/json.hpp>
 
 #include "engine/io/atomic_write.h"
 #include "engine/io/jsonl.h"
 #include "engine/io/write_error.h"
 #include "engine/model/table_spec.h"
-#include "recording/game_recording.h"
 #include "pipeline/game_replay.h"
+#include "recording/game_recording.h"
 #include "referee/books_shown.h"
 #include "report/html_text.h"
 #include "report/report_plots.h"
@@ -61,9 +61,10 @@ std::string ships_table(const std::vector<referee::ShipShown>& ships, bool full)
     if (full) {
       std::string crits;
       for (const std::string& c : s.crits) crits += (crits.empty() ? "" : ", ") + html_text(c);
-      h += fmt::format("<td>{}/{}</td><td class=\"shields\">{}/{}</td><td class=\"hull\">{}/{}</td><td>{}</td><td>{}</td>",
-                       s.speed, s.max_speed, s.shields, s.max_shields, s.hull, s.max_hull, crits.empty() ? "none" : crits,
-                       s.destroyed ? "<span class=\"destroyed\">destroyed</span>" : (s.cloaked ? "cloaked" : "in play"));
+      h += fmt::format(
+          "<td>{}/{}</td><td class=\"shields\">{}/{}</td><td class=\"hull\">{}/{}</td><td>{}</td><td>{}</td>", s.speed,
+          s.max_speed, s.shields, s.max_shields, s.hull, s.max_hull, crits.empty() ? "none" : crits,
+          s.destroyed ? "<span class=\"destroyed\">destroyed</span>" : (s.cloaked ? "cloaked" : "in play"));
     }
     h += "</tr>";
   }
@@ -75,16 +76,19 @@ std::string numbers_table(const referee::Observed& o) {
   if (!o.drift_mm.empty()) {
     h += "<p>Drift from the legal landing, per flip: ";
     for (std::size_t i = 0; i < o.drift_mm.size(); ++i)
-      h += fmt::format("{}flip {}: {}", i ? "; " : "", i + 1, o.drift_mm[i] ? fmt::format("{:.1f} mm", *o.drift_mm[i]) : "not seen");
+      h += fmt::format("{}flip {}: {}", i ? "; " : "", i + 1,
+                       o.drift_mm[i] ? fmt::format("{:.1f} mm", *o.drift_mm[i]) : "not seen");
     h += "</p>";
   }
   if (o.verdicts.empty()) return h;
   h += "<table class=\"numbers\"><tr><th>verdict</th><th>with</th><th>flip</th><th>margin ± σ</th><th>call</th></tr>";
   for (const referee::Verdict& v : o.verdicts) {
     const char* cls = v.call == referee::Call::yes ? "yes" : v.call == referee::Call::too_close ? "close" : "no";
-    h += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"margin\">{:+.2f} ± {:.2f} mm</td><td class=\"{}\">{}{}</td></tr>",
-                     referee::to_string(v.kind), html_text(v.with), v.flip ? std::to_string(v.flip) : "end", v.margin_mm,
-                     v.sigma_mm, cls, referee::to_string(v.call), v.decided ? " (the referee's call)" : "");
+    h += fmt::format(
+        "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"margin\">{:+.2f} ± {:.2f} mm</td><td "
+        "class=\"{}\">{}{}</td></tr>",
+        referee::to_string(v.kind), html_text(v.with), v.flip ? std::to_string(v.flip) : "end", v.margin_mm, v.sigma_mm,
+        cls, referee::to_string(v.call), v.decided ? " (the referee's call)" : "");
   }
   return h + "</table>";
 }
@@ -101,14 +105,17 @@ std::optional<calib::CameraPose> pose_of_still(const cv::Mat& still, const pipel
   return calib::estimate_camera_pose(game.table, markers, game.lens, still.size()).pose;
 }
 
-std::string health_section(const fs::path& dir, const recording::Recording& session, std::vector<std::string>& warnings) {
+std::string health_section(const fs::path& dir, const recording::Recording& session,
+                           std::vector<std::string>& warnings) {
   std::string h = "<h2 id=\"health\">Tracking health</h2>";
   std::vector<nlohmann::json> lines;
   if (fs::exists(dir / "health.jsonl"))
-    io::read_jsonl_skipping_bad_lines(dir / "health.jsonl", [&](const io::JsonCursor& c) { lines.push_back(c.json()); }, warnings);
+    io::read_jsonl_skipping_bad_lines(
+        dir / "health.jsonl", [&](const io::JsonCursor& c) { lines.push_back(c.json()); }, warnings);
   if (!lines.empty()) {
     PlotSeries fps{"frames tracked per second", "#1565c0", {}}, work{"tracker work per frame (ms)", "#6a1b9a", {}};
-    PlotSeries sigma{"mean σ of disks seen (mm)", "#2e7d32", {}}, hands{"frames with a hand over the table", "#e65100", {}};
+    PlotSeries sigma{"mean σ of disks seen (mm)", "#2e7d32", {}},
+        hands{"frames with a hand over the table", "#e65100", {}};
     std::map<std::string, PlotSeries> rejected;
     const char* colours[] = {"#b71c1c", "#f57f17", "#1b5e20", "#0d47a1", "#4a148c", "#37474f", "#880e4f", "#006064"};
     for (const nlohmann::json& l : lines) {
@@ -137,8 +144,9 @@ std::string health_section(const fs::path& dir, const recording::Recording& sess
     h += line_plot_svg("Position uncertainty", "σ mm", {sigma}, 1000, 200);
     std::vector<PlotSeries> reasons;
     for (auto& [name, s] : rejected) reasons.push_back(s);
-    h += reasons.empty() ? "<p>No detection was rejected.</p>"
-                         : line_plot_svg("Detections rejected, by reason (per second)", "detections", reasons, 1000, 220);
+    h += reasons.empty()
+             ? "<p>No detection was rejected.</p>"
+             : line_plot_svg("Detections rejected, by reason (per second)", "detections", reasons, 1000, 220);
     h += line_plot_svg("A hand over the table (frames per second)", "frames", {hands}, 1000, 180);
   } else {
     h += "<p class=\"nopicture\">No tracker ran in this session (it was refereed from tracks), or its health was not "
@@ -158,7 +166,9 @@ std::string health_section(const fs::path& dir, const recording::Recording& sess
   for (auto& [name, s] : per_disk) disks.push_back(s);
   if (!disks.empty()) h += line_plot_svg("σ of each disk seen", "σ mm", disks, 1000, 240);
   h += fmt::format("<p>{} frames tracked{}.</p>", session.frames.size(),
-                   session.frames.empty() ? "" : fmt::format(", {:.1f} s of video", session.frames.back().t - session.frames.front().t));
+                   session.frames.empty()
+                       ? ""
+                       : fmt::format(", {:.1f} s of video", session.frames.back().t - session.frames.front().t));
   return h;
 }
 
@@ -172,9 +182,10 @@ ReportResult write_game_report(const fs::path& dir, const fs::path& out_html,
   ReportResult result;
   result.warnings = rec.warnings;
   if (game.matches_recorded_log && !*game.matches_recorded_log)
-    result.warnings.push_back((dir / "log.json").string() +
-                              ": differs from the game refereed again from the recording's tracks and inputs; this report "
-                              "shows the game as refereed again");
+    result.warnings.push_back(
+        (dir / "log.json").string() +
+        ": differs from the game refereed again from the recording's tracks and inputs; this report "
+        "shows the game as refereed again");
   result.files_dir = out_html.parent_path() / (out_html.stem().string() + "_files");
   std::error_code ec;
   fs::create_directories(result.files_dir, ec);
@@ -184,8 +195,9 @@ ReportResult write_game_report(const fs::path& dir, const fs::path& out_html,
   std::string body;
   const recording::Recording& s = rec.session;
   body += "<h1>diskref game report</h1>";
-  body += fmt::format("<p class=\"meta\">Recording {} · started {} · diskref {} · tracks from {}{}</p>", html_text(dir.string()),
-                      html_text(s.info.started_utc), html_text(s.provenance.diskref_version.empty() ? "?" : s.provenance.diskref_version),
+  body += fmt::format("<p class=\"meta\">Recording {} · started {} · diskref {} · tracks from {}{}</p>",
+                      html_text(dir.string()), html_text(s.info.started_utc),
+                      html_text(s.provenance.diskref_version.empty() ? "?" : s.provenance.diskref_version),
                       html_text(s.info.tracks_from), s.info.video ? " · video " + html_text(*s.info.video) : "");
   // Players and ships.
   body += "<h2 id=\"players\">Players and ships</h2><p>";
@@ -195,12 +207,14 @@ ReportResult write_game_report(const fs::path& dir, const fs::path& out_html,
 
   // The rulings, turn by turn.
   body += "<h2 id=\"rulings\">The rulings</h2>";
-  body += "<p class=\"legend\"><span><i style=\"background:#c8c8c8\"></i>start</span><span><i style=\"background:#00ffff\"></i>legal "
-          "landing (ghost)</span><span><i style=\"background:#ffdc00\"></i>observed landing</span><span><i "
-          "style=\"background:#50dc50\"></i>where it ended</span><span><i style=\"background:#ffa000\"></i>another disk "
-          "checked</span><span><i style=\"background:#e63c3c\"></i>it counted (contact, overlap, in range)</span><span><i "
-          "style=\"background:#50dc50\"></i>counter read</span><span><i style=\"background:#ffb028\"></i>counter asked "
-          "about</span><span><i style=\"background:#e63c3c\"></i>what it lies on or against</span></p>";
+  body +=
+      "<p class=\"legend\"><span><i style=\"background:#c8c8c8\"></i>start</span><span><i "
+      "style=\"background:#00ffff\"></i>legal "
+      "landing (ghost)</span><span><i style=\"background:#ffdc00\"></i>observed landing</span><span><i "
+      "style=\"background:#50dc50\"></i>where it ended</span><span><i style=\"background:#ffa000\"></i>another disk "
+      "checked</span><span><i style=\"background:#e63c3c\"></i>it counted (contact, overlap, in range)</span><span><i "
+      "style=\"background:#50dc50\"></i>counter read</span><span><i style=\"background:#ffb028\"></i>counter asked "
+      "about</span><span><i style=\"background:#e63c3c\"></i>what it lies on or against</span></p>";
   std::map<std::size_t, std::optional<calib::CameraPose>> poses;  // per settle
   std::map<std::size_t, cv::Mat> stills;
   vision::AprilTagDetector detector;
@@ -212,15 +226,18 @@ ReportResult write_game_report(const fs::path& dir, const fs::path& out_html,
     if (still_file != rec.stills.end()) {
       if (!stills.count(reading)) {
         stills[reading] = cv::imread(still_file->second.string(), cv::IMREAD_COLOR);
-        if (stills[reading].empty()) result.warnings.push_back(still_file->second.string() + ": not a readable image; shown without it");
+        if (stills[reading].empty())
+          result.warnings.push_back(still_file->second.string() + ": not a readable image; shown without it");
         poses[reading] = stills[reading].empty() ? std::nullopt : pose_of_still(stills[reading], game, detector);
         if (!stills[reading].empty() && !poses[reading])
-          result.warnings.push_back(still_file->second.string() + ": the corner markers are not in it: the ruling is drawn from above only");
+          result.warnings.push_back(still_file->second.string() +
+                                    ": the corner markers are not in it: the ruling is drawn from above only");
       }
       if (poses[reading])
-        if (const auto size = draw_ruling_photo(stills[reading], *poses[reading], scene, game.registry, result.files_dir / name)) {
-          html += fmt::format("<img class=\"photo\" src=\"{}/{}\" width=\"{}\" height=\"{}\" alt=\"{}\">", html_text(files_name),
-                              name, size->width, size->height, html_text(alt));
+        if (const auto size =
+                draw_ruling_photo(stills[reading], *poses[reading], scene, game.registry, result.files_dir / name)) {
+          html += fmt::format("<img class=\"photo\" src=\"{}/{}\" width=\"{}\" height=\"{}\" alt=\"{}\">",
+                              html_text(files_name), name, size->width, size->height, html_text(alt));
           ++result.pictures;
           drawn = true;
         }
@@ -237,12 +254,15 @@ ReportResult write_game_report(const fs::path& dir, const fs::path& out_html,
       turn = e.play.turn;
       body += fmt::format("<h2 class=\"turn\">Turn {}</h2>", turn);
     }
-    body += fmt::format("<section class=\"ruling {}\" id=\"entry-{}\" data-entry=\"{}\"><h3>#{} · {:.2f} s{}</h3><p class=\"text\">{}</p>",
-                        referee::entry_tone(e), n, n, n, e.t,
-                        e.kind == referee::Entry::Kind::action
-                            ? fmt::format(" · {}{}", rules::to_string(e.play.step), e.play.phase ? fmt::format(", phase {}", e.play.phase) : "")
-                            : "",
-                        html_text(text.empty() ? std::string(referee::entry_tone(e)) : text));
+    body += fmt::format(
+        "<section class=\"ruling {}\" id=\"entry-{}\" data-entry=\"{}\"><h3>#{} · {:.2f} s{}</h3><p "
+        "class=\"text\">{}</p>",
+        referee::entry_tone(e), n, n, n, e.t,
+        e.kind == referee::Entry::Kind::action
+            ? fmt::format(" · {}{}", rules::to_string(e.play.step),
+                          e.play.phase ? fmt::format(", phase {}", e.play.phase) : "")
+            : "",
+        html_text(text.empty() ? std::string(referee::entry_tone(e)) : text));
     // The damage and criticals as they fell, picked out of the ruling's events.
     if (e.kind == referee::Entry::Kind::action)
       for (const rules::Event& ev : e.play.events)
@@ -252,7 +272,8 @@ ReportResult write_game_report(const fs::path& dir, const fs::path& out_html,
     ++result.rulings;
     const model::TrackFrame snapshot = e.reading < game.settles.size() ? game.settles[e.reading] : model::TrackFrame{};
     if (const std::optional<RulingScene> scene = ruling_scene(e, snapshot))
-      body += pictures(*scene, e.reading, fmt::format("ruling-{:04d}.jpg", n), fmt::format("the table at ruling {}", n));
+      body +=
+          pictures(*scene, e.reading, fmt::format("ruling-{:04d}.jpg", n), fmt::format("the table at ruling {}", n));
     if (e.observed) body += numbers_table(*e.observed);
     // Each drop read from the counters for it: what was read, what was asked, the picture it was read from.
     for (std::size_t k = 0; k < e.drops_read.size(); ++k) {
@@ -263,10 +284,14 @@ ReportResult write_game_report(const fs::path& dir, const fs::path& out_html,
         if (!c.readable && !c.why.empty())
           body += fmt::format("<p class=\"asked\">{}: {}{}</p>", html_text(c.name), html_text(c.why),
                               c.answered ? html_text(" — the referee said: " + referee::counter_label(c)) : "");
-      if (d.overruled_by) body += fmt::format("<p class=\"asked\">The referee's drop (input {}) stood over the reading.</p>", *d.overruled_by);
-      if (!d.corrected.is_null()) body += "<p class=\"asked\">Corrected afterwards: " + html_text(d.corrected.dump()) + "</p>";
+      if (d.overruled_by)
+        body += fmt::format("<p class=\"asked\">The referee's drop (input {}) stood over the reading.</p>",
+                            *d.overruled_by);
+      if (!d.corrected.is_null())
+        body += "<p class=\"asked\">Corrected afterwards: " + html_text(d.corrected.dump()) + "</p>";
       if (const std::optional<RulingScene> scene = drop_scene(d))
-        body += pictures(*scene, d.reading, fmt::format("drop-{:04d}-{}.jpg", n, k), fmt::format("the counters of drop {} at ruling {}", k + 1, n));
+        body += pictures(*scene, d.reading, fmt::format("drop-{:04d}-{}.jpg", n, k),
+                         fmt::format("the counters of drop {} at ruling {}", k + 1, n));
       body += "</div>";
     }
     body += "</section>";
@@ -275,8 +300,12 @@ ReportResult write_game_report(const fs::path& dir, const fs::path& out_html,
 
   // The final state.
   body += "<h2 id=\"final\">The final state</h2>";
-  body += fmt::format("<p>Turn {}, {}{}.</p>", game.final_state.turn, rules::to_string(game.final_state.step),
-                      game.final_state.winner ? fmt::format(": won by {}", html_text(game.final_state.winner->empty() ? "no side" : *game.final_state.winner)) : "");
+  body +=
+      fmt::format("<p>Turn {}, {}{}.</p>", game.final_state.turn, rules::to_string(game.final_state.step),
+                  game.final_state.winner
+                      ? fmt::format(": won by {}",
+                                    html_text(game.final_state.winner->empty() ? "no side" : *game.final_state.winner))
+                      : "");
   body += ships_table(referee::ships_shown(game.final_state, game.data), true);
   for (const std::string& w : game.waiting) body += "<p>Still waiting for: " + html_text(w) + "</p>";
 
@@ -288,8 +317,9 @@ ReportResult write_game_report(const fs::path& dir, const fs::path& out_html,
     for (const std::string& w : result.warnings) warnings += "<li>" + html_text(w) + "</li>";
     warnings += "</ul></div>";
   }
-  const std::string page = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>diskref game report</title><style>" +
-                           std::string(kStyle) + "</style></head><body>" + warnings + body + "</body></html>\n";
+  const std::string page =
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>diskref game report</title><style>" +
+      std::string(kStyle) + "</style></head><body>" + warnings + body + "</body></html>\n";
   // The warnings come first on the page, under the title.
   io::write_file_atomically(out_html, page);
   if (progress) progress(game.log.size(), game.log.size());

@@ -19,8 +19,8 @@
 namespace diskref::report {
 
 struct ReportResult {
-  std::size_t rulings = 0;        // entries shown
-  std::size_t pictures = 0;       // rulings shown with their photo
+  std::size_t rulings = 0;            // entries shown
+  std::size_t pictures = 0;           // rulings shown with their photo
   std::vector<std::string> warnings;  // what the page says is missing or damaged
   std::filesystem::path files_dir;
 };

@@ -29,14 +29,22 @@ struct Look {
 };
 Look look_of(Role role) {
   switch (role) {
-    case Role::start: return {{200, 200, 200}, "#c8c8c8", 2};
-    case Role::ghost: return {{255, 255, 0}, "#00ffff", 1};
-    case Role::landing: return {{0, 220, 255}, "#ffdc00", 2};
-    case Role::end: return {{80, 220, 80}, "#50dc50", 3};
-    case Role::other: return {{0, 160, 255}, "#ffa000", 2};
-    case Role::other_counted: return {{60, 60, 230}, "#e63c3c", 3};
-    case Role::counter_read: return {{80, 220, 80}, "#50dc50", 2};
-    case Role::counter_asked: return {{40, 176, 255}, "#ffb028", 2};
+    case Role::start:
+      return {{200, 200, 200}, "#c8c8c8", 2};
+    case Role::ghost:
+      return {{255, 255, 0}, "#00ffff", 1};
+    case Role::landing:
+      return {{0, 220, 255}, "#ffdc00", 2};
+    case Role::end:
+      return {{80, 220, 80}, "#50dc50", 3};
+    case Role::other:
+      return {{0, 160, 255}, "#ffa000", 2};
+    case Role::other_counted:
+      return {{60, 60, 230}, "#e63c3c", 3};
+    case Role::counter_read:
+      return {{80, 220, 80}, "#50dc50", 2};
+    case Role::counter_asked:
+      return {{40, 176, 255}, "#ffb028", 2};
   }
   return {{255, 255, 255}, "#ffffff", 1};
 }
@@ -86,8 +94,8 @@ std::optional<RulingScene> ruling_scene(const referee::Entry& entry, const model
     if (v.with == "play_area") continue;
     const auto p = pose_in(snapshot, v.with);
     if (!p) continue;
-    scene.items.push_back({v.with, *p, v.call == referee::Call::yes ? Role::other_counted : Role::other,
-                           v.with + ": " + margin_text(v)});
+    scene.items.push_back(
+        {v.with, *p, v.call == referee::Call::yes ? Role::other_counted : Role::other, v.with + ": " + margin_text(v)});
   }
   if (scene.items.empty()) return std::nullopt;
   return scene;
@@ -102,7 +110,8 @@ std::optional<RulingScene> drop_scene(const referee::DropRead& drop) {
     const bool read = c.readable;  // seen, lying flat by itself, and what its face shows is known
     if (!read && !c.why_outline_mm.empty()) scene.lies_against.push_back(c.why_outline_mm);
     // ASCII labels (OpenCV's Hershey fonts draw nothing else).
-    scene.items.push_back({c.name, *c.pose, read ? Role::counter_read : Role::counter_asked, referee::counter_label(c)});
+    scene.items.push_back(
+        {c.name, *c.pose, read ? Role::counter_read : Role::counter_asked, referee::counter_label(c)});
   }
   if (scene.items.empty()) return std::nullopt;
   return scene;
@@ -145,7 +154,8 @@ std::optional<cv::Size> draw_ruling_photo(const cv::Mat& still, const calib::Cam
     return cv::Point(cvRound((q.x - box.x) * k), cvRound((q.y - box.y) * k));
   };
   std::vector<cv::Point> path_px;
-  for (const geom::Vec2& v : scene.path) path_px.push_back(to_picture(calib::image_from_table(pose, cv::Point3d(v.x, v.y, 2.0))));
+  for (const geom::Vec2& v : scene.path)
+    path_px.push_back(to_picture(calib::image_from_table(pose, cv::Point3d(v.x, v.y, 2.0))));
   if (path_px.size() >= 2) cv::polylines(picture, path_px, false, cv::Scalar(255, 255, 255), 2, cv::LINE_AA);
   for (std::size_t i = scene.items.size(); i < outlines.size(); ++i) {
     std::vector<cv::Point> px;
@@ -160,7 +170,8 @@ std::optional<cv::Size> draw_ruling_photo(const cv::Mat& still, const calib::Cam
     if (!scene.items[i].label.empty() && scene.items[i].role != Role::ghost) {
       const cv::Rect r = cv::boundingRect(px);
       const cv::Point at(r.x + r.width + 4, r.y + r.height / 2);
-      cv::putText(picture, scene.items[i].label, at, cv::FONT_HERSHEY_SIMPLEX, 0.55, cv::Scalar(0, 0, 0), 4, cv::LINE_AA);
+      cv::putText(picture, scene.items[i].label, at, cv::FONT_HERSHEY_SIMPLEX, 0.55, cv::Scalar(0, 0, 0), 4,
+                  cv::LINE_AA);
       cv::putText(picture, scene.items[i].label, at, cv::FONT_HERSHEY_SIMPLEX, 0.55, look.bgr, 1, cv::LINE_AA);
     }
   }
@@ -179,7 +190,8 @@ std::string ruling_diagram_svg(const RulingScene& scene, const model::DiskRegist
   for (const RulingScene::Placed& p : scene.items) outlines.push_back(outline_of(p, registry));
   outlines.insert(outlines.end(), scene.lies_against.begin(), scene.lies_against.end());
   for (const std::vector<geom::Vec2>& o : outlines)
-    for (const geom::Vec2& v : o) x0 = std::min(x0, v.x), y0 = std::min(y0, v.y), x1 = std::max(x1, v.x), y1 = std::max(y1, v.y);
+    for (const geom::Vec2& v : o)
+      x0 = std::min(x0, v.x), y0 = std::min(y0, v.y), x1 = std::max(x1, v.x), y1 = std::max(y1, v.y);
   const double pad = 30;
   x0 -= pad, y0 -= pad, x1 += pad, y1 += pad;
   const double side = std::max(x1 - x0, y1 - y0);
@@ -189,18 +201,21 @@ std::string ruling_diagram_svg(const RulingScene& scene, const model::DiskRegist
   const auto X = [&](double x) { return (x - x0) / side * width_px; };
   const auto Y = [&](double y) { return (y1 - y) / side * width_px; };
   std::string svg = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"diagram\" width=\"{0}\" height=\"{0}\" viewBox=\"0 0 {0} {0}\">"
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"diagram\" width=\"{0}\" height=\"{0}\" viewBox=\"0 0 {0} "
+      "{0}\">"
       "<rect width=\"{0}\" height=\"{0}\" fill=\"#1b5e20\"/>",
       width_px);
   // The play area's edges that fall in view.
-  svg += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"none\" stroke=\"#ffffff\" "
-                     "stroke-dasharray=\"6 4\"/>",
-                     X(0), Y(play_area_mm.y), X(play_area_mm.x) - X(0), Y(0) - Y(play_area_mm.y));
+  svg += fmt::format(
+      "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"none\" stroke=\"#ffffff\" "
+      "stroke-dasharray=\"6 4\"/>",
+      X(0), Y(play_area_mm.y), X(play_area_mm.x) - X(0), Y(0) - Y(play_area_mm.y));
   const double mm_per_px = side / width_px;
   // A 50 mm scale bar.
-  svg += fmt::format("<line x1=\"8\" y1=\"{0:.1f}\" x2=\"{1:.1f}\" y2=\"{0:.1f}\" stroke=\"#fff\" stroke-width=\"3\"/>"
-                     "<text x=\"8\" y=\"{2:.1f}\" fill=\"#fff\" font-size=\"11\">50 mm</text>",
-                     width_px - 10.0, 8 + 50 / mm_per_px, width_px - 16.0);
+  svg += fmt::format(
+      "<line x1=\"8\" y1=\"{0:.1f}\" x2=\"{1:.1f}\" y2=\"{0:.1f}\" stroke=\"#fff\" stroke-width=\"3\"/>"
+      "<text x=\"8\" y=\"{2:.1f}\" fill=\"#fff\" font-size=\"11\">50 mm</text>",
+      width_px - 10.0, 8 + 50 / mm_per_px, width_px - 16.0);
   if (scene.path.size() >= 2) {
     std::string points;
     for (const geom::Vec2& v : scene.path) points += fmt::format("{:.1f},{:.1f} ", X(v.x), Y(v.y));
@@ -209,8 +224,8 @@ std::string ruling_diagram_svg(const RulingScene& scene, const model::DiskRegist
   for (std::size_t i = scene.items.size(); i < outlines.size(); ++i) {
     std::string points;
     for (const geom::Vec2& v : outlines[i]) points += fmt::format("{:.1f},{:.1f} ", X(v.x), Y(v.y));
-    svg += fmt::format("<polygon points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\"/>", points, kLiesAgainst.css,
-                       kLiesAgainst.thickness);
+    svg += fmt::format("<polygon points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\"/>", points,
+                       kLiesAgainst.css, kLiesAgainst.thickness);
   }
   for (std::size_t i = 0; i < scene.items.size(); ++i) {
     const Look look = look_of(scene.items[i].role);
@@ -222,8 +237,9 @@ std::string ruling_diagram_svg(const RulingScene& scene, const model::DiskRegist
     const geom::Pose& p = scene.items[i].pose;
     if (scene.items[i].role != Role::ghost) {
       const geom::Vec2 tip{p.position.x + 12 * p.rotation.c, p.position.y + 12 * p.rotation.s};
-      svg += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"2\"/>",
-                         X(p.position.x), Y(p.position.y), X(tip.x), Y(tip.y), look.css);
+      svg += fmt::format(
+          "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"2\"/>",
+          X(p.position.x), Y(p.position.y), X(tip.x), Y(tip.y), look.css);
     }
   }
   svg += "</svg>";

@@ -24,7 +24,16 @@ struct RulingScene {
   struct Placed {
     std::string name;
     geom::Pose pose;
-    enum class Role { start, landing, ghost, end, other, other_counted, counter_read, counter_asked } role = Role::other;
+    enum class Role {
+      start,
+      landing,
+      ghost,
+      end,
+      other,
+      other_counted,
+      counter_read,
+      counter_asked
+    } role = Role::other;
     std::string label;  // e.g. "1" for the first landing, "-3.2 ± 0.4 mm" for a verdict's disk
   };
   std::vector<Placed> items;
@@ -46,7 +55,7 @@ std::optional<cv::Size> draw_ruling_photo(const cv::Mat& still, const calib::Cam
                                           const model::DiskRegistry& registry, const std::filesystem::path& out);
 
 // The top-down diagram: an <svg> element, `width_px` wide, the play area's edge drawn where near.
-std::string ruling_diagram_svg(const RulingScene& scene, const model::DiskRegistry& registry,
-                               geom::Vec2 play_area_mm, int width_px);
+std::string ruling_diagram_svg(const RulingScene& scene, const model::DiskRegistry& registry, geom::Vec2 play_area_mm,
+                               int width_px);
 
 }  // namespace diskref::report

@@ -14,9 +14,15 @@ struct Advice {
   std::string fix;   // what to do: "it is in view: uncover it, or light it evenly" (problems always have one)
 };
 
-inline Advice ok(std::string text) { return {Advice::Level::ok, std::move(text), {}}; }
-inline Advice note(std::string text, std::string fix = {}) { return {Advice::Level::note, std::move(text), std::move(fix)}; }
-inline Advice problem(std::string text, std::string fix) { return {Advice::Level::problem, std::move(text), std::move(fix)}; }
+inline Advice ok(std::string text) {
+  return {Advice::Level::ok, std::move(text), {}};
+}
+inline Advice note(std::string text, std::string fix = {}) {
+  return {Advice::Level::note, std::move(text), std::move(fix)};
+}
+inline Advice problem(std::string text, std::string fix) {
+  return {Advice::Level::problem, std::move(text), std::move(fix)};
+}
 
 inline bool has_problem(const std::vector<Advice>& advice) {
   for (const Advice& a : advice)

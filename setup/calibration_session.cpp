@@ -29,7 +29,8 @@ bool is_tilted(const calib::BoardView& v, cv::Size image) {
   const double f = 0.8 * std::max(image.width, image.height);
   const cv::Matx33d k(f, 0, (image.width - 1) / 2.0, 0, f, (image.height - 1) / 2.0, 0, 0, 1);
   cv::Mat rvec, tvec;
-  if (!cv::solvePnP(v.object_points, v.image_points, k, cv::noArray(), rvec, tvec, false, cv::SOLVEPNP_IPPE)) return false;
+  if (!cv::solvePnP(v.object_points, v.image_points, k, cv::noArray(), rvec, tvec, false, cv::SOLVEPNP_IPPE))
+    return false;
   cv::Matx33d r;
   cv::Rodrigues(rvec, r);
   // The board's normal (its z axis) in the camera frame against the optical axis.
@@ -89,7 +90,9 @@ FrameVerdict CalibrationSession::add_frame(const cv::Mat& gray, const cv::Mat& p
     kept_ = std::move(now);
     v.text = replaced ? "kept instead of a blurrier view of the same place"
                       : fmt::format("kept: view {}{}", kept_.size(),
-                                    static_cast<int>(kept_.size()) < kWantedViews ? fmt::format(" of the {} wanted", kWantedViews) : "");
+                                    static_cast<int>(kept_.size()) < kWantedViews
+                                        ? fmt::format(" of the {} wanted", kWantedViews)
+                                        : "");
     if (is_tilted(candidate->view, image_size_)) v.text += ", tilted";
     update_worst_region();
     v.brief = replaced ? "kept (sharper)" : fmt::format("kept: view {}", kept_.size());
@@ -126,8 +129,12 @@ cv::Mat CalibrationSession::coverage() const {
   cv::Mat map = cv::Mat::zeros(kCoverageRows, kCoverageColumns, CV_32S);
   for (const calib::ViewCandidate& c : kept_)
     for (const cv::Point2f& p : c.view.image_points) {
-      const int col = std::clamp(static_cast<int>(static_cast<double>(p.x) * kCoverageColumns / static_cast<double>(image_size_.width)), 0, kCoverageColumns - 1);
-      const int row = std::clamp(static_cast<int>(static_cast<double>(p.y) * kCoverageRows / static_cast<double>(image_size_.height)), 0, kCoverageRows - 1);
+      const int col = std::clamp(
+          static_cast<int>(static_cast<double>(p.x) * kCoverageColumns / static_cast<double>(image_size_.width)), 0,
+          kCoverageColumns - 1);
+      const int row = std::clamp(
+          static_cast<int>(static_cast<double>(p.y) * kCoverageRows / static_cast<double>(image_size_.height)), 0,
+          kCoverageRows - 1);
       ++map.at<int>(row, col);
     }
   return map;
@@ -141,28 +148,34 @@ std::vector<calib::BoardView> views_of(const std::vector<calib::ViewCandidate>& 
 }
 }  // namespace
 
-double CalibrationSession::area_coverage() const { return calib::image_coverage(views_of(kept_), image_size_); }
-double CalibrationSession::cell_coverage() const { return calib::corner_cell_coverage(views_of(kept_), image_size_, 4); }
+double CalibrationSession::area_coverage() const {
+  return calib::image_coverage(views_of(kept_), image_size_);
+}
+double CalibrationSession::cell_coverage() const {
+  return calib::corner_cell_coverage(views_of(kept_), image_size_, 4);
+}
 
 bool CalibrationSession::ready() const {
   const calib::LensCalibrationOptions o;
-  return views_kept() >= kWantedViews && tilted_views() >= kWantedTiltedViews && area_coverage() >= o.min_area_coverage &&
-         cell_coverage() >= std::max(o.min_cell_coverage, 0.75);
+  return views_kept() >= kWantedViews && tilted_views() >= kWantedTiltedViews &&
+         area_coverage() >= o.min_area_coverage && cell_coverage() >= std::max(o.min_cell_coverage, 0.75);
 }
 
 std::vector<Advice> CalibrationSession::advice(double now_t, bool with_worst_region) const {
   std::vector<Advice> out;
   const std::string board = calib::describe_board(board_);
   if (frames_ > 0 && now_t - std::max(first_t_, last_found_t_) >= kNoBoardSayAfterS)
-    out.push_back(problem(
-        last_found_t_ < 0 ? fmt::format("no board found in {:.0f} s of pictures", now_t - first_t_)
-                          : fmt::format("no board found for {:.0f} s", now_t - last_found_t_),
-        "hold the printed board (" + board + ") in front of the camera, whole, flat and evenly lit (no glare); "
-        "is it the board this kit printed? A chessboard must be seen whole; hold it nearer the camera if its squares "
-        "look tiny"));
-  out.push_back(views_kept() >= kWantedViews ? ok(fmt::format("{} views kept", views_kept()))
-                                              : note(fmt::format("{} of {} views kept", views_kept(), kWantedViews),
-                                                     "hold the board still for a moment in each new place, then move it on"));
+    out.push_back(problem(last_found_t_ < 0 ? fmt::format("no board found in {:.0f} s of pictures", now_t - first_t_)
+                                            : fmt::format("no board found for {:.0f} s", now_t - last_found_t_),
+                          "hold the printed board (" + board +
+                              ") in front of the camera, whole, flat and evenly lit (no glare); "
+                              "is it the board this kit printed? A chessboard must be seen whole; hold it nearer the "
+                              "camera if its squares "
+                              "look tiny"));
+  out.push_back(views_kept() >= kWantedViews
+                    ? ok(fmt::format("{} views kept", views_kept()))
+                    : note(fmt::format("{} of {} views kept", views_kept(), kWantedViews),
+                           "hold the board still for a moment in each new place, then move it on"));
   const int tilted = tilted_views();
   if (views_kept() > 0)
     out.push_back(tilted >= kWantedTiltedViews
@@ -184,7 +197,8 @@ std::vector<Advice> CalibrationSession::advice(double now_t, bool with_worst_reg
       out.push_back(ok("corners seen all over the picture"));
     } else {
       std::string list;
-      for (std::size_t i = 0; i < empty.size(); ++i) list += (i == 0 ? "" : i + 1 == empty.size() ? " and " : ", ") + empty[i];
+      for (std::size_t i = 0; i < empty.size(); ++i)
+        list += (i == 0 ? "" : i + 1 == empty.size() ? " and " : ", ") + empty[i];
       out.push_back(note("no corners yet in the picture's " + list + " (dark cells of the map)",
                          "hold the board there too, its corners close to the picture's edge: the lens bends most at "
                          "the edges"));
@@ -193,8 +207,8 @@ std::vector<Advice> CalibrationSession::advice(double now_t, bool with_worst_reg
   if (with_worst_region && !worst_region_.empty())
     out.push_back(worst_sigma_px_ < 0.5
                       ? ok(fmt::format("the lens is known within {:.2f} px everywhere so far", worst_sigma_px_))
-                      : note(fmt::format("the lens is known worst at the picture's {} so far ({:.1f} px)", worst_region_,
-                                         worst_sigma_px_),
+                      : note(fmt::format("the lens is known worst at the picture's {} so far ({:.1f} px)",
+                                         worst_region_, worst_sigma_px_),
                              "show the board there, its corners close to the picture's edge, held still"));
   if (ready()) out.push_back(ok("enough views to calibrate (more views all over the picture do no harm)"));
   return out;
@@ -222,8 +236,9 @@ Advice explain_calibration(const calib::LensCalibration& c) {
   const std::string fix = "show the board more" + (worst.empty() ? std::string() : " at the picture's " + worst) +
                           ", held still and tilted, then calibrate again";
   if (sigma < 1.0) return note("acceptable: " + known + there, fix);
-  return problem("poor: " + known + there + ": too few views, or the board moved, bent, or was printed at the wrong scale",
-                 fix + "; the board glued flat on card, evenly lit, no glare; check the 100 mm bar of its sheet");
+  return problem(
+      "poor: " + known + there + ": too few views, or the board moved, bent, or was printed at the wrong scale",
+      fix + "; the board glued flat on card, evenly lit, no glare; check the 100 mm bar of its sheet");
 }
 
 }  // namespace diskref::setup

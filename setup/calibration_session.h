@@ -44,7 +44,7 @@ struct FrameVerdict {
   bool accepted = false;
   std::vector<cv::Point2f> corners;  // the board's corners as found (raw pixels), for drawing
   std::string text;                  // "kept: view 7", "not kept: near-duplicate of 1.50 s (...)", "no board found"
-  std::string brief;                 // the same in a few words, to write over the picture: "kept", "not kept: near-duplicate"
+  std::string brief;  // the same in a few words, to write over the picture: "kept", "not kept: near-duplicate"
 };
 
 class CalibrationSession {

@@ -13,7 +13,9 @@
 namespace diskref::setup {
 namespace {
 
-double mean(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size()); }
+double mean(const std::vector<double>& v) {
+  return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+}
 
 double spread(const std::vector<double>& v) {
   if (v.size() < 2) return 0;
@@ -76,7 +78,8 @@ const vision::TrackerResult& DisksCheck::add_frame(const cv::Mat& image, long lo
       const model::DiskSpec& spec = registry_.disks()[i];
       const model::TagSpec* tag = tag_on(spec, now->face);
       if (tag == nullptr) continue;
-      disks_[i].px_per_cell = model::px_per_mm_at(view, *now->x, *now->y, spec.thickness_mm) * tag->size_mm / model::kTagCornerCells;
+      disks_[i].px_per_cell =
+          model::px_per_mm_at(view, *now->x, *now->y, spec.thickness_mm) * tag->size_mm / model::kTagCornerCells;
     }
   }
   // Flips: a rest on the other face than the disk's rest before. The heading read is the new face's
@@ -105,7 +108,8 @@ std::vector<Advice> DisksCheck::advice() const {
   std::vector<Advice> problems, fine;
   std::vector<std::string> unseen, one_face;
   const std::optional<model::CameraPlan> plan =
-      last_.table_pose ? std::optional(model::plan_camera(calib::camera_view(*last_.table_pose), table_, &registry_)) : std::nullopt;
+      last_.table_pose ? std::optional(model::plan_camera(calib::camera_view(*last_.table_pose), table_, &registry_))
+                       : std::nullopt;
   for (std::size_t i = 0; i < disks_.size(); ++i) {
     const DiskSeen& s = disks_[i];
     const model::DiskSpec& spec = registry_.disks()[i];
@@ -113,9 +117,10 @@ std::vector<Advice> DisksCheck::advice() const {
       const model::TagSpec* tag = tag_on(spec, s.seen_down && !s.seen_up ? model::Face::down : model::Face::up);
       const double printed = tag ? s.wrong_size_mm / tag->size_mm : 1.0;
       problems.push_back(problem(
-          fmt::format("{}'s tag reads {:.1f} mm, the registry says {:g} mm: it was printed at {:.0f} % of its size", s.name,
-                      s.wrong_size_mm, tag ? tag->size_mm : 0.0, 100 * printed),
-          "print the kit again at 100 % (no \"fit to page\") and check the 100 mm bar with a ruler; or it is a tag of another "
+          fmt::format("{}'s tag reads {:.1f} mm, the registry says {:g} mm: it was printed at {:.0f} % of its size",
+                      s.name, s.wrong_size_mm, tag ? tag->size_mm : 0.0, 100 * printed),
+          "print the kit again at 100 % (no \"fit to page\") and check the 100 mm bar with a ruler; or it is a tag of "
+          "another "
           "kit"));
     }
     if (!s.seen()) {
@@ -127,10 +132,11 @@ std::vector<Advice> DisksCheck::advice() const {
       if (plan)
         for (const model::PlanProblem& p : model::plan_problems(*plan, table_, &registry_, std::nullopt))
           if (p.problem.find(s.name + " ") != std::string::npos) fix = p.fix;
-      problems.push_back(problem(fmt::format("{}: its tag reads at only {:.2f} px per cell where it lies (spec §2 needs {:g}): "
-                                             "it will be lost now and then",
-                                             s.name, s.px_per_cell, model::kMinPixelsPerCell),
-                                 fix));
+      problems.push_back(
+          problem(fmt::format("{}: its tag reads at only {:.2f} px per cell where it lies (spec §2 needs {:g}): "
+                              "it will be lost now and then",
+                              s.name, s.px_per_cell, model::kMinPixelsPerCell),
+                  fix));
     }
     if (stands_out(s.flip_disagreement_deg)) {
       const model::TagSpec* down = tag_on(spec, model::Face::down);
@@ -139,26 +145,31 @@ std::vector<Advice> DisksCheck::advice() const {
           fmt::format("{}'s down face reads {:.1f} degrees {} its up face (over {} flip{})", s.name, std::fabs(m),
                       m > 0 ? "counter-clockwise of" : "clockwise of", s.flip_disagreement_deg.size(),
                       s.flip_disagreement_deg.size() > 1 ? "s" : ""),
-          down ? fmt::format("glue the down face again, its arrow along the up face's, or set tag {}'s heading_offset_deg "
-                             "to {:.1f} (the screen's \"correct the offsets\", or diskref setup disks --apply-offsets)",
-                             down->id, down->heading_offset_deg - m)
+          down ? fmt::format(
+                     "glue the down face again, its arrow along the up face's, or set tag {}'s heading_offset_deg "
+                     "to {:.1f} (the screen's \"correct the offsets\", or diskref setup disks --apply-offsets)",
+                     down->id, down->heading_offset_deg - m)
                : std::string("glue the down face again, its arrow along the up face's")));
     } else if (!s.flip_disagreement_deg.empty()) {
       fine.push_back(ok(fmt::format("{}: both faces agree to {:.1f} degrees over {} flip{}", s.name,
                                     std::fabs(mean(s.flip_disagreement_deg)), s.flip_disagreement_deg.size(),
                                     s.flip_disagreement_deg.size() > 1 ? "s" : "")));
     }
-    if (s.has_down_tag && !(s.seen_up && s.seen_down)) one_face.push_back(fmt::format("{} ({})", s.name, s.seen_up ? "up" : "down"));
+    if (s.has_down_tag && !(s.seen_up && s.seen_down))
+      one_face.push_back(fmt::format("{} ({})", s.name, s.seen_up ? "up" : "down"));
   }
   if (!one_face.empty()) {
     std::string list;
-    for (std::size_t i = 0; i < one_face.size(); ++i) list += (i == 0 ? "" : i + 1 == one_face.size() ? " and " : ", ") + one_face[i];
-    fine.push_back(note("seen on one face only: " + list,
-                        "flip each over its front edge once: diskref then reads the other face and checks that both agree"));
+    for (std::size_t i = 0; i < one_face.size(); ++i)
+      list += (i == 0 ? "" : i + 1 == one_face.size() ? " and " : ", ") + one_face[i];
+    fine.push_back(
+        note("seen on one face only: " + list,
+             "flip each over its front edge once: diskref then reads the other face and checks that both agree"));
   }
   if (!unseen.empty()) {
     std::string list;
-    for (std::size_t i = 0; i < unseen.size(); ++i) list += (i == 0 ? "" : i + 1 == unseen.size() ? " and " : ", ") + unseen[i];
+    for (std::size_t i = 0; i < unseen.size(); ++i)
+      list += (i == 0 ? "" : i + 1 == unseen.size() ? " and " : ", ") + unseen[i];
     std::string fix = "lay each on the play area, tag up, where the camera sees it";
     // A disk the camera cannot read anywhere is said so, before anyone hunts for it.
     if (plan)
@@ -172,7 +183,8 @@ std::vector<Advice> DisksCheck::advice() const {
   }
   if (!last_.table_pose)
     problems.insert(problems.begin(), problem("the table is not found", "put all four corner markers in the picture"));
-  const int seen = static_cast<int>(std::count_if(disks_.begin(), disks_.end(), [](const DiskSeen& s) { return s.seen(); }));
+  const int seen =
+      static_cast<int>(std::count_if(disks_.begin(), disks_.end(), [](const DiskSeen& s) { return s.seen(); }));
   fine.insert(fine.begin(), ok(fmt::format("{} of {} disks seen", seen, disks_.size())));
   problems.insert(problems.end(), fine.begin(), fine.end());
   return problems;

@@ -36,10 +36,10 @@ struct DiskSeen {
   model::DiskKind kind = model::DiskKind::ship;
   bool seen_up = false, seen_down = false;
   bool has_down_tag = false;
-  std::optional<model::DiskTrack> now;      // the tracker's latest (visible or stale)
-  double px_per_cell = 0;                   // its tag where it lies, from the table pose (0: not yet)
-  int wrong_size = 0;                       // detections refused for their size
-  double wrong_size_mm = 0;                 // the last such detection's fitted size
+  std::optional<model::DiskTrack> now;        // the tracker's latest (visible or stale)
+  double px_per_cell = 0;                     // its tag where it lies, from the table pose (0: not yet)
+  int wrong_size = 0;                         // detections refused for their size
+  double wrong_size_mm = 0;                   // the last such detection's fitted size
   std::vector<double> flip_disagreement_deg;  // down face's heading minus up face's, per flip seen
   bool seen() const { return seen_up || seen_down; }
 };

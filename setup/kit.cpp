@@ -79,7 +79,8 @@ double marker_size_for(const std::optional<model::PinholeCamera>& camera, geom::
     const model::TableSpec table = model::table_with_markers(play_area, size);
     const model::CameraPlan plan = model::plan_camera(model::straight_above_play_area(*camera, table), table, nullptr);
     bool all = true;
-    for (const model::TagReading& t : plan.tags) all = all && t.px_per_cell >= kMarkerReadingMargin * model::kMinPixelsPerCell;
+    for (const model::TagReading& t : plan.tags)
+      all = all && t.px_per_cell >= kMarkerReadingMargin * model::kMinPixelsPerCell;
     if (all) return size;
   }
   return kMaxMarkerMm;
@@ -106,7 +107,8 @@ geom::Vec2 game_play_area(const fs::path& game_file) {
   for (const char* list : {"ships", "terrain"})
     if (auto entries = root.find(list))
       for (std::size_t i = 0; i < entries->size(); ++i)
-        placeholders.push_back(disk_with_tags(entries->at(i).at("id").string(), model::DiskKind::ship, kDefaultShipShape, false, id));
+        placeholders.push_back(
+            disk_with_tags(entries->at(i).at("id").string(), model::DiskKind::ship, kDefaultShipShape, false, id));
   const model::DiskRegistry registry(placeholders);
   rules::InitialStateOptions options;
   options.poses_from_table = true;
@@ -139,8 +141,8 @@ Kit make_kit(const fs::path& game_file, const KitOptions& o) {
       auto entry = ships->at(i);
       auto shape = piece_shape(entry, own ? &*own : nullptr);
       default_ship_shape = default_ship_shape || !shape;
-      disks.push_back(disk_with_tags(entry.at("id").non_empty_string(), model::DiskKind::ship, shape.value_or(kDefaultShipShape),
-                                     true, next_id));
+      disks.push_back(disk_with_tags(entry.at("id").non_empty_string(), model::DiskKind::ship,
+                                     shape.value_or(kDefaultShipShape), true, next_id));
       names.insert(disks.back().name);
     }
   if (auto terrain = root.find("terrain"))
@@ -148,10 +150,11 @@ Kit make_kit(const fs::path& game_file, const KitOptions& o) {
       auto entry = terrain->at(i);
       auto shape = piece_shape(entry, own ? &*own : nullptr);
       if (!shape)
-        entry.fail("terrain \"" + entry.at("id").string() + "\" has no shape: give it \"shape\" (its size is the "
+        entry.fail("terrain \"" + entry.at("id").string() +
+                   "\" has no shape: give it \"shape\" (its size is the "
                    "scenario's, docs/rules.md open parameter 7) so that its disk can be printed");
-      disks.push_back(disk_with_tags(entry.at("id").non_empty_string(), terrain_disk_kind(entry.string_or("kind", "planet")),
-                                     *shape, false, next_id));
+      disks.push_back(disk_with_tags(entry.at("id").non_empty_string(),
+                                     terrain_disk_kind(entry.string_or("kind", "planet")), *shape, false, next_id));
       names.insert(disks.back().name);
     }
 
@@ -180,8 +183,10 @@ Kit make_kit(const fs::path& game_file, const KitOptions& o) {
     auto same = std::find_if(torpedo_shapes.begin(), torpedo_shapes.end(), [&](const auto& t) {
       return model::shape_to_json(t.first) == model::shape_to_json(card->torpedo->shape);
     });
-    if (same == torpedo_shapes.end()) torpedo_shapes.emplace_back(card->torpedo->shape, o.torpedoes_per_ship);
-    else same->second += o.torpedoes_per_ship;
+    if (same == torpedo_shapes.end())
+      torpedo_shapes.emplace_back(card->torpedo->shape, o.torpedoes_per_ship);
+    else
+      same->second += o.torpedoes_per_ship;
   }
   int torpedo_number = 0;
   for (const auto& [shape, count] : torpedo_shapes)
@@ -192,8 +197,8 @@ Kit make_kit(const fs::path& game_file, const KitOptions& o) {
       names.insert(name);
     }
   // The range template (docs/rules.md open parameter 5): "+1 range" lays it twice.
-  disks.push_back(disk_with_tags(name_not_in("range", names), model::DiskKind::template_, setup.data.parameters.range_template,
-                                 false, next_id));
+  disks.push_back(disk_with_tags(name_not_in("range", names), model::DiskKind::template_,
+                                 setup.data.parameters.range_template, false, next_id));
   disks.back().thickness_mm = 1.0;
   disks.back().color_rgb = 0xf0e070;
 
@@ -203,15 +208,17 @@ Kit make_kit(const fs::path& game_file, const KitOptions& o) {
   referee::load_game_file(game_file, kit.table, kit.registry);
 
   if (default_ship_shape)
-    kit.advice.push_back(note(fmt::format("ships without a shape in the game file are the usual disk: {:g} mm across, flats "
-                                          "{:g} mm apart",
-                                          std::get<geom::FlattedCircle>(kDefaultShipShape).diameter_mm,
-                                          std::get<geom::FlattedCircle>(kDefaultShipShape).flat_to_flat_mm),
-                              "if your ships are other disks, give each its \"shape\" in the game file and make the kit again"));
-  kit.advice.push_back(ok(fmt::format("{} disks ({} tags, ids {} to {}), corner markers of {:g} mm, calibration board {}",
-                                      disks.size(), next_id - std::max(o.first_tag_id, model::kCornerMarkerCount),
-                                      std::max(o.first_tag_id, model::kCornerMarkerCount), next_id - 1,
-                                      kit.table.corner_markers[0].size_mm, describe_board(o.board))));
+    kit.advice.push_back(
+        note(fmt::format("ships without a shape in the game file are the usual disk: {:g} mm across, flats "
+                         "{:g} mm apart",
+                         std::get<geom::FlattedCircle>(kDefaultShipShape).diameter_mm,
+                         std::get<geom::FlattedCircle>(kDefaultShipShape).flat_to_flat_mm),
+             "if your ships are other disks, give each its \"shape\" in the game file and make the kit again"));
+  kit.advice.push_back(
+      ok(fmt::format("{} disks ({} tags, ids {} to {}), corner markers of {:g} mm, calibration board {}", disks.size(),
+                     next_id - std::max(o.first_tag_id, model::kCornerMarkerCount),
+                     std::max(o.first_tag_id, model::kCornerMarkerCount), next_id - 1,
+                     kit.table.corner_markers[0].size_mm, describe_board(o.board))));
   if (o.camera) {
     kit.plan = model::plan_camera(model::straight_above_play_area(*o.camera, kit.table), kit.table, &kit.registry);
     kit.advice.push_back(ok(fmt::format("camera {}: {:.2f} mm per pixel, tags from {:.1f} mm read", kit.plan->camera,
@@ -244,13 +251,15 @@ std::vector<cv::Mat> kit_pages(const Kit& kit, const print::SheetOptions& sheet_
                                kit.camera->width_px, kit.camera->height_px, kit.camera->horizontal_fov_deg,
                                kit.camera->height_mm / 10);
   for (const Advice& a : kit.advice)
-    guide.notes.push_back((a.level == Advice::Level::problem ? "PROBLEM: " : "") + a.text + (a.fix.empty() ? "" : " - " + a.fix));
+    guide.notes.push_back((a.level == Advice::Level::problem ? "PROBLEM: " : "") + a.text +
+                          (a.fix.empty() ? "" : " - " + a.fix));
   guide.board = describe_board(kit.board);
   for (const model::DiskSpec& d : kit.registry.disks()) {
     std::string tags;
-    for (const model::TagSpec& t : d.tags) tags += (tags.empty() ? "" : ", ") + std::to_string(t.id) + " " + std::string(to_string(t.face));
-    guide.pieces.push_back(fmt::format("{} ({}): tag{} {}, {:g} mm", d.name, to_string(d.kind), d.tags.size() > 1 ? "s" : "",
-                                       tags, d.tags.front().size_mm));
+    for (const model::TagSpec& t : d.tags)
+      tags += (tags.empty() ? "" : ", ") + std::to_string(t.id) + " " + std::string(to_string(t.face));
+    guide.pieces.push_back(fmt::format("{} ({}): tag{} {}, {:g} mm", d.name, to_string(d.kind),
+                                       d.tags.size() > 1 ? "s" : "", tags, d.tags.front().size_mm));
   }
   guide.next_command = next_command;
   std::vector<cv::Mat> pages;
@@ -264,9 +273,10 @@ std::vector<cv::Mat> kit_pages(const Kit& kit, const print::SheetOptions& sheet_
 KitFiles write_kit(const Kit& kit, const fs::path& dir, const print::SheetOptions& sheet) {
   KitFiles files{dir / "table.json", dir / "disks.json", dir / "kit.pdf", 0};
   const std::string d = dir.string();
-  std::vector<cv::Mat> pages = kit_pages(kit, sheet,
-                                         "diskref ui --setup " + d + " --camera 0 (without a screen: diskref setup calibrate " + d +
-                                             " ..., then setup table and setup disks)");
+  std::vector<cv::Mat> pages =
+      kit_pages(kit, sheet,
+                "diskref ui --setup " + d + " --camera 0 (without a screen: diskref setup calibrate " + d +
+                    " ..., then setup table and setup disks)");
   io::write_file_atomically(files.table, model::table_to_json(kit.table).dump(2) + "\n");
   io::write_file_atomically(files.disks, model::disk_registry_to_json(kit.registry).dump(2) + "\n");
   print::write_pdf(pages, sheet.dpi, files.pdf);

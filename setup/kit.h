@@ -30,7 +30,7 @@ struct KitOptions {
   std::optional<geom::Vec2> play_area_mm;      // default: the game's (its parameters or its table file)
   std::optional<model::PinholeCamera> camera;  // the planned camera: checks every tag, sizes the markers
   int first_tag_id = 10;
-  int torpedoes_per_ship = 3;                  // of each ship that carries torpedoes
+  int torpedoes_per_ship = 3;  // of each ship that carries torpedoes
   print::BoardSpec board = default_kit_board();
 };
 

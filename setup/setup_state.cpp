@@ -2,8 +2,8 @@
 
 #include <cstdio>
 #include <optional>
-#include <utility>
 #include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -18,26 +18,40 @@ namespace fs = std::filesystem;
 
 std::string_view step_key(Step step) {
   switch (step) {
-    case Step::play_area: return "play_area";
-    case Step::camera: return "camera";
-    case Step::kit: return "kit";
-    case Step::calibration: return "calibration";
-    case Step::table: return "table";
-    case Step::disks: return "disks";
-    case Step::done: return "done";
+    case Step::play_area:
+      return "play_area";
+    case Step::camera:
+      return "camera";
+    case Step::kit:
+      return "kit";
+    case Step::calibration:
+      return "calibration";
+    case Step::table:
+      return "table";
+    case Step::disks:
+      return "disks";
+    case Step::done:
+      return "done";
   }
   return "done";
 }
 
 std::string_view step_title(Step step) {
   switch (step) {
-    case Step::play_area: return "Play area";
-    case Step::camera: return "Camera";
-    case Step::kit: return "Kit";
-    case Step::calibration: return "Calibration";
-    case Step::table: return "Table";
-    case Step::disks: return "Disks";
-    case Step::done: return "Ready";
+    case Step::play_area:
+      return "Play area";
+    case Step::camera:
+      return "Camera";
+    case Step::kit:
+      return "Kit";
+    case Step::calibration:
+      return "Calibration";
+    case Step::table:
+      return "Table";
+    case Step::disks:
+      return "Disks";
+    case Step::done:
+      return "Ready";
   }
   return "Ready";
 }
@@ -51,7 +65,8 @@ std::string_view step_purpose(Step step) {
       return "The camera you will use and how high above the table it hangs. From these diskref works out how many "
              "millimetres each pixel covers, which tags it can read, and whether the whole table is in the picture.";
     case Step::kit:
-      return "Everything to print for this game: every ship (both faces, to fold and glue), the torpedoes, terrain, the "
+      return "Everything to print for this game: every ship (both faces, to fold and glue), the torpedoes, terrain, "
+             "the "
              "range template, the corner markers and the calibration board, with the files that describe them.";
     case Step::calibration:
       return "The camera's lens bends straight lines; calibration measures that from the printed board held in front "
@@ -60,7 +75,8 @@ std::string_view step_purpose(Step step) {
       return "Where the table is seen from the camera: found from the four corner markers. The distances between them, "
              "measured through the camera, are checked against the table file.";
     case Step::disks:
-      return "Every disk of the kit laid on the table, each found by its tag at its size and named. A tag too small for "
+      return "Every disk of the kit laid on the table, each found by its tag at its size and named. A tag too small "
+             "for "
              "this camera, printed at the wrong scale or missing is said here, with what to do.";
     case Step::done:
       return "Everything is set up: the files are saved in this folder and the next run starts here.";
@@ -71,7 +87,9 @@ std::string_view step_purpose(Step step) {
 std::string step_summary(Step step, const nlohmann::json& f) {
   // What the file says, read leniently: a figure missing or of another type reads as 0 (the file
   // is checked to be an object per step when read; its figures are only ever shown).
-  auto number = [&](const char* key) { return f.is_object() && f.contains(key) && f[key].is_number() ? f[key].get<double>() : 0.0; };
+  auto number = [&](const char* key) {
+    return f.is_object() && f.contains(key) && f[key].is_number() ? f[key].get<double>() : 0.0;
+  };
   auto pair = [&](const char* key) -> std::optional<std::pair<double, double>> {
     if (!f.is_object() || !f.contains(key) || !f[key].is_array() || f[key].size() != 2 || !f[key][0].is_number() ||
         !f[key][1].is_number())
@@ -83,9 +101,11 @@ std::string step_summary(Step step, const nlohmann::json& f) {
       if (auto a = pair("play_area_mm")) return fmt::format("{:g} x {:g} mm", a->first, a->second);
       return "set";
     case Step::camera:
-      return fmt::format("{:.2f} mm per pixel; tags from {:.1f} mm read", number("mm_per_px"), number("smallest_tag_mm"));
+      return fmt::format("{:.2f} mm per pixel; tags from {:.1f} mm read", number("mm_per_px"),
+                         number("smallest_tag_mm"));
     case Step::kit:
-      return fmt::format("{:g} disks, corner markers of {:g} mm, {:g} pages printed", number("disks"), number("marker_mm"), number("pages"));
+      return fmt::format("{:g} disks, corner markers of {:g} mm, {:g} pages printed", number("disks"),
+                         number("marker_mm"), number("pages"));
     case Step::calibration: {
       const auto size = pair("image_size");
       return fmt::format("lens RMS {:.3f} px over {:g} views{}", number("rms_px"), number("views"),
@@ -96,11 +116,14 @@ std::string step_summary(Step step, const nlohmann::json& f) {
       if (f.is_object() && f.contains("markers") && f["markers"].is_array())
         for (const auto& m : f["markers"])
           if (m.is_number()) markers += (markers.empty() ? "" : ", ") + fmt::format("{:g}", m.get<double>());
-      return fmt::format("fit {:.2f} px, {:.2f} mm from markers {}; marker distances within {:.2f} mm of the table file",
-                         number("fit_px"), number("fit_mm"), markers, number("worst_distance_mm"));
+      return fmt::format(
+          "fit {:.2f} px, {:.2f} mm from markers {}; marker distances within {:.2f} mm of the table file",
+          number("fit_px"), number("fit_mm"), markers, number("worst_distance_mm"));
     }
-    case Step::disks: return fmt::format("{:g} of {:g} disks seen and read", number("seen"), number("disks"));
-    case Step::done: break;
+    case Step::disks:
+      return fmt::format("{:g} of {:g} disks seen and read", number("seen"), number("disks"));
+    case Step::done:
+      break;
   }
   return "";
 }
@@ -134,15 +157,18 @@ print::BoardSpec parse_board_text(const std::string& text) {
   } else if (std::sscanf(text.c_str(), "chessboard:%dx%d:%lf%c", &cols, &rows, &square, &rest) == 3) {
     b = {print::BoardSpec::Type::chessboard, cols, rows, square, 0, 0};
   } else {
-    throw std::invalid_argument("expected charuco:COLSxROWS:SQUARE_MM:MARKER_MM or chessboard:COLSxROWS:SQUARE_MM, not \"" + text + "\"");
+    throw std::invalid_argument(
+        "expected charuco:COLSxROWS:SQUARE_MM:MARKER_MM or chessboard:COLSxROWS:SQUARE_MM, not \"" + text + "\"");
   }
   if (cols > 100 || rows > 100) throw std::invalid_argument("a board of at most 100 x 100, not \"" + text + "\"");
-  if (auto problem = print::board_spec_problem(b); !problem.empty()) throw std::invalid_argument(problem + " (\"" + text + "\")");
+  if (auto problem = print::board_spec_problem(b); !problem.empty())
+    throw std::invalid_argument(problem + " (\"" + text + "\")");
   return b;
 }
 
 std::string board_text(const print::BoardSpec& b) {
-  if (b.type == print::BoardSpec::Type::chessboard) return fmt::format("chessboard:{}x{}:{:g}", b.cols, b.rows, b.square_mm);
+  if (b.type == print::BoardSpec::Type::chessboard)
+    return fmt::format("chessboard:{}x{}:{:g}", b.cols, b.rows, b.square_mm);
   return fmt::format("charuco:{}x{}:{:g}:{:g}", b.cols, b.rows, b.square_mm, b.marker_mm);
 }
 
@@ -179,8 +205,10 @@ SetupState open_setup(const fs::path& dir, const std::optional<fs::path>& game) 
     model::PinholeCamera c;
     c.width_px = model::bounds::image_side_px(r.at(std::size_t{0}));
     c.height_px = model::bounds::image_side_px(r.at(std::size_t{1}));
-    c.horizontal_fov_deg = cam->at("horizontal_fov_deg").number_in(model::bounds::kMinFieldOfViewDeg, model::bounds::kMaxFieldOfViewDeg);
-    c.height_mm = cam->at("height_mm").number_in(model::bounds::kMinCameraHeightMm, model::bounds::kMaxCameraDistanceMm);
+    c.horizontal_fov_deg =
+        cam->at("horizontal_fov_deg").number_in(model::bounds::kMinFieldOfViewDeg, model::bounds::kMaxFieldOfViewDeg);
+    c.height_mm =
+        cam->at("height_mm").number_in(model::bounds::kMinCameraHeightMm, model::bounds::kMaxCameraDistanceMm);
     s.camera = c;
   }
   if (auto b = root.find("board")) {

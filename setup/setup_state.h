@@ -29,7 +29,8 @@
 namespace diskref::setup {
 
 enum class Step { play_area, camera, kit, calibration, table, disks, done };
-inline constexpr Step kAllSteps[] = {Step::play_area, Step::camera, Step::kit, Step::calibration, Step::table, Step::disks};
+inline constexpr Step kAllSteps[] = {Step::play_area,   Step::camera, Step::kit,
+                                     Step::calibration, Step::table,  Step::disks};
 
 std::string_view step_key(Step step);    // "play_area", ... (setup.json)
 std::string_view step_title(Step step);  // "Play area", "Camera", "Kit", "Calibration", "Table", "Disks", "Ready"

@@ -20,7 +20,8 @@ cv::Point2d centre(const calib::MarkerObservation& m) {
 
 std::string ids_text(const std::vector<int>& ids) {
   std::string out;
-  for (std::size_t i = 0; i < ids.size(); ++i) out += (i == 0 ? "" : i + 1 == ids.size() ? " and " : ", ") + std::to_string(ids[i]);
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == ids.size() ? " and " : ", ") + std::to_string(ids[i]);
   return out;
 }
 
@@ -70,20 +71,26 @@ std::vector<Advice> marker_layout_problems(const std::vector<calib::MarkerObserv
           std::rotate(trial.begin(), std::min_element(trial.begin(), trial.end()), trial.end());
           if (trial == expected) {
             const int a = std::min(seen[i], seen[j]), b = std::max(seen[i], seen[j]);
-            swaps.push_back(fmt::format("markers {} and {} (marker {} belongs at the {} corner, marker {} at the {} corner)", a, b,
-                                        a, corner_words(a), b, corner_words(b)));
+            swaps.push_back(
+                fmt::format("markers {} and {} (marker {} belongs at the {} corner, marker {} at the {} corner)", a, b,
+                            a, corner_words(a), b, corner_words(b)));
           }
         }
       std::sort(swaps.begin(), swaps.end(), [](const std::string& x, const std::string& y) { return x > y; });
       std::string fix;
-      if (swaps.size() == 1) fix = "swap " + swaps[0];
-      else if (swaps.size() > 1) fix = "swap " + swaps[0] + ", or " + swaps[1] + ": whichever pair is not where the kit's first page shows";
+      if (swaps.size() == 1)
+        fix = "swap " + swaps[0];
+      else if (swaps.size() > 1)
+        fix = "swap " + swaps[0] + ", or " + swaps[1] + ": whichever pair is not where the kit's first page shows";
       if (fix.empty())
-        fix = "put marker 0 at the near left corner, then 1, 2 and 3 going round counter-clockwise seen from above "
-              "(the kit's first page shows where)";
-      out.push_back(problem("the corner markers are in the wrong corners: going round the table counter-clockwise (seen "
-                            "from above) they read " + order + ", not in order",
-                            fix));
+        fix =
+            "put marker 0 at the near left corner, then 1, 2 and 3 going round counter-clockwise seen from above "
+            "(the kit's first page shows where)";
+      out.push_back(
+          problem("the corner markers are in the wrong corners: going round the table counter-clockwise (seen "
+                  "from above) they read " +
+                      order + ", not in order",
+                  fix));
       return out;  // a turned marker cannot be told while the reference is wrong
     }
   }
@@ -104,22 +111,30 @@ std::vector<Advice> marker_layout_problems(const std::vector<calib::MarkerObserv
   reference /= cv::norm(reference);
   for (const auto& m : markers) {
     cv::Point2d axis = m.corners_px[1] - m.corners_px[0];
-    const double angle = std::atan2(reference.x * axis.y - reference.y * axis.x, reference.dot(axis)) * 180 / std::numbers::pi;
+    const double angle =
+        std::atan2(reference.x * axis.y - reference.y * axis.x, reference.dot(axis)) * 180 / std::numbers::pi;
     if (std::fabs(angle) < kTurnedDeg) continue;
     const int quarter = static_cast<int>(std::lround(angle / 90));
     const std::string by = std::abs(quarter) == 2 ? "half a turn" : "a quarter turn";
     // Positive image angles (y down) turn clockwise as seen from above.
-    out.push_back(problem(fmt::format("corner marker {} is turned {} {} on the table", m.id, by,
-                                      std::abs(quarter) == 2 ? "" : quarter > 0 ? "clockwise" : "counter-clockwise"),
-                          fmt::format("turn marker {} {}so that its card's text reads upright from the near edge, like the "
-                                      "other markers (its right edge towards marker {})",
-                                      m.id, std::abs(quarter) == 2 ? "round " : quarter > 0 ? "back counter-clockwise " : "back clockwise ",
-                                      m.id == 0 || m.id == 3 ? (m.id == 0 ? 1 : 2) : m.id)));
+    out.push_back(
+        problem(fmt::format("corner marker {} is turned {} {} on the table", m.id, by,
+                            std::abs(quarter) == 2 ? ""
+                            : quarter > 0          ? "clockwise"
+                                                   : "counter-clockwise"),
+                fmt::format("turn marker {} {}so that its card's text reads upright from the near edge, like the "
+                            "other markers (its right edge towards marker {})",
+                            m.id,
+                            std::abs(quarter) == 2 ? "round "
+                            : quarter > 0          ? "back counter-clockwise "
+                                                   : "back clockwise ",
+                            m.id == 0 || m.id == 3 ? (m.id == 0 ? 1 : 2) : m.id)));
   }
   return out;
 }
 
-TableCheck::TableCheck(model::TableSpec table, std::optional<calib::CameraModel> lens, const model::DiskRegistry* registry)
+TableCheck::TableCheck(model::TableSpec table, std::optional<calib::CameraModel> lens,
+                       const model::DiskRegistry* registry)
     : table_(std::move(table)), lens_(std::move(lens)), registry_(registry), detector_([] {
         vision::DetectorOptions o;
         o.quad_decimate = 1.0;  // full resolution: the markers must be found even when small
@@ -161,12 +176,14 @@ void TableCheck::add_frame(const cv::Mat& gray) {
   }
 
   std::vector<std::vector<calib::MarkerObservation>> history(frames_.begin(), frames_.end());
-  calib::CameraPoseEstimate estimate = calib::estimate_camera_pose(table_, calib::median_observations(history), lens_, image_size_);
+  calib::CameraPoseEstimate estimate =
+      calib::estimate_camera_pose(table_, calib::median_observations(history), lens_, image_size_);
   if (!estimate.pose) {
     advice_.push_back(problem("no table position yet: " + estimate.problem,
-                              found.size() < 2 ? "put all four corner markers in the picture: flat, uncovered and evenly lit "
-                                                 "(the kit's first page shows where they go)"
-                                               : "check that the markers lie at the corners the kit's first page shows"));
+                              found.size() < 2
+                                  ? "put all four corner markers in the picture: flat, uncovered and evenly lit "
+                                    "(the kit's first page shows where they go)"
+                                  : "check that the markers lie at the corners the kit's first page shows"));
     return;
   }
   pose_ = estimate.pose;
@@ -177,22 +194,24 @@ void TableCheck::add_frame(const cv::Mat& gray) {
     const model::CornerMarker& m = table_.corner_markers[static_cast<std::size_t>(id)];
     const double h = 0.9 * m.size_mm;
     bool inside = true;
-    for (geom::Vec2 c : {m.center_mm + geom::Vec2{-h, -h}, m.center_mm + geom::Vec2{h, h}, m.center_mm + geom::Vec2{-h, h},
-                         m.center_mm + geom::Vec2{h, -h}}) {
+    for (geom::Vec2 c : {m.center_mm + geom::Vec2{-h, -h}, m.center_mm + geom::Vec2{h, h},
+                         m.center_mm + geom::Vec2{-h, h}, m.center_mm + geom::Vec2{h, -h}}) {
       const cv::Point2d p = calib::image_from_table(pose, {c.x, c.y, 0});
       inside = inside && p.x >= 0 && p.y >= 0 && p.x < image_size_.width && p.y < image_size_.height;
     }
     const cv::Point2d p = calib::image_from_table(pose, {m.center_mm.x, m.center_mm.y, 0});
     if (!inside)
-      advice_.push_back(problem(fmt::format("corner marker {} ({} corner) is outside the picture", id, corner_words(id)),
-                                "move or raise the camera until the whole play area and all four markers are in the "
-                                "picture (or move the marker in: the table file puts its centre at " +
-                                    fmt::format("({:g}, {:g}) mm)", m.center_mm.x, m.center_mm.y)));
+      advice_.push_back(
+          problem(fmt::format("corner marker {} ({} corner) is outside the picture", id, corner_words(id)),
+                  "move or raise the camera until the whole play area and all four markers are in the "
+                  "picture (or move the marker in: the table file puts its centre at " +
+                      fmt::format("({:g}, {:g}) mm)", m.center_mm.x, m.center_mm.y)));
     else
-      advice_.push_back(problem(fmt::format("corner marker {} ({} corner) is in the picture (near pixel {:.0f}, {:.0f}) but not read",
-                                            id, corner_words(id), p.x, p.y),
-                                "uncover it, lay it flat and light it evenly (no glare); check that it is marker " +
-                                    std::to_string(id) + " of this kit"));
+      advice_.push_back(
+          problem(fmt::format("corner marker {} ({} corner) is in the picture (near pixel {:.0f}, {:.0f}) but not read",
+                              id, corner_words(id), p.x, p.y),
+                  "uncover it, lay it flat and light it evenly (no glare); check that it is marker " +
+                      std::to_string(id) + " of this kit"));
   }
   // A marker that disagrees with the others is out of place.
   for (int id : pose.markers_missing) {
@@ -201,12 +220,13 @@ void TableCheck::add_frame(const cv::Mat& gray) {
     double off = 0;
     for (const auto& r : pose.marker_residuals)
       if (r.id == id) off = r.rms_mm;
-    advice_.push_back(problem(fmt::format("corner marker {} is not where the table file puts it (about {:.0f} mm off); it "
-                                          "is left out",
-                                          id, off),
-                              fmt::format("put it back at the {} corner, its centre at ({:g}, {:g}) mm in the table's "
-                                          "frame (the kit's first page shows where); tape it down",
-                                          corner_words(id), m.center_mm.x, m.center_mm.y)));
+    advice_.push_back(
+        problem(fmt::format("corner marker {} is not where the table file puts it (about {:.0f} mm off); it "
+                            "is left out",
+                            id, off),
+                fmt::format("put it back at the {} corner, its centre at ({:g}, {:g}) mm in the table's "
+                            "frame (the kit's first page shows where); tape it down",
+                            corner_words(id), m.center_mm.x, m.center_mm.y)));
   }
   // Distances between marker centres against the table file.
   double worst = 0;
@@ -216,12 +236,13 @@ void TableCheck::add_frame(const cv::Mat& gray) {
     worst = std::max(worst, std::fabs(diff));
     if (std::fabs(diff) <= kMarkerDistanceToleranceMm) continue;
     distances_ok = false;
-    advice_.push_back(problem(fmt::format("markers {} and {} are {:.1f} mm apart, the table file says {:.1f} mm ({:+.1f} mm)",
-                                          d.id_a, d.id_b, d.measured_mm, d.expected_mm, diff),
-                              fmt::format("the play area is {:g} x {:g} mm: lay the markers at its corners as the kit's "
-                                          "first page shows; if your play area has another size, set it in the first "
-                                          "step and print the markers again",
-                                          table_.play_area_mm.x, table_.play_area_mm.y)));
+    advice_.push_back(
+        problem(fmt::format("markers {} and {} are {:.1f} mm apart, the table file says {:.1f} mm ({:+.1f} mm)", d.id_a,
+                            d.id_b, d.measured_mm, d.expected_mm, diff),
+                fmt::format("the play area is {:g} x {:g} mm: lay the markers at its corners as the kit's "
+                            "first page shows; if your play area has another size, set it in the first "
+                            "step and print the markers again",
+                            table_.play_area_mm.x, table_.play_area_mm.y)));
   }
   if (distances_ok && !pose.distance_checks.empty())
     advice_.push_back(ok(fmt::format("distances between the markers agree with the table file to {:.1f} mm", worst)));
@@ -230,9 +251,10 @@ void TableCheck::add_frame(const cv::Mat& gray) {
     advice_.push_back(ok(fmt::format("table found: fit {:.2f} px, {:.2f} mm over markers {}", pose.reprojection_rms_px,
                                      pose.reprojection_rms_mm, ids_text(pose.markers_used))));
   else
-    advice_.push_back(problem(fmt::format("the table's fit is poor: {:.1f} px", pose.reprojection_rms_px),
-                              "check that the markers lie flat and that the camera does not move; calibrate the lens if "
-                              "it is not calibrated"));
+    advice_.push_back(
+        problem(fmt::format("the table's fit is poor: {:.1f} px", pose.reprojection_rms_px),
+                "check that the markers lie flat and that the camera does not move; calibrate the lens if "
+                "it is not calibrated"));
   const cv::Vec3d c = pose.camera_center_table();
   const double tilt = std::acos(std::clamp(-pose.rotation(2, 2), -1.0, 1.0)) * 180 / std::numbers::pi;
   advice_.push_back(ok(fmt::format("camera {:.0f} mm above the table, {:.0f} degrees from straight down", c[2], tilt)));
@@ -240,7 +262,8 @@ void TableCheck::add_frame(const cv::Mat& gray) {
     advice_.push_back(note("the camera looks at the table at a slant",
                            "a camera straight above the middle sees the far side as sharply as the near one"));
   if (!pose.lens_calibrated)
-    advice_.push_back(note("no lens calibration: the lens is taken for a plain pinhole", "calibrate the lens first (previous step)"));
+    advice_.push_back(
+        note("no lens calibration: the lens is taken for a plain pinhole", "calibrate the lens first (previous step)"));
 
   ready_ = pose.markers_used.size() >= 3 && distances_ok && fit_ok && missing.size() <= 1 && !has_problem(advice_);
   // What this camera, where it is, reads of the kit (the disks step says it again, disk by disk).
@@ -248,7 +271,8 @@ void TableCheck::add_frame(const cv::Mat& gray) {
   for (const model::PlanProblem& p : model::plan_problems(plan, table_, registry_, std::nullopt))
     advice_.push_back(problem(p.problem, p.fix));
   if (registry_ != nullptr && plan.unreadable().empty())
-    advice_.push_back(ok(fmt::format("every tag of the kit reads from here ({:.2f} mm per pixel at worst)", plan.mm_per_px_worst)));
+    advice_.push_back(
+        ok(fmt::format("every tag of the kit reads from here ({:.2f} mm per pixel at worst)", plan.mm_per_px_worst)));
 }
 
 }  // namespace diskref::setup

@@ -7,9 +7,9 @@
 #include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "engine/random/splitmix64.h"
 #include "simulator/lens_rays.h"
 #include "simulator/supersample_pattern.h"
-#include "engine/random/splitmix64.h"
 
 namespace diskref::simulator {
 namespace {
@@ -117,8 +117,9 @@ bool board_fully_visible(const calib::CameraModel& camera, const cv::Matx33d& ro
   return true;
 }
 
-std::vector<std::pair<cv::Matx33d, cv::Vec3d>> calibration_poses(const calib::CameraModel& camera, const print::BoardSpec& board,
-                                                                 int count, uint64_t seed) {
+std::vector<std::pair<cv::Matx33d, cv::Vec3d>> calibration_poses(const calib::CameraModel& camera,
+                                                                 const print::BoardSpec& board, int count,
+                                                                 uint64_t seed) {
   print::BoardPattern pattern(board);
   random::SplitMix64 rng(seed);
   cv::Rect2d card = pattern.card_mm();
@@ -132,7 +133,8 @@ std::vector<std::pair<cv::Matx33d, cv::Vec3d>> calibration_poses(const calib::Ca
                                  {0.5, 0.2}, {0.5, 0.8}, {0.2, 0.5}, {0.8, 0.5}};
   int attempts = 0;
   while (static_cast<int>(poses.size()) < count) {
-    if (++attempts > 400 * std::max(count, 1)) throw std::invalid_argument("the board cannot be shown whole to this camera");
+    if (++attempts > 400 * std::max(count, 1))
+      throw std::invalid_argument("the board cannot be shown whole to this camera");
     const double* target = kTargets[poses.size() % 9];
     // Shrink the board on the image when tries fail, so that corners of the image are reachable.
     double shrink = 1.0 - 0.5 * std::min(1.0, (attempts % 400) / 200.0);
@@ -148,8 +150,9 @@ std::vector<std::pair<cv::Matx33d, cv::Vec3d>> calibration_poses(const calib::Ca
     cv::Rodrigues(roll_vector, roll_rotation);
     // Identity: the board faces the camera squarely, upright. Tilt it, then turn it in its plane.
     cv::Matx33d rotation = tilt_rotation * roll_rotation;
-    cv::Point2d target_px(target[0] * (camera.image_size.width - 1) + rng.uniform(-0.05, 0.05) * camera.image_size.width,
-                          target[1] * (camera.image_size.height - 1) + rng.uniform(-0.05, 0.05) * camera.image_size.height);
+    cv::Point2d target_px(
+        target[0] * (camera.image_size.width - 1) + rng.uniform(-0.05, 0.05) * camera.image_size.width,
+        target[1] * (camera.image_size.height - 1) + rng.uniform(-0.05, 0.05) * camera.image_size.height);
     auto ray = ray_from_pixel(camera, target_px);
     if (!ray) continue;
     cv::Vec3d direction((*ray)[0], (*ray)[1], 1.0);

@@ -33,19 +33,23 @@ cv::Mat render_board_view(const calib::CameraModel& camera, const cv::Matx33d& r
 // chessboard inner corners in object-point order (row by row from the first inner corner;
 // findChessboardCorners returns this order, or its reverse for a board seen upside down);
 // ChArUco chessboard corners by id.
-std::vector<cv::Point2d> board_corner_truth(const calib::CameraModel& camera, const cv::Matx33d& rotation_camera_from_board,
-                                            const cv::Vec3d& translation_camera_from_board, const print::BoardSpec& board);
+std::vector<cv::Point2d> board_corner_truth(const calib::CameraModel& camera,
+                                            const cv::Matx33d& rotation_camera_from_board,
+                                            const cv::Vec3d& translation_camera_from_board,
+                                            const print::BoardSpec& board);
 
 // `count` varied, plausible calibration poses (camera_from_board) for a camera: the printed side
 // facing the camera, tilted up to ~45 degrees about varied axes, turned up to ~25 degrees in its
 // plane, the whole card in view at different distances, and the board's middle spread over the
 // image, corners included. Deterministic for a seed.
-std::vector<std::pair<cv::Matx33d, cv::Vec3d>> calibration_poses(const calib::CameraModel& camera, const print::BoardSpec& board,
-                                                                 int count, uint64_t seed);
+std::vector<std::pair<cv::Matx33d, cv::Vec3d>> calibration_poses(const calib::CameraModel& camera,
+                                                                 const print::BoardSpec& board, int count,
+                                                                 uint64_t seed);
 
 // Whether the board's whole card is in the image (with `margin_px`) and its printed side faces
 // the camera, at this pose.
 bool board_fully_visible(const calib::CameraModel& camera, const cv::Matx33d& rotation_camera_from_board,
-                         const cv::Vec3d& translation_camera_from_board, const print::BoardPattern& pattern, double margin_px);
+                         const cv::Vec3d& translation_camera_from_board, const print::BoardPattern& pattern,
+                         double margin_px);
 
 }  // namespace diskref::simulator

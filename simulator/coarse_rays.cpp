@@ -13,8 +13,10 @@ CoarseRays::CoarseRays(const CameraRig& rig, int step) : step_(step) {
   cv::parallel_for_(cv::Range(0, rows_), [&](const cv::Range& r) {
     for (int j = r.start; j < r.end; ++j)
       for (int i = 0; i < cols_; ++i) {
-        const auto ray = ray_from_pixel(rig.camera, {static_cast<double>(i * step - step), static_cast<double>(j * step - step)});
-        if (ray) nodes_[static_cast<std::size_t>(j * cols_ + i)] = table_from_camera * cv::Vec3d((*ray)[0], (*ray)[1], 1.0);
+        const auto ray =
+            ray_from_pixel(rig.camera, {static_cast<double>(i * step - step), static_cast<double>(j * step - step)});
+        if (ray)
+          nodes_[static_cast<std::size_t>(j * cols_ + i)] = table_from_camera * cv::Vec3d((*ray)[0], (*ray)[1], 1.0);
       }
   });
 }

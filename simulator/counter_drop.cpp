@@ -30,7 +30,6 @@ cv::Matx33d with_normal(const cv::Vec3d& normal, double heading_deg) {
   return {x[0], y[0], n[0], x[1], y[1], n[1], x[2], y[2], n[2]};
 }
 
-
 // How far below the body's origin its lowest point lies (the lowest rim point of either face).
 double lowest_below_origin(const cv::Matx33d& r, double radius, double thickness) {
   const double spread = radius * std::hypot(r(2, 0), r(2, 1));
@@ -41,10 +40,14 @@ double lowest_below_origin(const cv::Matx33d& r, double radius, double thickness
 
 const char* to_string(CounterRestKind kind) {
   switch (kind) {
-    case CounterRestKind::flat: return "flat";
-    case CounterRestKind::on_disk: return "on a disk";
-    case CounterRestKind::leaning: return "leaning";
-    case CounterRestKind::edge: return "on its edge";
+    case CounterRestKind::flat:
+      return "flat";
+    case CounterRestKind::on_disk:
+      return "on a disk";
+    case CounterRestKind::leaning:
+      return "leaning";
+    case CounterRestKind::edge:
+      return "on its edge";
   }
   return "?";
 }

@@ -30,9 +30,9 @@ json tag(int id, const char* face, double size_mm, double offset_deg) {
 struct Ship {
   const char* name;
   double x, y, heading;
-  double inner_r;  // half its flat-to-flat (or its radius): any counter this close overlaps it
-  double outer_r;  // its bounding radius
-  const char* card;    // its ship card in data/rules (drop_variant_game)
+  double inner_r;    // half its flat-to-flat (or its radius): any counter this close overlaps it
+  double outer_r;    // its bounding radius
+  const char* card;  // its ship card in data/rules (drop_variant_game)
   const char* player;
 };
 const Ship kShips[] = {{"enterprise", 300, 630, 30, 28.6, 31.75, "federation_cruiser", "diana"},
@@ -42,10 +42,16 @@ const Ship kShips[] = {{"enterprise", 300, 630, 30, 28.6, 31.75, "federation_cru
 json registry() {
   const json flatted = {{"type", "flatted_circle"}, {"diameter_mm", 63.5}, {"flat_to_flat_mm", 57.2}};
   json disks = json::array({
-      {{"name", "enterprise"}, {"kind", "ship"}, {"shape", flatted}, {"tags", {tag(10, "up", 24, 0), tag(11, "down", 24, 0)}}},
-      {{"name", "tderet"}, {"kind", "ship"}, {"shape", {{"type", "circle"}, {"diameter_mm", 63.5}}},
+      {{"name", "enterprise"},
+       {"kind", "ship"},
+       {"shape", flatted},
+       {"tags", {tag(10, "up", 24, 0), tag(11, "down", 24, 0)}}},
+      {{"name", "tderet"},
+       {"kind", "ship"},
+       {"shape", {{"type", "circle"}, {"diameter_mm", 63.5}}},
        {"tags", {tag(12, "up", 24, 0), tag(13, "down", 24, 0)}}},
-      {{"name", "ktinga"}, {"kind", "ship"},
+      {{"name", "ktinga"},
+       {"kind", "ship"},
        {"shape", {{"type", "flatted_circle"}, {"diameter_mm", 76.2}, {"flat_to_flat_mm", 68.6}}},
        {"tags", {tag(18, "up", 28, 0), tag(19, "down", 28, 0)}}},
   });
@@ -54,8 +60,10 @@ json registry() {
     up["shows"] = "hit";
     down["shows"] = "critical";
     down["crit"] = kTypes[(i - 1) % 5];
-    disks.push_back({{"name", "counter-" + std::to_string(i)}, {"kind", "counter"},
-                     {"shape", {{"type", "circle"}, {"diameter_mm", 2 * kCounterR}}}, {"tags", {up, down}}});
+    disks.push_back({{"name", "counter-" + std::to_string(i)},
+                     {"kind", "counter"},
+                     {"shape", {{"type", "circle"}, {"diameter_mm", 2 * kCounterR}}},
+                     {"tags", {up, down}}});
   }
   return {{"disks", disks}};
 }
@@ -113,8 +121,10 @@ class DropPlanner {
     } else {
       const int side = rng_.uniform_int(0, 3);
       const double along = rng_.uniform(200, 700), in = 45;
-      centre_ = side == 0 ? std::pair{along, in} : side == 1 ? std::pair{kArea - in, along}
-              : side == 2 ? std::pair{along, kArea - in} : std::pair{in, along};
+      centre_ = side == 0   ? std::pair{along, in}
+                : side == 1 ? std::pair{kArea - in, along}
+                : side == 2 ? std::pair{along, kArea - in}
+                            : std::pair{in, along};
     }
     json counters = json::array();
     for (int i = 0; i < k; ++i) {
@@ -130,7 +140,8 @@ class DropPlanner {
 
  private:
   void shuffle(std::vector<int>& v) {
-    for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[static_cast<std::size_t>(rng_.uniform_int(0, static_cast<int>(i) - 1))]);
+    for (std::size_t i = v.size(); i > 1; --i)
+      std::swap(v[i - 1], v[static_cast<std::size_t>(rng_.uniform_int(0, static_cast<int>(i) - 1))]);
   }
 
   // Whether a counter at (x, y) keeps clear of the ships and the counters lying (but `except`).
@@ -163,7 +174,8 @@ class DropPlanner {
         // On or against the nearest ship.
         const Ship* ship = &kShips[0];
         for (const Ship& s : kShips)
-          if (std::hypot(s.x - centre_.first, s.y - centre_.second) < std::hypot(ship->x - centre_.first, ship->y - centre_.second))
+          if (std::hypot(s.x - centre_.first, s.y - centre_.second) <
+              std::hypot(ship->x - centre_.first, ship->y - centre_.second))
             ship = &s;
         if (std::hypot(ship->x - centre_.first, ship->y - centre_.second) > 150) continue;
         const double a = rng_.uniform(0, kTurn), q = rng_.uniform(-1.6, 0.7);
@@ -179,7 +191,8 @@ class DropPlanner {
         for (std::size_t i = lying.size(); i-- > 0;)
           if (lying[i].level) supports.push_back(&lying[i]);
         if (supports.empty()) continue;
-        const Lying& under = *supports[static_cast<std::size_t>(rng_.uniform_int(0, static_cast<int>(std::min<std::size_t>(supports.size(), 3)) - 1))];
+        const Lying& under = *supports[static_cast<std::size_t>(
+            rng_.uniform_int(0, static_cast<int>(std::min<std::size_t>(supports.size(), 3)) - 1))];
         const double a = rng_.uniform(0, kTurn), d = rng_.uniform(5, 33);
         x = under.x + d * std::cos(a);
         y = under.y + d * std::sin(a);
@@ -221,7 +234,8 @@ json varied_drops(const DropVariant& v) {
   for (int d = 0; d < v.drops; ++d) {
     std::vector<int> available;
     for (int c = 1; c <= kCounters; ++c)
-      if (std::none_of(lying.begin(), lying.end(), [&](const Lying& l) { return l.counter == c; })) available.push_back(c);
+      if (std::none_of(lying.begin(), lying.end(), [&](const Lying& l) { return l.counter == c; }))
+        available.push_back(c);
     const std::size_t before = lying.size();
     json counters = planner.plan(available, lying);
     const auto [cx, cy] = planner.centre();
@@ -231,8 +245,10 @@ json varied_drops(const DropVariant& v) {
     // until it has gone.
     const bool hand = d % 5 == 2;
     if (hand)
-      events.push_back({{"t", std::round((t + 0.75) * 1000) / 1000},
-                        {"hand", {{"at_mm", {cx + 30, cy}}, {"height_mm", 40}, {"enter_s", 0.4}, {"hold_s", 3.0}, {"leave_s", 0.5}}}});
+      events.push_back(
+          {{"t", std::round((t + 0.75) * 1000) / 1000},
+           {"hand",
+            {{"at_mm", {cx + 30, cy}}, {"height_mm", 40}, {"enter_s", 0.4}, {"hold_s", 3.0}, {"leave_s", 0.5}}}});
     t += hand ? 5.6 : 2.6;
     // Gathered: those of earlier drops, and this drop's but now and then a few lying level.
     json gather = json::array();
@@ -247,7 +263,8 @@ json varied_drops(const DropVariant& v) {
       gather.push_back("counter-" + std::to_string(lying[i].counter));
     }
     lying = kept;
-    if (!gather.empty()) events.push_back({{"t", std::round(t * 1000) / 1000}, {"gather", {{"disks", gather}, {"duration_s", 1.0}}}});
+    if (!gather.empty())
+      events.push_back({{"t", std::round(t * 1000) / 1000}, {"gather", {{"disks", gather}, {"duration_s", 1.0}}}});
     t += 1.8;
   }
   json start = json::array();
@@ -261,21 +278,57 @@ json varied_drops(const DropVariant& v) {
           {"surface", {{"mat", v.mat}, {"table", "wood"}}},
           {"start", start},
           {"events", events},
-          {"effects", camera_effects(v.noise_sigma, v.blur_sigma_px, v.vignetting, v.light_gradient, v.exposure, v.shutter)}};
+          {"effects",
+           camera_effects(v.noise_sigma, v.blur_sigma_px, v.vignetting, v.light_gradient, v.exposure, v.shutter)}};
 }
 
 std::vector<DropVariant> standard_drop_variants(const std::filesystem::path& samples) {
   return {
-      {.name = "sample-game-camera", .seed = 1, .camera_height_mm = 1260, .tilt_deg = 5, .horizontal_fov_deg = 78, .k1 = -0.07},
-      {.name = "crowded-tilted-barrel", .seed = 2, .camera_file = (samples / "crowded" / "camera.json").string(),
-       .noise_sigma = 2.5, .blur_sigma_px = 0.6, .vignetting = 0.35, .light_gradient = 0.3, .mat = "cloth"},
-      {.name = "qhd-webcam-high", .seed = 3, .width = 2560, .height = 1440, .camera_height_mm = 1500, .tilt_deg = 8,
-       .horizontal_fov_deg = 78, .k1 = -0.12},
-      {.name = "dim-noisy", .seed = 4, .camera_height_mm = 1250, .tilt_deg = 12, .horizontal_fov_deg = 78, .k1 = -0.1,
-       .exposure = 0.4, .noise_sigma = 3.5},
-      {.name = "soft-uneven-light", .seed = 5, .camera_height_mm = 1350, .tilt_deg = 15, .horizontal_fov_deg = 75,
-       .blur_sigma_px = 1.0, .vignetting = 0.45, .light_gradient = 0.45, .mat = "cloth"},
-      {.name = "low-wide-steep", .seed = 6, .camera_height_mm = 950, .tilt_deg = 28, .horizontal_fov_deg = 95, .k1 = -0.2,
+      {.name = "sample-game-camera",
+       .seed = 1,
+       .camera_height_mm = 1260,
+       .tilt_deg = 5,
+       .horizontal_fov_deg = 78,
+       .k1 = -0.07},
+      {.name = "crowded-tilted-barrel",
+       .seed = 2,
+       .camera_file = (samples / "crowded" / "camera.json").string(),
+       .noise_sigma = 2.5,
+       .blur_sigma_px = 0.6,
+       .vignetting = 0.35,
+       .light_gradient = 0.3,
+       .mat = "cloth"},
+      {.name = "qhd-webcam-high",
+       .seed = 3,
+       .width = 2560,
+       .height = 1440,
+       .camera_height_mm = 1500,
+       .tilt_deg = 8,
+       .horizontal_fov_deg = 78,
+       .k1 = -0.12},
+      {.name = "dim-noisy",
+       .seed = 4,
+       .camera_height_mm = 1250,
+       .tilt_deg = 12,
+       .horizontal_fov_deg = 78,
+       .k1 = -0.1,
+       .exposure = 0.4,
+       .noise_sigma = 3.5},
+      {.name = "soft-uneven-light",
+       .seed = 5,
+       .camera_height_mm = 1350,
+       .tilt_deg = 15,
+       .horizontal_fov_deg = 75,
+       .blur_sigma_px = 1.0,
+       .vignetting = 0.45,
+       .light_gradient = 0.45,
+       .mat = "cloth"},
+      {.name = "low-wide-steep",
+       .seed = 6,
+       .camera_height_mm = 950,
+       .tilt_deg = 28,
+       .horizontal_fov_deg = 95,
+       .k1 = -0.2,
        .shutter = 0.8},
   };
 }
@@ -283,11 +336,15 @@ std::vector<DropVariant> standard_drop_variants(const std::filesystem::path& sam
 json drop_variant_game(const std::filesystem::path& rules_data) {
   json ships = json::array();
   for (const Ship& ship : kShips)
-    ships.push_back({{"id", ship.name}, {"card", ship.card}, {"player", ship.player}, {"speed", 2},
+    ships.push_back({{"id", ship.name},
+                     {"card", ship.card},
+                     {"player", ship.player},
+                     {"speed", 2},
                      {"pose", {{"x", ship.x}, {"y", ship.y}, {"heading", ship.heading}}}});
-  return {{"about", "The ships of a rendered set of drops (simulator/drop_variety.h), for watching its drops on the "
-                    "companion screen: no drop is asked for, so each is read as counters dropped, anywhere on the "
-                    "table"},
+  return {{"about",
+           "The ships of a rendered set of drops (simulator/drop_variety.h), for watching its drops on the "
+           "companion screen: no drop is asked for, so each is read as counters dropped, anywhere on the "
+           "table"},
           {"data", {rules_data.string()}},
           {"drops", {{"mode", "table"}}},
           {"players", {{{"id", "diana"}, {"team", "federation"}}, {{"id", "owen"}, {"team", "romulans"}}}},

@@ -26,7 +26,7 @@ struct DropVariant {
   double camera_height_mm = 1200;
   double tilt_deg = 0;
   double horizontal_fov_deg = 70;
-  double k1 = 0;                // radial distortion (k2 follows as -k1 / 3)
+  double k1 = 0;                 // radial distortion (k2 follows as -k1 / 3)
   std::string camera_file = "";  // a camera.json with camera_from_table (a sample's) instead of the above
   double exposure = 1.0;
   double noise_sigma = 2.0;

@@ -6,7 +6,9 @@
 namespace diskref::simulator {
 namespace {
 
-cv::Vec3d lift(geom::Vec2 p, double z) { return {p.x, p.y, z}; }
+cv::Vec3d lift(geom::Vec2 p, double z) {
+  return {p.x, p.y, z};
+}
 
 void grow(HandShape& hand, const cv::Vec3d& p, double r) {
   for (int k = 0; k < 3; ++k) {
@@ -26,7 +28,7 @@ double ray_capsule(const cv::Vec3d& ro, const cv::Vec3d& rd, const Capsule& c) {
   if (h >= 0.0 && a > 1e-12) {
     double t = (-b - std::sqrt(h)) / a;
     double y = baoa + t * bard;
-    if (y > 0.0 && y < baba) return t;  // body
+    if (y > 0.0 && y < baba) return t;          // body
     cv::Vec3d oc = (y <= 0.0) ? oa : ro - c.b;  // caps
     b = rd.dot(oc);
     cc = oc.dot(oc) - c.radius * c.radius;
@@ -63,7 +65,9 @@ double segment_distance_2d(double px, double py, const cv::Vec3d& a, const cv::V
   return std::sqrt(dx * dx + dy * dy);
 }
 
-double penumbra_at(double height_above) { return 6.0 + 0.18 * height_above; }
+double penumbra_at(double height_above) {
+  return 6.0 + 0.18 * height_above;
+}
 
 // Quick rejection of a ray that passes farther than `radius` from `center`.
 bool ray_misses_sphere(const cv::Vec3d& origin, const cv::Vec3d& direction, const cv::Vec3d& center, double radius) {
@@ -80,8 +84,8 @@ HandShape make_hand(const HandPose& pose) {
   hand.min_corner = cv::Vec3d(1e18, 1e18, 1e18);
   hand.max_corner = cv::Vec3d(-1e18, -1e18, -1e18);
   double a = pose.finger_heading_deg * std::numbers::pi / 180;
-  geom::Vec2 f{std::cos(a), std::sin(a)};   // towards the fingertips
-  geom::Vec2 l{-f.y, f.x};                  // to the hand's left (the thumb of a right hand, palm down)
+  geom::Vec2 f{std::cos(a), std::sin(a)};  // towards the fingertips
+  geom::Vec2 l{-f.y, f.x};                 // to the hand's left (the thumb of a right hand, palm down)
   double z0 = pose.palm_height_mm;
   geom::Vec2 p = pose.palm_mm;
 
@@ -127,7 +131,9 @@ HandShape make_hand(const HandPose& pose) {
   return hand;
 }
 
-int part_count(const HandShape& hand) { return static_cast<int>(hand.capsules.size() + hand.ellipsoids.size()); }
+int part_count(const HandShape& hand) {
+  return static_cast<int>(hand.capsules.size() + hand.ellipsoids.size());
+}
 
 void part_bounds(const HandShape& hand, int part, cv::Vec3d& lo, cv::Vec3d& hi) {
   auto n = static_cast<int>(hand.capsules.size());

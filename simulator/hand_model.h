@@ -42,7 +42,7 @@ struct HandPose {
   geom::Vec2 palm_mm;
   double palm_height_mm = 40;
   double finger_heading_deg = 90;
-  cv::Vec3f skin{0.42f, 0.55f, 0.75f};     // linear BGR
+  cv::Vec3f skin{0.42f, 0.55f, 0.75f};  // linear BGR
   cv::Vec3f sleeve{0.35f, 0.22f, 0.12f};
 };
 

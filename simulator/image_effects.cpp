@@ -13,8 +13,10 @@
 namespace diskref::simulator {
 
 std::string image_effects_problem(const ImageEffects& e) {
-  if (!(std::isfinite(e.noise_sigma) && e.noise_sigma >= 0 && e.noise_sigma <= 64)) return "noise_sigma must be in [0, 64]";
-  if (!(std::isfinite(e.blur_sigma_px) && e.blur_sigma_px >= 0 && e.blur_sigma_px <= 20)) return "blur_sigma_px must be in [0, 20]";
+  if (!(std::isfinite(e.noise_sigma) && e.noise_sigma >= 0 && e.noise_sigma <= 64))
+    return "noise_sigma must be in [0, 64]";
+  if (!(std::isfinite(e.blur_sigma_px) && e.blur_sigma_px >= 0 && e.blur_sigma_px <= 20))
+    return "blur_sigma_px must be in [0, 20]";
   if (!(std::isfinite(e.vignetting) && e.vignetting >= 0 && e.vignetting <= 1)) return "vignetting must be in [0, 1]";
   if (!(std::isfinite(e.light_gradient) && e.light_gradient >= 0 && e.light_gradient <= 1))
     return "light_gradient must be in [0, 1]";

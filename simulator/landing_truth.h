@@ -18,7 +18,8 @@ namespace diskref::simulator {
 class LandingTruth {
  public:
   // `frame_count` frames at `fps`; the timeline, model and truth must outlive this.
-  LandingTruth(const Timeline& timeline, const SceneModel& model, const GroundTruth& truth, double fps, int frame_count);
+  LandingTruth(const Timeline& timeline, const SceneModel& model, const GroundTruth& truth, double fps,
+               int frame_count);
 
   // The landings that belong to frame `frame`.
   std::vector<model::Landing> landings_of_frame(int frame) const;

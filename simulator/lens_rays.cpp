@@ -43,7 +43,7 @@ void distort(const Lens& l, double x, double y, double& xd, double& yd, cv::Matx
     const double dden = l.k4 + r2 * (2 * l.k5 + 3 * l.k6 * r2);
     const double dradial_dr2 = (dnum * denominator - numerator * dden) / (denominator * denominator);
     const double prism_x = l.s1 + 2 * l.s2 * r2, prism_y = l.s3 + 2 * l.s4 * r2;  // d/dr2 of the thin prism terms
-    cv::Matx22d undistorted;  // d(xp, yp) / d(x, y)
+    cv::Matx22d undistorted;                                                      // d(xp, yp) / d(x, y)
     undistorted(0, 0) = radial + 2 * x * x * dradial_dr2 + 2 * l.p1 * y + 6 * l.p2 * x + 2 * x * prism_x;
     undistorted(0, 1) = 2 * x * y * dradial_dr2 + 2 * l.p1 * x + 2 * l.p2 * y + 2 * y * prism_x;
     undistorted(1, 0) = 2 * x * y * dradial_dr2 + 2 * l.p1 * x + 2 * l.p2 * y + 2 * x * prism_y;
@@ -101,8 +101,9 @@ RayGrid::RayGrid(const calib::CameraModel& camera)
     for (int gv = rows.start; gv < rows.end; ++gv) {
       for (int gu = 0; gu < grid_w_; ++gu) {
         auto r = ray_from_pixel(camera_, {gu - 1.0, gv - 1.0});
-        if (r) grid_[static_cast<std::size_t>(gv) * static_cast<std::size_t>(grid_w_) + static_cast<std::size_t>(gu)] =
-            cv::Vec2f(static_cast<float>((*r)[0]), static_cast<float>((*r)[1]));
+        if (r)
+          grid_[static_cast<std::size_t>(gv) * static_cast<std::size_t>(grid_w_) + static_cast<std::size_t>(gu)] =
+              cv::Vec2f(static_cast<float>((*r)[0]), static_cast<float>((*r)[1]));
       }
     }
   });

@@ -5,8 +5,8 @@
 // (OpenCV's: x right, y down, z forward) and intersected with the scene. Rays are written as
 // normalized undistorted coordinates (x/z, y/z); pixels are raw (distorted) image points in
 // OpenCV's convention (pixel centres at integer coordinates). The lens model is OpenCV's pinhole
-// with any of its distortion models (4..14 coefficients, spec §7), so a point rendered here projects back exactly through
-// cv::projectPoints.
+// with any of its distortion models (4..14 coefficients, spec §7), so a point rendered here projects back exactly
+// through cv::projectPoints.
 
 #include <cmath>
 #include <optional>
@@ -42,9 +42,11 @@ class RayGrid {
     int iu = static_cast<int>(gu), iv = static_cast<int>(gv);
     if (iu < 0 || iv < 0 || iu >= grid_w_ - 1 || iv >= grid_h_ - 1) return false;
     double fu = gu - iu, fv = gv - iv;
-    const cv::Vec2f* p = &grid_[static_cast<std::size_t>(iv) * static_cast<std::size_t>(grid_w_) + static_cast<std::size_t>(iu)];
+    const cv::Vec2f* p =
+        &grid_[static_cast<std::size_t>(iv) * static_cast<std::size_t>(grid_w_) + static_cast<std::size_t>(iu)];
     const cv::Vec2f* q = p + grid_w_;
-    if (!(std::isfinite(p[0][0]) && std::isfinite(p[1][0]) && std::isfinite(q[0][0]) && std::isfinite(q[1][0]))) return false;
+    if (!(std::isfinite(p[0][0]) && std::isfinite(p[1][0]) && std::isfinite(q[0][0]) && std::isfinite(q[1][0])))
+      return false;
     auto d = [](float f) { return static_cast<double>(f); };
     x = (1 - fv) * ((1 - fu) * d(p[0][0]) + fu * d(p[1][0])) + fv * ((1 - fu) * d(q[0][0]) + fu * d(q[1][0]));
     y = (1 - fv) * ((1 - fu) * d(p[0][1]) + fu * d(p[1][1])) + fv * ((1 - fu) * d(q[0][1]) + fu * d(q[1][1]));

@@ -51,7 +51,8 @@ std::vector<std::uint8_t> exif_block(const PhoneExif& exif) {
   if (exif.focal_length_mm) {
     // Hundredths of a millimetre, as phones write it (e.g. 6.86 mm = 686/100).
     const ExifRational r{static_cast<ExifLong>(std::lround(*exif.focal_length_mm * 100)), 100};
-    exif_set_rational(add_entry(data.get(), EXIF_IFD_EXIF, EXIF_TAG_FOCAL_LENGTH, EXIF_FORMAT_RATIONAL, 1)->data, kOrder, r);
+    exif_set_rational(add_entry(data.get(), EXIF_IFD_EXIF, EXIF_TAG_FOCAL_LENGTH, EXIF_FORMAT_RATIONAL, 1)->data,
+                      kOrder, r);
   }
   if (exif.focal_length_35mm)
     add_short(data.get(), EXIF_IFD_EXIF, EXIF_TAG_FOCAL_LENGTH_IN_35MM_FILM, *exif.focal_length_35mm);
@@ -65,10 +66,12 @@ std::vector<std::uint8_t> exif_block(const PhoneExif& exif) {
 }
 
 std::vector<std::uint8_t> with_exif(std::span<const std::uint8_t> jpeg, const PhoneExif& exif) {
-  if (jpeg.size() < 4 || jpeg[0] != 0xFF || jpeg[1] != 0xD8) throw std::invalid_argument("with_exif: not a JPEG (no SOI)");
+  if (jpeg.size() < 4 || jpeg[0] != 0xFF || jpeg[1] != 0xD8)
+    throw std::invalid_argument("with_exif: not a JPEG (no SOI)");
   std::size_t rest = 2;
   // Skip an APP0 (JFIF) segment: a phone's file carries EXIF in its place.
-  if (jpeg[2] == 0xFF && jpeg[3] == 0xE0 && jpeg.size() >= 6) rest = 4 + (static_cast<std::size_t>(jpeg[4]) << 8 | jpeg[5]);
+  if (jpeg[2] == 0xFF && jpeg[3] == 0xE0 && jpeg.size() >= 6)
+    rest = 4 + (static_cast<std::size_t>(jpeg[4]) << 8 | jpeg[5]);
   const std::vector<std::uint8_t> block = exif_block(exif);
   const std::size_t length = block.size() + 2;  // the segment's length counts its own two bytes
   if (length > 0xFFFF) throw std::runtime_error("EXIF block larger than one APP1 segment");

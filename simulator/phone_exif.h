@@ -13,9 +13,9 @@
 namespace diskref::simulator {
 
 struct PhoneExif {
-  std::optional<double> focal_length_mm;    // FocalLength (the real lens's)
-  std::optional<int> focal_length_35mm;     // FocalLengthIn35mmFilm (whole millimetres, as EXIF keeps it)
-  int orientation = 1;                      // 1..8
+  std::optional<double> focal_length_mm;  // FocalLength (the real lens's)
+  std::optional<int> focal_length_35mm;   // FocalLengthIn35mmFilm (whole millimetres, as EXIF keeps it)
+  int orientation = 1;                    // 1..8
   std::string make = "diskref";
   std::string model = "simulated phone";
 };

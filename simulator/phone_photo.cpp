@@ -47,7 +47,8 @@ struct Stage {
 };
 
 std::unique_ptr<Stage> stage_of(const PhoneScene& scene, const PhoneShot& shot) {
-  auto stage = std::unique_ptr<Stage>(new Stage{TableSurface(scene.table, scene.surface, kTexelsPerMm, scene.seed), {}, {}, phone_rig(shot)});
+  auto stage = std::unique_ptr<Stage>(
+      new Stage{TableSurface(scene.table, scene.surface, kTexelsPerMm, scene.seed), {}, {}, phone_rig(shot)});
   stage->model.surface = &stage->surface;
   for (const model::DiskSpec& spec : scene.registry.disks()) stage->model.disks.emplace_back(spec);
   for (const PlacedDisk& placed : scene.disks) {
@@ -69,7 +70,7 @@ cv::Mat camera_picture(const Stage& stage, const PhoneShot& shot) {
                  cv::BORDER_REPLICATE);
   ImageEffects effects;
   effects.noise_sigma = shot.noise_sigma;
-  effects.vignetting = 0.15;   // what a phone's lens-shading correction leaves
+  effects.vignetting = 0.15;      // what a phone's lens-shading correction leaves
   effects.light_gradient = 0.15;  // a room's light
   effects.supersample = 1;
   return finish_frame(radiance, effects, shot.seed);
@@ -91,7 +92,8 @@ CameraRig phone_rig(const PhoneShot& shot) {
   rig.camera.camera_matrix = {f, 0, (size.width - 1) / 2.0, 0, f, (size.height - 1) / 2.0, 0, 0, 1};
   rig.camera.dist_coeffs = {shot.k1, shot.k2, 0, 0, 0};
   const double height = shot.distance_mm * std::cos(shot.tilt_deg * std::numbers::pi / 180);
-  look_at_table(height, shot.tilt_deg, shot.yaw_deg, {shot.look_at_mm.x, shot.look_at_mm.y}, rig.rotation, rig.translation);
+  look_at_table(height, shot.tilt_deg, shot.yaw_deg, {shot.look_at_mm.x, shot.look_at_mm.y}, rig.rotation,
+                rig.translation);
   // The roll turns the camera about its own optical axis: its centre stays where it is.
   const double r = shot.roll_deg * std::numbers::pi / 180;
   const cv::Matx33d roll(std::cos(r), -std::sin(r), 0, std::sin(r), std::cos(r), 0, 0, 0, 1);
@@ -125,7 +127,8 @@ PhonePhoto take_phone_photo(const PhoneScene& scene, const PhoneShot& shot) {
   for (std::size_t i = 0; i < scene.disks.size(); ++i) {
     const PlacedDisk& placed = scene.disks[i];
     const DiskInstant& d = stage->instant.disks[i];
-    PhotoDiskTruth t{placed.name, placed.x, placed.y, placed.heading, placed.face, truth.tag_visible(stage->instant, d), 0, {}};
+    PhotoDiskTruth t{placed.name, placed.x, placed.y, placed.heading, placed.face, truth.tag_visible(stage->instant, d),
+                     0,           {}};
     const std::vector<cv::Point3d> corners = truth.tag_corners(d);
     if (corners.size() == 4) {
       for (std::size_t k = 0; k < 4; ++k) t.tag_corners_px[k] = pixel_of(stage->rig, corners[k]);

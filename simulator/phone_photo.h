@@ -25,21 +25,21 @@ namespace diskref::simulator {
 
 // How the phone is held and what it writes.
 struct PhoneShot {
-  double megapixels = 12;        // the sensor's pixel count; 4:3 (landscape as the sensor reads)
-  double focal_35mm = 26;        // the lens's 35 mm equivalent focal length
-  double crop_factor = 4.0;      // 35 mm diagonal / the sensor's diagonal (EXIF FocalLength = focal_35mm / crop)
-  double k1 = 0.01, k2 = -0.005; // radial distortion left after the phone's own correction
-  double tilt_deg = 40;          // optical axis from vertical
-  double distance_mm = 500;      // from the camera to the point it looks at on the table
-  double yaw_deg = 90;           // where the image's up points on the table (camera_rig.h, look_at_table)
-  double roll_deg = 0;           // turn of the phone about its optical axis
-  cv::Point2d look_at_mm{0, 0};  // the table point at the image's centre
+  double megapixels = 12;         // the sensor's pixel count; 4:3 (landscape as the sensor reads)
+  double focal_35mm = 26;         // the lens's 35 mm equivalent focal length
+  double crop_factor = 4.0;       // 35 mm diagonal / the sensor's diagonal (EXIF FocalLength = focal_35mm / crop)
+  double k1 = 0.01, k2 = -0.005;  // radial distortion left after the phone's own correction
+  double tilt_deg = 40;           // optical axis from vertical
+  double distance_mm = 500;       // from the camera to the point it looks at on the table
+  double yaw_deg = 90;            // where the image's up points on the table (camera_rig.h, look_at_table)
+  double roll_deg = 0;            // turn of the phone about its optical axis
+  cv::Point2d look_at_mm{0, 0};   // the table point at the image's centre
   int jpeg_quality = 90;
-  bool exif_focal_length = true; // whether the EXIF block carries FocalLength and FocalLengthIn35mmFilm
-  int exif_orientation = 1;      // 1 (stored upright) or 6 (the phone held upright: stored turned, EXIF says so)
-  double blur_length_px = 2;     // the hand's shake during the exposure: a straight smear this long
-  double blur_angle_deg = 0;     // its direction in the stored image (0 = along +u, 90 = along +v)
-  double noise_sigma = 2;        // sensor noise, 8-bit grey levels
+  bool exif_focal_length = true;  // whether the EXIF block carries FocalLength and FocalLengthIn35mmFilm
+  int exif_orientation = 1;       // 1 (stored upright) or 6 (the phone held upright: stored turned, EXIF says so)
+  double blur_length_px = 2;      // the hand's shake during the exposure: a straight smear this long
+  double blur_angle_deg = 0;      // its direction in the stored image (0 = along +u, 90 = along +v)
+  double noise_sigma = 2;         // sensor noise, 8-bit grey levels
   uint64_t seed = 1;
 };
 
@@ -66,14 +66,14 @@ struct PhotoDiskTruth {
   std::string name;
   double x = 0, y = 0, heading = 0;  // table frame, the disk's true pose
   model::Face face = model::Face::up;
-  bool in_view = false;              // its visible tag wholly in the picture and uncovered
-  double tag_px = 0;                 // the tag's mean side (detector corners) in the stored image
+  bool in_view = false;                         // its visible tag wholly in the picture and uncovered
+  double tag_px = 0;                            // the tag's mean side (detector corners) in the stored image
   std::array<cv::Point2d, 4> tag_corners_px{};  // apriltag's corner order, the stored image's pixels
 };
 
 struct PhonePhoto {
-  std::vector<std::uint8_t> jpeg;  // the file as the phone writes it
-  CameraRig rig;                   // the true camera (of the stored, not the EXIF-turned, image)
+  std::vector<std::uint8_t> jpeg;     // the file as the phone writes it
+  CameraRig rig;                      // the true camera (of the stored, not the EXIF-turned, image)
   std::vector<PhotoDiskTruth> disks;  // in the scene's order
 };
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include <opencv2/calib3d.hpp>
 #include <nlohmann/json.hpp>
+#include <opencv2/calib3d.hpp>
 
 #include "engine/io/input_error.h"
 #include "engine/model/bounds.h"
@@ -30,7 +30,9 @@ std::filesystem::path resolve(const std::filesystem::path& base_dir, const std::
   return p.is_absolute() ? p : base_dir / p;
 }
 
-model::Face read_face(const io::JsonCursor& c) { return *model::face_from_string(c.one_of({"up", "down"})); }
+model::Face read_face(const io::JsonCursor& c) {
+  return *model::face_from_string(c.one_of({"up", "down"}));
+}
 
 ArmDirection parse_arm(const io::JsonCursor& parent, std::string_view key) {
   auto c = parent.find(key);
@@ -59,8 +61,8 @@ void parse_camera(const io::JsonCursor& c, const model::TableSpec& table, Camera
   rig.camera.image_size = size;
   if (auto k = c.find("camera_matrix")) {
     if (c.has("horizontal_fov_deg")) c.fail("give either camera_matrix or horizontal_fov_deg, not both");
-    nlohmann::json model = {{"image_size", {size.width, size.height}}, {"camera_matrix", k->json()},
-                            {"dist_coeffs", {0, 0, 0, 0, 0}}};
+    nlohmann::json model = {
+        {"image_size", {size.width, size.height}}, {"camera_matrix", k->json()}, {"dist_coeffs", {0, 0, 0, 0, 0}}};
     try {
       rig.camera.camera_matrix = calib::parse_camera_model(io::JsonCursor(model, c.file(), c.path())).camera_matrix;
     } catch (const io::InputError& e) {
@@ -73,13 +75,15 @@ void parse_camera(const io::JsonCursor& c, const model::TableSpec& table, Camera
   if (auto d = c.find("dist_coeffs")) {
     // Any of OpenCV's models (4, 5, 8, 12 or 14 coefficients), as a camera file may hold.
     const std::size_t count = d->size();
-    if (std::find(calib::kDistortionCounts.begin(), calib::kDistortionCounts.end(), count) == calib::kDistortionCounts.end())
+    if (std::find(calib::kDistortionCounts.begin(), calib::kDistortionCounts.end(), count) ==
+        calib::kDistortionCounts.end())
       d->fail("must hold 4, 5, 8, 12 or 14 numbers (OpenCV's k1 k2 p1 p2 [k3 [k4 k5 k6 [s1 s2 s3 s4 [tx ty]]]])");
     rig.camera.dist_coeffs = d->numbers(count);
     const auto& k = rig.camera;
     if (std::fabs(k.coefficient(0)) > 1.5 || std::fabs(k.coefficient(1)) > 3 || std::fabs(k.coefficient(2)) > 0.1 ||
         std::fabs(k.coefficient(3)) > 0.1 || std::fabs(k.coefficient(4)) > 5)
-      d->fail("distortion coefficients out of the range of real lenses (|k1| <= 1.5, |k2| <= 3, |p| <= 0.1, |k3| <= 5)");
+      d->fail(
+          "distortion coefficients out of the range of real lenses (|k1| <= 1.5, |k2| <= 3, |p| <= 0.1, |k3| <= 5)");
     if (std::string problem = calib::camera_model_problem(rig.camera); problem.rfind("dist_coeffs: ", 0) == 0)
       d->fail(problem.substr(13));
   }
@@ -107,7 +111,8 @@ void parse_camera(const io::JsonCursor& c, const model::TableSpec& table, Camera
     geom::Vec2 look_at = table.play_area_mm / 2;
     if (auto l = pose.find("look_at_mm")) {
       l->numbers(2);
-      look_at = {model::bounds::coordinate_mm(l->at(std::size_t{0})), model::bounds::coordinate_mm(l->at(std::size_t{1}))};
+      look_at = {model::bounds::coordinate_mm(l->at(std::size_t{0})),
+                 model::bounds::coordinate_mm(l->at(std::size_t{1}))};
     }
     look_at_table(height, tilt, yaw, look_at, rig.rotation, rig.translation);
   }
@@ -197,8 +202,10 @@ BoardEvent parse_board(const io::JsonCursor& c, const CameraRig& rig) {
     b.board.marker_mm = model::bounds::size_mm(c.at("marker_mm"));
     if (auto d = c.find("dictionary")) {
       std::string name = d->non_empty_string();
-      auto it = std::find_if(std::begin(kDictionaries), std::end(kDictionaries), [&](const auto& n) { return name == n.name; });
-      if (it == std::end(kDictionaries)) d->fail("unknown ArUco dictionary \"" + name + "\" (DICT_4X4_50 ... DICT_7X7_50)");
+      auto it = std::find_if(std::begin(kDictionaries), std::end(kDictionaries),
+                             [&](const auto& n) { return name == n.name; });
+      if (it == std::end(kDictionaries))
+        d->fail("unknown ArUco dictionary \"" + name + "\" (DICT_4X4_50 ... DICT_7X7_50)");
       b.board.aruco_dictionary = it->id;
     }
   }
@@ -246,14 +253,16 @@ DropEvent parse_drop(const io::JsonCursor& a, const model::DiskRegistry& reg) {
     c.allow_only({"disk", "x", "y", "heading", "face", "rest", "on"});
     DroppedCounter d;
     d.disk = disk_name(c.at("disk"), reg);
-    if (reg.find(d.disk)->kind != model::DiskKind::counter) c.at("disk").fail("\"" + d.disk + "\" is not a counter (kind \"counter\")");
+    if (reg.find(d.disk)->kind != model::DiskKind::counter)
+      c.at("disk").fail("\"" + d.disk + "\" is not a counter (kind \"counter\")");
     for (const DroppedCounter& other : drop.counters)
       if (other.disk == d.disk) c.at("disk").fail("counter \"" + d.disk + "\" is dropped twice");
     d.x = model::bounds::coordinate_mm(c.at("x"));
     d.y = model::bounds::coordinate_mm(c.at("y"));
     d.heading = model::bounds::angle_deg(c.at("heading"));
     if (auto f = c.find("face")) d.face = read_face(*f);
-    if (auto r = c.find("rest")) d.rest = r->one_of({"flat", "edge"}) == "edge" ? DroppedCounter::Rest::edge : DroppedCounter::Rest::flat;
+    if (auto r = c.find("rest"))
+      d.rest = r->one_of({"flat", "edge"}) == "edge" ? DroppedCounter::Rest::edge : DroppedCounter::Rest::flat;
     if (auto on = c.find("on")) {
       d.on = disk_name(*on, reg);
       if (d.on == d.disk) on->fail("a counter cannot rest on itself");
@@ -319,7 +328,8 @@ ScenarioEvent parse_event(const io::JsonCursor& c, const Scenario& s) {
       for (std::size_t i = 0; i < over->size(); ++i) h.over.push_back(disk_name(over->at(i), reg));
     if (auto at = a.find("at_mm")) {
       at->numbers(2);
-      h.at_mm = geom::Vec2{model::bounds::coordinate_mm(at->at(std::size_t{0})), model::bounds::coordinate_mm(at->at(std::size_t{1}))};
+      h.at_mm = geom::Vec2{model::bounds::coordinate_mm(at->at(std::size_t{0})),
+                           model::bounds::coordinate_mm(at->at(std::size_t{1}))};
     }
     if (h.over.empty() == !h.at_mm) a.fail("a hand needs either \"over\" (disk names) or \"at_mm\" ([x, y])");
     if (auto v = a.find("height_mm")) h.height_mm = v->number_in(5, 500);
@@ -332,7 +342,8 @@ ScenarioEvent parse_event(const io::JsonCursor& c, const Scenario& s) {
     a.allow_only({"disk", "between", "lay_s", "hold_s", "lift_s", "from"});
     TemplateEvent t;
     t.disk = disk_name(a.at("disk"), reg);
-    if (reg.find(t.disk)->kind != model::DiskKind::template_) a.at("disk").fail("\"" + t.disk + "\" is not a template (kind \"template\")");
+    if (reg.find(t.disk)->kind != model::DiskKind::template_)
+      a.at("disk").fail("\"" + t.disk + "\" is not a template (kind \"template\")");
     auto between = a.at("between");
     if (between.size() != 2) between.fail("needs exactly two disk names");
     t.from_disk = disk_name(between.at(std::size_t{0}), reg);
@@ -362,7 +373,8 @@ ScenarioEvent parse_event(const io::JsonCursor& c, const Scenario& s) {
 }  // namespace
 
 Scenario parse_scenario(const io::JsonCursor& root, const std::filesystem::path& base_dir) {
-  root.allow_only({"duration_s", "fps", "seed", "camera", "table", "surface", "disks", "start", "events", "effects", "webcam"});
+  root.allow_only(
+      {"duration_s", "fps", "seed", "camera", "table", "surface", "disks", "start", "events", "effects", "webcam"});
   Scenario s;
   s.file = root.file();
   s.duration_s = root.at("duration_s").number_in(0.05, 3600);
@@ -373,10 +385,11 @@ Scenario parse_scenario(const io::JsonCursor& root, const std::filesystem::path&
     s.seed = static_cast<uint64_t>(v);
   }
   auto table = root.at("table");
-  s.table = table.json().is_string() ? model::load_table(resolve(base_dir, table.non_empty_string())) : model::parse_table(table);
+  s.table = table.json().is_string() ? model::load_table(resolve(base_dir, table.non_empty_string()))
+                                     : model::parse_table(table);
   auto disks = root.at("disks");
-  s.registry =
-      disks.json().is_string() ? model::load_disk_registry(resolve(base_dir, disks.non_empty_string())) : model::parse_disk_registry(disks);
+  s.registry = disks.json().is_string() ? model::load_disk_registry(resolve(base_dir, disks.non_empty_string()))
+                                        : model::parse_disk_registry(disks);
   parse_camera(root.at("camera"), s.table, s.rig);
   if (auto surface = root.find("surface")) s.surface = parse_surface(*surface);
   if (auto effects = root.find("effects")) {

@@ -12,9 +12,9 @@
 #include <variant>
 #include <vector>
 
+#include "engine/io/json_cursor.h"
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"
-#include "engine/io/json_cursor.h"
 #include "print/board_pattern.h"
 #include "simulator/camera_rig.h"
 #include "simulator/image_effects.h"
@@ -37,7 +37,7 @@ struct FlipEvent {
   std::string disk;
   int count = 1;
   double seconds_per_flip = 0.3;  // a quick turn: too blurred to read
-  double pause_s = 0.25;  // lying still between flips
+  double pause_s = 0.25;          // lying still between flips
 };
 
 struct RotateEvent {
@@ -60,7 +60,7 @@ struct RemoveEvent {  // a hand picks the disk up and takes it away
   ArmDirection to;
 };
 
-struct HandEvent {  // a hand reaches over the table and rests there
+struct HandEvent {                // a hand reaches over the table and rests there
   std::vector<std::string> over;  // disks to cover (the hand goes to their middle)
   std::optional<geom::Vec2> at_mm;
   double height_mm = 45;  // palm underside above the table
@@ -77,7 +77,7 @@ struct TemplateEvent {  // the range template is laid between two disks and lift
 
 struct BoardEvent {  // a calibration board shown to the camera at several poses
   print::BoardSpec board;
-  int count = 12;              // automatic poses (calibration_poses) when `poses` is empty
+  int count = 12;  // automatic poses (calibration_poses) when `poses` is empty
   uint64_t seed = 1;
   std::vector<std::pair<cv::Matx33d, cv::Vec3d>> poses;  // camera_from_board, given explicitly
   double hold_s = 0.6, move_s = 0.5;
@@ -86,8 +86,8 @@ struct BoardEvent {  // a calibration board shown to the camera at several poses
 // One counter of a drop and how it comes to rest (counter_drop.h).
 struct DroppedCounter {
   std::string disk;
-  double x = 0, y = 0, heading = 0;      // where it comes to rest (its centre, on the table)
-  model::Face face = model::Face::up;    // the face that ends up
+  double x = 0, y = 0, heading = 0;                  // where it comes to rest (its centre, on the table)
+  model::Face face = model::Face::up;                // the face that ends up
   enum class Rest { flat, edge } rest = Rest::flat;  // edge: standing on its rim, its `face` towards `heading`
   std::string on;  // a disk it comes to rest on (its centre over it: flat on top) or against (leaning)
 };
@@ -107,7 +107,8 @@ struct GatherEvent {  // a hand picks disks up together and takes them away
 
 struct ScenarioEvent {
   double t = 0;
-  std::variant<FlipEvent, RotateEvent, PlaceEvent, RemoveEvent, HandEvent, TemplateEvent, BoardEvent, DropEvent, GatherEvent>
+  std::variant<FlipEvent, RotateEvent, PlaceEvent, RemoveEvent, HandEvent, TemplateEvent, BoardEvent, DropEvent,
+               GatherEvent>
       what;
   std::string path;  // JSON path, for error messages (e.g. "events[3]")
 };
@@ -124,7 +125,7 @@ struct Scenario {
   std::vector<StartPlacement> start;
   std::vector<ScenarioEvent> events;  // sorted by time
   ImageEffects effects;
-  double shutter = 0.5;  // exposure time as a fraction of the frame interval (motion blur); 0 = none
+  double shutter = 0.5;    // exposure time as a fraction of the frame interval (motion blur); 0 = none
   WebcamBehaviour webcam;  // flicker, auto-exposure, a knocked boom, repeated and lost frames
 
   int frame_count() const { return static_cast<int>(std::floor(duration_s * fps + 1e-9)); }

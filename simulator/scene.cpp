@@ -50,7 +50,8 @@ cv::Vec3f disk_color(const print::DiskAppearance& look, const DiskInstant& d, co
     case DiskHit::Part::top:
       return look.face_color(d.top_face, hit.x, hit.y) * flat_shading(d.rotation * cv::Vec3d(0, 0, 1));
     case DiskHit::Part::bottom:
-      return look.face_color(model::other_face(d.top_face), -hit.x, hit.y) * flat_shading(d.rotation * cv::Vec3d(0, 0, -1));
+      return look.face_color(model::other_face(d.top_face), -hit.x, hit.y) *
+             flat_shading(d.rotation * cv::Vec3d(0, 0, -1));
     case DiskHit::Part::side: {
       cv::Vec3d n = d.rotation * cv::Vec3d(hit.x, hit.y, 0);
       n /= std::max(cv::norm(n), 1e-9);

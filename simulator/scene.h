@@ -27,8 +27,8 @@ struct DiskInstant {
   model::Face top_face = model::Face::up;
   cv::Matx33d rotation = cv::Matx33d::eye();  // table_from_body
   cv::Vec3d translation{0, 0, 0};             // table_from_body
-  bool resting = true;   // lying flat on the table (not turning over, not carried)
-  bool moving = false;   // its pose is changing now (turning over, turning, carried); not between two flips
+  bool resting = true;                        // lying flat on the table (not turning over, not carried)
+  bool moving = false;  // its pose is changing now (turning over, turning, carried); not between two flips
 };
 
 struct BoardInstant {
@@ -60,9 +60,9 @@ struct SceneModel {
 struct ObjectHit {
   enum class Kind { disk, hand, board };
   Kind kind = Kind::disk;
-  int index = 0;          // disk registry index, hand id, or board index
-  double distance = 0;    // along the unit ray
-  cv::Vec3f color;        // shaded colour (linear BGR), when asked for
+  int index = 0;        // disk registry index, hand id, or board index
+  double distance = 0;  // along the unit ray
+  cv::Vec3f color;      // shaded colour (linear BGR), when asked for
 };
 
 // Which objects of an instant to consider (indices into the instant's vectors); all when null.

@@ -5,9 +5,9 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/videoio.hpp>
-#include <nlohmann/json.hpp>
 
 #include "engine/io/atomic_write.h"
 #include "engine/model/track_frame.h"
@@ -40,7 +40,8 @@ SessionRenderer::SessionRenderer(const Scenario& scenario)
       timeline_(scenario_),
       webcam_frames_(scenario_.webcam, scenario_.frame_count(), random::SplitMix64(scenario_.seed).fork(3).next_u64()) {
   random::SplitMix64 rng(scenario_.seed);
-  surface_ = std::make_unique<TableSurface>(scenario_.table, scenario_.surface, texels_per_mm_for(scenario_.rig), rng.fork(1).next_u64());
+  surface_ = std::make_unique<TableSurface>(scenario_.table, scenario_.surface, texels_per_mm_for(scenario_.rig),
+                                            rng.fork(1).next_u64());
   model_.surface = surface_.get();
   for (const model::DiskSpec& d : scenario_.registry.disks()) model_.disks.emplace_back(d);
   for (const print::BoardSpec& b : timeline_.boards()) model_.boards.emplace_back(b);
@@ -90,7 +91,9 @@ const cv::Mat& SessionRenderer::camera_image(int frame, const cv::Mat& light) {
                          row_gains);
 }
 
-const cv::Mat& SessionRenderer::frame(int frame) { return camera_image(frame, radiance(frame)); }
+const cv::Mat& SessionRenderer::frame(int frame) {
+  return camera_image(frame, radiance(frame));
+}
 
 nlohmann::json camera_json(const CameraRig& rig) {
   nlohmann::json out = calib::camera_model_to_json(rig.camera);
@@ -131,7 +134,8 @@ SessionSummary render_session(const Scenario& scenario, const std::filesystem::p
     auto t2 = Clock::now();
     if (std::find(options.snapshot_frames.begin(), options.snapshot_frames.end(), k) != options.snapshot_frames.end()) {
       std::string name = fmt::format("frame_{:06}.png", k);
-      if (!cv::imwrite((out_dir / name).string(), image)) throw std::runtime_error("cannot write " + (out_dir / name).string());
+      if (!cv::imwrite((out_dir / name).string(), image))
+        throw std::runtime_error("cannot write " + (out_dir / name).string());
     }
     summary.trace_seconds += std::chrono::duration<double>(t_traced - t0).count();
     summary.effects_seconds += std::chrono::duration<double>(t1 - t_traced).count();

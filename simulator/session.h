@@ -75,8 +75,8 @@ struct SessionSummary {
 // Throws std::runtime_error when a file cannot be written or the video cannot be encoded or read
 // back.
 struct SessionOptions {
-  int max_frames = 0;               // > 0: only the first frames
-  std::vector<int> snapshot_frames; // also written as DIR/frame_NNNNNN.png (before video compression)
+  int max_frames = 0;                // > 0: only the first frames
+  std::vector<int> snapshot_frames;  // also written as DIR/frame_NNNNNN.png (before video compression)
 };
 SessionSummary render_session(const Scenario& scenario, const std::filesystem::path& out_dir,
                               const std::function<void(int, int)>& progress, const SessionOptions& options = {});

@@ -20,22 +20,22 @@
 namespace diskref::simulator {
 
 struct SessionVariant {
-  std::string name;            // for messages, e.g. "tilted-strong-lens"
-  uint64_t seed = 1;           // where the disks start, textures, noise
+  std::string name;   // for messages, e.g. "tilted-strong-lens"
+  uint64_t seed = 1;  // where the disks start, textures, noise
   int width = 1280, height = 720;
   double fps = 15;
   double camera_height_mm = 900;
   double tilt_deg = 0;
   double yaw_deg = 90;
   double horizontal_fov_deg = 65;
-  double k1 = 0;               // radial distortion (k2 follows as -k1 / 3, as in real barrels)
-  double exposure = 1.0;       // below 1: dim light
+  double k1 = 0;          // radial distortion (k2 follows as -k1 / 3, as in real barrels)
+  double exposure = 1.0;  // below 1: dim light
   double noise_sigma = 2.0;
   double blur_sigma_px = 0.5;
   double vignetting = 0.25;
   double light_gradient = 0.2;
-  double shutter = 0.5;        // motion blur
-  bool lens_known = true;      // whether the tracker is given the lens (camera.json) as --calib
+  double shutter = 0.5;    // motion blur
+  bool lens_known = true;  // whether the tracker is given the lens (camera.json) as --calib
 };
 
 // The disks of every variant (four ships, two torpedoes, the range template; every disk that
@@ -63,6 +63,7 @@ nlohmann::json camera_effects(double noise_sigma, double blur_sigma_px, double v
 
 // Renders a scenario (JSON, inline) into `root`/name, unless that directory already holds a whole
 // render of this very scenario (its scenario.json, written last, equal to it): returns the directory.
-std::filesystem::path render_once(const nlohmann::json& scenario, const std::string& name, const std::filesystem::path& root);
+std::filesystem::path render_once(const nlohmann::json& scenario, const std::string& name,
+                                  const std::filesystem::path& root);
 
 }  // namespace diskref::simulator

@@ -33,8 +33,9 @@ cv::Rect project_box(const CameraRig& rig, const std::vector<cv::Vec3d>& points,
     v1 = std::max(v1, px.y);
   }
   constexpr double kMargin = 4;  // the box filter, and the outline bending between the box's points
-  const cv::Rect box(cv::Point(static_cast<int>(std::floor(u0 - kMargin)), static_cast<int>(std::floor(v0 - kMargin))),
-                     cv::Point(static_cast<int>(std::ceil(u1 + kMargin)) + 1, static_cast<int>(std::ceil(v1 + kMargin)) + 1));
+  const cv::Rect box(
+      cv::Point(static_cast<int>(std::floor(u0 - kMargin)), static_cast<int>(std::floor(v0 - kMargin))),
+      cv::Point(static_cast<int>(std::ceil(u1 + kMargin)) + 1, static_cast<int>(std::ceil(v1 + kMargin)) + 1));
   return box & image;
 }
 
@@ -83,8 +84,10 @@ cv::Mat render_still_table(const SceneModel& model, const SceneInstant& instant,
   for (const model::CornerMarker& m : model.surface->table().corner_markers) {
     const double h = 1.2 * m.size_mm;  // the printed marker (0.9 x size each side) and its card
     marker_boxes.push_back(project_box(rig,
-                                       {{m.center_mm.x - h, m.center_mm.y - h, 0}, {m.center_mm.x + h, m.center_mm.y - h, 0},
-                                        {m.center_mm.x + h, m.center_mm.y + h, 0}, {m.center_mm.x - h, m.center_mm.y + h, 0}},
+                                       {{m.center_mm.x - h, m.center_mm.y - h, 0},
+                                        {m.center_mm.x + h, m.center_mm.y - h, 0},
+                                        {m.center_mm.x + h, m.center_mm.y + h, 0},
+                                        {m.center_mm.x - h, m.center_mm.y + h, 0}},
                                        field));
   }
 
@@ -94,7 +97,8 @@ cv::Mat render_still_table(const SceneModel& model, const SceneInstant& instant,
   const std::vector<cv::Point2d>& fine = edge_supersample_offsets();
   cv::parallel_for_(cv::Range(0, tiles.area()), [&](const cv::Range& range) {
     for (int t = range.start; t < range.end; ++t) {
-      const cv::Rect tile = cv::Rect((t % tiles.width) * kRayTile, (t / tiles.width) * kRayTile, kRayTile, kRayTile) & cv::Rect(cv::Point(0, 0), size);
+      const cv::Rect tile = cv::Rect((t % tiles.width) * kRayTile, (t / tiles.width) * kRayTile, kRayTile, kRayTile) &
+                            cv::Rect(cv::Point(0, 0), size);
       Candidates candidates;
       for (std::size_t i = 0; i < disk_boxes.size(); ++i)
         if (!(disk_boxes[i] & tile).empty()) candidates.disks.push_back(static_cast<int>(i));
@@ -106,7 +110,8 @@ cv::Mat render_still_table(const SceneModel& model, const SceneInstant& instant,
         if (!(n > 0)) return cv::Vec3f(0, 0, 0);
         direction /= n;
         if (!candidates.disks.empty())
-          if (auto hit = cast_objects(model, instant, eye, direction, std::numeric_limits<double>::infinity(), &candidates, true))
+          if (auto hit = cast_objects(model, instant, eye, direction, std::numeric_limits<double>::infinity(),
+                                      &candidates, true))
             return hit->color;
         return surface_color(model, eye, direction);
       };

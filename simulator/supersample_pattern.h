@@ -38,6 +38,8 @@ const std::vector<cv::Point2d>& edge_supersample_offsets();
 inline constexpr float kEdgeContrast = 0.02f;
 
 // Linear luminance of a BGR colour (Rec. 601 weights).
-inline float luminance(const cv::Vec3f& bgr) { return 0.114f * bgr[0] + 0.587f * bgr[1] + 0.299f * bgr[2]; }
+inline float luminance(const cv::Vec3f& bgr) {
+  return 0.114f * bgr[0] + 0.587f * bgr[1] + 0.299f * bgr[2];
+}
 
 }  // namespace diskref::simulator

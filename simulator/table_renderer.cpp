@@ -72,7 +72,8 @@ std::vector<int> spread_moments(std::size_t samples, int instants) {
     }
   }
   std::vector<int> out;
-  for (std::size_t k = 0; k < samples; ++k) out.push_back(static_cast<int>((static_cast<long long>(k) * stride) % instants));
+  for (std::size_t k = 0; k < samples; ++k)
+    out.push_back(static_cast<int>((static_cast<long long>(k) * stride) % instants));
   return out;
 }
 
@@ -91,7 +92,9 @@ TableRenderer::TableRenderer(const SceneModel& model, const CameraRig& rig, int 
       double x = 0, y = 0;
       if (!rays_.ray(gu - 1.0, gv - 1.0, x, y)) continue;
       cv::Vec3d d = table_from_camera_ * cv::Vec3d(x, y, 1.0);
-      float* out = &directions_[(static_cast<std::size_t>(gv) * static_cast<std::size_t>(grid_w_) + static_cast<std::size_t>(gu)) * 3];
+      float* out = &directions_[(static_cast<std::size_t>(gv) * static_cast<std::size_t>(grid_w_) +
+                                 static_cast<std::size_t>(gu)) *
+                                3];
       for (int k = 0; k < 3; ++k) out[k] = static_cast<float>(d[k]);
     }
   }
@@ -148,15 +151,18 @@ bool TableRenderer::ray_at(double u, double v, cv::Vec3d& direction_table) const
   int iu = static_cast<int>(gu), iv = static_cast<int>(gv);
   if (iu < 0 || iv < 0 || iu >= grid_w_ - 1 || iv >= grid_h_ - 1) return false;
   auto fu = static_cast<float>(gu - iu), fv = static_cast<float>(gv - iv);
-  const float* p = &directions_[(static_cast<std::size_t>(iv) * static_cast<std::size_t>(grid_w_) + static_cast<std::size_t>(iu)) * 3];
+  const float* p =
+      &directions_[(static_cast<std::size_t>(iv) * static_cast<std::size_t>(grid_w_) + static_cast<std::size_t>(iu)) *
+                   3];
   const float* q = p + static_cast<std::size_t>(grid_w_) * 3;
   float d[3];
   for (int k = 0; k < 3; ++k)
     d[k] = (1 - fv) * ((1 - fu) * p[k] + fu * p[k + 3]) + fv * ((1 - fu) * q[k] + fu * q[k + 3]);
   float n2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-  if (!(n2 > 0)) return false;  // NaN (outside the lens model) fails this too: black
+  if (!(n2 > 0)) return false;                           // NaN (outside the lens model) fails this too: black
   auto inv = static_cast<double>(1.0f / std::sqrt(n2));  // float: 1e-7, far below a micrometre
-  direction_table = cv::Vec3d(static_cast<double>(d[0]) * inv, static_cast<double>(d[1]) * inv, static_cast<double>(d[2]) * inv);
+  direction_table =
+      cv::Vec3d(static_cast<double>(d[0]) * inv, static_cast<double>(d[1]) * inv, static_cast<double>(d[2]) * inv);
   return true;
 }
 
@@ -252,7 +258,8 @@ const cv::Mat& TableRenderer::render(const std::vector<SceneInstant>& instants) 
   cv::Mat dirty(tiles, CV_8U, cv::Scalar(first_ ? 1 : 0));
   auto mark = [&](const cv::Rect& r) {
     if (r.empty()) return;
-    cv::Rect t(cv::Point(r.x / kTile, r.y / kTile), cv::Point((r.x + r.width - 1) / kTile + 1, (r.y + r.height - 1) / kTile + 1));
+    cv::Rect t(cv::Point(r.x / kTile, r.y / kTile),
+               cv::Point((r.x + r.width - 1) / kTile + 1, (r.y + r.height - 1) / kTile + 1));
     dirty(t & cv::Rect(cv::Point(0, 0), tiles)).setTo(1);
   };
   if (!first_) {
@@ -276,7 +283,8 @@ const cv::Mat& TableRenderer::render(const std::vector<SceneInstant>& instants) 
 
   auto part_boxes = hand_part_boxes(instants);
   cv::parallel_for_(cv::Range(0, static_cast<int>(work.size())), [&](const cv::Range& range) {
-    for (int i = range.start; i < range.end; ++i) trace_tile(work[static_cast<std::size_t>(i)], instants, boxes, part_boxes);
+    for (int i = range.start; i < range.end; ++i)
+      trace_tile(work[static_cast<std::size_t>(i)], instants, boxes, part_boxes);
   });
   last_traced_ = 0;
   for (const cv::Rect& r : work) last_traced_ += r.area();
@@ -344,8 +352,8 @@ void TableRenderer::trace_tile(const cv::Rect& tile, const std::vector<SceneInst
           cv::Vec3d direction;
           cv::Vec3f c(0, 0, 0);
           if (ray_at(u + offsets[k].x, v + offsets[k].y, direction)) {
-            auto hit = cast_objects(model_, instants[j], camera_center_, direction, std::numeric_limits<double>::infinity(),
-                                    &candidates[j], true);
+            auto hit = cast_objects(model_, instants[j], camera_center_, direction,
+                                    std::numeric_limits<double>::infinity(), &candidates[j], true);
             c = !hit ? table : hit->kind == ObjectHit::Kind::disk ? hit->color * shade : hit->color;
           }
           spread.add(c);

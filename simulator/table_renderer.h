@@ -56,7 +56,8 @@ class TableRenderer {
   cv::Rect project_points(const std::vector<cv::Vec3d>& table_points) const;
   // The unit ray (table frame) through raw image point (u, v); false outside the lens model.
   bool ray_at(double u, double v, cv::Vec3d& direction_table) const;
-  void trace_tile(const cv::Rect& tile, const std::vector<SceneInstant>& instants, const std::map<int, ObjectBox>& boxes,
+  void trace_tile(const cv::Rect& tile, const std::vector<SceneInstant>& instants,
+                  const std::map<int, ObjectBox>& boxes,
                   const std::vector<std::vector<std::vector<cv::Rect>>>& part_boxes);
 
   const SceneModel& model_;
@@ -69,9 +70,9 @@ class TableRenderer {
   cv::Matx33d table_from_camera_;
   cv::Vec3d camera_center_;
   std::vector<cv::Point2d> offsets_;
-  std::vector<int> time_of_sample_;  // which instant each supersample sees, for n x n instants
+  std::vector<int> time_of_sample_;       // which instant each supersample sees, for n x n instants
   std::vector<int> fine_time_of_sample_;  // the same for the fine samples of a pixel with an edge
-  cv::Rect2d field_;                 // normalized ray coordinates the lens model covers (with a margin)
+  cv::Rect2d field_;                      // normalized ray coordinates the lens model covers (with a margin)
   cv::Mat radiance_;
   cv::Mat bare_table_;  // CV_32FC3: the table, markers and floor without any object
   std::map<int, ObjectBox> previous_;

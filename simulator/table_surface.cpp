@@ -5,9 +5,9 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "engine/random/splitmix64.h"
 #include "print/board_pattern.h"
 #include "simulator/procedural_noise.h"
-#include "engine/random/splitmix64.h"
 
 namespace diskref::simulator {
 namespace {
@@ -82,7 +82,8 @@ cv::Mat starfield(cv::Size size, double texels_per_mm, random::SplitMix64& rng) 
     const float* b = nebula_b.ptr<float>(r);
     for (int c = 0; c < size.width; ++c) {
       float pa = std::max(0.0f, a[c] - 0.1f), pb = std::max(0.0f, b[c] - 0.15f);
-      o[c] = cv::Vec3f(0.045f, 0.025f, 0.02f) + pa * cv::Vec3f(0.16f, 0.05f, 0.12f) + pb * cv::Vec3f(0.10f, 0.10f, 0.03f);
+      o[c] =
+          cv::Vec3f(0.045f, 0.025f, 0.02f) + pa * cv::Vec3f(0.16f, 0.05f, 0.12f) + pb * cv::Vec3f(0.10f, 0.10f, 0.03f);
     }
   }
   double area_mm2 = size.area() / (texels_per_mm * texels_per_mm);
@@ -102,9 +103,12 @@ cv::Mat starfield(cv::Size size, double texels_per_mm, random::SplitMix64& rng) 
 
 cv::Mat make_texture(SurfaceKind kind, cv::Size size, double texels_per_mm, random::SplitMix64& rng) {
   switch (kind) {
-    case SurfaceKind::cloth: return to_texture(cloth(size, texels_per_mm, rng));
-    case SurfaceKind::wood: return to_texture(wood(size, texels_per_mm, rng));
-    case SurfaceKind::starfield: return to_texture(starfield(size, texels_per_mm, rng));
+    case SurfaceKind::cloth:
+      return to_texture(cloth(size, texels_per_mm, rng));
+    case SurfaceKind::wood:
+      return to_texture(wood(size, texels_per_mm, rng));
+    case SurfaceKind::starfield:
+      return to_texture(starfield(size, texels_per_mm, rng));
   }
   return {};
 }
@@ -118,20 +122,24 @@ std::optional<SurfaceKind> surface_kind_from_string(const std::string& name) {
   return std::nullopt;
 }
 
-TableSurface::TableSurface(const model::TableSpec& table, const SurfaceSpec& surface, double texels_per_mm, uint64_t seed)
+TableSurface::TableSurface(const model::TableSpec& table, const SurfaceSpec& surface, double texels_per_mm,
+                           uint64_t seed)
     : table_(table), surface_(surface), texels_per_mm_(texels_per_mm) {
   random::SplitMix64 rng(seed);
   double w = table.play_area_mm.x, h = table.play_area_mm.y;
   top_ = cv::Rect2d(-surface.table_margin_mm, -surface.table_margin_mm, w + 2 * surface.table_margin_mm,
                     h + 2 * surface.table_margin_mm);
-  mat_ = cv::Rect2d(-surface.mat_margin_mm, -surface.mat_margin_mm, w + 2 * surface.mat_margin_mm, h + 2 * surface.mat_margin_mm);
+  mat_ = cv::Rect2d(-surface.mat_margin_mm, -surface.mat_margin_mm, w + 2 * surface.mat_margin_mm,
+                    h + 2 * surface.mat_margin_mm);
   auto texels = [&](const cv::Rect2d& r) {
-    return cv::Size(static_cast<int>(std::ceil(r.width * texels_per_mm)) + 2, static_cast<int>(std::ceil(r.height * texels_per_mm)) + 2);
+    return cv::Size(static_cast<int>(std::ceil(r.width * texels_per_mm)) + 2,
+                    static_cast<int>(std::ceil(r.height * texels_per_mm)) + 2);
   };
   random::SplitMix64 mat_rng = rng.fork(1), table_rng = rng.fork(2);
   mat_texture_ = make_texture(surface.mat, texels(mat_), texels_per_mm, mat_rng);
   table_texture_ = make_texture(surface.table, texels(top_), texels_per_mm, table_rng);
-  for (const auto& m : table.corner_markers) marker_cells_[static_cast<std::size_t>(m.id)] = &print::tag_bitmaps().cells(m.id);
+  for (const auto& m : table.corner_markers)
+    marker_cells_[static_cast<std::size_t>(m.id)] = &print::tag_bitmaps().cells(m.id);
 }
 
 cv::Vec3f TableSurface::texture_at(const cv::Mat& texture, double u, double v) const {

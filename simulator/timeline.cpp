@@ -29,8 +29,8 @@ std::string seconds(double t) {
 }
 
 const cv::Vec3f kSkins[] = {{0.45f, 0.58f, 0.80f}, {0.36f, 0.48f, 0.70f}, {0.24f, 0.34f, 0.52f}, {0.16f, 0.22f, 0.34f}};
-const cv::Vec3f kSleeves[] = {{0.45f, 0.22f, 0.10f}, {0.12f, 0.12f, 0.14f}, {0.20f, 0.45f, 0.20f},
-                              {0.15f, 0.15f, 0.55f}, {0.60f, 0.60f, 0.60f}};
+const cv::Vec3f kSleeves[] = {
+    {0.45f, 0.22f, 0.10f}, {0.12f, 0.12f, 0.14f}, {0.20f, 0.45f, 0.20f}, {0.15f, 0.15f, 0.55f}, {0.60f, 0.60f, 0.60f}};
 
 }  // namespace
 
@@ -142,8 +142,13 @@ Timeline::Timeline(const Scenario& scenario) : scenario_(scenario) {
       if (std::hypot(dx, dy) < 1e-6) fail("the two disks are at the same place");
       // Laid across the two disks it measures, so it rests on the thicker one's top.
       double on_top = std::max(registry.disks()[a].thickness_mm, registry.disks()[b].thickness_mm);
-      RestState laid{true, (current[a].x + current[b].x) / 2, (current[a].y + current[b].y) / 2,
-                     geom::wrap_degrees(std::atan2(dy, dx) * 180 / kPi), model::Face::up, on_top, -1};
+      RestState laid{true,
+                     (current[a].x + current[b].x) / 2,
+                     (current[a].y + current[b].y) / 2,
+                     geom::wrap_degrees(std::atan2(dy, dx) * 180 / kPi),
+                     model::Face::up,
+                     on_top,
+                     -1};
       carry_in(i, laid, ev.t, tmpl->lay_s, tmpl->from);
       carry_out(i, laid, ev.t + tmpl->lay_s + tmpl->hold_s, tmpl->lift_s, tmpl->from);
       current[i].present = false;
@@ -177,7 +182,8 @@ Timeline::Timeline(const Scenario& scenario) : scenario_(scenario) {
   }
 
   // Each landing rests until its disk's next motion begins.
-  std::stable_sort(flip_landings_.begin(), flip_landings_.end(), [](const FlipLanding& a, const FlipLanding& b) { return a.t < b.t; });
+  std::stable_sort(flip_landings_.begin(), flip_landings_.end(),
+                   [](const FlipLanding& a, const FlipLanding& b) { return a.t < b.t; });
   for (FlipLanding& landing : flip_landings_) {
     landing.rest_until = std::numeric_limits<double>::infinity();
     for (const DiskMotion& m : disks_[landing.disk].motions)
@@ -258,7 +264,8 @@ void Timeline::drop_counters(const DropEvent& drop, double t, std::vector<RestSt
                              std::vector<double>& busy_until, const std::function<void(const std::string&)>& fail) {
   const model::DiskRegistry& registry = scenario_.registry;
   geom::Vec2 centre;
-  for (const DroppedCounter& c : drop.counters) centre = centre + geom::Vec2{c.x, c.y} / static_cast<double>(drop.counters.size());
+  for (const DroppedCounter& c : drop.counters)
+    centre = centre + geom::Vec2{c.x, c.y} / static_cast<double>(drop.counters.size());
   // The hand comes over the spot, opens, and goes.
   const double arm = drop.from ? *drop.from : default_arm_direction(centre);
   HandTrack& hand = new_hand(arm);
@@ -266,8 +273,7 @@ void Timeline::drop_counters(const DropEvent& drop, double t, std::vector<RestSt
   const double palm = drop.height_mm + 30;
   const double release = t + 0.5;
   hand.keys = {{t, away, 170}, {t + 0.45, centre, palm}, {release + 0.1, centre, palm}, {release + 0.65, away, 170}};
-  const std::size_t drop_index =
-      counter_landings_.empty() ? 0 : counter_landings_.back().drop + 1;
+  const std::size_t drop_index = counter_landings_.empty() ? 0 : counter_landings_.back().drop + 1;
   random::SplitMix64 rng = random::SplitMix64(scenario_.seed).fork(5000 + static_cast<uint64_t>(hands_.size()));
   for (std::size_t k = 0; k < drop.counters.size(); ++k) {
     const DroppedCounter& c = drop.counters[k];
@@ -280,7 +286,8 @@ void Timeline::drop_counters(const DropEvent& drop, double t, std::vector<RestSt
       const RestState& under = current[j];
       if (!under.present) fail("\"" + c.on + "\", which counter \"" + c.disk + "\" is to rest on, is not on the table");
       if (under.tilted >= 0) fail("\"" + c.on + "\" is not lying flat: counter \"" + c.disk + "\" cannot rest on it");
-      support = CounterSupport{registry.disks()[j].shape, registry.disks()[j].thickness_mm, under.x, under.y, under.heading, under.z};
+      support = CounterSupport{
+          registry.disks()[j].shape, registry.disks()[j].thickness_mm, under.x, under.y, under.heading, under.z};
     }
     std::string problem;
     std::optional<CounterRest> rest = counter_rest(c, registry.disks()[i], support, problem);
@@ -306,7 +313,8 @@ void Timeline::drop_counters(const DropEvent& drop, double t, std::vector<RestSt
   }
 }
 
-void Timeline::gather(const GatherEvent& g, double t, std::vector<RestState>& current, std::vector<double>& busy_until) {
+void Timeline::gather(const GatherEvent& g, double t, std::vector<RestState>& current,
+                      std::vector<double>& busy_until) {
   const model::DiskRegistry& registry = scenario_.registry;
   geom::Vec2 centre;
   for (const std::string& name : g.disks) {
@@ -444,7 +452,7 @@ SceneInstant Timeline::at(double t) const {
     const CameraRig& rig = scenario_.rig;
     BoardInstant b;
     b.board = track.board;
-    b.rotation = rig.rotation.t() * r;                    // table_from_board
+    b.rotation = rig.rotation.t() * r;  // table_from_board
     b.translation = rig.rotation.t() * (tr - rig.translation);
     instant.board = b;
   }

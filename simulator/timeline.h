@@ -74,15 +74,15 @@ class Timeline {
   struct DiskMotion {
     double t0 = 0, t1 = 0;
     bool flip = false;
-    bool on_table = false;   // a turn: the disk stays flat on the table throughout
-    RestState before;        // pose at t0 (flip: where it turns over from)
-    model::Face face = model::Face::up;    // face up while it slides or is carried
-    std::vector<Key> keys;   // slides and carries
-    std::vector<RigidKey> tumble;  // a dropped counter's way down
+    bool on_table = false;               // a turn: the disk stays flat on the table throughout
+    RestState before;                    // pose at t0 (flip: where it turns over from)
+    model::Face face = model::Face::up;  // face up while it slides or is carried
+    std::vector<Key> keys;               // slides and carries
+    std::vector<RigidKey> tumble;        // a dropped counter's way down
   };
   struct DiskTrack {
     RestState initial;
-    std::vector<DiskMotion> motions;  // in time order, not overlapping
+    std::vector<DiskMotion> motions;                  // in time order, not overlapping
     std::vector<std::pair<double, RestState>> rests;  // state from each time on (after motions)
   };
   struct HandKey {

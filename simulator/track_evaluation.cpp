@@ -20,7 +20,9 @@ void add_pose_error(KindFigures& k, double position_mm, double heading_deg) {
   k.heading_max = std::max(k.heading_max, std::fabs(heading_deg));
 }
 
-bool has_pose(const model::DiskTrack& d) { return d.x && d.y && d.heading; }
+bool has_pose(const model::DiskTrack& d) {
+  return d.x && d.y && d.heading;
+}
 
 SettleFigures evaluate_settles(const std::unordered_map<long long, const model::TrackFrame*>& output,
                                const std::vector<model::TrackFrame>& truth) {
@@ -29,7 +31,7 @@ SettleFigures evaluate_settles(const std::unordered_map<long long, const model::
     auto it = output.find(t.frame);
     return it != output.end() && it->second->settled.value_or(false);
   };
-  bool waiting = false;  // a true settle the output has not reached yet...
+  bool waiting = false;      // a true settle the output has not reached yet...
   double waiting_since = 0;  // ...since then
   bool truth_was_settled = false;
   for (const model::TrackFrame& t : truth) {
@@ -57,8 +59,8 @@ SettleFigures evaluate_settles(const std::unordered_map<long long, const model::
   return s;
 }
 
-LandingFigures evaluate_landings(const std::vector<model::TrackFrame>& output, const std::vector<model::TrackFrame>& truth,
-                                 const EvaluationOptions& options) {
+LandingFigures evaluate_landings(const std::vector<model::TrackFrame>& output,
+                                 const std::vector<model::TrackFrame>& truth, const EvaluationOptions& options) {
   LandingFigures f;
   std::vector<const model::Landing*> found;
   for (const auto& frame : output)
@@ -91,8 +93,12 @@ LandingFigures evaluate_landings(const std::vector<model::TrackFrame>& output, c
 
 }  // namespace
 
-double KindFigures::position_rms_mm() const { return pose_samples ? std::sqrt(position_sum2 / static_cast<double>(pose_samples)) : 0.0; }
-double KindFigures::heading_rms_deg() const { return pose_samples ? std::sqrt(heading_sum2 / static_cast<double>(pose_samples)) : 0.0; }
+double KindFigures::position_rms_mm() const {
+  return pose_samples ? std::sqrt(position_sum2 / static_cast<double>(pose_samples)) : 0.0;
+}
+double KindFigures::heading_rms_deg() const {
+  return pose_samples ? std::sqrt(heading_sum2 / static_cast<double>(pose_samples)) : 0.0;
+}
 
 double SettleFigures::median_latency_s() const {
   if (latencies_s.empty()) return 0;
@@ -106,7 +112,9 @@ double SettleFigures::max_latency_s() const {
   return latencies_s.empty() ? 0 : *std::max_element(latencies_s.begin(), latencies_s.end());
 }
 
-double LandingFigures::position_rms_mm() const { return found ? std::sqrt(position_sum2 / static_cast<double>(found)) : 0.0; }
+double LandingFigures::position_rms_mm() const {
+  return found ? std::sqrt(position_sum2 / static_cast<double>(found)) : 0.0;
+}
 
 double TrackEvaluation::axis_fraction_within_1_sigma(int axis) const {
   return ratio(axis_within_1_sigma[static_cast<std::size_t>(axis)], sigma_axis_samples / 2);
@@ -129,8 +137,8 @@ double TrackEvaluation::fraction_within_2_sigma() const {
   return ratio(within_2_sigma, sigma_axis_samples);
 }
 
-TrackEvaluation evaluate_tracks(const std::vector<model::TrackFrame>& output, const std::vector<model::TrackFrame>& truth,
-                                const EvaluationOptions& options) {
+TrackEvaluation evaluate_tracks(const std::vector<model::TrackFrame>& output,
+                                const std::vector<model::TrackFrame>& truth, const EvaluationOptions& options) {
   TrackEvaluation e;
   std::unordered_map<long long, const model::TrackFrame*> by_frame;
   for (const auto& f : output) by_frame[f.frame] = &f;
@@ -219,7 +227,8 @@ TrackEvaluation evaluate_tracks(const std::vector<model::TrackFrame>& output, co
         // The rest it lies in (a moving disk is in none).
         const bool still = !td.motion || *td.motion == model::Motion::settled;
         auto [rest, fresh] = rests.try_emplace(td.name);
-        if (!fresh && (!still || geom::distance(rest->second.at, true_p) > 1e-6 || rest->second.heading != *td.heading)) {
+        if (!fresh &&
+            (!still || geom::distance(rest->second.at, true_p) > 1e-6 || rest->second.heading != *td.heading)) {
           close_rest(rest->second);
           rest->second = {};
           fresh = true;
@@ -332,36 +341,41 @@ std::string format_evaluation(const TrackEvaluation& e) {
   std::string out =
       fmt::format("frames compared {} (missing from the output: {})\n", e.frames_compared, e.frames_missing);
   for (const auto& [kind, k] : e.by_kind) {
-    out += fmt::format("{:<11} visible in {:>6.2f} % of {} truth-visible frames; position RMS {:.3f} mm (max {:.2f}), "
-                       "heading RMS {:.3f} deg (max {:.2f})\n",
-                       to_string(kind), 100.0 * k.recall(), k.truth_visible, k.position_rms_mm(), k.position_max,
-                       k.heading_rms_deg(), k.heading_max);
+    out += fmt::format(
+        "{:<11} visible in {:>6.2f} % of {} truth-visible frames; position RMS {:.3f} mm (max {:.2f}), "
+        "heading RMS {:.3f} deg (max {:.2f})\n",
+        to_string(kind), 100.0 * k.recall(), k.truth_visible, k.position_rms_mm(), k.position_max, k.heading_rms_deg(),
+        k.heading_max);
   }
   out += fmt::format("identity errors {}, misplaced {}, face errors {}, visible when not {}\n", e.identity_errors,
                      e.misplaced, e.face_errors, e.false_visible);
   out += fmt::format("covered (truth stale) {}: output stale in {}; stale poses that moved: {}\n", e.truth_stale,
                      e.stale_agreed, e.stale_moved);
-  out += fmt::format("sigma: mean {:.3f} mm; per-axis |error| within 1 sigma {:.1f} %, within 2 sigma {:.1f} % "
-                     "(Gaussian: 68.3, 95.4)\n",
-                     e.mean_sigma_mm, 100.0 * e.fraction_within_1_sigma(), 100.0 * e.fraction_within_2_sigma());
-  out += fmt::format("sigma per axis: x within 1 sigma {:.1f} %, 2 sigma {:.1f} %; y within 1 sigma {:.1f} %, 2 sigma "
-                     "{:.1f} %\n",
-                     100.0 * e.axis_fraction_within_1_sigma(0), 100.0 * e.axis_fraction_within_2_sigma(0),
-                     100.0 * e.axis_fraction_within_1_sigma(1), 100.0 * e.axis_fraction_within_2_sigma(1));
-  out += fmt::format("sigma per rest ({} rests of {} frames or more, each its mean error over its mean sigma): x within 1 "
-                     "sigma {:.1f} %, 2 sigma {:.1f} %; y within 1 sigma {:.1f} %, 2 sigma {:.1f} %\n",
-                     e.rests, TrackEvaluation::kMinRestFrames, 100.0 * e.rest_axis_fraction_within_1_sigma(0),
-                     100.0 * e.rest_axis_fraction_within_2_sigma(0), 100.0 * e.rest_axis_fraction_within_1_sigma(1),
-                     100.0 * e.rest_axis_fraction_within_2_sigma(1));
-  out += fmt::format("settles: false-settled frames {}; {} true settles reached, {} missed; latency median {:.0f} ms, "
-                     "max {:.0f} ms\n",
-                     e.settles.false_settled, e.settles.latencies_s.size(), e.settles.missed,
-                     1000 * e.settles.median_latency_s(), 1000 * e.settles.max_latency_s());
-  out += fmt::format("landings: {} true ({} with the tag in view), found {}, extra {}, face errors {}; pose error RMS "
-                     "{:.3f} mm, max {:.3f} mm; within 2 sigma {}\n",
-                     e.landings.truth, e.landings.truth_seen, e.landings.found, e.landings.extra,
-                     e.landings.face_errors, e.landings.position_rms_mm(), e.landings.position_max_mm,
-                     e.landings.within_2_sigma);
+  out += fmt::format(
+      "sigma: mean {:.3f} mm; per-axis |error| within 1 sigma {:.1f} %, within 2 sigma {:.1f} % "
+      "(Gaussian: 68.3, 95.4)\n",
+      e.mean_sigma_mm, 100.0 * e.fraction_within_1_sigma(), 100.0 * e.fraction_within_2_sigma());
+  out += fmt::format(
+      "sigma per axis: x within 1 sigma {:.1f} %, 2 sigma {:.1f} %; y within 1 sigma {:.1f} %, 2 sigma "
+      "{:.1f} %\n",
+      100.0 * e.axis_fraction_within_1_sigma(0), 100.0 * e.axis_fraction_within_2_sigma(0),
+      100.0 * e.axis_fraction_within_1_sigma(1), 100.0 * e.axis_fraction_within_2_sigma(1));
+  out += fmt::format(
+      "sigma per rest ({} rests of {} frames or more, each its mean error over its mean sigma): x within 1 "
+      "sigma {:.1f} %, 2 sigma {:.1f} %; y within 1 sigma {:.1f} %, 2 sigma {:.1f} %\n",
+      e.rests, TrackEvaluation::kMinRestFrames, 100.0 * e.rest_axis_fraction_within_1_sigma(0),
+      100.0 * e.rest_axis_fraction_within_2_sigma(0), 100.0 * e.rest_axis_fraction_within_1_sigma(1),
+      100.0 * e.rest_axis_fraction_within_2_sigma(1));
+  out += fmt::format(
+      "settles: false-settled frames {}; {} true settles reached, {} missed; latency median {:.0f} ms, "
+      "max {:.0f} ms\n",
+      e.settles.false_settled, e.settles.latencies_s.size(), e.settles.missed, 1000 * e.settles.median_latency_s(),
+      1000 * e.settles.max_latency_s());
+  out += fmt::format(
+      "landings: {} true ({} with the tag in view), found {}, extra {}, face errors {}; pose error RMS "
+      "{:.3f} mm, max {:.3f} mm; within 2 sigma {}\n",
+      e.landings.truth, e.landings.truth_seen, e.landings.found, e.landings.extra, e.landings.face_errors,
+      e.landings.position_rms_mm(), e.landings.position_max_mm, e.landings.within_2_sigma);
   if (e.motion_samples || e.settled_samples) {
     out += fmt::format("motion agrees in {:.1f} % of {}; table settled agrees in {:.1f} % of {}\n",
                        100.0 * ratio(e.motion_agreed, e.motion_samples), e.motion_samples,

@@ -41,14 +41,16 @@ struct EvaluationOptions {
 };
 
 // a / b as a double (0 when b is 0).
-inline double ratio(long long a, long long b) { return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0; }
+inline double ratio(long long a, long long b) {
+  return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0;
+}
 
 struct KindFigures {
-  long long truth_visible = 0;   // (frame, disk) pairs the truth says are visible
-  long long found_visible = 0;   // ... that the output has visible too
-  long long pose_samples = 0;    // ... and within the identity gate (errors below are over these)
-  double position_sum2 = 0;      // mm^2 (distance)
-  double heading_sum2 = 0;       // deg^2
+  long long truth_visible = 0;  // (frame, disk) pairs the truth says are visible
+  long long found_visible = 0;  // ... that the output has visible too
+  long long pose_samples = 0;   // ... and within the identity gate (errors below are over these)
+  double position_sum2 = 0;     // mm^2 (distance)
+  double heading_sum2 = 0;      // deg^2
   double position_max = 0;
   double heading_max = 0;
   double recall() const { return truth_visible ? ratio(found_visible, truth_visible) : 1.0; }
@@ -67,29 +69,29 @@ struct SettleFigures {
 };
 
 struct LandingFigures {
-  long long truth = 0;         // true landings
-  long long truth_seen = 0;    // ... whose tag was visible while the disk lay there
-  long long found = 0;         // ... of those, matched by an output landing
-  long long extra = 0;         // output landings matched to no true one
-  long long face_errors = 0;   // found with the wrong face
+  long long truth = 0;           // true landings
+  long long truth_seen = 0;      // ... whose tag was visible while the disk lay there
+  long long found = 0;           // ... of those, matched by an output landing
+  long long extra = 0;           // output landings matched to no true one
+  long long face_errors = 0;     // found with the wrong face
   long long within_2_sigma = 0;  // found within 2 sigma (both axes)
-  double position_max_mm = 0;  // over the found
+  double position_max_mm = 0;    // over the found
   double position_sum2 = 0;
   double position_rms_mm() const;
 };
 
 struct TrackEvaluation {
   long long frames_compared = 0;
-  long long frames_missing = 0;     // truth frames with no output frame
+  long long frames_missing = 0;  // truth frames with no output frame
   std::map<model::DiskKind, KindFigures> by_kind;
   KindFigures all;
-  long long identity_errors = 0;    // output visible, but at another disk's place
-  long long misplaced = 0;          // output visible, beyond the gate from its own true place
+  long long identity_errors = 0;  // output visible, but at another disk's place
+  long long misplaced = 0;        // output visible, beyond the gate from its own true place
   long long face_errors = 0;
-  long long false_visible = 0;      // output visible where the truth says it is not (stale/lost/absent)
-  long long truth_stale = 0;        // (frame, disk) pairs the truth says are stale
-  long long stale_agreed = 0;       // ... and the output too
-  long long stale_moved = 0;        // output stale with a pose different from its previous frame's
+  long long false_visible = 0;  // output visible where the truth says it is not (stale/lost/absent)
+  long long truth_stale = 0;    // (frame, disk) pairs the truth says are stale
+  long long stale_agreed = 0;   // ... and the output too
+  long long stale_moved = 0;    // output stale with a pose different from its previous frame's
   // Sigma check over visible pose samples, per axis.
   long long sigma_axis_samples = 0;
   long long within_1_sigma = 0;
@@ -120,8 +122,8 @@ struct TrackEvaluation {
   double rest_axis_fraction_within_2_sigma(int axis) const;
 };
 
-TrackEvaluation evaluate_tracks(const std::vector<model::TrackFrame>& output, const std::vector<model::TrackFrame>& truth,
-                                const EvaluationOptions& options = {});
+TrackEvaluation evaluate_tracks(const std::vector<model::TrackFrame>& output,
+                                const std::vector<model::TrackFrame>& truth, const EvaluationOptions& options = {});
 
 // Adds `more`'s counts to `into` (figures over several videos: coverage, landings, settles pooled).
 // mean_sigma_mm becomes the mean weighted by samples; maxima the larger.

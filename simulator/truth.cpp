@@ -4,8 +4,8 @@
 
 #include "engine/geometry/shape.h"
 
-#include "simulator/lens_rays.h"
 #include "print/tag_bitmaps.h"
+#include "simulator/lens_rays.h"
 
 namespace diskref::simulator {
 
@@ -15,7 +15,11 @@ cv::Point3d top_face_point(const DiskInstant& disk, double thickness, double x, 
 }
 
 GroundTruth::GroundTruth(const SceneModel& model, const CameraRig& rig, double lost_after_s, double settle_window_s)
-    : model_(model), rig_(rig), lost_after_s_(lost_after_s), settle_window_s_(settle_window_s), memory_(model.disks.size()) {}
+    : model_(model),
+      rig_(rig),
+      lost_after_s_(lost_after_s),
+      settle_window_s_(settle_window_s),
+      memory_(model.disks.size()) {}
 
 namespace {
 
@@ -62,7 +66,8 @@ bool GroundTruth::play_area_disturbed(const SceneInstant& instant, const SceneIn
     }
     if (!in_motion) continue;
     what.disks.push_back(static_cast<int>(i));
-    const double r = geom::bounding_radius(model_.disks[d.disk].spec().shape) + model_.disks[d.disk].spec().thickness_mm;
+    const double r =
+        geom::bounding_radius(model_.disks[d.disk].spec().shape) + model_.disks[d.disk].spec().thickness_mm;
     include(shadow_from_eye(eye, d.translation - cv::Vec3d(r, r, r), d.translation + cv::Vec3d(r, r, r)));
   }
   for (std::size_t i = 0; i < instant.hands.size(); ++i) {
@@ -122,7 +127,8 @@ bool GroundTruth::tag_visible(const SceneInstant& instant, const DiskInstant& di
       if (!back || cv::norm(*back - ray) > 1e-6) return false;
       cv::Vec3d to_point = cv::Vec3d(p.x, p.y, p.z) - eye;
       double distance = cv::norm(to_point);
-      if (cast_objects(model_, instant, eye, to_point / distance, distance - 1e-3, nullptr, false, static_cast<int>(disk.disk)))
+      if (cast_objects(model_, instant, eye, to_point / distance, distance - 1e-3, nullptr, false,
+                       static_cast<int>(disk.disk)))
         return false;
     }
   }

@@ -61,8 +61,8 @@ class GroundTruth {
   double lost_after_s_;
   double settle_window_s_;
   std::optional<double> last_disturbed_t_;  // the first frame counts: nothing was watched before it
-  std::optional<SceneInstant> previous_;     // the previous frame's instant
-  std::vector<Memory> memory_;  // by registry index
+  std::optional<SceneInstant> previous_;    // the previous frame's instant
+  std::vector<Memory> memory_;              // by registry index
 };
 
 // Table-frame point of a disk-local point on its top face (z = thickness in the body frame).

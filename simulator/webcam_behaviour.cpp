@@ -38,7 +38,8 @@ double knock_angle_deg(const BoomKnock& knock, double t_s) {
   if (since <= 0) return 0;
   const double fade = std::exp(-since / knock.decay_s);
   // From rest: the swing starts at 0 and dies away about the offset it leaves.
-  return knock.offset_deg * (1 - fade) + knock.swing_deg * std::sin(2 * std::numbers::pi * knock.frequency_hz * since) * fade;
+  return knock.offset_deg * (1 - fade) +
+         knock.swing_deg * std::sin(2 * std::numbers::pi * knock.frequency_hz * since) * fade;
 }
 
 cv::Mat turned_view(const cv::Mat& image, const calib::CameraModel& camera, double angle_deg, double axis_deg) {
@@ -106,7 +107,8 @@ WebcamFrames::WebcamFrames(const WebcamBehaviour& behaviour, int frame_count, ui
   }
 }
 
-std::vector<double> WebcamFrames::exposure_gains(const AutoExposure& ae, const std::vector<bool>& hand_in_view, double fps) {
+std::vector<double> WebcamFrames::exposure_gains(const AutoExposure& ae, const std::vector<bool>& hand_in_view,
+                                                 double fps) {
   const int delay = static_cast<int>(std::lround(ae.delay_s * fps));
   const int interval = std::max(1, static_cast<int>(std::lround(ae.step_interval_s * fps)));
   const double increment = ae.step / std::max(1, ae.steps);

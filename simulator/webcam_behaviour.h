@@ -29,10 +29,10 @@
 namespace diskref::simulator {
 
 struct MainsFlicker {
-  double mains_hz = 50;    // 50 or 60: the light swings at twice this
-  double depth = 0.2;      // the light swings between 1 - depth and 1 + depth (0..1)
-  double readout = 0.9;    // the rows are read out over this fraction of the frame interval
-  double phase_deg = 0;    // the light's phase at t = 0
+  double mains_hz = 50;  // 50 or 60: the light swings at twice this
+  double depth = 0.2;    // the light swings between 1 - depth and 1 + depth (0..1)
+  double readout = 0.9;  // the rows are read out over this fraction of the frame interval
+  double phase_deg = 0;  // the light's phase at t = 0
 };
 
 struct AutoExposure {

@@ -30,8 +30,17 @@ json webcam_session(const WebcamVariant& v) {
   // table): the moment a settle must not be called, and when auto-exposure steps.
   const json events = json::array({
       {{"t", 0.7}, {"flip", {{"disk", "enterprise"}, {"count", 1}, {"seconds_per_flip", 0.3}}}},
-      {{"t", 1.9}, {"hand", {{"at_mm", {25, 225}}, {"height_mm", 40}, {"enter_s", 0.5}, {"hold_s", 0.8}, {"leave_s", 0.5}, {"from", "west"}}}},
-      {{"t", 4.9}, {"place", {{"disk", "torpedo-2"}, {"x", 360}, {"y", 230}, {"heading", 135}, {"duration_s", 1.2}, {"from", "north"}}}},
+      {{"t", 1.9},
+       {"hand",
+        {{"at_mm", {25, 225}},
+         {"height_mm", 40},
+         {"enter_s", 0.5},
+         {"hold_s", 0.8},
+         {"leave_s", 0.5},
+         {"from", "west"}}}},
+      {{"t", 4.9},
+       {"place",
+        {{"disk", "torpedo-2"}, {"x", 360}, {"y", 230}, {"heading", 135}, {"duration_s", 1.2}, {"from", "north"}}}},
       {{"t", 6.7}, {"flip", {{"disk", "torpedo-1"}, {"count", 1}, {"seconds_per_flip", 0.3}}}},
   });
   json camera = {{"resolution", {v.width, v.height}},
@@ -45,22 +54,25 @@ json webcam_session(const WebcamVariant& v) {
     webcam["flicker"] = {{"mains_hz", v.mains_hz},
                          {"depth", flicker_depth_for_ripple(v.ripple, v.mains_hz, v.shutter / v.fps)},
                          {"phase_deg", 40}};
-  if (v.auto_exposure) webcam["auto_exposure"] = {{"step", -0.12}, {"delay_s", 0.15}, {"steps", 3}, {"step_interval_s", 0.1}};
+  if (v.auto_exposure)
+    webcam["auto_exposure"] = {{"step", -0.12}, {"delay_s", 0.15}, {"steps", 3}, {"step_interval_s", 0.1}};
   // Knocked while the table lies quiet, between the hand and the torpedo brought in.
   if (v.knock)
-    webcam["knock"] = {{"t", 3.9}, {"swing_deg", 0.4}, {"frequency_hz", 4}, {"decay_s", 0.25}, {"offset_deg", 0.06}, {"axis_deg", 30}};
+    webcam["knock"] = {{"t", 3.9},        {"swing_deg", 0.4},   {"frequency_hz", 4},
+                       {"decay_s", 0.25}, {"offset_deg", 0.06}, {"axis_deg", 30}};
   if (v.repeated_frames > 0) webcam["repeated_frames"] = v.repeated_frames;
   if (v.lost_frames > 0) webcam["lost_frames"] = v.lost_frames;
-  json scenario = {{"duration_s", 8.2},
-                   {"fps", v.fps},
-                   {"seed", 5},
-                   {"camera", camera},
-                   {"table", varied_table()},
-                   {"disks", varied_registry()},
-                   {"surface", {{"mat", "starfield"}, {"table", "wood"}, {"mat_margin_mm", 60}, {"table_margin_mm", 400}}},
-                   {"start", start},
-                   {"events", events},
-                   {"effects", effects}};
+  json scenario = {
+      {"duration_s", 8.2},
+      {"fps", v.fps},
+      {"seed", 5},
+      {"camera", camera},
+      {"table", varied_table()},
+      {"disks", varied_registry()},
+      {"surface", {{"mat", "starfield"}, {"table", "wood"}, {"mat_margin_mm", 60}, {"table_margin_mm", 400}}},
+      {"start", start},
+      {"events", events},
+      {"effects", effects}};
   if (!webcam.empty()) scenario["webcam"] = webcam;
   return scenario;
 }
@@ -82,8 +94,15 @@ std::vector<WebcamVariant> webcam_variants() {
       {.name = "heavy-jpeg", .jpeg_quality = 40},
       {.name = "dim", .exposure = 0.35, .noise_sigma = 3.5},
       {.name = "720p", .width = 1280, .height = 720},
-      {.name = "all-together", .noise_sigma = 3.0, .jpeg_quality = 50, .ripple = 0.03, .mains_hz = 50, .auto_exposure = true,
-       .knock = true, .repeated_frames = 0.04, .lost_frames = 0.04},
+      {.name = "all-together",
+       .noise_sigma = 3.0,
+       .jpeg_quality = 50,
+       .ripple = 0.03,
+       .mains_hz = 50,
+       .auto_exposure = true,
+       .knock = true,
+       .repeated_frames = 0.04,
+       .lost_frames = 0.04},
   };
 }
 

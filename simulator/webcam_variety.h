@@ -18,10 +18,10 @@ struct WebcamVariant {
   std::string name;
   double fps = 30;
   int width = 1920, height = 1080;
-  double shutter = 0.5;       // exposure time over the frame interval
-  double exposure = 1.0;      // below 1: dim light
+  double shutter = 0.5;   // exposure time over the frame interval
+  double exposure = 1.0;  // below 1: dim light
   double noise_sigma = 2.0;
-  int jpeg_quality = 0;       // 0: none (the H.264 video's own compression only)
+  int jpeg_quality = 0;  // 0: none (the H.264 video's own compression only)
   // Mains flicker: the ripple through the rows (its amplitude, as a share of the light), made by a
   // lamp swinging as much as it takes at this exposure; 0 = steady light.
   double ripple = 0;

@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <deque>
 #include <ctime>
+#include <deque>
 #include <fstream>
 #include <memory>
 #include <mutex>
@@ -23,19 +23,19 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
-#include <opencv2/imgcodecs.hpp>
 #include <nlohmann/json.hpp>
+#include <opencv2/imgcodecs.hpp>
 
 #include "calibration/camera_model.h"
 #include "engine/io/atomic_write.h"
 #include "engine/io/input_error.h"
 #include "engine/io/jsonl.h"
 #include "engine/rules/data_loading.h"
+#include "pipeline/game_replay.h"
+#include "pipeline/pipeline.h"
 #include "recording/file_checksum.h"
 #include "recording/game_recording.h"
-#include "pipeline/game_replay.h"
 #include "recording/recorded_video.h"
-#include "pipeline/pipeline.h"
 #include "recording/refereed_session_recorder.h"
 #include "ui/dropped_files.h"
 #include "ui/gl_texture.h"
@@ -65,13 +65,14 @@ constexpr double kMaxDisplayFps = 40.0;
 constexpr double kScreenshotRunDisplayFps = 10.0;
 // --game: the books are read from a metre away. The font follows the window's height: 18 px at
 // 800, 24 px at 1080.
-float game_font_px(int window_height) { return std::max(16.0f, std::round(static_cast<float>(window_height) / 45.0f)); }
-
-
+float game_font_px(int window_height) {
+  return std::max(16.0f, std::round(static_cast<float>(window_height) / 45.0f));
+}
 
 void check_choice_names(const model::DiskRegistry& registry, const DisputeChoice& c) {
   for (const auto* name : {&c.a, &c.b, &c.mover}) {
-    if (*name && !registry.find(**name)) throw io::InputError("", "", "no disk named \"" + **name + "\" in the disk registry");
+    if (*name && !registry.find(**name))
+      throw io::InputError("", "", "no disk named \"" + **name + "\" in the disk registry");
   }
   if (c.mover && registry.find(*c.mover)->kind != model::DiskKind::ship) {
     throw io::InputError("", "", "\"" + *c.mover + "\" is not a ship (only ships flip)");
@@ -126,7 +127,9 @@ Sources open_sources(const AppOptions& o, const ResolvedSession& rs, const Scree
       // A referenced video must be the file recorded: another one would show other pictures.
       const recording::FileChecksum now = recording::checksum_file(*rec.info.video);
       video_ok = now == *rec.provenance.video_checksum;
-      if (!video_ok) summary.notes.push_back(*rec.info.video + " changed since it was recorded (its checksum differs): table view only");
+      if (!video_ok)
+        summary.notes.push_back(*rec.info.video +
+                                " changed since it was recorded (its checksum differs): table view only");
     }
     if (rec.provenance.frames_copied && replay->has_video) {
       s.frames = recording::open_recorded_video(copied);
@@ -184,7 +187,9 @@ double process_cpu_seconds() {
   return sec(u.ru_utime) + sec(u.ru_stime);
 }
 
-nlohmann::json rect_json(const ScreenRect& r) { return {r.x, r.y, r.w, r.h}; }
+nlohmann::json rect_json(const ScreenRect& r) {
+  return {r.x, r.y, r.w, r.h};
+}
 
 // What the game panels showed (the same values they drew), for tests.
 nlohmann::json game_json(const GameView& v) {
@@ -205,9 +210,13 @@ nlohmann::json game_json(const GameView& v) {
     nlohmann::json counters = nlohmann::json::array();
     for (const referee::CounterSeen& c : r.counters)
       if (c.pose)
-        counters.push_back({{"name", c.name}, {"x", c.pose->position.x}, {"y", c.pose->position.y}, {"readable", c.readable},
+        counters.push_back({{"name", c.name},
+                            {"x", c.pose->position.x},
+                            {"y", c.pose->position.y},
+                            {"readable", c.readable},
                             {"why_outline_points", c.why_outline_mm.size()}});
-    g["counters"] = {{"tally", r.tally()}, {"questions", r.questions()}, {"counters", counters}, {"asked", v.counters->asked}};
+    g["counters"] = {
+        {"tally", r.tally()}, {"questions", r.questions()}, {"counters", counters}, {"asked", v.counters->asked}};
   }
   return g;
 }
@@ -220,7 +229,8 @@ void write_views_json(const fs::path& file, const Screen& s, const nlohmann::jso
   if (s.game_view) j["game"] = game_json(*s.game_view);
   if (!s.ruling_marks.empty()) {
     nlohmann::json marks = nlohmann::json::array();
-    for (const Screen::RulingMark& m : s.ruling_marks) marks.push_back({{"entry", m.entry}, {"frame", m.frame}, {"t", m.t}});
+    for (const Screen::RulingMark& m : s.ruling_marks)
+      marks.push_back({{"entry", m.entry}, {"frame", m.frame}, {"t", m.t}});
     j["replay"] = {{"ruling_marks", marks}};
   }
   if (s.camera_view_drawn) {
@@ -306,7 +316,8 @@ std::unique_ptr<LiveGame> open_replayed_game(const recording::GameRecording& rec
   if (!rec.game_file) return nullptr;
   const pipeline::ReplayedGame replayed = pipeline::replay_game(rec);
   if (replayed.matches_recorded_log && !*replayed.matches_recorded_log)
-    summary.notes.push_back((rec.session.dir / "log.json").string() + ": differs from the game refereed again from the recording: shown as refereed again");
+    summary.notes.push_back((rec.session.dir / "log.json").string() +
+                            ": differs from the game refereed again from the recording: shown as refereed again");
   for (std::size_t i = 0; i < replayed.log.size(); ++i) {
     const referee::Entry& e = replayed.log[i];
     const std::string text = referee::entry_text(e);
@@ -318,7 +329,8 @@ std::unique_ptr<LiveGame> open_replayed_game(const recording::GameRecording& rec
         frame = f.frame;
         break;
       }
-    screen.ruling_marks.push_back({e.t, frame, i, text, e.kind == referee::Entry::Kind::warning || e.play.refusal.has_value()});
+    screen.ruling_marks.push_back(
+        {e.t, frame, i, text, e.kind == referee::Entry::Kind::warning || e.play.refusal.has_value()});
   }
   const fs::path game_file = *rec.game_file;
   const model::TableSpec table = screen.table;
@@ -376,11 +388,13 @@ RunSummary run_app(const AppOptions& o) {
   screen.table = model::load_table(rs.files.table);
   screen.registry = model::load_disk_registry(rs.files.disks);
   if (rs.files.camera) screen.lens = calib::load_camera_model(*rs.files.camera);
-  screen.templates = range_template_choices(screen.registry, rules::load_game_data({o.rules_data}).parameters.range_template);
+  screen.templates =
+      range_template_choices(screen.registry, rules::load_game_data({o.rules_data}).parameters.range_template);
   check_choice_names(screen.registry, o.initial);
   screen.choice = o.initial;
   screen.zoom_to_dispute = o.zoom_to_dispute;
-  screen.choice.template_index = std::clamp(screen.choice.template_index, 0, static_cast<int>(screen.templates.size()) - 1);
+  screen.choice.template_index =
+      std::clamp(screen.choice.template_index, 0, static_cast<int>(screen.templates.size()) - 1);
 
   std::unique_ptr<LiveGame> game;
   std::deque<TimedLine> screen_inputs;
@@ -402,8 +416,9 @@ RunSummary run_app(const AppOptions& o) {
   Sources sources = open_sources(o, rs, screen, summary, replay ? &*replay : nullptr);
   // A camera file for another camera mode is named, not blamed on the table later.
   if (screen.lens && rs.files.camera)
-    calib::check_camera_fits_image(*screen.lens, sources.frames->frame_size(), rs.files.camera->string(),
-                                   o.source.kind == SourceChoice::Kind::camera ? "the frames of " + sources.frames->description() : "the video");
+    calib::check_camera_fits_image(
+        *screen.lens, sources.frames->frame_size(), rs.files.camera->string(),
+        o.source.kind == SourceChoice::Kind::camera ? "the frames of " + sources.frames->description() : "the video");
   // The tracking yields to the screen, except in a run for a screenshot (see WorkerOptions::nice).
   const int tracking_nice = o.screenshot ? 0 : kTrackingWorkerNice;
   std::unique_ptr<recording::RefereedSessionRecorder> recorder;
@@ -471,8 +486,10 @@ RunSummary run_app(const AppOptions& o) {
   std::optional<Clock::time_point> first_shown;
   double cpu_at_first_shown = 0;
   int settle_frames = 0;
-  std::vector<double> work_ms;  // per displayed frame: everything but the pacing sleep  // frames drawn after the target frame arrived (ImGui tables settle in 1-2)
-  const auto frame_budget = std::chrono::duration<double>(1.0 / (o.screenshot ? kScreenshotRunDisplayFps : kMaxDisplayFps));
+  std::vector<double> work_ms;  // per displayed frame: everything but the pacing sleep  // frames drawn after the
+                                // target frame arrived (ImGui tables settle in 1-2)
+  const auto frame_budget =
+      std::chrono::duration<double>(1.0 / (o.screenshot ? kScreenshotRunDisplayFps : kMaxDisplayFps));
   while (!glfwWindowShouldClose(window.handle)) {
     auto frame_start = Clock::now();
     glfwPollEvents();
@@ -487,7 +504,8 @@ RunSummary run_app(const AppOptions& o) {
       if (!snap->display_image.empty()) {
         screen.texture = upload_bgr_texture(screen.texture, snap->display_image);
         // Overlays work in the source image's pixels; the texture is drawn over the same rectangle.
-        screen.texture_size = {static_cast<double>(snap->source.image.cols), static_cast<double>(snap->source.image.rows)};
+        screen.texture_size = {static_cast<double>(snap->source.image.cols),
+                               static_cast<double>(snap->source.image.rows)};
       }
       screen.snap = snap;
       ++summary.video_frames_shown;
@@ -549,7 +567,8 @@ RunSummary run_app(const AppOptions& o) {
     bool ended = worker.stats().at_end && worker.latest() == screen.snap;
     // A photo opened at the start is waited for as the frame is.
     const bool photo_answered = !photo_dispute.busy();
-    if ((o.frames > 0 || o.screenshot || o.exit_at_end) && (reached || ended) && photo_answered && ++settle_frames >= 3) {
+    if ((o.frames > 0 || o.screenshot || o.exit_at_end) && (reached || ended) && photo_answered &&
+        ++settle_frames >= 3) {
       if (o.screenshot) {
         cv::Mat shot = read_framebuffer_bgr(fb_w, fb_h);
         if (!cv::imwrite(o.screenshot->string(), shot)) {

@@ -6,27 +6,29 @@
 
 namespace diskref::ui {
 
-std::vector<std::string> calibration_warnings(const std::optional<calib::CameraPose>& pose, std::optional<double> lens_rms_px,
-                                              bool camera_moved) {
+std::vector<std::string> calibration_warnings(const std::optional<calib::CameraPose>& pose,
+                                              std::optional<double> lens_rms_px, bool camera_moved) {
   std::vector<std::string> out;
-  if (camera_moved) out.emplace_back("camera moved: the table is being found again; fix the camera's mount so that it cannot move");
+  if (camera_moved)
+    out.emplace_back("camera moved: the table is being found again; fix the camera's mount so that it cannot move");
   if (lens_rms_px && *lens_rms_px > kPoorLensRmsPx) {
-    out.emplace_back(
-        fmt::format("lens calibration poor (RMS {:.2f} px > {:.1f}): calibrate again, the board held still all over the "
-                    "picture (diskref ui --setup, or diskref calibrate)",
-                    *lens_rms_px, kPoorLensRmsPx));
+    out.emplace_back(fmt::format(
+        "lens calibration poor (RMS {:.2f} px > {:.1f}): calibrate again, the board held still all over the "
+        "picture (diskref ui --setup, or diskref calibrate)",
+        *lens_rms_px, kPoorLensRmsPx));
   }
   if (!pose) {
     out.emplace_back("table not found: put the four corner markers in the picture, uncovered and lit");
     return out;
   }
   if (!pose->lens_calibrated)
-    out.emplace_back("no lens calibration: positions near the edges are less accurate; calibrate the lens and give it with --calib");
-  if (pose->reprojection_rms_px > kPoorTableRmsPx || pose->reprojection_rms_mm > kPoorTableRmsMm) {
     out.emplace_back(
-        fmt::format("table pose poor ({:.2f} px, {:.2f} mm): lay the corner markers flat where the table file puts them, and "
-                    "calibrate the lens",
-                    pose->reprojection_rms_px, pose->reprojection_rms_mm));
+        "no lens calibration: positions near the edges are less accurate; calibrate the lens and give it with --calib");
+  if (pose->reprojection_rms_px > kPoorTableRmsPx || pose->reprojection_rms_mm > kPoorTableRmsMm) {
+    out.emplace_back(fmt::format(
+        "table pose poor ({:.2f} px, {:.2f} mm): lay the corner markers flat where the table file puts them, and "
+        "calibrate the lens",
+        pose->reprojection_rms_px, pose->reprojection_rms_mm));
   }
   return out;
 }

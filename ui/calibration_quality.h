@@ -21,8 +21,8 @@ inline constexpr double kPoorTableRmsMm = 1.0;
 
 // Short warnings for the screen, empty when all is well. `lens_rms_px`: the lens calibration's
 // RMS when known; `camera_moved`: the table monitor's verdict.
-std::vector<std::string> calibration_warnings(const std::optional<calib::CameraPose>& pose, std::optional<double> lens_rms_px,
-                                              bool camera_moved);
+std::vector<std::string> calibration_warnings(const std::optional<calib::CameraPose>& pose,
+                                              std::optional<double> lens_rms_px, bool camera_moved);
 
 // "Show the board here": the ninth of the picture where the lens is known worst, drawn over the
 // camera picture while calibrating, with the words. Only when its uncertainty is worth another view:

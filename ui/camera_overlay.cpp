@@ -2,8 +2,8 @@
 
 namespace diskref::ui {
 
-std::vector<Vec2> screen_from_table(const calib::CameraPose& pose, const ImageViewTransform& view, const std::vector<Vec2>& table_mm,
-                                    double height_mm) {
+std::vector<Vec2> screen_from_table(const calib::CameraPose& pose, const ImageViewTransform& view,
+                                    const std::vector<Vec2>& table_mm, double height_mm) {
   std::vector<cv::Point3d> pts;
   pts.reserve(table_mm.size());
   for (Vec2 p : table_mm) pts.emplace_back(p.x, p.y, height_mm);

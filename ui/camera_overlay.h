@@ -10,8 +10,8 @@
 
 namespace diskref::ui {
 
-std::vector<Vec2> screen_from_table(const calib::CameraPose& pose, const ImageViewTransform& view, const std::vector<Vec2>& table_mm,
-                                    double height_mm);
+std::vector<Vec2> screen_from_table(const calib::CameraPose& pose, const ImageViewTransform& view,
+                                    const std::vector<Vec2>& table_mm, double height_mm);
 
 // The play area's edge as a closed polygon, each side cut into `per_side` pieces so that lens
 // distortion can bend it as the camera sees it. Table frame, mm, counter-clockwise from (0, 0).

@@ -71,7 +71,8 @@ void draw_camera_view(Screen& s, const ScreenRect& rect) {
     s.camera_counters_drawn = draw_game_counters(dl, s, map, OverlayStyle{}, true, scene);
     dl->PopClipRect();
     if (std::optional<Vec2> at = draw_game_move(dl, s, map, OverlayStyle{})) {
-      s.camera_text_drawn.move_text = draw_text_block(dl, *at, game_move_lines(s), drawn_boxes(scene, s.camera_counters_drawn));
+      s.camera_text_drawn.move_text =
+          draw_text_block(dl, *at, game_move_lines(s), drawn_boxes(scene, s.camera_counters_drawn));
     }
   }
   if (s.show_detections) {
@@ -91,8 +92,11 @@ void draw_camera_view(Screen& s, const ScreenRect& rect) {
     // On a dark box: a warning about the camera is read over any picture.
     const std::string text = "WARNING: " + w;
     const ImVec2 size = ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap);
-    dl->AddRectFilled(im(warn_at - Vec2{4, 2}), im(warn_at + Vec2{static_cast<double>(size.x) + 4, static_cast<double>(size.y) + 2}), IM_COL32(60, 20, 10, 230));
-    dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), im(warn_at), im_color(colors::kStale), text.c_str(), nullptr, wrap);
+    dl->AddRectFilled(im(warn_at - Vec2{4, 2}),
+                      im(warn_at + Vec2{static_cast<double>(size.x) + 4, static_cast<double>(size.y) + 2}),
+                      IM_COL32(60, 20, 10, 230));
+    dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), im(warn_at), im_color(colors::kStale), text.c_str(), nullptr,
+                wrap);
     warn_at.y += static_cast<double>(size.y) + 6;
   }
   std::string status = fmt::format("frame {}   t {:.2f} s   {}", s.snap->source.index, s.snap->source.t,

@@ -18,8 +18,8 @@ void draw_disks_panel(Screen& s, const ScreenRect& rect) {
     for (const auto& n : s.scene.unknown) names += " " + n;
     ImGui::TextColored(im_color4(colors::kStale), "not in the registry:%s", names.c_str());
   }
-  ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
-                          ImGuiTableFlags_SizingFixedFit;
+  ImGuiTableFlags flags =
+      ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
   if (ImGui::BeginTable("disks", 7, flags)) {
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("disk", ImGuiTableColumnFlags_WidthStretch);

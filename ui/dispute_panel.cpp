@@ -26,7 +26,9 @@ void disk_combo(const char* label, const Screen& s, std::optional<std::string>& 
   }
 }
 
-const char* call_word(referee::Call c, const char* yes, const char* no) { return c == referee::Call::yes ? yes : c == referee::Call::no ? no : "too close to call"; }
+const char* call_word(referee::Call c, const char* yes, const char* no) {
+  return c == referee::Call::yes ? yes : c == referee::Call::no ? no : "too close to call";
+}
 
 void pair_section(Screen& s) {
   float w = ImGui::GetContentRegionAvail().x;
@@ -49,9 +51,10 @@ void pair_section(Screen& s) {
   ImGui::SliderInt("x reach", &s.choice.reach_multiplier, 1, 4);
 
   if (!s.pair) {
-    ImGui::TextDisabled("%s", s.pair_problem.empty() ? "Left-click two disks in either view (A, then B)."
-                                                     : (s.choice.a->c_str() + std::string(" / ") + s.choice.b->c_str() +
-                                                        ": " + s.pair_problem).c_str());
+    ImGui::TextDisabled(
+        "%s", s.pair_problem.empty()
+                  ? "Left-click two disks in either view (A, then B)."
+                  : (s.choice.a->c_str() + std::string(" / ") + s.choice.b->c_str() + ": " + s.pair_problem).c_str());
     return;
   }
   const referee::PairVerdict& p = *s.pair;
@@ -61,10 +64,11 @@ void pair_section(Screen& s) {
   ImGui::Text("gap %.2f mm   reach %.2f mm   margin %+.2f mm", p.range.gap_mm, p.range.reach_mm, p.range.margin_mm);
   ImGui::TextDisabled("uncertainty \u00b1%.2f mm (%.0f sigma; sigma A %.2f, B %.2f mm)", band, referee::kCallSigmas,
                       s.scene.disks[p.a].track.sigma_mm, s.scene.disks[p.b].track.sigma_mm);
-  ImGui::Text("Overlap: %s   separation %+.2f mm", call_word(p.overlapping, "overlapping", "no"), p.separation.distance);
+  ImGui::Text("Overlap: %s   separation %+.2f mm", call_word(p.overlapping, "overlapping", "no"),
+              p.separation.distance);
   for (const referee::TemplateTouch& t : p.templates) {
-    ImGui::TextColored(im_color4(verdict_color(t.touches_both)), "Template %s on the table: %s", t.template_name.c_str(),
-                       call_word(t.touches_both, "touches both", "does not touch both"));
+    ImGui::TextColored(im_color4(verdict_color(t.touches_both)), "Template %s on the table: %s",
+                       t.template_name.c_str(), call_word(t.touches_both, "touches both", "does not touch both"));
     ImGui::TextDisabled("  to A %+.2f mm (%s), to B %+.2f mm (%s)", t.check.separation_from_mm,
                         call_word(t.touches_a, "touches", "apart"), t.check.separation_to_mm,
                         call_word(t.touches_b, "touches", "apart"));
@@ -91,7 +95,8 @@ void flip_section(Screen& s) {
   }
   if (path.torpedo_contacts.empty()) {
     if (f.nearest_torpedo) {
-      ImGui::TextColored(im_color4(f.nearest_torpedo->overlapping == referee::Call::too_close ? colors::kVerdictTooClose : colors::kVisible),
+      ImGui::TextColored(im_color4(f.nearest_torpedo->overlapping == referee::Call::too_close ? colors::kVerdictTooClose
+                                                                                              : colors::kVisible),
                          "torpedo contacts: %s (nearest %s, %+.2f mm)",
                          f.nearest_torpedo->overlapping == referee::Call::too_close ? "too close to call" : "none",
                          f.nearest_torpedo->disk.c_str(), f.nearest_torpedo->separation_mm);
@@ -109,14 +114,15 @@ void flip_section(Screen& s) {
     ImGui::TextUnformatted("ends overlapping: nothing");
   } else {
     for (const referee::NearMiss& n : f.at_end) {
-      ImGui::TextColored(im_color4(verdict_color(n.overlapping == referee::Call::yes ? referee::Call::no : referee::Call::too_close)),
-                         "ends overlapping %s: %s (%+.2f mm)", n.disk.c_str(), call_word(n.overlapping, "yes", "no"),
-                         n.separation_mm);
+      ImGui::TextColored(
+          im_color4(verdict_color(n.overlapping == referee::Call::yes ? referee::Call::no : referee::Call::too_close)),
+          "ends overlapping %s: %s (%+.2f mm)", n.disk.c_str(), call_word(n.overlapping, "yes", "no"), n.separation_mm);
     }
   }
-  ImGui::TextColored(im_color4(f.leaves_play_area == referee::Call::no ? colors::kVisible : verdict_color(referee::Call::no)),
-                     "leaves the play area: %s (edge margin %+.1f mm)", call_word(f.leaves_play_area, "yes", "no"),
-                     path.play_area_margin_mm);
+  ImGui::TextColored(
+      im_color4(f.leaves_play_area == referee::Call::no ? colors::kVisible : verdict_color(referee::Call::no)),
+      "leaves the play area: %s (edge margin %+.1f mm)", call_word(f.leaves_play_area, "yes", "no"),
+      path.play_area_margin_mm);
 }
 
 }  // namespace

@@ -37,7 +37,8 @@ void draw_feed_qr(Screen& s, const net::QrMatrix& qr, float px) {
       dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x0 + px * static_cast<float>(end - x), y0 + px), IM_COL32(0, 0, 0, 255));
       x = end;
     }
-  s.feed_qr_drawn = ScreenRect{static_cast<double>(at.x), static_cast<double>(at.y), static_cast<double>(side), static_cast<double>(side)};
+  s.feed_qr_drawn = ScreenRect{static_cast<double>(at.x), static_cast<double>(at.y), static_cast<double>(side),
+                               static_cast<double>(side)};
 }
 
 }  // namespace

@@ -51,7 +51,8 @@ std::vector<ColoredLine> counter_reading_lines(const Screen& s, double wrap_px) 
   auto add = [&](const std::string& text, Rgb colour) {
     for (std::string& piece : wrapped(text, wrap_px)) lines.push_back({im_color(colour), std::move(piece)});
   };
-  add(s.game_view->counters->asked ? referee::describe_need(reading->need) : "counters dropped (no drop asked for)", kTally);
+  add(s.game_view->counters->asked ? referee::describe_need(reading->need) : "counters dropped (no drop asked for)",
+      kTally);
   add(reading->tally(), reading->complete() ? colors::kVisible : kTally);
   for (const std::string& q : reading->questions()) add("? " + q, colors::kStale);
   for (const std::string& note : reading->notes) add(note, colors::kLost);
@@ -59,7 +60,8 @@ std::vector<ColoredLine> counter_reading_lines(const Screen& s, double wrap_px) 
 }
 
 std::optional<Screen::CountersDrawn> draw_game_counters(ImDrawList* dl, const Screen& s, const TableToScreen& map,
-                                                        const OverlayStyle& style, bool with_box, const SceneDrawn& scene) {
+                                                        const OverlayStyle& style, bool with_box,
+                                                        const SceneDrawn& scene) {
   const referee::CounterReading* shown = shown_counter_reading(s);
   if (shown == nullptr) return std::nullopt;
   const referee::CounterReading& reading = *shown;
@@ -86,8 +88,10 @@ std::optional<Screen::CountersDrawn> draw_game_counters(ImDrawList* dl, const Sc
     // not known.
     const double z = c.tilt_deg ? c.tag_z_mm : spec->thickness_mm;
     const std::vector<Vec2> outline = map(geom::outline_polygon({spec->shape, *c.pose}, 6.0), z);
-    if (good) draw_polygon(dl, outline, im_color(colour, 235), style.line_px + 1.0f);
-    else draw_dashed(dl, outline, im_color(colour, 235), style.line_px + 1.0f, 5.0f);
+    if (good)
+      draw_polygon(dl, outline, im_color(colour, 235), style.line_px + 1.0f);
+    else
+      draw_dashed(dl, outline, im_color(colour, 235), style.line_px + 1.0f, 5.0f);
     footprints.push_back(bounding_rect(outline));
     labels.push_back({c.name, map({c.pose->position}, z)[0], referee::counter_label(c), colour});
   }
@@ -95,11 +99,13 @@ std::optional<Screen::CountersDrawn> draw_game_counters(ImDrawList* dl, const Sc
   const ScreenRect view = clip_rect(dl);
   std::vector<LabelWish> wishes;
   for (std::size_t i = 0; i < labels.size(); ++i)
-    wishes.push_back({labels[i].centre, vec(ImGui::CalcTextSize(labels[i].text.c_str())) + Vec2{4, 2}, 12, static_cast<long>(i)});
+    wishes.push_back(
+        {labels[i].centre, vec(ImGui::CalcTextSize(labels[i].text.c_str())) + Vec2{4, 2}, 12, static_cast<long>(i)});
   // Clear of the other disks and their names too.
   std::vector<ScreenRect> keep_clear = footprints;
   for (std::size_t i = 0; i < scene.outlines.size() && i < s.scene.disks.size(); ++i) {
-    const bool of_drop = std::any_of(labels.begin(), labels.end(), [&](const Label& l) { return l.name == s.scene.disks[i].name(); });
+    const bool of_drop =
+        std::any_of(labels.begin(), labels.end(), [&](const Label& l) { return l.name == s.scene.disks[i].name(); });
     if (!of_drop && !scene.outlines[i].empty()) keep_clear.push_back(bounding_rect(scene.outlines[i]));
   }
   for (const NamedRect& label : scene.labels) keep_clear.push_back(label.rect);
@@ -134,8 +140,14 @@ std::optional<Screen::CountersDrawn> draw_game_counters(ImDrawList* dl, const Sc
   const double mid_y = std::clamp((lo.y + hi.y - h) / 2, view_lo.y, std::max(view_lo.y, view_hi.y - h));
   const double mid_x = std::clamp((lo.x + hi.x - w) / 2, view_lo.x, std::max(view_lo.x, view_hi.x - w));
   const Vec2 box_at =
-      least_covering_spot({{hi.x + 10, mid_y}, {lo.x - 10 - w, mid_y}, {mid_x, hi.y + 6}, {mid_x, lo.y - 6 - h}, view_lo,
-                           {view_hi.x - w, view_lo.y}, {view_lo.x, view_hi.y - h}, {view_hi.x - w, view_hi.y - h}},
+      least_covering_spot({{hi.x + 10, mid_y},
+                           {lo.x - 10 - w, mid_y},
+                           {mid_x, hi.y + 6},
+                           {mid_x, lo.y - 6 - h},
+                           view_lo,
+                           {view_hi.x - w, view_lo.y},
+                           {view_lo.x, view_hi.y - h},
+                           {view_hi.x - w, view_hi.y - h}},
                           size, {view_lo.x, view_lo.y, view_hi.x - view_lo.x, view_hi.y - view_lo.y}, occupied)
           .value_or(view_lo);
   draw_text_box(dl, box_at, lines);

@@ -110,8 +110,7 @@ void reveal_choices(std::vector<InputChoice>& out, const rules::GameState& s, co
     add_if_legal(out, s, data, p.id + ": reveal nothing", {{"do", "reveal"}, {"player", p.id}});
     for (const rules::CrewTechDisk& d : s.disks) {
       if (d.owner != p.id || d.revealed || !d.in_play) continue;
-      add_if_legal(out, s, data, p.id + ": reveal " + d.id,
-                   {{"do", "reveal"}, {"player", p.id}, {"reveal", {d.id}}});
+      add_if_legal(out, s, data, p.id + ": reveal " + d.id, {{"do", "reveal"}, {"player", p.id}, {"reveal", {d.id}}});
     }
   }
 }
@@ -137,7 +136,8 @@ void activate_choices(std::vector<InputChoice>& out, const rules::GameState& s, 
     for (int row = 0; row < 8; ++row) {
       json with_row = line;
       with_row["row"] = row;
-      if (complete(s, data, with_row)) out.push_back({fmt::format("{}: activate {}, row {}", ship.id, d.id, row + 1), with_row});
+      if (complete(s, data, with_row))
+        out.push_back({fmt::format("{}: activate {}, row {}", ship.id, d.id, row + 1), with_row});
     }
     for (const rules::CrewTechDisk& tech : s.disks) {
       if (tech.location != ship.id || tech.id == d.id || !tech.in_play || tech.ready) continue;
@@ -193,9 +193,10 @@ void phase_choices(std::vector<InputChoice>& out, const rules::GameState& s, con
     return;
   }
   if (s.phase.stage != rules::PhaseStage::ships || s.phase.to_act.empty()) return;
-  std::string id = s.phase.acting ? *s.phase.acting
-                                  : s.phase.to_act[std::min<std::size_t>(static_cast<std::size_t>(s.phase.option),
-                                                                         s.phase.to_act.size() - 1)];
+  std::string id =
+      s.phase.acting
+          ? *s.phase.acting
+          : s.phase.to_act[std::min<std::size_t>(static_cast<std::size_t>(s.phase.option), s.phase.to_act.size() - 1)];
   const rules::ShipState* ship = rules::find_ship(s, id);
   if (ship == nullptr) return;
   if (std::optional<rules::OrderKind> kind = revealed_order(*ship)) {
@@ -232,7 +233,10 @@ std::vector<InputChoice> input_choices(const rules::GameState& state, const rule
       for (const referee::Verdict& v : expecting.undecided) {
         for (bool yes : {true, false}) {
           out.push_back({fmt::format("{} with {}: {}", referee::to_string(v.kind), v.with, yes ? "YES" : "NO"),
-                         {{"do", "decide"}, {"kind", referee::to_string(v.kind)}, {"with", v.with}, {"call", yes ? "yes" : "no"}}});
+                         {{"do", "decide"},
+                          {"kind", referee::to_string(v.kind)},
+                          {"with", v.with},
+                          {"call", yes ? "yes" : "no"}}});
         }
       }
       return out;
@@ -240,7 +244,8 @@ std::vector<InputChoice> input_choices(const rules::GameState& state, const rule
       if (expecting.placement_optional) out.push_back({"leave it in place", {{"do", "leave_in_place"}}});
       return out;
     case Need::choice:
-      for (const std::string& option : expecting.options) out.push_back({"lose " + option, {{"do", "choose"}, {"choice", option}}});
+      for (const std::string& option : expecting.options)
+        out.push_back({"lose " + option, {{"do", "choose"}, {"choice", option}}});
       return out;
     case Need::table:
       return out;  // the table gives it: a disk to move or put down
@@ -248,11 +253,19 @@ std::vector<InputChoice> input_choices(const rules::GameState& state, const rule
       break;
   }
   switch (state.step) {
-    case rules::Step::reveal: reveal_choices(out, state, data); break;
-    case rules::Step::orders: break;  // face down: given as a whole per ship (orders_line)
-    case rules::Step::execute: phase_choices(out, state, data); break;
-    case rules::Step::boarding: boarding_choices(out, state, data); break;
-    case rules::Step::game_over: break;
+    case rules::Step::reveal:
+      reveal_choices(out, state, data);
+      break;
+    case rules::Step::orders:
+      break;  // face down: given as a whole per ship (orders_line)
+    case rules::Step::execute:
+      phase_choices(out, state, data);
+      break;
+    case rules::Step::boarding:
+      boarding_choices(out, state, data);
+      break;
+    case rules::Step::game_over:
+      break;
   }
   return out;
 }

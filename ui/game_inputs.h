@@ -18,8 +18,8 @@
 namespace diskref::ui {
 
 struct InputChoice {
-  std::string label;   // "initiative", "reveal enterprise's order", "3 hits"
-  nlohmann::json line; // the input (spec §9 line) without "t"
+  std::string label;    // "initiative", "reveal enterprise's order", "3 hits"
+  nlohmann::json line;  // the input (spec §9 line) without "t"
 };
 
 std::vector<InputChoice> input_choices(const rules::GameState& state, const rules::GameData& data,

@@ -13,10 +13,14 @@ namespace {
 
 Rgb tone_color(GameLogLine::Tone t) {
   switch (t) {
-    case GameLogLine::Tone::warning: return colors::kStale;
-    case GameLogLine::Tone::refusal: return Rgb{255, 120, 110};
-    case GameLogLine::Tone::correction: return colors::kSelectB;
-    case GameLogLine::Tone::info: break;
+    case GameLogLine::Tone::warning:
+      return colors::kStale;
+    case GameLogLine::Tone::refusal:
+      return Rgb{255, 120, 110};
+    case GameLogLine::Tone::correction:
+      return colors::kSelectB;
+    case GameLogLine::Tone::info:
+      break;
   }
   return Rgb{225, 225, 225};
 }
@@ -27,9 +31,9 @@ void redecide_popup(Screen& s, const GameLogLine& line) {
   for (std::size_t i = 0; i < line.verdicts.size(); ++i) {
     const referee::Verdict& v = line.verdicts[i];
     ImGui::PushID(static_cast<int>(i));
-    ImGui::TextUnformatted(fmt::format("{} with {}: {:+.1f} ± {:.1f} mm", referee::to_string(v.kind), v.with, v.margin_mm,
-                                       v.sigma_mm)
-                               .c_str());
+    ImGui::TextUnformatted(
+        fmt::format("{} with {}: {:+.1f} ± {:.1f} mm", referee::to_string(v.kind), v.with, v.margin_mm, v.sigma_mm)
+            .c_str());
     ImGui::SameLine();
     if (ImGui::Button("yes")) {
       s.game->submit(redecide_line(line.number, v, true));

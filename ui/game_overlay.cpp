@@ -62,7 +62,8 @@ std::vector<ColoredLine> game_move_lines(const Screen& s) {
     drifts += o.drift_mm[i] ? fmt::format("{}: {:.1f}", i + 1, *o.drift_mm[i]) : fmt::format("{}: -", i + 1);
     off = off || (o.drift_mm[i] && *o.drift_mm[i] > kOffPathMm);
   }
-  if (!drifts.empty()) lines.push_back({off ? im_color(colors::kContact) : im_color(kObserved), o.disk + " drift mm  " + drifts});
+  if (!drifts.empty())
+    lines.push_back({off ? im_color(colors::kContact) : im_color(kObserved), o.disk + " drift mm  " + drifts});
   for (const referee::Verdict& v : o.verdicts) {
     // Every move is "inside the play area": only an edge that mattered is drawn (as in the log).
     if (v.kind == referee::VerdictKind::edge && v.call == referee::Call::no) continue;
@@ -73,7 +74,8 @@ std::vector<ColoredLine> game_move_lines(const Screen& s) {
   return lines;
 }
 
-std::optional<Vec2> draw_game_move(ImDrawList* dl, const Screen& s, const TableToScreen& map, const OverlayStyle& style) {
+std::optional<Vec2> draw_game_move(ImDrawList* dl, const Screen& s, const TableToScreen& map,
+                                   const OverlayStyle& style) {
   if (!s.game_view) return std::nullopt;
   std::optional<Vec2> anchor;
   if (s.game_view->last_attack) {
@@ -94,7 +96,8 @@ std::optional<Vec2> draw_game_move(ImDrawList* dl, const Screen& s, const TableT
   double z = spec->thickness_mm;
   auto outline = [&](const geom::Pose& p) { return map(geom::outline_polygon({spec->shape, p}, 8.0), z); };
 
-  for (const geom::Pose& legal : o.legal_landings) draw_dashed(dl, outline(legal), im_color(colors::kGhost, 210), style.line_px, 6.0f);
+  for (const geom::Pose& legal : o.legal_landings)
+    draw_dashed(dl, outline(legal), im_color(colors::kGhost, 210), style.line_px, 6.0f);
   std::vector<Vec2> track;
   if (o.start) track.push_back(o.start->pose.position);
   for (std::size_t i = 0; i < o.landings.size(); ++i) {
@@ -127,7 +130,8 @@ double draw_game_banner(ImDrawList* dl, const Screen& s, const ScreenRect& area)
   dl->AddRectFilled(im(area.min()), im(Vec2{area.x + area.w, area.y + h}), im_color(kBanner, 235));
   Vec2 at = area.min() + Vec2{10, 4};
   for (const std::string& line : lines) {
-    dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), im(at), IM_COL32(255, 255, 255, 255), line.c_str(), nullptr, wrap);
+    dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), im(at), IM_COL32(255, 255, 255, 255), line.c_str(), nullptr,
+                wrap);
     at.y += static_cast<double>(ImGui::CalcTextSize(line.c_str(), nullptr, false, wrap).y) + 4;
   }
   return h;

@@ -46,7 +46,8 @@ void ship_card(const ShipShown& v) {
   stat("hull", v.hull, v.max_hull, v.hull * 3 <= v.max_hull ? colors::kContact : value);
 
   std::string orders;
-  for (std::size_t i = 0; i < v.orders.size(); ++i) orders += fmt::format("{}{}. {}", i ? "   " : "", i + 1, v.orders[i]);
+  for (std::size_t i = 0; i < v.orders.size(); ++i)
+    orders += fmt::format("{}{}. {}", i ? "   " : "", i + 1, v.orders[i]);
   ImGui::TextDisabled("orders");
   ImGui::SameLine();
   ImGui::TextUnformatted(orders.empty() ? "not placed" : orders.c_str());

@@ -28,11 +28,15 @@ void header(const GameView& v) {
     ImGui::TextDisabled("initiative:");
     for (const std::string& ship : t.initiative) {
       ImGui::SameLine();
-      if (ship == t.option) ImGui::TextColored(im_color4(colors::kMoving), "[%s]", ship.c_str());
-      else ImGui::TextUnformatted(ship.c_str());
+      if (ship == t.option)
+        ImGui::TextColored(im_color4(colors::kMoving), "[%s]", ship.c_str());
+      else
+        ImGui::TextUnformatted(ship.c_str());
     }
   }
-  if (t.winner) ImGui::TextColored(im_color4(colors::kTemplate), "Game over: %s", t.winner->empty() ? "no side left" : t.winner->c_str());
+  if (t.winner)
+    ImGui::TextColored(im_color4(colors::kTemplate), "Game over: %s",
+                       t.winner->empty() ? "no side left" : t.winner->c_str());
   ImGui::PushStyleColor(ImGuiCol_Text, im_color4(kExpect));
   ImGui::TextWrapped("Next: %s", t.expecting.empty() ? "the next input" : t.expecting.c_str());
   ImGui::PopStyleColor();
@@ -49,7 +53,9 @@ void refusal(const GameView& v) {
 
 // Dear ImGui 1.86 with its GLFW backend indexes keys by GLFW key code, which for digits and
 // letters is the character's ASCII code ('1', 'U'). Not while a text field has the keyboard.
-bool key_pressed(char key) { return !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(key, false); }
+bool key_pressed(char key) {
+  return !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(key, false);
+}
 
 void choices(Screen& s, const GameView& v) {
   if (v.choices.empty() && v.state.step == rules::Step::execute) {
@@ -60,7 +66,8 @@ void choices(Screen& s, const GameView& v) {
     const InputChoice& c = v.choices[i];
     std::string label = i < 9 ? fmt::format("[{}] {}", i + 1, c.label) : c.label;
     ImGui::PushID(static_cast<int>(i));
-    if (ImGui::Button(label.c_str(), ImVec2(width * 0.49f, 0)) || (i < 9 && key_pressed(static_cast<char>('1' + i)))) s.game->submit(c.line);
+    if (ImGui::Button(label.c_str(), ImVec2(width * 0.49f, 0)) || (i < 9 && key_pressed(static_cast<char>('1' + i))))
+      s.game->submit(c.line);
     ImGui::PopID();
     if (i % 2 == 0 && i + 1 < v.choices.size()) ImGui::SameLine();
   }
@@ -79,9 +86,12 @@ void orders(Screen& s, const GameView& v) {
       ImGui::PushID(k);
       ImGui::SetNextItemWidth(120);
       int& o = picked[static_cast<std::size_t>(k)];
-      if (ImGui::BeginCombo("##o", std::string(rules::display_name(rules::kAllOrders[static_cast<std::size_t>(o)])).c_str())) {
+      if (ImGui::BeginCombo("##o",
+                            std::string(rules::display_name(rules::kAllOrders[static_cast<std::size_t>(o)])).c_str())) {
         for (int a = 0; a < static_cast<int>(rules::kAllOrders.size()); ++a) {
-          if (ImGui::Selectable(std::string(rules::display_name(rules::kAllOrders[static_cast<std::size_t>(a)])).c_str(), a == o)) o = a;
+          if (ImGui::Selectable(
+                  std::string(rules::display_name(rules::kAllOrders[static_cast<std::size_t>(a)])).c_str(), a == o))
+            o = a;
         }
         ImGui::EndCombo();
       }
@@ -101,8 +111,8 @@ void typed(Screen& s) {
   ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - 70);
   char buf[512];
   std::snprintf(buf, sizeof buf, "%s", s.typed_input.c_str());
-  bool enter = ImGui::InputTextWithHint("##typed", "any input as JSON, e.g. {\"do\": \"defer\", \"player\": \"owen\"}", buf,
-                                        sizeof buf, ImGuiInputTextFlags_EnterReturnsTrue);
+  bool enter = ImGui::InputTextWithHint("##typed", "any input as JSON, e.g. {\"do\": \"defer\", \"player\": \"owen\"}",
+                                        buf, sizeof buf, ImGuiInputTextFlags_EnterReturnsTrue);
   s.typed_input = buf;
   ImGui::SameLine();
   if (ImGui::Button("give") || enter) {
@@ -147,7 +157,8 @@ void draw_turn_panel(Screen& s, const ScreenRect& rect) {
   if (v.queued > 0) {
     ImGui::SameLine();
     bool paused = s.worker && s.worker->paused();
-    ImGui::TextColored(im_color4(colors::kStale), "%zu waiting for the next frame%s", v.queued, paused ? " (play the video)" : "");
+    ImGui::TextColored(im_color4(colors::kStale), "%zu waiting for the next frame%s", v.queued,
+                       paused ? " (play the video)" : "");
   }
   typed(s);
   if (!v.note.empty()) ImGui::TextColored(im_color4(colors::kStale), "%s", v.note.c_str());
@@ -158,7 +169,8 @@ void draw_turn_panel(Screen& s, const ScreenRect& rect) {
     ImGui::PopStyleColor();
   }
   // The feed's QR code for phones, closed: how to have it again.
-  if (s.game->feed_access() && !s.show_feed_access && ImGui::SmallButton("[Q] the feed's address and QR code for phones"))
+  if (s.game->feed_access() && !s.show_feed_access &&
+      ImGui::SmallButton("[Q] the feed's address and QR code for phones"))
     s.show_feed_access = true;
   // The last ruling in what room is left (the log has it whole).
   if (v.last_ruling) {

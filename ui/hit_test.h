@@ -12,7 +12,8 @@ namespace diskref::ui {
 // Table view: the disk whose outline contains the point (table frame, mm); when several do (a
 // torpedo on a template), the one whose centre is nearest. Otherwise the disk whose outline is
 // nearest, if within `tolerance_mm`. Lost disks (no pose) are never picked.
-std::optional<std::size_t> pick_disk_in_table(const referee::TableSnapshot& scene, geom::Vec2 point_mm, double tolerance_mm);
+std::optional<std::size_t> pick_disk_in_table(const referee::TableSnapshot& scene, geom::Vec2 point_mm,
+                                              double tolerance_mm);
 
 // Camera view: `outlines[i]` is disk i's outline as drawn on the screen (empty when not drawn).
 // The polygon containing the point (nearest centroid among several), else the one with the

@@ -43,8 +43,8 @@ bool begin_panel(const char* title, const ScreenRect& rect, ImGuiWindowFlags ext
   // a closable one lies over them.
   const ImGuiWindowFlags order = open != nullptr ? 0 : ImGuiWindowFlags_NoBringToFrontOnFocus;
   const bool shown = ImGui::Begin(title, open,
-                                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
-                                     ImGuiWindowFlags_NoSavedSettings | order | extra);
+                                  ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                                      ImGuiWindowFlags_NoSavedSettings | order | extra);
   // Every panel says what it is (ui/panel_help.h), by the id after "###" in its title.
   const std::string_view t(title);
   if (const auto at = t.find("###"); shown && at != std::string_view::npos && !(extra & ImGuiWindowFlags_NoTitleBar))
@@ -54,15 +54,22 @@ bool begin_panel(const char* title, const ScreenRect& rect, ImGuiWindowFlags ext
 
 Rgb verdict_color(referee::Call c) {
   switch (c) {
-    case referee::Call::yes: return colors::kVerdictYes;
-    case referee::Call::no: return colors::kVerdictNo;
-    case referee::Call::too_close: return colors::kVerdictTooClose;
+    case referee::Call::yes:
+      return colors::kVerdictYes;
+    case referee::Call::no:
+      return colors::kVerdictNo;
+    case referee::Call::too_close:
+      return colors::kVerdictTooClose;
   }
   return colors::kVerdictTooClose;
 }
 
 ScreenRect verdict_banner(referee::Call c, const char* yes, const char* no, const std::string& detail, float scale) {
-  return word_banner(verdict_color(c), c == referee::Call::yes ? yes : c == referee::Call::no ? no : "TOO CLOSE TO CALL", detail, scale);
+  return word_banner(verdict_color(c),
+                     c == referee::Call::yes  ? yes
+                     : c == referee::Call::no ? no
+                                              : "TOO CLOSE TO CALL",
+                     detail, scale);
 }
 
 ScreenRect word_banner(Rgb color, const char* word, const std::string& detail, float scale) {
@@ -78,7 +85,8 @@ ScreenRect word_banner(Rgb color, const char* word, const std::string& detail, f
   // The detail beside the call when it fits, else under the banner.
   const float dw = ImGui::CalcTextSize(detail.c_str()).x;
   const bool beside = 8 + ww + 14 + dw <= w;
-  if (beside) dl->AddText(ImVec2(p.x + 8 + ww + 14, p.y + (h - line) / 2), IM_COL32(240, 240, 240, 255), detail.c_str());
+  if (beside)
+    dl->AddText(ImVec2(p.x + 8 + ww + 14, p.y + (h - line) / 2), IM_COL32(240, 240, 240, 255), detail.c_str());
   ImGui::Dummy(ImVec2(w, h + 2));
   if (!beside && !detail.empty()) ImGui::TextUnformatted(detail.c_str());
   return {static_cast<double>(p.x), static_cast<double>(p.y), static_cast<double>(w), static_cast<double>(h)};
@@ -89,7 +97,8 @@ void draw_polygon(ImDrawList* dl, const std::vector<Vec2>& pts, ImU32 color, flo
   std::vector<ImVec2> p;
   p.reserve(pts.size());
   for (Vec2 v : pts) p.push_back(im(v));
-  dl->AddPolyline(p.data(), static_cast<int>(p.size()), color, closed ? ImDrawFlags_Closed : ImDrawFlags_None, thickness);
+  dl->AddPolyline(p.data(), static_cast<int>(p.size()), color, closed ? ImDrawFlags_Closed : ImDrawFlags_None,
+                  thickness);
 }
 
 void fill_polygon(ImDrawList* dl, const std::vector<Vec2>& pts, ImU32 color) {
@@ -116,7 +125,8 @@ void draw_label(ImDrawList* dl, Vec2 at, ImU32 color, const std::string& text) {
   ImU32 shadow = IM_COL32(0, 0, 0, 220);
   for (int dx = -1; dx <= 1; ++dx) {
     for (int dy = -1; dy <= 1; ++dy) {
-      if (dx != 0 || dy != 0) dl->AddText(ImVec2(p.x + static_cast<float>(dx), p.y + static_cast<float>(dy)), shadow, text.c_str());
+      if (dx != 0 || dy != 0)
+        dl->AddText(ImVec2(p.x + static_cast<float>(dx), p.y + static_cast<float>(dy)), shadow, text.c_str());
     }
   }
   dl->AddText(p, color, text.c_str());
@@ -124,7 +134,9 @@ void draw_label(ImDrawList* dl, Vec2 at, ImU32 color, const std::string& text) {
 
 namespace {
 constexpr double kTextPad = 4;
-double text_line_height() { return static_cast<double>(ImGui::GetTextLineHeight()) + 1; }
+double text_line_height() {
+  return static_cast<double>(ImGui::GetTextLineHeight()) + 1;
+}
 }  // namespace
 
 Vec2 text_box_size(const std::vector<ColoredLine>& lines) {

@@ -13,10 +13,18 @@
 
 namespace diskref::ui {
 
-inline ImVec2 im(Vec2 v) { return {static_cast<float>(v.x), static_cast<float>(v.y)}; }
-inline Vec2 vec(ImVec2 v) { return {v.x, v.y}; }
-inline ImU32 im_color(Rgb c, int alpha = 255) { return IM_COL32(c.r, c.g, c.b, alpha); }
-inline ImVec4 im_color4(Rgb c, float alpha = 1.0f) { return {c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, alpha}; }
+inline ImVec2 im(Vec2 v) {
+  return {static_cast<float>(v.x), static_cast<float>(v.y)};
+}
+inline Vec2 vec(ImVec2 v) {
+  return {v.x, v.y};
+}
+inline ImU32 im_color(Rgb c, int alpha = 255) {
+  return IM_COL32(c.r, c.g, c.b, alpha);
+}
+inline ImVec4 im_color4(Rgb c, float alpha = 1.0f) {
+  return {c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, alpha};
+}
 
 // Starts a fixed panel window at `rect` (no moving, resizing or collapsing: there is no window
 // manager, and the layout owns placement).
@@ -51,7 +59,8 @@ Rgb verdict_color(referee::Call c);
 // A full-width filled banner with the call in large type (`yes` / `no` / "TOO CLOSE TO CALL") and
 // `detail` beside it: the live dispute panel's and the Photo tab's, alike. `scale`: the call's type
 // size as a multiple of the font's (the detail stays at the font's). Returns where it went.
-ScreenRect verdict_banner(referee::Call c, const char* yes, const char* no, const std::string& detail, float scale = 1.0f);
+ScreenRect verdict_banner(referee::Call c, const char* yes, const char* no, const std::string& detail,
+                          float scale = 1.0f);
 // The same banner in any colour with any word ("CANNOT TELL", "NO RULING").
 ScreenRect word_banner(Rgb color, const char* word, const std::string& detail, float scale = 1.0f);
 

@@ -46,7 +46,8 @@ std::vector<Vec2> place_labels(const std::vector<LabelWish>& wishes, const Scree
   constexpr int kRings = 5;
   // Labels nearest the middle of them all first: they have the fewest free spots.
   Vec2 middle{0, 0};
-  for (const LabelWish& w : wishes) middle = middle + w.anchor / static_cast<double>(std::max<std::size_t>(1, wishes.size()));
+  for (const LabelWish& w : wishes)
+    middle = middle + w.anchor / static_cast<double>(std::max<std::size_t>(1, wishes.size()));
   std::vector<std::size_t> order(wishes.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {

@@ -10,8 +10,8 @@
 namespace diskref::ui {
 
 struct LabelWish {
-  Vec2 anchor;  // the point the label names (a counter's centre on the screen)
-  Vec2 size;    // the label's width and height, in pixels
+  Vec2 anchor;        // the point the label names (a counter's centre on the screen)
+  Vec2 size;          // the label's width and height, in pixels
   double reach = 12;  // how far from the anchor its nearest side goes, at the nearest
   long own = -1;      // the index in `keep_clear` of what it names: its label may lie over it
 };

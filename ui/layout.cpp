@@ -6,11 +6,16 @@ namespace diskref::ui {
 
 const ScreenRect& Layout::rect(Panel p) const {
   switch (p) {
-    case Panel::camera: return camera;
-    case Panel::table: return table;
-    case Panel::dispute: return dispute;
-    case Panel::disks: return disks;
-    case Panel::side: return side;
+    case Panel::camera:
+      return camera;
+    case Panel::table:
+      return table;
+    case Panel::dispute:
+      return dispute;
+    case Panel::disks:
+      return disks;
+    case Panel::side:
+      return side;
   }
   return camera;
 }
@@ -55,11 +60,16 @@ Layout compute_layout(Vec2 window_size_px) {
 
 const ScreenRect& GameLayout::rect(GamePanel p) const {
   switch (p) {
-    case GamePanel::camera: return camera;
-    case GamePanel::table: return table;
-    case GamePanel::ships: return ships;
-    case GamePanel::turn: return turn;
-    case GamePanel::side: return side;
+    case GamePanel::camera:
+      return camera;
+    case GamePanel::table:
+      return table;
+    case GamePanel::ships:
+      return ships;
+    case GamePanel::turn:
+      return turn;
+    case GamePanel::side:
+      return side;
   }
   return camera;
 }

@@ -8,7 +8,6 @@
 
 #include <nlohmann/json.hpp>
 
-
 namespace diskref::ui {
 namespace {
 
@@ -126,8 +125,9 @@ void LiveGame::enable_rewind(std::function<referee::Referee()> fresh, std::vecto
 void LiveGame::after(const referee::Referee& r, const pipeline::GameMoment& moment) {
   // Rebuilding the view (the books copied, every entry's text, the legal inputs tried on copies
   // of the state) only when the game changed, and twice a second for the banner's expiry.
-  Signature now{r.log().size(), r.inputs().size(), r.state().actions_applied, r.expecting().what,
-                moment.inputs_given, static_cast<long long>(moment.t * 2), moment.finished, moment.note};
+  Signature now{r.log().size(),     r.inputs().size(),   r.state().actions_applied,
+                r.expecting().what, moment.inputs_given, static_cast<long long>(moment.t * 2),
+                moment.finished,    moment.note};
   long long notes_serial = notes_seen_;
   if (notes_) {
     bool trouble = false;

@@ -32,7 +32,7 @@ using referee::TurnShown;
 struct GameLogLine {
   std::size_t number = 0;  // the entry's index in the log (what a correction names)
   double t = 0;
-  std::string text;        // referee::entry_text
+  std::string text;  // referee::entry_text
   enum class Tone { info, warning, refusal, correction } tone = Tone::info;
   std::vector<referee::Verdict> verdicts;  // read from the table: what may be decided again
   // The inputs the entry took (their index, as a correction names them, and the spec §9 line
@@ -67,13 +67,13 @@ struct GameView {
   // the views with their faces, the tally and the question (referee/counter_reading.h).
   std::optional<referee::CountersSeen> counters;
   std::vector<InputChoice> choices;
-  std::size_t inputs_given = 0;          // to the referee, corrections included
-  std::optional<std::size_t> undoable;   // the last input that is not itself a correction
-  std::size_t queued = 0;                // submitted, waiting for the next frame
-  std::string note;                      // e.g. why frames are being ignored
+  std::size_t inputs_given = 0;         // to the referee, corrections included
+  std::optional<std::size_t> undoable;  // the last input that is not itself a correction
+  std::size_t queued = 0;               // submitted, waiting for the next frame
+  std::string note;                     // e.g. why frames are being ignored
   // What the network side said last (--serve, --mqtt): where it serves, the broker lost or back.
   std::string network;
-  bool network_trouble = false;          // the last thing said is a loss
+  bool network_trouble = false;  // the last thing said is a loss
 };
 
 // What the live feed says, handed from the network's threads to the screen's view.

@@ -33,7 +33,8 @@ constexpr int kSettleFrames = 3;
 
 }  // namespace
 
-std::unique_ptr<PhotoWorker> make_photo_worker(const model::DiskRegistry& registry, std::optional<calib::CameraModel> lens) {
+std::unique_ptr<PhotoWorker> make_photo_worker(const model::DiskRegistry& registry,
+                                               std::optional<calib::CameraModel> lens) {
   photo::PhotoOptions options;
   options.lens = std::move(lens);
   return std::make_unique<PhotoWorker>([](const std::filesystem::path& file) { return photo::load_photo(file); },
@@ -89,7 +90,8 @@ void run_photo_app(const PhotoAppOptions& o) {
       settle = dispute.busy() ? 0 : settle + 1;
       if (o.screenshot && settle >= kSettleFrames) {
         const cv::Mat shot = read_framebuffer_bgr(fb_w, fb_h);
-        if (!cv::imwrite(o.screenshot->string(), shot)) throw std::runtime_error(o.screenshot->string() + ": cannot write the screenshot");
+        if (!cv::imwrite(o.screenshot->string(), shot))
+          throw std::runtime_error(o.screenshot->string() + ": cannot write the screenshot");
         if (o.views_json) {
           nlohmann::json j = {{"window", {fb_w, fb_h}}, {"photo", photo_tab_json(tab)}};
           j["panels"]["photo"] = j["photo"]["panel"];

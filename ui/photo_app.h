@@ -18,19 +18,20 @@ namespace diskref::ui {
 
 // A worker that reads photos with the library's limits and rules on them against `registry` (kept
 // by reference: it must outlive the worker), with the lens when one is known.
-std::unique_ptr<PhotoWorker> make_photo_worker(const model::DiskRegistry& registry, std::optional<calib::CameraModel> lens);
+std::unique_ptr<PhotoWorker> make_photo_worker(const model::DiskRegistry& registry,
+                                               std::optional<calib::CameraModel> lens);
 
 struct PhotoAppOptions {
-  std::filesystem::path disks;       // the registry
-  std::filesystem::path rules_data;  // the rules' range template
+  std::filesystem::path disks;                       // the registry
+  std::filesystem::path rules_data;                  // the rules' range template
   std::optional<std::filesystem::path> camera_file;  // a calibrated lens (--calib)
   std::optional<std::filesystem::path> photo;        // opened at the start (--photo)
-  PhotoQuestion question;            // preselected (--select A,B; --flip SHIP:N)
+  PhotoQuestion question;                            // preselected (--select A,B; --flip SHIP:N)
   int template_index = 0;
   // Write a screenshot once the photo opened at the start is answered (or refused), then stop.
   std::optional<std::filesystem::path> screenshot;
   std::optional<std::filesystem::path> views_json;  // with the screenshot: what the tab shows
-  double run_seconds = 0;  // close after this long (0: no limit)
+  double run_seconds = 0;                           // close after this long (0: no limit)
   int width = 1280;
   int height = 800;
 };

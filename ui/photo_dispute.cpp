@@ -51,7 +51,9 @@ bool PhotoDispute::refresh() {
   return true;
 }
 
-bool PhotoDispute::busy() const { return last_request_ != 0 && (!outcome_ || outcome_->request < last_request_); }
+bool PhotoDispute::busy() const {
+  return last_request_ != 0 && (!outcome_ || outcome_->request < last_request_);
+}
 
 std::vector<std::string> PhotoDispute::disk_choices(bool ships_only) const {
   std::optional<std::vector<std::string>> seen;

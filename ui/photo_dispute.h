@@ -43,7 +43,7 @@ class PhotoDispute {
   // Why the question is not asked yet ("choose disk B"); empty when it is whole.
   const std::string& question_missing() const { return question_missing_; }
 
-  bool busy() const;                      // a request not yet answered
+  bool busy() const;  // a request not yet answered
   PhotoWorkStatus status() const { return worker_.status(); }
   const std::filesystem::path& file() const { return file_; }  // the photo opened last
   // The newest outcome and what it shows (null / empty before the first).

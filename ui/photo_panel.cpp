@@ -17,11 +17,12 @@ namespace diskref::ui {
 namespace {
 
 ScreenRect rect_of(ImVec2 at, ImVec2 size) {
-  return {static_cast<double>(at.x), static_cast<double>(at.y), static_cast<double>(size.x), static_cast<double>(size.y)};
+  return {static_cast<double>(at.x), static_cast<double>(at.y), static_cast<double>(size.x),
+          static_cast<double>(size.y)};
 }
 
-void disk_combo(const char* label, const std::vector<std::string>& choices, std::optional<std::string>& chosen, float width,
-                bool& changed) {
+void disk_combo(const char* label, const std::vector<std::string>& choices, std::optional<std::string>& chosen,
+                float width, bool& changed) {
   ImGui::SetNextItemWidth(width);
   if (ImGui::BeginCombo(label, chosen ? chosen->c_str() : "(choose)")) {
     for (const std::string& name : choices)
@@ -46,16 +47,17 @@ void picture(PhotoTab& tab, const ScreenRect& area) {
   } else if (!tab.dispute.busy()) {  // while a photo is read, its progress stands here instead
     const char* hint = "Drop a photo of the table here,\nor name it on the right and press Open.";
     const ImVec2 size = ImGui::CalcTextSize(hint);
-    dl->AddText(ImVec2(static_cast<float>(area.center().x) - size.x / 2, static_cast<float>(area.center().y) - size.y / 2),
-                IM_COL32(170, 175, 185, 255), hint);
+    dl->AddText(
+        ImVec2(static_cast<float>(area.center().x) - size.x / 2, static_cast<float>(area.center().y) - size.y / 2),
+        IM_COL32(170, 175, 185, 255), hint);
   }
   // The worker's progress over the picture: the screen keeps drawing while it works.
   const PhotoDispute& d = tab.dispute;
   if (d.busy()) {
     const PhotoWorkStatus st = d.status();
-    const std::string line = st.stage == PhotoStage::idle
-                                 ? std::string("waiting for the photo before...")
-                                 : fmt::format("{} (step {} of {})", stage_text(st.stage), st.step, PhotoWorkStatus::kSteps);
+    const std::string line = st.stage == PhotoStage::idle ? std::string("waiting for the photo before...")
+                                                          : fmt::format("{} (step {} of {})", stage_text(st.stage),
+                                                                        st.step, PhotoWorkStatus::kSteps);
     const std::vector<ColoredLine> lines{{IM_COL32(255, 255, 255, 255), line},
                                          {IM_COL32(190, 195, 205, 255), st.file.filename().string()}};
     const Vec2 box = text_box_size(lines);
@@ -126,8 +128,8 @@ void answer_rows(PhotoTab& tab) {
   const std::shared_ptr<const PhotoOutcome>& out = d.outcome();
   if (d.busy()) {
     const PhotoWorkStatus st = d.status();
-    ImGui::ProgressBar(st.step == 0 ? 0.0f : (static_cast<float>(st.step) - 0.5f) / PhotoWorkStatus::kSteps, ImVec2(-1, 0),
-                       st.stage == PhotoStage::idle ? "waiting..." : stage_text(st.stage));
+    ImGui::ProgressBar(st.step == 0 ? 0.0f : (static_cast<float>(st.step) - 0.5f) / PhotoWorkStatus::kSteps,
+                       ImVec2(-1, 0), st.stage == PhotoStage::idle ? "waiting..." : stage_text(st.stage));
   }
   if (!out) return;
   ImGui::PushTextWrapPos(0.0f);
@@ -140,8 +142,7 @@ void answer_rows(PhotoTab& tab) {
     return;
   }
   const PhotoShown& s = d.shown();
-  if (!d.answers_current_question() && !d.busy())
-    ImGui::TextDisabled("the answer below is to an earlier question");
+  if (!d.answers_current_question() && !d.busy()) ImGui::TextDisabled("the answer below is to an earlier question");
   for (const PhotoAnswerShown& a : s.answers) {
     ImGui::Spacing();
     ImGui::TextUnformatted(question_text(d.question()).c_str());
@@ -162,7 +163,8 @@ void answer_rows(PhotoTab& tab) {
     ImGui::TextColored(im_color4(colors::kStale), "%s", unseen.c_str());
   }
   for (const std::string& n : s.notes) ImGui::TextColored(im_color4(colors::kStale), "%s", n.c_str());
-  const std::string about = s.size.empty() ? s.source : s.source + ", " + s.size + (s.camera.empty() ? "" : ", " + s.camera);
+  const std::string about =
+      s.size.empty() ? s.source : s.source + ", " + s.size + (s.camera.empty() ? "" : ", " + s.camera);
   if (!about.empty()) ImGui::TextDisabled("%s", about.c_str());
   // The photo shows no table's corners: its x, y are the photo's own, from one disk.
   if (!s.frame.empty()) ImGui::TextDisabled("x, y: %s", s.frame.c_str());
@@ -171,7 +173,9 @@ void answer_rows(PhotoTab& tab) {
 
 }  // namespace
 
-PhotoTab::~PhotoTab() { delete_texture(texture); }
+PhotoTab::~PhotoTab() {
+  delete_texture(texture);
+}
 
 void refresh_photo_tab(PhotoTab& tab) {
   if (!tab.dispute.refresh()) return;
@@ -190,7 +194,8 @@ void draw_photo_panel(PhotoTab& tab, const ScreenRect& rect, bool* open) {
   }
   const ImVec2 origin = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();
   // The column of words at least wide enough for the banner; the picture takes the rest.
-  const float column = std::clamp(avail.x * 0.36f, std::min(avail.x * 0.5f, ImGui::GetFontSize() * 24), ImGui::GetFontSize() * 34);
+  const float column =
+      std::clamp(avail.x * 0.36f, std::min(avail.x * 0.5f, ImGui::GetFontSize() * 24), ImGui::GetFontSize() * 34);
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   picture(tab, rect_of(origin, ImVec2(avail.x - column - gap, avail.y)));
   ImGui::SetCursorScreenPos(ImVec2(origin.x + avail.x - column, origin.y));
@@ -206,7 +211,9 @@ void draw_photo_panel(PhotoTab& tab, const ScreenRect& rect, bool* open) {
 
 nlohmann::json photo_tab_json(const PhotoTab& tab) {
   const PhotoDispute& d = tab.dispute;
-  auto rect = [](const std::optional<ScreenRect>& r) { return r ? nlohmann::json{r->x, r->y, r->w, r->h} : nlohmann::json(); };
+  auto rect = [](const std::optional<ScreenRect>& r) {
+    return r ? nlohmann::json{r->x, r->y, r->w, r->h} : nlohmann::json();
+  };
   nlohmann::json j = {{"file", d.file().string()},
                       {"busy", d.busy()},
                       {"stage", stage_text(d.status().stage)},
@@ -220,8 +227,14 @@ nlohmann::json photo_tab_json(const PhotoTab& tab) {
     if (out->ruling) j["ruling"] = out->ruling->answer;
     nlohmann::json answers = nlohmann::json::array();
     for (const PhotoAnswerShown& a : d.shown().answers)
-      answers.push_back({{"call", a.call ? referee::to_key(*a.call) : "cannot_tell"}, {"headline", a.headline}, {"detail", a.detail}, {"lines", a.lines}});
-    j["shown"] = {{"answers", answers}, {"notes", d.shown().notes}, {"unseen", d.shown().unseen}, {"disks_seen", d.shown().disks_seen}};
+      answers.push_back({{"call", a.call ? referee::to_key(*a.call) : "cannot_tell"},
+                         {"headline", a.headline},
+                         {"detail", a.detail},
+                         {"lines", a.lines}});
+    j["shown"] = {{"answers", answers},
+                  {"notes", d.shown().notes},
+                  {"unseen", d.shown().unseen},
+                  {"disks_seen", d.shown().disks_seen}};
   }
   return j;
 }

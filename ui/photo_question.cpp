@@ -9,21 +9,30 @@ namespace diskref::ui {
 std::optional<nlohmann::json> photo_questions_json(const PhotoQuestion& q, std::string& missing) {
   missing.clear();
   const bool pair = q.kind != PhotoQuestion::Kind::move;
-  if (!q.a) missing = pair ? "choose disk A" : "choose the ship that flips";
-  else if (pair && !q.b) missing = "choose disk B";
-  else if (pair && *q.a == *q.b) missing = "choose two different disks";
-  else if (!pair && q.flips < 1) missing = "a ship flips at least once";
+  if (!q.a)
+    missing = pair ? "choose disk A" : "choose the ship that flips";
+  else if (pair && !q.b)
+    missing = "choose disk B";
+  else if (pair && *q.a == *q.b)
+    missing = "choose two different disks";
+  else if (!pair && q.flips < 1)
+    missing = "a ship flips at least once";
   if (!missing.empty()) return std::nullopt;
 
   nlohmann::json question = {{"id", "q1"}};
   switch (q.kind) {
     case PhotoQuestion::Kind::range:
-      question["range"] = {{"from", *q.a},
-                           {"to", *q.b},
-                           {"template", {{"length_mm", q.range_template.length_mm}, {"width_mm", q.range_template.width_mm}}}};
+      question["range"] = {
+          {"from", *q.a},
+          {"to", *q.b},
+          {"template", {{"length_mm", q.range_template.length_mm}, {"width_mm", q.range_template.width_mm}}}};
       break;
-    case PhotoQuestion::Kind::overlap: question["overlap"] = {{"a", *q.a}, {"b", *q.b}}; break;
-    case PhotoQuestion::Kind::move: question["move"] = {{"disk", *q.a}, {"flips", q.flips}}; break;
+    case PhotoQuestion::Kind::overlap:
+      question["overlap"] = {{"a", *q.a}, {"b", *q.b}};
+      break;
+    case PhotoQuestion::Kind::move:
+      question["move"] = {{"disk", *q.a}, {"flips", q.flips}};
+      break;
   }
   return nlohmann::json::array({question});
 }
@@ -31,9 +40,12 @@ std::optional<nlohmann::json> photo_questions_json(const PhotoQuestion& q, std::
 std::string question_text(const PhotoQuestion& q) {
   const std::string a = q.a.value_or("?"), b = q.b.value_or("?");
   switch (q.kind) {
-    case PhotoQuestion::Kind::range: return fmt::format("range {} to {} ({})", a, b, q.template_label);
-    case PhotoQuestion::Kind::overlap: return fmt::format("overlap {} / {}", a, b);
-    case PhotoQuestion::Kind::move: return fmt::format("move {} {} flip{}", a, q.flips, q.flips == 1 ? "" : "s");
+    case PhotoQuestion::Kind::range:
+      return fmt::format("range {} to {} ({})", a, b, q.template_label);
+    case PhotoQuestion::Kind::overlap:
+      return fmt::format("overlap {} / {}", a, b);
+    case PhotoQuestion::Kind::move:
+      return fmt::format("move {} {} flip{}", a, q.flips, q.flips == 1 ? "" : "s");
   }
   return {};
 }

@@ -34,7 +34,6 @@ std::string question_text(const PhotoQuestion& q);
 // The disks a question may name: those the photo shows, in its order, when a photo has been read;
 // before that, every disk of the registry. `ships_only` for the disk that flips.
 std::vector<std::string> question_disk_choices(const model::DiskRegistry& registry,
-                                               const std::optional<std::vector<std::string>>& seen,
-                                               bool ships_only);
+                                               const std::optional<std::vector<std::string>>& seen, bool ships_only);
 
 }  // namespace diskref::ui

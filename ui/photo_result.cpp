@@ -18,8 +18,10 @@ std::vector<std::string> texts(const nlohmann::json& j, const char* key) {
   std::vector<std::string> out;
   if (!j.is_object() || !j.contains(key) || !j.at(key).is_array()) return out;
   for (const nlohmann::json& e : j.at(key)) {
-    if (e.is_string()) out.push_back(e.get<std::string>());
-    else if (e.is_object() && e.contains("name") && e.at("name").is_string()) out.push_back(e.at("name").get<std::string>());
+    if (e.is_string())
+      out.push_back(e.get<std::string>());
+    else if (e.is_object() && e.contains("name") && e.at("name").is_string())
+      out.push_back(e.at("name").get<std::string>());
   }
   return out;
 }
@@ -27,7 +29,8 @@ std::vector<std::string> texts(const nlohmann::json& j, const char* key) {
 // The call the ruling gives; without one (a ruling without sigma), the plain yes/no of the answer.
 referee::Call call_of(const nlohmann::json& a, const char* plain_key) {
   if (auto c = parse_call(text(a, "call"))) return *c;
-  if (a.contains(plain_key) && a.at(plain_key).is_boolean()) return a.at(plain_key).get<bool>() ? referee::Call::yes : referee::Call::no;
+  if (a.contains(plain_key) && a.at(plain_key).is_boolean())
+    return a.at(plain_key).get<bool>() ? referee::Call::yes : referee::Call::no;
   return referee::Call::too_close;
 }
 
@@ -45,8 +48,8 @@ std::string margin_detail(const char* what, std::optional<double> margin, std::o
 
 std::string sigma_line(std::optional<double> sigma) {
   if (!sigma) return "no uncertainty given";
-  return fmt::format("uncertainty \u00b1{:.2f} mm ({:.0f} sigma; sigma {:.2f} mm from the photo)", referee::kCallSigmas * *sigma,
-                     referee::kCallSigmas, *sigma);
+  return fmt::format("uncertainty \u00b1{:.2f} mm ({:.0f} sigma; sigma {:.2f} mm from the photo)",
+                     referee::kCallSigmas * *sigma, referee::kCallSigmas, *sigma);
 }
 
 // The one number the call turns on (photo/question_margins.h), else the answer's own.
@@ -63,7 +66,8 @@ PhotoAnswerShown range_answer(const nlohmann::json& a) {
   const auto sigma = number(a, "sigma_mm");
   s.detail = margin_detail("margin", decisive(a, "margin_mm"), sigma);
   if (!text(r, "from").empty()) s.question = fmt::format("range {} to {}", text(r, "from"), text(r, "to"));
-  if (auto gap = number(a, "gap_mm"), reach = number(a, "reach_mm"), margin = number(a, "margin_mm"); gap && reach && margin)
+  if (auto gap = number(a, "gap_mm"), reach = number(a, "reach_mm"), margin = number(a, "margin_mm");
+      gap && reach && margin)
     s.lines.push_back(fmt::format("gap {:.2f} mm   reach {:.2f} mm   margin {:+.2f} mm", *gap, *reach, *margin));
   s.lines.push_back(sigma_line(sigma));
   return s;
@@ -82,14 +86,21 @@ PhotoAnswerShown overlap_answer(const nlohmann::json& a) {
 PhotoAnswerShown move_answer(const nlohmann::json& a) {
   PhotoAnswerShown s;
   const std::vector<std::string> ends_on = texts(a, "end_overlaps");
-  const bool hits = a.contains("torpedo_contacts") && a.at("torpedo_contacts").is_array() && !a.at("torpedo_contacts").empty();
+  const bool hits =
+      a.contains("torpedo_contacts") && a.at("torpedo_contacts").is_array() && !a.at("torpedo_contacts").empty();
   // A move's call is whether it ends on (or hits) something: "yes" it does.
-  if (auto c = parse_call(text(a, "call"))) s.call = *c;
-  else s.call = ends_on.empty() && !hits ? referee::Call::no : referee::Call::yes;
-  if (*s.call == referee::Call::too_close) s.headline = "TOO CLOSE TO CALL";
-  else if (hits) s.headline = "HITS A TORPEDO";
-  else if (!ends_on.empty()) s.headline = "ENDS ON " + ends_on.front();
-  else s.headline = *s.call == referee::Call::yes ? "ENDS ON A DISK" : "ENDS CLEAR";
+  if (auto c = parse_call(text(a, "call")))
+    s.call = *c;
+  else
+    s.call = ends_on.empty() && !hits ? referee::Call::no : referee::Call::yes;
+  if (*s.call == referee::Call::too_close)
+    s.headline = "TOO CLOSE TO CALL";
+  else if (hits)
+    s.headline = "HITS A TORPEDO";
+  else if (!ends_on.empty())
+    s.headline = "ENDS ON " + ends_on.front();
+  else
+    s.headline = *s.call == referee::Call::yes ? "ENDS ON A DISK" : "ENDS CLEAR";
   const auto sigma = number(a, "sigma_mm");
   // The margin of the nearest contact (a torpedo passed, a disk where it ends), when there is one.
   s.detail = margin_detail("nearest contact", number(a, "decisive_margin_mm"), sigma);
@@ -163,11 +174,16 @@ PhotoShown photo_shown(const nlohmann::json& ruling) {
   if (ruling.contains("answers") && ruling.at("answers").is_array()) {
     for (const nlohmann::json& a : ruling.at("answers")) {
       PhotoAnswerShown shown;
-      if (text(a, "call") == "cannot tell") shown = cannot_tell_answer(a);
-      else if (a.contains("in_range") || a.contains("reach_mm")) shown = range_answer(a);
-      else if (a.contains("overlap") || a.contains("separation_mm")) shown = overlap_answer(a);
-      else if (a.contains("landings")) shown = move_answer(a);
-      else continue;
+      if (text(a, "call") == "cannot tell")
+        shown = cannot_tell_answer(a);
+      else if (a.contains("in_range") || a.contains("reach_mm"))
+        shown = range_answer(a);
+      else if (a.contains("overlap") || a.contains("separation_mm"))
+        shown = overlap_answer(a);
+      else if (a.contains("landings"))
+        shown = move_answer(a);
+      else
+        continue;
       if (shown.question.empty()) shown.question = text(a, "id");
       s.answers.push_back(std::move(shown));
     }

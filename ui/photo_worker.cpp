@@ -14,9 +14,12 @@ namespace diskref::ui {
 
 const char* stage_text(PhotoStage stage) {
   switch (stage) {
-    case PhotoStage::idle: return "";
-    case PhotoStage::reading: return "reading the photo...";
-    case PhotoStage::ruling: return "finding the tags and fitting the table...";
+    case PhotoStage::idle:
+      return "";
+    case PhotoStage::reading:
+      return "reading the photo...";
+    case PhotoStage::ruling:
+      return "finding the tags and fitting the table...";
   }
   return "";
 }

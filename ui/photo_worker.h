@@ -40,7 +40,7 @@ struct PhotoOutcome {
   // The annotated photo made small enough to show (longest side at most kPreviewSide): a 48 Mpx
   // photo is shrunk here, off the screen's thread, not when it is uploaded.
   cv::Mat preview;
-  cv::Size photo_size;        // the annotated photo's own size (preview's pixels scale to it)
+  cv::Size photo_size;  // the annotated photo's own size (preview's pixels scale to it)
   // Why there is no ruling, in words for the screen: the photo refused (not an image, too large,
   // too few tags), a question it cannot answer, a file that cannot be read.
   std::string refusal;
@@ -51,7 +51,7 @@ struct PhotoWorkStatus {
   std::filesystem::path file;  // the photo being worked on
   int step = 0;                // 1: reading, 2: ruling (of kSteps)
   static constexpr int kSteps = 2;
-  bool queued = false;         // another request waits for this one
+  bool queued = false;  // another request waits for this one
 };
 
 class PhotoWorker {

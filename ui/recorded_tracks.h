@@ -10,14 +10,14 @@
 
 #include "ui/source_worker.h"
 #include "vision/marker_watch.h"
-#include "ui/source_worker.h"
 
 namespace diskref::ui {
 
 class RecordedTracks : public TrackProducer {
  public:
   // `pose` (may be null) finds the table pose from the image's corner markers, for overlays.
-  RecordedTracks(std::vector<model::TrackFrame> frames, std::string description, std::unique_ptr<vision::MarkerWatch> pose);
+  RecordedTracks(std::vector<model::TrackFrame> frames, std::string description,
+                 std::unique_ptr<vision::MarkerWatch> pose);
   TrackResult process(const SourceFrame& frame) override;
   void restart() override;
   std::string describe() const override { return description_; }

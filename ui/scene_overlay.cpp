@@ -4,14 +4,16 @@
 
 #include <fmt/format.h>
 
+#include "engine/geometry/outline.h"
 #include "ui/imgui_draw.h"
 #include "ui/label_placement.h"
-#include "engine/geometry/outline.h"
 
 namespace diskref::ui {
 namespace {
 
-double height_of(const referee::SeenDisk& d) { return d.spec->thickness_mm; }
+double height_of(const referee::SeenDisk& d) {
+  return d.spec->thickness_mm;
+}
 
 void draw_flip(ImDrawList* dl, const Screen& s, const TableToScreen& map, const OverlayStyle& style) {
   const referee::FlipVerdict& f = *s.flip;
@@ -153,7 +155,8 @@ SceneDrawn draw_scene(ImDrawList* dl, const Screen& s, const TableToScreen& map,
   const std::vector<Vec2> at = place_labels(wishes, view, keep_clear);
   for (std::size_t k = 0; k < names.size(); ++k) {
     draw_label(dl, at[k], names[k].colour, names[k].text);
-    drawn.labels.push_back({s.scene.disks[names[k].disk].name(), {at[k].x, at[k].y, wishes[k].size.x, wishes[k].size.y}});
+    drawn.labels.push_back(
+        {s.scene.disks[names[k].disk].name(), {at[k].x, at[k].y, wishes[k].size.x, wishes[k].size.y}});
   }
   return drawn;
 }

@@ -25,8 +25,8 @@ struct OverlayStyle {
 // picking and for keeping other labels off them, and the disks' name labels.
 struct SceneDrawn {
   std::vector<std::vector<Vec2>> outlines;  // by index in Screen::scene.disks
-  std::vector<NamedRect> labels;           // by the disk each names
-  std::vector<ScreenRect> markers;         // the table's corner markers (drawn by the view, or its picture)
+  std::vector<NamedRect> labels;            // by the disk each names
+  std::vector<ScreenRect> markers;          // the table's corner markers (drawn by the view, or its picture)
 };
 // The boxes of everything in the view that text laid over it keeps clear of where it can: the
 // disks' outlines, their names and the corner markers (draw_scene), and a drop's labels and tally
@@ -46,7 +46,8 @@ namespace diskref::ui {
 // ghosts, the landings observed (solid, numbered), the centre's track; and the last attack's range
 // as a line between the two ships. Drawn as the referee logged it. Returns where its text belongs
 // (where the move ended, else the middle of the attack's line), on the screen.
-std::optional<Vec2> draw_game_move(ImDrawList* dl, const Screen& screen, const TableToScreen& map, const OverlayStyle& style);
+std::optional<Vec2> draw_game_move(ImDrawList* dl, const Screen& screen, const TableToScreen& map,
+                                   const OverlayStyle& style);
 // The text of what draw_game_move draws: the attack's verdict, the drift of each flip, the move's
 // verdicts (margin ± sigma and the call), coloured by the call.
 std::vector<ColoredLine> game_move_lines(const Screen& screen);
@@ -57,7 +58,8 @@ std::vector<ColoredLine> game_move_lines(const Screen& screen);
 // and the box keep off the other disks and their names (`scene`) where they can. Returns what it
 // drew, nothing when no drop is shown.
 std::optional<Screen::CountersDrawn> draw_game_counters(ImDrawList* dl, const Screen& screen, const TableToScreen& map,
-                                                        const OverlayStyle& style, bool with_box, const SceneDrawn& scene);
+                                                        const OverlayStyle& style, bool with_box,
+                                                        const SceneDrawn& scene);
 // The drop's tally, the questions (amber) and the notes, wrapped to `wrap_px`; empty when no drop
 // is shown.
 std::vector<ColoredLine> counter_reading_lines(const Screen& screen, double wrap_px);

@@ -25,7 +25,8 @@ std::vector<RangeTemplateChoice> range_template_choices(const model::DiskRegistr
 }
 
 std::optional<double> Screen::lens_rms() const {
-  if (snap && snap->result.table_pose && snap->result.table_pose->lens_calibrated) return snap->result.table_pose->camera.rms_px;
+  if (snap && snap->result.table_pose && snap->result.table_pose->lens_calibrated)
+    return snap->result.table_pose->camera.rms_px;
   return lens ? lens->rms_px : std::nullopt;
 }
 
@@ -132,9 +133,9 @@ void Screen::refresh() {
     } else if (!scene.disks[*ia].has_pose() || !scene.disks[*ib].has_pose()) {
       pair_problem = "lost: no position to measure from";
     } else {
-      std::size_t t = static_cast<std::size_t>(std::clamp<int>(choice.template_index, 0, static_cast<int>(templates.size()) - 1));
-      pair = referee::evaluate_pair(scene, *ia, *ib, templates[t].rect,
-                           std::max(1, choice.reach_multiplier));
+      std::size_t t =
+          static_cast<std::size_t>(std::clamp<int>(choice.template_index, 0, static_cast<int>(templates.size()) - 1));
+      pair = referee::evaluate_pair(scene, *ia, *ib, templates[t].rect, std::max(1, choice.reach_multiplier));
       // The referee's calls are worth keeping: log each new one.
       std::string call = pair_call_text(*this, *pair);
       std::string key = call.substr(0, call.find(':')) + std::string(to_string(pair->in_range));
@@ -146,7 +147,8 @@ void Screen::refresh() {
   }
   if (choice.mover) {
     auto im = scene.index_of(*choice.mover);
-    if (im && scene.disks[*im].has_pose() && choice.flips > 0) flip = referee::evaluate_flip(scene, table, *im, choice.flips);
+    if (im && scene.disks[*im].has_pose() && choice.flips > 0)
+      flip = referee::evaluate_flip(scene, table, *im, choice.flips);
   }
 }
 

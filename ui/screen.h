@@ -14,12 +14,12 @@
 #include "calibration/camera_model.h"
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"
+#include "recording/session_recording.h"
+#include "referee/table_snapshot.h"
 #include "referee/verdicts.h"
 #include "ui/event_log.h"
 #include "ui/live_game.h"
-#include "recording/session_recording.h"
 #include "ui/source_worker.h"
-#include "referee/table_snapshot.h"
 #include "ui/view_transform.h"
 
 namespace diskref::ui {
@@ -59,13 +59,13 @@ struct Screen {
   std::vector<RangeTemplateChoice> templates;
   SourceWorker* worker = nullptr;
   recording::SessionRecorder* recorder = nullptr;  // null when not recording
-  LiveGame* game = nullptr;             // `--game`: the referee, live (null otherwise)
+  LiveGame* game = nullptr;                        // `--game`: the referee, live (null otherwise)
   // `--replay` of a refereed session: every ruling of the recording, for the timeline's marks and
   // stepping ruling by ruling (empty otherwise).
   struct RulingMark {
     double t = 0;
-    long long frame = 0;   // the frame it was taken at
-    std::size_t entry = 0; // its number in the log
+    long long frame = 0;    // the frame it was taken at
+    std::size_t entry = 0;  // its number in the log
     std::string text;
     bool warning = false;  // a warning or a refusal: marked in another colour
   };
@@ -73,8 +73,8 @@ struct Screen {
 
   // --game: the newest published view of the game (refresh() takes it; the panels read it).
   std::shared_ptr<const GameView> game_view;
-  std::string typed_input;        // the turn panel's free input line (JSON)
-  std::string typed_input_error;  // why the typed line is not an input
+  std::string typed_input;                                  // the turn panel's free input line (JSON)
+  std::string typed_input_error;                            // why the typed line is not an input
   std::map<std::string, std::array<int, 3>> orders_picked;  // Step Two, per ship: the three orders chosen
 
   // --serve beyond loopback: the window with the feed's address, its token and its QR code is
@@ -123,7 +123,7 @@ struct Screen {
   // Said over the camera view for the whole session, not only once in the event log: what a
   // replayed recording lost (cut short, a segment or still missing, its video changed or gone).
   std::vector<std::string> standing_warnings;
-  bool zoom_to_dispute = false;  // the table view shows only the disputed disks' surroundings
+  bool zoom_to_dispute = false;     // the table view shows only the disputed disks' surroundings
   bool fit_camera_to_table = true;  // the camera view shows the table, not the whole image
   bool show_detections = true;
   double display_fps = 0;

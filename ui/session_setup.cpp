@@ -13,8 +13,9 @@ fs::path required_file(const std::optional<fs::path>& given, const fs::path& bes
                        const char* option) {
   fs::path p = given ? *given : beside;
   if (!fs::is_regular_file(p)) {
-    throw io::InputError(p.string(), "", std::string(what) + " not found" +
-                                         (given ? "" : std::string(" beside the video (give it with ") + option + ")"));
+    throw io::InputError(p.string(), "",
+                         std::string(what) + " not found" +
+                             (given ? "" : std::string(" beside the video (give it with ") + option + ")"));
   }
   return p;
 }
@@ -49,7 +50,10 @@ ResolvedSession resolve_session(const SourceChoice& c) {
   }
 
   if (c.kind == SourceChoice::Kind::camera) {
-    if (!c.table || !c.disks) throw io::InputError("", "", "a live camera needs --table and --disks (a first table without them: diskref ui --setup DIR --game GAME.json --camera N makes them step by step)");
+    if (!c.table || !c.disks)
+      throw io::InputError("", "",
+                           "a live camera needs --table and --disks (a first table without them: diskref ui --setup "
+                           "DIR --game GAME.json --camera N makes them step by step)");
     r.files.table = required_file(c.table, {}, "table file", "--table");
     r.files.disks = required_file(c.disks, {}, "disk registry", "--disks");
     if (c.camera_file) r.files.camera = required_file(c.camera_file, {}, "camera file", "--calib");

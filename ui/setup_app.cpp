@@ -12,8 +12,8 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
-#include <opencv2/imgcodecs.hpp>
 #include <nlohmann/json.hpp>
+#include <opencv2/imgcodecs.hpp>
 
 #include "engine/io/atomic_write.h"
 #include "ui/gl_texture.h"
@@ -78,12 +78,14 @@ SetupOutcome run_setup_app(SetupAppOptions o) {
       // where it is: its actions are due at once.
       const bool idle = screen.step() == setup::Step::play_area || screen.step() == setup::Step::camera ||
                         screen.step() == setup::Step::kit || screen.step() == setup::Step::done;
-      if (screen.source_t() + 1e-9 < a.t && !screen.source_held(a.t) && !screen.source_at_end() && worker && !idle) break;
+      if (screen.source_t() + 1e-9 < a.t && !screen.source_held(a.t) && !screen.source_at_end() && worker && !idle)
+        break;
       if (a.what == "screenshot") {
         if (settle < kSettleFrames) break;
         const cv::Mat shot = read_framebuffer_bgr(fb_w, fb_h);
         const std::filesystem::path file = a.args.at("file").get<std::string>();
-        if (!cv::imwrite(file.string(), shot)) throw std::runtime_error(file.string() + ": cannot write the screenshot");
+        if (!cv::imwrite(file.string(), shot))
+          throw std::runtime_error(file.string() + ": cannot write the screenshot");
         nlohmann::json shown = screen.describe();
         shown["window"] = {fb_w, fb_h};
         io::write_file_atomically(std::filesystem::path(file).replace_extension(".json"), shown.dump(2) + "\n");

@@ -21,8 +21,8 @@ struct SetupAppOptions {
   std::optional<std::filesystem::path> game;  // a new setup's game file
   // The camera or video the camera steps read; null: the steps without the camera only.
   std::unique_ptr<vision::FrameSource> source;
-  bool live = false;      // the source is a camera
-  bool realtime = true;   // a video plays at its own rate (false: as fast as the steps take it)
+  bool live = false;     // the source is a camera
+  bool realtime = true;  // a video plays at its own rate (false: as fast as the steps take it)
   std::string camera_hint = "diskref ui --setup DIR --camera 0";
   std::optional<std::filesystem::path> script;
   int width = 1280;
@@ -30,8 +30,8 @@ struct SetupAppOptions {
 };
 
 struct SetupOutcome {
-  bool start = false;             // "Start the table": open the companion screen on the setup's files
-  long long frame = -1;           // the source's frame when the setup ended (a video goes on from there)
+  bool start = false;    // "Start the table": open the companion screen on the setup's files
+  long long frame = -1;  // the source's frame when the setup ended (a video goes on from there)
   setup::SetupState state;
   std::vector<std::string> problems;  // script actions that could not be done, and why
 };

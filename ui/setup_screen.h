@@ -125,7 +125,7 @@ class SetupScreen {
   unsigned texture_ = 0;
   long long texture_sequence_ = -1;
 
-  std::vector<std::string> notes_;  // what the screen did ("wrote camera.json")
+  std::vector<std::string> notes_;                   // what the screen did ("wrote camera.json")
   std::optional<ImageViewTransform> picture_drawn_;  // where the camera picture went this frame
 };
 

@@ -23,9 +23,9 @@ namespace diskref::ui {
 
 struct SetupAction {
   double t = 0;
-  std::string what;       // the "do"
-  nlohmann::json args;    // the line
-  std::string where;      // "script.jsonl line 3", for messages
+  std::string what;     // the "do"
+  nlohmann::json args;  // the line
+  std::string where;    // "script.jsonl line 3", for messages
 };
 
 // Throws InputError naming the file and line: an unknown action, a missing or wrong member.

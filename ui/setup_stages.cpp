@@ -95,7 +95,8 @@ class CalibrationStage : public SetupStage {
       std::vector<cv::Point2f> hull;
       cv::convexHull(last_.corners, hull);
       OverlayShape outline{{}, c, true, 2.5f, false};
-      for (const cv::Point2f& p : hull) outline.points_px.push_back({static_cast<double>(p.x), static_cast<double>(p.y)});
+      for (const cv::Point2f& p : hull)
+        outline.points_px.push_back({static_cast<double>(p.x), static_cast<double>(p.y)});
       v.shapes.push_back(outline);
       for (const cv::Point2f& p : last_.corners) {
         const double r = 4, x = static_cast<double>(p.x), y = static_cast<double>(p.y);
@@ -109,9 +110,11 @@ class CalibrationStage : public SetupStage {
                  {"picture under the boards", fmt::format("{:.0f} %", 100 * session_->area_coverage())},
                  {"4 x 4 grid reached", fmt::format("{:.0f} %", 100 * session_->cell_coverage())}};
     if (calibration_) {
-      v.figures.push_back({"lens known to", fmt::format("{:.2f} px (central 80 %, 1 sigma)", calibration_->uncertainty_central.p90)});
+      v.figures.push_back(
+          {"lens known to", fmt::format("{:.2f} px (central 80 %, 1 sigma)", calibration_->uncertainty_central.p90)});
       v.figures.push_back({"RMS error", fmt::format("{:.3f} px", calibration_->rms_px)});
-      v.figures.push_back({"focal length", fmt::format("{:.1f} +- {:.1f} px", calibration_->camera.fx(), calibration_->intrinsic_std[0])});
+      v.figures.push_back({"focal length", fmt::format("{:.1f} +- {:.1f} px", calibration_->camera.fx(),
+                                                       calibration_->intrinsic_std[0])});
       v.advice.push_back(setup::explain_calibration(*calibration_));
     }
     // Where the lens is known worst, drawn over the picture: from the calibration once made (its
@@ -121,14 +124,19 @@ class CalibrationStage : public SetupStage {
     if (const std::optional<ShowBoardHere> here = show_board_here(worst)) {
       const cv::Rect2d& r = here->rect_px;
       v.shapes.push_back({{{r.x, r.y}, {r.x + r.width, r.y}, {r.x + r.width, r.y + r.height}, {r.x, r.y + r.height}},
-                          colors::kTemplate, true, 2.5f, true});
+                          colors::kTemplate,
+                          true,
+                          2.5f,
+                          true});
       v.labels.push_back({{r.x + kShowBoardHereInsetPx, r.y + kShowBoardHereInsetPx}, colors::kTemplate, here->words});
     }
     if (!refusal_.empty())
-      v.advice.push_back(setup::problem("cannot calibrate yet: " + refusal_,
-                                        "show the board in more places, held still, all over the picture, then calibrate again"));
+      v.advice.push_back(
+          setup::problem("cannot calibrate yet: " + refusal_,
+                         "show the board in more places, held still, all over the picture, then calibrate again"));
     for (setup::Advice& a : session_->advice(clock_.t, !calibration_))
-      if (!calibration_ || a.level != setup::Advice::Level::ok) v.advice.push_back(std::move(a));  // once calibrated, only what is still missing
+      if (!calibration_ || a.level != setup::Advice::Level::ok)
+        v.advice.push_back(std::move(a));  // once calibrated, only what is still missing
     v.ready = session_->ready();
     return v;
   }
@@ -167,7 +175,8 @@ class CalibrationStage : public SetupStage {
 
 class TableStage : public SetupStage {
  public:
-  TableStage(const model::TableSpec& table, const std::optional<calib::CameraModel>& lens, const model::DiskRegistry& registry)
+  TableStage(const model::TableSpec& table, const std::optional<calib::CameraModel>& lens,
+             const model::DiskRegistry& registry)
       : table_(table), registry_(registry), check_(table, lens, &registry_) {}
   setup::Step step() const override { return setup::Step::table; }
 
@@ -190,10 +199,12 @@ class TableStage : public SetupStage {
     }
     v.figures.push_back({"corner markers found", std::to_string(check_.markers().size()) + " of 4"});
     if (const auto& pose = check_.pose()) {
-      v.shapes.push_back({project(*pose, play_area_edge_mm(table_.play_area_mm, 24), 0), colors::kPlayArea, true, 1.5f, false});
+      v.shapes.push_back(
+          {project(*pose, play_area_edge_mm(table_.play_area_mm, 24), 0), colors::kPlayArea, true, 1.5f, false});
       // Where the markers not read should be.
       for (const model::CornerMarker& m : table_.corner_markers) {
-        const bool seen = std::any_of(check_.markers().begin(), check_.markers().end(), [&](const auto& o) { return o.id == m.id; });
+        const bool seen =
+            std::any_of(check_.markers().begin(), check_.markers().end(), [&](const auto& o) { return o.id == m.id; });
         if (seen) continue;
         std::vector<Vec2> corners;
         for (geom::Vec2 c : m.corners_mm()) corners.push_back(c);
@@ -202,12 +213,14 @@ class TableStage : public SetupStage {
         v.labels.push_back({{at.x + 14, at.y - 14}, colors::kContact, "marker " + std::to_string(m.id) + "?"});
       }
       v.focus_px = table_in_picture(*pose, table_);
-      v.figures.push_back({"fit", fmt::format("{:.2f} px, {:.2f} mm", pose->reprojection_rms_px, pose->reprojection_rms_mm)});
+      v.figures.push_back(
+          {"fit", fmt::format("{:.2f} px, {:.2f} mm", pose->reprojection_rms_px, pose->reprojection_rms_mm)});
       v.figures.push_back({"camera height", fmt::format("{:.0f} mm", pose->camera_center_table()[2])});
       v.table.push_back({"markers", "measured", "table file", "difference"});
       for (const calib::MarkerDistanceCheck& d : pose->distance_checks)
         v.table.push_back({fmt::format("{} - {}", d.id_a, d.id_b), fmt::format("{:.1f} mm", d.measured_mm),
-                           fmt::format("{:.1f} mm", d.expected_mm), fmt::format("{:+.1f} mm", d.measured_mm - d.expected_mm)});
+                           fmt::format("{:.1f} mm", d.expected_mm),
+                           fmt::format("{:+.1f} mm", d.measured_mm - d.expected_mm)});
     }
     return v;
   }
@@ -223,7 +236,8 @@ class TableStage : public SetupStage {
 
 class DisksStage : public SetupStage {
  public:
-  DisksStage(const model::TableSpec& table, const model::DiskRegistry& registry, const std::optional<calib::CameraModel>& lens)
+  DisksStage(const model::TableSpec& table, const model::DiskRegistry& registry,
+             const std::optional<calib::CameraModel>& lens)
       : table_(table), registry_(registry), check_(table, registry, lens) {}
   setup::Step step() const override { return setup::Step::disks; }
 
@@ -244,15 +258,18 @@ class DisksStage : public SetupStage {
       const setup::DiskSeen& d = check_.disks()[i];
       seen += d.seen();
       v.table.push_back({d.name, std::string(model::to_string(d.kind)),
-                         d.seen_up && d.seen_down ? "up, down" : d.seen_up ? "up" : d.seen_down ? "down" : "NOT SEEN",
+                         d.seen_up && d.seen_down ? "up, down"
+                         : d.seen_up              ? "up"
+                         : d.seen_down            ? "down"
+                                                  : "NOT SEEN",
                          d.px_per_cell > 0 ? fmt::format("{:.1f}", d.px_per_cell) : "",
                          d.flip_disagreement_deg.empty() ? "" : std::to_string(d.flip_disagreement_deg.size())});
       if (!r.table_pose || !d.now || !d.now->x || !d.now->y || !d.now->heading) continue;
       const model::DiskSpec& spec = registry_.disks()[i];
       const geom::Pose pose = geom::Pose::from_degrees(*d.now->x, *d.now->y, *d.now->heading);
       const Rgb colour = state_color(*d.now);
-      v.shapes.push_back({project(*r.table_pose, geom::outline_polygon({spec.shape, pose}, 8.0), spec.thickness_mm), colour, true,
-                          2.0f, d.now->state != model::TrackState::visible});
+      v.shapes.push_back({project(*r.table_pose, geom::outline_polygon({spec.shape, pose}, 8.0), spec.thickness_mm),
+                          colour, true, 2.0f, d.now->state != model::TrackState::visible});
       const Vec2 at = project(*r.table_pose, {pose.position}, spec.thickness_mm).front();
       v.labels.push_back({{at.x - 3.5 * static_cast<double>(d.name.size()), at.y + 12}, colour, d.name});
     }
@@ -261,13 +278,13 @@ class DisksStage : public SetupStage {
       if (d.rejected == vision::RejectReason::wrong_size)
         v.shapes.push_back({to_px({d.tag.corners.begin(), d.tag.corners.end()}), colors::kContact, true, 2.5f, false});
     if (r.table_pose) {
-      v.shapes.push_back({project(*r.table_pose, play_area_edge_mm(table_.play_area_mm, 24), 0), colors::kPlayArea, true, 1.0f, false});
+      v.shapes.push_back({project(*r.table_pose, play_area_edge_mm(table_.play_area_mm, 24), 0), colors::kPlayArea,
+                          true, 1.0f, false});
       v.focus_px = table_in_picture(*r.table_pose, table_);
     }
     v.figures.push_back({"disks seen", fmt::format("{} of {}", seen, check_.disks().size())});
     return v;
   }
-
 
  private:
   model::TableSpec table_;
@@ -282,7 +299,8 @@ std::unique_ptr<SetupStage> make_calibration_stage(const print::BoardSpec& board
   return std::make_unique<CalibrationStage>(board);
 }
 
-std::unique_ptr<SetupStage> make_table_stage(const model::TableSpec& table, const std::optional<calib::CameraModel>& lens,
+std::unique_ptr<SetupStage> make_table_stage(const model::TableSpec& table,
+                                             const std::optional<calib::CameraModel>& lens,
                                              const model::DiskRegistry& registry) {
   return std::make_unique<TableStage>(table, lens, registry);
 }

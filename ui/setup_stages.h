@@ -51,11 +51,11 @@ struct StageView {
   // The part of the picture worth showing (the table and its markers, once found), raw pixels.
   std::optional<std::pair<Vec2, Vec2>> focus_px;
   std::vector<std::pair<std::string, std::string>> figures;  // name, value
-  std::vector<std::vector<std::string>> table;              // first row: the headings
-  std::vector<std::string> log;                             // newest last
+  std::vector<std::vector<std::string>> table;               // first row: the headings
+  std::vector<std::string> log;                              // newest last
   std::vector<setup::Advice> advice;
-  bool ready = false;   // the step can be done now
-  std::string busy;     // what a command is doing ("calibrating from 14 views")
+  bool ready = false;  // the step can be done now
+  std::string busy;    // what a command is doing ("calibrating from 14 views")
   // What the screen saves when the step is done.
   std::optional<calib::LensCalibration> calibration;
   std::optional<calib::CameraPose> table_pose;
@@ -73,7 +73,8 @@ class SetupStage {
 
 std::unique_ptr<SetupStage> make_calibration_stage(const print::BoardSpec& board);
 // `registry` for the planner's check of every tag from where the camera is.
-std::unique_ptr<SetupStage> make_table_stage(const model::TableSpec& table, const std::optional<calib::CameraModel>& lens,
+std::unique_ptr<SetupStage> make_table_stage(const model::TableSpec& table,
+                                             const std::optional<calib::CameraModel>& lens,
                                              const model::DiskRegistry& registry);
 std::unique_ptr<SetupStage> make_disks_stage(const model::TableSpec& table, const model::DiskRegistry& registry,
                                              const std::optional<calib::CameraModel>& lens);

@@ -18,8 +18,12 @@ cv::Mat gray_of(const cv::Mat& image) {
 }  // namespace
 
 SetupWorker::SetupWorker(std::unique_ptr<vision::FrameSource> source, bool live, bool realtime)
-    : source_(std::move(source)), live_(live), realtime_(realtime), frame_size_(source_->frame_size()),
-      description_(source_->description()), thread_([this](std::stop_token stop) { run(stop); }) {}
+    : source_(std::move(source)),
+      live_(live),
+      realtime_(realtime),
+      frame_size_(source_->frame_size()),
+      description_(source_->description()),
+      thread_([this](std::stop_token stop) { run(stop); }) {}
 
 SetupWorker::~SetupWorker() {
   if (source_) source_->interrupt();  // a camera being waited for (gone away) stops being waited for
@@ -62,7 +66,8 @@ std::shared_ptr<const SetupPublication> SetupWorker::latest() const {
   return latest_;
 }
 
-void SetupWorker::publish(const vision::Frame* frame, const std::string& busy, bool at_end, std::optional<double> held_at) {
+void SetupWorker::publish(const vision::Frame* frame, const std::string& busy, bool at_end,
+                          std::optional<double> held_at) {
   auto p = std::make_shared<SetupPublication>();
   std::shared_ptr<SetupStage> stage;
   {
@@ -72,10 +77,15 @@ void SetupWorker::publish(const vision::Frame* frame, const std::string& busy, b
   if (frame != nullptr) {
     // Shrunk here, on this thread: the screen uploads a small texture.
     const int w = display_w_.load(), h = display_h_.load();
-    const double scale = (w > 0 && h > 0) ? std::min({1.0, w / static_cast<double>(frame->image.cols), h / static_cast<double>(frame->image.rows)}) : 1.0;
+    const double scale =
+        (w > 0 && h > 0)
+            ? std::min({1.0, w / static_cast<double>(frame->image.cols), h / static_cast<double>(frame->image.rows)})
+            : 1.0;
     cv::Mat shown;
-    if (scale < 1.0) cv::resize(frame->image, shown, cv::Size(), scale, scale, cv::INTER_AREA);
-    else shown = frame->image.clone();
+    if (scale < 1.0)
+      cv::resize(frame->image, shown, cv::Size(), scale, scale, cv::INTER_AREA);
+    else
+      shown = frame->image.clone();
     if (shown.channels() == 1) cv::cvtColor(shown, shown, cv::COLOR_GRAY2BGR);
     last_display_ = shown;
     last_frame_ = frame->index;
@@ -161,7 +171,8 @@ void SetupWorker::run(std::stop_token stop) {
         started = Clock::now();
         first_t = pending->t;
       }
-      std::this_thread::sleep_until(*started + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(pending->t - first_t)));
+      std::this_thread::sleep_until(
+          *started + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(pending->t - first_t)));
     }
     vision::Frame frame = std::move(*pending);
     pending.reset();

@@ -31,13 +31,13 @@ struct SetupPublication {
   long long sequence = 0;
   long long frame = -1;
   double t = 0;
-  cv::Mat display;          // the picture, BGR, shrunk to the view's size
-  cv::Size image_size;      // the picture's full size (overlays are in its pixels)
+  cv::Mat display;                // the picture, BGR, shrunk to the view's size
+  cv::Size image_size;            // the picture's full size (overlays are in its pixels)
   std::optional<StageView> view;  // absent while no step takes frames
-  std::string busy;         // a command running ("calibrating")
-  bool at_end = false;      // the video ended (or the camera stopped)
-  bool held = false;        // the next frame lies past hold_after(): the source waits there
-  double held_at = 0;       // that hold's time
+  std::string busy;               // a command running ("calibrating")
+  bool at_end = false;            // the video ended (or the camera stopped)
+  bool held = false;              // the next frame lies past hold_after(): the source waits there
+  double held_at = 0;             // that hold's time
 };
 
 class SetupWorker {
@@ -62,7 +62,8 @@ class SetupWorker {
 
  private:
   void run(std::stop_token stop);
-  void publish(const vision::Frame* frame, const std::string& busy, bool at_end, std::optional<double> held_at = std::nullopt);
+  void publish(const vision::Frame* frame, const std::string& busy, bool at_end,
+               std::optional<double> held_at = std::nullopt);
 
   std::unique_ptr<vision::FrameSource> source_;
   bool live_;

@@ -42,15 +42,17 @@ void ruling_timeline(Screen& s, SourceWorker& w, long long index) {
   const bool forward = ImGui::Button("ruling >") || (!typing && ImGui::IsKeyPressed(']', false));
   ImGui::SameLine();
   ImGui::Text("%zu rulings", s.ruling_marks.size());
-  const Screen::RulingMark* go = back ? (shown != nullptr && shown->frame < index ? shown : previous) : forward ? next : nullptr;
+  const Screen::RulingMark* go = back      ? (shown != nullptr && shown->frame < index ? shown : previous)
+                                 : forward ? next
+                                           : nullptr;
   if (go != nullptr) {
     w.set_paused(true);
     w.seek(go->frame);
   }
   if (shown != nullptr) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(im_color4(shown->warning ? colors::kStale : colors::kVisible), "#%zu  %.2f s  %s", shown->entry, shown->t,
-                       shown->text.c_str());
+    ImGui::TextColored(im_color4(shown->warning ? colors::kStale : colors::kVisible), "#%zu  %.2f s  %s", shown->entry,
+                       shown->t, shown->text.c_str());
     ImGui::PopTextWrapPos();
   }
 }
@@ -83,7 +85,8 @@ void playback(Screen& s) {
   WorkerStats st = w->stats();
   ImGui::TextDisabled("%s", w->source_description().c_str());
   ImGui::TextDisabled("tracks: %s", w->producer_description().c_str());
-  ImGui::TextDisabled("display %.0f fps, tracking %.1f ms/frame", static_cast<double>(s.display_fps), st.mean_process_ms);
+  ImGui::TextDisabled("display %.0f fps, tracking %.1f ms/frame", static_cast<double>(s.display_fps),
+                      st.mean_process_ms);
   if (s.recorder && s.recorder->failed()) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(im_color4(colors::kContact), "RECORDING STOPPED: %s", s.recorder->failure().c_str());

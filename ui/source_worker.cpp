@@ -24,14 +24,17 @@ SourceWorker::SourceWorker(std::unique_ptr<vision::FrameSource> source, std::uni
   cv::Size size = source_->frame_size();
   source_description_ = source_->description();
   if (size.width > 0) source_description_ += fmt::format("  {}x{}", size.width, size.height);
-  if (source_->frames_per_second() > 0) source_description_ += fmt::format("  {:.1f} fps", source_->frames_per_second());
+  if (source_->frames_per_second() > 0)
+    source_description_ += fmt::format("  {:.1f} fps", source_->frames_per_second());
   producer_description_ = producer_->describe();
   paused_ = options_.start_paused;
   if (options_.start_paused) pending_steps_ = 1;  // paused on the first frame, not on nothing
   thread_ = std::jthread([this](std::stop_token st) { run(st); });
 }
 
-SourceWorker::~SourceWorker() { stop(); }
+SourceWorker::~SourceWorker() {
+  stop();
+}
 
 void SourceWorker::stop() {
   source_->interrupt();  // a camera being waited for (gone away) stops being waited for
@@ -83,8 +86,9 @@ cv::Mat display_image(const cv::Mat& image, int max_w, int max_h) {
   if (max_w <= 0 || max_h <= 0 || (bgr.cols <= max_w && bgr.rows <= max_h)) return bgr;
   double scale = std::min(static_cast<double>(max_w) / bgr.cols, static_cast<double>(max_h) / bgr.rows);
   cv::Mat small;
-  cv::resize(bgr, small, cv::Size(std::max(1, static_cast<int>(bgr.cols * scale + 0.5)),
-                                  std::max(1, static_cast<int>(bgr.rows * scale + 0.5))),
+  cv::resize(bgr, small,
+             cv::Size(std::max(1, static_cast<int>(bgr.cols * scale + 0.5)),
+                      std::max(1, static_cast<int>(bgr.rows * scale + 0.5))),
              0, 0, cv::INTER_AREA);
   return small;
 }
@@ -156,7 +160,8 @@ void SourceWorker::run(std::stop_token stop) {
 
     if (options_.realtime && !forced) {
       const double due_s = schedule.due(frame.t, speed_.load(), seconds(Clock::now()));
-      const auto due = Clock::time_point(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(due_s)));
+      const auto due =
+          Clock::time_point(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(due_s)));
       std::unique_lock lock(mutex_);
       wake_.wait_until(lock, due, [&] { return stop.stop_requested() || pending_seek_.load() >= 0; });
       schedule.shown(due_s, seconds(Clock::now()));

@@ -44,8 +44,8 @@ struct TrackResult {
   std::optional<model::TrackFrame> frame;  // absent when the producer has nothing for this image
   std::optional<calib::CameraPose> table_pose;
   std::vector<OverlayTag> detections;
-  std::vector<Event> notes;  // what the producer has to say (table pose acquired, camera moved, ...)
-  bool camera_moved = false; // the table monitor re-located the camera at this frame
+  std::vector<Event> notes;   // what the producer has to say (table pose acquired, camera moved, ...)
+  bool camera_moved = false;  // the table monitor re-located the camera at this frame
 };
 
 class TrackProducer {
@@ -67,7 +67,7 @@ struct Snapshot {
   // still use source.image's pixel coordinates.
   cv::Mat display_image;
   TrackResult result;
-  double process_ms = 0;   // producer time for this frame
+  double process_ms = 0;  // producer time for this frame
   // Source time of the latest frame at which the camera was re-located, this one or an earlier
   // one: the screen takes only the newest snapshot and may skip the very frame that said so.
   std::optional<double> camera_moved_t;
@@ -103,8 +103,8 @@ class SourceWorker {
   // recording hooks in here, so no frame is missed even when the screen skips some. The image
   // is the source's, full resolution (a recording keeps it).
   using FrameHook = std::function<void(const model::TrackFrame&, const SourceFrame&)>;
-  SourceWorker(std::unique_ptr<vision::FrameSource> source, std::unique_ptr<TrackProducer> producer, WorkerOptions options,
-               FrameHook on_frame = {});
+  SourceWorker(std::unique_ptr<vision::FrameSource> source, std::unique_ptr<TrackProducer> producer,
+               WorkerOptions options, FrameHook on_frame = {});
   ~SourceWorker();  // stops the thread
   // Stops the thread and waits for it: no frame hook runs after this returns (the pipeline it
   // feeds may then finish). Safe to call again.

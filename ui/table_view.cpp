@@ -51,7 +51,8 @@ void draw_table_view(Screen& s, const ScreenRect& rect) {
   const bool as_caption = focus && !caption_text.empty() && caption.y < area.h * 0.5;
   ScreenRect fit_area = area;
   if (as_caption) fit_area.h -= caption.y + 4;
-  TableViewTransform view = focus ? fit_table(focus->min, focus->max, fit_area) : fit_table(lo - Vec2{5, 5}, hi + Vec2{5, 5}, area);
+  TableViewTransform view =
+      focus ? fit_table(focus->min, focus->max, fit_area) : fit_table(lo - Vec2{5, 5}, hi + Vec2{5, 5}, area);
   s.table_view_drawn = view;
   dl->PushClipRect(im(area.min()), im(area.max()), true);
   auto to_screen = [&](Vec2 p) { return view.screen_from_table(p); };
@@ -102,8 +103,10 @@ void draw_table_view(Screen& s, const ScreenRect& rect) {
   const std::string grid = fmt::format("grid {:.0f} mm", step);
   const ImVec2 grid_size = ImGui::CalcTextSize(grid.c_str());
   const double grid_x = area.x + area.w - static_cast<double>(grid_size.x) - 4;
-  if (grid_x > static_cast<double>(header_right) + 8)  // a narrow view leaves it out rather than write over the checkbox
-    draw_label(dl, Vec2{grid_x, static_cast<double>(header.y + (ImGui::GetFrameHeight() - grid_size.y) / 2)}, IM_COL32(200, 200, 200, 255), grid);
+  if (grid_x >
+      static_cast<double>(header_right) + 8)  // a narrow view leaves it out rather than write over the checkbox
+    draw_label(dl, Vec2{grid_x, static_cast<double>(header.y + (ImGui::GetFrameHeight() - grid_size.y) / 2)},
+               IM_COL32(200, 200, 200, 255), grid);
 
   ImGui::InvisibleButton("##table_click", avail, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
   if (ImGui::IsItemHovered()) {

@@ -6,8 +6,10 @@ Rgb state_color(const model::DiskTrack& track) {
   switch (track.state) {
     case model::TrackState::visible:
       return track.motion == model::Motion::moving ? colors::kMoving : colors::kVisible;
-    case model::TrackState::stale: return colors::kStale;
-    case model::TrackState::lost: return colors::kLost;
+    case model::TrackState::stale:
+      return colors::kStale;
+    case model::TrackState::lost:
+      return colors::kLost;
   }
   return colors::kLost;
 }

@@ -16,9 +16,9 @@ struct Rgb {
 };
 
 namespace colors {
-inline constexpr Rgb kVisible{80, 230, 120};     // seen in this frame, still
-inline constexpr Rgb kMoving{60, 200, 255};      // seen, moving
-inline constexpr Rgb kStale{255, 176, 40};       // not seen now, last pose kept
+inline constexpr Rgb kVisible{80, 230, 120};  // seen in this frame, still
+inline constexpr Rgb kMoving{60, 200, 255};   // seen, moving
+inline constexpr Rgb kStale{255, 176, 40};    // not seen now, last pose kept
 inline constexpr Rgb kLost{150, 150, 150};
 inline constexpr Rgb kPlayArea{255, 255, 255};
 inline constexpr Rgb kSelectA{255, 90, 200};

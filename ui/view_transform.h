@@ -29,9 +29,9 @@ struct ScreenRect {
 // An image of W x H pixels spans OpenCV coordinates [-0.5, W - 0.5] x [-0.5, H - 0.5], so
 // screen_from_image: s = image_origin + scale * (p + 0.5).
 struct ImageViewTransform {
-  double scale = 1;      // screen px per image px
-  Vec2 image_origin;     // screen position of the image's top-left corner
-  Vec2 image_size;       // W, H in image pixels
+  double scale = 1;   // screen px per image px
+  Vec2 image_origin;  // screen position of the image's top-left corner
+  Vec2 image_size;    // W, H in image pixels
 
   Vec2 screen_from_image(Vec2 p_image) const { return image_origin + scale * (p_image + Vec2{0.5, 0.5}); }
   Vec2 image_from_screen(Vec2 s) const { return (s - image_origin) / scale - Vec2{0.5, 0.5}; }
@@ -51,8 +51,12 @@ struct TableViewTransform {
   double px_per_mm = 1;
   Vec2 screen_origin;  // where table (0, 0) lands on the screen
 
-  Vec2 screen_from_table(Vec2 p_mm) const { return {screen_origin.x + px_per_mm * p_mm.x, screen_origin.y - px_per_mm * p_mm.y}; }
-  Vec2 table_from_screen(Vec2 s) const { return {(s.x - screen_origin.x) / px_per_mm, (screen_origin.y - s.y) / px_per_mm}; }
+  Vec2 screen_from_table(Vec2 p_mm) const {
+    return {screen_origin.x + px_per_mm * p_mm.x, screen_origin.y - px_per_mm * p_mm.y};
+  }
+  Vec2 table_from_screen(Vec2 s) const {
+    return {(s.x - screen_origin.x) / px_per_mm, (screen_origin.y - s.y) / px_per_mm};
+  }
   // Screen direction of a table-frame direction (y flips).
   Vec2 screen_dir(Vec2 d_table) const { return {d_table.x, -d_table.y}; }
 };

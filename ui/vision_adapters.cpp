@@ -1,6 +1,5 @@
 #include "ui/vision_adapters.h"
 
-
 namespace diskref::ui {
 namespace {
 

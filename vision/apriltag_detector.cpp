@@ -62,7 +62,8 @@ struct AprilTagDetector::Impl {
   }
 };
 
-AprilTagDetector::AprilTagDetector(const DetectorOptions& options) : options_(options), impl_(std::make_unique<Impl>()) {
+AprilTagDetector::AprilTagDetector(const DetectorOptions& options)
+    : options_(options), impl_(std::make_unique<Impl>()) {
   const FamilyEntry* entry = find_family(options.family);
   if (!entry) throw std::invalid_argument("unknown AprilTag family \"" + options.family + "\"");
   if (options.threads < 1) throw std::invalid_argument("detector threads must be >= 1");
@@ -87,8 +88,12 @@ AprilTagDetector::~AprilTagDetector() = default;
 AprilTagDetector::AprilTagDetector(AprilTagDetector&&) noexcept = default;
 AprilTagDetector& AprilTagDetector::operator=(AprilTagDetector&&) noexcept = default;
 
-int AprilTagDetector::cells_across_corners() const { return impl_->family->width_at_border; }
-int AprilTagDetector::cells_across_tag() const { return impl_->family->total_width; }
+int AprilTagDetector::cells_across_corners() const {
+  return impl_->family->width_at_border;
+}
+int AprilTagDetector::cells_across_tag() const {
+  return impl_->family->total_width;
+}
 
 void AprilTagDetector::set_quad_decimate(double decimate) {
   if (!(decimate >= 1.0)) throw std::invalid_argument("quad_decimate must be >= 1");
@@ -112,7 +117,8 @@ std::vector<TagDetection> AprilTagDetector::detect(const cv::Mat& gray, cv::Rect
   for (int i = 0; i < zarray_size(detections); ++i) {
     apriltag_detection_t* det = nullptr;
     zarray_get(detections, i, &det);
-    if (det->hamming > options_.max_hamming || static_cast<double>(det->decision_margin) < options_.min_decision_margin) continue;
+    if (det->hamming > options_.max_hamming || static_cast<double>(det->decision_margin) < options_.min_decision_margin)
+      continue;
     TagDetection d;
     d.id = det->id;
     d.hamming = det->hamming;

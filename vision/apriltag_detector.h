@@ -24,8 +24,8 @@ namespace diskref::vision {
 
 struct TagDetection {
   int id = 0;
-  int hamming = 0;             // bits corrected; higher means more likely a false detection
-  double decision_margin = 0;  // average contrast of the decoded bits; low means doubtful
+  int hamming = 0;                     // bits corrected; higher means more likely a false detection
+  double decision_margin = 0;          // average contrast of the decoded bits; low means doubtful
   std::array<cv::Point2d, 4> corners;  // OpenCV pixel convention, apriltag corner order
   cv::Point2d center;
 };

@@ -34,11 +34,13 @@ std::string CameraAddress::description() const {
 
 CameraAddress parse_camera_address(const std::string& text, const std::string& option) {
   CameraAddress a;
-  if (!text.empty() && text.size() <= 3 && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+  if (!text.empty() && text.size() <= 3 &&
+      std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
     a.target = "/dev/video" + std::to_string(std::stoi(text));
     return a;
   }
-  if (starts_with_nocase(text, "http://") || starts_with_nocase(text, "https://") || starts_with_nocase(text, "rtsp://")) {
+  if (starts_with_nocase(text, "http://") || starts_with_nocase(text, "https://") ||
+      starts_with_nocase(text, "rtsp://")) {
     const std::size_t host = text.find("://") + 3;
     if (host >= text.size() || text[host] == '/')
       throw io::InputError("", option, "the URL \"" + url_without_password(text) + "\" names no host");
@@ -50,9 +52,10 @@ CameraAddress parse_camera_address(const std::string& text, const std::string& o
     a.target = text;
     return a;
   }
-  throw io::InputError("", option,
-                       "expected a camera number (0), a V4L2 device (/dev/video2) or a URL (http://, https://, rtsp://), got \"" +
-                           url_without_password(text) + "\"");
+  throw io::InputError(
+      "", option,
+      "expected a camera number (0), a V4L2 device (/dev/video2) or a URL (http://, https://, rtsp://), got \"" +
+          url_without_password(text) + "\"");
 }
 
 }  // namespace diskref::vision

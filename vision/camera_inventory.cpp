@@ -20,9 +20,9 @@ std::string text_of(const unsigned char* bytes, std::size_t size) {
 // Formats OpenCV 4.6's V4L2 backend converts to BGR (cap_v4l.cpp, convertToRgb).
 bool opencv_decodes(std::uint32_t fourcc) {
   static const std::uint32_t kDecodable[] = {
-      V4L2_PIX_FMT_MJPEG, V4L2_PIX_FMT_JPEG,   V4L2_PIX_FMT_YUYV,   V4L2_PIX_FMT_UYVY,  V4L2_PIX_FMT_NV12,
-      V4L2_PIX_FMT_NV21,  V4L2_PIX_FMT_YUV420, V4L2_PIX_FMT_YVU420, V4L2_PIX_FMT_YUV411P, V4L2_PIX_FMT_RGB24,
-      V4L2_PIX_FMT_BGR24, V4L2_PIX_FMT_GREY,   V4L2_PIX_FMT_Y16,    V4L2_PIX_FMT_SBGGR8, V4L2_PIX_FMT_SGBRG8,
+      V4L2_PIX_FMT_MJPEG,  V4L2_PIX_FMT_JPEG,   V4L2_PIX_FMT_YUYV,   V4L2_PIX_FMT_UYVY,    V4L2_PIX_FMT_NV12,
+      V4L2_PIX_FMT_NV21,   V4L2_PIX_FMT_YUV420, V4L2_PIX_FMT_YVU420, V4L2_PIX_FMT_YUV411P, V4L2_PIX_FMT_RGB24,
+      V4L2_PIX_FMT_BGR24,  V4L2_PIX_FMT_GREY,   V4L2_PIX_FMT_Y16,    V4L2_PIX_FMT_SBGGR8,  V4L2_PIX_FMT_SGBRG8,
       V4L2_PIX_FMT_SRGGB8, V4L2_PIX_FMT_XBGR32, V4L2_PIX_FMT_ABGR32};
   return std::find(std::begin(kDecodable), std::end(kDecodable), fourcc) != std::end(kDecodable);
 }
@@ -48,8 +48,10 @@ std::vector<double> frame_rates(V4l2Device& device, std::uint32_t fourcc, int wi
       if (e.discrete.numerator > 0) rates.push_back(static_cast<double>(e.discrete.denominator) / e.discrete.numerator);
     } else {
       // A range of intervals: its fastest and slowest ends.
-      if (e.stepwise.min.numerator > 0) rates.push_back(static_cast<double>(e.stepwise.min.denominator) / e.stepwise.min.numerator);
-      if (e.stepwise.max.numerator > 0) rates.push_back(static_cast<double>(e.stepwise.max.denominator) / e.stepwise.max.numerator);
+      if (e.stepwise.min.numerator > 0)
+        rates.push_back(static_cast<double>(e.stepwise.min.denominator) / e.stepwise.min.numerator);
+      if (e.stepwise.max.numerator > 0)
+        rates.push_back(static_cast<double>(e.stepwise.max.denominator) / e.stepwise.max.numerator);
       break;
     }
   }
@@ -104,7 +106,9 @@ std::optional<CameraControl> read_control(V4l2Device& device, const NamedControl
   return c;
 }
 
-std::string size_text(int w, int h) { return std::to_string(w) + "x" + std::to_string(h); }
+std::string size_text(int w, int h) {
+  return std::to_string(w) + "x" + std::to_string(h);
+}
 
 std::string rate_text(double fps) {
   char buffer[32];
@@ -187,12 +191,16 @@ FormatChoice choose_capture_format(const CameraDescription& d, const FormatReque
   std::string offered;
   for (const PixelFormatModes& f : d.formats) offered += (offered.empty() ? "" : ", ") + fourcc_text(f.fourcc);
   if (request.fourcc) {
-    auto it = std::find_if(d.formats.begin(), d.formats.end(), [&](const PixelFormatModes& f) { return f.fourcc == *request.fourcc; });
+    auto it = std::find_if(d.formats.begin(), d.formats.end(),
+                           [&](const PixelFormatModes& f) { return f.fourcc == *request.fourcc; });
     if (it == d.formats.end())
       throw io::InputError(d.path, "--camera-format",
-                           "the camera offers no " + fourcc_text(*request.fourcc) + " (it offers " + (offered.empty() ? "nothing" : offered) + ")");
+                           "the camera offers no " + fourcc_text(*request.fourcc) + " (it offers " +
+                               (offered.empty() ? "nothing" : offered) + ")");
     if (!it->decodable)
-      throw io::InputError(d.path, "--camera-format", fourcc_text(*request.fourcc) + " cannot be decoded by diskref (OpenCV); choose one of " + offered);
+      throw io::InputError(
+          d.path, "--camera-format",
+          fourcc_text(*request.fourcc) + " cannot be decoded by diskref (OpenCV); choose one of " + offered);
   }
   struct Candidate {
     const PixelFormatModes* format;
@@ -221,10 +229,13 @@ FormatChoice choose_capture_format(const CameraDescription& d, const FormatReque
   }
   if (candidates.empty()) {
     if (sizes_offered.empty())
-      throw io::InputError(d.path, "", "offers no picture format diskref can decode (it offers " + (offered.empty() ? "nothing" : offered) + ")");
+      throw io::InputError(
+          d.path, "",
+          "offers no picture format diskref can decode (it offers " + (offered.empty() ? "nothing" : offered) + ")");
     throw io::InputError(d.path, "--camera-size",
                          "the camera does not give " + size_text(request.width, request.height) +
-                             (request.fourcc ? " in " + fourcc_text(*request.fourcc) : "") + " (it gives " + sizes_offered + ")");
+                             (request.fourcc ? " in " + fourcc_text(*request.fourcc) : "") + " (it gives " +
+                             sizes_offered + ")");
   }
   auto key = [&](const Candidate& c) {
     const long long area = static_cast<long long>(c.size->width) * c.size->height;
@@ -237,10 +248,11 @@ FormatChoice choose_capture_format(const CameraDescription& d, const FormatReque
   FormatChoice choice;
   choice.mode = {best.format->fourcc, best.size->width, best.size->height, best.fps};
   choice.reaches_rate = best.reaches;
-  choice.why = fourcc_text(best.format->fourcc) + " " + size_text(best.size->width, best.size->height) + " at " + rate_text(best.fps);
+  choice.why = fourcc_text(best.format->fourcc) + " " + size_text(best.size->width, best.size->height) + " at " +
+               rate_text(best.fps);
   if (!best.reaches)
-    choice.why += ": no format gives " + rate_text(rate) + (size_asked ? " at " + size_text(request.width, request.height) : "") +
-                  "; this is the fastest";
+    choice.why += ": no format gives " + rate_text(rate) +
+                  (size_asked ? " at " + size_text(request.width, request.height) : "") + "; this is the fastest";
   else if (request.fourcc)
     choice.why += " (the format asked)";
   else if (!size_asked)

@@ -37,16 +37,16 @@ struct CameraControl {
   std::uint32_t id = 0;
   std::string name;  // diskref's (and v4l2-ctl's) name: "focus_auto", "exposure_auto", ...
   int minimum = 0, maximum = 0, step = 1, default_value = 0;
-  std::optional<int> value;  // the current value, when it can be read
-  bool inactive = false;     // the driver says it has no effect now (an absolute value under auto)
+  std::optional<int> value;                       // the current value, when it can be read
+  bool inactive = false;                          // the driver says it has no effect now (an absolute value under auto)
   std::vector<std::pair<int, std::string>> menu;  // a menu control's entries
 };
 
 struct CameraDescription {
   std::string path;
-  std::string card;    // "HD Pro Webcam C920"
-  std::string driver;  // "uvcvideo"
-  std::string bus;     // "usb-0000:00:14.0-1"
+  std::string card;             // "HD Pro Webcam C920"
+  std::string driver;           // "uvcvideo"
+  std::string bus;              // "usb-0000:00:14.0-1"
   bool captures_video = false;  // a video capture node (not a metadata node)
   std::vector<PixelFormatModes> formats;
   std::vector<CameraControl> controls;
@@ -72,9 +72,9 @@ struct NamedControl {
 const std::vector<NamedControl>& controls_of_interest();
 
 struct FormatRequest {
-  int width = 0;   // 0: the largest that gives the rate
+  int width = 0;  // 0: the largest that gives the rate
   int height = 0;
-  double fps = 0;  // 0: 30
+  double fps = 0;                       // 0: 30
   std::optional<std::uint32_t> fourcc;  // forced
 };
 

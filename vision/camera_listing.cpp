@@ -23,7 +23,8 @@ std::string control_line(const CameraControl& c) {
 
 }  // namespace
 
-std::string camera_listing(const CameraDescription& d, const std::optional<FormatChoice>& choice, const std::string& choice_problem) {
+std::string camera_listing(const CameraDescription& d, const std::optional<FormatChoice>& choice,
+                           const std::string& choice_problem) {
   std::string out = fmt::format("{}: {}", d.path, d.card.empty() ? "(no name)" : d.card);
   if (!d.driver.empty()) out += fmt::format(" (driver {}, {})", d.driver, d.bus);
   out += "\n";

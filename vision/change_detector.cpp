@@ -47,7 +47,8 @@ cv::Mat row_light(const cv::Mat& now, const cv::Mat& before) {
   // The ratio from the brightest pixels a row has enough of: a dark pixel tells it in coarse 8-bit
   // steps (1/35 at grey level 35), and a bright one is where a wrong ratio would show.
   constexpr std::array<int, 3> kLevels = {96, 48, 16};
-  const std::array<int, 3> min_pixels = {std::max(8, now.cols / 4), std::max(8, now.cols / 4), std::max(8, now.cols / 8)};
+  const std::array<int, 3> min_pixels = {std::max(8, now.cols / 4), std::max(8, now.cols / 4),
+                                         std::max(8, now.cols / 8)};
   std::vector<float> ratio(static_cast<std::size_t>(now.rows), 1.0f);
   std::vector<bool> known(static_cast<std::size_t>(now.rows), false);
   std::vector<float> ratios;
@@ -86,7 +87,8 @@ cv::Mat row_light(const cv::Mat& now, const cv::Mat& before) {
   for (int r = 0; r < now.rows; ++r) {
     std::array<float, 5> window{};
     int n = 0;
-    for (int k = std::max(0, r - 2); k <= std::min(now.rows - 1, r + 2); ++k) window[static_cast<std::size_t>(n++)] = ratio[static_cast<std::size_t>(k)];
+    for (int k = std::max(0, r - 2); k <= std::min(now.rows - 1, r + 2); ++k)
+      window[static_cast<std::size_t>(n++)] = ratio[static_cast<std::size_t>(k)];
     std::nth_element(window.begin(), window.begin() + n / 2, window.begin() + n);
     gains.at<float>(r) = window[static_cast<std::size_t>(n / 2)];
   }
@@ -106,7 +108,8 @@ cv::Mat relit_difference(const cv::Mat& now, const cv::Mat& before, bool match_r
     const uint8_t* a = now.ptr<uint8_t>(r);
     const uint8_t* b = before.ptr<uint8_t>(r);
     short* d = diff16.ptr<short>(r);
-    for (int c = 0; c < now.cols; ++c) d[c] = static_cast<short>(a[c] - static_cast<int>(std::lround(g * static_cast<float>(b[c]))));
+    for (int c = 0; c < now.cols; ++c)
+      d[c] = static_cast<short>(a[c] - static_cast<int>(std::lround(g * static_cast<float>(b[c]))));
   }
   return diff16;
 }
@@ -130,11 +133,14 @@ void drop_codec_specks(cv::Mat& changed, const cv::Mat& magnitude, const cv::Mat
     const float* m = magnitude.ptr<float>(r);
     const float* t = thresholds.ptr<float>(r);
     for (int c = 0; c < changed.cols; ++c)
-      if (label[c] > 0) strongest[static_cast<std::size_t>(label[c])] = std::max(strongest[static_cast<std::size_t>(label[c])], m[c] / t[c]);
+      if (label[c] > 0)
+        strongest[static_cast<std::size_t>(label[c])] =
+            std::max(strongest[static_cast<std::size_t>(label[c])], m[c] / t[c]);
   }
   std::vector<bool> speck(static_cast<std::size_t>(count), false);
   for (int i = 1; i < count; ++i)
-    speck[static_cast<std::size_t>(i)] = stats.at<int>(i, cv::CC_STAT_AREA) <= max_pixels && strongest[static_cast<std::size_t>(i)] <= 2.0f;
+    speck[static_cast<std::size_t>(i)] =
+        stats.at<int>(i, cv::CC_STAT_AREA) <= max_pixels && strongest[static_cast<std::size_t>(i)] <= 2.0f;
   for (int r = 0; r < changed.rows; ++r) {
     const int* label = labels.ptr<int>(r);
     uint8_t* out = changed.ptr<uint8_t>(r);
@@ -187,7 +193,8 @@ ChangeResult ChangeDetector::update(const cv::Mat& image) {
   cv::subtract(diff16, cv::Scalar(shift), centred);
   cv::Mat magnitude;
   cv::Mat(cv::abs(centred)).convertTo(magnitude, CV_32F);
-  const cv::Mat thresholds = difference_thresholds(small, previous_small_, options_.threshold_levels, options_.relative_threshold);
+  const cv::Mat thresholds =
+      difference_thresholds(small, previous_small_, options_.threshold_levels, options_.relative_threshold);
   cv::Mat changed;
   cv::compare(magnitude, thresholds, changed, cv::CMP_GT);
   // A codec's block of 16 x 16 pixels straddles at most this many shrunk pixels.

@@ -8,8 +8,8 @@
 // webcam's light changes smoothly across the rows and from frame to frame — mains flicker through a
 // rolling shutter, auto-exposure — multiplying a row's pixels alike: row_light), and what global
 // brightness shift remains is removed (the median difference); then differences above
-// `threshold_levels` grey levels mark a small pixel as changed. Changed pixels are grown by one small pixel and grouped; each group's
-// bounding box, scaled back to full-resolution pixels, is a changed region.
+// `threshold_levels` grey levels mark a small pixel as changed. Changed pixels are grown by one small pixel and
+// grouped; each group's bounding box, scaled back to full-resolution pixels, is a changed region.
 //
 // Used twice: to search only where something changed (a hand placing a disk, a disk sliding out
 // of its search window), and to tell whether the table is quiet (nothing moving over it).

@@ -51,7 +51,7 @@ geom::Pose DiskTracker::StillWindow::mean() const {
 // size per frame is the window's own scatter, pooled with the frames' corner-fit estimate (which
 // is all there is for one frame); the mean's share is that over the effective number of frames.
 double DiskTracker::StillWindow::mean_random_sigma() const {
-  const double model2 = count / sum_w;  // harmonic mean of the frames' variances
+  const double model2 = count / sum_w;          // harmonic mean of the frames' variances
   const double n_eff = sum_w * sum_w / sum_w2;  // effective number of frames under the weights
   double scatter2 = 0;
   if (count >= 2 && n_eff > 1) {
@@ -66,7 +66,9 @@ double DiskTracker::StillWindow::mean_random_sigma() const {
   return std::sqrt(per_frame2 / std::max(n_eff, 1.0));
 }
 
-double DiskTracker::StillWindow::bias_sigma() const { return count ? std::sqrt(sum_bias2 / count) : 0.0; }
+double DiskTracker::StillWindow::bias_sigma() const {
+  return count ? std::sqrt(sum_bias2 / count) : 0.0;
+}
 
 DiskTracker::DiskTracker(model::DiskRegistry registry, DiskTrackerOptions options)
     : registry_(std::move(registry)), options_(options) {
@@ -179,7 +181,8 @@ model::TrackFrame DiskTracker::update(long long frame, double t, std::span<const
       m.reported = m.window.mean();
       const double random = m.window.mean_random_sigma();
       const double bias = m.window.bias_sigma();
-      m.reported_sigma_mm = std::sqrt(random * random + bias * bias + o->calibration_sigma_mm * o->calibration_sigma_mm);
+      m.reported_sigma_mm =
+          std::sqrt(random * random + bias * bias + o->calibration_sigma_mm * o->calibration_sigma_mm);
     } else if (same[i] && e.state == model::TrackState::visible && m.motion == model::Motion::settled) {
       // Seen again, the same picture: visible where it was, nothing new to average.
       e.last_seen_t = t;

@@ -146,8 +146,8 @@ class DiskTracker {
     geom::Pose reported;
     double reported_sigma_mm = 0;
     model::Motion motion = model::Motion::settled;
-    std::optional<Rest> last_rest;   // where it last lay still before this window
-    bool landing_reported = false;   // this window's landing is out
+    std::optional<Rest> last_rest;  // where it last lay still before this window
+    bool landing_reported = false;  // this window's landing is out
   };
 
   bool is_motion(const DiskMemory& memory, const DiskObservation& o) const;

@@ -42,8 +42,8 @@ void check_regions(const cv::Mat& now, const cv::Mat& background, const cv::Mat&
 
 }  // namespace
 
-std::vector<ForeignShape> foreign_shapes(const cv::Mat& now, const cv::Mat& background, const cv::Mat& explained, int shift,
-                                         const ForeignShapeOptions& options) {
+std::vector<ForeignShape> foreign_shapes(const cv::Mat& now, const cv::Mat& background, const cv::Mat& explained,
+                                         int shift, const ForeignShapeOptions& options) {
   check_regions(now, background, explained);
   std::vector<ForeignShape> shapes;
   if (now.empty()) return shapes;
@@ -74,7 +74,8 @@ std::vector<ForeignShape> foreign_shapes(const cv::Mat& now, const cv::Mat& back
     cv::findContours(shape.pixels, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE);
     if (contours.empty()) continue;
     // One part, one outer boundary (8-connected); the longest should there be more.
-    shape.outline = *std::max_element(contours.begin(), contours.end(), [](const auto& a, const auto& b) { return a.size() < b.size(); });
+    shape.outline = *std::max_element(contours.begin(), contours.end(),
+                                      [](const auto& a, const auto& b) { return a.size() < b.size(); });
     shapes.push_back(std::move(shape));
   }
   return shapes;

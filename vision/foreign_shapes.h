@@ -43,6 +43,6 @@ struct ForeignShape {
 // `explained`: 255 where a known disk lies now or lay in the background (same size); `shift`: the
 // frame's brightness shift from the background (grey levels, table_watch.h).
 std::vector<ForeignShape> foreign_shapes(const cv::Mat& now, const cv::Mat& background, const cv::Mat& explained,
-                                       int shift, const ForeignShapeOptions& options = {});
+                                         int shift, const ForeignShapeOptions& options = {});
 
 }  // namespace diskref::vision

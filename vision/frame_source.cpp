@@ -108,7 +108,9 @@ std::unique_ptr<FrameSource> open_video_file(const std::filesystem::path& file) 
   return std::make_unique<VideoFileSource>(file);
 }
 
-std::unique_ptr<FrameSource> open_camera(const CameraOptions& options) { return open_live_camera(options); }
+std::unique_ptr<FrameSource> open_camera(const CameraOptions& options) {
+  return open_live_camera(options);
+}
 
 FormatRequest format_request(const CameraOptions& options) {
   FormatRequest request;
@@ -117,7 +119,9 @@ FormatRequest format_request(const CameraOptions& options) {
   request.fps = options.fps;
   if (!options.format.empty()) {
     request.fourcc = parse_fourcc(options.format);
-    if (!request.fourcc) throw io::InputError("", "--camera-format", "expected a FOURCC such as MJPG or YUYV, got \"" + options.format + "\"");
+    if (!request.fourcc)
+      throw io::InputError("", "--camera-format",
+                           "expected a FOURCC such as MJPG or YUYV, got \"" + options.format + "\"");
   }
   return request;
 }
@@ -128,20 +132,22 @@ std::unique_ptr<LiveCameraSource> open_live_camera(const CameraOptions& options)
   LiveStreamOpener opener;
   if (address.kind == CameraAddress::Kind::network) {
     if (!options.format.empty())
-      throw io::InputError("", "--camera-format", "goes with a V4L2 camera: a network camera sends the format it sends");
+      throw io::InputError("", "--camera-format",
+                           "goes with a V4L2 camera: a network camera sends the format it sends");
     NetworkStreamOptions n{options.network_open_timeout_s, options.network_read_timeout_s};
     opener = [address, n, clock] { return open_network_stream(address, n, clock); };
   } else {
     V4l2StreamOptions v;
     v.request = format_request(options);
     const std::optional<PowerLine> power_line = parse_power_line(options.power_line);
-    if (!power_line) throw io::InputError("", "--power-line", "expected 50, 60, off or leave, got \"" + options.power_line + "\"");
+    if (!power_line)
+      throw io::InputError("", "--power-line", "expected 50, 60, off or leave, got \"" + options.power_line + "\"");
     v.power_line = *power_line;
     v.picture_free = options.picture_free;
     v.exposure = options.exposure;
     v.settings_file = options.settings_file;
-    opener = v4l2_stream_opener(address.target, std::move(v), options.open_device ? options.open_device : V4l2DeviceOpener(open_v4l2_device),
-                                clock);
+    opener = v4l2_stream_opener(address.target, std::move(v),
+                                options.open_device ? options.open_device : V4l2DeviceOpener(open_v4l2_device), clock);
   }
   LiveCameraOptions live;
   live.give_up_after_s = options.give_up_after_s;

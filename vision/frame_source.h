@@ -67,7 +67,7 @@ struct CameraOptions {
   // What --camera names: a V4L2 camera's number ("0") or device ("/dev/video2"), or a network
   // camera's URL (http://, https://, rtsp://); camera_address.h.
   std::string device = "0";
-  int width = 0;       // 0 = the largest size giving the rate
+  int width = 0;  // 0 = the largest size giving the rate
   int height = 0;
   double fps = 0;      // 0 = 30 for V4L2 (a network camera sends what it sends)
   std::string format;  // V4L2 FOURCC forced ("MJPG", "YUYV"); empty = MJPEG when it gives the size and rate

@@ -13,7 +13,9 @@ namespace {
 
 class SteadyClock final : public LiveClock {
  public:
-  double now() override { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+  double now() override {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  }
   void sleep_for(double seconds) override { std::this_thread::sleep_for(std::chrono::duration<double>(seconds)); }
 };
 
@@ -34,15 +36,22 @@ std::string fps_text(double fps) {
 
 }  // namespace
 
-std::shared_ptr<LiveClock> steady_live_clock() { return std::make_shared<SteadyClock>(); }
+std::shared_ptr<LiveClock> steady_live_clock() {
+  return std::make_shared<SteadyClock>();
+}
 
 std::string_view camera_event_kind_name(CameraEvent::Kind kind) {
   switch (kind) {
-    case CameraEvent::Kind::note: return "note";
-    case CameraEvent::Kind::warning: return "warning";
-    case CameraEvent::Kind::lost: return "lost";
-    case CameraEvent::Kind::back: return "back";
-    case CameraEvent::Kind::gave_up: return "gave_up";
+    case CameraEvent::Kind::note:
+      return "note";
+    case CameraEvent::Kind::warning:
+      return "warning";
+    case CameraEvent::Kind::lost:
+      return "lost";
+    case CameraEvent::Kind::back:
+      return "back";
+    case CameraEvent::Kind::gave_up:
+      return "gave_up";
   }
   return "note";
 }
@@ -108,7 +117,8 @@ bool LiveCameraSource::reopen() {
     if (options_.give_up_after_s && since_open() - gap_began >= *options_.give_up_after_s) {
       open_gap_->end_t = since_open();
       emit(CameraEvent::Kind::gave_up, open_gap_->end_t,
-           "did not come back within " + fps_text(*options_.give_up_after_s) + " s" + (last_error.empty() ? "" : " (" + last_error + ")"),
+           "did not come back within " + fps_text(*options_.give_up_after_s) + " s" +
+               (last_error.empty() ? "" : " (" + last_error + ")"),
            open_gap_);
       return false;
     }
@@ -180,8 +190,8 @@ Frame LiveCameraSource::accept(StreamFrame&& s) {
     frames_lost_ += gap.frames_lost;
     gaps_.push_back(gap);
     char text[160];
-    std::snprintf(text, sizeof text, "back after %.1f s without frames (%lld frames lost, %d openings)", gap.end_t - gap.start_t,
-                  gap.frames_lost, gap.reopen_attempts);
+    std::snprintf(text, sizeof text, "back after %.1f s without frames (%lld frames lost, %d openings)",
+                  gap.end_t - gap.start_t, gap.frames_lost, gap.reopen_attempts);
     emit(CameraEvent::Kind::back, t, text, gap);
   } else if (!first_of_connection_ && last_t_ && nominal_fps_ > 0) {
     // Inside a connection, a known rate tells frames the camera took and never delivered.
@@ -222,7 +232,8 @@ void LiveCameraSource::check_rate(double t) {
   rate_warned_ = true;
   emit(CameraEvent::Kind::warning, t,
        "delivers " + fps_text(*measured) + " frames/s, below the " + fps_text(asked) +
-           " asked (too little light with automatic exposure? a USB port shared with another camera? an uncompressed format?)");
+           " asked (too little light with automatic exposure? a USB port shared with another camera? an uncompressed "
+           "format?)");
 }
 
 }  // namespace diskref::vision

@@ -83,8 +83,8 @@ class LiveCameraSource final : public FrameSource {
   bool ended_ = false;
 
   long long next_index_ = 0;
-  std::optional<double> last_t_;      // the last frame's (any connection)
-  std::optional<double> first_t_;     // the first frame's
+  std::optional<double> last_t_;   // the last frame's (any connection)
+  std::optional<double> first_t_;  // the first frame's
   bool first_of_connection_ = true;
   int failed_reads_ = 0;
   std::optional<CameraGap> open_gap_;  // frames stopped, not back yet

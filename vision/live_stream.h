@@ -46,7 +46,9 @@ class LiveStream {
   virtual std::vector<std::string> notes() const { return {}; }
   // Locks focus, exposure and white balance where the driver allows, now; sentences saying what
   // was locked and what could not be. A camera without such controls (a network stream) says so.
-  virtual std::vector<std::string> lock_picture() { return {"a network camera's picture is set in the camera (its app), not from here"}; }
+  virtual std::vector<std::string> lock_picture() {
+    return {"a network camera's picture is set in the camera (its app), not from here"};
+  }
 };
 
 // Opens one connection; throws InputError naming the camera when it cannot.

@@ -9,7 +9,9 @@ namespace diskref::vision {
 MarkerWatch::MarkerWatch(model::TableSpec table, std::optional<calib::CameraModel> lens, double refresh_s)
     : table_(std::move(table)), lens_(std::move(lens)), refresh_s_(refresh_s) {}
 
-void MarkerWatch::restart() { last_t_.reset(); }
+void MarkerWatch::restart() {
+  last_t_.reset();
+}
 
 MarkerWatch::Update MarkerWatch::update(const Frame& frame) {
   Update u;

@@ -39,7 +39,8 @@ HostPort host_and_port(const std::string& url) {
   if (!authority.empty() && authority[0] == '[') {  // [IPv6]:port
     const std::size_t close = authority.find(']');
     hp.host = authority.substr(1, close == std::string::npos ? std::string::npos : close - 1);
-    if (close != std::string::npos && close + 1 < authority.size() && authority[close + 1] == ':') hp.port = authority.substr(close + 2);
+    if (close != std::string::npos && close + 1 < authority.size() && authority[close + 1] == ':')
+      hp.port = authority.substr(close + 2);
     return hp;
   }
   const std::size_t colon = authority.rfind(':');
@@ -84,7 +85,8 @@ std::optional<std::string> unanswered(const HostPort& hp, double timeout_s) {
 }
 
 bool is_rtsp(const std::string& url) {
-  return url.size() > 7 && std::tolower(static_cast<unsigned char>(url[0])) == 'r' && std::tolower(static_cast<unsigned char>(url[1])) == 't';
+  return url.size() > 7 && std::tolower(static_cast<unsigned char>(url[0])) == 'r' &&
+         std::tolower(static_cast<unsigned char>(url[1])) == 't';
 }
 
 // Low-latency demuxing for the opening only (the variable is read when a capture opens). Guarded:
@@ -96,7 +98,8 @@ class NetworkStream final : public LiveStream {
   NetworkStream(const CameraAddress& address, const NetworkStreamOptions& options, std::shared_ptr<LiveClock> clock)
       : name_(address.description()), clock_(std::move(clock)) {
     if (auto why = unanswered(host_and_port(address.target), options.open_timeout_s))
-      throw io::InputError(name_, "", "does not answer: " + *why + " (is the camera's app serving, on the same network?)");
+      throw io::InputError(name_, "",
+                           "does not answer: " + *why + " (is the camera's app serving, on the same network?)");
     const std::vector<int> params = {cv::CAP_PROP_OPEN_TIMEOUT_MSEC, static_cast<int>(options.open_timeout_s * 1000),
                                      cv::CAP_PROP_READ_TIMEOUT_MSEC, static_cast<int>(options.read_timeout_s * 1000)};
     bool opened = false;
@@ -111,9 +114,12 @@ class NetworkStream final : public LiveStream {
       if (set) ::unsetenv(kVariable);
     }
     if (!opened)
-      throw io::InputError(name_, "", "answers, but sends no video FFmpeg can read (check the path in the URL: apps serve the stream at "
-                                      "a path such as /video or /mjpeg, and their web page elsewhere)");
-    size_ = {static_cast<int>(capture_.get(cv::CAP_PROP_FRAME_WIDTH)), static_cast<int>(capture_.get(cv::CAP_PROP_FRAME_HEIGHT))};
+      throw io::InputError(
+          name_, "",
+          "answers, but sends no video FFmpeg can read (check the path in the URL: apps serve the stream at "
+          "a path such as /video or /mjpeg, and their web page elsewhere)");
+    size_ = {static_cast<int>(capture_.get(cv::CAP_PROP_FRAME_WIDTH)),
+             static_cast<int>(capture_.get(cv::CAP_PROP_FRAME_HEIGHT))};
     const auto fourcc = static_cast<unsigned>(capture_.get(cv::CAP_PROP_FOURCC));
     std::string codec;
     for (int i = 0; i < 4; ++i) codec += static_cast<char>(std::tolower(static_cast<int>((fourcc >> (8 * i)) & 0xff)));
@@ -121,8 +127,9 @@ class NetworkStream final : public LiveStream {
     stream_times_ = codec.rfind("mjp", 0) != 0;
     const double fps = capture_.get(cv::CAP_PROP_FPS);
     if (stream_times_ && std::isfinite(fps) && fps > 0 && fps < 1000) fps_ = fps;
-    notes_.push_back((stream_times_ ? "a stream with its own frame times" : "an MJPEG stream (frames timed as they arrive)") +
-                     std::string(", ") + std::to_string(size_.width) + "x" + std::to_string(size_.height));
+    notes_.push_back(
+        (stream_times_ ? "a stream with its own frame times" : "an MJPEG stream (frames timed as they arrive)") +
+        std::string(", ") + std::to_string(size_.width) + "x" + std::to_string(size_.height));
   }
 
   std::optional<StreamFrame> read() override {

@@ -16,9 +16,12 @@ struct AspectControls {
 
 AspectControls controls_of(PictureAspect aspect) {
   switch (aspect) {
-    case PictureAspect::focus: return {"focus_auto", 0, "focus_absolute"};
-    case PictureAspect::exposure: return {"exposure_auto", V4L2_EXPOSURE_MANUAL, "exposure_absolute"};
-    case PictureAspect::white_balance: return {"white_balance_automatic", 0, "white_balance_temperature"};
+    case PictureAspect::focus:
+      return {"focus_auto", 0, "focus_absolute"};
+    case PictureAspect::exposure:
+      return {"exposure_auto", V4L2_EXPOSURE_MANUAL, "exposure_absolute"};
+    case PictureAspect::white_balance:
+      return {"white_balance_automatic", 0, "white_balance_temperature"};
   }
   return {"", 0, ""};
 }
@@ -37,20 +40,27 @@ std::optional<int> get_control(V4l2Device& device, std::uint32_t id) {
   return c.value;
 }
 
-std::string errno_text(int error) { return std::string(std::strerror(error)); }
+std::string errno_text(int error) {
+  return std::string(std::strerror(error));
+}
 
 }  // namespace
 
 const char* aspect_name(PictureAspect aspect) {
   switch (aspect) {
-    case PictureAspect::focus: return "focus";
-    case PictureAspect::exposure: return "exposure";
-    case PictureAspect::white_balance: return "white balance";
+    case PictureAspect::focus:
+      return "focus";
+    case PictureAspect::exposure:
+      return "exposure";
+    case PictureAspect::white_balance:
+      return "white balance";
   }
   return "";
 }
 
-const char* aspect_value_control(PictureAspect aspect) { return controls_of(aspect).value; }
+const char* aspect_value_control(PictureAspect aspect) {
+  return controls_of(aspect).value;
+}
 
 LockOutcome lock_picture(V4l2Device& device, const CameraDescription& d, const std::map<std::string, int>& values,
                          const std::vector<PictureAspect>& aspects) {
@@ -74,13 +84,14 @@ LockOutcome lock_picture(V4l2Device& device, const CameraDescription& d, const s
         continue;
       }
     } else {
-      if (!automatic->menu.empty() &&
-          std::none_of(automatic->menu.begin(), automatic->menu.end(), [&](const auto& m) { return m.first == names.manual_value; })) {
+      if (!automatic->menu.empty() && std::none_of(automatic->menu.begin(), automatic->menu.end(),
+                                                   [&](const auto& m) { return m.first == names.manual_value; })) {
         out.not_locked.push_back(name + ": the camera offers no manual setting");
         continue;
       }
       if (const int error = set_control(device, automatic->id, names.manual_value); error != 0) {
-        out.not_locked.push_back(name + ": the driver refused to turn " + names.automatic + " off (" + errno_text(error) + ")");
+        out.not_locked.push_back(name + ": the driver refused to turn " + names.automatic + " off (" +
+                                 errno_text(error) + ")");
         continue;
       }
     }
@@ -104,7 +115,8 @@ LockOutcome lock_picture(V4l2Device& device, const CameraDescription& d, const s
   return out;
 }
 
-std::optional<std::string> set_power_line(V4l2Device& device, const CameraDescription& d, PowerLine power_line, bool* done) {
+std::optional<std::string> set_power_line(V4l2Device& device, const CameraDescription& d, PowerLine power_line,
+                                          bool* done) {
   if (done) *done = false;
   if (power_line == PowerLine::leave) return std::nullopt;
   const int wanted = power_line == PowerLine::off    ? V4L2_CID_POWER_LINE_FREQUENCY_DISABLED
@@ -116,7 +128,8 @@ std::optional<std::string> set_power_line(V4l2Device& device, const CameraDescri
     return "cannot set the " + what +
            ": the camera has no such control (under mains light, lock the exposure at a whole number of half periods: "
            "1/100 s at 50 Hz, 1/120 s at 60 Hz)";
-  if (!c->menu.empty() && std::none_of(c->menu.begin(), c->menu.end(), [&](const auto& m) { return m.first == wanted; }))
+  if (!c->menu.empty() &&
+      std::none_of(c->menu.begin(), c->menu.end(), [&](const auto& m) { return m.first == wanted; }))
     return "cannot set the " + what + ": the camera does not offer it";
   if (const int error = set_control(device, c->id, wanted); error != 0)
     return "cannot set the " + what + ": the driver refused (" + errno_text(error) + ")";
@@ -134,10 +147,14 @@ std::optional<PowerLine> parse_power_line(const std::string& text) {
 
 std::string power_line_text(PowerLine power_line) {
   switch (power_line) {
-    case PowerLine::hz50: return "50";
-    case PowerLine::hz60: return "60";
-    case PowerLine::off: return "off";
-    case PowerLine::leave: return "leave";
+    case PowerLine::hz50:
+      return "50";
+    case PowerLine::hz60:
+      return "60";
+    case PowerLine::off:
+      return "off";
+    case PowerLine::leave:
+      return "leave";
   }
   return "leave";
 }

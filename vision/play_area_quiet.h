@@ -11,14 +11,14 @@ struct PlayAreaFrame {
   // The table pose and its geometry are known, the corner markers do not say the camera moved,
   // and the watch's picture of the table is current (not to be taken again through a new view).
   bool view_trusted = false;
-  bool first_frame = true;       // nothing to compare with yet
-  bool changing = false;         // the change detector saw a change over the play area
-  bool disk_lifted = false;      // a disk's tag seen tilted somewhere new (turning over, carried)
-  bool disk_moving = false;      // a disk moved within its settle time (DiskTracker::any_moving)
+  bool first_frame = true;   // nothing to compare with yet
+  bool changing = false;     // the change detector saw a change over the play area
+  bool disk_lifted = false;  // a disk's tag seen tilted somewhere new (turning over, carried)
+  bool disk_moving = false;  // a disk moved within its settle time (DiskTracker::any_moving)
   // A disk moved in this frame, other than one found again that moved with the picture's last
   // change (DiskTracker::moved_now).
   bool disk_moved_now = false;
-  bool foreign = false;          // something that is no disk over the play area (table_watch.h)
+  bool foreign = false;  // something that is no disk over the play area (table_watch.h)
 };
 
 // Where the settle's quiet and stillness differ.
@@ -39,7 +39,8 @@ inline constexpr QuietRule kStillQuiet{.foreign_breaks_it = false, .disk_motion 
 // Quiet: the view trusted, a frame to compare with, no change over the play area, no disk lifted
 // or moving, and (as `rule` says) nothing but disks over it.
 constexpr bool play_area_quiet(const PlayAreaFrame& frame, QuietRule rule) {
-  const bool disk_moved = rule.disk_motion == QuietRule::DiskMotion::while_moving ? frame.disk_moving : frame.disk_moved_now;
+  const bool disk_moved =
+      rule.disk_motion == QuietRule::DiskMotion::while_moving ? frame.disk_moving : frame.disk_moved_now;
   return frame.view_trusted && !frame.first_frame && !frame.changing && !frame.disk_lifted && !disk_moved &&
          !(rule.foreign_breaks_it && frame.foreign);
 }

@@ -31,11 +31,14 @@ calib::CameraPose perturbed(const calib::CameraPose& pose, const std::vector<dou
   return q;
 }
 
-double step_of(int parameter) { return parameter < 3 ? kRotationStep : parameter < 6 ? kTranslationStep : kFocalStep; }
+double step_of(int parameter) {
+  return parameter < 3 ? kRotationStep : parameter < 6 ? kTranslationStep : kFocalStep;
+}
 
 // The table point at `height_mm` on the ray `ray_cam` (camera frame, as the unperturbed pose sees
 // the point) under a perturbed pose; the focal length's change rescales the ray (no distortion).
-geom::Vec2 point_on_ray(const calib::CameraPose& base, const calib::CameraPose& q, cv::Vec3d ray_cam, double height_mm) {
+geom::Vec2 point_on_ray(const calib::CameraPose& base, const calib::CameraPose& q, cv::Vec3d ray_cam,
+                        double height_mm) {
   const double scale = base.camera.camera_matrix(0, 0) / q.camera.camera_matrix(0, 0);
   ray_cam = cv::Vec3d(ray_cam[0] / ray_cam[2] * scale, ray_cam[1] / ray_cam[2] * scale, 1.0);
   const cv::Vec3d centre = q.camera_center_table();
@@ -58,8 +61,8 @@ double leave_one_out_mm(const model::TableSpec& table, const std::vector<calib::
     const calib::CameraPoseEstimate estimate = calib::estimate_camera_pose(table, others, lens, image_size);
     if (!estimate.pose) continue;
     const auto expected = table.corner_markers[static_cast<std::size_t>(m.id)].corners_mm();
-    const auto mapped =
-        calib::table_from_image(*estimate.pose, std::vector<cv::Point2d>(m.corners_px.begin(), m.corners_px.end()), 0.0);
+    const auto mapped = calib::table_from_image(
+        *estimate.pose, std::vector<cv::Point2d>(m.corners_px.begin(), m.corners_px.end()), 0.0);
     for (std::size_t k = 0; k < 4; ++k) {
       if (!mapped[k]) continue;
       sum2 += geom::length_squared(*mapped[k] - expected[k]);
@@ -164,7 +167,8 @@ PoseUncertainty::PoseUncertainty(const model::TableSpec& table, const calib::Cam
         for (int b = 0; b < p; ++b) covariance_[static_cast<std::size_t>(a * p + b)] = sandwich.at<double>(a, b);
     }
   }
-  if (!pose.lens_calibrated && markers.size() >= 3) model_floor_mm_ = leave_one_out_mm(table, markers, lens, image_size);
+  if (!pose.lens_calibrated && markers.size() >= 3)
+    model_floor_mm_ = leave_one_out_mm(table, markers, lens, image_size);
 
   // The grid over the play area and a tenth of it around.
   const geom::Vec2 area = table.play_area_mm;
@@ -210,7 +214,8 @@ double PoseUncertainty::sigma_mm(geom::Vec2 p, double height_mm) const {
   const int ix = static_cast<int>(fx), iy = static_cast<int>(fy);
   const double ax = fx - ix, ay = fy - iy;
   auto at = [&](int x, int y) { return grid_[static_cast<std::size_t>(y * grid_nx_ + x)]; };
-  const double s = (1 - ay) * ((1 - ax) * at(ix, iy) + ax * at(ix + 1, iy)) + ay * ((1 - ax) * at(ix, iy + 1) + ax * at(ix + 1, iy + 1));
+  const double s = (1 - ay) * ((1 - ax) * at(ix, iy) + ax * at(ix + 1, iy)) +
+                   ay * ((1 - ax) * at(ix, iy + 1) + ax * at(ix + 1, iy + 1));
   return std::max(s, model_floor_mm_);
 }
 

@@ -55,8 +55,9 @@ class PoseUncertainty {
  public:
   // `markers`: the observations the pose was fitted to (or recent ones); `lens` as for
   // estimate_camera_pose (absent: the pose's pinhole was estimated from the markers).
-  PoseUncertainty(const model::TableSpec& table, const calib::CameraPose& pose, const std::vector<calib::MarkerObservation>& markers,
-                  const std::optional<calib::CameraModel>& lens, cv::Size image_size, PoseUncertaintyOptions options = {});
+  PoseUncertainty(const model::TableSpec& table, const calib::CameraPose& pose,
+                  const std::vector<calib::MarkerObservation>& markers, const std::optional<calib::CameraModel>& lens,
+                  cv::Size image_size, PoseUncertaintyOptions options = {});
 
   // Per-axis 1-sigma (RMS over directions) of the table point at `p`, `height_mm` above the table,
   // due to the pose.
@@ -76,8 +77,8 @@ class PoseUncertainty {
   double sigma_from_covariance(geom::Vec2 p, double height_mm) const;
 
   calib::CameraPose pose_;
-  std::vector<double> covariance_;     // parameters x parameters, row-major
-  int parameters_ = 6;                 // 7 when the pinhole's focal length is a parameter too
+  std::vector<double> covariance_;  // parameters x parameters, row-major
+  int parameters_ = 6;              // 7 when the pinhole's focal length is a parameter too
   double model_floor_mm_ = 0;
   // sigma_from_covariance on a grid over the play area (and a margin), at the grid's height.
   geom::Vec2 grid_origin_{};

@@ -60,17 +60,21 @@ double distance_to_segment(const geom::PlacedShape& shape, const RaySegment& s) 
   // Any other shape: the segment as a hairline rectangle, through the exact distance.
   const geom::Vec2 mid = 0.5 * (s.at_table + s.at_top);
   const double heading = len > 0 ? std::atan2(d.y, d.x) * 180 / std::numbers::pi : 0.0;
-  const geom::PlacedShape hairline{geom::Rect{std::max(len, 1e-3), 1e-3}, geom::Pose::from_degrees(mid.x, mid.y, heading)};
+  const geom::PlacedShape hairline{geom::Rect{std::max(len, 1e-3), 1e-3},
+                                   geom::Pose::from_degrees(mid.x, mid.y, heading)};
   return std::max(0.0, geom::signed_distance(shape, hairline).distance);
 }
 
 bool holds(const geom::PlacedShape& counter, const std::vector<RaySegment>& segments, double slack) {
-  return std::all_of(segments.begin(), segments.end(), [&](const RaySegment& s) { return distance_to_segment(counter, s) <= slack; });
+  return std::all_of(segments.begin(), segments.end(),
+                     [&](const RaySegment& s) { return distance_to_segment(counter, s) <= slack; });
 }
 
 // How far beyond a counter's outline a pixel of it may lie: its shadow, as the footprints allow
 // one (foreign_shapes.h), and a pixel and a half of blur and outline simplification.
-double slack_mm(double thickness_mm, double px_per_mm) { return kForeignFootprintMarginMm + thickness_mm / 2 + 1.5 / px_per_mm; }
+double slack_mm(double thickness_mm, double px_per_mm) {
+  return kForeignFootprintMarginMm + thickness_mm / 2 + 1.5 / px_per_mm;
+}
 
 // The camera's picture of the table plane at a counter's top and at the table, over the region
 // searched: two homographies fit to the exact projection at a 5 x 5 grid of points. The rim is
@@ -91,7 +95,8 @@ class RegionProjection {
           grid.emplace_back(lo.x + u * (hi.x - lo.x), lo.y + v * (hi.y - lo.y), heights_[plane]);
           table.emplace_back(grid.back().x, grid.back().y);
           if (i + 1 < n && j + 1 < n)
-            between.emplace_back(lo.x + (i + 0.5) / (n - 1) * (hi.x - lo.x), lo.y + (j + 0.5) / (n - 1) * (hi.y - lo.y), heights_[plane]);
+            between.emplace_back(lo.x + (i + 0.5) / (n - 1) * (hi.x - lo.x), lo.y + (j + 0.5) / (n - 1) * (hi.y - lo.y),
+                                 heights_[plane]);
         }
       image = calib::image_from_table(camera, grid);
       const cv::Mat h = cv::findHomography(table, image, 0);
@@ -152,10 +157,11 @@ std::vector<RimPoint> rim_points(const geom::Shape& shape) {
 struct RimSeen {
   int looked = 0, shown = 0, ends = 0;
 };
-RimSeen rim_seen(const RegionProjection& project, const std::vector<RimPoint>& rim, const geom::Pose& pose, double inset_mm,
-                 double beyond_mm, const RimEvidence& evidence) {
+RimSeen rim_seen(const RegionProjection& project, const std::vector<RimPoint>& rim, const geom::Pose& pose,
+                 double inset_mm, double beyond_mm, const RimEvidence& evidence) {
   auto at = [&](const cv::Point2d& q) -> std::optional<cv::Point> {
-    const cv::Point px(static_cast<int>(std::lround(q.x)) - evidence.roi.x, static_cast<int>(std::lround(q.y)) - evidence.roi.y);
+    const cv::Point px(static_cast<int>(std::lround(q.x)) - evidence.roi.x,
+                       static_cast<int>(std::lround(q.y)) - evidence.roi.y);
     if (px.x < 0 || px.y < 0 || px.x >= evidence.roi.width || px.y >= evidence.roi.height) return std::nullopt;
     return px;
   };
@@ -169,7 +175,8 @@ RimSeen rim_seen(const RegionProjection& project, const std::vector<RimPoint>& r
     ++seen.shown;
     // Beyond the region, or over a known disk: nothing says it goes on.
     const std::optional<cv::Point> out = at(project(1, p + beyond_mm * dir));
-    if (!out || evidence.hidden.at<unsigned char>(*out) != 0 || evidence.shown.at<unsigned char>(*out) == 0) ++seen.ends;
+    if (!out || evidence.hidden.at<unsigned char>(*out) != 0 || evidence.shown.at<unsigned char>(*out) == 0)
+      ++seen.ends;
   }
   return seen;
 }
@@ -181,11 +188,12 @@ std::vector<CounterBody> counter_bodies(const model::DiskRegistry& registry) {
   // A shape's kind, its size and its flip length fix it.
   auto same = [](const CounterBody& b, const model::DiskSpec& d) {
     return std::string_view(geom::shape_type_name(b.shape)) == geom::shape_type_name(d.shape) &&
-           geom::bounding_radius(b.shape) == geom::bounding_radius(d.shape) && geom::flip_length(b.shape) == geom::flip_length(d.shape) &&
-           b.thickness_mm == d.thickness_mm;
+           geom::bounding_radius(b.shape) == geom::bounding_radius(d.shape) &&
+           geom::flip_length(b.shape) == geom::flip_length(d.shape) && b.thickness_mm == d.thickness_mm;
   };
   for (const model::DiskSpec& d : registry.disks())
-    if (d.kind == model::DiskKind::counter && std::none_of(out.begin(), out.end(), [&](const CounterBody& b) { return same(b, d); }))
+    if (d.kind == model::DiskKind::counter &&
+        std::none_of(out.begin(), out.end(), [&](const CounterBody& b) { return same(b, d); }))
       out.push_back({d.shape, d.thickness_mm});
   return out;
 }
@@ -210,7 +218,8 @@ bool could_lie_under(const calib::CameraPose& camera, const UnderQuery& query, c
     const double touch = 0.5 + 2 * query.upper_sigma_mm;
     const double r = geom::bounding_radius(body.shape);
     const double step = std::min(kGridMm, r / 8);
-    const int headings = std::holds_alternative<geom::Circle>(body.shape) ? 1 : 12;  // every 15 degrees (half-turn symmetric)
+    const int headings =
+        std::holds_alternative<geom::Circle>(body.shape) ? 1 : 12;  // every 15 degrees (half-turn symmetric)
     // A pixel inside the rim's outer edge, so that a blurred edge pixel still counts; and beyond
     // it, past its side and shadow, two pixels more.
     const double inset = 1.0 / px_per_mm, beyond = slack + 2.0 / px_per_mm;
@@ -219,13 +228,14 @@ bool could_lie_under(const calib::CameraPose& camera, const UnderQuery& query, c
     const std::vector<RimPoint> rim = rim_points(body.shape);
     const geom::Vec2 from{hi.x - reach, hi.y - reach}, to{lo.x + reach, lo.y + reach};
     if (from.x > to.x || from.y > to.y) continue;  // wider than a counter: none holds it
-    const RegionProjection project(camera, {from.x - r - beyond, from.y - r - beyond}, {to.x + r + beyond, to.y + r + beyond},
-                                   body.thickness_mm);
+    const RegionProjection project(camera, {from.x - r - beyond, from.y - r - beyond},
+                                   {to.x + r + beyond, to.y + r + beyond}, body.thickness_mm);
     for (double x = from.x; x <= to.x; x += step)
       for (double y = from.y; y <= to.y; y += step)
         for (int h = 0; h < headings; ++h) {
           const geom::PlacedShape counter{body.shape, geom::Pose::from_degrees(x, y, 15.0 * h)};
-          if (!holds(counter, *contact, slack) || geom::signed_distance(counter, query.upper).distance > touch) continue;
+          if (!holds(counter, *contact, slack) || geom::signed_distance(counter, query.upper).distance > touch)
+            continue;
           any_holds = true;
           const RimSeen seen = rim_seen(project, rim, counter.pose, inset, beyond, evidence);
           // Enough of its rim would show to tell: it could lie there if that rim shows, and the
@@ -235,8 +245,9 @@ bool could_lie_under(const calib::CameraPose& camera, const UnderQuery& query, c
           // it peeks out by a millimetre or so, and could lie there only if that peek is the whole
           // part (an edge-stander's tip touching the disk looks the same where it touches; the
           // rest of it, beyond the peek, says it is no counter under the disk).
-          if (seen.looked >= kFewestRimPoints ? seen.shown >= kRimShownFraction * seen.looked && 2 * seen.ends >= seen.looked
-                                              : holds(counter, *whole, slack))
+          if (seen.looked >= kFewestRimPoints
+                  ? seen.shown >= kRimShownFraction * seen.looked && 2 * seen.ends >= seen.looked
+                  : holds(counter, *whole, slack))
             return true;
         }
   }

@@ -48,16 +48,19 @@ void merge_overlapping(std::vector<Planned>& regions) {
 
 double TagScaleMap::min_in(const cv::Rect& roi, double fallback) const {
   if (min_pixels_per_cell.empty() || cell_px <= 0) return fallback;
-  const cv::Rect blocks = cv::Rect(roi.x / cell_px, roi.y / cell_px, (roi.x + roi.width - 1) / cell_px - roi.x / cell_px + 1,
-                                   (roi.y + roi.height - 1) / cell_px - roi.y / cell_px + 1) &
-                          cv::Rect(0, 0, min_pixels_per_cell.cols, min_pixels_per_cell.rows);
+  const cv::Rect blocks =
+      cv::Rect(roi.x / cell_px, roi.y / cell_px, (roi.x + roi.width - 1) / cell_px - roi.x / cell_px + 1,
+               (roi.y + roi.height - 1) / cell_px - roi.y / cell_px + 1) &
+      cv::Rect(0, 0, min_pixels_per_cell.cols, min_pixels_per_cell.rows);
   if (blocks.area() <= 0) return fallback;
   double least = 0;
   cv::minMaxLoc(min_pixels_per_cell(blocks), &least);
   return std::isfinite(least) ? least : fallback;
 }
 
-cv::Rect grown(cv::Rect r, int by) { return {r.x - by, r.y - by, r.width + 2 * by, r.height + 2 * by}; }
+cv::Rect grown(cv::Rect r, int by) {
+  return {r.x - by, r.y - by, r.width + 2 * by, r.height + 2 * by};
+}
 
 double quad_decimate_for(double pixels_per_cell, double min_decimated) {
   for (double d : {4.0, 3.0, 2.0, 1.5})
@@ -99,8 +102,14 @@ std::vector<cv::Rect> split_region(cv::Rect region, int max_area, int overlap) {
   for (int iy = 0; iy < best_ny; ++iy)
     for (int ix = 0; ix < best_nx; ++ix) {
       // Spread evenly: the first tile at the region's start, the last at its end.
-      const int x = region.x + (best_nx > 1 ? static_cast<int>(std::lround(static_cast<double>(ix) * (region.width - w) / (best_nx - 1))) : 0);
-      const int y = region.y + (best_ny > 1 ? static_cast<int>(std::lround(static_cast<double>(iy) * (region.height - h) / (best_ny - 1))) : 0);
+      const int x =
+          region.x + (best_nx > 1
+                          ? static_cast<int>(std::lround(static_cast<double>(ix) * (region.width - w) / (best_nx - 1)))
+                          : 0);
+      const int y =
+          region.y + (best_ny > 1
+                          ? static_cast<int>(std::lround(static_cast<double>(iy) * (region.height - h) / (best_ny - 1)))
+                          : 0);
       out.push_back(cv::Rect(x, y, w, h) & region);
     }
   return out;
@@ -113,12 +122,14 @@ std::vector<SearchRegion> SearchPlanner::plan(const SearchScene& scene, bool sea
   const cv::Rect table = scene.table_px.area() > 0 ? (scene.table_px & image) : image;
   // The coarsest decimation that still finds the smallest tag wherever it may be within `roi`.
   auto decimate_at = [&](const cv::Rect& roi) {
-    return quad_decimate_for(scene.tag_scale.min_in(roi, scene.min_pixels_per_cell), options_.min_decimated_pixels_per_cell);
+    return quad_decimate_for(scene.tag_scale.min_in(roi, scene.min_pixels_per_cell),
+                             options_.min_decimated_pixels_per_cell);
   };
   // Anything a whole tag wide lies whole in one of two tiles overlapping by this much; for changes
   // and the sweep only the disks' tags matter (the markers have their own windows).
   const int overlap = static_cast<int>(std::ceil(scene.max_tag_px)) + 2 * options_.min_margin_px;
-  const int disk_overlap = static_cast<int>(std::ceil(std::min(scene.max_disk_tag_px, scene.max_tag_px))) + 2 * options_.min_margin_px;
+  const int disk_overlap =
+      static_cast<int>(std::ceil(std::min(scene.max_disk_tag_px, scene.max_tag_px))) + 2 * options_.min_margin_px;
 
   std::vector<Planned> regions;
   // Nothing known about the table: the whole image at full resolution, in one piece (tags of any

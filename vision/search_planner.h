@@ -25,8 +25,8 @@
 namespace diskref::vision {
 
 struct ExpectedTag {
-  cv::Rect2d box_px;          // where the whole printed tag should be (already including motion)
-  double pixels_per_cell = 0; // of this tag, in the image
+  cv::Rect2d box_px;           // where the whole printed tag should be (already including motion)
+  double pixels_per_cell = 0;  // of this tag, in the image
 };
 
 // The smallest tag of the registry as it would look anywhere in the image: its pixels per cell

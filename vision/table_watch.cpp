@@ -33,7 +33,8 @@ bool TableWatch::differs(double t, const cv::Mat& small, const cv::Mat& changed_
 
   differing = differing_from(small, background_, play_area_small, &shift_);
   // Something taken in since the settle and gone again: the table as it settled is no news.
-  if (absorbed_ && cv::countNonZero(differing) > 0) cv::bitwise_and(differing, differing_from(small, settled_, play_area_small), differing);
+  if (absorbed_ && cv::countNonZero(differing) > 0)
+    cv::bitwise_and(differing, differing_from(small, settled_, play_area_small), differing);
   return cv::countNonZero(differing) > 0;
 }
 
@@ -48,13 +49,15 @@ cv::Mat TableWatch::differing_from(const cv::Mat& small, const cv::Mat& referenc
   // noise and the faint trail a video codec leaves where something passed are single pixels.
   const cv::Mat magnitude = mean_abs_difference(diff16, shift);
   cv::Mat differing;
-  cv::compare(magnitude, difference_thresholds(small, reference, options_.threshold_levels, options_.relative_threshold),
+  cv::compare(magnitude,
+              difference_thresholds(small, reference, options_.threshold_levels, options_.relative_threshold),
               differing, cv::CMP_GT);
   cv::bitwise_and(differing, play_area_small, differing);
   return differing;
 }
 
-TableWatchResult TableWatch::explain(double t, const cv::Mat& small, const cv::Mat& differing, const cv::Mat& disks_small) {
+TableWatchResult TableWatch::explain(double t, const cv::Mat& small, const cv::Mat& differing,
+                                     const cv::Mat& disks_small) {
   cv::Mat unexplained = differing.clone();
   if (disks_small.size() == differing.size()) unexplained.setTo(cv::Scalar(0), disks_small);
 

@@ -44,9 +44,9 @@ struct TableWatchOptions {
 };
 
 struct TableWatchResult {
-  bool foreign = false;     // something that is no known disk lies or hangs over the play area
-  int foreign_pixels = 0;   // shrunk pixels of it
-  cv::Rect foreign_box;     // where (shrunk pixels); empty when none
+  bool foreign = false;    // something that is no known disk lies or hangs over the play area
+  int foreign_pixels = 0;  // shrunk pixels of it
+  cv::Rect foreign_box;    // where (shrunk pixels); empty when none
   // Its parts, each a connected group of differing pixels (shrunk pixels): a hand is one large
   // part, a counter on its edge a small one. Filled when `foreign`.
   std::vector<cv::Rect> foreign_parts;
@@ -89,11 +89,11 @@ class TableWatch {
   cv::Mat differing_from(const cv::Mat& small, const cv::Mat& reference, const cv::Mat& play_area_small,
                          int* shift = nullptr) const;
 
-  cv::Mat background_;    // CV_8U, shrunk
-  cv::Mat settled_;       // the picture when the table last settled (background_ before anything was taken in)
-  bool absorbed_ = false; // something was taken into background_ since
-  cv::Mat last_change_t_; // CV_64F: when each shrunk pixel last changed from one frame to the next
-  int shift_ = 0;         // the last frame's brightness shift from background_
+  cv::Mat background_;     // CV_8U, shrunk
+  cv::Mat settled_;        // the picture when the table last settled (background_ before anything was taken in)
+  bool absorbed_ = false;  // something was taken into background_ since
+  cv::Mat last_change_t_;  // CV_64F: when each shrunk pixel last changed from one frame to the next
+  int shift_ = 0;          // the last frame's brightness shift from background_
 };
 
 }  // namespace diskref::vision

@@ -75,7 +75,8 @@ std::optional<TagMeasurement> measure_tag(const calib::CameraPose& pose, const s
   m.shape_residual_px = std::sqrt(shape_px2 / 8);
   for (std::size_t i = 0; i < 4; ++i) m.side_px += cv::norm(corners_px[(i + 1) % 4] - corners_px[i]) / 4;
   const double prior2 = options.prior_corner_sigma_px * options.prior_corner_sigma_px;
-  m.corner_sigma_px = std::sqrt((residual_px2 + options.prior_dof * prior2) / (kSquareFitResidualDof + options.prior_dof));
+  m.corner_sigma_px =
+      std::sqrt((residual_px2 + options.prior_dof * prior2) / (kSquareFitResidualDof + options.prior_dof));
 
   // The centre is the mean of four corners: covariance J J^T sigma^2 / 4.
   const cv::Matx22d jjt = jacobian * jacobian.t();

@@ -52,10 +52,10 @@ struct TagMeasurementOptions {
 double still_bias_px(const std::array<cv::Point2d, 4>& corners_px, const TagMeasurementOptions& options);
 
 struct TagMeasurement {
-  TagSquareFit fit;                 // table frame, mm, at the tag's height
+  TagSquareFit fit;                       // table frame, mm, at the tag's height
   cv::Matx22d table_from_image_jacobian;  // mm per pixel at the tag: d(table xy) / d(pixel xy)
-  double pixels_per_mm = 0;         // the tag's mean scale in the image
-  double corner_sigma_px = 0;       // estimated corner noise, per coordinate
+  double pixels_per_mm = 0;               // the tag's mean scale in the image
+  double corner_sigma_px = 0;             // estimated corner noise, per coordinate
   // RMS per coordinate (pixels) of the corners' departure from a square of free size: how far the
   // tag is from lying flat on its plane (tilted in a flip, lifted, smeared by motion).
   double shape_residual_px = 0;

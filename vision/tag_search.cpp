@@ -39,9 +39,12 @@ std::vector<TagDetection> TagSearch::share_out(std::span<const double> costs, co
   if (workers == 1) {
     run(0);
   } else if (workers > 1) {
-    cv::parallel_for_(cv::Range(0, static_cast<int>(workers)), [&](const cv::Range& range) {
-      for (int w = range.start; w < range.end; ++w) run(static_cast<std::size_t>(w));
-    }, static_cast<double>(workers));
+    cv::parallel_for_(
+        cv::Range(0, static_cast<int>(workers)),
+        [&](const cv::Range& range) {
+          for (int w = range.start; w < range.end; ++w) run(static_cast<std::size_t>(w));
+        },
+        static_cast<double>(workers));
   }
 
   std::vector<TagDetection> all;
@@ -51,7 +54,8 @@ std::vector<TagDetection> TagSearch::share_out(std::span<const double> costs, co
 
 std::vector<TagDetection> TagSearch::detect(const cv::Mat& gray, std::span<const SearchRegion> regions) {
   std::vector<double> costs;
-  for (const SearchRegion& r : regions) costs.push_back(static_cast<double>(r.roi.area()) / (r.quad_decimate * r.quad_decimate));
+  for (const SearchRegion& r : regions)
+    costs.push_back(static_cast<double>(r.roi.area()) / (r.quad_decimate * r.quad_decimate));
   return share_out(costs, [&](AprilTagDetector& detector, std::size_t i) {
     detector.set_quad_decimate(regions[i].quad_decimate);
     return detector.detect(gray, regions[i].roi);

@@ -22,8 +22,8 @@
 namespace diskref::vision {
 
 struct SearchRegion {
-  cv::Rect roi;               // full-resolution pixels
-  double quad_decimate = 1;   // >= 1
+  cv::Rect roi;              // full-resolution pixels
+  double quad_decimate = 1;  // >= 1
   // Why it is searched (for the bench's split): a known tag's window, or a place where any tag
   // may be (a change, the sweep, the whole table); a merge of both counts as the second.
   enum class Purpose { expected, anything };

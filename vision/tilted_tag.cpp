@@ -9,8 +9,8 @@
 
 namespace diskref::vision {
 
-std::optional<TiltedTagPose> tilted_tag_pose(const calib::CameraPose& pose, const std::array<cv::Point2d, 4>& corners_px,
-                                             double size_mm) {
+std::optional<TiltedTagPose> tilted_tag_pose(const calib::CameraPose& pose,
+                                             const std::array<cv::Point2d, 4>& corners_px, double size_mm) {
   if (!(size_mm > 0)) return std::nullopt;
   // The tag's own frame as a flat one's, seen from above: x along its bottom edge, z out of its face.
   const double h = size_mm / 2;

@@ -22,7 +22,7 @@ struct TiltedTagPose {
 // From the tag's corners (raw pixels, OpenCV convention, apriltag order) and its size (the side of
 // the detector's corner square, mm). nullopt for corners that fix no pose (degenerate, or a pose
 // behind the camera).
-std::optional<TiltedTagPose> tilted_tag_pose(const calib::CameraPose& pose, const std::array<cv::Point2d, 4>& corners_px,
-                                             double size_mm);
+std::optional<TiltedTagPose> tilted_tag_pose(const calib::CameraPose& pose,
+                                             const std::array<cv::Point2d, 4>& corners_px, double size_mm);
 
 }  // namespace diskref::vision

@@ -52,14 +52,22 @@ DetectorOptions tracker_detector_options() {
 
 std::string_view to_string(RejectReason reason) {
   switch (reason) {
-    case RejectReason::unknown_id: return "id not in the registry";
-    case RejectReason::wrong_size: return "tag size does not match the registry";
-    case RejectReason::off_table: return "off the table";
-    case RejectReason::seen_twice: return "disk seen twice at once";
-    case RejectReason::mirrored: return "mirror image (seen through the table?)";
-    case RejectReason::no_table_pose: return "no table pose yet";
-    case RejectReason::not_flat: return "not lying flat (tilted, lifted or smeared)";
-    case RejectReason::camera_moved: return "camera moved (table pose being re-estimated)";
+    case RejectReason::unknown_id:
+      return "id not in the registry";
+    case RejectReason::wrong_size:
+      return "tag size does not match the registry";
+    case RejectReason::off_table:
+      return "off the table";
+    case RejectReason::seen_twice:
+      return "disk seen twice at once";
+    case RejectReason::mirrored:
+      return "mirror image (seen through the table?)";
+    case RejectReason::no_table_pose:
+      return "no table pose yet";
+    case RejectReason::not_flat:
+      return "not lying flat (tilted, lifted or smeared)";
+    case RejectReason::camera_moved:
+      return "camera moved (table pose being re-estimated)";
   }
   return "?";
 }
@@ -70,7 +78,8 @@ long long TrackerStats::rejected_total() const {
   return total;
 }
 
-Tracker::Tracker(model::TableSpec table, model::DiskRegistry registry, std::optional<calib::CameraModel> lens, TrackerOptions options)
+Tracker::Tracker(model::TableSpec table, model::DiskRegistry registry, std::optional<calib::CameraModel> lens,
+                 TrackerOptions options)
     : table_(std::move(table)),
       registry_(std::move(registry)),
       counter_bodies_(counter_bodies(registry_)),
@@ -105,8 +114,9 @@ void Tracker::use_pose(calib::CameraPose pose, cv::Size image_size, bool same_vi
   }
   view_.pose = std::make_shared<const calib::CameraPose>(std::move(pose));
   view_.geometry.reset();
-  const std::vector<calib::MarkerObservation> markers =
-      view_.marker_history.empty() ? std::vector<calib::MarkerObservation>{} : calib::median_observations(view_.marker_history);
+  const std::vector<calib::MarkerObservation> markers = view_.marker_history.empty()
+                                                            ? std::vector<calib::MarkerObservation>{}
+                                                            : calib::median_observations(view_.marker_history);
   PoseUncertaintyOptions uncertainty = options_.pose_uncertainty;
   uncertainty.detector = options_.measurement;  // the markers are tags like the disks'
   // The pose came from the median of `pose_frames` frames: what the markers' noise in a frame (as
@@ -139,8 +149,8 @@ void Tracker::reset() {
   settle_ = tracker_stages::Settle(options_.settle_window_s);
 }
 
-void Tracker::update_table_pose(const std::vector<calib::MarkerObservation>& markers, cv::Size image_size, long long frame,
-                                TrackerResult& result) {
+void Tracker::update_table_pose(const std::vector<calib::MarkerObservation>& markers, cv::Size image_size,
+                                long long frame, TrackerResult& result) {
   if (!view_.monitor) view_.monitor.emplace(table_, lens_, image_size, options_.table_monitor);
   const int confirm = std::max(1, options_.table_monitor.confirm_frames);
   if (markers.size() >= 2) {
@@ -165,7 +175,8 @@ void Tracker::update_table_pose(const std::vector<calib::MarkerObservation>& mar
       const bool moved = event->kind == calib::TableMonitorEvent::Kind::camera_moved;
       if (moved) keep_recent_history();
       // The monitor fits its pose to the median of confirm_frames frames (drift_frames after a drift).
-      const int frames = event->kind == calib::TableMonitorEvent::Kind::drifted ? options_.table_monitor.drift_frames : confirm;
+      const int frames =
+          event->kind == calib::TableMonitorEvent::Kind::drifted ? options_.table_monitor.drift_frames : confirm;
       use_pose(*view_.monitor->pose(), image_size, !moved, static_cast<std::size_t>(std::max(frames, 1)));
       view_.displaced_marker_checks = 0;  // steady: the pose fits the markers now
     }
@@ -181,7 +192,8 @@ void Tracker::update_table_pose(const std::vector<calib::MarkerObservation>& mar
       auto corners = table_.corner_markers[static_cast<std::size_t>(m.id)].corners_mm();
       double shift = 0;
       for (std::size_t k = 0; k < 4; ++k)
-        shift += cv::norm(calib::image_from_table(*view_.pose, {corners[k].x, corners[k].y, 0.0}) - m.corners_px[k]) / 4;
+        shift +=
+            cv::norm(calib::image_from_table(*view_.pose, {corners[k].x, corners[k].y, 0.0}) - m.corners_px[k]) / 4;
       ++seen;
       if (shift > tolerance_px) ++displaced;
     }
@@ -201,9 +213,11 @@ void Tracker::update_table_pose(const std::vector<calib::MarkerObservation>& mar
     keep_recent_history();
     view_.provisional = TableView::Provisional::from_first_frames;
   } else {
-    view_.provisional = history_full ? TableView::Provisional::from_full_history : TableView::Provisional::from_first_frames;
+    view_.provisional =
+        history_full ? TableView::Provisional::from_full_history : TableView::Provisional::from_first_frames;
   }
-  calib::CameraPoseEstimate estimate = calib::estimate_camera_pose(table_, calib::median_observations(view_.marker_history), lens_, image_size);
+  calib::CameraPoseEstimate estimate =
+      calib::estimate_camera_pose(table_, calib::median_observations(view_.marker_history), lens_, image_size);
   if (!estimate.pose) return;
   if (!view_.pose || moved) {
     const char* what = moved ? "camera moved, provisional table pose re-estimated" : "provisional table pose";
@@ -238,7 +252,8 @@ SearchScene Tracker::search_scene(cv::Size image_size, long long frame_index, do
   // Every frame until there is a pose, while the monitor acquires its own (for a few frames: a lens
   // the pinhole cannot fit makes it try again, at some cost, with every frame it is given) and
   // while the camera seems to have moved; otherwise every marker_check_frames frames.
-  const bool acquiring = !view_.monitor || (!view_.monitor->pose() && view_.unacquired_marker_frames < 2 * options_.table_monitor.confirm_frames);
+  const bool acquiring = !view_.monitor || (!view_.monitor->pose() &&
+                                            view_.unacquired_marker_frames < 2 * options_.table_monitor.confirm_frames);
   const bool check_markers = !view_.pose || acquiring || view_.camera_suspect() || options_.marker_check_frames <= 1 ||
                              frame_index % options_.marker_check_frames == 0;
   std::vector<ExpectedTag> markers;
@@ -282,7 +297,8 @@ SearchScene Tracker::search_scene(cv::Size image_size, long long frame_index, do
     // Gone from view a moment ago: perhaps turning over. A flip lands one flip length ahead along
     // the heading (spec §6), so look there too, and the landing is found in its first frame.
     if (e.state == model::TrackState::stale && t - e.last_seen_t <= kFlipLookoutS) {
-      const geom::Vec2 landing = e.last_observed.position + geom::flip_length(disk.shape) * e.last_observed.rotation.axis_x();
+      const geom::Vec2 landing =
+          e.last_observed.position + geom::flip_length(disk.shape) * e.last_observed.rotation.axis_x();
       const cv::Rect2d ahead_box = bounding_box(square_in_image(pose, landing, half, disk.thickness_mm));
       scene.expected.push_back({ahead_box, smallest_mm * pixels_per_mm_at(pose, landing, disk.thickness_mm) / cells});
     }
@@ -378,8 +394,9 @@ std::vector<DiskObservation> Tracker::measure(std::vector<DetectionRecord>& reco
       continue;
     }
     const geom::Pose table_from_tag = m->fit.table_from_tag;
-    const geom::Pose table_from_disk{table_from_tag.position,
-                                     geom::compose(table_from_tag.rotation, geom::Rot::from_degrees(tag.heading_offset_deg))};
+    const geom::Pose table_from_disk{
+        table_from_tag.position,
+        geom::compose(table_from_tag.rotation, geom::Rot::from_degrees(tag.heading_offset_deg))};
     record.table_from_disk = table_from_disk;
     record.fitted_size_mm = m->fit.fitted_size_mm;
     record.shape_residual_px = m->shape_residual_px;
@@ -407,7 +424,9 @@ std::vector<DiskObservation> Tracker::measure(std::vector<DetectionRecord>& reco
       // or lower than assumed is seen displaced away from or towards the camera (per axis: the
       // displacement lies along one direction).
       const double pose_share = view_.uncertainty ? view_.uncertainty->sigma_mm(p, height) : 0.0;
-      const double lift_share = view_.uncertainty ? tag_height_sigma_mm(disk) * view_.uncertainty->lift_per_mm(p, height) / std::sqrt(2.0) : 0.0;
+      const double lift_share =
+          view_.uncertainty ? tag_height_sigma_mm(disk) * view_.uncertainty->lift_per_mm(p, height) / std::sqrt(2.0)
+                            : 0.0;
       // And the lens's at this place (the camera file's uncertainty grid; 0 without one).
       const double lens_share = view_.uncertainty ? view_.uncertainty->lens_sigma_mm(p, height) : 0.0;
       o.calibration_sigma_mm = std::hypot(std::hypot(pose_share, lift_share, lens_share), drift_share);
@@ -448,7 +467,8 @@ std::vector<DiskObservation> Tracker::measure(std::vector<DetectionRecord>& reco
   return out;
 }
 
-TagScaleMap Tracker::tag_scale_map(const calib::CameraPose& pose, cv::Size size, double cell_mm, double max_height_mm) const {
+TagScaleMap Tracker::tag_scale_map(const calib::CameraPose& pose, cv::Size size, double cell_mm,
+                                   double max_height_mm) const {
   TagScaleMap map;
   const int block = map.cell_px;
   const int nx = (size.width + block - 1) / block, ny = (size.height + block - 1) / block;
@@ -461,8 +481,10 @@ TagScaleMap Tracker::tag_scale_map(const calib::CameraPose& pose, cv::Size size,
   std::vector<cv::Point2d> pixels;
   for (int by = 0; by < ny; ++by)
     for (int bx = 0; bx < nx; ++bx)
-      for (const cv::Point2d& o : {cv::Point2d(0, 0), cv::Point2d(1, 0), cv::Point2d(0, 1), cv::Point2d(1, 1), cv::Point2d(0.5, 0.5)})
-        pixels.emplace_back(std::min<double>((bx + o.x) * block, size.width - 1), std::min<double>((by + o.y) * block, size.height - 1));
+      for (const cv::Point2d& o :
+           {cv::Point2d(0, 0), cv::Point2d(1, 0), cv::Point2d(0, 1), cv::Point2d(1, 1), cv::Point2d(0.5, 0.5)})
+        pixels.emplace_back(std::min<double>((bx + o.x) * block, size.width - 1),
+                            std::min<double>((by + o.y) * block, size.height - 1));
   for (double h : {0.0, max_height_mm}) {
     const auto on_table = calib::table_from_image(pose, pixels, h);
     for (std::size_t k = 0; k < pixels.size(); ++k) {
@@ -477,7 +499,8 @@ TagScaleMap Tracker::tag_scale_map(const calib::CameraPose& pose, cv::Size size,
   return map;
 }
 
-std::shared_ptr<const tracker_stages::PoseGeometry> Tracker::pose_geometry(const calib::CameraPose& pose, cv::Size size) const {
+std::shared_ptr<const tracker_stages::PoseGeometry> Tracker::pose_geometry(const calib::CameraPose& pose,
+                                                                           cv::Size size) const {
   auto g = std::make_shared<tracker_stages::PoseGeometry>();
   g->image_size = size;
   const double cells = search_.tags.cells_across_corners();
@@ -532,30 +555,32 @@ std::shared_ptr<const tracker_stages::PoseGeometry> Tracker::pose_geometry(const
   g->play_area_small = cv::Mat::zeros(size.height / g->mask_scale, size.width / g->mask_scale, CV_8U);
   std::vector<cv::Point> polygon;
   for (const auto& p : edge_px)
-    polygon.emplace_back(static_cast<int>(std::lround(p.x / g->mask_scale)), static_cast<int>(std::lround(p.y / g->mask_scale)));
+    polygon.emplace_back(static_cast<int>(std::lround(p.x / g->mask_scale)),
+                         static_cast<int>(std::lround(p.y / g->mask_scale)));
   cv::fillPoly(g->play_area_small, std::vector<std::vector<cv::Point>>{polygon}, cv::Scalar(255));
   return g;
 }
 
 struct Tracker::FrameWork {
-  FrameWork(const cv::Mat& frame_image, long long frame_index, double frame_t) : image(frame_image), index(frame_index), t(frame_t) {}
+  FrameWork(const cv::Mat& frame_image, long long frame_index, double frame_t)
+      : image(frame_image), index(frame_index), t(frame_t) {}
 
   const cv::Mat& image;
   long long index;
   double t;
-  ChangeResult change;                // change: where the image changed since the previous frame
+  ChangeResult change;  // change: where the image changed since the previous frame
   // plan: the settled disks not looked for again (the image around them unchanged); track: with
   // those looked for and missed whose tag's picture is the one they were measured in.
   std::vector<std::size_t> unchanged;
-  cv::Mat grey;                        // grey: the frame, grey where it is searched
-  std::vector<TagDetection> tags;      // detect
-  std::vector<int> enlarged;           // detect: the ids found only in the picture enlarged
+  cv::Mat grey;                                   // grey: the frame, grey where it is searched
+  std::vector<TagDetection> tags;                 // detect
+  std::vector<int> enlarged;                      // detect: the ids found only in the picture enlarged
   std::vector<calib::MarkerObservation> markers;  // table: the corner markers seen
   std::vector<DiskObservation> observations;      // measure
-  std::vector<std::size_t> lifted;     // track: disks whose tag is seen tilted somewhere new
-  bool changing = false;               // settle: a change over the play area
-  bool settled = false;                // settle: the table is settled
-  TableWatchResult watched;            // settle: the frame against the watch's picture
+  std::vector<std::size_t> lifted;                // track: disks whose tag is seen tilted somewhere new
+  bool changing = false;                          // settle: a change over the play area
+  bool settled = false;                           // settle: the table is settled
+  TableWatchResult watched;                       // settle: the frame against the watch's picture
 };
 
 TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, double t) {
@@ -590,7 +615,8 @@ TrackerResult Tracker::process(const cv::Mat& image, long long frame_index, doub
 }
 
 void Tracker::refresh_geometry(cv::Size size) {
-  if (view_.pose && (!view_.geometry || view_.geometry->image_size != size)) view_.geometry = pose_geometry(*view_.pose, size);
+  if (view_.pose && (!view_.geometry || view_.geometry->image_size != size))
+    view_.geometry = pose_geometry(*view_.pose, size);
 }
 
 void Tracker::plan_search(FrameWork& frame, TrackerResult& result) {
@@ -598,7 +624,8 @@ void Tracker::plan_search(FrameWork& frame, TrackerResult& result) {
   refresh_geometry(size);
   const bool everything =
       search_.next_scope == tracker_stages::Search::Scope::whole_table || !view_.pose || options_.exhaustive_search;
-  result.searched = search_.planner.plan(search_scene(size, frame.index, frame.t, frame.change, frame.unchanged), everything);
+  result.searched =
+      search_.planner.plan(search_scene(size, frame.index, frame.t, frame.change, frame.unchanged), everything);
   if (everything) frame.unchanged.clear();  // searched anyway
 }
 
@@ -652,7 +679,8 @@ void Tracker::track_disks(FrameWork& frame, TrackerResult& result) {
   // A disk left unmeasured as unchanged but detected anyway (in another region) counts as measured.
   const std::vector<DiskObservation>& observations = frame.observations;
   std::erase_if(frame.unchanged, [&](std::size_t i) {
-    return std::any_of(observations.begin(), observations.end(), [&](const DiskObservation& o) { return o.disk_index == i; });
+    return std::any_of(observations.begin(), observations.end(),
+                       [&](const DiskObservation& o) { return o.disk_index == i; });
   });
   for (const auto& o : observations) disks_.last_measured_frame[o.disk_index] = frame.index;
   // Looked for and missed, but the same picture as when last measured: seen where it was.
@@ -697,8 +725,8 @@ void Tracker::watch_table(FrameWork& frame, TrackerResult& result) {
   result.foreign_over_table = watched.foreign;
   if (watched.foreign) {
     const int k = view_.geometry->mask_scale;
-    result.foreign_box_px = cv::Rect(watched.foreign_box.x * k, watched.foreign_box.y * k, watched.foreign_box.width * k,
-                                     watched.foreign_box.height * k);
+    result.foreign_box_px = cv::Rect(watched.foreign_box.x * k, watched.foreign_box.y * k,
+                                     watched.foreign_box.width * k, watched.foreign_box.height * k);
     for (const cv::Rect& part : watched.foreign_parts)
       result.foreign_parts_px.emplace_back(part.x * k, part.y * k, part.width * k, part.height * k);
   }
@@ -749,7 +777,8 @@ void Tracker::finish_frame(const FrameWork& frame, const TrackerResult& result) 
   const bool whole = !view_.pose || (view_.geometry && !frame.change.first_frame &&
                                      ChangeDetector::changed_fraction(frame.change, view_.geometry->play_area_small) >
                                          options_.rescan_changed_fraction);
-  search_.next_scope = whole ? tracker_stages::Search::Scope::whole_table : tracker_stages::Search::Scope::where_tags_can_be;
+  search_.next_scope =
+      whole ? tracker_stages::Search::Scope::whole_table : tracker_stages::Search::Scope::where_tags_can_be;
 }
 
 }  // namespace diskref::vision

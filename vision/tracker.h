@@ -51,8 +51,8 @@
 #include <opencv2/core.hpp>
 
 #include "calibration/camera_model.h"
-#include "calibration/table_monitor.h"
 #include "calibration/camera_pose.h"
+#include "calibration/table_monitor.h"
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"
 #include "engine/model/track_frame.h"
@@ -72,14 +72,14 @@ namespace diskref::vision {
 
 // Why a detection was not taken as a disk.
 enum class RejectReason {
-  unknown_id,    // the id is in no disk's tags (and is not a corner marker)
-  wrong_size,    // its size on the table does not match the registry's size_mm
-  off_table,     // its disk's centre would lie off the play area (or its corners' rays miss the table)
-  seen_twice,    // its disk was seen more than once in the same frame
-  mirrored,      // its corners go round the wrong way on the table (seen through the table?)
-  no_table_pose, // the table pose is not known yet: nothing can be placed
-  not_flat,      // not a square on the table plane: tilted in a flip, lifted, or smeared
-  camera_moved,  // the corner markers moved in the image: until the pose is re-estimated, not measured
+  unknown_id,     // the id is in no disk's tags (and is not a corner marker)
+  wrong_size,     // its size on the table does not match the registry's size_mm
+  off_table,      // its disk's centre would lie off the play area (or its corners' rays miss the table)
+  seen_twice,     // its disk was seen more than once in the same frame
+  mirrored,       // its corners go round the wrong way on the table (seen through the table?)
+  no_table_pose,  // the table pose is not known yet: nothing can be placed
+  not_flat,       // not a square on the table plane: tilted in a flip, lifted, or smeared
+  camera_moved,   // the corner markers moved in the image: until the pose is re-estimated, not measured
 };
 inline constexpr std::size_t kRejectReasonCount = 8;
 std::string_view to_string(RejectReason reason);
@@ -136,11 +136,11 @@ struct TrackerOptions {
 
 // One detection, for overlays and diagnostics.
 struct DetectionRecord {
-  TagDetection tag;                         // raw image corners (OpenCV convention, apriltag order)
-  bool corner_marker = false;               // ids 0..3
-  std::optional<std::size_t> disk_index;    // the registry's disk this id belongs to
-  std::optional<RejectReason> rejected;     // absent: accepted
-  std::optional<geom::Pose> table_from_disk;// where it put the disk (table frame), when measured
+  TagDetection tag;                           // raw image corners (OpenCV convention, apriltag order)
+  bool corner_marker = false;                 // ids 0..3
+  std::optional<std::size_t> disk_index;      // the registry's disk this id belongs to
+  std::optional<RejectReason> rejected;       // absent: accepted
+  std::optional<geom::Pose> table_from_disk;  // where it put the disk (table frame), when measured
   // Found only in the picture enlarged (a second look, tracker.h): taken when it lies flat, and
   // never taken for a disk lifted or turning (a tag on a counter standing on its edge decodes so).
   bool enlarged = false;
@@ -149,23 +149,24 @@ struct DetectionRecord {
 };
 
 struct StageTimes {
-  double grey_ms = 0, change_ms = 0, plan_ms = 0, detect_ms = 0, table_ms = 0, measure_ms = 0, track_ms = 0, settle_ms = 0;
+  double grey_ms = 0, change_ms = 0, plan_ms = 0, detect_ms = 0, table_ms = 0, measure_ms = 0, track_ms = 0,
+         settle_ms = 0;
   double total_ms() const {
     return grey_ms + change_ms + plan_ms + detect_ms + table_ms + measure_ms + track_ms + settle_ms;
   }
 };
 
 struct TrackerResult {
-  model::TrackFrame track;                       // spec §5 (with the motion/age_s/settled extensions)
+  model::TrackFrame track;  // spec §5 (with the motion/age_s/settled extensions)
   std::vector<DetectionRecord> detections;
-  std::vector<SearchRegion> searched;     // where it looked this frame
+  std::vector<SearchRegion> searched;                   // where it looked this frame
   std::shared_ptr<const calib::CameraPose> table_pose;  // null until known; shared, never modified
-  std::vector<std::string> notes;         // e.g. "table pose from corner markers 0, 1, 2, 3 (0.21 px)"
-  bool camera_moved = false;              // this frame: the camera was found moved and the pose re-estimated
-  bool table_quiet = false;               // nothing moving, nothing but disks over the play area
-  bool foreign_over_table = false;        // something that is no disk (a hand, an arm) over the play area
-  cv::Rect foreign_box_px;                // where it is (full-resolution pixels); empty when nothing
-  std::vector<cv::Rect> foreign_parts_px; // its parts (full-resolution pixels); track.foreign on the table
+  std::vector<std::string> notes;                       // e.g. "table pose from corner markers 0, 1, 2, 3 (0.21 px)"
+  bool camera_moved = false;               // this frame: the camera was found moved and the pose re-estimated
+  bool table_quiet = false;                // nothing moving, nothing but disks over the play area
+  bool foreign_over_table = false;         // something that is no disk (a hand, an arm) over the play area
+  cv::Rect foreign_box_px;                 // where it is (full-resolution pixels); empty when nothing
+  std::vector<cv::Rect> foreign_parts_px;  // its parts (full-resolution pixels); track.foreign on the table
   StageTimes times;
 };
 
@@ -182,7 +183,8 @@ class Tracker {
  public:
   // `lens`: a calibrated camera (spec §7), or none (the pinhole is estimated from the corner
   // markers, no lens correction). Throws std::invalid_argument for bad options.
-  Tracker(model::TableSpec table, model::DiskRegistry registry, std::optional<calib::CameraModel> lens, TrackerOptions options = {});
+  Tracker(model::TableSpec table, model::DiskRegistry registry, std::optional<calib::CameraModel> lens,
+          TrackerOptions options = {});
 
   // Starts from this table pose (e.g. a saved table-pose file) instead of acquiring one from the
   // corner markers; the monitor still re-estimates it if the camera is bumped.
@@ -208,11 +210,11 @@ class Tracker {
   struct FrameWork;
   // The stages, in process()'s order. Each reads the frame's work so far and its own stage's
   // state (tracker_stages.h), and writes them and the result.
-  void plan_search(FrameWork& frame, TrackerResult& result);   // plan
-  void grey_searched(FrameWork& frame, TrackerResult& result); // grey
-  void detect_tags(FrameWork& frame, TrackerResult& result);   // detect (with a second look)
-  void locate_table(FrameWork& frame, TrackerResult& result);  // table
-  void track_disks(FrameWork& frame, TrackerResult& result);   // track
+  void plan_search(FrameWork& frame, TrackerResult& result);    // plan
+  void grey_searched(FrameWork& frame, TrackerResult& result);  // grey
+  void detect_tags(FrameWork& frame, TrackerResult& result);    // detect (with a second look)
+  void locate_table(FrameWork& frame, TrackerResult& result);   // table
+  void track_disks(FrameWork& frame, TrackerResult& result);    // track
   // settle: the watch's picture of the table against this frame (foreign_over_table), whether the
   // table is quiet and settled and how long it has been still, what lies over it (report_foreign,
   // below), and at a settle the landings.
@@ -265,8 +267,8 @@ class Tracker {
   // A region of the image (full-resolution pixels) looked at at full resolution: each group of
   // unexplained pixels in it with its outline on the table and the disks it lies against
   // (tracker_foreign.cpp); none when none is found there.
-  std::vector<model::ForeignBox> foreign_outlines(const cv::Mat& image, const cv::Rect& region, const model::TrackFrame& track,
-                                                  int shift_levels) const;
+  std::vector<model::ForeignBox> foreign_outlines(const cv::Mat& image, const cv::Rect& region,
+                                                  const model::TrackFrame& track, int shift_levels) const;
   // The image box (clipped to an image of `size`) of the table-frame square of half-side `half_mm`
   // about `centre`, `height_mm` over the table.
   cv::Rect image_box_around(geom::Vec2 centre, double half_mm, double height_mm, cv::Size size) const;
@@ -275,8 +277,8 @@ class Tracker {
   // the watch could not explain last frame, and where a disk at rest with a tag of few pixels a
   // cell was looked for and not found (`unchanged`: the disks not looked for). Adds what it finds
   // to `tags` (disks' tags not found already) and returns their ids.
-  std::vector<int> look_again_enlarged(const cv::Mat& image, const cv::Mat& grey, std::span<const std::size_t> unchanged,
-                                       std::vector<TagDetection>& tags);
+  std::vector<int> look_again_enlarged(const cv::Mat& image, const cv::Mat& grey,
+                                       std::span<const std::size_t> unchanged, std::vector<TagDetection>& tags);
   // The frame's foreign parts on the table (result.track.foreign) from the watch's parts
   // (result.foreign_parts_px): a hand's as boxes, small ones and the surroundings of counters new
   // since the last settle at full resolution; the small parts kept to be searched again. Nothing
@@ -285,17 +287,20 @@ class Tracker {
   // The disks whose tag is seen tilted this frame other than where it was first seen tilted a
   // moment ago (turning, or carried); remembers each tilted sighting (tracker_tilted.cpp), and
   // forgets one whose picture changed since it was last seen (`change`).
-  std::vector<std::size_t> tilted_anew(const std::vector<DetectionRecord>& records, const ChangeResult& change, double t);
+  std::vector<std::size_t> tilted_anew(const std::vector<DetectionRecord>& records, const ChangeResult& change,
+                                       double t);
   // Into `track`, each disk not seen lying flat whose tag was seen tilted at rest (model::TiltedRest:
   // seen again where first seen, the picture there unchanged since), and into `box` the disks
   // so seen whose tag lies in `part` (its pixels, 255, over `roi` of the image).
   void report_tilted(model::TrackFrame& track) const;
-  void tilted_in_part(const cv::Mat& part, const cv::Rect& roi, const model::TrackFrame& track, model::ForeignBox& box) const;
+  void tilted_in_part(const cv::Mat& part, const cv::Rect& roi, const model::TrackFrame& track,
+                      model::ForeignBox& box) const;
   // The disks at rest looked for this frame and not found whose tag's picture is the one they were
   // last measured in, not a pixel changed around it in any frame since (tracker_still_picture.cpp):
   // the same tag lies there, missed by the decoder. Call with this frame's change and observations
   // before the disks are updated; it then remembers the pictures of the disks measured now.
-  std::vector<std::size_t> same_picture_as_measured(const ChangeResult& change, std::span<const DiskObservation> observations,
+  std::vector<std::size_t> same_picture_as_measured(const ChangeResult& change,
+                                                    std::span<const DiskObservation> observations,
                                                     std::span<const std::size_t> unchanged);
   void remember_measured_pictures(const ChangeResult& change, std::span<const DiskObservation> observations);
 
@@ -308,12 +313,12 @@ class Tracker {
   double thickest_disk_mm_ = 0;  // of the disks a template may lie on
 
   // What it keeps from frame to frame, stage by stage (tracker_stages.h).
-  tracker_stages::Search search_;       // change, plan, grey, detect
-  tracker_stages::TableView view_;      // table
-  tracker_stages::Disks disks_;         // measure, track
-  tracker_stages::Watch watch_;         // settle: the table's picture
-  tracker_stages::Foreign foreign_;     // settle: what covers the table
-  tracker_stages::Settle settle_;       // settle: quiet and still
+  tracker_stages::Search search_;    // change, plan, grey, detect
+  tracker_stages::TableView view_;   // table
+  tracker_stages::Disks disks_;      // measure, track
+  tracker_stages::Watch watch_;      // settle: the table's picture
+  tracker_stages::Foreign foreign_;  // settle: what covers the table
+  tracker_stages::Settle settle_;    // settle: quiet and still
   TrackerStats stats_;
 };
 

@@ -29,10 +29,11 @@ std::vector<cv::Point> simplified(const std::vector<cv::Point>& contour, std::si
 
 // A box of image pixels as a box on the table plane (mm): its corners' rays met with the table.
 model::ForeignBox foreign_on_table(const calib::CameraPose& pose, const cv::Rect& px) {
-  const std::vector<cv::Point2d> corners = {{static_cast<double>(px.x), static_cast<double>(px.y)},
-                                            {static_cast<double>(px.x + px.width), static_cast<double>(px.y)},
-                                            {static_cast<double>(px.x + px.width), static_cast<double>(px.y + px.height)},
-                                            {static_cast<double>(px.x), static_cast<double>(px.y + px.height)}};
+  const std::vector<cv::Point2d> corners = {
+      {static_cast<double>(px.x), static_cast<double>(px.y)},
+      {static_cast<double>(px.x + px.width), static_cast<double>(px.y)},
+      {static_cast<double>(px.x + px.width), static_cast<double>(px.y + px.height)},
+      {static_cast<double>(px.x), static_cast<double>(px.y + px.height)}};
   model::ForeignBox box{1e300, 1e300, -1e300, -1e300};
   for (const auto& p : calib::table_from_image(pose, corners, 0.0)) {
     if (!p) continue;
@@ -82,9 +83,11 @@ std::vector<Tracker::FootprintPx> Tracker::footprints_px(const cv::Rect& roi, co
     // uncertainty, its blurred edge pixel, and a shadow half as deep as the disk is thick — at
     // the table and at its top (its side shows between them).
     const double px_per_mm = pixels_per_mm_at(*view_.pose, pose.position, 0.0);
-    const double grow = kForeignFootprintMarginMm + disk.thickness_mm / 2 + 2 * sigma_mm + 1.0 / std::max(px_per_mm, 1e-6);
+    const double grow =
+        kForeignFootprintMarginMm + disk.thickness_mm / 2 + 2 * sigma_mm + 1.0 / std::max(px_per_mm, 1e-6);
     const double reach = geom::bounding_radius(disk.shape) + grow + disk.thickness_mm;
-    if (pose.position.x < x0 - reach || pose.position.x > x1 + reach || pose.position.y < y0 - reach || pose.position.y > y1 + reach)
+    if (pose.position.x < x0 - reach || pose.position.x > x1 + reach || pose.position.y < y0 - reach ||
+        pose.position.y > y1 + reach)
       return;
     const geom::PlacedShape placed{disk.shape, pose};
     constexpr int kDirections = 48;
@@ -110,7 +113,8 @@ std::vector<Tracker::FootprintPx> Tracker::footprints_px(const cv::Rect& roi, co
     if (!i) continue;
     // One seen tilted at rest is no longer where it was last seen flat.
     if (d.x && d.y && d.heading && !d.tilted)
-      draw(registry_.disks()[*i], geom::Pose::from_degrees(*d.x, *d.y, *d.heading), d.sigma_mm, d.state == model::TrackState::visible);
+      draw(registry_.disks()[*i], geom::Pose::from_degrees(*d.x, *d.y, *d.heading), d.sigma_mm,
+           d.state == model::TrackState::visible);
     if (watch_.background_poses[*i]) draw(registry_.disks()[*i], *watch_.background_poses[*i], d.sigma_mm, false);
   }
   return out;
@@ -217,7 +221,9 @@ void Tracker::report_foreign(const cv::Mat& image, TrackerResult& result, int sh
   if (watch_.background_grey.size() == image.size())
     for (const model::DiskTrack& d : result.track.disks) {
       const std::optional<std::size_t> i = registry_.index_of(d.name);
-      if (!i || d.kind != model::DiskKind::counter || d.state != model::TrackState::visible || !d.x || !d.y || !d.heading) continue;
+      if (!i || d.kind != model::DiskKind::counter || d.state != model::TrackState::visible || !d.x || !d.y ||
+          !d.heading)
+        continue;
       const geom::Pose pose = geom::Pose::from_degrees(*d.x, *d.y, *d.heading);
       const std::optional<geom::Pose>& then = watch_.background_poses[*i];
       if (then && geom::distance(then->position, pose.position) < 0.5 &&
@@ -233,8 +239,10 @@ void Tracker::report_foreign(const cv::Mat& image, TrackerResult& result, int sh
     const std::optional<std::size_t> i = registry_.index_of(d.name);
     if (!i || !d.tilted || !disks_.tilted[*i]) continue;
     std::vector<cv::Point2f> corners;
-    for (const cv::Point2d& p : disks_.tilted[*i]->corners) corners.emplace_back(static_cast<float>(p.x), static_cast<float>(p.y));
-    const cv::Rect look = grown(cv::boundingRect(corners), static_cast<int>(view_.geometry->max_disk_tag_px / 2)) & frame;
+    for (const cv::Point2d& p : disks_.tilted[*i]->corners)
+      corners.emplace_back(static_cast<float>(p.x), static_cast<float>(p.y));
+    const cv::Rect look =
+        grown(cv::boundingRect(corners), static_cast<int>(view_.geometry->max_disk_tag_px / 2)) & frame;
     if (look.area() > 0) looks.push_back(look);
   }
   std::vector<cv::Rect> fine_px;  // the image boxes of what was found at full resolution

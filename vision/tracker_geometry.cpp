@@ -24,7 +24,8 @@ double pixels_per_mm_at(const calib::CameraPose& pose, geom::Vec2 p, double heig
   return std::sqrt(std::fabs(dx.x * dy.y - dx.y * dy.x));
 }
 
-std::vector<cv::Point2d> square_in_image(const calib::CameraPose& pose, geom::Vec2 centre, double half, double height_mm) {
+std::vector<cv::Point2d> square_in_image(const calib::CameraPose& pose, geom::Vec2 centre, double half,
+                                         double height_mm) {
   return calib::image_from_table(pose, {{centre.x - half, centre.y - half, height_mm},
                                         {centre.x + half, centre.y - half, height_mm},
                                         {centre.x + half, centre.y + half, height_mm},

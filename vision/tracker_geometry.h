@@ -8,9 +8,9 @@
 #include <opencv2/core.hpp>
 
 #include "calibration/camera_pose.h"
-#include "vision/change_detector.h"
 #include "engine/geometry/pose.h"
 #include "engine/model/disk_registry.h"
+#include "vision/change_detector.h"
 
 namespace diskref::vision {
 
@@ -21,7 +21,8 @@ cv::Rect2d bounding_box(const std::vector<cv::Point2d>& points);
 double pixels_per_mm_at(const calib::CameraPose& pose, geom::Vec2 p, double height_mm);
 
 // The corners of a square of half-side `half` about `centre`, at `height_mm`, in the image.
-std::vector<cv::Point2d> square_in_image(const calib::CameraPose& pose, geom::Vec2 centre, double half, double height_mm);
+std::vector<cv::Point2d> square_in_image(const calib::CameraPose& pose, geom::Vec2 centre, double half,
+                                         double height_mm);
 
 // The sizes (mm, between the detector's corners) of a disk's smallest and largest tags.
 struct TagSizes {

@@ -24,8 +24,8 @@ constexpr int kEnlargeFactor = 2;
 
 }  // namespace
 
-std::vector<int> Tracker::look_again_enlarged(const cv::Mat& image, const cv::Mat& grey, std::span<const std::size_t> unchanged,
-                                              std::vector<TagDetection>& tags) {
+std::vector<int> Tracker::look_again_enlarged(const cv::Mat& image, const cv::Mat& grey,
+                                              std::span<const std::size_t> unchanged, std::vector<TagDetection>& tags) {
   std::vector<int> ids;
   // Only once the picture is still: a counter is read lying still, and a tag in motion is smeared
   // (and looked for along its way by the search itself).
@@ -40,7 +40,8 @@ std::vector<int> Tracker::look_again_enlarged(const cv::Mat& image, const cv::Ma
   for (std::size_t i = 0; i < registry_.disks().size(); ++i) {
     const DiskEstimate& e = disks_.tracker.estimates()[i];
     if (!e.ever_seen || e.state == model::TrackState::lost || e.motion != model::Motion::settled) continue;
-    if (std::find(unchanged.begin(), unchanged.end(), i) != unchanged.end()) continue;  // not looked for: seen as it was
+    if (std::find(unchanged.begin(), unchanged.end(), i) != unchanged.end())
+      continue;  // not looked for: seen as it was
     const model::DiskSpec& disk = registry_.disks()[i];
     if (std::any_of(tags.begin(), tags.end(), [&](const TagDetection& d) {
           return std::any_of(disk.tags.begin(), disk.tags.end(), [&](const auto& tag) { return tag.id == d.id; });
@@ -48,12 +49,15 @@ std::vector<int> Tracker::look_again_enlarged(const cv::Mat& image, const cv::Ma
       continue;  // found
     const auto [smallest_mm, largest_mm] = tag_sizes_mm(disk);
     const geom::Vec2 at = e.last_observed.position;
-    if (smallest_mm * pixels_per_mm_at(*view_.pose, at, disk.thickness_mm) / cells >= kEnlargeBelowPixelsPerCell) continue;
+    if (smallest_mm * pixels_per_mm_at(*view_.pose, at, disk.thickness_mm) / cells >= kEnlargeBelowPixelsPerCell)
+      continue;
     // Where it was last seen, with room for the tag turned and for a slide of a tag's width after.
-    const cv::Rect look = image_box_around(at, largest_mm * printed / std::sqrt(2.0) + largest_mm, disk.thickness_mm, image.size());
+    const cv::Rect look =
+        image_box_around(at, largest_mm * printed / std::sqrt(2.0) + largest_mm, disk.thickness_mm, image.size());
     if (look.area() == 0) continue;
     // Under a hand last frame: covered, most likely, not missed.
-    if (std::any_of(foreign_.large_parts_px.begin(), foreign_.large_parts_px.end(), [&](const cv::Rect& hand) { return (hand & look).area() > 0; }))
+    if (std::any_of(foreign_.large_parts_px.begin(), foreign_.large_parts_px.end(),
+                    [&](const cv::Rect& hand) { return (hand & look).area() > 0; }))
       continue;
     looks.push_back(look);
   }
@@ -61,7 +65,8 @@ std::vector<int> Tracker::look_again_enlarged(const cv::Mat& image, const cv::Ma
   // corners' noise is what the tracker's sigma describes).
   const std::size_t found_before = tags.size();
   auto known = [&](int id) {
-    return std::any_of(tags.begin(), tags.begin() + static_cast<std::ptrdiff_t>(found_before), [&](const TagDetection& d) { return d.id == id; });
+    return std::any_of(tags.begin(), tags.begin() + static_cast<std::ptrdiff_t>(found_before),
+                       [&](const TagDetection& d) { return d.id == id; });
   };
   std::erase_if(looks, [](const cv::Rect& part) { return part.area() == 0; });
   if (image.type() != CV_8UC1)
@@ -70,7 +75,8 @@ std::vector<int> Tracker::look_again_enlarged(const cv::Mat& image, const cv::Ma
       grey_into(image(part), target);
     }
   std::vector<TagDetection> more = search_.tags.detect_enlarged(grey, looks, kEnlargeFactor);
-  for (const cv::Rect& part : looks) stats_.pixels_searched += static_cast<long long>(kEnlargeFactor) * kEnlargeFactor * part.area();
+  for (const cv::Rect& part : looks)
+    stats_.pixels_searched += static_cast<long long>(kEnlargeFactor) * kEnlargeFactor * part.area();
   // One detection an id (they come sorted by id, the most certain first): two looks may overlap.
   bool found = false;
   for (const TagDetection& d : more) {

@@ -30,7 +30,8 @@ namespace diskref::vision::tracker_stages {
 
 // change, plan, grey, detect: the frame against the previous one, where to look, the detectors.
 struct Search {
-  Search(const DetectorOptions& detector, const SearchPlannerOptions& planner_options, const ChangeDetectorOptions& change_options)
+  Search(const DetectorOptions& detector, const SearchPlannerOptions& planner_options,
+         const ChangeDetectorOptions& change_options)
       : change(change_options), planner(planner_options), tags(detector) {}
 
   ChangeDetector change;  // the previous frame (shrunk)
@@ -48,13 +49,13 @@ struct Search {
 // What follows from the table pose and the image size; recomputed when either changes.
 struct PoseGeometry {
   cv::Size image_size;
-  cv::Rect table_px;            // play area and markers, printed tags included
+  cv::Rect table_px;  // play area and markers, printed tags included
   double min_pixels_per_cell = 1;
   TagScaleMap tag_scale;        // the smallest tag's pixels per cell, place by place
   double max_tag_px = 64;       // any tag, corner markers included
   double max_disk_tag_px = 64;  // the disks' tags
   int mask_scale = 1;
-  cv::Mat play_area_small;      // play-area polygon at the change detector's scale (255 inside)
+  cv::Mat play_area_small;  // play-area polygon at the change detector's scale (255 inside)
 };
 
 // table: the table pose from the corner markers, and whether the camera has moved.
@@ -84,9 +85,9 @@ struct TableView {
 // Per disk, the picture (the change detector's shrunk grey) of its tag where it was last measured
 // (tracker_still_picture.cpp).
 struct MeasuredPicture {
-  cv::Rect box_px;    // full resolution
-  cv::Rect box_small; // in the shrunk frame
-  cv::Mat small;      // the shrunk frame's pixels there, then
+  cv::Rect box_px;             // full resolution
+  cv::Rect box_small;          // in the shrunk frame
+  cv::Mat small;               // the shrunk frame's pixels there, then
   bool changed_since = false;  // the change detector saw a change there in a frame since
 };
 
@@ -126,7 +127,7 @@ struct Watch {
 
   TableWatch watch;
   std::vector<std::optional<geom::Pose>> background_poses;  // per disk, when the watch's background was taken
-  cv::Mat background_grey;  // the watch's background at full resolution (8-bit grey)
+  cv::Mat background_grey;                                  // the watch's background at full resolution (8-bit grey)
   // Its picture of the table: current, or to be taken again through a new view. Located again
   // after the camera moved, the picture taken through the old view would differ all over; it is
   // taken again at the first frame where nothing changes and no disk moves, and until then the

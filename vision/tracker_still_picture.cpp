@@ -21,7 +21,8 @@
 
 namespace diskref::vision {
 
-std::vector<std::size_t> Tracker::same_picture_as_measured(const ChangeResult& change, std::span<const DiskObservation> observations,
+std::vector<std::size_t> Tracker::same_picture_as_measured(const ChangeResult& change,
+                                                           std::span<const DiskObservation> observations,
                                                            std::span<const std::size_t> unchanged) {
   std::vector<std::size_t> same;
   for (std::size_t i = 0; i < disks_.measured_pictures.size(); ++i) {
@@ -31,9 +32,11 @@ std::vector<std::size_t> Tracker::same_picture_as_measured(const ChangeResult& c
     const DiskEstimate& e = disks_.tracker.estimates()[i];
     if (p->changed_since || e.state != model::TrackState::visible || e.motion != model::Motion::settled) continue;
     if (std::find(unchanged.begin(), unchanged.end(), i) != unchanged.end()) continue;  // not looked for
-    if (std::any_of(observations.begin(), observations.end(), [&](const DiskObservation& o) { return o.disk_index == i; }))
+    if (std::any_of(observations.begin(), observations.end(),
+                    [&](const DiskObservation& o) { return o.disk_index == i; }))
       continue;  // found
-    if (change.small.empty() || (p->box_small & cv::Rect(0, 0, change.small.cols, change.small.rows)) != p->box_small) continue;
+    if (change.small.empty() || (p->box_small & cv::Rect(0, 0, change.small.cols, change.small.rows)) != p->box_small)
+      continue;
     cv::Mat diff;
     cv::absdiff(change.small(p->box_small), p->small, diff);
     double largest = 0;

@@ -13,7 +13,9 @@
 namespace diskref::vision {
 namespace {
 
-std::vector<cv::Point2d> corner_list(const std::array<cv::Point2d, 4>& corners) { return {corners.begin(), corners.end()}; }
+std::vector<cv::Point2d> corner_list(const std::array<cv::Point2d, 4>& corners) {
+  return {corners.begin(), corners.end()};
+}
 
 }  // namespace
 
@@ -71,7 +73,8 @@ void Tracker::report_tilted(model::TrackFrame& track) const {
     // held still in a hand is higher.
     const model::DiskSpec& spec = registry_.disks()[i];
     if (s->pose->centre_mm.z > 2 * geom::bounding_radius(spec.shape) + spec.thickness_mm + 5) continue;
-    auto d = std::find_if(track.disks.begin(), track.disks.end(), [&](const model::DiskTrack& t) { return t.name == spec.name; });
+    auto d = std::find_if(track.disks.begin(), track.disks.end(),
+                          [&](const model::DiskTrack& t) { return t.name == spec.name; });
     if (d == track.disks.end()) {
       // Never seen lying flat: a track of its own, lost (no flat place), to say where it stands.
       model::DiskTrack lost;

@@ -72,7 +72,9 @@ class RealV4l2Device final : public V4l2Device {
 
 }  // namespace
 
-std::unique_ptr<V4l2Device> open_v4l2_device(const std::string& path) { return std::make_unique<RealV4l2Device>(path); }
+std::unique_ptr<V4l2Device> open_v4l2_device(const std::string& path) {
+  return std::make_unique<RealV4l2Device>(path);
+}
 
 std::vector<std::string> video_device_paths() {
   std::vector<std::pair<long, std::string>> found;
@@ -81,7 +83,8 @@ std::vector<std::string> video_device_paths() {
     const std::string name = entry.path().filename().string();
     if (name.rfind("video", 0) != 0 || name.size() == 5) continue;
     const std::string digits = name.substr(5);
-    if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }) || digits.size() > 6) continue;
+    if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }) || digits.size() > 6)
+      continue;
     found.emplace_back(std::stol(digits), entry.path().string());
   }
   std::sort(found.begin(), found.end());

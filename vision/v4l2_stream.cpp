@@ -34,12 +34,15 @@ class V4l2Stream final : public LiveStream {
     device_ = m.open_device(m.path);
     description_ = describe_camera(*device_, m.path);
     if (!description_.captures_video)
-      throw io::InputError(m.path, "", "is not a video capture device (a camera's second node carries metadata: try the next number)");
+      throw io::InputError(
+          m.path, "", "is not a video capture device (a camera's second node carries metadata: try the next number)");
     if (!m.kept.camera.empty() && m.kept.camera != description_.card)
-      notes_.push_back("the camera settings were kept for \"" + m.kept.camera + "\", this is \"" + description_.card + "\"");
+      notes_.push_back("the camera settings were kept for \"" + m.kept.camera + "\", this is \"" + description_.card +
+                       "\"");
     const FormatChoice choice = choose_capture_format(description_, m.options.request);
     if (!device_->start(choice.mode))
-      throw io::InputError(m.path, "", "cannot start capturing in " + choice.why + " (busy? another program uses the camera)");
+      throw io::InputError(m.path, "",
+                           "cannot start capturing in " + choice.why + " (busy? another program uses the camera)");
     notes_.push_back(std::string(description_.card.empty() ? "" : description_.card + ": ") + choice.why);
     if (!choice.reaches_rate) warnings_.push_back(choice.why);
     read_back_mode(choice);
@@ -52,8 +55,9 @@ class V4l2Stream final : public LiveStream {
     if (auto said = set_power_line(*device_, description_, m.options.power_line, &power_set))
       (power_set ? notes_ : warnings_).push_back(*said);
     if (m.options.exposure) {
-      const LockOutcome e = vision::lock_picture(*device_, description_, {{"exposure_absolute", static_cast<int>(std::lround(*m.options.exposure))}},
-                                         {PictureAspect::exposure});
+      const LockOutcome e = vision::lock_picture(
+          *device_, description_, {{"exposure_absolute", static_cast<int>(std::lround(*m.options.exposure))}},
+          {PictureAspect::exposure});
       report(e);
     }
     if (m.locked && !m.options.picture_free) report(vision::lock_picture(*device_, description_, m.kept.locked));
@@ -79,7 +83,8 @@ class V4l2Stream final : public LiveStream {
   std::vector<std::string> lock_picture() override {
     V4l2Memory& m = *memory_;
     if (m.options.picture_free) return {"focus, exposure and white balance left automatic (--camera-free)"};
-    const LockOutcome out = vision::lock_picture(*device_, description_, m.locked ? m.kept.locked : std::map<std::string, int>{});
+    const LockOutcome out =
+        vision::lock_picture(*device_, description_, m.locked ? m.kept.locked : std::map<std::string, int>{});
     m.locked = true;
     m.kept.locked = out.values;
     std::vector<std::string> said = sentences(out);
@@ -118,8 +123,8 @@ class V4l2Stream final : public LiveStream {
     if (device_->ioctl(VIDIOC_G_FMT, &fmt) == 0 && fmt.fmt.pix.width > 0) {
       const cv::Size given(static_cast<int>(fmt.fmt.pix.width), static_cast<int>(fmt.fmt.pix.height));
       if (given != size_)
-        warnings_.push_back("asked for " + std::to_string(size_.width) + "x" + std::to_string(size_.height) + ", the driver gives " +
-                            std::to_string(given.width) + "x" + std::to_string(given.height));
+        warnings_.push_back("asked for " + std::to_string(size_.width) + "x" + std::to_string(size_.height) +
+                            ", the driver gives " + std::to_string(given.width) + "x" + std::to_string(given.height));
       size_ = given;
     }
     v4l2_streamparm parm{};

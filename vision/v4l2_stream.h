@@ -19,8 +19,8 @@ namespace diskref::vision {
 struct V4l2StreamOptions {
   FormatRequest request;
   PowerLine power_line = PowerLine::leave;
-  bool picture_free = false;        // leave focus, exposure and white balance automatic
-  std::optional<double> exposure;   // a manual exposure (driver units, 100 us): exposure locked there
+  bool picture_free = false;       // leave focus, exposure and white balance automatic
+  std::optional<double> exposure;  // a manual exposure (driver units, 100 us): exposure locked there
   // camera_settings.json: read at the first opening (what the command line does not give comes from
   // it), written when the picture is locked.
   std::optional<std::filesystem::path> settings_file;

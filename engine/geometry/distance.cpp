@@ -33,7 +33,7 @@ constexpr double kFeatureTolerance = 1e-9;
 double pseudo_angle(Vec2 v) {
   double s = std::fabs(v.x) + std::fabs(v.y);
   if (s == 0) return 0;
-  double t = v.y / s;                  // in [-1, 1]
+  double t = v.y / s;  // in [-1, 1]
   return v.x >= 0 ? (t >= 0 ? t : 4 + t) : 2 - t;
 }
 

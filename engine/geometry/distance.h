@@ -26,6 +26,8 @@ struct DistanceOutput {
 DistanceOutput signed_distance(const PlacedShape& a, const PlacedShape& b);
 
 // True when the closed shapes share at least one point (distance <= 0).
-inline bool overlaps(const PlacedShape& a, const PlacedShape& b) { return signed_distance(a, b).distance <= 0; }
+inline bool overlaps(const PlacedShape& a, const PlacedShape& b) {
+  return signed_distance(a, b).distance <= 0;
+}
 
 }  // namespace diskref::geom

@@ -8,7 +8,9 @@ namespace {
 
 // Whether unit `dir` lies in the normal range of the arc from corner a to corner b (counter-
 // clockwise about the centre; arcs of these shapes span at most half a turn).
-bool in_arc_range(Vec2 a, Vec2 b, Vec2 dir) { return cross(a, dir) >= 0 && cross(dir, b) >= 0; }
+bool in_arc_range(Vec2 a, Vec2 b, Vec2 dir) {
+  return cross(a, dir) >= 0 && cross(dir, b) >= 0;
+}
 
 // The arc piece applies to `dir` when the outline is a full circle or `dir` is in an arc's range.
 bool arc_applies(const Outline& o, Vec2 dir) {

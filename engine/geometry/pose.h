@@ -12,9 +12,7 @@ struct Pose {
   Vec2 position;
   Rot rotation;
 
-  static Pose from_degrees(double x, double y, double heading_deg) {
-    return {{x, y}, Rot::from_degrees(heading_deg)};
-  }
+  static Pose from_degrees(double x, double y, double heading_deg) { return {{x, y}, Rot::from_degrees(heading_deg)}; }
   double heading_deg() const { return rotation.degrees(); }
   Vec2 heading_dir() const { return rotation.axis_x(); }
 };
@@ -26,8 +24,12 @@ constexpr Vec2 to_local(const Pose& table_from_local, Vec2 table) {
   return inv_rotate(table_from_local.rotation, table - table_from_local.position);
 }
 // Table-frame direction -> local direction, and back.
-constexpr Vec2 dir_to_local(const Pose& p, Vec2 d) { return inv_rotate(p.rotation, d); }
-constexpr Vec2 dir_to_table(const Pose& p, Vec2 d) { return rotate(p.rotation, d); }
+constexpr Vec2 dir_to_local(const Pose& p, Vec2 d) {
+  return inv_rotate(p.rotation, d);
+}
+constexpr Vec2 dir_to_table(const Pose& p, Vec2 d) {
+  return rotate(p.rotation, d);
+}
 
 inline bool is_valid(const Pose& p) {
   return is_valid(p.position) && std::isfinite(p.rotation.c) && std::isfinite(p.rotation.s) &&

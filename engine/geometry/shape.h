@@ -40,7 +40,9 @@ struct PlacedShape {
 // Why a shape is invalid, or empty when it is valid: finite, positive sizes, and a flat-to-flat
 // that is positive and not larger than the diameter.
 std::string shape_problem(const Shape& shape);
-inline bool is_valid(const Shape& shape) { return shape_problem(shape).empty(); }
+inline bool is_valid(const Shape& shape) {
+  return shape_problem(shape).empty();
+}
 
 // "circle", "flatted_circle", "rect" (the registry's shape.type).
 const char* shape_type_name(const Shape& shape);
@@ -73,8 +75,8 @@ bool contains(const PlacedShape& placed, Vec2 point_table);
 struct Outline {
   int corner_count = 0;
   std::array<Vec2, 4> corners{};
-  std::array<bool, 4> edge_is_arc{};     // edge from corners[i] to corners[(i + 1) % n]
-  std::array<Vec2, 4> edge_normals{};    // outward unit normal of a straight edge
+  std::array<bool, 4> edge_is_arc{};   // edge from corners[i] to corners[(i + 1) % n]
+  std::array<Vec2, 4> edge_normals{};  // outward unit normal of a straight edge
   double arc_radius = 0;
 };
 

@@ -11,33 +11,65 @@ struct Vec2 {
   double y = 0;
 };
 
-constexpr Vec2 operator+(Vec2 a, Vec2 b) { return {a.x + b.x, a.y + b.y}; }
-constexpr Vec2 operator-(Vec2 a, Vec2 b) { return {a.x - b.x, a.y - b.y}; }
-constexpr Vec2 operator-(Vec2 a) { return {-a.x, -a.y}; }
-constexpr Vec2 operator*(double s, Vec2 a) { return {s * a.x, s * a.y}; }
-constexpr Vec2 operator*(Vec2 a, double s) { return {s * a.x, s * a.y}; }
-constexpr Vec2 operator/(Vec2 a, double s) { return {a.x / s, a.y / s}; }
-constexpr bool operator==(Vec2 a, Vec2 b) { return a.x == b.x && a.y == b.y; }
+constexpr Vec2 operator+(Vec2 a, Vec2 b) {
+  return {a.x + b.x, a.y + b.y};
+}
+constexpr Vec2 operator-(Vec2 a, Vec2 b) {
+  return {a.x - b.x, a.y - b.y};
+}
+constexpr Vec2 operator-(Vec2 a) {
+  return {-a.x, -a.y};
+}
+constexpr Vec2 operator*(double s, Vec2 a) {
+  return {s * a.x, s * a.y};
+}
+constexpr Vec2 operator*(Vec2 a, double s) {
+  return {s * a.x, s * a.y};
+}
+constexpr Vec2 operator/(Vec2 a, double s) {
+  return {a.x / s, a.y / s};
+}
+constexpr bool operator==(Vec2 a, Vec2 b) {
+  return a.x == b.x && a.y == b.y;
+}
 
-constexpr double dot(Vec2 a, Vec2 b) { return a.x * b.x + a.y * b.y; }
+constexpr double dot(Vec2 a, Vec2 b) {
+  return a.x * b.x + a.y * b.y;
+}
 // z component of the 3-D cross product.
-constexpr double cross(Vec2 a, Vec2 b) { return a.x * b.y - a.y * b.x; }
+constexpr double cross(Vec2 a, Vec2 b) {
+  return a.x * b.y - a.y * b.x;
+}
 // Rotated +90 degrees (counter-clockwise).
-constexpr Vec2 perp(Vec2 a) { return {-a.y, a.x}; }
+constexpr Vec2 perp(Vec2 a) {
+  return {-a.y, a.x};
+}
 // sqrt of the dot product rather than std::hypot: millimetre values cannot overflow, and glibc's
 // hypot costs a fifth of a signed-distance query.
-inline double length(Vec2 a) { return std::sqrt(a.x * a.x + a.y * a.y); }
-constexpr double length_squared(Vec2 a) { return dot(a, a); }
-inline double distance(Vec2 a, Vec2 b) { return length(a - b); }
+inline double length(Vec2 a) {
+  return std::sqrt(a.x * a.x + a.y * a.y);
+}
+constexpr double length_squared(Vec2 a) {
+  return dot(a, a);
+}
+inline double distance(Vec2 a, Vec2 b) {
+  return length(a - b);
+}
 // Unit vector along `a`; (1, 0) for the zero vector so callers never divide by zero.
 inline Vec2 normalized(Vec2 a) {
   double l = length(a);
   return l > 0 ? a / l : Vec2{1, 0};
 }
-inline bool is_valid(Vec2 a) { return std::isfinite(a.x) && std::isfinite(a.y); }
+inline bool is_valid(Vec2 a) {
+  return std::isfinite(a.x) && std::isfinite(a.y);
+}
 
-constexpr double deg_to_rad(double deg) { return deg * std::numbers::pi / 180.0; }
-constexpr double rad_to_deg(double rad) { return rad * 180.0 / std::numbers::pi; }
+constexpr double deg_to_rad(double deg) {
+  return deg * std::numbers::pi / 180.0;
+}
+constexpr double rad_to_deg(double rad) {
+  return rad * 180.0 / std::numbers::pi;
+}
 
 // An angle in degrees wrapped to [0, 360).
 inline double wrap_degrees(double deg) {
@@ -70,9 +102,15 @@ struct Rot {
   constexpr Vec2 axis_y() const { return {-s, c}; }
 };
 
-constexpr Vec2 rotate(Rot q, Vec2 v) { return {q.c * v.x - q.s * v.y, q.s * v.x + q.c * v.y}; }
-constexpr Vec2 inv_rotate(Rot q, Vec2 v) { return {q.c * v.x + q.s * v.y, -q.s * v.x + q.c * v.y}; }
+constexpr Vec2 rotate(Rot q, Vec2 v) {
+  return {q.c * v.x - q.s * v.y, q.s * v.x + q.c * v.y};
+}
+constexpr Vec2 inv_rotate(Rot q, Vec2 v) {
+  return {q.c * v.x + q.s * v.y, -q.s * v.x + q.c * v.y};
+}
 // q * r: first r, then q.
-constexpr Rot compose(Rot q, Rot r) { return {q.c * r.c - q.s * r.s, q.s * r.c + q.c * r.s}; }
+constexpr Rot compose(Rot q, Rot r) {
+  return {q.c * r.c - q.s * r.s, q.s * r.c + q.c * r.s};
+}
 
 }  // namespace diskref::geom

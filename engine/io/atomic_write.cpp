@@ -57,7 +57,9 @@ void refuse_non_regular(const fs::path& file, const fs::path& target) {
 
 }  // namespace
 
-void check_output_path(const fs::path& file) { refuse_non_regular(file, resolved(file)); }
+void check_output_path(const fs::path& file) {
+  refuse_non_regular(file, resolved(file));
+}
 
 void write_file_atomically(const fs::path& file, std::string_view contents) {
   const fs::path target = resolved(file);

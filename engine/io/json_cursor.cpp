@@ -65,8 +65,8 @@ std::size_t offset_of_member_name(std::string_view text, std::size_t n) {
 // element it is reading.
 struct OpenContainer {
   bool object = true;
-  std::size_t index = 0;               // arrays: the element being read
-  std::string member;                  // objects: the member being read
+  std::size_t index = 0;                  // arrays: the element being read
+  std::string member;                     // objects: the member being read
   std::unordered_set<std::string> names;  // objects: the members so far
 };
 
@@ -110,8 +110,9 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& file) {
         if (!object.names.insert(name).second) {
           std::string where = line_and_column(text, offset_of_member_name(text, names_seen));
           throw InputError(file, path_of(open, open.size() - 1),
-                           where + ": member \"" + name + "\" given twice (a JSON object names each member once; "
-                           "which one was meant?)");
+                           where + ": member \"" + name +
+                               "\" given twice (a JSON object names each member once; "
+                               "which one was meant?)");
         }
         object.member = std::move(name);
         break;
@@ -147,8 +148,9 @@ std::string read_input_file(const std::filesystem::path& file, std::string_view 
   if (fs::is_regular_file(st)) {
     const std::uintmax_t size = fs::file_size(file, ec);
     if (!ec && size > max_bytes)
-      throw InputError(file.string(), "", "is " + std::to_string(size >> 20) + " MiB, larger than " + std::string(kind) +
-                                              " can be (" + std::to_string(max_bytes >> 20) + " MiB)");
+      throw InputError(file.string(), "",
+                       "is " + std::to_string(size >> 20) + " MiB, larger than " + std::string(kind) + " can be (" +
+                           std::to_string(max_bytes >> 20) + " MiB)");
   }
   std::ifstream in(file, std::ios::binary);
   if (!in) throw InputError(file.string(), "", "cannot be opened (missing or unreadable)");
@@ -157,8 +159,8 @@ std::string read_input_file(const std::filesystem::path& file, std::string_view 
   while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
     text.append(buffer, static_cast<std::size_t>(in.gcount()));
     if (text.size() > max_bytes)
-      throw InputError(file.string(), "", "is larger than " + std::string(kind) + " can be (" +
-                                              std::to_string(max_bytes >> 20) + " MiB)");
+      throw InputError(file.string(), "",
+                       "is larger than " + std::string(kind) + " can be (" + std::to_string(max_bytes >> 20) + " MiB)");
   }
   if (in.bad()) throw InputError(file.string(), "", "could not be read to the end");
   return text;
@@ -171,7 +173,9 @@ nlohmann::json read_json_file(const std::filesystem::path& file) {
 JsonCursor::JsonCursor(const nlohmann::json& value, std::string file, std::string path)
     : value_(&value), file_(std::move(file)), path_(std::move(path)) {}
 
-void JsonCursor::fail(const std::string& problem) const { throw InputError(file_, path_, problem); }
+void JsonCursor::fail(const std::string& problem) const {
+  throw InputError(file_, path_, problem);
+}
 
 bool JsonCursor::has(std::string_view key) const {
   if (!value_->is_object()) fail("must be an object, not " + type_name(*value_));

@@ -25,7 +25,7 @@
 namespace diskref::io {
 
 // The largest input file diskref reads whole (a JSON file; a JSON-lines file may be larger).
-inline constexpr std::uintmax_t kMaxJsonFileBytes = 64u << 20;         // 64 MiB
+inline constexpr std::uintmax_t kMaxJsonFileBytes = 64u << 20;           // 64 MiB
 inline constexpr std::uintmax_t kMaxJsonLinesFileBytes = 4096ull << 20;  // 4 GiB
 // How deep arrays and objects may nest (no diskref file needs more than 10).
 inline constexpr int kMaxJsonDepth = 64;
@@ -54,8 +54,8 @@ class JsonCursor {
   const std::string& path() const { return path_; }
 
   // Objects.
-  bool has(std::string_view key) const;                    // requires an object
-  JsonCursor at(std::string_view key) const;               // required member
+  bool has(std::string_view key) const;                        // requires an object
+  JsonCursor at(std::string_view key) const;                   // required member
   std::optional<JsonCursor> find(std::string_view key) const;  // optional member (null = absent)
   // Refuses members not in `allowed` (catches typos such as "diamter_mm").
   void allow_only(std::initializer_list<std::string_view> allowed) const;
@@ -67,10 +67,10 @@ class JsonCursor {
 
   // Scalars. number() refuses NaN/inf and non-numbers.
   double number() const;
-  double positive_number() const;      // > 0
-  double non_negative_number() const;  // >= 0
+  double positive_number() const;                // > 0
+  double non_negative_number() const;            // >= 0
   double number_in(double lo, double hi) const;  // lo <= v <= hi
-  long long integer() const;           // a JSON integer (or a float with no fraction)
+  long long integer() const;                     // a JSON integer (or a float with no fraction)
   int int_in(int lo, int hi) const;
   bool boolean() const;
   std::string string() const;

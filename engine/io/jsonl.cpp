@@ -1,7 +1,7 @@
 #include "engine/io/jsonl.h"
 
-#include <fstream>
 #include <algorithm>
+#include <fstream>
 
 #include <nlohmann/json.hpp>
 

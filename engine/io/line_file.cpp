@@ -45,7 +45,8 @@ bool LineFile::write_line(std::string_view line) {
       // When even that fails, say so: a reader then meets a cut line at the end.
       const bool cut = !regular_ || ::ftruncate(fd_, static_cast<off_t>(good_bytes_)) == 0;
       failure_ = file_.string() + ": writing line " + std::to_string(lines_ + 1) + " failed: " + system_reason(e) +
-                 "; the " + std::to_string(lines_) + " line(s) before it are kept, complete, and nothing more is written" +
+                 "; the " + std::to_string(lines_) +
+                 " line(s) before it are kept, complete, and nothing more is written" +
                  (cut ? "" : " (the part of the line written could not be cut off: " + system_reason(errno) + ")");
       return false;
     }

@@ -22,16 +22,30 @@ double coordinate_mm(const io::JsonCursor& c) {
 double play_area_side_mm(const io::JsonCursor& c) {
   return read_within(c, kMinPlayAreaMm, kMaxPlayAreaMm, " mm", "a play area's side");
 }
-double size_mm(const io::JsonCursor& c) { return read_within(c, kMinSizeMm, kMaxSizeMm, " mm", "a disk's or a template's size"); }
-double thickness_mm(const io::JsonCursor& c) { return read_within(c, 0, kMaxThicknessMm, " mm", "a disk's thickness"); }
-double tag_size_mm(const io::JsonCursor& c) { return read_within(c, kMinTagMm, kMaxTagMm, " mm", "a printed tag's size"); }
+double size_mm(const io::JsonCursor& c) {
+  return read_within(c, kMinSizeMm, kMaxSizeMm, " mm", "a disk's or a template's size");
+}
+double thickness_mm(const io::JsonCursor& c) {
+  return read_within(c, 0, kMaxThicknessMm, " mm", "a disk's thickness");
+}
+double tag_size_mm(const io::JsonCursor& c) {
+  return read_within(c, kMinTagMm, kMaxTagMm, " mm", "a printed tag's size");
+}
 double angle_deg(const io::JsonCursor& c) {
   return read_within(c, -kMaxAngleDeg, kMaxAngleDeg, " degrees", "an angle on the table (100 turns either way)");
 }
-double sigma_mm(const io::JsonCursor& c) { return read_within(c, 0, kMaxSigmaMm, " mm", "a position's uncertainty"); }
-double tolerance_mm(const io::JsonCursor& c) { return read_within(c, 0, kMaxToleranceMm, " mm", "a tolerance on the table"); }
-double time_s(const io::JsonCursor& c) { return read_within(c, 0, kMaxTimeS, " s", "a time into a session (115 days)"); }
-double quality_figure(const io::JsonCursor& c) { return read_within(c, 0, kMaxQualityFigure, "", "a fit's error"); }
+double sigma_mm(const io::JsonCursor& c) {
+  return read_within(c, 0, kMaxSigmaMm, " mm", "a position's uncertainty");
+}
+double tolerance_mm(const io::JsonCursor& c) {
+  return read_within(c, 0, kMaxToleranceMm, " mm", "a tolerance on the table");
+}
+double time_s(const io::JsonCursor& c) {
+  return read_within(c, 0, kMaxTimeS, " s", "a time into a session (115 days)");
+}
+double quality_figure(const io::JsonCursor& c) {
+  return read_within(c, 0, kMaxQualityFigure, "", "a fit's error");
+}
 
 long long frame_index(const io::JsonCursor& c) {
   const long long v = c.integer();

@@ -71,20 +71,22 @@ inline constexpr double kMinCameraHeightMm = 10;
 inline constexpr double kMaxCameraDistanceMm = 20'000;
 
 // --- Readers: each returns the value or throws InputError at the cursor, naming the bound -------
-double coordinate_mm(const io::JsonCursor& c);    // |v| <= kMaxCoordinateMm
+double coordinate_mm(const io::JsonCursor& c);  // |v| <= kMaxCoordinateMm
 double play_area_side_mm(const io::JsonCursor& c);
-double size_mm(const io::JsonCursor& c);          // kMinSizeMm .. kMaxSizeMm
-double thickness_mm(const io::JsonCursor& c);     // 0 .. kMaxThicknessMm
-double tag_size_mm(const io::JsonCursor& c);      // kMinTagMm .. kMaxTagMm
-double angle_deg(const io::JsonCursor& c);        // |v| <= kMaxAngleDeg
-double sigma_mm(const io::JsonCursor& c);         // 0 .. kMaxSigmaMm
-double tolerance_mm(const io::JsonCursor& c);     // 0 .. kMaxToleranceMm
-double time_s(const io::JsonCursor& c);           // 0 .. kMaxTimeS
-long long frame_index(const io::JsonCursor& c);   // 0 .. kMaxFrameIndex
-double quality_figure(const io::JsonCursor& c);   // 0 .. kMaxQualityFigure
-int image_side_px(const io::JsonCursor& c);       // a whole number, kMinImageSidePx .. kMaxImageSidePx
+double size_mm(const io::JsonCursor& c);         // kMinSizeMm .. kMaxSizeMm
+double thickness_mm(const io::JsonCursor& c);    // 0 .. kMaxThicknessMm
+double tag_size_mm(const io::JsonCursor& c);     // kMinTagMm .. kMaxTagMm
+double angle_deg(const io::JsonCursor& c);       // |v| <= kMaxAngleDeg
+double sigma_mm(const io::JsonCursor& c);        // 0 .. kMaxSigmaMm
+double tolerance_mm(const io::JsonCursor& c);    // 0 .. kMaxToleranceMm
+double time_s(const io::JsonCursor& c);          // 0 .. kMaxTimeS
+long long frame_index(const io::JsonCursor& c);  // 0 .. kMaxFrameIndex
+double quality_figure(const io::JsonCursor& c);  // 0 .. kMaxQualityFigure
+int image_side_px(const io::JsonCursor& c);      // a whole number, kMinImageSidePx .. kMaxImageSidePx
 
 // Whether a value read elsewhere (the command line, a computed pose) is within a bound.
-constexpr bool within(double v, double lo, double hi) { return v >= lo && v <= hi; }  // false for NaN
+constexpr bool within(double v, double lo, double hi) {
+  return v >= lo && v <= hi;
+}  // false for NaN
 
 }  // namespace diskref::model::bounds

@@ -19,7 +19,9 @@ constexpr double kStepMm = 0.5;
 constexpr double kTypicalThicknessMm = 2.0;
 
 // Half the side of a tag's printed square (9 cells of size/5): the part that must be in view.
-double printed_half_mm(double size_mm) { return kPrintedTagScale * size_mm / 2; }
+double printed_half_mm(double size_mm) {
+  return kPrintedTagScale * size_mm / 2;
+}
 
 // Pixels per millimetre at a table point in the direction where the image is coarsest (the smaller
 // singular value of the projection's Jacobian); 0 when the point or its neighbours are not imaged.
@@ -40,7 +42,9 @@ double inside_margin_px(const CameraView& view, const std::optional<geom::Vec2>&
   return std::min({px->x + 0.5, view.width_px - 0.5 - px->x, px->y + 0.5, view.height_px - 0.5 - px->y});
 }
 
-bool in_image(const CameraView& view, const std::optional<geom::Vec2>& px) { return inside_margin_px(view, px) >= 0; }
+bool in_image(const CameraView& view, const std::optional<geom::Vec2>& px) {
+  return inside_margin_px(view, px) >= 0;
+}
 
 // The worst scale over the play area at height z, sampled on a grid; only points in the image count.
 double worst_px_per_mm_over_play_area(const CameraView& view, const TableSpec& table, double z) {
@@ -83,7 +87,8 @@ TagReading reading(std::string what, const TagSpec& tag, double px_per_mm, doubl
 
 std::string join(const std::vector<std::string>& parts) {
   std::string out;
-  for (std::size_t i = 0; i < parts.size(); ++i) out += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
   return out;
 }
 
@@ -147,11 +152,13 @@ CameraPlan plan_camera(const CameraView& view, const TableSpec& table, const Dis
 
   plan.play_area_margin_px = kInfinity;
   for (geom::Vec2 p : play_area_edge(table))
-    plan.play_area_margin_px = std::min(plan.play_area_margin_px, inside_margin_px(view, view.image_from_table(p.x, p.y, 0)));
+    plan.play_area_margin_px =
+        std::min(plan.play_area_margin_px, inside_margin_px(view, view.image_from_table(p.x, p.y, 0)));
 
   for (const CornerMarker& m : table.corner_markers) {
     double margin = kInfinity;
-    for (geom::Vec2 c : printed_corners(m)) margin = std::min(margin, inside_margin_px(view, view.image_from_table(c.x, c.y, 0)));
+    for (geom::Vec2 c : printed_corners(m))
+      margin = std::min(margin, inside_margin_px(view, view.image_from_table(c.x, c.y, 0)));
     if (margin < kViewMarginPx) plan.markers_out_of_view.push_back(m.id);
   }
 
@@ -161,13 +168,14 @@ CameraPlan plan_camera(const CameraView& view, const TableSpec& table, const Dis
       auto [it, fresh] = scale_at_height.emplace(d.thickness_mm, 0.0);
       if (fresh) it->second = worst_px_per_mm_over_play_area(view, table, d.thickness_mm);
       for (const TagSpec& t : d.tags)
-        plan.tags.push_back(reading(d.name + " " + std::string(to_string(t.face)), t, it->second, largest_fitting_tag_mm(d.shape, t)));
+        plan.tags.push_back(
+            reading(d.name + " " + std::string(to_string(t.face)), t, it->second, largest_fitting_tag_mm(d.shape, t)));
     }
   }
   for (const CornerMarker& m : table.corner_markers) {
     TagSpec t{m.id, Face::up, m.size_mm, 0};
-    plan.tags.push_back(reading("corner marker " + std::to_string(m.id), t,
-                                worst_px_per_mm(view, m.center_mm.x, m.center_mm.y, 0), 0));
+    plan.tags.push_back(
+        reading("corner marker " + std::to_string(m.id), t, worst_px_per_mm(view, m.center_mm.x, m.center_mm.y, 0), 0));
   }
 
   // The image's border on the table, 16 points a side.
@@ -200,7 +208,8 @@ HeightAdvice advise_height(const PinholeCamera& camera, const TableSpec& table, 
   for (geom::Vec2 p : play_area_edge(table)) see(p);
   for (const CornerMarker& m : table.corner_markers)
     for (geom::Vec2 c : printed_corners(m)) see(c);
-  const double half_u = (camera.width_px - 1) / 2.0 - kViewMarginPx, half_v = (camera.height_px - 1) / 2.0 - kViewMarginPx;
+  const double half_u = (camera.width_px - 1) / 2.0 - kViewMarginPx,
+               half_v = (camera.height_px - 1) / 2.0 - kViewMarginPx;
   advice.lowest_seeing_all_mm = std::max(f * reach_u / half_u, f * reach_v / half_v);
 
   // The highest height reading each tag: f * (size / 5) / (h - z) >= 2.5.
@@ -215,7 +224,8 @@ HeightAdvice advise_height(const PinholeCamera& camera, const TableSpec& table, 
   };
   if (registry != nullptr)
     for (const DiskSpec& d : registry->disks())
-      for (const TagSpec& t : d.tags) consider(d.name + " " + std::string(to_string(t.face)), t.size_mm, d.thickness_mm);
+      for (const TagSpec& t : d.tags)
+        consider(d.name + " " + std::string(to_string(t.face)), t.size_mm, d.thickness_mm);
   for (const CornerMarker& m : table.corner_markers) consider("corner marker " + std::to_string(m.id), m.size_mm, 0);
 
   // More pixels at the same field of view scale f and the image alike: the lowest height stays,
@@ -236,14 +246,16 @@ std::vector<PlanProblem> view_problems(const CameraPlan& plan, const TableSpec& 
 
   std::string move_camera;
   if (advice)
-    move_camera = advice->possible()
-                      ? fmt::format("raise the camera to at least {:.0f} mm above the table (everything reads up to {:.0f} mm)",
-                                    std::ceil(advice->lowest_seeing_all_mm), std::floor(advice->highest_reading_all_mm))
-                      : fmt::format("raise the camera to at least {:.0f} mm above the table, or use a wider lens",
-                                    std::ceil(advice->lowest_seeing_all_mm));
+    move_camera =
+        advice->possible()
+            ? fmt::format("raise the camera to at least {:.0f} mm above the table (everything reads up to {:.0f} mm)",
+                          std::ceil(advice->lowest_seeing_all_mm), std::floor(advice->highest_reading_all_mm))
+            : fmt::format("raise the camera to at least {:.0f} mm above the table, or use a wider lens",
+                          std::ceil(advice->lowest_seeing_all_mm));
   else
-    move_camera = "raise the camera, or move it over the middle of the play area, until the play area and the four "
-                  "corner markers are in the picture";
+    move_camera =
+        "raise the camera, or move it over the middle of the play area, until the play area and the four "
+        "corner markers are in the picture";
   if (!plan.sees_play_area())
     out.push_back({plan.play_area_margin_px < 0
                        ? fmt::format("the play area ({:g} x {:g} mm) is not all in the picture", table.play_area_mm.x,
@@ -295,9 +307,9 @@ std::vector<PlanProblem> plan_problems(const CameraPlan& plan, const TableSpec& 
     const std::string tags = consecutive ? fmt::format("tags {} to {}", g.ids.front(), g.ids.back())
                                          : (g.ids.size() > 1 ? "tags " : "tag ") + join(ids);
     const bool many = g.ids.size() > 1;
-    std::string problem = fmt::format("{} ({}): {:g} mm tag{} read{} at {:.2f} px per cell where {} worst (spec §2 needs {:g})",
-                                      join(g.names), tags, t.size_mm, many ? "s" : "", many ? "" : "s", t.px_per_cell,
-                                      many ? "they read" : "it reads", kMinPixelsPerCell);
+    std::string problem = fmt::format(
+        "{} ({}): {:g} mm tag{} read{} at {:.2f} px per cell where {} worst (spec §2 needs {:g})", join(g.names), tags,
+        t.size_mm, many ? "s" : "", many ? "" : "s", t.px_per_cell, many ? "they read" : "it reads", kMinPixelsPerCell);
     std::string fix;
     const double needed = std::ceil(10 * t.needed_mm) / 10;
     if (t.largest_fitting_mm <= 0) {
@@ -306,21 +318,24 @@ std::vector<PlanProblem> plan_problems(const CameraPlan& plan, const TableSpec& 
       fix = fmt::format("print the tag at least {:.1f} mm (its disk takes up to {:.1f} mm), or bring the camera closer",
                         needed, std::floor(10 * t.largest_fitting_mm) / 10);
     } else if (advice && advice->possible()) {
-      fix = fmt::format("lower the camera to at most {:.0f} mm (it still sees everything from {:.0f} mm); the tag "
-                        "cannot grow: it needs {:.1f} mm and its disk takes at most {:.1f} mm",
-                        std::floor(advice->highest_reading_all_mm), std::ceil(advice->lowest_seeing_all_mm), needed,
-                        std::floor(10 * t.largest_fitting_mm) / 10);
+      fix = fmt::format(
+          "lower the camera to at most {:.0f} mm (it still sees everything from {:.0f} mm); the tag "
+          "cannot grow: it needs {:.1f} mm and its disk takes at most {:.1f} mm",
+          std::floor(advice->highest_reading_all_mm), std::ceil(advice->lowest_seeing_all_mm), needed,
+          std::floor(10 * t.largest_fitting_mm) / 10);
     } else if (advice) {
-      fix = fmt::format("no height works for this camera (it must be at most {:.0f} mm up to read these tags but at "
-                        "least {:.0f} mm to see the whole table): use a camera with at least {:.0f} px on its short "
-                        "side at this field of view (a 4K camera has 2160), or a smaller play area",
-                        std::floor(advice->highest_reading_all_mm), std::ceil(advice->lowest_seeing_all_mm),
-                        std::ceil(advice->short_side_px_needed));
+      fix = fmt::format(
+          "no height works for this camera (it must be at most {:.0f} mm up to read these tags but at "
+          "least {:.0f} mm to see the whole table): use a camera with at least {:.0f} px on its short "
+          "side at this field of view (a 4K camera has 2160), or a smaller play area",
+          std::floor(advice->highest_reading_all_mm), std::ceil(advice->lowest_seeing_all_mm),
+          std::ceil(advice->short_side_px_needed));
     } else {
-      fix = fmt::format("bring the camera {:.0f} % closer, or use one with {:.0f} % more pixels across: the tag needs "
-                        "{:.1f} mm and its disk takes at most {:.1f} mm",
-                        100 * (1 - t.px_per_cell / kMinPixelsPerCell), 100 * (kMinPixelsPerCell / t.px_per_cell - 1),
-                        needed, std::floor(10 * t.largest_fitting_mm) / 10);
+      fix = fmt::format(
+          "bring the camera {:.0f} % closer, or use one with {:.0f} % more pixels across: the tag needs "
+          "{:.1f} mm and its disk takes at most {:.1f} mm",
+          100 * (1 - t.px_per_cell / kMinPixelsPerCell), 100 * (kMinPixelsPerCell / t.px_per_cell - 1), needed,
+          std::floor(10 * t.largest_fitting_mm) / 10);
     }
     out.push_back({problem, fix});
   }

@@ -61,11 +61,11 @@ CameraView straight_above_play_area(const PinholeCamera& camera, const TableSpec
 
 // How well one tag reads.
 struct TagReading {
-  std::string what;       // "enterprise up", "corner marker 2"
+  std::string what;  // "enterprise up", "corner marker 2"
   int tag_id = 0;
   double size_mm = 0;
-  double px_per_cell = 0; // where it reads worst: anywhere on the play area (a disk), at its place (a marker)
-  double needed_mm = 0;   // the smallest size_mm that reads there (kMinPixelsPerCell)
+  double px_per_cell = 0;  // where it reads worst: anywhere on the play area (a disk), at its place (a marker)
+  double needed_mm = 0;    // the smallest size_mm that reads there (kMinPixelsPerCell)
   // A disk's: the largest size_mm its disk takes (registry tag_fit_problem); 0 for a corner
   // marker, whose card can grow.
   double largest_fitting_mm = 0;
@@ -76,9 +76,9 @@ struct TagReading {
 };
 
 struct CameraPlan {
-  std::string camera;              // CameraView::description
-  double mm_per_px_centre = 0;     // at the play area's centre, on the table
-  double mm_per_px_worst = 0;      // the coarsest anywhere on the play area, in its worst direction
+  std::string camera;           // CameraView::description
+  double mm_per_px_centre = 0;  // at the play area's centre, on the table
+  double mm_per_px_worst = 0;   // the coarsest anywhere on the play area, in its worst direction
   // The smallest tag size_mm that reads anywhere on the play area (on a disk 2 mm thick).
   double smallest_tag_mm = 0;
   // How far inside the image (px) the play area's corners lie, at the least: negative when one is

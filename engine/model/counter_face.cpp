@@ -8,9 +8,12 @@ namespace diskref::model {
 
 std::string_view to_string(CounterFace::Shows shows) {
   switch (shows) {
-    case CounterFace::Shows::hit: return "hit";
-    case CounterFace::Shows::blank: return "blank";
-    case CounterFace::Shows::critical: return "critical";
+    case CounterFace::Shows::hit:
+      return "hit";
+    case CounterFace::Shows::blank:
+      return "blank";
+    case CounterFace::Shows::critical:
+      return "critical";
   }
   return "?";
 }
@@ -23,9 +26,12 @@ std::optional<CounterFace::Shows> shows_from_string(std::string_view text) {
 
 std::string describe(const CounterFace& face) {
   switch (face.shows) {
-    case CounterFace::Shows::hit: return "HIT!";
-    case CounterFace::Shows::blank: return "blank";
-    case CounterFace::Shows::critical: return face.crit + " critical";
+    case CounterFace::Shows::hit:
+      return "HIT!";
+    case CounterFace::Shows::blank:
+      return "blank";
+    case CounterFace::Shows::critical:
+      return face.crit + " critical";
   }
   return "?";
 }
@@ -33,7 +39,9 @@ std::string describe(const CounterFace& face) {
 CounterFace parse_counter_face(const io::JsonCursor& tag) {
   CounterFace face;
   if (!tag.has("shows"))
-    tag.fail("a counter's tag says what its face shows: \"shows\": \"hit\", \"blank\" or \"critical\" (with \"crit\": its type)");
+    tag.fail(
+        "a counter's tag says what its face shows: \"shows\": \"hit\", \"blank\" or \"critical\" (with \"crit\": its "
+        "type)");
   face.shows = *shows_from_string(tag.at("shows").one_of({"hit", "blank", "critical"}));
   if (face.shows == CounterFace::Shows::critical) {
     face.crit = tag.at("crit").non_empty_string();
@@ -68,7 +76,8 @@ CounterFaces parse_counter_faces(const DiskSpec& disk, const io::JsonCursor& cur
               " tag(s): a counter needs a tag on each of its two faces, so that the camera reads whichever lands up");
   const CounterFace first = parse_counter_face(tags.at(std::size_t{0}));
   const CounterFace second = parse_counter_face(tags.at(std::size_t{1}));
-  if (first == second) tags.at(1).fail(who + ": both faces show " + describe(first) + ": a drop could not tell them apart");
+  if (first == second)
+    tags.at(1).fail(who + ": both faces show " + describe(first) + ": a drop could not tell them apart");
   if (first.shows == CounterFace::Shows::critical && second.shows == CounterFace::Shows::critical)
     tags.at(1).fail(who + ": both faces show a critical; a counter has at most one critical face (its type)");
   CounterFaces faces;

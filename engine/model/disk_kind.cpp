@@ -31,12 +31,17 @@ std::optional<DiskKind> disk_kind_from_string(std::string_view text) {
 }
 
 DiskKind parse_disk_kind(const io::JsonCursor& cursor) {
-  return *disk_kind_from_string(cursor.one_of({"ship", "torpedo", "planet", "terrain", "obstruction", "template", "counter"}));
+  return *disk_kind_from_string(
+      cursor.one_of({"ship", "torpedo", "planet", "terrain", "obstruction", "template", "counter"}));
 }
 
-Face parse_face(const io::JsonCursor& cursor) { return *face_from_string(cursor.one_of({"up", "down"})); }
+Face parse_face(const io::JsonCursor& cursor) {
+  return *face_from_string(cursor.one_of({"up", "down"}));
+}
 
-std::string_view to_string(Face face) { return face == Face::up ? "up" : "down"; }
+std::string_view to_string(Face face) {
+  return face == Face::up ? "up" : "down";
+}
 
 std::optional<Face> face_from_string(std::string_view text) {
   if (text == "up") return Face::up;

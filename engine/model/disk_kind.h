@@ -20,7 +20,9 @@ enum class Face { up, down };
 
 std::string_view to_string(Face face);
 std::optional<Face> face_from_string(std::string_view text);
-inline Face other_face(Face f) { return f == Face::up ? Face::down : Face::up; }
+inline Face other_face(Face f) {
+  return f == Face::up ? Face::down : Face::up;
+}
 
 // Read from JSON; an unknown name fails at the cursor, listing the names allowed.
 DiskKind parse_disk_kind(const io::JsonCursor& cursor);

@@ -69,8 +69,8 @@ std::string tag_fit_problem(const geom::Shape& shape, const TagSpec& tag) {
   geom::Pose disk_local{{0, 0}, geom::Rot{1, 0}};
   geom::PlacedShape placed{shape, disk_local};
   geom::Rot tag_rotation = geom::Rot::from_degrees(-tag.heading_offset_deg);
-  for (geom::Vec2 corner : {geom::Vec2{-half, -half}, geom::Vec2{half, -half}, geom::Vec2{half, half},
-                            geom::Vec2{-half, half}}) {
+  for (geom::Vec2 corner :
+       {geom::Vec2{-half, -half}, geom::Vec2{half, -half}, geom::Vec2{half, half}, geom::Vec2{-half, half}}) {
     // A hair of tolerance so that the spec's "a 63.5 mm disk takes at most a 24.9 mm tag" holds.
     geom::Vec2 p = geom::rotate(tag_rotation, corner) * (1.0 - 1e-9);
     if (!geom::contains(placed, p)) {

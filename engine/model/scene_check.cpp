@@ -33,7 +33,7 @@ std::vector<SceneDisk> parse_disks(const io::JsonCursor& list) {
     disk.kind = parse_disk_kind(d.at("kind"));
     disk.placed.shape = parse_shape(d.at("shape"));
     disk.placed.pose = geom::Pose::from_degrees(bounds::coordinate_mm(d.at("x")), bounds::coordinate_mm(d.at("y")),
-                                               bounds::angle_deg(d.at("heading")));
+                                                bounds::angle_deg(d.at("heading")));
     disks.push_back(std::move(disk));
   }
   return disks;
@@ -62,8 +62,10 @@ SceneQuestion parse_question(const std::vector<SceneDisk>& disks, const io::Json
     if (key == "id") continue;
     bool known = false;
     for (auto t : kQuestionTypes) known = known || key == t;
-    if (!known) q.at(key).fail("unknown question type \"" + key + "\" (expected range, overlap, move or template_check)");
-    if (!type.empty()) q.at(key).fail("a question has one type, but this one has both \"" + type + "\" and \"" + key + "\"");
+    if (!known)
+      q.at(key).fail("unknown question type \"" + key + "\" (expected range, overlap, move or template_check)");
+    if (!type.empty())
+      q.at(key).fail("a question has one type, but this one has both \"" + type + "\" and \"" + key + "\"");
     type = key;
   }
   out.id = q.at("id").non_empty_string();
@@ -119,14 +121,17 @@ Json heading(double deg) {
   return number(r >= 360 ? r - 360 : r);
 }
 
-Json point(geom::Vec2 p) { return Json::array({number(p.x), number(p.y)}); }
+Json point(geom::Vec2 p) {
+  return Json::array({number(p.x), number(p.y)});
+}
 
 Json pose(const geom::Pose& p) {
   return Json{{"x", number(p.position.x)}, {"y", number(p.position.y)}, {"heading", heading(p.heading_deg())}};
 }
 
 Json answer(const Scene& scene, const RangeQuestion& q) {
-  geom::RangeOutput r = geom::range_check(scene.disks[q.from].placed, scene.disks[q.to].placed, q.range_template, q.reach_multiplier);
+  geom::RangeOutput r =
+      geom::range_check(scene.disks[q.from].placed, scene.disks[q.to].placed, q.range_template, q.reach_multiplier);
   return Json{{"in_range", r.in_range},
               {"gap_mm", number(r.gap_mm)},
               {"reach_mm", number(r.reach_mm)},
@@ -176,8 +181,8 @@ Json answer(const Scene& scene, const MoveQuestion& q) {
 }
 
 Json answer(const Scene& scene, const TemplateCheckQuestion& q) {
-  geom::PlacedTemplateCheck c = geom::check_placed_template(scene.disks[q.placed_template].placed, scene.disks[q.from].placed,
-                                                scene.disks[q.to].placed);
+  geom::PlacedTemplateCheck c = geom::check_placed_template(scene.disks[q.placed_template].placed,
+                                                            scene.disks[q.from].placed, scene.disks[q.to].placed);
   return Json{{"overlaps_both", c.overlaps_both},
               {"margin_mm", number(c.margin_mm)},
               {"separation_from_mm", number(c.separation_from_mm)},
@@ -215,7 +220,8 @@ Scene parse_scene(const io::JsonCursor& root) {
   Scene scene;
   if (auto area = root.find("play_area_mm")) {
     if (area->size() != 2) area->fail("must be [width, height]");
-    scene.play_area_mm = {bounds::play_area_side_mm(area->at(std::size_t{0})), bounds::play_area_side_mm(area->at(std::size_t{1}))};
+    scene.play_area_mm = {bounds::play_area_side_mm(area->at(std::size_t{0})),
+                          bounds::play_area_side_mm(area->at(std::size_t{1}))};
   }
   scene.disks = parse_disks(root.at("disks"));
   io::JsonCursor questions = root.at("questions");
@@ -223,7 +229,8 @@ Scene parse_scene(const io::JsonCursor& root) {
   for (std::size_t i = 0; i < questions.size(); ++i) {
     SceneQuestion q = parse_question(scene.disks, questions.at(i));
     if (auto [it, fresh] = ids.emplace(q.id, i); !fresh)
-      questions.at(i).at("id").fail("duplicate question id \"" + q.id + "\" (also questions[" + std::to_string(it->second) + "])");
+      questions.at(i).at("id").fail("duplicate question id \"" + q.id + "\" (also questions[" +
+                                    std::to_string(it->second) + "])");
     scene.questions.push_back(std::move(q));
   }
   return scene;

@@ -24,7 +24,8 @@ namespace {
 // counter-clockwise in id order, marker i beside the play area's corner i. A table file with two
 // markers in one place, three in a line or two swapped cannot give a table pose; it is named here
 // rather than blamed on the camera later ("corner markers were never seen").
-void check_marker_layout(const TableSpec& table, const io::JsonCursor& markers, const std::array<std::size_t, 4>& index_of_id) {
+void check_marker_layout(const TableSpec& table, const io::JsonCursor& markers,
+                         const std::array<std::size_t, 4>& index_of_id) {
   const auto& m = table.corner_markers;
   auto place = [&](int id) { return markers.at(index_of_id[static_cast<std::size_t>(id)]).at("center_mm"); };
   for (int a = 0; a < 4; ++a)
@@ -32,13 +33,14 @@ void check_marker_layout(const TableSpec& table, const io::JsonCursor& markers, 
       const geom::Vec2 d = m[static_cast<std::size_t>(b)].center_mm - m[static_cast<std::size_t>(a)].center_mm;
       const double reach = (m[static_cast<std::size_t>(a)].size_mm + m[static_cast<std::size_t>(b)].size_mm) / 2;
       if (std::fabs(d.x) < reach && std::fabs(d.y) < reach)
-        place(b).fail(fmt::format("corner marker {} overlaps corner marker {} (their centres are {:.1f} mm apart)", b, a,
-                                  std::hypot(d.x, d.y)));
+        place(b).fail(fmt::format("corner marker {} overlaps corner marker {} (their centres are {:.1f} mm apart)", b,
+                                  a, std::hypot(d.x, d.y)));
     }
   // Counter-clockwise and convex: every turn from one marker to the next goes left, and clearly
   // (the sine of the turn at least 0.1: not three markers in a line).
   for (int i = 0; i < 4; ++i) {
-    const geom::Vec2 p = m[static_cast<std::size_t>((i + 3) % 4)].center_mm, q = m[static_cast<std::size_t>(i)].center_mm,
+    const geom::Vec2 p = m[static_cast<std::size_t>((i + 3) % 4)].center_mm,
+                     q = m[static_cast<std::size_t>(i)].center_mm,
                      r = m[static_cast<std::size_t>((i + 1) % 4)].center_mm;
     const geom::Vec2 u = q - p, v = r - q;
     const double cross = u.x * v.y - u.y * v.x;
@@ -47,11 +49,13 @@ void check_marker_layout(const TableSpec& table, const io::JsonCursor& markers, 
       place(i).fail(fmt::format(
           "corner markers {}, {} and {} {}: seen from above the markers go round the play area counter-clockwise, "
           "0 to 3 (spec §2)",
-          (i + 3) % 4, i, (i + 1) % 4, sine < -0.1 ? "turn clockwise (two markers swapped?)" : "lie (nearly) in a line"));
+          (i + 3) % 4, i, (i + 1) % 4,
+          sine < -0.1 ? "turn clockwise (two markers swapped?)" : "lie (nearly) in a line"));
   }
   // Marker i beside corner i: 0 at the origin, 1 along +x, 2 opposite, 3 along +y (spec §1).
   const geom::Vec2 w = table.play_area_mm;
-  const std::array<geom::Vec2, 4> corners{geom::Vec2{0, 0}, geom::Vec2{w.x, 0}, geom::Vec2{w.x, w.y}, geom::Vec2{0, w.y}};
+  const std::array<geom::Vec2, 4> corners{geom::Vec2{0, 0}, geom::Vec2{w.x, 0}, geom::Vec2{w.x, w.y},
+                                          geom::Vec2{0, w.y}};
   for (int i = 0; i < 4; ++i) {
     int nearest = 0;
     double best = 0;
@@ -64,10 +68,11 @@ void check_marker_layout(const TableSpec& table, const io::JsonCursor& markers, 
       }
     }
     if (nearest != i)
-      place(i).fail(fmt::format("corner marker {} lies beside the play area's corner ({:g}, {:g}), but marker {} marks "
-                                "the corner ({:g}, {:g}) (spec §1: the origin by marker 0, +x towards 1, +y towards 3)",
-                                i, corners[static_cast<std::size_t>(nearest)].x, corners[static_cast<std::size_t>(nearest)].y,
-                                i, corners[static_cast<std::size_t>(i)].x, corners[static_cast<std::size_t>(i)].y));
+      place(i).fail(
+          fmt::format("corner marker {} lies beside the play area's corner ({:g}, {:g}), but marker {} marks "
+                      "the corner ({:g}, {:g}) (spec §1: the origin by marker 0, +x towards 1, +y towards 3)",
+                      i, corners[static_cast<std::size_t>(nearest)].x, corners[static_cast<std::size_t>(nearest)].y, i,
+                      corners[static_cast<std::size_t>(i)].x, corners[static_cast<std::size_t>(i)].y));
   }
 }
 
@@ -78,7 +83,8 @@ TableSpec parse_table(const io::JsonCursor& root) {
   TableSpec table;
   auto area = root.at("play_area_mm");
   area.numbers(2);
-  table.play_area_mm = {bounds::play_area_side_mm(area.at(std::size_t{0})), bounds::play_area_side_mm(area.at(std::size_t{1}))};
+  table.play_area_mm = {bounds::play_area_side_mm(area.at(std::size_t{0})),
+                        bounds::play_area_side_mm(area.at(std::size_t{1}))};
 
   auto markers = root.at("corner_markers");
   if (markers.size() != 4) markers.fail("must list exactly 4 corner markers (ids 0, 1, 2, 3)");
@@ -96,7 +102,8 @@ TableSpec parse_table(const io::JsonCursor& root) {
     marker.id = id;
     auto center = m.at("center_mm");
     center.numbers(2);
-    marker.center_mm = {bounds::coordinate_mm(center.at(std::size_t{0})), bounds::coordinate_mm(center.at(std::size_t{1}))};
+    marker.center_mm = {bounds::coordinate_mm(center.at(std::size_t{0})),
+                        bounds::coordinate_mm(center.at(std::size_t{1}))};
     marker.size_mm = bounds::tag_size_mm(m.at("size_mm"));
     // A marker inside the play area would sit under the disks; the spec puts them outside.
     double h = marker.size_mm / 2;
@@ -132,6 +139,8 @@ TableSpec table_with_markers(geom::Vec2 play_area_mm, double marker_size_mm) {
   return t;
 }
 
-TableSpec default_table() { return table_with_markers({914.4, 914.4}, 40); }
+TableSpec default_table() {
+  return table_with_markers({914.4, 914.4}, 40);
+}
 
 }  // namespace diskref::model

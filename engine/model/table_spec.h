@@ -14,12 +14,14 @@ namespace diskref::model {
 // Corner markers are tags 0, 1, 2 and 3 (spec §2); every other id is a disk's. The one place that
 // says so.
 inline constexpr int kCornerMarkerCount = 4;
-constexpr bool is_corner_marker(int tag_id) { return tag_id >= 0 && tag_id < kCornerMarkerCount; }
+constexpr bool is_corner_marker(int tag_id) {
+  return tag_id >= 0 && tag_id < kCornerMarkerCount;
+}
 
 struct CornerMarker {
-  int id = 0;              // 0..3, going round the play area counter-clockwise seen from above
-  geom::Vec2 center_mm;    // table frame
-  double size_mm = 0;      // side of the detector's corner square (spec §2)
+  int id = 0;            // 0..3, going round the play area counter-clockwise seen from above
+  geom::Vec2 center_mm;  // table frame
+  double size_mm = 0;    // side of the detector's corner square (spec §2)
   // The marker's four detector corners in the table frame, in apriltag's order: the tag's own
   // (-1,1), (1,1), (1,-1), (-1,-1), i.e. bottom-left, bottom-right, top-right, top-left of the
   // upright bitmap. The marker's +x is the table's +x and the bitmap's "up" (-row) is table +y,

@@ -33,7 +33,8 @@ void read_names_per_box(const io::JsonCursor& c, const char* key, std::vector<Fo
     auto names = lists->at(i);
     for (std::size_t k = 0; k < names.size(); ++k) {
       std::string name = names.at(k).non_empty_string();
-      if (within != nullptr && std::find((boxes[i].*within).begin(), (boxes[i].*within).end(), name) == (boxes[i].*within).end())
+      if (within != nullptr &&
+          std::find((boxes[i].*within).begin(), (boxes[i].*within).end(), name) == (boxes[i].*within).end())
         names.at(k).fail(why_within);
       (boxes[i].*member).push_back(std::move(name));
     }
@@ -44,14 +45,19 @@ void read_names_per_box(const io::JsonCursor& c, const char* key, std::vector<Fo
 
 std::string_view to_string(TrackState state) {
   switch (state) {
-    case TrackState::visible: return "visible";
-    case TrackState::stale: return "stale";
-    case TrackState::lost: return "lost";
+    case TrackState::visible:
+      return "visible";
+    case TrackState::stale:
+      return "stale";
+    case TrackState::lost:
+      return "lost";
   }
   return "lost";
 }
 
-std::string_view to_string(Motion motion) { return motion == Motion::moving ? "moving" : "settled"; }
+std::string_view to_string(Motion motion) {
+  return motion == Motion::moving ? "moving" : "settled";
+}
 
 const DiskTrack* find_track(const TrackFrame& frame, std::string_view name) {
   for (const DiskTrack& d : frame.disks)
@@ -65,7 +71,9 @@ std::optional<geom::Pose> pose_of(const DiskTrack& track) {
 }
 
 nlohmann::json to_json(const TrackFrame& frame, Precision precision) {
-  const auto written = [precision](double v, int decimals) { return precision == Precision::exact ? v : round_to(v, decimals); };
+  const auto written = [precision](double v, int decimals) {
+    return precision == Precision::exact ? v : round_to(v, decimals);
+  };
   nlohmann::json disks = nlohmann::json::array();
   for (const auto& d : frame.disks) {
     nlohmann::json j = {{"name", d.name}, {"kind", to_string(d.kind)}};
@@ -81,12 +89,9 @@ nlohmann::json to_json(const TrackFrame& frame, Precision precision) {
     if (d.motion) j["motion"] = to_string(*d.motion);
     if (d.age_s) j["age_s"] = written(*d.age_s, 3);
     if (d.tilted)
-      j["tilted"] = {{"x", written(d.tilted->x, 2)},
-                     {"y", written(d.tilted->y, 2)},
-                     {"z", written(d.tilted->z, 2)},
-                     {"tilt_deg", written(d.tilted->tilt_deg, 1)},
-                     {"face", to_string(d.tilted->face)},
-                     {"since", written(d.tilted->since_t, 6)}};
+      j["tilted"] = {{"x", written(d.tilted->x, 2)},      {"y", written(d.tilted->y, 2)},
+                     {"z", written(d.tilted->z, 2)},      {"tilt_deg", written(d.tilted->tilt_deg, 1)},
+                     {"face", to_string(d.tilted->face)}, {"since", written(d.tilted->since_t, 6)}};
     disks.push_back(std::move(j));
   }
   nlohmann::json out = {{"frame", frame.frame}, {"t", written(frame.t, 6)}, {"disks", disks}};
@@ -94,8 +99,8 @@ nlohmann::json to_json(const TrackFrame& frame, Precision precision) {
   if (frame.still_s) out["still_s"] = written(*frame.still_s, 3);
   if (!frame.foreign.empty()) {
     nlohmann::json boxes = nlohmann::json::array();
-    nlohmann::json outlines = nlohmann::json::array(), against = nlohmann::json::array(), under = nlohmann::json::array(),
-                   tilted = nlohmann::json::array();
+    nlohmann::json outlines = nlohmann::json::array(), against = nlohmann::json::array(),
+                   under = nlohmann::json::array(), tilted = nlohmann::json::array();
     bool any_outline = false, any_tilted = false;
     for (const ForeignBox& b : frame.foreign) {
       boxes.push_back({written(b.x0, 1), written(b.y0, 1), written(b.x1, 1), written(b.y1, 1)});
@@ -135,7 +140,9 @@ nlohmann::json to_json(const TrackFrame& frame, Precision precision) {
   return out;
 }
 
-std::string to_jsonl_line(const TrackFrame& frame, Precision precision) { return to_json(frame, precision).dump(); }
+std::string to_jsonl_line(const TrackFrame& frame, Precision precision) {
+  return to_json(frame, precision).dump();
+}
 
 TrackFrame parse_track_frame(const io::JsonCursor& c) {
   TrackFrame f;
@@ -186,7 +193,8 @@ TrackFrame parse_track_frame(const io::JsonCursor& c) {
     }
     t.face = parse_face(d.at("face"));
     if (auto s = d.find("sigma_mm")) t.sigma_mm = bounds::sigma_mm(*s);
-    if (auto m = d.find("motion")) t.motion = m->one_of({"settled", "moving"}) == "moving" ? Motion::moving : Motion::settled;
+    if (auto m = d.find("motion"))
+      t.motion = m->one_of({"settled", "moving"}) == "moving" ? Motion::moving : Motion::settled;
     if (auto a = d.find("age_s")) t.age_s = bounds::time_s(*a);
     if (auto r = d.find("tilted")) {
       TiltedRest rest;
@@ -204,7 +212,8 @@ TrackFrame parse_track_frame(const io::JsonCursor& c) {
   for (std::size_t i = 0; i < f.foreign.size(); ++i)
     for (std::size_t k = 0; k < f.foreign[i].tilted.size(); ++k) {
       const DiskTrack* d = find_track(f, f.foreign[i].tilted[k]);
-      if (d == nullptr || !d->tilted) c.at("foreign_tilted").at(i).at(k).fail("names no disk of this frame seen tilted (its \"tilted\")");
+      if (d == nullptr || !d->tilted)
+        c.at("foreign_tilted").at(i).at(k).fail("names no disk of this frame seen tilted (its \"tilted\")");
     }
   if (auto landings = c.find("landings")) {
     for (std::size_t i = 0; i < landings->size(); ++i) {
@@ -237,8 +246,8 @@ std::vector<std::string> cap_time_gaps(std::vector<TrackFrame>& frames, double m
     if (i > 0) {
       const double gap = frames[i].t - shift - frames[i - 1].t;
       if (gap > max_gap_s) {
-        notes.push_back(fmt::format("frame {} came {:.1f} s after frame {}: played back {:.1f} s after it", frames[i].frame,
-                                    gap, frames[i - 1].frame, max_gap_s));
+        notes.push_back(fmt::format("frame {} came {:.1f} s after frame {}: played back {:.1f} s after it",
+                                    frames[i].frame, gap, frames[i - 1].frame, max_gap_s));
         shift += gap - max_gap_s;
       }
     }

@@ -37,7 +37,7 @@ std::string_view to_string(Motion motion);
 // it unchanged since. The tracker reports it only while the disk is not seen lying flat. Where its
 // tag is, not where the disk's footprint is: which face lies how is the referee's to say.
 struct TiltedRest {
-  double x = 0;          // table frame, mm: the point of the table under the middle of its tag
+  double x = 0;  // table frame, mm: the point of the table under the middle of its tag
   double y = 0;
   double z = 0;          // mm: how high above the table the middle of its tag is
   double tilt_deg = 0;   // how far its tag's face is from lying flat: 0 flat, 90 on its edge
@@ -57,7 +57,7 @@ struct DiskTrack {
   double sigma_mm = 0;
   // Extensions (docs/reference/commands/track.md); absent when not known.
   std::optional<Motion> motion;
-  std::optional<double> age_s;  // time since last seen, for stale disks
+  std::optional<double> age_s;       // time since last seen, for stale disks
   std::optional<TiltedRest> tilted;  // seen tilted at rest, and not lying flat since
 };
 

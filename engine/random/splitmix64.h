@@ -20,7 +20,9 @@ constexpr std::uint64_t splitmix64_next(std::uint64_t& state) {
 }
 
 // Uniform in [0, 1) from the top 53 bits.
-constexpr double unit_interval(std::uint64_t bits) { return static_cast<double>(bits >> 11) * 0x1.0p-53; }
+constexpr double unit_interval(std::uint64_t bits) {
+  return static_cast<double>(bits >> 11) * 0x1.0p-53;
+}
 
 // The generator as an object, for code that draws many numbers of several kinds.
 class SplitMix64 {
@@ -32,7 +34,9 @@ class SplitMix64 {
   double uniform() { return unit_interval(next_u64()); }
   double uniform(double lo, double hi) { return lo + (hi - lo) * uniform(); }
   // Uniform integer in [lo, hi].
-  int uniform_int(int lo, int hi) { return lo + static_cast<int>(next_u64() % static_cast<std::uint64_t>(hi - lo + 1)); }
+  int uniform_int(int lo, int hi) {
+    return lo + static_cast<int>(next_u64() % static_cast<std::uint64_t>(hi - lo + 1));
+  }
   // Standard normal (Box-Muller; one draw per call for simplicity).
   double normal() {
     double u1 = uniform();

@@ -7,8 +7,8 @@
 #include "engine/model/bounds.h"
 #include "engine/model/shape_json.h"
 #include "engine/rules/rules_json.h"
-#include "engine/rules/text.h"
 #include "engine/rules/state_json.h"
+#include "engine/rules/text.h"
 
 namespace diskref::rules {
 
@@ -40,8 +40,9 @@ TableRun parse_table_run(const io::JsonCursor& c) {
       for (std::size_t i = 0; i < contacts->size(); ++i) {
         auto k = contacts->at(i);
         k.allow_only({"flip", "disk"});
-        rulings.contacts.push_back({k.at("flip").int_in(1, static_cast<int>(std::max<std::size_t>(1, run.landings.size()))),
-                                    k.at("disk").non_empty_string()});
+        rulings.contacts.push_back(
+            {k.at("flip").int_in(1, static_cast<int>(std::max<std::size_t>(1, run.landings.size()))),
+             k.at("disk").non_empty_string()});
       }
     }
     if (auto e = r->find("end_overlaps")) rulings.end_overlaps = string_list(*e);
@@ -101,7 +102,8 @@ OrderBody parse_order_body(const io::JsonCursor& c) {
       a.ready_target = c.string_or("ready", "");
       return a;
     }
-    case OrderKind::attack: break;
+    case OrderKind::attack:
+      break;
   }
   std::string attack = c.at("attack").one_of({"beam", "torpedo", "transport"});
   auto in_range = [&]() -> std::optional<bool> {
@@ -200,7 +202,8 @@ nlohmann::json order_body_to_json(const OrderBody& body) {
   return std::visit(
       [](const auto& b) -> nlohmann::json {
         using T = std::decay_t<decltype(b)>;
-        if constexpr (std::is_same_v<T, ChangeSpeed>) return {{"order", "change_speed"}, {"speed", b.speed}};
+        if constexpr (std::is_same_v<T, ChangeSpeed>)
+          return {{"order", "change_speed"}, {"speed", b.speed}};
         else if constexpr (std::is_same_v<T, ChangeHeading>) {
           if (!b.face.empty()) return {{"order", "change_heading"}, {"face", b.face}};
           if (!b.heading_deg) return {{"order", "change_heading"}};
@@ -214,7 +217,8 @@ nlohmann::json order_body_to_json(const OrderBody& body) {
           if (b.in_range) j["in_range"] = *b.in_range;
           return j;
         } else if constexpr (std::is_same_v<T, LaunchTorpedo>) {
-          nlohmann::json j = {{"order", "attack"}, {"attack", "torpedo"}, {"headings_after_flips", b.headings_after_flips}};
+          nlohmann::json j = {
+              {"order", "attack"}, {"attack", "torpedo"}, {"headings_after_flips", b.headings_after_flips}};
           if (!b.torpedo.empty()) j["torpedo"] = b.torpedo;
           if (b.placed) j["placed"] = pose_to_json(*b.placed);
           if (b.run) j["run"] = table_run_to_json(*b.run);
@@ -247,8 +251,10 @@ Action parse_action(const io::JsonCursor& c) {
   }
   Action a;
   a.body = parse_body(c, name);
-  if (needs_player(a.body)) a.player = c.at("player").non_empty_string();
-  else a.player = c.string_or("player", "");
+  if (needs_player(a.body))
+    a.player = c.at("player").non_empty_string();
+  else
+    a.player = c.string_or("player", "");
   if (auto drops = c.find("drops"))
     for (std::size_t i = 0; i < drops->size(); ++i) a.drops.push_back(parse_drop_entry(drops->at(i)));
   return a;
@@ -272,7 +278,9 @@ nlohmann::json action_to_json(const Action& action) {
           j.update(order_body_to_json(b.body));
         } else if constexpr (std::is_same_v<T, Move>) {
           j["ship"] = b.ship;
-          if (b.evasive) j["evasive"] = {{"after_flip", b.evasive->after_flip}, {"heading", heading_to_json(b.evasive->heading_deg)}};
+          if (b.evasive)
+            j["evasive"] = {{"after_flip", b.evasive->after_flip},
+                            {"heading", heading_to_json(b.evasive->heading_deg)}};
           if (b.reposition) j["reposition"] = pose_to_json(*b.reposition);
           if (b.run) j["run"] = table_run_to_json(*b.run);
         } else if constexpr (std::is_same_v<T, MoveTorpedoes>) {
@@ -303,7 +311,9 @@ nlohmann::json action_to_json(const Action& action) {
   return j;
 }
 
-SeenDrop parse_seen_drop(const io::JsonCursor& cursor) { return parse_drop_entry(cursor); }
+SeenDrop parse_seen_drop(const io::JsonCursor& cursor) {
+  return parse_drop_entry(cursor);
+}
 
 nlohmann::json seen_drop_to_json(const SeenDrop& d) {
   nlohmann::json dj = nlohmann::json::object();

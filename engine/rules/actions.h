@@ -48,8 +48,8 @@ struct TableRulings {
 };
 
 struct TableRun {
-  std::vector<geom::Pose> landings;      // flip by flip; the last is where it ended
-  std::optional<TableRulings> rulings;   // absent: taken exactly from the landings' geometry
+  std::vector<geom::Pose> landings;     // flip by flip; the last is where it ended
+  std::optional<TableRulings> rulings;  // absent: taken exactly from the landings' geometry
 };
 
 // A disk found somewhere its books did not put it (moved out of turn, bumped, put back by hand):
@@ -109,11 +109,11 @@ struct Transport {
 };
 struct ActivateDisk {
   std::string disk;
-  std::optional<int> row;     // crew order row (0-based) to carry out
-  std::string ready_target;   // ready_a_tech: the tech to ready
+  std::optional<int> row;    // crew order row (0-based) to carry out
+  std::string ready_target;  // ready_a_tech: the tech to ready
 };
-using OrderBody = std::variant<ChangeSpeed, ChangeHeading, RaiseShields, BeamAttack, LaunchTorpedo, Transport,
-                               ActivateDisk>;
+using OrderBody =
+    std::variant<ChangeSpeed, ChangeHeading, RaiseShields, BeamAttack, LaunchTorpedo, Transport, ActivateDisk>;
 OrderKind order_kind_of(const OrderBody& body);
 
 struct ExecuteOrder {
@@ -164,9 +164,9 @@ struct BoardingSegment {
   std::vector<std::string> losses;
 };
 
-using ActionBody = std::variant<RevealConceal, PlaceOrders, DetermineInitiative, Defer, RevealOrder, DeclineOrders,
-                                ExecuteOrder, Move, MoveTorpedoes, RaiseCloak, DropCloak, TurnAtFullStop,
-                                BoardingSegment, Displaced>;
+using ActionBody =
+    std::variant<RevealConceal, PlaceOrders, DetermineInitiative, Defer, RevealOrder, DeclineOrders, ExecuteOrder, Move,
+                 MoveTorpedoes, RaiseCloak, DropCloak, TurnAtFullStop, BoardingSegment, Displaced>;
 
 // A drop the referee saw on the table. `purpose` and `subject`, when given, must match what the
 // engine asks for (a check against scripts that drift out of step). Either `hits` (counters

@@ -82,8 +82,8 @@ void execute_activate(Ctx& ctx, ShipState& ship, const ActivateDisk& order) {
     return;
   }
   if (!card.order_rows.empty())
-    refuse(RefusalKind::choice_needed, disk.id + " has " + std::to_string(card.order_rows.size()) +
-                                           " order rows: choose one (row)");
+    refuse(RefusalKind::choice_needed,
+           disk.id + " has " + std::to_string(card.order_rows.size()) + " order rows: choose one (row)");
   refuse(RefusalKind::order_not_available, disk.id + " has no orders and no Activate Crew/Tech ability");
 }
 

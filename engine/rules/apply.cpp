@@ -3,7 +3,6 @@
 #include <type_traits>
 #include <variant>
 
-#include "engine/rules/text.h"
 #include "engine/rules/boarding.h"
 #include "engine/rules/cloaks.h"
 #include "engine/rules/context.h"
@@ -15,6 +14,7 @@
 #include "engine/rules/order_execution.h"
 #include "engine/rules/phase_turns.h"
 #include "engine/rules/state_queries.h"
+#include "engine/rules/text.h"
 #include "engine/rules/torpedoes.h"
 
 namespace diskref::rules {
@@ -81,7 +81,8 @@ ActionResult apply_action(const GameState& state, const GameData& data, const Ac
     return result;
   }
   if ((needs_player(action.body) || !action.player.empty()) && find_player(state, action.player) == nullptr) {
-    result.refusal = Refusal{RefusalKind::unknown_name, "no player " + in_quotes(action.player), std::nullopt, {}, std::nullopt};
+    result.refusal =
+        Refusal{RefusalKind::unknown_name, "no player " + in_quotes(action.player), std::nullopt, {}, std::nullopt};
     return result;
   }
   GameState next = state;

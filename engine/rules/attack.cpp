@@ -6,11 +6,11 @@
 #include <fmt/format.h>
 
 #include "engine/rules/activation.h"
-#include "engine/rules/text.h"
 #include "engine/rules/damage.h"
 #include "engine/rules/refusal.h"
 #include "engine/rules/state_queries.h"
 #include "engine/rules/table_geometry.h"
+#include "engine/rules/text.h"
 
 namespace diskref::rules {
 
@@ -98,13 +98,15 @@ void transport_crew(Ctx& ctx, ShipState& ship, const Transport& order) {
     CrewTechDisk& disk = disk_or_refuse(ctx.state, id);
     if (card_of(ctx.data, disk).kind != DiskKindOfCard::crew) refuse(RefusalKind::bad_choice, id + " is not crew");
     if (disk.location != ship.id) refuse(RefusalKind::bad_choice, id + " is not aboard " + ship.id);
-    if (!is_friendly_crew(ctx.state, ship, disk)) refuse(RefusalKind::not_yours, id + " is not " + ship.controller + "'s crew");
+    if (!is_friendly_crew(ctx.state, ship, disk))
+      refuse(RefusalKind::not_yours, id + " is not " + ship.controller + "'s crew");
     if (!in_effect(disk)) refuse(RefusalKind::disk_not_ready, "only ready crew may be transported (" + id + " is not)");
     moving.push_back(&disk);
   }
   for (CrewTechDisk* d : moving) d->location = order.target;
-  ctx.emit("transported", std::to_string(moving.size()) + " crew transported from " + ship.id + " to " + order.target +
-                              (bonus > 0 ? " (+" + std::to_string(bonus) + " transporter range)" : ""),
+  ctx.emit("transported",
+           std::to_string(moving.size()) + " crew transported from " + ship.id + " to " + order.target +
+               (bonus > 0 ? " (+" + std::to_string(bonus) + " transporter range)" : ""),
            {{"from", ship.id}, {"to", order.target}, {"crew", order.crew}, {"range_bonus", bonus}});
 }
 

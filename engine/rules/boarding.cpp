@@ -5,9 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/rules/text.h"
 #include "engine/rules/refusal.h"
 #include "engine/rules/state_queries.h"
+#include "engine/rules/text.h"
 
 namespace diskref::rules {
 
@@ -21,7 +21,8 @@ std::vector<const CrewTechDisk*> crew_aboard(const GameState& state, const GameD
 }
 
 // Teams with revealed crew aboard (the only crew that can fight or be killed).
-std::vector<std::string> teams_with_revealed_crew(const GameState& state, const GameData& data, const std::string& ship) {
+std::vector<std::string> teams_with_revealed_crew(const GameState& state, const GameData& data,
+                                                  const std::string& ship) {
   std::vector<std::string> teams;
   for (const CrewTechDisk* d : crew_aboard(state, data, ship)) {
     std::string team = team_of(state, d->owner);
@@ -54,7 +55,8 @@ void boarding_segment(Ctx& ctx, const BoardingSegment& action) {
   if (ctx.state.step != Step::boarding) refuse(RefusalKind::wrong_step, "crew combat is resolved in Step 4");
   auto combat = std::find_if(ctx.state.boarding.begin(), ctx.state.boarding.end(),
                              [&](const BoardingCombat& c) { return c.ship == action.ship; });
-  if (combat == ctx.state.boarding.end()) refuse(RefusalKind::unknown_name, "no crew combat on " + in_quotes(action.ship));
+  if (combat == ctx.state.boarding.end())
+    refuse(RefusalKind::unknown_name, "no crew combat on " + in_quotes(action.ship));
   if (combat->over) refuse(RefusalKind::already_done, "the crew combat on " + action.ship + " is over");
   const GameData& data = ctx.data;
 
@@ -72,13 +74,15 @@ void boarding_segment(Ctx& ctx, const BoardingSegment& action) {
     if (!present) continue;
     int hits = total > 0 ? ctx.drop({DropPurpose::boarding, p.id, total, {}}).hits() : 0;
     team_hits[p.team] += hits;
-    ctx.emit("boarding_drop", p.id + " drops " + std::to_string(total) + " counters for crew combat: " + std::to_string(hits) +
+    ctx.emit("boarding_drop",
+             p.id + " drops " + std::to_string(total) + " counters for crew combat: " + std::to_string(hits) +
                  (hits == 1 ? " hit" : " hits"),
              {{"ship", action.ship}, {"player", p.id}, {"combat", total}, {"hits", hits}});
   }
   int best = 0;
   for (const auto& [team, hits] : team_hits) best = std::max(best, hits);
-  int at_best = static_cast<int>(std::count_if(team_hits.begin(), team_hits.end(), [&](const auto& e) { return e.second == best; }));
+  int at_best = static_cast<int>(
+      std::count_if(team_hits.begin(), team_hits.end(), [&](const auto& e) { return e.second == best; }));
   std::vector<std::string> losers;
   for (const auto& [team, hits] : team_hits)
     if (hits < best || at_best > 1) losers.push_back(team);
@@ -112,14 +116,16 @@ void boarding_segment(Ctx& ctx, const BoardingSegment& action) {
   }
   for (const std::string& id : action.losses)
     if (std::find(used.begin(), used.end(), id) == used.end())
-      refuse(RefusalKind::bad_choice, id + " cannot be lost in this segment (not revealed crew of a losing side aboard)");
+      refuse(RefusalKind::bad_choice,
+             id + " cannot be lost in this segment (not revealed crew of a losing side aboard)");
 
   ++combat->segments;
   bool sides_left = teams_with_revealed_crew(ctx.state, data, action.ship).size() >= 2;
   if (combat->segments >= 3 || !sides_left) {
     combat->over = true;
-    ctx.emit("boarding_over", "crew combat on " + action.ship + " ends after " + std::to_string(combat->segments) +
-                                  " segment" + (combat->segments == 1 ? "" : "s"),
+    ctx.emit("boarding_over",
+             "crew combat on " + action.ship + " ends after " + std::to_string(combat->segments) + " segment" +
+                 (combat->segments == 1 ? "" : "s"),
              {{"ship", action.ship}, {"segments", combat->segments}});
   }
 }

@@ -31,8 +31,7 @@ void raise_cloak(Ctx& ctx, ShipState& ship, CrewTechDisk& device, bool by_order)
   ship.cloaked = true;
   ship.cloak_raised_phase = ctx.state.phase_serial;
   ship.shields = 0;
-  ctx.emit("cloak_raised",
-           ship.id + " raises its Type " + roman(type) + " cloak; shields reduced to 0",
+  ctx.emit("cloak_raised", ship.id + " raises its Type " + roman(type) + " cloak; shields reduced to 0",
            {{"ship", ship.id}, {"device", device.id}, {"type", static_cast<int>(type)}});
 }
 

@@ -29,14 +29,17 @@ void place_adjacent(Ctx& ctx, ShipState& ship, const geom::Pose& pose, const geo
   moved.pose = pose;
   Adjacency a = adjacency(ctx.params(), placed(moved), other);
   if (!a.adjacent) {
-    refuse(RefusalKind::bad_choice, "the reposition must be adjacent to " + other_id +
-                                        " (touching, but not overlapping): its outline gap is " +
-                                        fmt::format("{:.2f} mm", a.gap_mm) +
-                                        (a.gap_mm < 0 ? " (overlapping)" : " (not touching)"));
+    refuse(RefusalKind::bad_choice,
+           "the reposition must be adjacent to " + other_id + " (touching, but not overlapping): its outline gap is " +
+               fmt::format("{:.2f} mm", a.gap_mm) + (a.gap_mm < 0 ? " (overlapping)" : " (not touching)"));
   }
   ship.pose = pose;
   ctx.emit("repositioned", who + " places " + ship.id + " adjacent to " + other_id,
-           {{"ship", ship.id}, {"x", pose.position.x}, {"y", pose.position.y}, {"heading", pose.heading_deg()}, {"gap_mm", a.gap_mm}});
+           {{"ship", ship.id},
+            {"x", pose.position.x},
+            {"y", pose.position.y},
+            {"heading", pose.heading_deg()},
+            {"gap_mm", a.gap_mm}});
 }
 
 // The results a collision shares: hull hits, speed zero and orders removed "just as if you had
@@ -72,8 +75,9 @@ void resolve_collisions(Ctx& ctx, ShipState& ship, const std::vector<std::string
     if (terrain->kind == TerrainKind::obstruction) {
       // Ship-Obstruction: removed from play, and its damage value in hits (not random).
       terrain->in_play = false;
-      ctx.emit("obstruction", ship.id + " hits obstruction " + id + " (damage " + std::to_string(terrain->damage) +
-                                  "); the obstruction is removed from play",
+      ctx.emit("obstruction",
+               ship.id + " hits obstruction " + id + " (damage " + std::to_string(terrain->damage) +
+                   "); the obstruction is removed from play",
                {{"ship", ship.id}, {"obstruction", id}, {"damage", terrain->damage}});
       apply_hits(ctx, ship, terrain->damage, "obstruction " + id);
       continue;
@@ -81,9 +85,8 @@ void resolve_collisions(Ctx& ctx, ShipState& ship, const std::vector<std::string
     // Ship-Planet: two hits to the hull, and "you reposition your ship adjacent to the planet".
     if (!collision_check(ctx, ship, id) || !collision_results(ctx, ship, 2, id)) continue;
     if (!reposition)
-      refuse(RefusalKind::choice_needed, ship.id + " collided with " + id +
-                                             ": give the pose adjacent to it where " + ship.controller +
-                                             " places the ship (reposition)");
+      refuse(RefusalKind::choice_needed, ship.id + " collided with " + id + ": give the pose adjacent to it where " +
+                                             ship.controller + " places the ship (reposition)");
     place_adjacent(ctx, ship, *reposition, placed(*terrain), id, ship.controller);
     placed_again = true;
   }

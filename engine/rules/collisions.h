@@ -13,7 +13,9 @@ namespace diskref::rules {
 
 // The five damage disks of the collision check: collided when exactly one shows a critical.
 inline constexpr int kCollisionCheckCounters = 5;
-inline bool collision_check_collides(int crits_showing) { return crits_showing == 1; }
+inline bool collision_check_collides(int crits_showing) {
+  return crits_showing == 1;
+}
 
 // Resolves the collisions of `ship`, which ended its movement overlapping each of `overlapped`
 // (ships and terrain, in the geometry engine's order). `reposition` is the pose a collision

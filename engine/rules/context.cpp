@@ -12,8 +12,8 @@ DropOutcome Ctx::drop(const DropRequest& request) {
                            {"counters", request.counters},
                            {"hits", outcome.hits()},
                            {"source", outcome.seen ? "table" : "virtual"}};
-  std::string text = describe(request) + ": " + std::to_string(outcome.hits()) + " hit" +
-                     (outcome.hits() == 1 ? "" : "s");
+  std::string text =
+      describe(request) + ": " + std::to_string(outcome.hits()) + " hit" + (outcome.hits() == 1 ? "" : "s");
   if (!request.typed_counters.empty()) {
     auto types = outcome.crit_types(request);
     detail["crits"] = types;

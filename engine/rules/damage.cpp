@@ -73,9 +73,10 @@ DamageResult apply_hull_hits(Ctx& ctx, ShipState& ship, int hits, const std::str
 
 DamageResult weapon_damage(Ctx& ctx, ShipState& target, int rating, const std::string& cause) {
   DropOutcome drop = ctx.drop({DropPurpose::damage, target.id, rating, {}});
-  ctx.emit("hits", cause + " scores " + std::to_string(drop.hits()) + " hit" + (drop.hits() == 1 ? "" : "s") +
-                       " on " + target.id,
-           {{"ship", target.id}, {"cause", cause}, {"hits", drop.hits()}, {"rating", rating}});
+  ctx.emit(
+      "hits",
+      cause + " scores " + std::to_string(drop.hits()) + " hit" + (drop.hits() == 1 ? "" : "s") + " on " + target.id,
+      {{"ship", target.id}, {"cause", cause}, {"hits", drop.hits()}, {"rating", rating}});
   DamageResult r = apply_hits(ctx, target, drop.hits(), cause);
   r.scored = drop.hits();
   return r;

@@ -6,9 +6,9 @@
 
 #include "engine/io/input_error.h"
 #include "engine/model/shape_json.h"
+#include "engine/rules/parameters_json.h"
 #include "engine/rules/rules_json.h"
 #include "engine/rules/text.h"
-#include "engine/rules/parameters_json.h"
 
 namespace diskref::rules {
 
@@ -20,7 +20,8 @@ std::vector<std::string> placeholders(const io::JsonCursor& entry) {
   if (!found) return {};
   std::vector<std::string> names = string_list(*found);
   for (std::size_t i = 0; i < names.size(); ++i)
-    if (names[i] != "*" && !entry.has(names[i])) found->at(i).fail("names " + in_quotes(names[i]) + ", which this entry does not have");
+    if (names[i] != "*" && !entry.has(names[i]))
+      found->at(i).fail("names " + in_quotes(names[i]) + ", which this entry does not have");
   return names;
 }
 
@@ -37,7 +38,8 @@ ShipCard parse_ship_card(const io::JsonCursor& c) {
   s.beam = c.at("beam").int_in(0, 100);
   if (auto t = c.find("torpedo")) {
     t->allow_only({"movement", "damage", "shape"});
-    s.torpedo = TorpedoData{t->at("movement").int_in(1, 100), t->at("damage").int_in(0, 100), model::parse_shape(t->at("shape"))};
+    s.torpedo = TorpedoData{t->at("movement").int_in(1, 100), t->at("damage").int_in(0, 100),
+                            model::parse_shape(t->at("shape"))};
   }
   s.capacity = c.at("capacity").int_in(0, 100);
   s.points = c.at("points").int_in(0, 10000);
@@ -58,13 +60,18 @@ Ability parse_ability(const io::JsonCursor& c) {
   if (use.string() != to_string(use_of(a.type)))
     use.fail("a " + type + " ability is used " + in_quotes(std::string(to_string(use_of(a.type)))));
   switch (a.type) {
-    case AbilityType::transporter_range: a.amount = c.at("amount").int_in(1, 10); break;
-    case AbilityType::max_speed: a.amount = c.at("amount").int_in(-10, 10); break;
+    case AbilityType::transporter_range:
+      a.amount = c.at("amount").int_in(1, 10);
+      break;
+    case AbilityType::max_speed:
+      a.amount = c.at("amount").int_in(-10, 10);
+      break;
     case AbilityType::beam_refire:
       a.amount = c.at("amount").int_in(1, 100);
       a.or_more = c.boolean_or("or_more", true);
       break;
-    case AbilityType::ready_a_tech: break;
+    case AbilityType::ready_a_tech:
+      break;
     case AbilityType::cloak: {
       std::string t = c.at("cloak").one_of({"I", "II", "III"});
       a.cloak = t == "I" ? CloakType::type_1 : t == "II" ? CloakType::type_2 : CloakType::type_3;

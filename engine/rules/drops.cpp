@@ -3,24 +3,33 @@
 #include <algorithm>
 
 #include "engine/random/splitmix64.h"
-#include "engine/rules/text.h"
 #include "engine/rules/refusal.h"
+#include "engine/rules/text.h"
 
 namespace diskref::rules {
 
 std::string_view to_string(DropPurpose purpose) {
   switch (purpose) {
-    case DropPurpose::damage: return "damage";
-    case DropPurpose::critical: return "critical";
-    case DropPurpose::collision: return "collision";
-    case DropPurpose::initiative: return "initiative";
-    case DropPurpose::boarding: return "boarding";
+    case DropPurpose::damage:
+      return "damage";
+    case DropPurpose::critical:
+      return "critical";
+    case DropPurpose::collision:
+      return "collision";
+    case DropPurpose::initiative:
+      return "initiative";
+    case DropPurpose::boarding:
+      return "boarding";
   }
   return "?";
 }
 
-int DropOutcome::crits() const { return static_cast<int>(std::count(critical.begin(), critical.end(), true)); }
-int DropOutcome::hits() const { return static_cast<int>(critical.size()) - crits(); }
+int DropOutcome::crits() const {
+  return static_cast<int>(std::count(critical.begin(), critical.end(), true));
+}
+int DropOutcome::hits() const {
+  return static_cast<int>(critical.size()) - crits();
+}
 
 std::vector<std::string> DropOutcome::crit_types(const DropRequest& request) const {
   std::vector<std::string> out;
@@ -46,7 +55,8 @@ DropOutcome VirtualDrops::drop(const DropRequest& request) {
   DropOutcome out;
   out.seen = false;
   out.critical.reserve(static_cast<std::size_t>(request.counters));
-  for (int i = 0; i < request.counters; ++i) out.critical.push_back(!(random::unit_interval(random::splitmix64_next(rng_)) < hit_odds_));
+  for (int i = 0; i < request.counters; ++i)
+    out.critical.push_back(!(random::unit_interval(random::splitmix64_next(rng_)) < hit_odds_));
   return out;
 }
 
@@ -70,9 +80,11 @@ DropOutcome outcome_from_seen(const SeenDrop& seen, const DropRequest& request, 
     for (std::size_t i = 0; i < named.size(); ++i) {
       if (std::find(crit_ids.begin(), crit_ids.end(), named[i]) == crit_ids.end())
         refuse_drop(RefusalKind::bad_drop, where + ": " + in_quotes(named[i]) + " is not a critical type", index);
-      if (std::find(named.begin(), named.begin() + static_cast<long>(i), named[i]) != named.begin() + static_cast<long>(i) &&
+      if (std::find(named.begin(), named.begin() + static_cast<long>(i), named[i]) !=
+              named.begin() + static_cast<long>(i) &&
           !request.typed_counters.empty())
-        refuse_drop(RefusalKind::bad_drop, where + ": " + in_quotes(named[i]) + " named twice (one counter of each type)", index);
+        refuse_drop(RefusalKind::bad_drop,
+                    where + ": " + in_quotes(named[i]) + " named twice (one counter of each type)", index);
     }
     if (!request.typed_counters.empty()) {
       for (std::size_t i = 0; i < request.typed_counters.size(); ++i)
@@ -87,8 +99,9 @@ DropOutcome outcome_from_seen(const SeenDrop& seen, const DropRequest& request, 
   if (!seen.hits) refuse_drop(RefusalKind::bad_drop, where + ": give \"hits\" or \"crits\"", index);
   int hits = *seen.hits;
   if (hits < 0 || hits > request.counters)
-    refuse_drop(RefusalKind::bad_drop, where + ": " + std::to_string(hits) + " hits from " +
-                                      std::to_string(request.counters) + " counters", index);
+    refuse_drop(RefusalKind::bad_drop,
+                where + ": " + std::to_string(hits) + " hits from " + std::to_string(request.counters) + " counters",
+                index);
   if (!request.typed_counters.empty() && hits != request.counters)
     refuse_drop(RefusalKind::bad_drop, where + ": name the critical types showing (\"crits\": [...])", index);
   for (int i = 0; i < request.counters - hits; ++i) out.critical[static_cast<std::size_t>(i)] = true;
@@ -105,8 +118,8 @@ DropOutcome SeenDrops::drop(const DropRequest& request) {
   if (fallback_ != nullptr) return fallback_->drop(request);
   Refusal r{RefusalKind::missing_drop,
             "needs a " + describe(request) + ": give the result seen on the table as drop " + std::to_string(next_),
-            NeededDrop{std::string(to_string(request.purpose)), request.subject, request.counters, request.typed_counters,
-                       next_},
+            NeededDrop{std::string(to_string(request.purpose)), request.subject, request.counters,
+                       request.typed_counters, next_},
             {},
             std::nullopt};
   throw Refused(std::move(r));

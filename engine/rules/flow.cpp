@@ -59,7 +59,8 @@ bool all_players_revealed(const GameState& s) {
 }
 
 bool all_orders_placed(const GameState& s) {
-  return std::all_of(s.ships.begin(), s.ships.end(), [](const ShipState& ship) { return ship.destroyed || !ship.orders.empty(); });
+  return std::all_of(s.ships.begin(), s.ships.end(),
+                     [](const ShipState& ship) { return ship.destroyed || !ship.orders.empty(); });
 }
 
 }  // namespace
@@ -80,7 +81,8 @@ bool check_victory(Ctx& ctx) {
   if (alive.size() > 1) return false;
   s.step = Step::game_over;
   s.winner = alive.empty() ? std::string() : *alive.begin();
-  ctx.emit("game_over", alive.empty() ? "the game is over: no side is left" : "the game is over: team " + *s.winner + " wins",
+  ctx.emit("game_over",
+           alive.empty() ? "the game is over: no side is left" : "the game is over: team " + *s.winner + " wins",
            {{"winner", *s.winner}});
   return true;
 }

@@ -57,8 +57,8 @@ AbilityUse use_of(AbilityType type);
 
 struct Ability {
   AbilityType type = AbilityType::transporter_range;
-  int amount = 0;        // transporter_range, max_speed: bonus; beam_refire: hits needed
-  bool or_more = true;   // beam_refire: `amount` or more hits (true) or exactly `amount`
+  int amount = 0;       // transporter_range, max_speed: bonus; beam_refire: hits needed
+  bool or_more = true;  // beam_refire: `amount` or more hits (true) or exactly `amount`
   CloakType cloak = CloakType::type_1;
 };
 

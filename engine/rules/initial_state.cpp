@@ -5,10 +5,10 @@
 #include <set>
 
 #include "engine/model/shape_json.h"
-#include "engine/rules/text.h"
 #include "engine/rules/drops.h"
-#include "engine/rules/state_queries.h"
 #include "engine/rules/state_json.h"
+#include "engine/rules/state_queries.h"
+#include "engine/rules/text.h"
 
 namespace diskref::rules {
 
@@ -24,7 +24,8 @@ struct Builder {
   std::map<std::string, int> points_spent;
 
   void claim_id(const io::JsonCursor& c, const std::string& id) {
-    if (!ids.insert(id).second) c.fail(in_quotes(id) + " is used twice (ids of ships, crew, tech and terrain are unique)");
+    if (!ids.insert(id).second)
+      c.fail(in_quotes(id) + " is used twice (ids of ships, crew, tech and terrain are unique)");
   }
 
   // A pose is required, unless the table will give it (the referee): then it is only expected.
@@ -60,8 +61,8 @@ struct Builder {
     d.card = c.at("card").non_empty_string();
     const DiskCard* card = data.disk(d.card);
     if (card == nullptr || card->kind != kind)
-      c.at("card").fail(std::string("no ") + (kind == DiskKindOfCard::crew ? "crew" : "tech") + " card " + in_quotes(d.card) +
-                        " in the game data");
+      c.at("card").fail(std::string("no ") + (kind == DiskKindOfCard::crew ? "crew" : "tech") + " card " +
+                        in_quotes(d.card) + " in the game data");
     d.owner = c.string_or("owner", ship.controller);
     if (std::none_of(state.players.begin(), state.players.end(), [&](const Player& p) { return p.id == d.owner; }))
       c.at("owner").fail("no player " + in_quotes(d.owner));
@@ -130,11 +131,15 @@ struct Builder {
     t.id = c.at("id").non_empty_string();
     claim_id(c.at("id"), t.id);
     std::string kind = c.at("kind").one_of({"planet", "station", "terrain", "obstruction"});
-    t.kind = kind == "planet" ? TerrainKind::planet : kind == "obstruction" ? TerrainKind::obstruction : TerrainKind::terrain;
+    t.kind = kind == "planet"        ? TerrainKind::planet
+             : kind == "obstruction" ? TerrainKind::obstruction
+                                     : TerrainKind::terrain;
     t.pose = pose_of(c, t.id);
     t.shape = shape_of(c, t.id);
-    if (t.kind == TerrainKind::obstruction) t.damage = c.at("damage").int_in(0, 100);
-    else if (c.has("damage")) c.at("damage").fail("only obstructions have a damage value");
+    if (t.kind == TerrainKind::obstruction)
+      t.damage = c.at("damage").int_in(0, 100);
+    else if (c.has("damage"))
+      c.at("damage").fail("only obstructions have a damage value");
     state.terrain.push_back(t);
   }
 
@@ -152,7 +157,8 @@ struct Builder {
       if (!limit) continue;
       int spent = points_spent[p.at("id").string()];
       if (spent > limit->int_in(0, 100000))
-        limit->fail("the fleet costs " + std::to_string(spent) + " points, more than " + std::to_string(limit->integer()));
+        limit->fail("the fleet costs " + std::to_string(spent) + " points, more than " +
+                    std::to_string(limit->integer()));
     }
   }
 };
@@ -177,7 +183,8 @@ GameState build_initial_state(const io::JsonCursor& setup, const GameData& data,
     // allowed here so that a game file is a setup, and read there.
     drops->allow_only({"mode", "seed", "zone_mm"});
     if (drops->at("mode").one_of({"table", "virtual"}) == "virtual") {
-      if (auto zone = drops->find("zone_mm")) zone->fail("a drop zone is for drops read from the table (mode \"table\")");
+      if (auto zone = drops->find("zone_mm"))
+        zone->fail("a drop zone is for drops read from the table (mode \"table\")");
       b.state.drops.mode = DropMode::virtual_drops;
       long long seed = drops->at("seed").integer();
       if (seed < 0) drops->at("seed").fail("must be >= 0");

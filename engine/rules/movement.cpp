@@ -127,11 +127,12 @@ void move_on_table(Ctx& ctx, ShipState& ship, const Move& action, std::vector<st
   std::size_t flips = run.landings.size();
   if (static_cast<int>(flips) != ship.speed)
     ctx.emit("flip_count",
-             ship.id + " flipped " + std::to_string(flips) + " time" + (flips == 1 ? "" : "s") + " on the table (speed " +
-                 std::to_string(ship.speed) + "): the books keep where it lies",
+             ship.id + " flipped " + std::to_string(flips) + " time" + (flips == 1 ? "" : "s") +
+                 " on the table (speed " + std::to_string(ship.speed) + "): the books keep where it lies",
              {{"ship", ship.id}, {"flips", flips}, {"speed", ship.speed}});
   std::set<std::string> struck;
-  std::size_t first_leg = action.evasive ? std::min<std::size_t>(flips, static_cast<std::size_t>(action.evasive->after_flip)) : flips;
+  std::size_t first_leg =
+      action.evasive ? std::min<std::size_t>(flips, static_cast<std::size_t>(action.evasive->after_flip)) : flips;
   if (!flip_on_table(ctx, ship, run, rulings, 0, first_leg, struck)) return;
   if (action.evasive) {
     ctx.emit("evasive", ship.id + " takes evasive action", {{"ship", ship.id}});
@@ -180,8 +181,9 @@ void move_ship(Ctx& ctx, const Move& action) {
   if (action.evasive) check_evasive_allowed(ctx, ship, *action.evasive);
   ship.moved = true;
   int speed = ship.speed;
-  ctx.emit("move", speed == 0 ? ship.id + " is at Full Stop and does not move"
-                              : ship.id + " flips " + std::to_string(speed) + " time" + (speed == 1 ? "" : "s"),
+  ctx.emit("move",
+           speed == 0 ? ship.id + " is at Full Stop and does not move"
+                      : ship.id + " flips " + std::to_string(speed) + " time" + (speed == 1 ? "" : "s"),
            {{"ship", ship.id}, {"flips", speed}, {"from_table", action.run.has_value()}});
   std::set<std::string> struck;
   std::vector<std::string> overlapped;
@@ -206,26 +208,33 @@ void move_ship(Ctx& ctx, const Move& action) {
 void displace_disk(Ctx& ctx, const Displaced& action) {
   if (!geom::is_valid(action.pose)) refuse(RefusalKind::illegal_value, "the pose of " + action.disk + " is not finite");
   geom::Pose* pose = nullptr;
-  if (ShipState* s = find_ship(ctx.state, action.disk); s != nullptr && !s->destroyed) pose = &s->pose;
-  else if (Torpedo* torpedo = find_torpedo(ctx.state, action.disk)) pose = &torpedo->pose;
+  if (ShipState* s = find_ship(ctx.state, action.disk); s != nullptr && !s->destroyed)
+    pose = &s->pose;
+  else if (Torpedo* torpedo = find_torpedo(ctx.state, action.disk))
+    pose = &torpedo->pose;
   else if (Terrain* terrain = find_terrain(ctx.state, action.disk); terrain != nullptr && terrain->in_play)
     pose = &terrain->pose;
-  if (pose == nullptr) refuse(RefusalKind::unknown_name, "no ship, torpedo or terrain " + in_quotes(action.disk) + " in play");
+  if (pose == nullptr)
+    refuse(RefusalKind::unknown_name, "no ship, torpedo or terrain " + in_quotes(action.disk) + " in play");
   double moved = geom::distance(pose->position, action.pose.position);
   double turned = std::fabs(geom::angle_difference_deg(action.pose.heading_deg(), pose->heading_deg()));
   *pose = action.pose;
   ctx.emit("displaced",
            action.disk + " is found " + fmt::format("{:.1f}", moved) + " mm from its place (turned " +
                fmt::format("{:.1f}", turned) + " degrees): the books take where it lies",
-           {{"disk", action.disk}, {"moved_mm", moved}, {"turned_deg", turned}, {"x", action.pose.position.x},
-            {"y", action.pose.position.y}, {"heading", action.pose.heading_deg()}});
+           {{"disk", action.disk},
+            {"moved_mm", moved},
+            {"turned_deg", turned},
+            {"x", action.pose.position.x},
+            {"y", action.pose.position.y},
+            {"heading", action.pose.heading_deg()}});
 }
 
 void turn_at_full_stop(Ctx& ctx, const TurnAtFullStop& action) {
   ShipState& ship = own_ship_or_refuse(ctx.state, ctx.player, action.ship);
   if (ship.speed != 0)
-    refuse(RefusalKind::order_not_available, ship.id + " is moving (speed " + std::to_string(ship.speed) +
-                                                 "): turning needs a Change Heading order");
+    refuse(RefusalKind::order_not_available,
+           ship.id + " is moving (speed " + std::to_string(ship.speed) + "): turning needs a Change Heading order");
   change_heading(ctx, ship, action.heading_deg, "at Full Stop, no order needed");
 }
 

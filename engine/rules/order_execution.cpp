@@ -5,11 +5,11 @@
 
 #include "engine/geometry/vec2.h"
 #include "engine/rules/activation.h"
-#include "engine/rules/text.h"
 #include "engine/rules/attack.h"
 #include "engine/rules/phase_turns.h"
 #include "engine/rules/refusal.h"
 #include "engine/rules/state_queries.h"
+#include "engine/rules/text.h"
 #include "engine/rules/torpedoes.h"
 
 namespace diskref::rules {
@@ -35,8 +35,9 @@ void change_heading(Ctx& ctx, ShipState& ship, double heading_deg, const std::st
   if (!std::isfinite(heading_deg)) refuse(RefusalKind::illegal_value, "the heading must be a finite angle");
   double old = ship.pose.heading_deg();
   ship.pose.rotation = geom::Rot::from_degrees(geom::wrap_degrees(heading_deg));
-  ctx.emit("heading", ship.id + " turns from " + std::to_string(std::lround(old)) + " to " +
-                          std::to_string(std::lround(ship.pose.heading_deg())) + " degrees (" + how + ")",
+  ctx.emit("heading",
+           ship.id + " turns from " + std::to_string(std::lround(old)) + " to " +
+               std::to_string(std::lround(ship.pose.heading_deg())) + " degrees (" + how + ")",
            {{"ship", ship.id}, {"heading", ship.pose.heading_deg()}});
 }
 
@@ -62,16 +63,21 @@ namespace {
 double heading_to(Ctx& ctx, const ShipState& ship, const ChangeHeading& order) {
   if (order.face.empty()) {
     if (!order.heading_deg)
-      refuse(RefusalKind::choice_needed, "Change Heading needs the new heading (or a disk to face); the referee reads it "
-                                         "from the table when the ship is turned");
+      refuse(RefusalKind::choice_needed,
+             "Change Heading needs the new heading (or a disk to face); the referee reads it "
+             "from the table when the ship is turned");
     return *order.heading_deg;
   }
   const geom::Pose* target = nullptr;
-  if (const ShipState* other = find_ship(ctx.state, order.face)) target = &other->pose;
-  else if (const Terrain* terrain = find_terrain(ctx.state, order.face)) target = &terrain->pose;
-  else if (const Torpedo* torpedo = find_torpedo(ctx.state, order.face)) target = &torpedo->pose;
+  if (const ShipState* other = find_ship(ctx.state, order.face))
+    target = &other->pose;
+  else if (const Terrain* terrain = find_terrain(ctx.state, order.face))
+    target = &terrain->pose;
+  else if (const Torpedo* torpedo = find_torpedo(ctx.state, order.face))
+    target = &torpedo->pose;
   if (target == nullptr) refuse(RefusalKind::unknown_name, "nothing called " + in_quotes(order.face) + " to face");
-  return geom::rad_to_deg(std::atan2(target->position.y - ship.pose.position.y, target->position.x - ship.pose.position.x));
+  return geom::rad_to_deg(
+      std::atan2(target->position.y - ship.pose.position.y, target->position.x - ship.pose.position.x));
 }
 
 void take_pending(Ctx& ctx, ShipState& ship, OrderKind kind) {
@@ -87,7 +93,8 @@ void take_pending(Ctx& ctx, ShipState& ship, OrderKind kind) {
   std::string have;
   for (const PendingOrder& p : ship.pending) have += (have.empty() ? "" : ", ") + std::string(display_name(p.kind));
   refuse(RefusalKind::order_not_available, ship.id + " has no " + std::string(display_name(kind)) +
-                                               " order to execute now (pending: " + (have.empty() ? "none" : have) + ")");
+                                               " order to execute now (pending: " + (have.empty() ? "none" : have) +
+                                               ")");
 }
 
 }  // namespace
@@ -100,13 +107,20 @@ void execute_order(Ctx& ctx, const ExecuteOrder& action) {
   std::visit(
       [&](const auto& body) {
         using T = std::decay_t<decltype(body)>;
-        if constexpr (std::is_same_v<T, ChangeSpeed>) change_speed(ctx, ship, body.speed);
-        else if constexpr (std::is_same_v<T, ChangeHeading>) change_heading(ctx, ship, heading_to(ctx, ship, body), "Change Heading order");
-        else if constexpr (std::is_same_v<T, RaiseShields>) raise_shields(ctx, ship, body);
-        else if constexpr (std::is_same_v<T, BeamAttack>) fire_beam(ctx, ship, body);
-        else if constexpr (std::is_same_v<T, LaunchTorpedo>) launch_torpedo(ctx, ship, body);
-        else if constexpr (std::is_same_v<T, Transport>) transport_crew(ctx, ship, body);
-        else execute_activate(ctx, ship, body);
+        if constexpr (std::is_same_v<T, ChangeSpeed>)
+          change_speed(ctx, ship, body.speed);
+        else if constexpr (std::is_same_v<T, ChangeHeading>)
+          change_heading(ctx, ship, heading_to(ctx, ship, body), "Change Heading order");
+        else if constexpr (std::is_same_v<T, RaiseShields>)
+          raise_shields(ctx, ship, body);
+        else if constexpr (std::is_same_v<T, BeamAttack>)
+          fire_beam(ctx, ship, body);
+        else if constexpr (std::is_same_v<T, LaunchTorpedo>)
+          launch_torpedo(ctx, ship, body);
+        else if constexpr (std::is_same_v<T, Transport>)
+          transport_crew(ctx, ship, body);
+        else
+          execute_activate(ctx, ship, body);
       },
       action.body);
   finish_if_done(ctx, ship);

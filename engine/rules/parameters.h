@@ -9,7 +9,7 @@
 
 namespace diskref::rules {
 
-enum class RaiseShieldsRule { any_value, maximum };        // #11
+enum class RaiseShieldsRule { any_value, maximum };         // #11
 enum class InitiativeTiming { each_phase, once_per_turn };  // #12
 
 struct Parameters {

@@ -44,7 +44,8 @@ const std::vector<ParameterEntry>& entries() {
        }},
       {"plus_one_range_template_lengths", 5,
        [](Parameters& p, const io::JsonCursor& c) { p.plus_one_range_template_lengths = c.int_in(1, 10); }},
-      {"play_area_mm", 6, [](Parameters& p, const io::JsonCursor& c) { p.play_area_mm = size_pair(c, model::bounds::play_area_side_mm); }},
+      {"play_area_mm", 6,
+       [](Parameters& p, const io::JsonCursor& c) { p.play_area_mm = size_pair(c, model::bounds::play_area_side_mm); }},
       {"moved_out_when", 6, fixed("centre_beyond_edge")},
       {"terrain_sizes_and_damage", 7, fixed("scenario")},
       {"hit_face_odds", 8,
@@ -58,8 +59,8 @@ const std::vector<ParameterEntry>& entries() {
        [](Parameters& p, const io::JsonCursor& c) { p.collision_damage_crit_check = c.boolean(); }},
       {"raise_shields", 11,
        [](Parameters& p, const io::JsonCursor& c) {
-         p.raise_shields = c.one_of({"any_value", "maximum"}) == "maximum" ? RaiseShieldsRule::maximum
-                                                                          : RaiseShieldsRule::any_value;
+         p.raise_shields =
+             c.one_of({"any_value", "maximum"}) == "maximum" ? RaiseShieldsRule::maximum : RaiseShieldsRule::any_value;
        }},
       {"initiative", 12,
        [](Parameters& p, const io::JsonCursor& c) {
@@ -76,7 +77,8 @@ const std::vector<ParameterEntry>& entries() {
       {"victory", 18, fixed("last_side_controlling_a_ship")},
       {"planet_collision_placer", 19, fixed("colliding_player")},
       {"control_after_boarding", 20, fixed("highest_revealed_command")},
-      {"torpedoes_hit_cloaked", 21, [](Parameters& p, const io::JsonCursor& c) { p.torpedoes_hit_cloaked = c.boolean(); }},
+      {"torpedoes_hit_cloaked", 21,
+       [](Parameters& p, const io::JsonCursor& c) { p.torpedoes_hit_cloaked = c.boolean(); }},
       {"cloaked_can_launch", 21, [](Parameters& p, const io::JsonCursor& c) { p.cloaked_can_launch = c.boolean(); }},
       {"evasive_max_turn_deg", 22,
        [](Parameters& p, const io::JsonCursor& c) { p.evasive_max_turn_deg = c.number_in(0, 360); }},

@@ -15,8 +15,8 @@ void require_ships_stage(const GameState& state) {
   if (state.step != Step::execute)
     refuse(RefusalKind::wrong_step, "ships act in Step Three (now: " + std::string(to_string(state.step)) + ")");
   if (state.phase.stage == PhaseStage::initiative)
-    refuse(RefusalKind::wrong_step, "determine command initiative for phase " + std::to_string(state.phase.number) +
-                                        " first");
+    refuse(RefusalKind::wrong_step,
+           "determine command initiative for phase " + std::to_string(state.phase.number) + " first");
   if (state.phase.stage == PhaseStage::torpedoes)
     refuse(RefusalKind::wrong_step, "every ship has acted; the torpedoes move now");
 }

@@ -4,24 +4,42 @@ namespace diskref::rules {
 
 std::string_view to_string(RefusalKind kind) {
   switch (kind) {
-    case RefusalKind::game_over: return "game_over";
-    case RefusalKind::wrong_step: return "wrong_step";
-    case RefusalKind::unknown_name: return "unknown_name";
-    case RefusalKind::not_yours: return "not_yours";
-    case RefusalKind::not_your_option: return "not_your_option";
-    case RefusalKind::cannot_defer: return "cannot_defer";
-    case RefusalKind::already_done: return "already_done";
-    case RefusalKind::order_not_available: return "order_not_available";
-    case RefusalKind::illegal_value: return "illegal_value";
-    case RefusalKind::out_of_range: return "out_of_range";
-    case RefusalKind::shields_up: return "shields_up";
-    case RefusalKind::disk_not_ready: return "disk_not_ready";
-    case RefusalKind::cloaked: return "cloaked";
-    case RefusalKind::missing_drop: return "missing_drop";
-    case RefusalKind::unused_drops: return "unused_drops";
-    case RefusalKind::bad_drop: return "bad_drop";
-    case RefusalKind::choice_needed: return "choice_needed";
-    case RefusalKind::bad_choice: return "bad_choice";
+    case RefusalKind::game_over:
+      return "game_over";
+    case RefusalKind::wrong_step:
+      return "wrong_step";
+    case RefusalKind::unknown_name:
+      return "unknown_name";
+    case RefusalKind::not_yours:
+      return "not_yours";
+    case RefusalKind::not_your_option:
+      return "not_your_option";
+    case RefusalKind::cannot_defer:
+      return "cannot_defer";
+    case RefusalKind::already_done:
+      return "already_done";
+    case RefusalKind::order_not_available:
+      return "order_not_available";
+    case RefusalKind::illegal_value:
+      return "illegal_value";
+    case RefusalKind::out_of_range:
+      return "out_of_range";
+    case RefusalKind::shields_up:
+      return "shields_up";
+    case RefusalKind::disk_not_ready:
+      return "disk_not_ready";
+    case RefusalKind::cloaked:
+      return "cloaked";
+    case RefusalKind::missing_drop:
+      return "missing_drop";
+    case RefusalKind::unused_drops:
+      return "unused_drops";
+    case RefusalKind::bad_drop:
+      return "bad_drop";
+    case RefusalKind::choice_needed:
+      return "choice_needed";
+    case RefusalKind::bad_choice:
+      return "bad_choice";
   }
   return "?";
 }

@@ -22,7 +22,8 @@ inline std::vector<std::string> string_list(const io::JsonCursor& array) {
 inline OrderKind parse_order_kind(const io::JsonCursor& c) {
   std::string name = c.string();
   auto kind = order_kind_from_string(name);
-  if (!kind) c.fail(in_quotes(name) + " is not an order (change_speed, change_heading, raise_shields, attack, activate)");
+  if (!kind)
+    c.fail(in_quotes(name) + " is not an order (change_speed, change_heading, raise_shields, attack, activate)");
   return *kind;
 }
 

@@ -5,15 +5,15 @@
 #include "engine/io/json_cursor.h"
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"
-#include "engine/rules/text.h"
 #include "engine/rules/action_json.h"
 #include "engine/rules/apply.h"
 #include "engine/rules/data_loading.h"
+#include "engine/rules/initial_state.h"
 #include "engine/rules/parameters_json.h"
 #include "engine/rules/player_view.h"
-#include "engine/rules/initial_state.h"
 #include "engine/rules/state_json.h"
 #include "engine/rules/state_queries.h"
+#include "engine/rules/text.h"
 
 namespace diskref::rules {
 

@@ -10,14 +10,14 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "engine/rules/actions.h"
-#include "engine/rules/events.h"
-#include "engine/rules/game_data.h"
 #include "engine/io/json_cursor.h"
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"
-#include "engine/rules/refusal.h"
+#include "engine/rules/actions.h"
+#include "engine/rules/events.h"
+#include "engine/rules/game_data.h"
 #include "engine/rules/initial_state.h"
+#include "engine/rules/refusal.h"
 #include "engine/rules/state.h"
 
 namespace diskref::rules {

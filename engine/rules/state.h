@@ -28,8 +28,8 @@ struct CrewTechDisk {
   std::string owner;     // player who brought it (crew: who commands it; tech: bought with the ship)
   std::string location;  // the ship or terrain disk it is aboard
   bool revealed = false;
-  bool ready = true;     // false once flipped ("activated"); meaningful for revealed disks
-  bool in_play = true;   // false once killed or removed from play
+  bool ready = true;    // false once flipped ("activated"); meaningful for revealed disks
+  bool in_play = true;  // false once killed or removed from play
 };
 
 // One order disk on a control panel: face down until revealed; removed by evasive action or a
@@ -51,7 +51,7 @@ struct ShipState {
   std::string id;  // also its name in the disk registry
   std::string card;
   std::string controller;  // player id
-  geom::Pose pose;  // table frame (spec §1)
+  geom::Pose pose;         // table frame (spec §1)
   geom::Shape shape;
   int speed = 0;
   int shields = 0;
@@ -71,7 +71,7 @@ struct ShipState {
 struct Torpedo {
   std::string id;
   std::string launcher;  // ship id
-  geom::Pose pose;  // table frame (spec §1)
+  geom::Pose pose;       // table frame (spec §1)
   geom::Shape shape;
   int movement = 0;
   int damage = 0;
@@ -83,7 +83,7 @@ enum class TerrainKind { planet, terrain, obstruction };
 struct Terrain {
   std::string id;
   TerrainKind kind = TerrainKind::planet;  // planet/terrain: ship-planet collisions; obstruction
-  geom::Pose pose;  // table frame (spec §1)
+  geom::Pose pose;                         // table frame (spec §1)
   geom::Shape shape;
   int damage = 0;  // obstruction: hits a ship takes on overlapping it
   bool in_play = true;

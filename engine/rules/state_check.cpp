@@ -11,7 +11,9 @@ namespace diskref::rules {
 
 namespace {
 
-bool finite(const geom::Pose& p) { return geom::is_valid(p); }
+bool finite(const geom::Pose& p) {
+  return geom::is_valid(p);
+}
 
 void check_ids(const GameState& s, std::vector<std::string>& out) {
   std::set<std::string> ids;
@@ -73,7 +75,8 @@ void check_phase(const GameState& s, std::vector<std::string>& out) {
     const ShipState* ship = find_ship(s, id);
     if (ship == nullptr || ship->destroyed) out.push_back("ship " + id + " to act but not in play");
   }
-  if (p.stage == PhaseStage::ships && !p.to_act.empty() && (p.option < 0 || p.option >= static_cast<int>(p.to_act.size())))
+  if (p.stage == PhaseStage::ships && !p.to_act.empty() &&
+      (p.option < 0 || p.option >= static_cast<int>(p.to_act.size())))
     out.push_back("option index out of range");
   if (p.acting && std::find(p.to_act.begin(), p.to_act.end(), *p.acting) == p.to_act.end())
     out.push_back("acting ship " + *p.acting + " is not to act");
@@ -94,7 +97,8 @@ std::vector<std::string> state_problems(const GameState& s, const GameData& data
     if (find_player(s, d.owner) == nullptr) out.push_back("disk " + d.id + ": unknown owner " + d.owner);
     const ShipState* ship = find_ship(s, d.location);
     if (ship == nullptr && find_terrain(s, d.location) == nullptr) out.push_back("disk " + d.id + ": nowhere");
-    if (ship != nullptr && ship->destroyed && d.in_play) out.push_back("disk " + d.id + " in play aboard a destroyed ship");
+    if (ship != nullptr && ship->destroyed && d.in_play)
+      out.push_back("disk " + d.id + " in play aboard a destroyed ship");
   }
   for (const Torpedo& t : s.torpedoes) {
     if (find_ship(s, t.launcher) == nullptr) out.push_back("torpedo " + t.id + ": unknown launcher");

@@ -11,6 +11,8 @@
 namespace diskref::rules {
 
 std::vector<std::string> state_problems(const GameState& state, const GameData& data);
-inline bool state_is_ok(const GameState& state, const GameData& data) { return state_problems(state, data).empty(); }
+inline bool state_is_ok(const GameState& state, const GameData& data) {
+  return state_problems(state, data).empty();
+}
 
 }  // namespace diskref::rules

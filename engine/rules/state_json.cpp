@@ -206,17 +206,17 @@ GameState state_from_json(const io::JsonCursor& root) {
   for (std::size_t i = 0; i < torpedoes.size(); ++i) {
     auto t = torpedoes.at(i);
     s.torpedoes.push_back({t.at("id").non_empty_string(), t.at("launcher").non_empty_string(), parse_pose(t.at("pose")),
-                           model::parse_shape(t.at("shape")), t.at("movement").int_in(1, 100), t.at("damage").int_in(0, 100),
-                           t.at("moves_left").int_in(0, 100)});
+                           model::parse_shape(t.at("shape")), t.at("movement").int_in(1, 100),
+                           t.at("damage").int_in(0, 100), t.at("moves_left").int_in(0, 100)});
   }
   auto terrain = root.at("terrain");
   for (std::size_t i = 0; i < terrain.size(); ++i) {
     auto t = terrain.at(i);
-    s.terrain.push_back({t.at("id").non_empty_string(),
-                         enum_from(t.at("kind"),
-                                   std::array{TerrainKind::planet, TerrainKind::terrain, TerrainKind::obstruction}),
-                         parse_pose(t.at("pose")), model::parse_shape(t.at("shape")), t.at("damage").int_in(0, 100),
-                         t.at("in_play").boolean()});
+    s.terrain.push_back(
+        {t.at("id").non_empty_string(),
+         enum_from(t.at("kind"), std::array{TerrainKind::planet, TerrainKind::terrain, TerrainKind::obstruction}),
+         parse_pose(t.at("pose")), model::parse_shape(t.at("shape")), t.at("damage").int_in(0, 100),
+         t.at("in_play").boolean()});
   }
   auto boarding = root.at("boarding");
   for (std::size_t i = 0; i < boarding.size(); ++i)

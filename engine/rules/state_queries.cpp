@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "engine/rules/text.h"
 #include "engine/rules/refusal.h"
+#include "engine/rules/text.h"
 
 namespace diskref::rules {
 
@@ -23,14 +23,30 @@ const T* find_in(const std::vector<T>& items, std::string_view id) {
 }
 }  // namespace
 
-ShipState* find_ship(GameState& state, std::string_view id) { return find_in(state.ships, id); }
-const ShipState* find_ship(const GameState& state, std::string_view id) { return find_in(state.ships, id); }
-CrewTechDisk* find_disk(GameState& state, std::string_view id) { return find_in(state.disks, id); }
-const CrewTechDisk* find_disk(const GameState& state, std::string_view id) { return find_in(state.disks, id); }
-Torpedo* find_torpedo(GameState& state, std::string_view id) { return find_in(state.torpedoes, id); }
-Terrain* find_terrain(GameState& state, std::string_view id) { return find_in(state.terrain, id); }
-const Terrain* find_terrain(const GameState& state, std::string_view id) { return find_in(state.terrain, id); }
-const Player* find_player(const GameState& state, std::string_view id) { return find_in(state.players, id); }
+ShipState* find_ship(GameState& state, std::string_view id) {
+  return find_in(state.ships, id);
+}
+const ShipState* find_ship(const GameState& state, std::string_view id) {
+  return find_in(state.ships, id);
+}
+CrewTechDisk* find_disk(GameState& state, std::string_view id) {
+  return find_in(state.disks, id);
+}
+const CrewTechDisk* find_disk(const GameState& state, std::string_view id) {
+  return find_in(state.disks, id);
+}
+Torpedo* find_torpedo(GameState& state, std::string_view id) {
+  return find_in(state.torpedoes, id);
+}
+Terrain* find_terrain(GameState& state, std::string_view id) {
+  return find_in(state.terrain, id);
+}
+const Terrain* find_terrain(const GameState& state, std::string_view id) {
+  return find_in(state.terrain, id);
+}
+const Player* find_player(const GameState& state, std::string_view id) {
+  return find_in(state.players, id);
+}
 
 std::string team_of(const GameState& state, std::string_view player) {
   const Player* p = find_player(state, player);
@@ -51,7 +67,8 @@ ShipState& ship_or_refuse(GameState& state, std::string_view id) {
 ShipState& own_ship_or_refuse(GameState& state, std::string_view player, std::string_view id) {
   ShipState& ship = ship_or_refuse(state, id);
   if (ship.controller != player)
-    refuse(RefusalKind::not_yours, std::string(player) + " does not control " + ship.id + " (" + ship.controller + " does)");
+    refuse(RefusalKind::not_yours,
+           std::string(player) + " does not control " + ship.id + " (" + ship.controller + " does)");
   return ship;
 }
 
@@ -112,7 +129,9 @@ int max_speed(const GameState& state, const GameData& data, const ShipState& shi
   return std::max(v, 0);
 }
 
-int max_shields(const GameData& data, const ShipState& ship) { return card_of(data, ship).shields; }
+int max_shields(const GameData& data, const ShipState& ship) {
+  return card_of(data, ship).shields;
+}
 
 int command_total(const GameState& state, const GameData& data, const ShipState& ship) {
   int total = 0;

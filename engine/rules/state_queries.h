@@ -35,7 +35,9 @@ const DiskCard& card_of(const GameData& data, const CrewTechDisk& disk);
 // Revealed, ready and in play: the disk can use its abilities and issue orders ("Activated disks
 // can't use abilities, issue orders, be transported, or be used in any other way until readied
 // again").
-inline bool in_effect(const CrewTechDisk& disk) { return disk.in_play && disk.revealed && disk.ready; }
+inline bool in_effect(const CrewTechDisk& disk) {
+  return disk.in_play && disk.revealed && disk.ready;
+}
 
 // Crew and tech in play aboard a ship or terrain disk.
 std::vector<CrewTechDisk*> disks_aboard(GameState& state, std::string_view location);

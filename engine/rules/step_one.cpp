@@ -1,9 +1,9 @@
 #include <algorithm>
 
-#include "engine/rules/text.h"
 #include "engine/rules/early_steps.h"
 #include "engine/rules/refusal.h"
 #include "engine/rules/state_queries.h"
+#include "engine/rules/text.h"
 
 namespace diskref::rules {
 
@@ -25,9 +25,9 @@ CrewTechDisk& handled_disk_or_refuse(Ctx& ctx, const std::string& id) {
 }  // namespace
 
 void reveal_or_conceal(Ctx& ctx, const RevealConceal& action) {
-  if (ctx.state.step != Step::reveal)
-    refuse(RefusalKind::wrong_step, "disks are revealed or concealed in Step One");
-  if (find_player(ctx.state, ctx.player) == nullptr) refuse(RefusalKind::unknown_name, "no player " + in_quotes(ctx.player));
+  if (ctx.state.step != Step::reveal) refuse(RefusalKind::wrong_step, "disks are revealed or concealed in Step One");
+  if (find_player(ctx.state, ctx.player) == nullptr)
+    refuse(RefusalKind::unknown_name, "no player " + in_quotes(ctx.player));
   auto& done = ctx.state.reveal_done;
   if (std::find(done.begin(), done.end(), ctx.player) != done.end())
     refuse(RefusalKind::already_done, ctx.player + " has finished Step One this turn");

@@ -14,9 +14,11 @@ void place_orders(Ctx& ctx, const PlaceOrders& action) {
   if (ctx.state.step != Step::orders) refuse(RefusalKind::wrong_step, "orders are placed in Step Two");
   ShipState& ship = own_ship_or_refuse(ctx.state, ctx.player, action.ship);
   if (!ship.orders.empty())
-    refuse(RefusalKind::already_done, "once you've placed your orders you may not change or replace them during the turn");
+    refuse(RefusalKind::already_done,
+           "once you've placed your orders you may not change or replace them during the turn");
   if (action.orders.size() != kOrdersPerTurn)
-    refuse(RefusalKind::illegal_value, "a ship places exactly three orders (got " + std::to_string(action.orders.size()) + ")");
+    refuse(RefusalKind::illegal_value,
+           "a ship places exactly three orders (got " + std::to_string(action.orders.size()) + ")");
   if (!ctx.params().same_order_twice)
     for (std::size_t i = 0; i < action.orders.size(); ++i)
       if (std::count(action.orders.begin(), action.orders.end(), action.orders[i]) > 1)

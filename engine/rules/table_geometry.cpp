@@ -4,9 +4,15 @@
 
 namespace diskref::rules {
 
-geom::PlacedShape placed(const ShipState& ship) { return {ship.shape, ship.pose}; }
-geom::PlacedShape placed(const Torpedo& torpedo) { return {torpedo.shape, torpedo.pose}; }
-geom::PlacedShape placed(const Terrain& terrain) { return {terrain.shape, terrain.pose}; }
+geom::PlacedShape placed(const ShipState& ship) {
+  return {ship.shape, ship.pose};
+}
+geom::PlacedShape placed(const Torpedo& torpedo) {
+  return {torpedo.shape, torpedo.pose};
+}
+geom::PlacedShape placed(const Terrain& terrain) {
+  return {terrain.shape, terrain.pose};
+}
 
 std::vector<geom::Obstacle> obstacles_except(const GameState& state, std::string_view mover) {
   std::vector<geom::Obstacle> out;

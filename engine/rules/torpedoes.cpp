@@ -3,10 +3,10 @@
 #include <algorithm>
 
 #include "engine/rules/damage.h"
-#include "engine/rules/text.h"
 #include "engine/rules/refusal.h"
 #include "engine/rules/state_queries.h"
 #include "engine/rules/table_geometry.h"
+#include "engine/rules/text.h"
 
 namespace diskref::rules {
 
@@ -76,7 +76,8 @@ bool land(Ctx& ctx, const std::string& id, const geom::Pose& landing, const Land
     ship = struck_ship(ctx, *torpedo, landing);
   } else if (!call.ship.empty()) {
     ship = find_ship(ctx.state, call.ship);
-    if (ship == nullptr) refuse(RefusalKind::unknown_name, "no ship " + in_quotes(call.ship) + " for " + id + " to strike");
+    if (ship == nullptr)
+      refuse(RefusalKind::unknown_name, "no ship " + in_quotes(call.ship) + " for " + id + " to strike");
     if (!torpedo_can_strike(ctx, *ship)) ship = nullptr;
   }
   if (ship != nullptr) {
@@ -123,8 +124,8 @@ void launch_torpedo(Ctx& ctx, ShipState& ship, const LaunchTorpedo& order) {
     refuse(RefusalKind::cloaked, "a cloaked ship cannot launch torpedoes (docs/rules.md, open parameter 21)");
   const TorpedoData& data = *card.torpedo;
   if (static_cast<int>(order.headings_after_flips.size()) > data.movement - 1)
-    refuse(RefusalKind::illegal_value, "a torpedo with movement " + std::to_string(data.movement) + " turns after at most " +
-                                           std::to_string(data.movement - 1) + " flips");
+    refuse(RefusalKind::illegal_value, "a torpedo with movement " + std::to_string(data.movement) +
+                                           " turns after at most " + std::to_string(data.movement - 1) + " flips");
   // The bay is "the small depression along the front": the torpedo starts touching the middle of
   // the ship's front, facing the ship's heading.
   const geom::Pose& ship_pose = ship.pose;
@@ -152,13 +153,15 @@ void launch_torpedo(Ctx& ctx, ShipState& ship, const LaunchTorpedo& order) {
   torpedo.damage = data.damage;
   torpedo.moves_left = ctx.params().torpedo_end_of_phase_moves;
   ctx.state.torpedoes.push_back(torpedo);
-  ctx.emit("torpedo_launched", ship.id + " launches " + torpedo.id,
-           {{"ship", ship.id}, {"torpedo", torpedo.id}, {"x", torpedo.pose.position.x}, {"y", torpedo.pose.position.y}});
+  ctx.emit(
+      "torpedo_launched", ship.id + " launches " + torpedo.id,
+      {{"ship", ship.id}, {"torpedo", torpedo.id}, {"x", torpedo.pose.position.x}, {"y", torpedo.pose.position.y}});
   if (order.run) {
     check_run(*order.run, torpedo.id);
     if (order.run->rulings) ctx.ruled.insert(torpedo.id);
     for (int flip = 1; flip <= static_cast<int>(order.run->landings.size()); ++flip)
-      if (!land(ctx, torpedo.id, order.run->landings[static_cast<std::size_t>(flip - 1)], table_call(ctx, *order.run, flip)))
+      if (!land(ctx, torpedo.id, order.run->landings[static_cast<std::size_t>(flip - 1)],
+                table_call(ctx, *order.run, flip)))
         return;
     return;
   }
@@ -177,9 +180,11 @@ void move_all_torpedoes(Ctx& ctx, const MoveTorpedoes& action) {
   if (ctx.state.step != Step::execute || ctx.state.phase.stage != PhaseStage::torpedoes)
     refuse(RefusalKind::wrong_step, "torpedoes move at the end of an orders phase, after every ship has acted");
   for (const auto& [id, heading] : action.headings)
-    if (find_torpedo(ctx.state, id) == nullptr) refuse(RefusalKind::unknown_name, "no torpedo " + in_quotes(id) + " in flight");
+    if (find_torpedo(ctx.state, id) == nullptr)
+      refuse(RefusalKind::unknown_name, "no torpedo " + in_quotes(id) + " in flight");
   for (const auto& [id, run] : action.runs) {
-    if (find_torpedo(ctx.state, id) == nullptr) refuse(RefusalKind::unknown_name, "no torpedo " + in_quotes(id) + " in flight");
+    if (find_torpedo(ctx.state, id) == nullptr)
+      refuse(RefusalKind::unknown_name, "no torpedo " + in_quotes(id) + " in flight");
     check_run(run, id);
     if (run.rulings) ctx.ruled.insert(id);
   }
@@ -203,8 +208,8 @@ void move_all_torpedoes(Ctx& ctx, const MoveTorpedoes& action) {
     plans.push_back({t.id, torpedo_path(ctx, t, t.movement, t.pose.heading_deg()), nullptr});
     most_flips = std::max(most_flips, t.movement);
   }
-  ctx.emit("torpedoes_move", std::to_string(plans.size()) + " torpedo" + (plans.size() == 1 ? "" : "es") +
-                                 " move simultaneously",
+  ctx.emit("torpedoes_move",
+           std::to_string(plans.size()) + " torpedo" + (plans.size() == 1 ? "" : "es") + " move simultaneously",
            {{"count", plans.size()}});
   // "During torpedo movement, all torpedoes move simultaneously": flip by flip, all torpedoes.
   std::vector<bool> alive(plans.size(), true);
@@ -213,8 +218,10 @@ void move_all_torpedoes(Ctx& ctx, const MoveTorpedoes& action) {
       const auto& landings = plans[i].run ? plans[i].run->landings : plans[i].path.landings;
       if (!alive[i] || static_cast<int>(landings.size()) < flip) continue;
       LandingCall call;
-      if (plans[i].run) call = table_call(ctx, *plans[i].run, flip);
-      else call.outside = plans[i].path.first_flip_outside && *plans[i].path.first_flip_outside == flip;
+      if (plans[i].run)
+        call = table_call(ctx, *plans[i].run, flip);
+      else
+        call.outside = plans[i].path.first_flip_outside && *plans[i].path.first_flip_outside == flip;
       alive[i] = land(ctx, plans[i].id, landings[static_cast<std::size_t>(flip - 1)], call);
     }
   }

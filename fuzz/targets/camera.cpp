@@ -1,6 +1,6 @@
 // A camera file (the lens), and whether it fits a 1920x1080 video, as `diskref track` asks.
-#include "calibration/camera_model.h"
 #include <nlohmann/json.hpp>
+#include "calibration/camera_model.h"
 
 #include "fuzz/fuzz_files.h"
 #include "fuzz/fuzz_target.h"

@@ -1,6 +1,6 @@
 // A live camera's settings file (camera_settings.json in a setup folder, or --camera-settings).
-#include "fuzz/fuzz_files.h"
 #include <nlohmann/json.hpp>
+#include "fuzz/fuzz_files.h"
 
 #include "fuzz/fuzz_target.h"
 #include "vision/camera_settings_file.h"

@@ -1,7 +1,7 @@
 // A referee's game file (`diskref referee --game`), beside the skirmish sample's, with its table
 // and registry.
-#include "engine/model/disk_registry.h"
 #include <nlohmann/json.hpp>
+#include "engine/model/disk_registry.h"
 
 #include "engine/model/table_spec.h"
 #include "fuzz/fuzz_files.h"

@@ -1,7 +1,7 @@
 // A play script for `diskref play`, beside the bundled ones (its "../rules" and table files are
 // found): loaded and played to the end.
-#include "engine/rules/script.h"
 #include <nlohmann/json.hpp>
+#include "engine/rules/script.h"
 
 #include "fuzz/fuzz_files.h"
 #include "fuzz/fuzz_target.h"

@@ -1,7 +1,7 @@
 // A session recording (`diskref ui --replay DIR`): one input holds its session.json, track.jsonl
 // and events.jsonl, cut apart at lines "=====".
-#include "fuzz/fuzz_files.h"
 #include <nlohmann/json.hpp>
+#include "fuzz/fuzz_files.h"
 
 #include "fuzz/fuzz_target.h"
 #include "recording/session_recording.h"

@@ -1,7 +1,7 @@
 // A referee's inputs (`diskref referee --inputs`, JSON lines), given to a referee of the skirmish
 // sample's game, which applies what it can without a table and finishes.
-#include "engine/model/disk_registry.h"
 #include <nlohmann/json.hpp>
+#include "engine/model/disk_registry.h"
 
 #include "engine/model/table_spec.h"
 #include "fuzz/fuzz_files.h"

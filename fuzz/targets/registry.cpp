@@ -1,6 +1,6 @@
 // A disk registry (disks.json).
-#include "engine/model/disk_registry.h"
 #include <nlohmann/json.hpp>
+#include "engine/model/disk_registry.h"
 
 #include "fuzz/fuzz_files.h"
 #include "fuzz/fuzz_target.h"

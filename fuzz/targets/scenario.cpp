@@ -1,7 +1,7 @@
 // A render scenario (`diskref render`), beside the bundled ones (its table and disk files are
 // found): loaded, not rendered.
-#include "fuzz/fuzz_files.h"
 #include <nlohmann/json.hpp>
+#include "fuzz/fuzz_files.h"
 
 #include "fuzz/fuzz_target.h"
 #include "simulator/scenario.h"

@@ -1,6 +1,6 @@
 // A scene for `diskref check`: loaded, and every question answered.
-#include "engine/model/scene_check.h"
 #include <nlohmann/json.hpp>
+#include "engine/model/scene_check.h"
 
 #include "fuzz/fuzz_files.h"
 #include "fuzz/fuzz_target.h"

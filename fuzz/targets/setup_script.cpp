@@ -1,7 +1,7 @@
 // A scripted run of the setup screen (`diskref ui --setup DIR --setup-script FILE`, JSON lines).
+#include "ui/setup_script.h"
 #include "fuzz/fuzz_files.h"
 #include "fuzz/fuzz_target.h"
-#include "ui/setup_script.h"
 
 DISKREF_FUZZ_TARGET(setup_script) {
   using namespace diskref;

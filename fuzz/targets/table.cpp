@@ -1,6 +1,6 @@
 // A table file (play area and corner markers).
-#include "engine/model/table_spec.h"
 #include <nlohmann/json.hpp>
+#include "engine/model/table_spec.h"
 
 #include "fuzz/fuzz_files.h"
 #include "fuzz/fuzz_target.h"

@@ -1,6 +1,6 @@
 // A table pose file (`diskref track --table-pose`), checked against the duel sample's table.
-#include "calibration/camera_pose.h"
 #include <nlohmann/json.hpp>
+#include "calibration/camera_pose.h"
 
 #include "engine/model/table_spec.h"
 #include "fuzz/fuzz_files.h"

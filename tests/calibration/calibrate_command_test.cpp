@@ -5,10 +5,10 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
-#include <nlohmann/json.hpp>
 
 #include "calibration/camera_model.h"
 #include "calibration/projection_uncertainty.h"
@@ -66,8 +66,8 @@ TEST_F(CalibrateCommand, ALensModelCanBeForcedAndHalvesCrossValidated) {
   EXPECT_NE(r.out.find("cross-validation: two halves (7 and 6 views)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("within 2 predicted sigma: "), std::string::npos) << r.out;
   EXPECT_EQ(r.last_line().rfind("rms_px=", 0), 0u);
-  CommandRun bad = calibrate("--chessboard 9x6 --square-mm 25 --lens-model 6 --out " + (dir_ / "c.json").string() + " " +
-                             photos());
+  CommandRun bad =
+      calibrate("--chessboard 9x6 --square-mm 25 --lens-model 6 --out " + (dir_ / "c.json").string() + " " + photos());
   EXPECT_NE(bad.status, 0);
   EXPECT_NE(bad.err.find("--lens-model"), std::string::npos) << bad.err;
 }
@@ -76,14 +76,15 @@ TEST_F(CalibrateCommand, ImagesWithoutTheBoardAreNamedAndSkipped) {
   cv::Mat blank(480, 640, CV_8UC1, cv::Scalar(128));
   cv::randn(blank, 128, 20);
   cv::imwrite((dir_ / "no-board.png").string(), blank);
-  CommandRun r = calibrate("--chessboard 9x6 --square-mm 25 --out " + (dir_ / "camera.json").string() + " " + photos() + " " +
-              (dir_ / "no-board.png").string());
+  CommandRun r = calibrate("--chessboard 9x6 --square-mm 25 --out " + (dir_ / "camera.json").string() + " " + photos() +
+                           " " + (dir_ / "no-board.png").string());
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("board not found in " + (dir_ / "no-board.png").string()), std::string::npos) << r.out;
 }
 
 TEST_F(CalibrateCommand, FewerThanThreeViewsIsRefused) {
-  CommandRun r = calibrate("--chessboard 9x6 --square-mm 25 --out " + (dir_ / "camera.json").string() + " " + photos("left0[12].jpg"));
+  CommandRun r = calibrate("--chessboard 9x6 --square-mm 25 --out " + (dir_ / "camera.json").string() + " " +
+                           photos("left0[12].jpg"));
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("at least 3"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir_ / "camera.json"));
@@ -91,18 +92,18 @@ TEST_F(CalibrateCommand, FewerThanThreeViewsIsRefused) {
 
 TEST_F(CalibrateCommand, BadInputIsNamed) {
   CommandRun missing = calibrate("--chessboard 9x6 --square-mm 25 --out " + (dir_ / "c.json").string() + " " +
-                    (dir_ / "nowhere.jpg").string());
+                                 (dir_ / "nowhere.jpg").string());
   EXPECT_EQ(missing.status, 2);
   EXPECT_NE(missing.err.find("nowhere.jpg: does not exist"), std::string::npos) << missing.err;
 
   std::ofstream(dir_ / "broken.mp4") << "not a video at all";
   CommandRun broken = calibrate("--chessboard 9x6 --square-mm 25 --out " + (dir_ / "c.json").string() + " " +
-                   (dir_ / "broken.mp4").string());
+                                (dir_ / "broken.mp4").string());
   EXPECT_EQ(broken.status, 2);
   EXPECT_NE(broken.err.find("broken.mp4"), std::string::npos) << broken.err;
 
-  CommandRun mixed = calibrate("--chessboard 9x6 --square-mm 25 --out " + (dir_ / "c.json").string() + " " + photos("left01.jpg") +
-                  " " + photos("left.jpg"));
+  CommandRun mixed = calibrate("--chessboard 9x6 --square-mm 25 --out " + (dir_ / "c.json").string() + " " +
+                               photos("left01.jpg") + " " + photos("left.jpg"));
   EXPECT_EQ(mixed.status, 2);
   EXPECT_NE(mixed.err.find("left.jpg: is 612x459 but the first input is 640x480"), std::string::npos) << mixed.err;
 
@@ -110,10 +111,12 @@ TEST_F(CalibrateCommand, BadInputIsNamed) {
   EXPECT_NE(grid.status, 0);
   EXPECT_NE(grid.err.find("COLSxROWS"), std::string::npos) << grid.err;
 
-  CommandRun both = calibrate("--chessboard 9x6 --charuco 11x8 --square-mm 25 --out " + (dir_ / "c.json").string() + " " + photos());
+  CommandRun both =
+      calibrate("--chessboard 9x6 --charuco 11x8 --square-mm 25 --out " + (dir_ / "c.json").string() + " " + photos());
   EXPECT_NE(both.status, 0);
 
-  CommandRun marker = calibrate("--charuco 11x8 --square-mm 20 --marker-mm 25 --out " + (dir_ / "c.json").string() + " " + photos());
+  CommandRun marker =
+      calibrate("--charuco 11x8 --square-mm 20 --marker-mm 25 --out " + (dir_ / "c.json").string() + " " + photos());
   EXPECT_EQ(marker.status, 2);
   EXPECT_NE(marker.err.find("marker size"), std::string::npos) << marker.err;
 }
@@ -131,7 +134,8 @@ TEST_F(CalibrateCommand, AVideoKeepsStillVariedFrames) {
   std::vector<cv::Point3f> outline;
   for (double fx : {0.0, 1.0})
     for (double fy : {0.0, 1.0})
-      outline.emplace_back(static_cast<float>(card.x + fx * card.width), static_cast<float>(card.y + fy * card.height), 0.f);
+      outline.emplace_back(static_cast<float>(card.x + fx * card.width), static_cast<float>(card.y + fy * card.height),
+                           0.f);
   std::vector<std::pair<cv::Matx33d, cv::Vec3d>> poses;
   for (const auto& p : testing::spread_board_poses(camera, outline, 40, 5, 0.4, 0.6, 10)) {
     cv::Matx33d r;
@@ -160,13 +164,13 @@ TEST_F(CalibrateCommand, AVideoKeepsStillVariedFrames) {
       cv::Matx33d r;
       cv::Rodrigues(r0 * (1 - f) + r1 * f, r);
       video.write(simulator::render_board_view(camera, r, poses[i].second * (1 - f) + poses[i + 1].second * f, spec,
-                                            effects, 100 + i));
+                                               effects, 100 + i));
     }
   }
   video.release();
 
   CommandRun r = calibrate("--chessboard 9x6 --square-mm 25 --out " + (dir_ / "camera.json").string() + " " +
-              (dir_ / "board.mkv").string());
+                           (dir_ / "board.mkv").string());
   ASSERT_EQ(r.status, 0) << r.err << r.out;
   std::printf("%s", r.out.c_str());
   // Reported per reason, with the frames: those between poses and the first still frame of
@@ -187,7 +191,8 @@ TEST_F(CalibrateCommand, AVideoKeepsStillVariedFrames) {
   const auto grid = central_grid(camera.image_size, 16, 9, 0.8);
   const auto apart = lens_difference_px(estimated, camera, grid);
   int within = 0;
-  for (std::size_t i = 0; i < grid.size(); ++i) within += apart[i] <= 3 * estimated.uncertainty->at(grid[i], camera.image_size);
+  for (std::size_t i = 0; i < grid.size(); ++i)
+    within += apart[i] <= 3 * estimated.uncertainty->at(grid[i], camera.image_size);
   EXPECT_GE(within, static_cast<int>(0.8 * static_cast<double>(grid.size()))) << within << " of " << grid.size();
 }
 

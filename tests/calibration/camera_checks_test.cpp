@@ -31,7 +31,9 @@ std::string camera_error(const nlohmann::json& doc) {
   return "(no error)";
 }
 
-TEST(CameraChecks, ACameraThatCanExistIsTaken) { EXPECT_EQ(camera_error(duel_camera()), "(no error)"); }
+TEST(CameraChecks, ACameraThatCanExistIsTaken) {
+  EXPECT_EQ(camera_error(duel_camera()), "(no error)");
+}
 
 TEST(CameraChecks, AbsurdFocalLengthsPrincipalPointsAndDistortionAreRefused) {
   nlohmann::json tele = duel_camera();
@@ -52,8 +54,8 @@ TEST(CameraChecks, AbsurdFocalLengthsPrincipalPointsAndDistortionAreRefused) {
 }
 
 TEST(CameraChecks, EveryOpenCVDistortionModelIsTakenAndOthersAreNamed) {
-  const std::vector<double> full{-0.2, 0.05, 0.001, -0.001, 0.01, 0.02, -0.01, 0.003,
-                                 0.001, -0.0005, 0.0007, 0.0002, 0.01, -0.02};
+  const std::vector<double> full{-0.2,  0.05,  0.001,   -0.001, 0.01,   0.02, -0.01,
+                                 0.003, 0.001, -0.0005, 0.0007, 0.0002, 0.01, -0.02};
   for (std::size_t count : kDistortionCounts) {
     nlohmann::json doc = duel_camera();
     doc["dist_coeffs"] = std::vector<double>(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(count));
@@ -61,7 +63,8 @@ TEST(CameraChecks, EveryOpenCVDistortionModelIsTakenAndOthersAreNamed) {
     EXPECT_EQ(camera.dist_coeffs.size(), count);
     EXPECT_EQ(camera.dist_mat().cols, static_cast<int>(count));
     // Written and read back unchanged.
-    EXPECT_EQ(parse_camera_model(io::JsonCursor(camera_model_to_json(camera), "again.json")).dist_coeffs, camera.dist_coeffs);
+    EXPECT_EQ(parse_camera_model(io::JsonCursor(camera_model_to_json(camera), "again.json")).dist_coeffs,
+              camera.dist_coeffs);
   }
   for (std::size_t count : {0u, 3u, 6u, 7u, 9u, 13u, 15u}) {
     nlohmann::json doc = duel_camera();

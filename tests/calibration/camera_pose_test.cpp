@@ -32,7 +32,8 @@ bool any_note_contains(const CameraPoseEstimate& e, const std::string& text) {
 TEST(CameraPose, WithTheLensEveryPlayAreaPointWithinHalfAMillimetre) {
   model::TableSpec table = model::default_table();
   auto scene = testing::oblique_scene(true);
-  auto estimate = estimate_camera_pose(table, scene.markers(table, kCornerNoisePx, 1), scene.camera, scene.camera.image_size);
+  auto estimate =
+      estimate_camera_pose(table, scene.markers(table, kCornerNoisePx, 1), scene.camera, scene.camera.image_size);
   ASSERT_TRUE(estimate.pose) << estimate.problem;
   const CameraPose& pose = *estimate.pose;
   EXPECT_TRUE(pose.lens_calibrated);
@@ -53,7 +54,8 @@ TEST(CameraPose, WithoutTheLensEveryPlayAreaPointWithinHalfAMillimetre) {
   // No --calib: a lens without noticeable distortion, its focal length unknown.
   model::TableSpec table = model::default_table();
   for (auto scene : {testing::oblique_scene(false), testing::overhead_scene(false)}) {
-    auto estimate = estimate_camera_pose(table, scene.markers(table, kCornerNoisePx, 2), std::nullopt, scene.camera.image_size);
+    auto estimate =
+        estimate_camera_pose(table, scene.markers(table, kCornerNoisePx, 2), std::nullopt, scene.camera.image_size);
     ASSERT_TRUE(estimate.pose) << estimate.problem;
     EXPECT_FALSE(estimate.pose->lens_calibrated);
     EXPECT_TRUE(any_note_contains(estimate, "no lens calibration"));
@@ -65,10 +67,11 @@ TEST(CameraPose, WithoutTheLensEveryPlayAreaPointWithinHalfAMillimetre) {
 
 // The corners of several frames of a still camera combined, as `diskref table` and the table
 // monitor combine them.
-std::vector<MarkerObservation> combined_frames(const testing::TableScene& scene, const model::TableSpec& table, int frames,
-                                               uint64_t seed) {
+std::vector<MarkerObservation> combined_frames(const testing::TableScene& scene, const model::TableSpec& table,
+                                               int frames, uint64_t seed) {
   std::vector<std::vector<MarkerObservation>> all;
-  for (int f = 0; f < frames; ++f) all.push_back(scene.markers(table, kCornerNoisePx, seed * 1000 + static_cast<uint64_t>(f)));
+  for (int f = 0; f < frames; ++f)
+    all.push_back(scene.markers(table, kCornerNoisePx, seed * 1000 + static_cast<uint64_t>(f)));
   return median_observations(all);
 }
 
@@ -104,7 +107,8 @@ TEST(CameraPose, WithoutTheLensAHiddenMarkerIsWarnedAbout) {
   EXPECT_TRUE(any_note_contains(estimate, "focal length is uncertain"));
   EXPECT_LT(max_play_area_error_mm(scene, *estimate.pose, table, 0.0), 3.0);
   // With all four it says nothing of the kind.
-  auto all = estimate_camera_pose(table, scene.markers(table, kCornerNoisePx, 12), std::nullopt, scene.camera.image_size);
+  auto all =
+      estimate_camera_pose(table, scene.markers(table, kCornerNoisePx, 12), std::nullopt, scene.camera.image_size);
   EXPECT_FALSE(any_note_contains(all, "focal length is uncertain"));
 }
 
@@ -124,7 +128,8 @@ TEST(CameraPose, AMarkerOutOfPlaceIsLeftOutAndNamed) {
   auto scene = testing::oblique_scene(true);
   model::TableSpec real = table;
   real.corner_markers[2].center_mm = real.corner_markers[2].center_mm + geom::Vec2{12, -5};
-  auto estimate = estimate_camera_pose(table, scene.markers(real, kCornerNoisePx, 4), scene.camera, scene.camera.image_size);
+  auto estimate =
+      estimate_camera_pose(table, scene.markers(real, kCornerNoisePx, 4), scene.camera, scene.camera.image_size);
   ASSERT_TRUE(estimate.pose) << estimate.problem;
   EXPECT_TRUE(any_note_contains(estimate, "corner marker 2 disagrees")) << estimate.notes.size();
   EXPECT_EQ(estimate.pose->markers_used, (std::vector<int>{0, 1, 3}));
@@ -248,7 +253,7 @@ TEST(MedianObservations, OneBadFrameDoesNotMoveTheMarkers) {
   std::vector<std::vector<MarkerObservation>> frames;
   for (uint64_t seed = 0; seed < 5; ++seed) frames.push_back(scene.markers(table, kCornerNoisePx, seed));
   for (auto& c : frames[2][1].corners_px) c += cv::Point2d(25, 0);  // one wild detection
-  frames[3].erase(frames[3].begin());                             // marker 0 covered once
+  frames[3].erase(frames[3].begin());                               // marker 0 covered once
   auto combined = median_observations(frames);
   ASSERT_EQ(combined.size(), 4u);
   auto exact = scene.markers(table, 0.0, 0);
@@ -258,7 +263,8 @@ TEST(MedianObservations, OneBadFrameDoesNotMoveTheMarkers) {
 
 class TablePoseFile : public ::testing::Test {
  protected:
-  std::filesystem::path dir_ = std::filesystem::temp_directory_path() / ("diskref-table-pose-" + std::to_string(::getpid()));
+  std::filesystem::path dir_ =
+      std::filesystem::temp_directory_path() / ("diskref-table-pose-" + std::to_string(::getpid()));
   void SetUp() override { std::filesystem::create_directories(dir_); }
   void TearDown() override { std::filesystem::remove_all(dir_); }
   void write(const std::string& name, const std::string& text) { std::ofstream(dir_ / name) << text; }
@@ -267,7 +273,8 @@ class TablePoseFile : public ::testing::Test {
 TEST_F(TablePoseFile, SavesAndLoadsTheSamePose) {
   model::TableSpec table = model::default_table();
   auto scene = testing::oblique_scene(true);
-  auto estimate = estimate_camera_pose(table, scene.markers(table, kCornerNoisePx, 9), scene.camera, scene.camera.image_size);
+  auto estimate =
+      estimate_camera_pose(table, scene.markers(table, kCornerNoisePx, 9), scene.camera, scene.camera.image_size);
   ASSERT_TRUE(estimate.pose);
   save_camera_pose(*estimate.pose, dir_ / "pose.json");
   EXPECT_FALSE(std::filesystem::exists(dir_ / "pose.json.tmp"));
@@ -295,7 +302,8 @@ TEST_F(TablePoseFile, BadFilesAreNamedWithThePlaceAndTheProblem) {
     }
   };
   expect_error("missing.json", "", "cannot be opened");
-  const std::string camera = R"("image_size": [1920, 1080], "camera_matrix": [[1400, 0, 960], [0, 1400, 540], [0, 0, 1]],
+  const std::string camera =
+      R"("image_size": [1920, 1080], "camera_matrix": [[1400, 0, 960], [0, 1400, 540], [0, 0, 1]],
       "dist_coeffs": [0, 0, 0, 0, 0], "lens_calibrated": true,)";
   write("skew.json", "{" + camera + R"("camera_from_table": {"rotation": [[1, 0.2, 0], [0, -1, 0], [0, 0, -1]],
       "translation_mm": [-457, 457, 1500]}})");

@@ -113,8 +113,8 @@ TEST(RealChessboardPhotos, PredictsHeldOutPhotosAtLeastAsWellAsOpenCV) {
   const auto sigma = projection_sigma_px(cal.camera, cal.covariance, grid);
   std::size_t within = 0;
   for (std::size_t i = 0; i < grid.size(); ++i) within += apart[i] <= 3 * sigma[i];
-  std::printf("model %s; OpenCV's k3 lens within 3 sigma of ours at %zu of %zu points\n", lens_model_name(cal.model).c_str(),
-              within, grid.size());
+  std::printf("model %s; OpenCV's k3 lens within 3 sigma of ours at %zu of %zu points\n",
+              lens_model_name(cal.model).c_str(), within, grid.size());
   EXPECT_GE(within, grid.size() * 8 / 10);
   EXPECT_LT(cal.uncertainty_central.p90, 0.5);
   EXPECT_GT(cal.uncertainty_central.median, 0.0);
@@ -203,7 +203,8 @@ TEST(OutlierViews, AViewWithNoisierCornersIsKeptAndSaysWhy) {
   CameraModel truth = testing::webcam_720p();
   auto views = testing::views_only(testing::projected_views(truth, ChessboardSpec{{9, 6}, 30.0}, 12, 0.1, 11));
   cv::RNG rng(5);
-  for (auto& p : views[4].image_points) p += cv::Point2f(static_cast<float>(rng.gaussian(0.3)), static_cast<float>(rng.gaussian(0.3)));
+  for (auto& p : views[4].image_points)
+    p += cv::Point2f(static_cast<float>(rng.gaussian(0.3)), static_cast<float>(rng.gaussian(0.3)));
   LensCalibration cal = calibrate_lens(views, truth.image_size);
   EXPECT_TRUE(cal.outliers.empty()) << cal.outliers[0].reason;
   ASSERT_EQ(cal.views.size(), 12u);
@@ -229,8 +230,7 @@ TEST(Refusals, ViewsThatLeaveTheImageUncovered) {
   std::vector<BoardView> central;
   for (const auto& p : all) {
     bool middle = true;
-    for (const auto& q : p.view.image_points)
-      middle = middle && std::abs(q.x - 640) < 250 && std::abs(q.y - 360) < 150;
+    for (const auto& q : p.view.image_points) middle = middle && std::abs(q.x - 640) < 250 && std::abs(q.y - 360) < 150;
     if (middle) central.push_back(p.view);
   }
   ASSERT_GE(central.size(), 5u);

@@ -20,7 +20,8 @@ inline std::vector<cv::Point2d> image_grid(cv::Size size, int steps) {
   std::vector<cv::Point2d> out;
   for (int i = 0; i <= steps; ++i)
     for (int j = 0; j <= steps; ++j)
-      out.emplace_back((size.width - 1) * static_cast<double>(j) / steps, (size.height - 1) * static_cast<double>(i) / steps);
+      out.emplace_back((size.width - 1) * static_cast<double>(j) / steps,
+                       (size.height - 1) * static_cast<double>(i) / steps);
   return out;
 }
 

@@ -39,8 +39,9 @@ struct BoardPose {
 // pushed back in until `keep_in_view_mm` (board points, e.g. the card's outline) are all inside it
 // with `margin_px` to spare: the edges and corners of the image get covered, as a careful person
 // covers them.
-inline std::vector<BoardPose> spread_board_poses(const calib::CameraModel& camera, const std::vector<cv::Point3f>& keep_in_view_mm,
-                                                 int count, uint64_t seed, double fill_min = 0.3, double fill_max = 0.6,
+inline std::vector<BoardPose> spread_board_poses(const calib::CameraModel& camera,
+                                                 const std::vector<cv::Point3f>& keep_in_view_mm, int count,
+                                                 uint64_t seed, double fill_min = 0.3, double fill_max = 0.6,
                                                  double margin_px = 4) {
   cv::RNG rng(seed);
   cv::Point3f centre(0, 0, 0);
@@ -53,7 +54,8 @@ inline std::vector<BoardPose> spread_board_poses(const calib::CameraModel& camer
   while (static_cast<int>(out.size()) < count && attempts++ < 100000) {
     double fill = rng.uniform(fill_min, fill_max);
     double z = camera.fx() * 2 * extent / (fill * camera.image_size.width);
-    cv::Point2d target(rng.uniform(0.0, 1.0) * camera.image_size.width, rng.uniform(0.0, 1.0) * camera.image_size.height);
+    cv::Point2d target(rng.uniform(0.0, 1.0) * camera.image_size.width,
+                       rng.uniform(0.0, 1.0) * camera.image_size.height);
     double axis_angle = rng.uniform(0.0, 2 * CV_PI), tilt = rng.uniform(0.0, 40.0) * CV_PI / 180;
     cv::Matx33d tilt_r, spin_r;
     cv::Rodrigues(cv::Vec3d(std::cos(axis_angle), std::sin(axis_angle), 0) * tilt, tilt_r);
@@ -61,7 +63,8 @@ inline std::vector<BoardPose> spread_board_poses(const calib::CameraModel& camer
     cv::Matx33d r = tilt_r * spin_r;
     cv::Vec3d c((target.x - camera.cx()) / camera.fx() * z, (target.y - camera.cy()) / camera.fy() * z, z);
     BoardPose pose;
-    pose.tvec = c - r * cv::Vec3d(static_cast<double>(centre.x), static_cast<double>(centre.y), static_cast<double>(centre.z));
+    pose.tvec =
+        c - r * cv::Vec3d(static_cast<double>(centre.x), static_cast<double>(centre.y), static_cast<double>(centre.z));
     cv::Rodrigues(r, pose.rvec);
     bool inside = false;
     for (int push = 0; push < 6 && !inside; ++push) {
@@ -87,9 +90,9 @@ inline std::vector<BoardPose> spread_board_poses(const calib::CameraModel& camer
 
 // `count` views of the whole board (see spread_board_poses), its corners projected with Gaussian
 // noise of `noise_px` on each coordinate.
-inline std::vector<ProjectedView> projected_views(const calib::CameraModel& camera, const calib::BoardSpec& board, int count,
-                                                 double noise_px, uint64_t seed, double fill_min = 0.3,
-                                                 double fill_max = 0.6) {
+inline std::vector<ProjectedView> projected_views(const calib::CameraModel& camera, const calib::BoardSpec& board,
+                                                  int count, double noise_px, uint64_t seed, double fill_min = 0.3,
+                                                  double fill_max = 0.6) {
   std::vector<cv::Point3f> corners = calib::board_corners_mm(board);
   cv::RNG rng(seed ^ 0x5eedull);
   std::vector<ProjectedView> out;

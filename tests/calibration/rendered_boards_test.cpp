@@ -65,7 +65,8 @@ std::vector<std::pair<cv::Matx33d, cv::Vec3d>> card_poses(const CameraModel& cam
   std::vector<cv::Point3f> outline;
   for (double fx : {0.0, 0.5, 1.0})
     for (double fy : {0.0, 0.5, 1.0})
-      outline.emplace_back(static_cast<float>(card.x + fx * card.width), static_cast<float>(card.y + fy * card.height), 0.0f);
+      outline.emplace_back(static_cast<float>(card.x + fx * card.width), static_cast<float>(card.y + fy * card.height),
+                           0.0f);
   std::vector<std::pair<cv::Matx33d, cv::Vec3d>> out;
   for (const auto& pose : testing::spread_board_poses(camera, outline, 3 * count, seed, 0.35, 0.6, 10)) {
     cv::Matx33d r;
@@ -129,11 +130,12 @@ void expect_recovers_the_lens(const BoardSpec& board, uint64_t seed) {
   for (const auto& d : selection.dropped) std::printf("  dropped %s: %s\n", d.name.c_str(), d.reason.c_str());
   LensCalibration cal = calibrate_lens(selection.kept, truth.image_size);
   auto error = testing::ray_map_error(truth, cal.camera);
-  std::printf("%s: %zu views, corner error %.3f px RMS; calibration rms %.3f px; fx %+.2f fy %+.2f cx %+.2f cy %+.2f px; "
-              "ray map error %.3f px (%.3f px after aligning the camera frames)\n",
-              describe_board(board).c_str(), cal.views.size(), rendered.corner_rms_px, cal.rms_px,
-              cal.camera.fx() - truth.fx(), cal.camera.fy() - truth.fy(), cal.camera.cx() - truth.cx(),
-              cal.camera.cy() - truth.cy(), error.max_px, error.max_aligned_px);
+  std::printf(
+      "%s: %zu views, corner error %.3f px RMS; calibration rms %.3f px; fx %+.2f fy %+.2f cx %+.2f cy %+.2f px; "
+      "ray map error %.3f px (%.3f px after aligning the camera frames)\n",
+      describe_board(board).c_str(), cal.views.size(), rendered.corner_rms_px, cal.rms_px, cal.camera.fx() - truth.fx(),
+      cal.camera.fy() - truth.fy(), cal.camera.cx() - truth.cx(), cal.camera.cy() - truth.cy(), error.max_px,
+      error.max_aligned_px);
   EXPECT_NEAR(cal.camera.fx(), truth.fx(), 0.005 * truth.fx());
   EXPECT_NEAR(cal.camera.fy(), truth.fy(), 0.005 * truth.fy());
   EXPECT_NEAR(cal.camera.cx(), truth.cx(), 2.0);
@@ -141,7 +143,8 @@ void expect_recovers_the_lens(const BoardSpec& board, uint64_t seed) {
   // Where the boards went (the central 80 % of the image) the lens is right to 0.3 px; beyond, in
   // the image's corners, the model chosen by held-out views may extrapolate off (k3 is kept only
   // when the views show it), and the predicted uncertainty must say so (below).
-  EXPECT_LT(testing::ray_map_error_at(truth, cal.camera, central_grid(truth.image_size, 24, 14, 0.8)).max_aligned_px, 0.3);
+  EXPECT_LT(testing::ray_map_error_at(truth, cal.camera, central_grid(truth.image_size, 24, 14, 0.8)).max_aligned_px,
+            0.3);
   const auto whole = grid_nodes(truth.image_size, 24, 14);
   const auto whole_apart = lens_difference_px(cal.camera, truth, whole);
   const auto whole_sigma = projection_sigma_px(cal.camera, cal.covariance, whole);
@@ -164,7 +167,9 @@ void expect_recovers_the_lens(const BoardSpec& board, uint64_t seed) {
   EXPECT_GE(within, static_cast<int>(0.8 * static_cast<double>(grid.size())));
 }
 
-TEST(RenderedBoards, ChessboardRecoversTheLens) { expect_recovers_the_lens(ChessboardSpec{{9, 6}, 30.0}, 100); }
+TEST(RenderedBoards, ChessboardRecoversTheLens) {
+  expect_recovers_the_lens(ChessboardSpec{{9, 6}, 30.0}, 100);
+}
 
 TEST(RenderedBoards, CharucoRecoversTheLens) {
   expect_recovers_the_lens(CharucoSpec{{11, 8}, 24.0, 16.0, "DICT_5X5_100"}, 200);
@@ -198,7 +203,8 @@ TEST(RenderedBoards, BlurredViewsAreKeptAndTheLensStaysRight) {
   LensCalibration cal = calibrate_lens(selection.kept, truth.image_size);
   EXPECT_EQ(cal.views.size(), poses.size());
   EXPECT_TRUE(cal.outliers.empty());
-  EXPECT_LT(testing::ray_map_error_at(truth, cal.camera, central_grid(truth.image_size, 24, 14, 0.8)).max_aligned_px, 0.5);
+  EXPECT_LT(testing::ray_map_error_at(truth, cal.camera, central_grid(truth.image_size, 24, 14, 0.8)).max_aligned_px,
+            0.5);
 }
 
 }  // namespace

@@ -7,9 +7,9 @@
 #include <cstdlib>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
-#include <nlohmann/json.hpp>
 
 #include "calibration/camera_pose.h"
 #include "engine/io/json_cursor.h"
@@ -62,7 +62,8 @@ RenderedTable render_table(bool distorted, int frames) {
   for (int f = 0; f < frames; ++f) {
     cv::Mat gray;
     cv::cvtColor(session.frame(f), gray, cv::COLOR_BGR2GRAY);
-    if (f == 0 && std::getenv("DISKREF_SAVE_FRAMES")) cv::imwrite(std::string("/tmp/rendered_table_") + (distorted ? "d" : "u") + ".png", gray);
+    if (f == 0 && std::getenv("DISKREF_SAVE_FRAMES"))
+      cv::imwrite(std::string("/tmp/rendered_table_") + (distorted ? "d" : "u") + ".png", gray);
     std::vector<MarkerObservation> markers;
     for (const auto& tag : detector.detect(gray))
       if (tag.id >= 0 && tag.id <= 3) markers.push_back({tag.id, tag.corners});
@@ -111,7 +112,8 @@ void expect_play_area_within_half_a_millimetre(const RenderedTable& rendered, bo
       // the far corner is off by up to ~2 mm (measured: 0.13-1.86 mm); the notes say so.
       EXPECT_LT(on_table, 3.0) << "hidden " << hidden;
       bool warned = false;
-      for (const auto& note : estimate.notes) warned = warned || note.find("focal length is uncertain") != std::string::npos;
+      for (const auto& note : estimate.notes)
+        warned = warned || note.find("focal length is uncertain") != std::string::npos;
       EXPECT_TRUE(warned);
     }
     for (const auto& c : estimate.pose->distance_checks) EXPECT_NEAR(c.measured_mm, c.expected_mm, 0.5);

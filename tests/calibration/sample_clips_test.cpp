@@ -8,8 +8,8 @@
 #include "calibration/camera_model.h"
 #include "calibration/camera_pose.h"
 #include "calibration/projection_uncertainty.h"
-#include "engine/io/json_cursor.h"
 #include "command_runner.h"
+#include "engine/io/json_cursor.h"
 #include "lens_compare.h"
 
 namespace diskref::calib {

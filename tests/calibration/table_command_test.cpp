@@ -20,18 +20,19 @@ using testing::CommandRun;
 // A 720p webcam with barrel distortion, tilted 20 degrees, over the spec's table; a hand comes
 // over corner marker 0 at 0.4 s and stays.
 nlohmann::json scenario() {
-  return {{"duration_s", 1.0},
-          {"fps", 10},
-          {"seed", 31},
-          {"camera",
-           {{"resolution", {1280, 720}},
-            {"horizontal_fov_deg", 74},
-            {"dist_coeffs", {-0.12, 0.05, 0.0005, -0.0004, -0.01}},
-            {"pose", {{"height_mm", 1400}, {"tilt_deg", 20}, {"yaw_deg", 90}}}}},
-          {"table", model::table_to_json(model::default_table())},
-          {"disks", {{"disks", nlohmann::json::array()}}},
-          {"events", {{{"t", 0.4}, {"hand", {{"at_mm", {-45, -45}}, {"enter_s", 0.2}, {"hold_s", 5}, {"height_mm", 30}}}}}},
-          {"effects", {{"noise_sigma", 2.0}, {"blur_sigma_px", 0.5}, {"supersample", 3}, {"shutter", 0}}}};
+  return {
+      {"duration_s", 1.0},
+      {"fps", 10},
+      {"seed", 31},
+      {"camera",
+       {{"resolution", {1280, 720}},
+        {"horizontal_fov_deg", 74},
+        {"dist_coeffs", {-0.12, 0.05, 0.0005, -0.0004, -0.01}},
+        {"pose", {{"height_mm", 1400}, {"tilt_deg", 20}, {"yaw_deg", 90}}}}},
+      {"table", model::table_to_json(model::default_table())},
+      {"disks", {{"disks", nlohmann::json::array()}}},
+      {"events", {{{"t", 0.4}, {"hand", {{"at_mm", {-45, -45}}, {"enter_s", 0.2}, {"hold_s", 5}, {"height_mm", 30}}}}}},
+      {"effects", {{"noise_sigma", 2.0}, {"blur_sigma_px", 0.5}, {"supersample", 3}, {"shutter", 0}}}};
 }
 
 // The true pose of the rendered camera (camera.json of `diskref render`).
@@ -93,7 +94,8 @@ TEST_F(TableCommand, TheVideosFirstFramesGiveTheTruePose) {
   EXPECT_NE(r.out.find("  0-2  "), std::string::npos);
   EXPECT_NE(r.out.find("wrote " + path("pose.json")), std::string::npos);
   // Each corner marker's reprojection error in the image: the true lens puts each within a pixel.
-  EXPECT_NE(r.out.find("marker reprojection errors (px RMS, a check of the lens at the image's edges):"), std::string::npos);
+  EXPECT_NE(r.out.find("marker reprojection errors (px RMS, a check of the lens at the image's edges):"),
+            std::string::npos);
   for (int id = 0; id < 4; ++id) {
     const auto at = r.out.find(fmt::format("  marker {} at (", id));
     ASSERT_NE(at, std::string::npos) << id;

@@ -33,7 +33,9 @@ std::vector<TableMonitorEvent> run(TableMonitor& monitor, long long frames, Mark
   return events;
 }
 
-uint64_t seed_of(long long frame) { return static_cast<uint64_t>(frame); }
+uint64_t seed_of(long long frame) {
+  return static_cast<uint64_t>(frame);
+}
 
 TEST(TableMonitor, AcquiresFromTheFirstFramesAndKeepsThePoseThroughNoise) {
   model::TableSpec table = model::default_table();
@@ -53,7 +55,8 @@ TEST(TableMonitor, ABumpedCameraIsNoticedConfirmedAndReLocated) {
   auto scene = testing::oblique_scene(true);
   auto after = bumped(scene, 0.4, {3, -2, 0});
   TableMonitor monitor(table, scene.camera, scene.truth);
-  auto events = run(monitor, 80, [&](long long f) { return (f < 40 ? scene : after).markers(table, kNoisePx, seed_of(f)); });
+  auto events =
+      run(monitor, 80, [&](long long f) { return (f < 40 ? scene : after).markers(table, kNoisePx, seed_of(f)); });
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(events[0].kind, Kind::camera_moved);
   EXPECT_EQ(events[0].frame, 44);  // 5 moved frames: 40..44
@@ -92,7 +95,7 @@ TEST(TableMonitor, OneWildDetectionOrCoveredMarkersDoNotMoveThePose) {
       for (int id : {0, 1})
         for (auto& c : markers[static_cast<std::size_t>(id)].corners_px) c += cv::Point2d(8, 3);
     if (frame >= 30 && frame < 45) markers.erase(markers.begin(), markers.begin() + 3);  // a forearm over three
-    if (frame >= 45 && frame < 50) markers.clear();                                     // the whole edge covered
+    if (frame >= 45 && frame < 50) markers.clear();                                      // the whole edge covered
     EXPECT_FALSE(monitor.update(frame, markers)) << "frame " << frame;
   }
   EXPECT_EQ(cv::norm(monitor.pose()->translation - before.translation), 0.0);
@@ -104,7 +107,8 @@ TEST(TableMonitor, AKnockedMarkerIsReportedOnceAndIgnored) {
   model::TableSpec knocked = table;
   knocked.corner_markers[3].center_mm = knocked.corner_markers[3].center_mm + geom::Vec2{6, 4};
   TableMonitor monitor(table, scene.camera, scene.truth);
-  auto events = run(monitor, 40, [&](long long f) { return scene.markers(f < 10 ? table : knocked, kNoisePx, seed_of(f)); });
+  auto events =
+      run(monitor, 40, [&](long long f) { return scene.markers(f < 10 ? table : knocked, kNoisePx, seed_of(f)); });
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(events[0].kind, Kind::marker_moved);
   EXPECT_EQ(events[0].frame, 14);
@@ -119,7 +123,8 @@ TEST(TableMonitor, WorksWithoutALens) {
   auto after = bumped(scene, -0.3, {0, 4, 0});
   TableMonitor monitor(table, std::nullopt, scene.camera.image_size);
   std::vector<Kind> kinds;
-  for (const auto& e : run(monitor, 40, [&](long long f) { return (f < 20 ? scene : after).markers(table, kNoisePx, seed_of(f)); }))
+  for (const auto& e :
+       run(monitor, 40, [&](long long f) { return (f < 20 ? scene : after).markers(table, kNoisePx, seed_of(f)); }))
     kinds.push_back(e.kind);
   EXPECT_EQ(kinds, (std::vector<Kind>{Kind::acquired, Kind::camera_moved}));
   EXPECT_FALSE(monitor.pose()->lens_calibrated);
@@ -141,7 +146,8 @@ TEST(TableMonitor, ACameraThatDriftsLessThanAMoveIsReFittedBeyondTheMarkersNoise
   ASSERT_GE(kinds.size(), 2u);
   EXPECT_EQ(kinds[0], Kind::acquired);
   EXPECT_TRUE(std::all_of(kinds.begin() + 1, kinds.end(), [](Kind k) { return k == Kind::drifted; }));
-  EXPECT_NE(monitor.events().back().message.find("camera drifted"), std::string::npos) << monitor.events().back().message;
+  EXPECT_NE(monitor.events().back().message.find("camera drifted"), std::string::npos)
+      << monitor.events().back().message;
   EXPECT_LT(testing::max_play_area_error_mm(drifted, *monitor.pose(), table, 0.0), 0.08);
   EXPECT_LT(monitor.recent_drift_mm(), 0.05);  // the markers agree with the re-fitted pose
 
@@ -177,8 +183,10 @@ TEST(TableMonitor, MarkersNoisierThanTheDriftFloorDoNotDrift) {
     // The markers' own noise on the table this frame: each one's corners' mean against the truth's.
     const auto exact = scene.markers(table, 0.0, 0);
     for (std::size_t id = 0; id < markers.size(); ++id) {
-      auto seen_mm = table_from_image(*monitor.pose(), {markers[id].corners_px.begin(), markers[id].corners_px.end()}, 0.0);
-      auto exact_mm = table_from_image(*monitor.pose(), {exact[id].corners_px.begin(), exact[id].corners_px.end()}, 0.0);
+      auto seen_mm =
+          table_from_image(*monitor.pose(), {markers[id].corners_px.begin(), markers[id].corners_px.end()}, 0.0);
+      auto exact_mm =
+          table_from_image(*monitor.pose(), {exact[id].corners_px.begin(), exact[id].corners_px.end()}, 0.0);
       geom::Vec2 d{};
       for (std::size_t k = 0; k < 4; ++k) d = d + (*seen_mm[k] - *exact_mm[k]) / 4.0;
       noise2 += geom::length_squared(d) / 2 / static_cast<double>(markers.size());
@@ -186,7 +194,8 @@ TEST(TableMonitor, MarkersNoisierThanTheDriftFloorDoNotDrift) {
   }
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(events[0].kind, Kind::acquired);
-  const double claimed = std::sqrt(claimed2 / static_cast<double>(claims)), noise = std::sqrt(noise2 / static_cast<double>(claims));
+  const double claimed = std::sqrt(claimed2 / static_cast<double>(claims)),
+               noise = std::sqrt(noise2 / static_cast<double>(claims));
   // What is left is the reference's own error (the pose's share: the few frames it came from, one
   // draw for the whole session), which the pose's uncertainty carries already: less than a frame's
   // noise.

@@ -17,10 +17,10 @@ namespace diskref::testing {
 // camera_from_table for a camera at `centre_mm` (table frame) looking at `target_mm`, with the
 // image's "up" towards the table's +y as far as possible.
 inline std::pair<cv::Matx33d, cv::Vec3d> look_at(cv::Vec3d centre_mm, cv::Vec3d target_mm) {
-  cv::Vec3d forward = cv::normalize(target_mm - centre_mm);  // camera z
-  cv::Vec3d down_hint(0, -1, 0);                             // image y goes down, towards table -y
-  cv::Vec3d right = cv::normalize(down_hint.cross(forward)); // camera x = y cross z
-  cv::Vec3d down = forward.cross(right);                     // camera y = z cross x
+  cv::Vec3d forward = cv::normalize(target_mm - centre_mm);   // camera z
+  cv::Vec3d down_hint(0, -1, 0);                              // image y goes down, towards table -y
+  cv::Vec3d right = cv::normalize(down_hint.cross(forward));  // camera x = y cross z
+  cv::Vec3d down = forward.cross(right);                      // camera y = z cross x
   cv::Matx33d r(right[0], right[1], right[2], down[0], down[1], down[2], forward[0], forward[1], forward[2]);
   return {r, -(r * centre_mm)};
 }
@@ -73,8 +73,8 @@ inline TableScene overhead_scene(bool distorted) {
 
 // The largest distance (mm) between grid points over the play area at `height_mm` and where the
 // estimated pose maps their true image positions.
-inline double max_play_area_error_mm(const TableScene& scene, const calib::CameraPose& estimate, const model::TableSpec& table,
-                                     double height_mm, double step_mm = 15.24) {
+inline double max_play_area_error_mm(const TableScene& scene, const calib::CameraPose& estimate,
+                                     const model::TableSpec& table, double height_mm, double step_mm = 15.24) {
   double worst = 0;
   for (double x = 0; x <= table.play_area_mm.x + 1e-9; x += step_mm)
     for (double y = 0; y <= table.play_area_mm.y + 1e-9; y += step_mm) {

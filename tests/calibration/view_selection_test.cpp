@@ -20,7 +20,8 @@ cv::Mat sharp_chessboard(cv::Point2d top_left = {80, 60}) {
   for (int r = 0; r < 7; ++r)
     for (int c = 0; c < 10; ++c)
       if ((r + c) % 2 == 0) {
-        cv::Point p0(static_cast<int>((top_left.x + c * 40) * kScale), static_cast<int>((top_left.y + r * 40) * kScale));
+        cv::Point p0(static_cast<int>((top_left.x + c * 40) * kScale),
+                     static_cast<int>((top_left.y + r * 40) * kScale));
         cv::rectangle(big, cv::Rect(p0, cv::Size(40 * kScale, 40 * kScale)), cv::Scalar(30), cv::FILLED);
       }
   cv::Mat out;
@@ -105,8 +106,9 @@ TEST(SelectViews, DropsMovingAndDuplicateViewsAndSaysWhyButKeepsSoftOnes) {
   BoardView c = view_of(sharp_chessboard({20, 20}));
   BoardView a_again = view_of(sharp_chessboard({82, 61}));  // 2.2 px from a: a duplicate at 640x480
   std::vector<ViewCandidate> candidates{
-      candidate(a, "a", 1.2, 0.1),        candidate(b, "b", 1.3, 0.2),
-      candidate(c, "c", 4.5, 0.1),        // soft: kept (its corners are judged by the calibration)
+      candidate(a, "a", 1.2, 0.1),
+      candidate(b, "b", 1.3, 0.2),
+      candidate(c, "c", 4.5, 0.1),         // soft: kept (its corners are judged by the calibration)
       candidate(c, "c-moving", 1.2, 2.5),  // moving
       candidate(a_again, "a-again", 1.4, 0.0),
   };
@@ -130,7 +132,8 @@ TEST(SelectViews, BlurAloneDropsNoViewButTheSharperTwinIsKept) {
   for (int i = 0; i < 8; ++i) {
     BoardView v = a;
     for (auto& p : v.image_points) p.x += static_cast<float>(30 * i);
-    candidates.push_back(candidate(v, std::string("v").append(std::to_string(i)), i == 5 ? 7.0 : 3.5 + 0.05 * i, std::nullopt));
+    candidates.push_back(
+        candidate(v, std::string("v").append(std::to_string(i)), i == 5 ? 7.0 : 3.5 + 0.05 * i, std::nullopt));
   }
   candidates.push_back(candidate(candidates[5].view, "v5-sharper", 3.0, std::nullopt));
   ViewSelection s = select_views(candidates, {640, 480});

@@ -18,7 +18,8 @@ DiskRegistry sample_registry() {
   ship.tags = {{10, Face::up, 24, 0}, {11, Face::down, 24, 0}};
   disks.push_back(ship);
   for (int i = 0; i < 2; ++i) {
-    DiskSpec torpedo{"torpedo-" + std::to_string(i + 1), DiskKind::torpedo, 2.0, geom::Circle{25.4}, {}, std::nullopt, std::nullopt};
+    DiskSpec torpedo{
+        "torpedo-" + std::to_string(i + 1), DiskKind::torpedo, 2.0, geom::Circle{25.4}, {}, std::nullopt, std::nullopt};
     torpedo.tags = {{40 + i, Face::up, 9.5, 0}, {44 + i, Face::down, 9.5, 0}};
     disks.push_back(torpedo);
   }
@@ -139,7 +140,8 @@ TEST(CameraPlan, ATagThatCanGrowIsToldItsSizeAndAMarkerItsCard) {
   EXPECT_NE(problems[0].problem.find("moon (tag 70): 8 mm tag reads at"), std::string::npos) << problems[0].problem;
   EXPECT_NE(problems[0].fix.find("print the tag at least"), std::string::npos) << problems[0].fix;
   EXPECT_NE(problems[0].fix.find("its disk takes up to 42.4 mm"), std::string::npos) << problems[0].fix;
-  EXPECT_NE(problems[1].problem.find("corner marker 0, corner marker 1, corner marker 2 and corner marker 3 (tags 0 to 3): 10 mm tags"),
+  EXPECT_NE(problems[1].problem.find(
+                "corner marker 0, corner marker 1, corner marker 2 and corner marker 3 (tags 0 to 3): 10 mm tags"),
             std::string::npos)
       << problems[1].problem;
   EXPECT_NE(problems[1].fix.find("print the marker at least"), std::string::npos) << problems[1].fix;

@@ -107,21 +107,26 @@ TEST(DiskRegistry, TagMustFitOnItsDisk) {
   // ...and says how large a tag may be: 25.4 / (1.8 sqrt 2) = 9.98 mm on a 25.4 mm torpedo.
   EXPECT_THAT(registry_error_of(replaced(kDisksSpecExample, "\"size_mm\": 9.5", "\"size_mm\": 20")),
               HasSubstr("the largest that fits is 9.9 mm"));
-  EXPECT_NEAR(largest_fitting_tag_mm(geom::Circle{25.4}, TagSpec{10, Face::up, 1, 0}), 25.4 / (1.8 * std::sqrt(2.0)), 0.01);
+  EXPECT_NEAR(largest_fitting_tag_mm(geom::Circle{25.4}, TagSpec{10, Face::up, 1, 0}), 25.4 / (1.8 * std::sqrt(2.0)),
+              0.01);
 }
 
 TEST(DiskRegistry, ColourExtension) {
-  DiskRegistry r = parse(replaced(kDisksSpecExample, "\"kind\": \"torpedo\",", "\"kind\": \"torpedo\", \"color\": \"#ff8800\","));
+  DiskRegistry r =
+      parse(replaced(kDisksSpecExample, "\"kind\": \"torpedo\",", "\"kind\": \"torpedo\", \"color\": \"#ff8800\","));
   EXPECT_EQ(r.find("torpedo-1")->color_rgb, 0xff8800u);
-  EXPECT_THAT(registry_error_of(replaced(kDisksSpecExample, "\"kind\": \"torpedo\",", "\"kind\": \"torpedo\", \"color\": \"red\",")),
+  EXPECT_THAT(registry_error_of(
+                  replaced(kDisksSpecExample, "\"kind\": \"torpedo\",", "\"kind\": \"torpedo\", \"color\": \"red\",")),
               HasSubstr("disks[1].color: must be a colour written \"#rrggbb\""));
   // sscanf("%6x") would have read 0x12345 and stopped at the g.
-  EXPECT_THAT(registry_error_of(replaced(kDisksSpecExample, "\"kind\": \"torpedo\",", "\"kind\": \"torpedo\", \"color\": \"#12345g\",")),
+  EXPECT_THAT(registry_error_of(replaced(kDisksSpecExample, "\"kind\": \"torpedo\",",
+                                         "\"kind\": \"torpedo\", \"color\": \"#12345g\",")),
               HasSubstr("six hexadecimal digits (got \"#12345g\")"));
-  EXPECT_EQ(parse(replaced(kDisksSpecExample, "\"kind\": \"torpedo\",", "\"kind\": \"torpedo\", \"color\": \"#A0b1C2\","))
-                .find("torpedo-1")
-                ->color_rgb,
-            0xa0b1c2u);
+  EXPECT_EQ(
+      parse(replaced(kDisksSpecExample, "\"kind\": \"torpedo\",", "\"kind\": \"torpedo\", \"color\": \"#A0b1C2\","))
+          .find("torpedo-1")
+          ->color_rgb,
+      0xa0b1c2u);
 }
 
 TEST(DiskRegistry, RefusesImpossibleSizes) {
@@ -130,10 +135,10 @@ TEST(DiskRegistry, RefusesImpossibleSizes) {
               HasSubstr("disks[0].thickness_mm: must be between 0 and 200 mm, what a disk's thickness"));
   EXPECT_THAT(registry_error_of(replaced(kDisksSpecExample, "\"diameter_mm\": 25.4", "\"diameter_mm\": 1e307")),
               HasSubstr("disks[1].shape.diameter_mm: must be between 0.1 and 5000 mm"));
-  EXPECT_THAT(registry_error_of(replaced(kDisksSpecExample, "\"size_mm\": 9.5, \"heading_offset_deg\": 0", "\"size_mm\": 9.5, \"heading_offset_deg\": 1e300")),
+  EXPECT_THAT(registry_error_of(replaced(kDisksSpecExample, "\"size_mm\": 9.5, \"heading_offset_deg\": 0",
+                                         "\"size_mm\": 9.5, \"heading_offset_deg\": 1e300")),
               HasSubstr("disks[1].tags[0].heading_offset_deg: must be between -36000 and 36000 degrees"));
 }
-
 
 // Damage counters (diskref's addition to spec §4): each face's tag says what it shows.
 const char* kCounters = R"({
@@ -168,23 +173,29 @@ TEST(DiskRegistryCounters, ACounterThatCannotBeReadBothWaysIsRefusedWithItsPlace
               HasSubstr("disks[0].tags[0]: a counter's tag says what its face shows"));
   EXPECT_THAT(registry_error_of(replaced(kCounters, "\"shows\": \"hit\"", "\"shows\": \"miss\"")),
               HasSubstr("disks[0].tags[0].shows: \"miss\" is not one of"));
-  EXPECT_THAT(registry_error_of(replaced(kCounters, ", \"crit\": \"bridge\"", "")),
-              HasSubstr("disks[0].tags[1]"));
+  EXPECT_THAT(registry_error_of(replaced(kCounters, ", \"crit\": \"bridge\"", "")), HasSubstr("disks[0].tags[1]"));
   EXPECT_THAT(registry_error_of(replaced(kCounters, "\"shows\": \"hit\"", "\"shows\": \"hit\", \"crit\": \"bridge\"")),
               HasSubstr("disks[0].tags[0].crit: only a face that shows \"critical\" names a critical type"));
   // One face only: the camera could not read the other way up.
-  EXPECT_THAT(registry_error_of(replaced(kCounters, R"(,
-              {"id": 101, "face": "down", "size_mm": 14.5, "shows": "critical", "crit": "bridge"})", "")),
-              HasSubstr("disks[0].tags: counter \"counter-bridge\" has 1 tag(s): a counter needs a tag on each of its two faces"));
-  EXPECT_THAT(registry_error_of(replaced(kCounters, "\"shows\": \"critical\", \"crit\": \"bridge\"", "\"shows\": \"hit\"")),
-              HasSubstr("disks[0].tags[1]: counter \"counter-bridge\": both faces show HIT!"));
-  EXPECT_THAT(registry_error_of(replaced(kCounters, "\"shows\": \"hit\"", "\"shows\": \"critical\", \"crit\": \"helm\"")),
-              HasSubstr("at most one critical face"));
+  EXPECT_THAT(
+      registry_error_of(replaced(kCounters, R"(,
+              {"id": 101, "face": "down", "size_mm": 14.5, "shows": "critical", "crit": "bridge"})",
+                                 "")),
+      HasSubstr(
+          "disks[0].tags: counter \"counter-bridge\" has 1 tag(s): a counter needs a tag on each of its two faces"));
+  EXPECT_THAT(
+      registry_error_of(replaced(kCounters, "\"shows\": \"critical\", \"crit\": \"bridge\"", "\"shows\": \"hit\"")),
+      HasSubstr("disks[0].tags[1]: counter \"counter-bridge\": both faces show HIT!"));
+  EXPECT_THAT(
+      registry_error_of(replaced(kCounters, "\"shows\": \"hit\"", "\"shows\": \"critical\", \"crit\": \"helm\"")),
+      HasSubstr("at most one critical face"));
   // Only counters say what a face shows.
-  EXPECT_THAT(registry_error_of(replaced(kDisksSpecExample, "\"size_mm\": 9.5,", "\"size_mm\": 9.5, \"shows\": \"hit\",")),
-              HasSubstr("disks[1].tags[0].shows: only a counter's faces say what they show (disk \"torpedo-1\" is a torpedo)"));
+  EXPECT_THAT(
+      registry_error_of(replaced(kDisksSpecExample, "\"size_mm\": 9.5,", "\"size_mm\": 9.5, \"shows\": \"hit\",")),
+      HasSubstr("disks[1].tags[0].shows: only a counter's faces say what they show (disk \"torpedo-1\" is a torpedo)"));
   // Its tag must fit it, as every disk's.
-  EXPECT_THAT(registry_error_of(replaced(kCounters, "\"id\": 100, \"face\": \"up\", \"size_mm\": 14.5", "\"id\": 100, \"face\": \"up\", \"size_mm\": 16")),
+  EXPECT_THAT(registry_error_of(replaced(kCounters, "\"id\": 100, \"face\": \"up\", \"size_mm\": 14.5",
+                                         "\"id\": 100, \"face\": \"up\", \"size_mm\": 16")),
               HasSubstr("the largest that fits is 14.9 mm"));
 }
 

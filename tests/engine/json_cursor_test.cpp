@@ -54,14 +54,18 @@ TEST(JsonCursor, RangeChecks) {
 TEST(JsonCursor, UnknownMembersAreNamed) {
   auto doc = nlohmann::json::parse(R"({"diamter_mm": 3})");
   JsonCursor root(doc, "f.json", "shape");
-  EXPECT_THAT(error_of([&] { root.allow_only({"type", "diameter_mm"}); }),
+  EXPECT_THAT(error_of([&] {
+                root.allow_only({"type", "diameter_mm"});
+              }),
               HasSubstr("shape: unknown member \"diamter_mm\" (allowed: type, diameter_mm)"));
 }
 
 TEST(JsonCursor, OneOfListsChoices) {
   auto doc = nlohmann::json::parse(R"({"kind": "starbase"})");
   JsonCursor root(doc, "f.json");
-  EXPECT_THAT(error_of([&] { root.at("kind").one_of({"ship", "torpedo"}); }),
+  EXPECT_THAT(error_of([&] {
+                root.at("kind").one_of({"ship", "torpedo"});
+              }),
               HasSubstr("kind: \"starbase\" is not one of: ship, torpedo"));
 }
 
@@ -76,7 +80,8 @@ TEST(JsonCursor, NullCountsAsAbsentAndDefaultsApply) {
 TEST(JsonFiles, MissingFileAndSyntaxErrorsNameTheFile) {
   EXPECT_THAT(error_of([] { read_json_file("/nonexistent/table.json"); }),
               HasSubstr("/nonexistent/table.json: cannot be opened"));
-  auto path = std::filesystem::temp_directory_path() / ("diskref_json_cursor_bad." + std::to_string(::getpid()) + ".json");
+  auto path =
+      std::filesystem::temp_directory_path() / ("diskref_json_cursor_bad." + std::to_string(::getpid()) + ".json");
   std::ofstream(path) << "{\n  \"a\": 1,\n  \"b\": ]\n}";
   std::string message = error_of([&] { read_json_file(path); });
   EXPECT_THAT(message, HasSubstr(path.string() + ": is not valid JSON"));
@@ -85,7 +90,8 @@ TEST(JsonFiles, MissingFileAndSyntaxErrorsNameTheFile) {
 }
 
 TEST(JsonFiles, NumbersNoDoubleHoldsAreInputErrors) {
-  EXPECT_THAT(error_of([] { parse_json_text(R"({"x": 1e999})", "big.json"); }), HasSubstr("big.json: is not usable JSON"));
+  EXPECT_THAT(error_of([] { parse_json_text(R"({"x": 1e999})", "big.json"); }),
+              HasSubstr("big.json: is not usable JSON"));
 }
 
 }  // namespace

@@ -28,7 +28,8 @@ std::string error_of(const std::string& text) {
 
 TEST(JsonText, MemberGivenTwiceIsRefusedWithItsPlace) {
   const std::string text = "{\"disks\": [{\"tags\": [{\"id\": 1,\n  \"size_mm\": 24,\n  \"size_mm\": 30}]}]}";
-  EXPECT_THAT(error_of(text), HasSubstr("disks.json: disks[0].tags[0]: line 3, column 3: member \"size_mm\" given twice"));
+  EXPECT_THAT(error_of(text),
+              HasSubstr("disks.json: disks[0].tags[0]: line 3, column 3: member \"size_mm\" given twice"));
 }
 
 TEST(JsonText, SameNameInDifferentObjectsIsFine) {

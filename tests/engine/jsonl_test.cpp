@@ -27,7 +27,8 @@ fs::path write(const std::string& name, const std::string& text) {
 
 std::vector<long long> values(const fs::path& file, std::vector<std::string>* cut = nullptr) {
   std::vector<long long> out;
-  read_jsonl(file, [&](const JsonCursor& c) { out.push_back(c.at("v").integer()); }, cut);
+  read_jsonl(
+      file, [&](const JsonCursor& c) { out.push_back(c.at("v").integer()); }, cut);
   return out;
 }
 
@@ -84,7 +85,8 @@ TEST(Jsonl, ARecordingLookedAtAfterwardsSkipsBadLinesAndSaysWhich) {
   fs::path f = write("damaged.jsonl", "{\"v\": 1}\ngarbage here\n{\"v\": \"two\"}\n{\"v\": 4}\n{\"v\": 5}");
   std::vector<long long> out;
   std::vector<std::string> skipped;
-  read_jsonl_skipping_bad_lines(f, [&](const JsonCursor& c) { out.push_back(c.at("v").integer()); }, skipped);
+  read_jsonl_skipping_bad_lines(
+      f, [&](const JsonCursor& c) { out.push_back(c.at("v").integer()); }, skipped);
   EXPECT_EQ(out, (std::vector<long long>{1, 4, 5})) << "a complete last line is kept";
   ASSERT_EQ(skipped.size(), 2u);
   EXPECT_THAT(skipped[0], HasSubstr("damaged.jsonl: line 2"));
@@ -93,7 +95,8 @@ TEST(Jsonl, ARecordingLookedAtAfterwardsSkipsBadLinesAndSaysWhich) {
   skipped.clear();
   out.clear();
   f = write("cut.jsonl", "{\"v\": 1}\n{\"v\"");
-  read_jsonl_skipping_bad_lines(f, [&](const JsonCursor& c) { out.push_back(c.at("v").integer()); }, skipped);
+  read_jsonl_skipping_bad_lines(
+      f, [&](const JsonCursor& c) { out.push_back(c.at("v").integer()); }, skipped);
   EXPECT_EQ(out, (std::vector<long long>{1}));
   ASSERT_EQ(skipped.size(), 1u);
   EXPECT_THAT(skipped[0], HasSubstr("cut short"));

@@ -105,8 +105,8 @@ TEST(SceneCheck, TorpedoContactsAndTemplatesInMoves) {
 TEST(SceneCheck, PlacedTemplateQuestion) {
   // The template from y = 219.55 to 308.45 along x = 100: 9.05 mm into enterprise's flat
   // (y <= 228.6) and 10.2 mm into tderet (y >= 298.25).
-  auto a = answers_for(R"({"id": "t", "template_check": {"template": "range", "from": "enterprise", "to": "tderet"}})")
-               ["answers"][0];
+  auto a = answers_for(
+      R"({"id": "t", "template_check": {"template": "range", "from": "enterprise", "to": "tderet"}})")["answers"][0];
   EXPECT_EQ(a["overlaps_both"], true);
   EXPECT_EQ(a["separation_from_mm"], -9.05);
   EXPECT_EQ(a["separation_to_mm"], -10.2);
@@ -131,22 +131,43 @@ const std::string kShipB =
 TEST(SceneCheck, RefusesBadScenesNamingPathAndProblem) {
   const BadScene cases[] = {
       // JSON has no NaN: a NaN in the file is a JSON syntax error, reported with line and column.
-      {"NaN", scene_with(R"({"name": "a", "kind": "ship", "shape": {"type": "circle", "diameter_mm": 60}, "x": NaN, "y": 0, "heading": 0})", ""),
+      {"NaN",
+       scene_with(
+           R"({"name": "a", "kind": "ship", "shape": {"type": "circle", "diameter_mm": 60}, "x": NaN, "y": 0, "heading": 0})",
+           ""),
        "", "not valid JSON"},
-      {"string for a number", scene_with(R"({"name": "a", "kind": "ship", "shape": {"type": "circle", "diameter_mm": "60"}, "x": 0, "y": 0, "heading": 0})", ""),
+      {"string for a number",
+       scene_with(
+           R"({"name": "a", "kind": "ship", "shape": {"type": "circle", "diameter_mm": "60"}, "x": 0, "y": 0, "heading": 0})",
+           ""),
        "disks[0].shape.diameter_mm", "number"},
-      {"negative size", scene_with(R"({"name": "a", "kind": "ship", "shape": {"type": "circle", "diameter_mm": -60}, "x": 0, "y": 0, "heading": 0})", ""),
+      {"negative size",
+       scene_with(
+           R"({"name": "a", "kind": "ship", "shape": {"type": "circle", "diameter_mm": -60}, "x": 0, "y": 0, "heading": 0})",
+           ""),
        "disks[0].shape.diameter_mm", "between 0.1 and 5000 mm"},
-      {"flat to flat too big", scene_with(R"({"name": "a", "kind": "ship", "shape": {"type": "flatted_circle", "diameter_mm": 60, "flat_to_flat_mm": 61}, "x": 0, "y": 0, "heading": 0})", ""),
+      {"flat to flat too big",
+       scene_with(
+           R"({"name": "a", "kind": "ship", "shape": {"type": "flatted_circle", "diameter_mm": 60, "flat_to_flat_mm": 61}, "x": 0, "y": 0, "heading": 0})",
+           ""),
        "disks[0].shape.flat_to_flat_mm", "larger than diameter_mm"},
-      {"unknown shape", scene_with(R"({"name": "a", "kind": "ship", "shape": {"type": "hexagon"}, "x": 0, "y": 0, "heading": 0})", ""),
+      {"unknown shape",
+       scene_with(R"({"name": "a", "kind": "ship", "shape": {"type": "hexagon"}, "x": 0, "y": 0, "heading": 0})", ""),
        "disks[0].shape.type", "hexagon"},
-      {"unknown kind", scene_with(R"({"name": "a", "kind": "starbase", "shape": {"type": "circle", "diameter_mm": 60}, "x": 0, "y": 0, "heading": 0})", ""),
+      {"unknown kind",
+       scene_with(
+           R"({"name": "a", "kind": "starbase", "shape": {"type": "circle", "diameter_mm": 60}, "x": 0, "y": 0, "heading": 0})",
+           ""),
        "disks[0].kind", "starbase"},
       {"duplicate name", scene_with(kShip + "," + kShip, ""), "disks[1].name", "duplicate disk name \"a\""},
-      {"unknown disk member", scene_with(R"({"name": "a", "kind": "ship", "colour": "red", "shape": {"type": "circle", "diameter_mm": 60}, "x": 0, "y": 0, "heading": 0})", ""),
+      {"unknown disk member",
+       scene_with(
+           R"({"name": "a", "kind": "ship", "colour": "red", "shape": {"type": "circle", "diameter_mm": 60}, "x": 0, "y": 0, "heading": 0})",
+           ""),
        "disks[0]", "unknown member \"colour\""},
-      {"missing heading", scene_with(R"({"name": "a", "kind": "ship", "shape": {"type": "circle", "diameter_mm": 60}, "x": 0, "y": 0})", ""),
+      {"missing heading",
+       scene_with(R"({"name": "a", "kind": "ship", "shape": {"type": "circle", "diameter_mm": 60}, "x": 0, "y": 0})",
+                  ""),
        "disks[0]", "heading"},
       {"unknown disk name", scene_with(kShip + "," + kShipB, R"({"id": "q", "overlap": {"a": "a", "b": "c"}})"),
        "questions[0].overlap.b", "unknown disk \"c\""},
@@ -158,19 +179,30 @@ TEST(SceneCheck, RefusesBadScenesNamingPathAndProblem) {
        "questions[0].move.flips", "integer"},
       {"unknown question type", scene_with(kShip, R"({"id": "q", "distance": {"a": "a", "b": "a"}})"),
        "questions[0].distance", "unknown question type \"distance\""},
-      {"two question types", scene_with(kShip + "," + kShipB, R"({"id": "q", "overlap": {"a": "a", "b": "b"}, "move": {"disk": "a", "flips": 1}})"),
+      {"two question types",
+       scene_with(kShip + "," + kShipB,
+                  R"({"id": "q", "overlap": {"a": "a", "b": "b"}, "move": {"disk": "a", "flips": 1}})"),
        "questions[0].overlap", "both"},
       {"no question type", scene_with(kShip, R"({"id": "q"})"), "questions[0]", "needs one of"},
       {"missing id", scene_with(kShip, R"({"move": {"disk": "a", "flips": 1}})"), "questions[0]", "id"},
-      {"duplicate id", scene_with(kShip, R"({"id": "q", "move": {"disk": "a", "flips": 1}}, {"id": "q", "move": {"disk": "a", "flips": 2}})"),
+      {"duplicate id",
+       scene_with(kShip,
+                  R"({"id": "q", "move": {"disk": "a", "flips": 1}}, {"id": "q", "move": {"disk": "a", "flips": 2}})"),
        "questions[1].id", "duplicate question id"},
-      {"misspelt template member", scene_with(kShip + "," + kShipB, R"({"id": "q", "range": {"from": "a", "to": "b", "template": {"length_mm": 88.9, "widht_mm": 25.4}}})"),
+      {"misspelt template member",
+       scene_with(
+           kShip + "," + kShipB,
+           R"({"id": "q", "range": {"from": "a", "to": "b", "template": {"length_mm": 88.9, "widht_mm": 25.4}}})"),
        "questions[0].range.template", "unknown member \"widht_mm\""},
-      {"zero template width", scene_with(kShip + "," + kShipB, R"({"id": "q", "range": {"from": "a", "to": "b", "template": {"length_mm": 88.9, "width_mm": 0}}})"),
+      {"zero template width",
+       scene_with(kShip + "," + kShipB,
+                  R"({"id": "q", "range": {"from": "a", "to": "b", "template": {"length_mm": 88.9, "width_mm": 0}}})"),
        "questions[0].range.template.width_mm", "between 0.1 and 5000 mm"},
-      {"template check on a ship", scene_with(kShip + "," + kShipB, R"({"id": "q", "template_check": {"template": "a", "from": "a", "to": "b"}})"),
+      {"template check on a ship",
+       scene_with(kShip + "," + kShipB, R"({"id": "q", "template_check": {"template": "a", "from": "a", "to": "b"}})"),
        "questions[0].template_check.template", "kind \"template\""},
-      {"bad play area", R"({"play_area_mm": [914.4, -1], "disks": [], "questions": []})", "play_area_mm[1]", "between 10 and 20000 mm"},
+      {"bad play area", R"({"play_area_mm": [914.4, -1], "disks": [], "questions": []})", "play_area_mm[1]",
+       "between 10 and 20000 mm"},
       {"unknown top-level member", R"({"disks": [], "questions": [], "extra": 1})", "", "unknown member \"extra\""},
   };
   for (const BadScene& c : cases) {

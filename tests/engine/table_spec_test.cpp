@@ -58,7 +58,8 @@ TEST(TableSpec, CornerOrderFollowsApriltag) {
 TEST(TableSpec, RefusesBadFiles) {
   EXPECT_THAT(error_of(R"({"play_area_mm": [914.4], "corner_markers": []})"),
               HasSubstr("table.json: play_area_mm: must be an array of 2 numbers"));
-  EXPECT_THAT(error_of(R"({"play_area_mm": [914.4, -1], "corner_markers": []})"), HasSubstr("play_area_mm[1]: must be between 10 and 20000 mm, what a play area's side"));
+  EXPECT_THAT(error_of(R"({"play_area_mm": [914.4, -1], "corner_markers": []})"),
+              HasSubstr("play_area_mm[1]: must be between 10 and 20000 mm, what a play area's side"));
   std::string dup = kSpecExample;
   dup.replace(dup.find("\"id\": 3"), 7, "\"id\": 2");
   EXPECT_THAT(error_of(dup), HasSubstr("corner_markers[3].id: corner marker id 2 listed twice"));

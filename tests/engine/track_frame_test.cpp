@@ -93,7 +93,8 @@ TEST(TrackFrame, AForeignPartsOutlineAndTheDisksItLiesAgainstAndCouldLieUnderRou
   // under (the safe side).
   nlohmann::json older = j;
   older.erase("foreign_under");
-  EXPECT_EQ(parse_track_frame(io::JsonCursor(older, "t.jsonl")).foreign[1].under, (std::vector<std::string>{"counter-3", "counter-4"}));
+  EXPECT_EQ(parse_track_frame(io::JsonCursor(older, "t.jsonl")).foreign[1].under,
+            (std::vector<std::string>{"counter-3", "counter-4"}));
   // A part lies under only what it lies against.
   nlohmann::json stray = j;
   stray["foreign_under"][1] = {"counter-5"};
@@ -101,7 +102,8 @@ TEST(TrackFrame, AForeignPartsOutlineAndTheDisksItLiesAgainstAndCouldLieUnderRou
     parse_track_frame(io::JsonCursor(stray, "t.jsonl"));
     ADD_FAILURE() << "accepted";
   } catch (const io::InputError& e) {
-    EXPECT_THAT(e.what(), ::testing::HasSubstr("foreign_under[1][0]: names a disk that foreign_against does not")) << e.what();
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("foreign_under[1][0]: names a disk that foreign_against does not"))
+        << e.what();
   }
   // No outline anywhere: no key is written.
   f.foreign.pop_back();
@@ -141,7 +143,8 @@ TEST(TrackFrame, ADiskSeenTiltedAndThePartsHoldingItRoundTripAndAreChecked) {
   f.foreign.push_back(part);
   const nlohmann::json j = to_json(f);
   EXPECT_EQ(j["disks"][0]["tilted"],
-            nlohmann::json::parse(R"({"x": 253.46, "y": 781.99, "z": 18.73, "tilt_deg": 84.3, "face": "down", "since": 11.2})"));
+            nlohmann::json::parse(
+                R"({"x": 253.46, "y": 781.99, "z": 18.73, "tilt_deg": 84.3, "face": "down", "since": 11.2})"));
   EXPECT_FALSE(j["disks"][0].contains("x")) << "lost: no flat place";
   EXPECT_EQ(j["foreign_tilted"], nlohmann::json::parse(R"([["counter-12"]])"));
   const TrackFrame back = parse_track_frame(io::JsonCursor(j, "t.jsonl"));
@@ -168,7 +171,8 @@ TEST(TrackFrame, ADiskSeenTiltedAndThePartsHoldingItRoundTripAndAreChecked) {
     parse_track_frame(io::JsonCursor(stray, "t.jsonl"));
     ADD_FAILURE() << "accepted";
   } catch (const io::InputError& e) {
-    EXPECT_THAT(e.what(), ::testing::HasSubstr("foreign_tilted[0][0]: names no disk of this frame seen tilted")) << e.what();
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("foreign_tilted[0][0]: names no disk of this frame seen tilted"))
+        << e.what();
   }
 }
 
@@ -216,7 +220,8 @@ TEST(TrackFrame, ExactPrecisionKeepsEveryBitThroughText) {
   d.sigma_mm = 0.0123456789;
   d.age_s = 2.0 / 7.0;
   f.disks.push_back(d);
-  f.landings.push_back({"enterprise", 1.0 / 7.0, 2.0 / 9.0, 359.9999999, Face::down, 0.033333333, 1.0 / 11.0, std::nullopt});
+  f.landings.push_back(
+      {"enterprise", 1.0 / 7.0, 2.0 / 9.0, 359.9999999, Face::down, 0.033333333, 1.0 / 11.0, std::nullopt});
   const std::string line = to_jsonl_line(f, Precision::exact);
   const TrackFrame back = parse_track_frame(io::JsonCursor(nlohmann::json::parse(line), "test"));
   ASSERT_EQ(back.disks.size(), 1u);
@@ -244,7 +249,8 @@ TEST(TrackFrame, TheTruthsLandingsSayWhetherTheirTagWasSeen) {
 }
 
 TEST(TrackFrame, JsonlRoundTripAndLineNumbersInErrors) {
-  auto path = std::filesystem::temp_directory_path() / ("diskref_track_frame_test." + std::to_string(::getpid()) + ".jsonl");
+  auto path =
+      std::filesystem::temp_directory_path() / ("diskref_track_frame_test." + std::to_string(::getpid()) + ".jsonl");
   TrackFrame f;
   f.frame = 3;
   f.t = 0.1;
@@ -290,15 +296,19 @@ std::string frame_error_of(const std::string& line) {
 }
 
 TEST(TrackFrame, RefusesNumbersNoTrackerGives) {
-  const std::string disk = R"("name": "a", "kind": "ship", "state": "visible", "face": "up", "x": 1, "y": 2, "heading": 3)";
+  const std::string disk =
+      R"("name": "a", "kind": "ship", "state": "visible", "face": "up", "x": 1, "y": 2, "heading": 3)";
   EXPECT_EQ(frame_error_of(R"({"frame": 1, "t": 0.1, "disks": [{)" + disk + "}]}"), "(no error)");
   EXPECT_THAT(frame_error_of(R"({"frame": 1, "t": 0.1, "disks": [{)" + disk + R"(, "sigma_mm": -1}]})"),
               ::testing::HasSubstr("disks[0].sigma_mm: must be between 0 and 1000 mm"));
-  EXPECT_THAT(frame_error_of(R"({"frame": 1, "t": 1e300, "disks": []})"), ::testing::HasSubstr("t: must be between 0 and 1e+07 s"));
-  EXPECT_THAT(frame_error_of(R"({"frame": -1, "t": 0, "disks": []})"), ::testing::HasSubstr("frame: must be a frame number"));
-  EXPECT_THAT(frame_error_of(R"({"frame": 1, "t": 0, "disks": [{"name": "a", "kind": "ship", "state": "visible", "face": "up",
+  EXPECT_THAT(frame_error_of(R"({"frame": 1, "t": 1e300, "disks": []})"),
+              ::testing::HasSubstr("t: must be between 0 and 1e+07 s"));
+  EXPECT_THAT(frame_error_of(R"({"frame": -1, "t": 0, "disks": []})"),
+              ::testing::HasSubstr("frame: must be a frame number"));
+  EXPECT_THAT(
+      frame_error_of(R"({"frame": 1, "t": 0, "disks": [{"name": "a", "kind": "ship", "state": "visible", "face": "up",
                 "x": 1e307, "y": 2, "heading": 3}]})"),
-              ::testing::HasSubstr("disks[0].x: must be between -100000 and 100000 mm"));
+      ::testing::HasSubstr("disks[0].x: must be between -100000 and 100000 mm"));
 }
 
 TEST(TrackFrame, LongGapsAreShortenedAndSaid) {

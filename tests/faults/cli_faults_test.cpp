@@ -27,8 +27,8 @@ namespace diskref {
 namespace {
 
 namespace fs = std::filesystem;
-using ::testing::HasSubstr;
 using testing::CommandRun;
+using ::testing::HasSubstr;
 
 const std::string kSource = DISKREF_SOURCE_DIR;
 const std::string kDiskref = std::string(DISKREF_BINARY_DIR) + "/diskref";
@@ -64,7 +64,8 @@ TEST_F(CliFaults, AVerdictThatCannotBeWrittenIsAFailure) {
   const std::string scene = kSource + "/data/scenes/spec-example.json";
   CommandRun full = shell("check " + scene, "> /dev/full");
   EXPECT_EQ(full.status, 1);
-  EXPECT_THAT(full.err, HasSubstr("diskref check: error: standard output could not be written: No space left on device"));
+  EXPECT_THAT(full.err,
+              HasSubstr("diskref check: error: standard output could not be written: No space left on device"));
   CommandRun closed = shell("check " + scene, ">&-");
   EXPECT_EQ(closed.status, 1);
   EXPECT_THAT(closed.err, HasSubstr("standard output could not be written"));
@@ -92,7 +93,8 @@ TEST_F(CliFaults, OutputsThatAreNotFilesAreRefusedBeforeAnyWork) {
   EXPECT_EQ(dev.status, 2);
   EXPECT_THAT(dev.err, HasSubstr("/dev/null: exists and is not a regular file"));
   fs::create_directories(path("sheet.pdf"));
-  CommandRun dir = run("tags --disks " + kDuel + "/disks.json --table " + kDuel + "/table.json --out " + path("sheet.pdf"));
+  CommandRun dir =
+      run("tags --disks " + kDuel + "/disks.json --table " + kDuel + "/table.json --out " + path("sheet.pdf"));
   EXPECT_EQ(dir.status, 2);
   EXPECT_THAT(dir.err, HasSubstr("is a directory"));
 }
@@ -105,7 +107,8 @@ TEST_F(CliFaults, BadOptionsAreBadInputWithTheRange) {
   CommandRun family = run(base + " --tag-family tag99h1");
   EXPECT_EQ(family.status, 2);
   EXPECT_THAT(family.err, HasSubstr("tag99h1"));
-  CommandRun board = run("calibrate --chessboard 100000x100000 --square-mm 25 " + kDuel + "/video.mp4 --out " + path("c.json"));
+  CommandRun board =
+      run("calibrate --chessboard 100000x100000 --square-mm 25 " + kDuel + "/video.mp4 --out " + path("c.json"));
   EXPECT_EQ(board.status, 2);
   EXPECT_THAT(board.err, HasSubstr("each 2..100"));
 }
@@ -173,7 +176,8 @@ TEST_F(CliFaults, AVideoCutShortEndsWithAWarningAndItsFramesKept) {
     EXPECT_EQ(r.status, 2) << r.err;
     EXPECT_THAT(r.err, HasSubstr("cut.mp4"));
   }
-  std::printf("[fault] video cut to half its bytes: exit %d, \"%s\"\n", r.status, line_with(r.err, "diskref track").c_str());
+  std::printf("[fault] video cut to half its bytes: exit %d, \"%s\"\n", r.status,
+              line_with(r.err, "diskref track").c_str());
 }
 
 TEST_F(CliFaults, AVideoCorruptMidStreamKeepsEveryFrameRead) {
@@ -262,7 +266,8 @@ TEST_F(CliFaults, ATrackerKilledAtRandomMomentsLeavesAReadableFile) {
     bool ended = false;
     const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(180);
     while (!ended && whole_lines_in(out) < kill_after) {
-      ASSERT_LT(std::chrono::steady_clock::now(), give_up) << "kill " << kill_no << ": not " << kill_after << " frames in 180 s";
+      ASSERT_LT(std::chrono::steady_clock::now(), give_up)
+          << "kill " << kill_no << ": not " << kill_after << " frames in 180 s";
       ended = ::waitpid(child, &status, WNOHANG) == child;
       if (!ended) writes.wait(std::chrono::milliseconds(200));
     }
@@ -278,8 +283,8 @@ TEST_F(CliFaults, ATrackerKilledAtRandomMomentsLeavesAReadableFile) {
       EXPECT_TRUE(text.empty() || text.back() == '\n') << "kill " << kill_no << ": a line cut short";
       EXPECT_EQ(model::load_track_jsonl(out).size(), lines);
     }
-    std::printf("[fault] diskref track kill -9 no. %d, after %lld frames (%s): %zu frames on disk, all read back\n", kill_no, kill_after,
-                WIFSIGNALED(status) ? "killed" : "had finished", lines);
+    std::printf("[fault] diskref track kill -9 no. %d, after %lld frames (%s): %zu frames on disk, all read back\n",
+                kill_no, kill_after, WIFSIGNALED(status) ? "killed" : "had finished", lines);
   }
 }
 

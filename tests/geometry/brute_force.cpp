@@ -7,7 +7,9 @@
 namespace diskref::geom::brute {
 namespace {
 
-double sign_dist_circle(double r, Vec2 p) { return length(p) - r; }
+double sign_dist_circle(double r, Vec2 p) {
+  return length(p) - r;
+}
 
 double sign_dist_rect(double h, double k, Vec2 p) {
   double qx = std::fabs(p.x) - h, qy = std::fabs(p.y) - k;
@@ -92,7 +94,7 @@ double support_value(const PlacedShape& placed, Vec2 dir) {
   } else if (auto f = std::get_if<FlattedCircle>(&placed.shape)) {
     double r = f->diameter_mm / 2, w = f->flat_to_flat_mm / 2;
     double k = std::sqrt(std::max(0.0, r * r - w * w));
-    local = w * std::fabs(u.x) + k * std::fabs(u.y);  // best of the four corners
+    local = w * std::fabs(u.x) + k * std::fabs(u.y);          // best of the four corners
     if (r * std::fabs(u.x) <= w) local = std::max(local, r);  // the arc point r u is on the shape
   } else {
     const auto& r = std::get<Rect>(placed.shape);

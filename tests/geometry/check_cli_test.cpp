@@ -32,8 +32,8 @@ std::string slurp(const std::filesystem::path& p) {
 CommandResult run_diskref(const std::string& args) {
   auto dir = std::filesystem::temp_directory_path() / ("diskref-check-test-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  std::string command = std::string(DISKREF_BINARY_DIR) + "/diskref " + args + " > '" +
-                        (dir / "out").string() + "' 2> '" + (dir / "err").string() + "'";
+  std::string command = std::string(DISKREF_BINARY_DIR) + "/diskref " + args + " > '" + (dir / "out").string() +
+                        "' 2> '" + (dir / "err").string() + "'";
   CommandResult r;
   int raw = std::system(command.c_str());
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
@@ -43,7 +43,9 @@ CommandResult run_diskref(const std::string& args) {
   return r;
 }
 
-CommandResult run_check(const std::string& scene) { return run_diskref("check '" + scene + "'"); }
+CommandResult run_check(const std::string& scene) {
+  return run_diskref("check '" + scene + "'");
+}
 
 TEST(CheckCommand, SpecExampleScene) {
   CommandResult r = run_check(std::string(DISKREF_SOURCE_DIR) + "/data/scenes/spec-example.json");

@@ -21,7 +21,9 @@ namespace {
 // rad on radii <= 80 mm); 1e-7 leaves room for rounding in both.
 constexpr int kConfigurations = 12000;
 
-const char* kind_name(int k) { return k == 0 ? "circle" : k == 1 ? "flatted" : "rect"; }
+const char* kind_name(int k) {
+  return k == 0 ? "circle" : k == 1 ? "flatted" : "rect";
+}
 
 // Random pairs: B's centre anywhere from concentric to well apart.
 struct Pair {

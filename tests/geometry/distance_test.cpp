@@ -38,8 +38,9 @@ TEST(SignedDistance, ConcentricAndIdenticalShapes) {
   // Identical rects: slide out along the width.
   EXPECT_NEAR(signed_distance(at(Rect{88.9, 25.4}, 1, 2, 30), at(Rect{88.9, 25.4}, 1, 2, 30)).distance, -25.4, kTol);
   // Identical flatted circles: slide out across the flats (flat_to_flat < diameter).
-  EXPECT_NEAR(signed_distance(at(FlattedCircle{63.5, 57.2}, 0, 0, 77), at(FlattedCircle{63.5, 57.2}, 0, 0, 77)).distance,
-              -57.2, kTol);
+  EXPECT_NEAR(
+      signed_distance(at(FlattedCircle{63.5, 57.2}, 0, 0, 77), at(FlattedCircle{63.5, 57.2}, 0, 0, 77)).distance, -57.2,
+      kTol);
 }
 
 TEST(SignedDistance, FlatFacingFlatAndCircle) {
@@ -69,7 +70,8 @@ TEST(SignedDistance, RectCornerToCircle) {
   EXPECT_NEAR(d.point_a.y, 5, kTol);
   // Rotated rect: same answer in the rotated frame.
   Pose p = Pose::from_degrees(7, -3, 40);
-  auto r = signed_distance(PlacedShape{Rect{20, 10}, p}, at(Circle{4}, to_table(p, {13, 9}).x, to_table(p, {13, 9}).y, 0));
+  auto r =
+      signed_distance(PlacedShape{Rect{20, 10}, p}, at(Circle{4}, to_table(p, {13, 9}).x, to_table(p, {13, 9}).y, 0));
   EXPECT_NEAR(r.distance, 3, kTol);
 }
 

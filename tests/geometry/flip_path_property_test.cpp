@@ -13,7 +13,6 @@
 namespace diskref::geom {
 namespace {
 
-
 TEST(FlipPathProperty, ContactsOverlapsAndPlayAreaAgreeWithBruteForce) {
   brute::ShapeSampler s(314);
   const int configurations = 10000;
@@ -29,8 +28,9 @@ TEST(FlipPathProperty, ContactsOverlapsAndPlayAreaAgreeWithBruteForce) {
     // The spec's rule, written out: landing k is k flip lengths along the travel direction.
     double heading = in.heading_deg ? *in.heading_deg : in.mover.pose.heading_deg();
     Vec2 dir{std::cos(deg_to_rad(heading)), std::sin(deg_to_rad(heading))};
-    double step = std::holds_alternative<Circle>(in.mover.shape) ? std::get<Circle>(in.mover.shape).diameter_mm
-                                                                 : std::get<FlattedCircle>(in.mover.shape).flat_to_flat_mm;
+    double step = std::holds_alternative<Circle>(in.mover.shape)
+                      ? std::get<Circle>(in.mover.shape).diameter_mm
+                      : std::get<FlattedCircle>(in.mover.shape).flat_to_flat_mm;
     auto landing_at = [&](int k) { return in.mover.pose.position + (k * step) * dir; };
 
     // Others: torpedoes and ships near random landings (or the start), a few built to touch one
@@ -40,7 +40,8 @@ TEST(FlipPathProperty, ContactsOverlapsAndPlayAreaAgreeWithBruteForce) {
       bool torpedo = s.uniform(0, 1) < 0.6;
       Shape shape = torpedo ? Shape{Circle{s.uniform(10, 30)}} : s.disk();
       int near = static_cast<int>(s.uniform(0, in.flips + 1));
-      PlacedShape placed{shape, s.pose_near(landing_at(near), bounding_radius(in.mover.shape) + bounding_radius(shape) + 5)};
+      PlacedShape placed{shape,
+                         s.pose_near(landing_at(near), bounding_radius(in.mover.shape) + bounding_radius(shape) + 5)};
       if (near > 0 && o % 3 == 0) {
         PlacedShape at_landing{in.mover.shape, Pose{landing_at(near), Rot::from_degrees(heading)}};
         DistanceOutput d = signed_distance(at_landing, placed);

@@ -16,14 +16,15 @@
 namespace diskref::geom {
 namespace {
 
-
 struct RangeCase {
   PlacedShape from, to;
   Rect templ;
   int multiplier = 1;
 };
 
-double reach_of(const RangeCase& c) { return std::hypot(c.multiplier * c.templ.length_mm, c.templ.width_mm); }
+double reach_of(const RangeCase& c) {
+  return std::hypot(c.multiplier * c.templ.length_mm, c.templ.width_mm);
+}
 
 // Two disks whose gap is spread around the template's reach (and sometimes overlapping).
 RangeCase random_case(brute::ShapeSampler& s) {

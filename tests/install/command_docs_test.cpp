@@ -21,7 +21,8 @@ using ::testing::MatchesRegex;
 // The subcommands `diskref --help` lists (CLI11's "Subcommands:" block).
 std::vector<std::string> listed_subcommands(const std::string& help) {
   std::vector<std::string> names;
-  std::istringstream in(help.substr(help.find("Subcommands:") == std::string::npos ? help.size() : help.find("Subcommands:")));
+  std::istringstream in(
+      help.substr(help.find("Subcommands:") == std::string::npos ? help.size() : help.find("Subcommands:")));
   std::string line;
   std::getline(in, line);
   while (std::getline(in, line) && line.rfind("  ", 0) == 0) {
@@ -82,7 +83,8 @@ TEST_F(CommandDocs, EverySubcommandAndOptionHasItsManPageAndMandocFindsNothingWr
     if (!sub.empty()) {
       EXPECT_THAT(testing::slurp(fs::path(path("man")) / "diskref.1"), HasSubstr("diskref\\-" + sub));
     }
-    const int lint = std::system(("mandoc -T lint -W warning '" + file.string() + "' > " + path("lint.txt") + " 2>&1").c_str());
+    const int lint =
+        std::system(("mandoc -T lint -W warning '" + file.string() + "' > " + path("lint.txt") + " 2>&1").c_str());
     EXPECT_EQ(lint, 0) << page << ":\n" << testing::slurp(path("lint.txt"));
   }
 }
@@ -100,8 +102,9 @@ TEST_F(CommandDocs, APageThatLostAnOptionIsCaught) {
 
 // What bash would offer after `diskref WORDS…` (the last word being completed).
 std::string complete(const std::string& script, const std::string& words, const std::string& dir) {
-  const std::string command = "cd '" + dir + "' && bash -c 'source \"" + script + "\"; COMP_WORDS=(" + words +
-                              "); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _diskref; printf \"%s\\n\" \"${COMPREPLY[@]}\"'";
+  const std::string command =
+      "cd '" + dir + "' && bash -c 'source \"" + script + "\"; COMP_WORDS=(" + words +
+      "); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _diskref; printf \"%s\\n\" \"${COMPREPLY[@]}\"'";
   FILE* pipe = ::popen(command.c_str(), "r");
   std::string out;
   char buffer[4096];
@@ -129,7 +132,8 @@ TEST_F(CommandDocs, TheVersionNamesTheCommitItWasBuiltFrom) {
   // A checkout's build names its commit; a source tree without .git says so.
   const bool from_git = fs::exists(fs::path(DISKREF_SOURCE_DIR) / ".git");
   if (from_git) {
-    EXPECT_THAT(r.out, MatchesRegex("diskref [0-9]+\\.[0-9]+\\.[0-9]+ \\(commit [0-9a-f]{12}( with uncommitted changes)?\\)\n"));
+    EXPECT_THAT(r.out, MatchesRegex(
+                           "diskref [0-9]+\\.[0-9]+\\.[0-9]+ \\(commit [0-9a-f]{12}( with uncommitted changes)?\\)\n"));
   } else {
     EXPECT_THAT(r.out, HasSubstr("built from a source tree without .git"));
   }

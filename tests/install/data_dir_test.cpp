@@ -37,7 +37,8 @@ TEST_F(DataDir, AProgramInABuildTreeFindsTheSourceTreeItWasConfiguredFrom) {
   make_root(dir_ / "src");
   fs::create_directories(dir_ / "src" / "build");
   std::ofstream(dir_ / "src" / "build" / "CMakeCache.txt")
-      << "# a comment\nCMAKE_BUILD_TYPE:STRING=Release\nCMAKE_HOME_DIRECTORY:INTERNAL=" << (dir_ / "src").string() << "\n";
+      << "# a comment\nCMAKE_BUILD_TYPE:STRING=Release\nCMAKE_HOME_DIRECTORY:INTERNAL=" << (dir_ / "src").string()
+      << "\n";
   const DataRoot r = find_data_root(dir_ / "src" / "build" / "diskref", nullptr);
   EXPECT_EQ(r.root, dir_ / "src");
   EXPECT_EQ(r.how, "build tree");
@@ -70,7 +71,8 @@ TEST_F(DataDir, AProgramCopiedAwaySaysWhereItLookedAndWhatToDo) {
 
 TEST_F(DataDir, ABuildTreeOfAMovedSourceIsNotTakenForData) {
   fs::create_directories(dir_ / "build");
-  std::ofstream(dir_ / "build" / "CMakeCache.txt") << "CMAKE_HOME_DIRECTORY:INTERNAL=" << (dir_ / "gone").string() << "\n";
+  std::ofstream(dir_ / "build" / "CMakeCache.txt")
+      << "CMAKE_HOME_DIRECTORY:INTERNAL=" << (dir_ / "gone").string() << "\n";
   const DataRoot r = find_data_root(dir_ / "build" / "diskref", nullptr);
   EXPECT_TRUE(r.root.empty());
   EXPECT_THAT(r.problem, HasSubstr((dir_ / "gone").string()));

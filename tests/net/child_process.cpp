@@ -1,10 +1,10 @@
 #include "child_process.h"
 
-#include <csignal>
 #include <fcntl.h>
 #include <sys/wait.h>
-#include <thread>
 #include <unistd.h>
+#include <csignal>
+#include <thread>
 
 #include <fstream>
 #include <sstream>
@@ -12,7 +12,9 @@
 
 namespace diskref::testing {
 
-std::string diskref_program() { return (std::filesystem::path(DISKREF_BINARY_DIR) / "diskref").string(); }
+std::string diskref_program() {
+  return (std::filesystem::path(DISKREF_BINARY_DIR) / "diskref").string();
+}
 
 ChildProcess::ChildProcess(const std::string& program, const std::vector<std::string>& args,
                            const std::filesystem::path& log)
@@ -41,7 +43,9 @@ ChildProcess::~ChildProcess() {
   if (!reaped_) kill_now();
 }
 
-bool ChildProcess::running() { return !wait(std::chrono::milliseconds(0)).has_value() && !reaped_; }
+bool ChildProcess::running() {
+  return !wait(std::chrono::milliseconds(0)).has_value() && !reaped_;
+}
 
 std::optional<int> ChildProcess::wait(std::chrono::milliseconds timeout) {
   const auto end = std::chrono::steady_clock::now() + timeout;

@@ -9,7 +9,9 @@
 namespace diskref::net {
 namespace {
 
-nlohmann::json msg(const std::string& type, int n) { return {{"type", type}, {"n", n}}; }
+nlohmann::json msg(const std::string& type, int n) {
+  return {{"type", type}, {"n", n}};
+}
 
 TEST(FeedHub, MessagesAreNumberedAndStampedInOrder) {
   FeedHub hub;

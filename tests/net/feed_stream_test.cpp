@@ -30,7 +30,8 @@ class LiveFeedTest : public ::testing::Test {
   static void SetUpTestSuite() {
     dir_ = std::filesystem::temp_directory_path() / ("diskref-feed-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir_);
-    ChildProcess plain(diskref_program(), skirmish_referee_args(dir_ / "reference.json") + std::vector<std::string>{"--quiet"},
+    ChildProcess plain(diskref_program(),
+                       skirmish_referee_args(dir_ / "reference.json") + std::vector<std::string>{"--quiet"},
                        dir_ / "reference.log");
     ASSERT_EQ(plain.wait(60s), 0) << plain.log_text();
     reference_log_ = file_text(dir_ / "reference.json");
@@ -84,7 +85,7 @@ TEST_F(LiveFeedTest, TheStreamCarriesEveryRulingTheLogRecords) {
   const std::filesystem::path log = dir_ / "served.json";
   ChildProcess run(diskref_program(),
                    skirmish_referee_args(log) + std::vector<std::string>{"--serve", "0", "--realtime", "--speed", "8",
-                                                                          "--table-name", "table-7", "--story"},
+                                                                         "--table-name", "table-7", "--story"},
                    dir_ / "served.log");
   const int port = port_of(run);
   httplib::Client client("127.0.0.1", port);
@@ -145,8 +146,8 @@ TEST_F(LiveFeedTest, BadClientsCostTheRefereeNothingAndAreEachReportedOnce) {
                        // soon outgrows what the kernel holds for a client that reads nothing; the feed
                        // stays open after the game long enough (8 s > the 5 s write timeout) for that
                        // client to be cut off, however late it stalled.
-                       std::vector<std::string>{"--serve", "0", "--realtime", "--speed", "2", "--updates-per-s",
-                                                "1000", "--linger", "8"},
+                       std::vector<std::string>{"--serve", "0", "--realtime", "--speed", "2", "--updates-per-s", "1000",
+                                                "--linger", "8"},
                    dir_ / "attacked.log");
   const int port = port_of(run);
 
@@ -173,8 +174,9 @@ TEST_F(LiveFeedTest, BadClientsCostTheRefereeNothingAndAreEachReportedOnce) {
   for (const int socket : readers) ASSERT_TRUE(answer_begun(socket));
   ASSERT_TRUE(answer_begun(never_reads));
   // The 101st is turned away.
-  EXPECT_EQ(exchange(port, "GET /feed/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", 3s).substr(0, 12),
-            "HTTP/1.1 503");
+  EXPECT_EQ(
+      exchange(port, "GET /feed/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", 3s).substr(0, 12),
+      "HTTP/1.1 503");
 
   std::vector<std::string> received(readers.size());
   std::vector<bool> open(readers.size(), true);
@@ -204,7 +206,8 @@ TEST_F(LiveFeedTest, BadClientsCostTheRefereeNothingAndAreEachReportedOnce) {
   // Every reader got the game's last ruling.
   const nlohmann::json written = read_json(log);
   const std::string last_entry = "\"entry\":" + std::to_string(written["log"].size() - 1) + ",";
-  for (std::size_t i = 0; i < received.size(); ++i) EXPECT_NE(received[i].find(last_entry), std::string::npos) << "reader " << i;
+  for (std::size_t i = 0; i < received.size(); ++i)
+    EXPECT_NE(received[i].find(last_entry), std::string::npos) << "reader " << i;
   // The stream is longer than what the kernel holds for a client that reads nothing (its 4 KiB
   // receive buffer and our 64 KiB send buffer, each doubled by Linux): it must have stalled.
   ASSERT_GT(received.front().size(), 4u * (4096 + 64 * 1024)) << "the stream is too short to stall a client";
@@ -217,10 +220,11 @@ TEST_F(LiveFeedTest, BadClientsCostTheRefereeNothingAndAreEachReportedOnce) {
 }
 
 TEST_F(LiveFeedTest, TricklingClientsDoNotHoldTheProgramPastItsLinger) {
-  ChildProcess run(diskref_program(),
-                   skirmish_referee_args(dir_ / "trickled.json") +
-                       std::vector<std::string>{"--serve", "0", "--realtime", "--speed", "8", "--linger", "1", "--quiet"},
-                   dir_ / "trickled.log");
+  ChildProcess run(
+      diskref_program(),
+      skirmish_referee_args(dir_ / "trickled.json") +
+          std::vector<std::string>{"--serve", "0", "--realtime", "--speed", "8", "--linger", "1", "--quiet"},
+      dir_ / "trickled.log");
   const int port = port_of(run);
   // 150 clients, each from its own address, each with a request head it never finishes, a byte
   // at a time for as long as the program runs.
@@ -266,14 +270,16 @@ TEST_F(LiveFeedTest, ThePortTakenOrAnAddressNotOursIsSaidPlainly) {
                          std::vector<std::string>{"--serve", "0", "--realtime", "--speed", "4", "--quiet"},
                      dir_ / "first.log");
   const int port = port_of(first);
-  ChildProcess second(diskref_program(),
-                      skirmish_referee_args(dir_ / "second.json") + std::vector<std::string>{"--serve", std::to_string(port)},
-                      dir_ / "second.log");
+  ChildProcess second(
+      diskref_program(),
+      skirmish_referee_args(dir_ / "second.json") + std::vector<std::string>{"--serve", std::to_string(port)},
+      dir_ / "second.log");
   EXPECT_EQ(second.wait(20s), 1);
   EXPECT_NE(second.log_text().find("cannot listen on 127.0.0.1:" + std::to_string(port)), std::string::npos)
       << second.log_text();
   EXPECT_FALSE(std::filesystem::exists(dir_ / "second.json"));
-  ChildProcess bad(diskref_program(), skirmish_referee_args(dir_ / "bad.json") + std::vector<std::string>{"--serve", "localhost:http"},
+  ChildProcess bad(diskref_program(),
+                   skirmish_referee_args(dir_ / "bad.json") + std::vector<std::string>{"--serve", "localhost:http"},
                    dir_ / "bad.log");
   EXPECT_EQ(bad.wait(20s), 2);
   EXPECT_NE(bad.log_text().find("--serve"), std::string::npos) << bad.log_text();
@@ -308,7 +314,8 @@ TEST_F(LiveFeedTest, ThePhotoPageIsOfferedBesideTheOverlayWithTheGamesDisks) {
   EXPECT_EQ(offered, registry);
   EXPECT_FALSE(offered.empty()) << disks->body;
   // What is not a photo is refused with its reason, and the referee goes on.
-  const auto refused = client.Post("/photo/v1/ruling?question=%7B%22overlap%22%3A%7B%7D%7D", "not a photo", "image/jpeg");
+  const auto refused =
+      client.Post("/photo/v1/ruling?question=%7B%22overlap%22%3A%7B%7D%7D", "not a photo", "image/jpeg");
   ASSERT_TRUE(refused);
   EXPECT_EQ(refused->status, 415);
   EXPECT_NE(refused->body.find("not a JPEG, PNG or WebP"), std::string::npos) << refused->body;

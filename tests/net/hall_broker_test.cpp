@@ -46,8 +46,8 @@ std::map<std::string, nlohmann::json> hall_tables_until(const net::FeedHub& hub,
   std::map<std::string, nlohmann::json> tables;
   long long after = 0;
   while (tables.count(until_table) == 0 && std::chrono::steady_clock::now() < until) {
-    const net::FeedHub::Batch batch =
-        hub.wait_after(after, std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now()));
+    const net::FeedHub::Batch batch = hub.wait_after(
+        after, std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now()));
     for (const std::shared_ptr<const net::FeedEvent>& m : batch.events) {
       after = std::max(after, m->seq);
       if (m->type != "hall_table") continue;
@@ -72,7 +72,8 @@ class StatePublisher {
     connection_ = std::make_unique<net::MqttConnection>(net::Endpoint{"127.0.0.1", port}, "hall-size-publisher",
                                                         net::MqttWill{}, std::vector<std::string>{}, callbacks);
     std::unique_lock lock(mutex_);
-    if (!changed_.wait_for(lock, 10s, [this] { return up_; })) throw std::runtime_error("the publisher did not connect");
+    if (!changed_.wait_for(lock, 10s, [this] { return up_; }))
+      throw std::runtime_error("the publisher did not connect");
   }
   void state(const std::string& table, const std::string& payload) {
     if (!connection_->publish("diskref/tables/" + table + "/state", payload, true))
@@ -246,7 +247,8 @@ TEST_F(HallAndBroker, ABrokerThatRefusesV5IsFollowedWithV311AndSaidOnce) {
   EXPECT_NE(tables["a-over"].value("error", "").find("more than the 262144"), std::string::npos);
   std::lock_guard lock(said_mutex_);
   int told = 0;
-  for (const std::string& line : said_) told += line.find("refused MQTT v5; connected with v3.1.1") != std::string::npos;
+  for (const std::string& line : said_)
+    told += line.find("refused MQTT v5; connected with v3.1.1") != std::string::npos;
   EXPECT_EQ(told, 1);
   for (const std::string& line : said_) EXPECT_EQ(line.find("is lost"), std::string::npos) << line;
 }

@@ -8,30 +8,29 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include <condition_variable>
 #include <fstream>
+#include <mutex>
 #include <regex>
 #include <sstream>
-#include <condition_variable>
-#include <mutex>
 #include <thread>
 
 #include <gtest/gtest.h>
-#include <opencv2/imgcodecs.hpp>
 #include <nlohmann/json.hpp>
+#include <opencv2/imgcodecs.hpp>
 
-#include "tests/support/free_port.h"
 #include "child_process.h"
-#include "mosquitto_broker.h"
 #include "headless_chromium.h"
+#include "mosquitto_broker.h"
 #include "net/mqtt_connection.h"
 #include "raw_http.h"
 #include "referee_feed_run.h"
+#include "tests/support/free_port.h"
 
 namespace diskref::testing {
 namespace {
 
 using namespace std::chrono_literals;
-
 
 std::string text_of(const std::filesystem::path& f) {
   std::ifstream in(f);
@@ -57,9 +56,11 @@ std::string mqtt_status(int port) {
 }
 
 TEST(Hall, SeveralTablesThroughARealBrokerThatIsKilledAndRestarted) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("diskref-hall-" + std::to_string(::getpid()));
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("diskref-hall-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  ChildProcess reference(diskref_program(), skirmish_referee_args(dir / "reference.json") + std::vector<std::string>{"--quiet"},
+  ChildProcess reference(diskref_program(),
+                         skirmish_referee_args(dir / "reference.json") + std::vector<std::string>{"--quiet"},
                          dir / "reference.log");
   ASSERT_EQ(reference.wait(60s), 0) << reference.log_text();
 
@@ -71,14 +72,15 @@ TEST(Hall, SeveralTablesThroughARealBrokerThatIsKilledAndRestarted) {
   ASSERT_TRUE(hall_url) << hall.log_text();
 
   // table-a lives through the broker's death; table-b and table-c end before it.
-  const std::vector<std::pair<std::string, std::string>> tables{{"table-a", "1.5"}, {"table-b", "6"}, {"table-c", "10"}};
+  const std::vector<std::pair<std::string, std::string>> tables{
+      {"table-a", "1.5"}, {"table-b", "6"}, {"table-c", "10"}};
   std::vector<std::unique_ptr<ChildProcess>> referees;
   for (const auto& [name, speed] : tables)
     referees.push_back(std::make_unique<ChildProcess>(
         diskref_program(),
-        skirmish_referee_args(dir / (name + ".json")) +
-            std::vector<std::string>{"--mqtt", broker.address(), "--table-name", name, "--realtime", "--speed", speed,
-                                     "--serve", "0"},
+        skirmish_referee_args(dir / (name + ".json")) + std::vector<std::string>{"--mqtt", broker.address(),
+                                                                                 "--table-name", name, "--realtime",
+                                                                                 "--speed", speed, "--serve", "0"},
         dir / (name + ".log")));
   const auto overlay_port = referees[0]->wait_for_log(std::regex(R"(http://127\.0\.0\.1:(\d+)/ \(overlay\))"), 20s);
   ASSERT_TRUE(overlay_port) << referees[0]->log_text();
@@ -114,9 +116,11 @@ TEST(Hall, SeveralTablesThroughARealBrokerThatIsKilledAndRestarted) {
   broker.kill();
   ASSERT_TRUE(browser.wait_until("window.diskref.broker === 'lost'", 15s)) << hall.log_text();
   std::string during = "none";
-  for (int i = 0; i < 100 && during != "lost"; ++i, std::this_thread::sleep_for(50ms)) during = mqtt_status(std::stoi(*overlay_port));
+  for (int i = 0; i < 100 && during != "lost"; ++i, std::this_thread::sleep_for(50ms))
+    during = mqtt_status(std::stoi(*overlay_port));
   EXPECT_EQ(during, "lost");
-  EXPECT_EQ(browser.evaluate("document.getElementById('broker').textContent").get<std::string>().find("broker lost"), 0u);
+  EXPECT_EQ(browser.evaluate("document.getElementById('broker').textContent").get<std::string>().find("broker lost"),
+            0u);
   // The broker stays away a while (an outage's length, not a wait for something): the referees
   // try to reach it meanwhile and must keep refereeing.
   std::this_thread::sleep_for(1s);
@@ -127,7 +131,8 @@ TEST(Hall, SeveralTablesThroughARealBrokerThatIsKilledAndRestarted) {
   // What table-a ruled after the restart reached the hall: its last entry.
   const nlohmann::json log_a = read_json(dir / "table-a.json");
   const std::string last_a = std::to_string(log_a["log"].size() - 1);
-  EXPECT_TRUE(browser.wait_until("document.querySelector('[data-table=\"table-a\"] .ruling').dataset.entry === '" + last_a + "'", 10s));
+  EXPECT_TRUE(browser.wait_until(
+      "document.querySelector('[data-table=\"table-a\"] .ruling').dataset.entry === '" + last_a + "'", 10s));
   EXPECT_EQ(mqtt_status(std::stoi(*overlay_port)), "no answer");  // it ended, as it should
   // Every referee has ended: the hall says all three are offline (table-a said so itself; table-b
   // and table-c ended while the broker was away, or before it died and came back empty).
@@ -151,7 +156,8 @@ TEST(Hall, SeveralTablesThroughARealBrokerThatIsKilledAndRestarted) {
 // the wrong shape, too deep, too large or not JSON says so on its card alone, and the good tables
 // are drawn as usual.
 TEST(Hall, HostileStatesAreShownAsTextOrAsBrokenOnTheirOwnCards) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("diskref-hall-hostile-" + std::to_string(::getpid()));
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("diskref-hall-hostile-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   HeadlessChromium browser(1280, 800, dir);
   Broker broker(dir, testing::free_loopback_port());
@@ -179,16 +185,22 @@ TEST(Hall, HostileStatesAreShownAsTextOrAsBrokenOnTheirOwnCards) {
   const std::string markup = "<img src=x onerror=\"window.pwned=1\"><b>bold</b>";
   // A topic level has no "/": a name's markup has no closing tag.
   const std::string name_markup = "<img src=x onerror=\"window.pwned=3\"><b>bold";
-  const nlohmann::json good = {
-      {"feed", 1}, {"type", "state"},
-      {"setup", {{"play_area_mm", {900, 600}}, {"disks", nlohmann::json::array()}}},
-      {"game", {{"turn", {{"turn", 2}, {"step", markup}}},
-                {"ships", {{{"id", markup}, {"controller", "<script>window.pwned=2</script>"}, {"shields", 1},
-                            {"max_shields", 2}, {"hull", 3}, {"max_hull", 4}}}}}},
-      {"last_ruling", {{"entry", 4}, {"t", 12.5}, {"text", markup}}}};
+  const nlohmann::json good = {{"feed", 1},
+                               {"type", "state"},
+                               {"setup", {{"play_area_mm", {900, 600}}, {"disks", nlohmann::json::array()}}},
+                               {"game",
+                                {{"turn", {{"turn", 2}, {"step", markup}}},
+                                 {"ships",
+                                  {{{"id", markup},
+                                    {"controller", "<script>window.pwned=2</script>"},
+                                    {"shields", 1},
+                                    {"max_shields", 2},
+                                    {"hull", 3},
+                                    {"max_hull", 4}}}}}},
+                               {"last_ruling", {{"entry", 4}, {"t", 12.5}, {"text", markup}}}};
   const std::vector<std::pair<std::string, std::string>> states = {
       {"a-good", good.dump()},
-      {name_markup, good.dump()},                                                         // a name with markup
+      {name_markup, good.dump()},  // a name with markup
       {"c-ships-a-number", R"({"type": "state", "game": {"turn": {"turn": 1}, "ships": 5}})"},
       {"d-disks-a-number", R"({"type": "state", "setup": {"play_area_mm": "big", "disks": 3}, "frame": {"disks": 7}})"},
       {"e-game-a-number", R"({"type": "state", "game": 5})"},
@@ -217,15 +229,18 @@ TEST(Hall, HostileStatesAreShownAsTextOrAsBrokenOnTheirOwnCards) {
             1);
   // Each bad table says so on its card; the good ones do not.
   for (const char* bad : {"e-game-a-number", "f-deep", "g-not-json", "h-too-large"})
-    EXPECT_TRUE(browser.evaluate(std::string("!!document.querySelector('[data-table=\"") + bad + "\"] .error')").get<bool>())
+    EXPECT_TRUE(
+        browser.evaluate(std::string("!!document.querySelector('[data-table=\"") + bad + "\"] .error')").get<bool>())
         << bad;
   for (const char* fine : {"a-good", "z-good"})
-    EXPECT_FALSE(browser.evaluate(std::string("!!document.querySelector('[data-table=\"") + fine + "\"] .error')").get<bool>())
+    EXPECT_FALSE(
+        browser.evaluate(std::string("!!document.querySelector('[data-table=\"") + fine + "\"] .error')").get<bool>())
         << fine;
   // The one whose disks are a number cannot be drawn: its card says so (the page's code caught it).
   EXPECT_TRUE(browser.evaluate("!!document.querySelector('[data-table=\"d-disks-a-number\"] .error')").get<bool>());
-  EXPECT_EQ(browser.evaluate("document.querySelector('[data-table=\"a-good\"] .ruling').textContent").get<std::string>(),
-            "12.5 s: " + markup);
+  EXPECT_EQ(
+      browser.evaluate("document.querySelector('[data-table=\"a-good\"] .ruling').textContent").get<std::string>(),
+      "12.5 s: " + markup);
   hall.kill_now();
   broker.kill();
   std::filesystem::remove_all(dir);
@@ -234,7 +249,8 @@ TEST(Hall, HostileStatesAreShownAsTextOrAsBrokenOnTheirOwnCards) {
 // Opened beyond loopback, the hall prints its address with a token and a QR code of it, and
 // answers only requests that carry the token; --serve-public opens the read-only pages.
 TEST(Hall, BeyondLoopbackATokenIsPrintedAndRequired) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("diskref-hall-token-" + std::to_string(::getpid()));
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("diskref-hall-token-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   for (const bool open : {false, true}) {
     std::vector<std::string> args{"hall", "--mqtt", "127.0.0.1:1", "--serve", "0.0.0.0:0"};
@@ -247,7 +263,8 @@ TEST(Hall, BeyondLoopbackATokenIsPrintedAndRequired) {
     ASSERT_TRUE(token) << hall.log_text();
     ASSERT_TRUE(hall.wait_for_log(std::regex("█"), 5s)) << "no QR code:\n" << hall.log_text();
     const auto status_of = [&](const std::string& target) {
-      return exchange(port, "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", 5s).substr(0, 12);
+      return exchange(port, "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", 5s)
+          .substr(0, 12);
     };
     EXPECT_EQ(status_of("/"), open ? "HTTP/1.1 200" : "HTTP/1.1 401");
     EXPECT_EQ(status_of("/feed/v1/snapshot"), open ? "HTTP/1.1 200" : "HTTP/1.1 401");

@@ -14,12 +14,13 @@ namespace {
 
 // A table's state as a referee publishes it (spec §10.4), smaller.
 std::string state_text(int turn) {
-  return nlohmann::json{{"feed", 1},
-                        {"type", "state"},
-                        {"setup", {{"play_area_mm", {900, 600}}, {"disks", nlohmann::json::array()}}},
-                        {"frame", nullptr},
-                        {"game", {{"turn", {{"turn", turn}, {"step", "movement"}}}, {"ships", nlohmann::json::array()}}},
-                        {"last_ruling", nullptr}}
+  return nlohmann::json{
+      {"feed", 1},
+      {"type", "state"},
+      {"setup", {{"play_area_mm", {900, 600}}, {"disks", nlohmann::json::array()}}},
+      {"frame", nullptr},
+      {"game", {{"turn", {{"turn", turn}, {"step", "movement"}}}, {"ships", nlohmann::json::array()}}},
+      {"last_ruling", nullptr}}
       .dump();
 }
 

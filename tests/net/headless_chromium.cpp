@@ -1,10 +1,10 @@
 #include "headless_chromium.h"
 
-#include <csignal>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <csignal>
 
 #include <stdexcept>
 #include <thread>
@@ -27,11 +27,16 @@ std::vector<unsigned char> base64_decode(const std::string& text) {
   int count = 0;
   for (char c : text) {
     int v = -1;
-    if (c >= 'A' && c <= 'Z') v = c - 'A';
-    else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
-    else if (c >= '0' && c <= '9') v = c - '0' + 52;
-    else if (c == '+') v = 62;
-    else if (c == '/') v = 63;
+    if (c >= 'A' && c <= 'Z')
+      v = c - 'A';
+    else if (c >= 'a' && c <= 'z')
+      v = c - 'a' + 26;
+    else if (c >= '0' && c <= '9')
+      v = c - '0' + 52;
+    else if (c == '+')
+      v = 62;
+    else if (c == '/')
+      v = 63;
     if (v < 0) continue;  // '=' and whitespace
     bits = (bits << 6) | static_cast<unsigned>(v);
     count += 6;
@@ -49,7 +54,8 @@ HeadlessChromium::HeadlessChromium(int width, int height, const std::filesystem:
   std::signal(SIGPIPE, SIG_IGN);
   const std::string program = chromium_path();
   if (::access(program.c_str(), X_OK) != 0)
-    throw std::runtime_error(program + " not found: the browser tests need Debian's chromium (apt-get install "
+    throw std::runtime_error(program +
+                             " not found: the browser tests need Debian's chromium (apt-get install "
                              "chromium; scripts/install-deps.sh installs it)");
   int to[2], from[2];
   if (::pipe(to) != 0 || ::pipe(from) != 0) throw std::runtime_error("pipe failed");
@@ -71,8 +77,8 @@ HeadlessChromium::HeadlessChromium(int width, int height, const std::filesystem:
     const std::string profile = "--user-data-dir=" + profile_.string();
     ::execl(program.c_str(), program.c_str(), "--headless=new", "--no-sandbox", "--disable-gpu",
             "--remote-debugging-pipe", "--no-first-run", "--hide-scrollbars", "--mute-audio",
-            "--disable-background-timer-throttling", "--disable-renderer-backgrounding", size.c_str(),
-            profile.c_str(), "about:blank", static_cast<char*>(nullptr));
+            "--disable-background-timer-throttling", "--disable-renderer-backgrounding", size.c_str(), profile.c_str(),
+            "about:blank", static_cast<char*>(nullptr));
     _exit(127);
   }
   ::close(to[0]);
@@ -158,8 +164,10 @@ void HeadlessChromium::navigate(const std::string& url) {
 }
 
 nlohmann::json HeadlessChromium::evaluate(const std::string& expression) {
-  nlohmann::json r = call("Runtime.evaluate", {{"expression", expression}, {"returnByValue", true}, {"awaitPromise", true}});
-  if (r.contains("exceptionDetails")) throw std::runtime_error("in the page: " + expression + ": " + r["exceptionDetails"].dump());
+  nlohmann::json r =
+      call("Runtime.evaluate", {{"expression", expression}, {"returnByValue", true}, {"awaitPromise", true}});
+  if (r.contains("exceptionDetails"))
+    throw std::runtime_error("in the page: " + expression + ": " + r["exceptionDetails"].dump());
   return r["result"].value("value", nlohmann::json());
 }
 

@@ -34,8 +34,8 @@ class HttpLimitsTest : public ::testing::Test {
   }
   int port() const { return server_->port(); }
   std::string get(const std::string& target, const std::string& more_headers = "") {
-    return exchange(port(),
-                    "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + more_headers + "Connection: close\r\n\r\n", 10s);
+    return exchange(
+        port(), "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + more_headers + "Connection: close\r\n\r\n", 10s);
   }
   // The whole answer (head and body) of a request sent as given.
   std::string whole_answer(const std::string& request) {
@@ -109,7 +109,8 @@ TEST_F(HttpLimitsTest, SeveralRangesAreRefusedAndOneIsAnsweredWhole) {
   for (int i = 0; i < 1500; ++i) ranges += ",0-" + std::to_string(i % 50);
   EXPECT_EQ(status(get("/", ranges + "\r\n")), "HTTP/1.1 416");
   EXPECT_EQ(status(get("/", "Range: bytes=0-10,5-20\r\n")), "HTTP/1.1 416");
-  const std::string one = whole_answer("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nRange: bytes=0-10\r\nConnection: close\r\n\r\n");
+  const std::string one =
+      whole_answer("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nRange: bytes=0-10\r\nConnection: close\r\n\r\n");
   EXPECT_EQ(status(one), "HTTP/1.1 200");
   EXPECT_EQ(one.substr(one.find("\r\n\r\n") + 4), kPageBody);
 }
@@ -124,7 +125,8 @@ TEST_F(HttpLimitsTest, OnlyTheHostNamesServedAreAnswered) {
               "HTTP/1.1 200")
         << host;
   // A name an attacker's page was loaded from, now pointing here (DNS rebinding).
-  for (const std::string host : {"attacker.example", "attacker.example:8090", "localhost.attacker.example", "127.0.0.1.nip.io"})
+  for (const std::string host :
+       {"attacker.example", "attacker.example:8090", "localhost.attacker.example", "127.0.0.1.nip.io"})
     EXPECT_EQ(status(exchange(port(), "GET / HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n", 10s)),
               "HTTP/1.1 421")
         << host;
@@ -175,18 +177,29 @@ TEST_F(HttpLimitsTest, EveryRefusalDiskrefMakesCarriesTheSecurityHeaders) {
       {"no Host", "HTTP/1.1 400", "GET / HTTP/1.1\r\n" + auth + "Connection: close\r\n\r\n"},
       {"no Host, HTTP/1.0", "HTTP/1.1 400", "GET / HTTP/1.0\r\n" + auth + "\r\n"},
       {"no token", "HTTP/1.1 401", "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"},
-      {"no such page", "HTTP/1.1 404", "GET /nothing HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth + "Connection: close\r\n\r\n"},
-      {"a space in the target", "HTTP/1.1 404", "GET /a b HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth + "Connection: close\r\n\r\n"},
+      {"no such page", "HTTP/1.1 404",
+       "GET /nothing HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth + "Connection: close\r\n\r\n"},
+      {"a space in the target", "HTTP/1.1 404",
+       "GET /a b HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth + "Connection: close\r\n\r\n"},
       {"POST", "HTTP/1.1 405", "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth + "Content-Length: 3\r\n\r\nabc"},
-      {"a body", "HTTP/1.1 413", "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth + "Content-Length: 5\r\nConnection: close\r\n\r\n"},
-      {"a chunked body", "HTTP/1.1 413", "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"},
-      {"a long target", "HTTP/1.1 414", "GET /" + std::string(3000, 'a') + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth + "Connection: close\r\n\r\n"},
-      {"several ranges", "HTTP/1.1 416", "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth + "Range: bytes=0-1,3-4\r\nConnection: close\r\n\r\n"},
-      {"another host", "HTTP/1.1 421", "GET / HTTP/1.1\r\nHost: attacker.example\r\n" + auth + "Connection: close\r\n\r\n"},
-      {"65 headers", "HTTP/1.1 431", "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth + many + "Connection: close\r\n\r\n"},
+      {"a body", "HTTP/1.1 413",
+       "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth + "Content-Length: 5\r\nConnection: close\r\n\r\n"},
+      {"a chunked body", "HTTP/1.1 413",
+       "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"},
+      {"a long target", "HTTP/1.1 414",
+       "GET /" + std::string(3000, 'a') + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth + "Connection: close\r\n\r\n"},
+      {"several ranges", "HTTP/1.1 416",
+       "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth + "Range: bytes=0-1,3-4\r\nConnection: close\r\n\r\n"},
+      {"another host", "HTTP/1.1 421",
+       "GET / HTTP/1.1\r\nHost: attacker.example\r\n" + auth + "Connection: close\r\n\r\n"},
+      {"65 headers", "HTTP/1.1 431",
+       "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth + many + "Connection: close\r\n\r\n"},
       // Over diskref's 32 KiB, within the connection's 64 KiB: refused by diskref.
-      {"a 40 KiB head", "HTTP/1.1 431", "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth + "X-Big: " + std::string(40 * 1024, 'a') + "\r\nConnection: close\r\n\r\n"},
-      {"a stream too many", "HTTP/1.1 503", "GET /feed/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth + "Connection: close\r\n\r\n"},
+      {"a 40 KiB head", "HTTP/1.1 431",
+       "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth + "X-Big: " + std::string(40 * 1024, 'a') +
+           "\r\nConnection: close\r\n\r\n"},
+      {"a stream too many", "HTTP/1.1 503",
+       "GET /feed/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth + "Connection: close\r\n\r\n"},
   };
   for (const auto& [what, expected, request] : refusals) {
     const std::string answer = exchange(port(), request, 10s);
@@ -211,7 +224,8 @@ TEST_F(HttpLimitsTest, WhatLibmicrohttpdRefusesItselfIsAFixedTextThatHoldsNothin
       {"HTTP/0.9", "HTTP/1.1 505", "GET /" + mark + " HTTP/0.9\r\nHost: 127.0.0.1\r\n\r\n"},
       {"a Content-Length too large to read", "HTTP/1.1 413",
        "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 99999999999999999999999\r\n\r\n"},
-      {"a Content-Length not a number", "HTTP/1.1 400", "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 12" + mark + "\r\n\r\n"},
+      {"a Content-Length not a number", "HTTP/1.1 400",
+       "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 12" + mark + "\r\n\r\n"},
   };
   for (const auto& [what, expected, request] : refusals) {
     const std::string answer = exchange(port(), request, 10s);
@@ -224,7 +238,8 @@ TEST_F(HttpLimitsTest, WhatLibmicrohttpdRefusesItselfIsAFixedTextThatHoldsNothin
   // A head larger than the connection's memory (64 KiB), one header or the request line: refused
   // as it arrives (the rest, unread, may reset the connection before the answer is read).
   for (const auto& [what, request] : std::vector<std::pair<std::string, std::string>>{
-           {"a 70 KiB header", "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + std::string(70 * 1024, 'a') + "\r\n\r\n"},
+           {"a 70 KiB header",
+            "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + std::string(70 * 1024, 'a') + "\r\n\r\n"},
            {"a 70 KiB request line", "GET /" + std::string(70 * 1024, 'a') + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"}}) {
     const int fd = connect_loopback(port());
     try {
@@ -234,7 +249,8 @@ TEST_F(HttpLimitsTest, WhatLibmicrohttpdRefusesItselfIsAFixedTextThatHoldsNothin
     const std::string answer = receive_for(fd, 10s);
     ::close(fd);
     EXPECT_TRUE(answer.empty() || status(answer) == "HTTP/1.1 431" || status(answer) == "HTTP/1.1 414")
-        << what << ":\n" << answer.substr(0, 300);
+        << what << ":\n"
+        << answer.substr(0, 300);
     EXPECT_EQ(answer.find(kPageBody), std::string::npos) << what;
   }
 }
@@ -245,7 +261,8 @@ TEST_F(HttpLimitsTest, PipelinedRequestsAreAllAnswered) {
   const std::string answer =
       whole_answer(one + one + "GET /feed/v1/snapshot HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
   int answers = 0;
-  for (auto at = answer.find("HTTP/1.1 200"); at != std::string::npos; at = answer.find("HTTP/1.1 200", at + 1)) ++answers;
+  for (auto at = answer.find("HTTP/1.1 200"); at != std::string::npos; at = answer.find("HTTP/1.1 200", at + 1))
+    ++answers;
   EXPECT_EQ(answers, 3) << answer;
   EXPECT_NE(answer.find("\"type\":\"snapshot\""), std::string::npos);
 }
@@ -365,10 +382,12 @@ TEST_F(HttpLimitsTest, WhatARequestSaysReachesTheOperatorEscaped) {
 TEST(PrintableText, ControlCharactersAreShownNotSent) {
   EXPECT_EQ(net::printable("plain / path é 表"), "plain / path é 表");
   EXPECT_EQ(net::printable("\x1b[2J\r\n\t\x07\x7f"), "\\x1b[2J\\x0d\\x0a\\x09\\x07\\x7f");
-  EXPECT_EQ(net::printable("a\\x1b"), "a\\\\x1b");                       // an escape cannot be forged
-  EXPECT_EQ(net::printable("\xc2\x9b" "1m"), "\\xc2\\x9b1m");            // C1 control (CSI)
+  EXPECT_EQ(net::printable("a\\x1b"), "a\\\\x1b");  // an escape cannot be forged
+  EXPECT_EQ(net::printable("\xc2\x9b"
+                           "1m"),
+            "\\xc2\\x9b1m");                                                         // C1 control (CSI)
   EXPECT_EQ(net::printable("\xff\xc3(\xed\xa0\x80"), "\\xff\\xc3(\\xed\\xa0\\x80");  // not UTF-8, a surrogate
-  EXPECT_EQ(net::printable("\xe2\x82"), "\\xe2\\x82");                   // cut short
+  EXPECT_EQ(net::printable("\xe2\x82"), "\\xe2\\x82");                               // cut short
   EXPECT_EQ(net::printable(std::string(300, 'a'), 10), std::string(10, 'a') + "…");
   EXPECT_EQ(net::printable(std::string(10, 'a'), 10), std::string(10, 'a'));
 }

@@ -42,8 +42,9 @@ class HttpUploadTest : public ::testing::Test {
   int port() const { return server_->port(); }
   // The head of a POST to `target` announcing `length` bytes, with `more` headers.
   static std::string post_head(const std::string& target, std::size_t length, const std::string& more = "") {
-    return "POST " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: image/jpeg\r\nContent-Length: " +
-           std::to_string(length) + "\r\n" + more + "Connection: close\r\n\r\n";
+    return "POST " + target +
+           " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: image/jpeg\r\nContent-Length: " + std::to_string(length) +
+           "\r\n" + more + "Connection: close\r\n\r\n";
   }
   std::string whole_answer(const std::string& request) {
     const int fd = connect_loopback(port());
@@ -96,10 +97,11 @@ TEST_F(HttpUploadTest, ABodyOverTheLimitIsRefusedAtItsHeadBeforeAByteIsSent) {
 
 TEST_F(HttpUploadTest, AChunkedBodyOrNoLengthIsRefused) {
   start();
-  EXPECT_EQ(status(exchange(port(),
-                            "POST /up HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n",
-                            10s)),
-            "HTTP/1.1 411");
+  EXPECT_EQ(
+      status(exchange(port(),
+                      "POST /up HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n",
+                      10s)),
+      "HTTP/1.1 411");
   EXPECT_EQ(status(exchange(port(), "POST /up HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", 10s)),
             "HTTP/1.1 411");
   EXPECT_EQ(handled(), 0u);
@@ -125,10 +127,12 @@ TEST_F(HttpUploadTest, BeyondLoopbackTheTokenIsRequiredAtTheHeadEvenWhenThePages
     EXPECT_NE(body_of(whole_answer(post_head("/up", 3, "Authorization: Bearer nottheright\r\n") + "abc")).find("token"),
               std::string::npos);
     EXPECT_EQ(handled(), 0u);
-    EXPECT_EQ(status(whole_answer(post_head("/up", 3, "Authorization: Bearer " + std::string(kToken) + "\r\n") + "abc")),
-              "HTTP/1.1 200");
-    EXPECT_EQ(status(whole_answer(post_head("/up", 3, "Cookie: diskref_token=" + std::string(kToken) + "\r\n") + "abc")),
-              "HTTP/1.1 200");
+    EXPECT_EQ(
+        status(whole_answer(post_head("/up", 3, "Authorization: Bearer " + std::string(kToken) + "\r\n") + "abc")),
+        "HTTP/1.1 200");
+    EXPECT_EQ(
+        status(whole_answer(post_head("/up", 3, "Cookie: diskref_token=" + std::string(kToken) + "\r\n") + "abc")),
+        "HTTP/1.1 200");
     EXPECT_EQ(status(whole_answer(post_head("/up?token=" + std::string(kToken), 3) + "abc")), "HTTP/1.1 200");
     // The token is not among what the handler is given.
     std::lock_guard lock(mutex_);

@@ -25,12 +25,14 @@ class MosquittoBroker {
   void start() {
     using namespace std::chrono_literals;
     if (::access("/usr/sbin/mosquitto", X_OK) != 0)
-      throw std::runtime_error("/usr/sbin/mosquitto not found: the hall's tests need Debian's mosquitto (apt-get install "
-                               "mosquitto; scripts/install-deps.sh installs it)");
+      throw std::runtime_error(
+          "/usr/sbin/mosquitto not found: the hall's tests need Debian's mosquitto (apt-get install "
+          "mosquitto; scripts/install-deps.sh installs it)");
     const std::filesystem::path log = dir_ / ("mosquitto-" + std::to_string(starts_++) + ".log");
     process_ = std::make_unique<ChildProcess>("/usr/sbin/mosquitto",
                                               std::vector<std::string>{"-c", (dir_ / "mosquitto.conf").string()}, log);
-    if (!process_->wait_for_log(std::regex("running"), 10s)) throw std::runtime_error("mosquitto did not start:\n" + process_->log_text());
+    if (!process_->wait_for_log(std::regex("running"), 10s))
+      throw std::runtime_error("mosquitto did not start:\n" + process_->log_text());
   }
   void kill() { process_->kill_now(); }
   int port() const { return port_; }

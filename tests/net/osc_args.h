@@ -23,6 +23,8 @@ inline float osc_float(const lo_arg* a) {
   return v;
 }
 
-inline std::string osc_string(const lo_arg* a) { return reinterpret_cast<const char*>(a); }
+inline std::string osc_string(const lo_arg* a) {
+  return reinterpret_cast<const char*>(a);
+}
 
 }  // namespace diskref::testing

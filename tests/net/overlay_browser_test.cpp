@@ -7,8 +7,8 @@
 #include <regex>
 
 #include <gtest/gtest.h>
-#include <opencv2/imgcodecs.hpp>
 #include <nlohmann/json.hpp>
+#include <opencv2/imgcodecs.hpp>
 
 #include "child_process.h"
 #include "headless_chromium.h"
@@ -33,7 +33,8 @@ unsigned colour_at(const cv::Mat& bgr, double x, double y) {
 
 bool close_to(unsigned a, unsigned b, int tolerance) {
   for (int shift : {0, 8, 16})
-    if (std::abs(static_cast<int>((a >> shift) & 0xFF) - static_cast<int>((b >> shift) & 0xFF)) > tolerance) return false;
+    if (std::abs(static_cast<int>((a >> shift) & 0xFF) - static_cast<int>((b >> shift) & 0xFF)) > tolerance)
+      return false;
   return true;
 }
 
@@ -41,10 +42,11 @@ TEST(Overlay, ARulingMadeAfterThePageLoadedAppearsOnItAndTheTableIsDrawn) {
   const std::filesystem::path dir = scratch_dir();
   // The browser first (its start is the slow part), then the game: the page is there early on.
   HeadlessChromium browser(1280, 720, dir);
-  ChildProcess run(diskref_program(),
-                   skirmish_referee_args(dir / "log.json") +
-                       std::vector<std::string>{"--serve", "0", "--realtime", "--speed", "3", "--linger", "20", "--story"},
-                   dir / "referee.log");
+  ChildProcess run(
+      diskref_program(),
+      skirmish_referee_args(dir / "log.json") +
+          std::vector<std::string>{"--serve", "0", "--realtime", "--speed", "3", "--linger", "20", "--story"},
+      dir / "referee.log");
   const auto url = run.wait_for_log(std::regex(R"((http://127\.0\.0\.1:\d+/) \(overlay\))"), 20s);
   ASSERT_TRUE(url) << run.log_text();
   browser.navigate(*url + "?backdrop=1");
@@ -76,9 +78,10 @@ TEST(Overlay, ARulingMadeAfterThePageLoadedAppearsOnItAndTheTableIsDrawn) {
   std::vector<double> latencies = browser.evaluate("window.diskref.latencies").get<std::vector<double>>();
   ASSERT_FALSE(latencies.empty());
   std::sort(latencies.begin(), latencies.end());
-  std::printf("latency from a ruling to the overlay showing it (loopback, headless chromium): %zu rulings, median %.0f ms, "
-              "max %.0f ms (goal: 100 ms)\n",
-              latencies.size(), latencies[latencies.size() / 2], latencies.back());
+  std::printf(
+      "latency from a ruling to the overlay showing it (loopback, headless chromium): %zu rulings, median %.0f ms, "
+      "max %.0f ms (goal: 100 ms)\n",
+      latencies.size(), latencies[latencies.size() / 2], latencies.back());
   for (double l : latencies) EXPECT_GE(l, 0);
 
   // The screenshot: the enterprise drawn in its colour where the feed says it is.

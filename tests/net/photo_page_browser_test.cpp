@@ -53,8 +53,11 @@ std::string table_png(cv::Size size) {
 // The page's file input given `bytes` as the file a person chose (as DevTools' setFileInputFiles
 // would): the change event then runs the page's own code.
 std::string choose_file_js(const std::string& bytes, const std::string& name, const std::string& type) {
-  return "(() => { const b = Uint8Array.from(atob('" + net::base64(bytes) + "'), c => c.charCodeAt(0));"
-         "const t = new DataTransfer(); t.items.add(new File([b], '" + name + "', {type: '" + type + "'}));"
+  return "(() => { const b = Uint8Array.from(atob('" + net::base64(bytes) +
+         "'), c => c.charCodeAt(0));"
+         "const t = new DataTransfer(); t.items.add(new File([b], '" +
+         name + "', {type: '" + type +
+         "'}));"
          "const i = document.getElementById('photo'); i.files = t.files;"
          "i.dispatchEvent(new Event('change')); return true; })()";
 }
@@ -65,7 +68,8 @@ class PhotoPageBrowser : public ::testing::Test {
     net::HttpFeedOptions o;
     o.token = kToken;  // as beyond loopback: the page is opened with the token, and keeps it
     server_ = std::make_unique<net::HttpFeedServer>(hub_, o, problems_);
-    net::add_photo_page(*server_, registry(), [this](const net::PhotoSubmission& s) { return rule(s); }, page_options);
+    net::add_photo_page(
+        *server_, registry(), [this](const net::PhotoSubmission& s) { return rule(s); }, page_options);
   }
   net::PhotoReply rule(const net::PhotoSubmission& s) {
     std::lock_guard lock(mutex_);
@@ -118,8 +122,10 @@ TEST_F(PhotoPageBrowser, APhotoTakenOnThePhoneIsRuledOnAndTheAnswerShown) {
   const std::string photo = table_png({640, 480});
   phone.evaluate(choose_file_js(photo, "IMG_2041.png", "image/png"));
   ASSERT_TRUE(phone.wait_until("window.diskref.state === 'answered'", 20s)) << phone.evaluate("window.diskref").dump();
-  ASSERT_TRUE(phone.wait_until("document.getElementById('picture').complete && "
-                               "document.getElementById('picture').naturalWidth > 0", 10s));
+  ASSERT_TRUE(
+      phone.wait_until("document.getElementById('picture').complete && "
+                       "document.getElementById('picture').naturalWidth > 0",
+                       10s));
   {
     std::lock_guard lock(mutex_);
     ASSERT_EQ(submitted_.size(), 1u);
@@ -139,12 +145,15 @@ TEST_F(PhotoPageBrowser, APhotoTakenOnThePhoneIsRuledOnAndTheAnswerShown) {
   const cv::Mat shot = cv::imdecode(phone.screenshot_png(), cv::IMREAD_COLOR);
   EXPECT_EQ(shot.cols, 390);
   cv::imwrite((dir / "photo-page.png").string(), shot);
-  if (const char* keep = std::getenv("DISKREF_SCREENSHOT_DIR")) cv::imwrite(std::string(keep) + "/photo-page.png", shot);
+  if (const char* keep = std::getenv("DISKREF_SCREENSHOT_DIR"))
+    cv::imwrite(std::string(keep) + "/photo-page.png", shot);
 
   // Another question on the same photo: a move of 3 flips.
-  phone.evaluate("document.querySelector('input[value=move]').click(); document.getElementById('flips').value = '3';"
-                 "document.getElementById('again').click(); true");
-  ASSERT_TRUE(phone.wait_until("window.diskref.state === 'answered' && document.getElementById('answer').hidden === false", 20s));
+  phone.evaluate(
+      "document.querySelector('input[value=move]').click(); document.getElementById('flips').value = '3';"
+      "document.getElementById('again').click(); true");
+  ASSERT_TRUE(phone.wait_until(
+      "window.diskref.state === 'answered' && document.getElementById('answer').hidden === false", 20s));
   std::lock_guard lock(mutex_);
   ASSERT_EQ(questions_.size(), 2u);
   EXPECT_EQ(questions_[1], nlohmann::json::parse(R"([{"id": "phone", "move": {"disk": "enterprise", "flips": 3}}])"));
@@ -197,7 +206,8 @@ TEST_F(PhotoPageBrowser, WithoutTheTokenThePageGetsNoDisks) {
   const std::filesystem::path dir = scratch_dir();
   HeadlessChromium phone(390, 844, dir);
   phone.navigate(server_->url_without_token() + "photo");  // refused: 401
-  EXPECT_NE(phone.evaluate("document.body.textContent").get<std::string>().find("a token is required"), std::string::npos);
+  EXPECT_NE(phone.evaluate("document.body.textContent").get<std::string>().find("a token is required"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -30,7 +30,8 @@ TEST(PhotoPage, TheQuestionAndThePhotoReachTheRulerAndTheAnswerCarriesThePicture
   EXPECT_EQ(a.status, 200u);
   EXPECT_EQ(std::string(reinterpret_cast<const char*>(seen.bytes.data()), seen.bytes.size()), "JPEGBYTES");
   EXPECT_EQ(seen.source, "upload from 192.168.1.7");
-  EXPECT_EQ(seen.questions, nlohmann::json::parse(R"([{"id": "phone", "overlap": {"a": "enterprise", "b": "tderet"}}])"));
+  EXPECT_EQ(seen.questions,
+            nlohmann::json::parse(R"([{"id": "phone", "overlap": {"a": "enterprise", "b": "tderet"}}])"));
   const nlohmann::json body = nlohmann::json::parse(a.body);
   EXPECT_EQ(body["ruling"]["answers"][0]["call"], "yes");
   EXPECT_EQ(body["picture"], "/9j/");

@@ -13,14 +13,26 @@
 
 namespace diskref::testing {
 
-inline std::filesystem::path skirmish() { return std::filesystem::path(DISKREF_SOURCE_DIR) / "sample_videos/skirmish"; }
+inline std::filesystem::path skirmish() {
+  return std::filesystem::path(DISKREF_SOURCE_DIR) / "sample_videos/skirmish";
+}
 
 // The arguments of `diskref referee` on the sample game, writing its log to `log`.
 inline std::vector<std::string> skirmish_referee_args(const std::filesystem::path& log) {
   const std::filesystem::path s = skirmish();
-  return {"referee", "--tracks", (s / "truth.jsonl").string(), "--table", (s / "table.json").string(),
-          "--disks", (s / "disks.json").string(), "--game", (s / "game.json").string(),
-          "--inputs", (s / "inputs.jsonl").string(), "--out", log.string()};
+  return {"referee",
+          "--tracks",
+          (s / "truth.jsonl").string(),
+          "--table",
+          (s / "table.json").string(),
+          "--disks",
+          (s / "disks.json").string(),
+          "--game",
+          (s / "game.json").string(),
+          "--inputs",
+          (s / "inputs.jsonl").string(),
+          "--out",
+          log.string()};
 }
 
 inline std::vector<std::string> operator+(std::vector<std::string> a, const std::vector<std::string>& b) {

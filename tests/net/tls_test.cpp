@@ -43,10 +43,9 @@ std::pair<std::string, std::string> self_signed() {
   X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, reinterpret_cast<const unsigned char*>(cn.c_str()), -1, -1, 0);
   X509_set_issuer_name(cert, name);
   X509_sign(cert, key, EVP_sha256());
-  std::pair<std::string, std::string> pems{pem_of([&](BIO* b) { return PEM_write_bio_X509(b, cert); }),
-                                           pem_of([&](BIO* b) {
-                                             return PEM_write_bio_PrivateKey(b, key, nullptr, nullptr, 0, nullptr, nullptr);
-                                           })};
+  std::pair<std::string, std::string> pems{
+      pem_of([&](BIO* b) { return PEM_write_bio_X509(b, cert); }),
+      pem_of([&](BIO* b) { return PEM_write_bio_PrivateKey(b, key, nullptr, nullptr, 0, nullptr, nullptr); })};
   X509_free(cert);
   EVP_PKEY_free(key);
   return pems;

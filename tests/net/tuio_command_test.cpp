@@ -5,11 +5,11 @@
 
 #include "osc_args.h"
 
-#include <cmath>
 #include <array>
+#include <cmath>
 #include <map>
-#include <set>
 #include <numbers>
+#include <set>
 
 #include <gtest/gtest.h>
 
@@ -23,7 +23,7 @@ using namespace std::chrono_literals;
 
 struct Seen {
   std::vector<int> fseq;
-  std::map<int, int> symbol_of_session;  // session -> the last symbol seen for it
+  std::map<int, int> symbol_of_session;      // session -> the last symbol seen for it
   std::vector<std::array<float, 3>> places;  // x y a of every set
   std::string source;
 };
@@ -45,7 +45,8 @@ TEST(TuioCommand, AReceiverSeesTheSampleGamesDisksWithTheirTags) {
   lo_server server = lo_server_new(nullptr, nullptr);
   Seen seen;
   lo_server_add_method(server, "/tuio/2Dobj", nullptr, on_2dobj, &seen);
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("diskref-tuio-" + std::to_string(::getpid()));
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("diskref-tuio-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   ChildProcess run(diskref_program(),
                    skirmish_referee_args(dir / "log.json") +

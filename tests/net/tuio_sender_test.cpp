@@ -17,8 +17,8 @@ namespace diskref::net {
 namespace {
 
 struct Received {
-  std::vector<std::string> commands;       // in bundle order
-  std::vector<std::vector<float>> sets;    // s i x y a X Y A m r (ints as floats)
+  std::vector<std::string> commands;     // in bundle order
+  std::vector<std::vector<float>> sets;  // s i x y a X Y A m r (ints as floats)
   std::vector<std::vector<int>> alive;
   std::vector<int> fseq;
   std::string source;
@@ -66,10 +66,20 @@ class OscReceiver {
 };
 
 model::DiskRegistry registry() {
-  model::DiskSpec enterprise{"enterprise", model::DiskKind::ship, 2.0, geom::Circle{63.5},
-                             {{10, model::Face::up, 24, 0}, {11, model::Face::down, 24, 0}}, std::nullopt, std::nullopt};
-  model::DiskSpec tderet{"tderet", model::DiskKind::ship, 2.0, geom::Circle{63.5},
-                         {{20, model::Face::up, 24, 0}, {21, model::Face::down, 24, 0}}, std::nullopt, std::nullopt};
+  model::DiskSpec enterprise{"enterprise",
+                             model::DiskKind::ship,
+                             2.0,
+                             geom::Circle{63.5},
+                             {{10, model::Face::up, 24, 0}, {11, model::Face::down, 24, 0}},
+                             std::nullopt,
+                             std::nullopt};
+  model::DiskSpec tderet{"tderet",
+                         model::DiskKind::ship,
+                         2.0,
+                         geom::Circle{63.5},
+                         {{20, model::Face::up, 24, 0}, {21, model::Face::down, 24, 0}},
+                         std::nullopt,
+                         std::nullopt};
   return model::DiskRegistry({enterprise, tderet});
 }
 

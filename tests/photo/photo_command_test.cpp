@@ -25,12 +25,13 @@ class PhotoCommand : public testing::CommandTest {
     camera.tilt_deg = 35;
     camera.azimuth_deg = 120;
     camera.look_at = {0, 75};
-    const cv::Mat image = render_photo({{"enterprise", 0, 0, 90, 63.5, 24, 2, 10}, {"tderet", 0, 150, 270, 63.5, 24, 2, 11}},
-                                       camera);
+    const cv::Mat image =
+        render_photo({{"enterprise", 0, 0, 90, 63.5, 24, 2, 10}, {"tderet", 0, 150, 270, 63.5, 24, 2, 11}}, camera);
     std::vector<std::uint8_t> jpeg;
     cv::imencode(".jpg", image, jpeg, {cv::IMWRITE_JPEG_QUALITY, 95});
     jpeg = with_exif(jpeg, ExifSpec{1, 5.1, 26, "Test", "Phone"});
-    std::ofstream(path("table.jpg"), std::ios::binary).write(reinterpret_cast<const char*>(jpeg.data()), std::streamsize(jpeg.size()));
+    std::ofstream(path("table.jpg"), std::ios::binary)
+        .write(reinterpret_cast<const char*>(jpeg.data()), std::streamsize(jpeg.size()));
     std::ofstream(path("disks.json")) << R"({"disks": [
       {"name": "enterprise", "kind": "ship", "shape": {"type": "circle", "diameter_mm": 63.5},
        "tags": [{"id": 10, "face": "up", "size_mm": 24}]},
@@ -41,7 +42,9 @@ class PhotoCommand : public testing::CommandTest {
 
 TEST_F(PhotoCommand, AnswersOnStdoutAndDrawsTheAnnotatedPhoto) {
   const auto r = run("photo " + path("table.jpg") + " --disks " + path("disks.json") +
-                     " --range enterprise tderet --overlap enterprise tderet --move enterprise 1 --range tderet enterprise --annotated " + path("out.png"));
+                     " --range enterprise tderet --overlap enterprise tderet --move enterprise 1 --range tderet "
+                     "enterprise --annotated " +
+                     path("out.png"));
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json answer = nlohmann::json::parse(r.out);
   ASSERT_EQ(answer["answers"].size(), 4u) << r.out;
@@ -58,14 +61,16 @@ TEST_F(PhotoCommand, AnswersOnStdoutAndDrawsTheAnnotatedPhoto) {
 }
 
 TEST_F(PhotoCommand, BadInputIsRefusedWithStatusTwoNamingTheProblem) {
-  const auto unknown = run("photo " + path("table.jpg") + " --disks " + path("disks.json") + " --range enterprise voyager");
+  const auto unknown =
+      run("photo " + path("table.jpg") + " --disks " + path("disks.json") + " --range enterprise voyager");
   EXPECT_EQ(unknown.status, 2);
   EXPECT_THAT(unknown.err, HasSubstr("voyager"));
   std::ofstream(path("notes.jpg")) << "not a picture";
   const auto not_image = run("photo " + path("notes.jpg") + " --disks " + path("disks.json"));
   EXPECT_EQ(not_image.status, 2);
   EXPECT_THAT(not_image.err, HasSubstr("notes.jpg: not a JPEG, PNG or WebP"));
-  const auto bad_flips = run("photo " + path("table.jpg") + " --disks " + path("disks.json") + " --move enterprise two");
+  const auto bad_flips =
+      run("photo " + path("table.jpg") + " --disks " + path("disks.json") + " --move enterprise two");
   EXPECT_EQ(bad_flips.status, 2);
   EXPECT_THAT(bad_flips.err, HasSubstr("--move"));
 }

@@ -65,8 +65,7 @@ TEST(ClaimedImageSize, NoneForOtherBytes) {
 }
 
 TEST(ReadExif, ReadsFocalLengthsOrientationAndCamera) {
-  const Bytes jpeg = with_exif(encode(gradient(32, 16), ".jpg"),
-                               ExifSpec{6, 5.96, 26, "Apple", "iPhone 15"});
+  const Bytes jpeg = with_exif(encode(gradient(32, 16), ".jpg"), ExifSpec{6, 5.96, 26, "Apple", "iPhone 15"});
   const ExifFacts facts = read_exif(jpeg);
   ASSERT_TRUE(facts.focal_length_mm.has_value());
   EXPECT_NEAR(*facts.focal_length_mm, 5.96, 1e-9);
@@ -128,14 +127,17 @@ TEST(DecodePhoto, RefusesADecompressionBombFromItsHeader) {
 
 TEST(DecodePhoto, RefusesTooManyBytesTooLongASideAndNoImage) {
   const Bytes jpeg = encode(gradient(300, 20), ".jpg");
-  EXPECT_THROW(decode_photo(jpeg, "x.jpg", {.max_bytes = 100, .max_pixels = 120'000'000, .max_side = 20'000}), PhotoRefused);
-  EXPECT_THROW(decode_photo(jpeg, "x.jpg", {.max_bytes = 64u << 20, .max_pixels = 120'000'000, .max_side = 200}), PhotoRefused);
+  EXPECT_THROW(decode_photo(jpeg, "x.jpg", {.max_bytes = 100, .max_pixels = 120'000'000, .max_side = 20'000}),
+               PhotoRefused);
+  EXPECT_THROW(decode_photo(jpeg, "x.jpg", {.max_bytes = 64u << 20, .max_pixels = 120'000'000, .max_side = 200}),
+               PhotoRefused);
   const std::string text = "not a picture";
   try {
     decode_photo(Bytes(text.begin(), text.end()), "notes.txt");
     FAIL();
   } catch (const PhotoRefused& refused) {
-    EXPECT_NE(std::string(refused.what()).find("notes.txt: not a JPEG, PNG or WebP"), std::string::npos) << refused.what();
+    EXPECT_NE(std::string(refused.what()).find("notes.txt: not a JPEG, PNG or WebP"), std::string::npos)
+        << refused.what();
   }
 }
 

@@ -67,7 +67,8 @@ TEST(RuleOnPhoto, AnswersAsTheTrueSceneDoesWithinSigma) {
       EXPECT_NEAR(answers[0]["margin_mm"].get<double>(), true_range, 3 * range_sigma + 0.01) << answers[0].dump();
       EXPECT_EQ(answers[0]["call"], "yes");
       const double separation_sigma = answers[1]["sigma_mm"].get<double>();
-      EXPECT_NEAR(answers[1]["separation_mm"].get<double>(), true_separation, 3 * separation_sigma + 0.01) << answers[1].dump();
+      EXPECT_NEAR(answers[1]["separation_mm"].get<double>(), true_separation, 3 * separation_sigma + 0.01)
+          << answers[1].dump();
       EXPECT_EQ(answers[2]["end_overlaps"], nlohmann::ordered_json::array({"tderet"})) << answers[2].dump();
       EXPECT_EQ(answers[2]["call"], "yes");
       EXPECT_FALSE(answers[2].contains("leaves_play_area"));
@@ -76,7 +77,8 @@ TEST(RuleOnPhoto, AnswersAsTheTrueSceneDoesWithinSigma) {
       EXPECT_EQ(ruling.annotated.size(), camera.size);
       EXPECT_EQ(ruling.exit_code, 0);
       if (tilt == 45.0 && !with_focal) {
-        cv::imwrite((std::filesystem::path(DISKREF_BINARY_DIR) / "photo_ruling_annotated.png").string(), ruling.annotated);
+        cv::imwrite((std::filesystem::path(DISKREF_BINARY_DIR) / "photo_ruling_annotated.png").string(),
+                    ruling.annotated);
       }
     }
   }
@@ -120,7 +122,8 @@ TEST(RuleOnPhoto, DrawsEachDiskWhereItReallyIs) {
   // Letters or a margin's line may cover a point of an outline, not many.
   EXPECT_GE(near, total - 3) << near << " of " << total;
   // And the check can fail: the plain photo has no outline there.
-  EXPECT_FALSE(outline_near(render_photo(kTable, camera), cv::Point2d(camera.size.width / 2.0, camera.size.height / 2.0), 3));
+  EXPECT_FALSE(
+      outline_near(render_photo(kTable, camera), cv::Point2d(camera.size.width / 2.0, camera.size.height / 2.0), 3));
 }
 
 TEST(RuleOnPhoto, SaysWhyWhenTheTagsAreTooSmallForThePrecision) {
@@ -224,7 +227,8 @@ TEST(RuleOnPhoto, ChecksATemplateLyingInThePhoto) {
 
 TEST(RuleOnPhoto, RefusesAQuestionNamingNoDisk) {
   PhotoCamera camera;
-  const nlohmann::json questions = nlohmann::json::parse(R"([{"id": "q1", "overlap": {"a": "enterprise", "b": "voyager"}}])");
+  const nlohmann::json questions =
+      nlohmann::json::parse(R"([{"id": "q1", "overlap": {"a": "enterprise", "b": "voyager"}}])");
   try {
     rule_on_photo(photo_of(camera, true), test_registry(), questions);
     FAIL();

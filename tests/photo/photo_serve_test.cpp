@@ -46,7 +46,8 @@ std::string phone_jpeg() {
   cv::rotate(photo::render_photo(kTable, camera), stored, cv::ROTATE_90_COUNTERCLOCKWISE);
   std::vector<unsigned char> jpeg;
   cv::imencode(".jpg", stored, jpeg, {cv::IMWRITE_JPEG_QUALITY, 92});
-  const std::vector<std::uint8_t> with = photo::with_exif({jpeg.begin(), jpeg.end()}, photo::ExifSpec{6, {}, 26, "Google", "Pixel 8"});
+  const std::vector<std::uint8_t> with =
+      photo::with_exif({jpeg.begin(), jpeg.end()}, photo::ExifSpec{6, {}, 26, "Google", "Pixel 8"});
   return {with.begin(), with.end()};
 }
 
@@ -66,14 +67,19 @@ std::string url_encoded(const std::string& text) {
   static constexpr char kHex[] = "0123456789ABCDEF";
   std::string out;
   for (unsigned char c : text)
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.') out += static_cast<char>(c);
-    else out += {'%', kHex[c >> 4], kHex[c & 15]};
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.')
+      out += static_cast<char>(c);
+    else
+      out += {'%', kHex[c >> 4], kHex[c & 15]};
   return out;
 }
 
 std::string choose_file_js(const std::string& bytes, const std::string& name, const std::string& type) {
-  return "(() => { const b = Uint8Array.from(atob('" + net::base64(bytes) + "'), c => c.charCodeAt(0));"
-         "const t = new DataTransfer(); t.items.add(new File([b], '" + name + "', {type: '" + type + "'}));"
+  return "(() => { const b = Uint8Array.from(atob('" + net::base64(bytes) +
+         "'), c => c.charCodeAt(0));"
+         "const t = new DataTransfer(); t.items.add(new File([b], '" +
+         name + "', {type: '" + type +
+         "'}));"
          "const i = document.getElementById('photo'); i.files = t.files;"
          "i.dispatchEvent(new Event('change')); return true; })()";
 }
@@ -89,7 +95,8 @@ Served serve(const std::filesystem::path& dir) {
   write_registry(dir / "disks.json");
   Served s;
   s.process = std::make_unique<ChildProcess>(
-      diskref_program(), std::vector<std::string>{"serve", "--disks", (dir / "disks.json").string(), "--serve", "0.0.0.0:0"},
+      diskref_program(),
+      std::vector<std::string>{"serve", "--disks", (dir / "disks.json").string(), "--serve", "0.0.0.0:0"},
       dir / "serve.log");
   const auto port = s.process->wait_for_log(std::regex(R"(the photo page: https?://[^:]+:(\d+)/)"), 20s);
   if (!port) return s;
@@ -113,10 +120,12 @@ TEST(PhotoServe, APhonesPhotoIsRuledOnAndTheAnswerShownOnThePage) {
             "enterprise tderet torpedo-1");
   phone.evaluate(choose_file_js(phone_jpeg(), "PXL_20261207.jpg", "image/jpeg"));
   ASSERT_TRUE(phone.wait_until("window.diskref.state !== 'sending'", 90s));
-  ASSERT_EQ(phone.evaluate("window.diskref.state"), "answered")
-      << phone.evaluate("window.diskref.error").dump() << "\n" << served.process->log_text();
-  ASSERT_TRUE(phone.wait_until("document.getElementById('picture').complete && "
-                               "document.getElementById('picture').naturalWidth > 0", 10s));
+  ASSERT_EQ(phone.evaluate("window.diskref.state"), "answered") << phone.evaluate("window.diskref.error").dump() << "\n"
+                                                                << served.process->log_text();
+  ASSERT_TRUE(
+      phone.wait_until("document.getElementById('picture').complete && "
+                       "document.getElementById('picture').naturalWidth > 0",
+                       10s));
 
   const nlohmann::json answer = phone.evaluate("window.diskref.answer.ruling.answers[0]");
   const double sigma = answer.at("sigma_mm").get<double>();
@@ -142,13 +151,13 @@ TEST(PhotoServe, WithoutTheTokenTooLargeTooManyPixelsOrNotAnImageIsRefused) {
   const std::filesystem::path dir = scratch_dir("refusals");
   Served served = serve(dir);
   ASSERT_NE(served.port, 0) << served.process->log_text();
-  const std::string question = url_encoded(
-      R"({"range":{"from":"enterprise","to":"tderet","template":{"length_mm":88.9,"width_mm":25.4}}})");
+  const std::string question =
+      url_encoded(R"({"range":{"from":"enterprise","to":"tderet","template":{"length_mm":88.9,"width_mm":25.4}}})");
   const auto post = [&](const std::string& body, const std::string& auth, std::size_t length, const std::string& q) {
     const int fd = connect_loopback(served.port);
     send_all(fd, "POST /photo/v1/ruling?question=" + q + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth +
-                     "Content-Type: image/jpeg\r\nContent-Length: " + std::to_string(length) + "\r\nConnection: close\r\n\r\n" +
-                     body);
+                     "Content-Type: image/jpeg\r\nContent-Length: " + std::to_string(length) +
+                     "\r\nConnection: close\r\n\r\n" + body);
     std::string answer = receive_for(fd, 60s);
     ::close(fd);
     return answer;
@@ -156,15 +165,17 @@ TEST(PhotoServe, WithoutTheTokenTooLargeTooManyPixelsOrNotAnImageIsRefused) {
   const std::string bearer = "Authorization: Bearer " + served.token + "\r\n";
   const auto why = [](const std::string& answer) {
     const auto at = answer.find("\r\n\r\n");
-    const nlohmann::json j = nlohmann::json::parse(at == std::string::npos ? "{}" : answer.substr(at + 4), nullptr, false);
+    const nlohmann::json j =
+        nlohmann::json::parse(at == std::string::npos ? "{}" : answer.substr(at + 4), nullptr, false);
     return j.is_object() ? j.value("why", "") : std::string();
   };
 
   // No token: refused at the head (the body is never sent), and the page itself too.
   const std::string no_token = post("", "", 5000, question);
   EXPECT_EQ(no_token.substr(0, 12), "HTTP/1.1 401") << no_token;
-  EXPECT_EQ(exchange(served.port, "GET /photo HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", 10s).substr(0, 12),
-            "HTTP/1.1 401");
+  EXPECT_EQ(
+      exchange(served.port, "GET /photo HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", 10s).substr(0, 12),
+      "HTTP/1.1 401");
   // Too large: 40 MiB announced, refused at the head before any of it is sent.
   const std::string too_large = post("", bearer, 40u << 20, question);
   EXPECT_EQ(too_large.substr(0, 12), "HTTP/1.1 413") << too_large;
@@ -182,8 +193,8 @@ TEST(PhotoServe, WithoutTheTokenTooLargeTooManyPixelsOrNotAnImageIsRefused) {
   EXPECT_NE(why(not_image).find("not a JPEG, PNG or WebP image"), std::string::npos) << not_image;
   // A question about a disk the registry does not have, on a real photo.
   const std::string photo = phone_jpeg();
-  const std::string unknown = post(photo, bearer, photo.size(),
-                                   url_encoded(R"({"overlap":{"a":"enterprise","b":"warbird"}})"));
+  const std::string unknown =
+      post(photo, bearer, photo.size(), url_encoded(R"({"overlap":{"a":"enterprise","b":"warbird"}})"));
   EXPECT_EQ(unknown.substr(0, 12), "HTTP/1.1 400") << unknown;
   EXPECT_NE(why(unknown).find("warbird"), std::string::npos) << unknown;
   // And the server goes on: the real photo with the real question is answered.
@@ -206,9 +217,10 @@ TEST(PhotoServe, OnLoopbackNoTokenIsNeededAndServePublicIsRefused) {
   EXPECT_EQ(local.log_text().find("token"), std::string::npos) << local.log_text();
   // The photo page alone: no live feed is served.
   for (const std::string path : {"/feed/v1/snapshot", "/feed/v1/events"})
-    EXPECT_EQ(exchange(std::stoi(*port), "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", 10s)
-                  .substr(0, 12),
-              "HTTP/1.1 404")
+    EXPECT_EQ(
+        exchange(std::stoi(*port), "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", 10s)
+            .substr(0, 12),
+        "HTTP/1.1 404")
         << path;
   local.kill_now();
   // An upload always needs the token beyond loopback: opening the page to anyone is refused.

@@ -19,8 +19,10 @@ model::Scene scene_of(const SyntheticTable& table, const std::vector<cv::Vec3d>&
   for (std::size_t i = 0; i < poses.size(); ++i) {
     const bool torpedo = table.tags[i].size_mm < 10;
     const geom::Shape shape = torpedo ? geom::Shape{geom::Circle{25.4}} : geom::Shape{geom::FlattedCircle{63.5, 57.2}};
-    scene.disks.push_back({"d" + std::to_string(i), torpedo ? model::DiskKind::torpedo : model::DiskKind::ship,
-                           {shape, geom::Pose::from_degrees(poses[i][0], poses[i][1], poses[i][2] * 180 / std::numbers::pi)}});
+    scene.disks.push_back(
+        {"d" + std::to_string(i),
+         torpedo ? model::DiskKind::torpedo : model::DiskKind::ship,
+         {shape, geom::Pose::from_degrees(poses[i][0], poses[i][1], poses[i][2] * 180 / std::numbers::pi)}});
   }
   scene.questions.push_back({"range", model::RangeQuestion{0, 1, geom::Rect{88.9, 25.4}, 1}});
   scene.questions.push_back({"overlap", model::OverlapQuestion{1, 3}});
@@ -63,7 +65,8 @@ TEST(DecisiveMargin, AMoveThatEndsOnAShipIsDecidedByThatOverlapNotByATorpedoItMi
   const geom::Shape ship{geom::FlattedCircle{63.5, 57.2}};
   scene.disks.push_back({"mover", model::DiskKind::ship, {ship, geom::Pose::from_degrees(0, 0, 0)}});
   scene.disks.push_back({"target", model::DiskKind::ship, {ship, geom::Pose::from_degrees(195, 0, 0)}});
-  scene.disks.push_back({"torpedo", model::DiskKind::torpedo,
+  scene.disks.push_back({"torpedo",
+                         model::DiskKind::torpedo,
                          {geom::Shape{geom::Circle{25.4}}, geom::Pose::from_degrees(114.4, 64.5, 0)}});
   const model::SceneQuestion move{"move", model::MoveQuestion{0, 3, std::nullopt}};
   const std::optional<DecisiveMargin> m = decisive_margin(scene, move);
@@ -77,7 +80,8 @@ TEST(MarginSigma, CoversTheTrueMarginOverManyPhotos) {
     const Coverage c = margin_coverage(focal_given, 0.5, 600);
     SCOPED_TRACE(focal_given ? "focal given" : "focal fitted");
     std::printf("margins within 2 sigma (%s): %d of %d (%.1f %%), mean sigma %.3f mm\n",
-                focal_given ? "focal given" : "focal fitted", c.within, c.total, 100.0 * c.within / c.total, c.mean_sigma);
+                focal_given ? "focal given" : "focal fitted", c.within, c.total, 100.0 * c.within / c.total,
+                c.mean_sigma);
     ASSERT_GT(c.total, 150);
     EXPECT_GE(double(c.within) / c.total, 0.90) << c.within << " of " << c.total;
     EXPECT_LE(double(c.within) / c.total, 0.995) << "sigma too wide to say anything";

@@ -25,16 +25,16 @@ struct RenderedDisk {
   double tag_mm = 24;
   double height_mm = 2;
   int tag_id = 10;
-  double length_mm = 0;   // > 0: a rect (a range template) length x width instead of a circle
+  double length_mm = 0;  // > 0: a rect (a range template) length x width instead of a circle
   double width_mm = 0;
 };
 
 struct PhotoCamera {
   cv::Size size{2000, 1500};
   double focal_35mm = 26;
-  double distance_mm = 450;   // to the table point it looks at
-  double tilt_deg = 30;       // from straight above
-  double azimuth_deg = 0;     // the side it stands on
+  double distance_mm = 450;  // to the table point it looks at
+  double tilt_deg = 30;      // from straight above
+  double azimuth_deg = 0;    // the side it stands on
   cv::Point2d look_at{0, 0};
 
   double focal_px() const { return focal_35mm * std::hypot(size.width, size.height) / 43.27; }
@@ -50,7 +50,8 @@ struct PhotoCamera {
                                                               std::sin(tilt) * std::sin(azimuth), std::cos(tilt));
     const cv::Vec3d forward = (target - centre) / cv::norm(target - centre);
     cv::Vec3d right = forward.cross(cv::Vec3d(0, 0, 1));
-    if (cv::norm(right) < 1e-9) right = cv::Vec3d(std::cos(azimuth + std::numbers::pi / 2), std::sin(azimuth + std::numbers::pi / 2), 0);
+    if (cv::norm(right) < 1e-9)
+      right = cv::Vec3d(std::cos(azimuth + std::numbers::pi / 2), std::sin(azimuth + std::numbers::pi / 2), 0);
     right /= cv::norm(right);
     const cv::Vec3d down = forward.cross(right);
     r = cv::Matx33d(right[0], right[1], right[2], down[0], down[1], down[2], forward[0], forward[1], forward[2]);
@@ -88,8 +89,8 @@ inline cv::Mat render_photo(const std::vector<RenderedDisk>& disks, const PhotoC
     // Texture pixel -> disk top on the table (mm, z = height) -> photo.
     const double a = disk.heading_deg * std::numbers::pi / 180, c = std::cos(a), s = std::sin(a);
     const double half = side / (2 * kPxPerMm);
-    const cv::Matx33d texture_to_plane(c / kPxPerMm, s / kPxPerMm, disk.x + (-c * half - s * half),
-                                       s / kPxPerMm, -c / kPxPerMm, disk.y + (-s * half + c * half), 0, 0, 1);
+    const cv::Matx33d texture_to_plane(c / kPxPerMm, s / kPxPerMm, disk.x + (-c * half - s * half), s / kPxPerMm,
+                                       -c / kPxPerMm, disk.y + (-s * half + c * half), 0, 0, 1);
     const cv::Vec3d z_column = cv::Vec3d(r(0, 2), r(1, 2), r(2, 2)) * disk.height_mm + t;
     const cv::Matx33d plane_to_camera(r(0, 0), r(0, 1), z_column[0], r(1, 0), r(1, 1), z_column[1], r(2, 0), r(2, 1),
                                       z_column[2]);

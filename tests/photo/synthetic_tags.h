@@ -17,7 +17,7 @@ struct SyntheticTable {
   std::vector<cv::Vec3d> truth;  // x, y (mm), theta (radians) on the table
   cv::Size image_size{4000, 3000};
   double focal_px = 0;
-  cv::Vec3d rvec, tvec;           // camera_from_table
+  cv::Vec3d rvec, tvec;  // camera_from_table
 };
 
 // `tag_count` tags (24 mm on 2 mm ships, every third a 9.5 mm torpedo tag on 1 mm) scattered over
@@ -38,11 +38,12 @@ inline SyntheticTable synthetic_table(unsigned seed, double tilt_deg, double noi
     tag.detection.id = 10 + i;
     tag.detection.decision_margin = 80;
     table.tags.push_back(tag);
-    table.truth.push_back({400 * (uniform(random) - 0.5), 300 * (uniform(random) - 0.5), 2 * std::numbers::pi * uniform(random)});
+    table.truth.push_back(
+        {400 * (uniform(random) - 0.5), 300 * (uniform(random) - 0.5), 2 * std::numbers::pi * uniform(random)});
   }
   const double tilt = tilt_deg * std::numbers::pi / 180, azimuth = 2 * std::numbers::pi * uniform(random);
-  const cv::Vec3d centre(distance_mm * std::sin(tilt) * std::cos(azimuth), distance_mm * std::sin(tilt) * std::sin(azimuth),
-                         distance_mm * std::cos(tilt));
+  const cv::Vec3d centre(distance_mm * std::sin(tilt) * std::cos(azimuth),
+                         distance_mm * std::sin(tilt) * std::sin(azimuth), distance_mm * std::cos(tilt));
   const cv::Vec3d forward = -centre / cv::norm(centre);
   // The camera's image x is horizontal (a phone held level), its image y goes down the view.
   cv::Vec3d right = forward.cross(cv::Vec3d(0, 0, 1));
@@ -59,7 +60,8 @@ inline SyntheticTable synthetic_table(unsigned seed, double tilt_deg, double noi
     std::vector<cv::Point3d> object(corners.begin(), corners.end());
     std::vector<cv::Point2d> image;
     cv::projectPoints(object, table.rvec, table.tvec, k, std::vector<double>{k1, 0, 0, 0}, image);
-    for (std::size_t c = 0; c < 4; ++c) table.tags[i].detection.corners[c] = image[c] + cv::Point2d(noise(random), noise(random));
+    for (std::size_t c = 0; c < 4; ++c)
+      table.tags[i].detection.corners[c] = image[c] + cv::Point2d(noise(random), noise(random));
     table.tags[i].detection.center = (image[0] + image[1] + image[2] + image[3]) * 0.25;
   }
   return table;

@@ -91,8 +91,9 @@ TEST(FitTable, AFocalLengthEXIFGotSlightlyWrongIsAPriorNotAFact) {
       within += std::abs(error) <= 2 ? 1 : 0;
     }
   }
-  std::printf("pose errors within 2 sigma (EXIF focal 2 %% off): %d of %d; fitted focal nearer the truth in %.0f of 40\n",
-              within, total, closer);
+  std::printf(
+      "pose errors within 2 sigma (EXIF focal 2 %% off): %d of %d; fitted focal nearer the truth in %.0f of 40\n",
+      within, total, closer);
   EXPECT_GE(double(within) / total, 0.90);
   EXPECT_GE(closer, 30) << "the tags' foreshortening corrects the prior";
 }
@@ -125,8 +126,8 @@ TEST(FitTable, ACalibratedLensIsUsedAsItIs) {
 
 TEST(QuadDecimate, KeepsFullResolutionUpTo12MpxThenAbout12Mpx) {
   EXPECT_EQ(quad_decimate_for({4000, 3000}), 1);
-  EXPECT_EQ(quad_decimate_for({8000, 6000}), 2);        // 48 Mpx
-  EXPECT_EQ(quad_decimate_for({6000, 4500}), 1.5);      // 27 Mpx
+  EXPECT_EQ(quad_decimate_for({8000, 6000}), 2);    // 48 Mpx
+  EXPECT_EQ(quad_decimate_for({6000, 4500}), 1.5);  // 27 Mpx
 }
 
 TEST(FitTable, OneTagIsEnoughForAPlane) {

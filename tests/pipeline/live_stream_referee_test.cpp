@@ -9,16 +9,16 @@
 #include <cmath>
 
 #include <gtest/gtest.h>
-#include <opencv2/videoio.hpp>
 #include <nlohmann/json.hpp>
+#include <opencv2/videoio.hpp>
 
+#include "../vision/fake_v4l2_device.h"
 #include "calibration/camera_model.h"
 #include "engine/io/input_error.h"
 #include "pipeline/game_replay.h"
 #include "pipeline/pipeline.h"
 #include "recording/game_recording.h"
 #include "referee/referee_log.h"
-#include "../vision/fake_v4l2_device.h"
 #include "sample_game.h"
 #include "vision/frame_source.h"
 #include "vision/live_camera.h"
@@ -50,7 +50,8 @@ class VideoCameraStream final : public vision::LiveStream {
     // From the start and read on: the very frames the file gives (a seek need not be exact).
     cv::Mat skipped;
     for (long long i = 0; i < from; ++i) capture_.read(skipped);
-    size_ = {static_cast<int>(capture_.get(cv::CAP_PROP_FRAME_WIDTH)), static_cast<int>(capture_.get(cv::CAP_PROP_FRAME_HEIGHT))};
+    size_ = {static_cast<int>(capture_.get(cv::CAP_PROP_FRAME_WIDTH)),
+             static_cast<int>(capture_.get(cv::CAP_PROP_FRAME_HEIGHT))};
   }
   std::optional<vision::StreamFrame> read() override {
     if ((cut_ && index_ > camera_.cut_after) || index_ >= camera_.frames) {
@@ -87,7 +88,8 @@ std::unique_ptr<vision::LiveCameraSource> open_video_camera(VideoCamera& camera)
     if (camera.connections++ == 0) return std::make_unique<VideoCameraStream>(camera, 0, true);
     const double back_at = camera.base + static_cast<double>(camera.cut_after + 1) / camera.fps + camera.away_s;
     const auto from = static_cast<long long>(std::ceil((camera.clock->t - camera.base) * camera.fps - 1e-9));
-    if (camera.clock->t < back_at || from >= camera.frames) throw io::InputError("the test's camera", "", "is not there");
+    if (camera.clock->t < back_at || from >= camera.frames)
+      throw io::InputError("the test's camera", "", "is not there");
     return std::make_unique<VideoCameraStream>(camera, from, false);
   };
   return std::make_unique<vision::LiveCameraSource>("the test's camera", opener, options);
@@ -106,9 +108,12 @@ QuietWindow quietest(const SampleGame& s) {
   for (const model::TrackFrame& f : s.frames) {
     bool quiet = f.settled && previous != nullptr && previous->disks.size() == f.disks.size();
     for (std::size_t i = 0; quiet && i < f.disks.size(); ++i)
-      quiet = f.disks[i].name == previous->disks[i].name && f.disks[i].x.has_value() == previous->disks[i].x.has_value() &&
-              (!f.disks[i].x || std::hypot(*f.disks[i].x - *previous->disks[i].x, f.disks[i].y.value_or(0) - previous->disks[i].y.value_or(0)) < 0.01);
-    for (const referee::Input& in : s.inputs) quiet = quiet && !(previous != nullptr && in.t > previous->t && in.t <= f.t);
+      quiet = f.disks[i].name == previous->disks[i].name &&
+              f.disks[i].x.has_value() == previous->disks[i].x.has_value() &&
+              (!f.disks[i].x || std::hypot(*f.disks[i].x - *previous->disks[i].x,
+                                           f.disks[i].y.value_or(0) - previous->disks[i].y.value_or(0)) < 0.01);
+    for (const referee::Input& in : s.inputs)
+      quiet = quiet && !(previous != nullptr && in.t > previous->t && in.t <= f.t);
     if (quiet && !in_run) run.from = previous->t;
     in_run = quiet;
     if (quiet) run.to = f.t;
@@ -125,7 +130,8 @@ std::vector<referee::Entry> entries(const RefereedGame& game) {
 }
 
 bool is_camera_gap(const referee::Entry& e) {
-  return e.kind == referee::Entry::Kind::warning && referee::entry_to_json(e).dump().find("camera_gap") != std::string::npos;
+  return e.kind == referee::Entry::Kind::warning &&
+         referee::entry_to_json(e).dump().find("camera_gap") != std::string::npos;
 }
 
 TEST(LiveStreamReferee, ACameraAwayForSecondsInAQuietMomentGivesTheVideosGameAndSaysTheGapOnce) {
@@ -176,7 +182,8 @@ TEST(LiveStreamReferee, ACameraAwayForSecondsInAQuietMomentGivesTheVideosGameAnd
     }
   }
   camera_log.erase(std::remove_if(camera_log.begin(), camera_log.end(), is_camera_gap), camera_log.end());
-  ASSERT_EQ(camera_log.size(), file_log.size()) << from_camera->log_json().dump(1) << "\n" << from_file->log_json().dump(1);
+  ASSERT_EQ(camera_log.size(), file_log.size()) << from_camera->log_json().dump(1) << "\n"
+                                                << from_file->log_json().dump(1);
   for (std::size_t i = 0; i < file_log.size(); ++i) {
     EXPECT_EQ(referee::entry_text(camera_log[i]), referee::entry_text(file_log[i])) << "entry " << i;
     EXPECT_NEAR(camera_log[i].t, file_log[i].t, 1e-6) << "entry " << i;

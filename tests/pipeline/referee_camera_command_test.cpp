@@ -38,8 +38,8 @@ std::vector<std::vector<unsigned char>> first_frames_as_jpegs(const fs::path& vi
 }
 
 std::vector<std::string> setup_args(const fs::path& sample) {
-  return {"--table", (sample / "table.json").string(), "--disks", (sample / "disks.json").string(),
-          "--calib", (sample / "camera.json").string(), "--game", (sample / "game.json").string()};
+  return {"--table", (sample / "table.json").string(),  "--disks", (sample / "disks.json").string(),
+          "--calib", (sample / "camera.json").string(), "--game",  (sample / "game.json").string()};
 }
 
 TEST(RefereeCameraCommand, RefereesAPhonesStreamTakesTypedInputsAndEndsWholeOnCtrlC) {
@@ -59,12 +59,13 @@ TEST(RefereeCameraCommand, RefereesAPhonesStreamTakesTypedInputsAndEndsWholeOnCt
   }
   std::vector<std::string> args{"referee", "--camera", phone.url()};
   for (const std::string& a : setup_args(sample)) args.push_back(a);
-  for (const std::string& a : {std::string("--follow-inputs"), typed.string(), std::string("--out"), (out / "log.json").string(),
-                               std::string("--record"), (out / "session").string()})
+  for (const std::string& a : {std::string("--follow-inputs"), typed.string(), std::string("--out"),
+                               (out / "log.json").string(), std::string("--record"), (out / "session").string()})
     args.push_back(a);
   ChildProcess referee(diskref_program(), args, out / "stderr.txt");
 
-  ASSERT_TRUE(referee.wait_for_log(std::regex("typed\\.jsonl: line 1: taken"), std::chrono::seconds(120))) << referee.log_text();
+  ASSERT_TRUE(referee.wait_for_log(std::regex("typed\\.jsonl: line 1: taken"), std::chrono::seconds(120)))
+      << referee.log_text();
   ASSERT_TRUE(referee.wait_for_log(std::regex("typed\\.jsonl: line 2: not taken: (.*)"), std::chrono::seconds(60)))
       << referee.log_text();
   // The phone's stream ends: the camera is lost and waited for, as a camera is, until Ctrl-C.
@@ -111,7 +112,8 @@ TEST(RefereeCameraCommand, ACameraThatIsNotThereOrALiveMistakeIsRefusedBeforeAny
     std::vector<std::string> args{"referee"};
     for (const std::string& a : setup_args(sample)) args.push_back(a);
     for (const std::string& a : c.extra) args.push_back(a);
-    for (const std::string& a : {std::string("--out"), (dir / "log.json").string(), std::string("--record"), (dir / "session").string()})
+    for (const std::string& a :
+         {std::string("--out"), (dir / "log.json").string(), std::string("--record"), (dir / "session").string()})
       args.push_back(a);
     ChildProcess referee(diskref_program(), args, out / ("stderr-" + std::to_string(n) + ".txt"));
     const std::optional<int> status = referee.wait(std::chrono::seconds(120));

@@ -50,8 +50,9 @@ struct SampleGame {
 };
 
 // A recording of the sample's game into `dir`, as a video's (`source` "video") or a camera's.
-inline std::unique_ptr<recording::RefereedSessionRecorder> recorder_for(const SampleGame& s, const std::filesystem::path& dir,
-                                                                       const std::string& source = "video") {
+inline std::unique_ptr<recording::RefereedSessionRecorder> recorder_for(const SampleGame& s,
+                                                                        const std::filesystem::path& dir,
+                                                                        const std::string& source = "video") {
   recording::SessionInfo info;
   info.source = source;
   info.started_utc = recording::utc_now();

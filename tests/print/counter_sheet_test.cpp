@@ -11,9 +11,9 @@
 #include <tuple>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
-#include <nlohmann/json.hpp>
 
 #include "engine/io/json_cursor.h"
 #include "print/counter_sheet.h"
@@ -74,8 +74,10 @@ TEST(CounterSheet, BothFacesAreReadOneCounterAndAFoldApartEachSayingWhatItShows)
     for (const auto& l : p.inside_labels) words[p.what].insert(l.text);
   }
   // Inside each face its name and what it shows, where other two-faced disks say "up"/"down".
-  EXPECT_EQ(words["counter-bridge: up | down"], (std::multiset<std::string>{"counter-bridge", "counter-bridge", "HIT!", "bridge"}));
-  EXPECT_EQ(words["counter-blank: up | down"], (std::multiset<std::string>{"counter-blank", "counter-blank", "HIT!", "blank"}));
+  EXPECT_EQ(words["counter-bridge: up | down"],
+            (std::multiset<std::string>{"counter-bridge", "counter-bridge", "HIT!", "bridge"}));
+  EXPECT_EQ(words["counter-blank: up | down"],
+            (std::multiset<std::string>{"counter-blank", "counter-blank", "HIT!", "blank"}));
 }
 
 TEST(CounterSheet, TheLabelUnderAPieceSaysWhatEachFaceShows) {
@@ -91,12 +93,14 @@ TEST(CounterSheet, ACameraThatCannotReadTheCountersSaysWhichWould) {
   const std::vector<std::string> problems = print::counter_read_problems(disks, {{1280, 720}, 78, 1200});
   ASSERT_EQ(problems.size(), 2u) << "one line per tag size";
   // 14.5 mm tags, 2.9 mm cells; f = 640 / tan(39 deg) = 790.3 px: 1.91 px a cell from 1.2 m.
-  EXPECT_NE(problems[0].find("counter tags of 14.5 mm (counter-bridge up (tag 100), counter-bridge down (tag 101)) have "
-                             "1.91 px per cell seen from 1200 mm by a 1280x720 camera"),
-            std::string::npos)
+  EXPECT_NE(
+      problems[0].find("counter tags of 14.5 mm (counter-bridge up (tag 100), counter-bridge down (tag 101)) have "
+                       "1.91 px per cell seen from 1200 mm by a 1280x720 camera"),
+      std::string::npos)
       << problems[0];
-  EXPECT_NE(problems[0].find("hang this camera at most 916 mm above the table, or use one of at least 1676x943 at 1200 mm"),
-            std::string::npos)
+  EXPECT_NE(
+      problems[0].find("hang this camera at most 916 mm above the table, or use one of at least 1676x943 at 1200 mm"),
+      std::string::npos)
       << problems[0];
 }
 

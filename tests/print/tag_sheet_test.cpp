@@ -24,7 +24,8 @@ model::DiskSpec ship(const std::string& name, int tag_id, double tag_mm, double 
   model::DiskSpec d;
   d.name = name;
   d.shape = geom::FlattedCircle{63.5, 57.2};
-  d.tags = {model::TagSpec{tag_id, model::Face::up, tag_mm, offset_deg}, model::TagSpec{tag_id + 100, model::Face::down, tag_mm, offset_deg}};
+  d.tags = {model::TagSpec{tag_id, model::Face::up, tag_mm, offset_deg},
+            model::TagSpec{tag_id + 100, model::Face::down, tag_mm, offset_deg}};
   return d;
 }
 
@@ -34,9 +35,11 @@ TEST(TagFit, TheLargestTagOnAShipIsTheSpecsFigure) {
   EXPECT_NEAR(model::largest_fitting_tag_mm(geom::FlattedCircle{63.5, 57.2}, model::TagSpec{10, model::Face::up, 1, 0}),
               63.5 / 2 / 0.9 / std::numbers::sqrt2, 0.01);
   // Turned by 45 degrees the square's corners point at the flats and the sides at the arc.
-  double turned = model::largest_fitting_tag_mm(geom::FlattedCircle{63.5, 57.2}, model::TagSpec{10, model::Face::up, 1, 45});
+  double turned =
+      model::largest_fitting_tag_mm(geom::FlattedCircle{63.5, 57.2}, model::TagSpec{10, model::Face::up, 1, 45});
   EXPECT_NEAR(turned, 57.2 / 2 / 0.9 / std::numbers::sqrt2, 0.01);
-  EXPECT_NEAR(model::largest_fitting_tag_mm(geom::Rect{88.9, 25.4}, model::TagSpec{60, model::Face::up, 1, 0}), 25.4 / 1.8, 0.01);
+  EXPECT_NEAR(model::largest_fitting_tag_mm(geom::Rect{88.9, 25.4}, model::TagSpec{60, model::Face::up, 1, 0}),
+              25.4 / 1.8, 0.01);
 }
 
 TEST(TagWarnings, ATagTooBigForItsDiskNamesTheDiskTheTagAndTheLargestThatFits) {
@@ -59,10 +62,12 @@ TEST(TagWarnings, AShipOrTorpedoWithOneFaceTaggedIsSaid) {
   model::DiskSpec planet = ship("moon", 70, 20.0);
   planet.kind = model::DiskKind::planet;
   planet.tags.pop_back();  // a planet does not flip: one face is all it needs
-  auto warnings = tag_warnings(model::DiskRegistry({one, torpedo, planet, ship("enterprise", 10, 24.0)}), nullptr, std::nullopt);
+  auto warnings =
+      tag_warnings(model::DiskRegistry({one, torpedo, planet, ship("enterprise", 10, 24.0)}), nullptr, std::nullopt);
   ASSERT_EQ(warnings.size(), 2u);
-  EXPECT_EQ(warnings[0], "defiant: a ship flips, but it has a tag on its up face only: after an odd number of flips it is not seen; "
-                         "give its other face a tag of its own (diskref setup kit makes both)");
+  EXPECT_EQ(warnings[0],
+            "defiant: a ship flips, but it has a tag on its up face only: after an odd number of flips it is not seen; "
+            "give its other face a tag of its own (diskref setup kit makes both)");
   EXPECT_THAT(warnings[1], HasSubstr("torpedo-1: a torpedo flips, but it has a tag on its down face only"));
 }
 

@@ -54,14 +54,18 @@ TEST(DiskSyncer, TheAskerDoesNotWaitForASlowSync) {
 TEST(DiskSyncer, KeepsTheFirstFailureWithItsTagAndStillRunsTheRest) {
   std::atomic<int> ran{0};
   DiskSyncer syncer;
-  syncer.submit([&] {
-    ++ran;
-    return std::string("a.mjpeg: flushing it to the disk (fdatasync) failed: Input/output error");
-  }, 7);
-  syncer.submit([&]() -> std::string {
-    ++ran;
-    throw std::runtime_error("b: out of memory");
-  }, 8);
+  syncer.submit(
+      [&] {
+        ++ran;
+        return std::string("a.mjpeg: flushing it to the disk (fdatasync) failed: Input/output error");
+      },
+      7);
+  syncer.submit(
+      [&]() -> std::string {
+        ++ran;
+        throw std::runtime_error("b: out of memory");
+      },
+      8);
   syncer.submit([&] {
     ++ran;  // a task that closes a file must still run
     return std::string();
@@ -77,10 +81,12 @@ TEST(DiskSyncer, ATaskAskedAfterTheDrainRunsAtOnce) {
   DiskSyncer syncer;
   syncer.drain();
   bool ran = false;
-  syncer.submit([&] {
-    ran = true;
-    return std::string("late.jpg: cannot be written");
-  }, 2);
+  syncer.submit(
+      [&] {
+        ran = true;
+        return std::string("late.jpg: cannot be written");
+      },
+      2);
   EXPECT_TRUE(ran);
   ASSERT_TRUE(syncer.failure().has_value());
   EXPECT_EQ(syncer.failure()->tag, 2);

@@ -2,9 +2,9 @@
 // a file changed by one byte or cut short is noticed.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 #include "engine/io/input_error.h"
 #include "recording/file_checksum.h"
@@ -13,7 +13,8 @@ namespace diskref::recording {
 namespace {
 
 std::filesystem::path write_temp(const std::string& name, const std::string& bytes) {
-  const auto p = std::filesystem::temp_directory_path() / ("diskref-checksum-" + std::to_string(::getpid()) + "-" + name);
+  const auto p =
+      std::filesystem::temp_directory_path() / ("diskref-checksum-" + std::to_string(::getpid()) + "-" + name);
   std::ofstream(p, std::ios::binary) << bytes;
   return p;
 }

@@ -11,7 +11,9 @@
 
 namespace diskref::testing {
 
-inline std::filesystem::path skirmish() { return std::filesystem::path(DISKREF_SOURCE_DIR) / "sample_videos" / "skirmish"; }
+inline std::filesystem::path skirmish() {
+  return std::filesystem::path(DISKREF_SOURCE_DIR) / "sample_videos" / "skirmish";
+}
 
 inline std::string skirmish_files() {
   const auto s = skirmish();
@@ -20,13 +22,15 @@ inline std::string skirmish_files() {
          (s / "inputs.jsonl").string();
 }
 
-inline nlohmann::json read_json(const std::filesystem::path& file) { return nlohmann::json::parse(slurp(file)); }
+inline nlohmann::json read_json(const std::filesystem::path& file) {
+  return nlohmann::json::parse(slurp(file));
+}
 
 // Runs build/diskref with `arguments`, output in `dir`/out.txt and err.txt.
 inline CommandRun run_diskref(const std::string& arguments, const std::filesystem::path& dir) {
   CommandRun r;
-  const std::string command = (std::filesystem::path(DISKREF_BINARY_DIR) / "diskref").string() + " " + arguments + " > " +
-                              (dir / "out.txt").string() + " 2> " + (dir / "err.txt").string();
+  const std::string command = (std::filesystem::path(DISKREF_BINARY_DIR) / "diskref").string() + " " + arguments +
+                              " > " + (dir / "out.txt").string() + " 2> " + (dir / "err.txt").string();
   const int status = std::system(command.c_str());
   r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   r.out = slurp(dir / "out.txt");

@@ -61,7 +61,8 @@ TEST(RecordedVideo, ACopyTakenWhileRecordingKeepsEveryFrameListed) {
     EXPECT_EQ(video.frames()[i].frame, static_cast<long long>(i));
     EXPECT_LT(mean_abs_diff(video.read(i), test_picture(static_cast<long long>(i))), 2.0) << i;
   }
-  for (const std::string& w : video.warnings()) EXPECT_THAT(w, HasSubstr("line")) << w;  // at most a line caught mid-write
+  for (const std::string& w : video.warnings())
+    EXPECT_THAT(w, HasSubstr("line")) << w;  // at most a line caught mid-write
 }
 
 TEST(RecordedVideo, ALastLineCutMidWayAndAnOpenSegmentCutMidFrameLoseOnlyThoseFrames) {
@@ -77,12 +78,12 @@ TEST(RecordedVideo, ALastLineCutMidWayAndAnOpenSegmentCutMidFrameLoseOnlyThoseFr
   const RecordedVideo video = RecordedVideo::open(dir);
   ASSERT_EQ(video.frames().size(), 45u);
   EXPECT_EQ(video.frames().back().frame, 44);
-  EXPECT_THAT(video.warnings(),
-              ElementsAre(HasSubstr("frames.jsonl: line 50: cut short"),
-                          HasSubstr("video/segment-000001.mjpeg: cut short at " +
-                                    std::to_string(f45.offset + f45.bytes / 2) +
-                                    " bytes (the recording stopped while writing it); 4 frame(s) whose bytes are not all in it "
-                                    "are dropped (frames 45 to 48)")));
+  EXPECT_THAT(
+      video.warnings(),
+      ElementsAre(HasSubstr("frames.jsonl: line 50: cut short"),
+                  HasSubstr("video/segment-000001.mjpeg: cut short at " + std::to_string(f45.offset + f45.bytes / 2) +
+                            " bytes (the recording stopped while writing it); 4 frame(s) whose bytes are not all in it "
+                            "are dropped (frames 45 to 48)")));
   EXPECT_LT(mean_abs_diff(video.read(44), test_picture(44)), 2.0);
 }
 
@@ -94,8 +95,9 @@ TEST(RecordedVideo, AMissingSegmentDropsItsFramesWithOneWarning) {
   ASSERT_EQ(video.frames().size(), 30u);
   EXPECT_EQ(video.frames()[14].frame, 14);
   EXPECT_EQ(video.frames()[15].frame, 30);
-  EXPECT_THAT(video.warnings(),
-              ElementsAre(HasSubstr("video/segment-000001.mjpeg: missing; its 15 frame(s) are dropped (frames 15 to 29)")));
+  EXPECT_THAT(
+      video.warnings(),
+      ElementsAre(HasSubstr("video/segment-000001.mjpeg: missing; its 15 frame(s) are dropped (frames 15 to 29)")));
   EXPECT_LT(mean_abs_diff(video.read(15), test_picture(30)), 2.0);
 }
 
@@ -126,9 +128,9 @@ TEST(RecordedVideo, ACorruptJpegIsNamedWithItsSegmentAndOffset) {
     video.read(3);
     FAIL() << "a corrupt frame was decoded";
   } catch (const io::InputError& e) {
-    EXPECT_THAT(e.what(), HasSubstr("video/segment-000000.mjpeg: offset " + std::to_string(f3.offset) +
-                                    ": frame 3: its " + std::to_string(f3.bytes) +
-                                    " bytes are not a JPEG image that decodes (corrupt)"));
+    EXPECT_THAT(e.what(),
+                HasSubstr("video/segment-000000.mjpeg: offset " + std::to_string(f3.offset) + ": frame 3: its " +
+                          std::to_string(f3.bytes) + " bytes are not a JPEG image that decodes (corrupt)"));
   }
   EXPECT_LT(mean_abs_diff(video.read(4), test_picture(4)), 2.0);  // the next one is intact
   EXPECT_THROW(video.read(10), std::out_of_range);
@@ -179,8 +181,8 @@ TEST(RecordedVideoSource, GivesTheFramesInOrderSkipsACorruptOneAndSeeks) {
     EXPECT_LT(mean_abs_diff(frame->image, test_picture(frame->index)), 2.0) << frame->index;
     indices.push_back(frame->index);
   }
-  EXPECT_EQ(indices, (std::vector<long long>{100, 101, 102, 103, 104, 106, 107, 108, 109, 111, 112, 113, 114, 115, 116, 117,
-                                             118, 119}));
+  EXPECT_EQ(indices, (std::vector<long long>{100, 101, 102, 103, 104, 106, 107, 108, 109, 111, 112, 113, 114, 115, 116,
+                                             117, 118, 119}));
   EXPECT_EQ(source->corrupt_frames_skipped(), 1);
   source->seek(115);
   EXPECT_EQ(source->next()->index, 115);

@@ -21,9 +21,9 @@
 
 #include "engine/io/input_error.h"
 #include "engine/model/table_spec.h"
-#include "tests/referee/test_table.h"
 #include "recording/session_recording.h"
 #include "tests/recording/child_report.h"
+#include "tests/referee/test_table.h"
 
 namespace diskref::recording {
 namespace {
@@ -56,7 +56,8 @@ TEST_F(RecordingFaults, AFullDiskStopsTheRecordingLoudlyAndKeepsEveryFrameWritte
   const fs::path dir = root_ / "rec";
   // The lines as written (full precision: their lengths differ): room for 60 and half the 61st.
   long long room = 0;
-  for (long long i = 100; i < 160; ++i) room += static_cast<long long>(model::to_jsonl_line(frame(i), model::Precision::exact).size()) + 1;
+  for (long long i = 100; i < 160; ++i)
+    room += static_cast<long long>(model::to_jsonl_line(frame(i), model::Precision::exact).size()) + 1;
   room += static_cast<long long>(model::to_jsonl_line(frame(160), model::Precision::exact).size()) / 2;
   // Fill the disk in a child (the limit is the process's): 200 frames offered, room for 60.
   const rlim_t limit = static_cast<rlim_t>(room);
@@ -74,9 +75,10 @@ TEST_F(RecordingFaults, AFullDiskStopsTheRecordingLoudlyAndKeepsEveryFrameWritte
   const long long written = std::stoll(report.substr(0, report.find('\n')));
   const std::string failure = report.substr(report.find('\n') + 1);
   EXPECT_EQ(written, 60);
-  EXPECT_THAT(failure, HasSubstr("track.jsonl: writing line 61 failed: File too large; the 60 line(s) before it are kept, "
-                                 "complete, and nothing more is written; 60 frame(s) were recorded, 140 frame(s) and 1 "
-                                 "event(s) from then on were not"));
+  EXPECT_THAT(failure,
+              HasSubstr("track.jsonl: writing line 61 failed: File too large; the 60 line(s) before it are kept, "
+                        "complete, and nothing more is written; 60 frame(s) were recorded, 140 frame(s) and 1 "
+                        "event(s) from then on were not"));
   const Recording r = load_recording(dir);
   // No line cut short, and the session ended: ended.json (small enough to fit) says it was not clean.
   EXPECT_TRUE(r.warnings.empty()) << r.warnings.front();
@@ -85,8 +87,8 @@ TEST_F(RecordingFaults, AFullDiskStopsTheRecordingLoudlyAndKeepsEveryFrameWritte
   EXPECT_THAT((*r.ended)["failure"].get<std::string>(), HasSubstr("File too large"));
   ASSERT_EQ(static_cast<long long>(r.frames.size()), written);
   EXPECT_EQ(r.frames.back().frame, 159);
-  std::printf("[fault] recorder, disk full: %lld of 200 frames offered written, %zu read back; the message: %s\n", written,
-              r.frames.size(), failure.c_str());
+  std::printf("[fault] recorder, disk full: %lld of 200 frames offered written, %zu read back; the message: %s\n",
+              written, r.frames.size(), failure.c_str());
 }
 
 TEST_F(RecordingFaults, KilledAtRandomMomentsEveryFrameWrittenIsReadBack) {
@@ -127,7 +129,8 @@ TEST_F(RecordingFaults, KilledAtRandomMomentsEveryFrameWrittenIsReadBack) {
     EXPECT_LE(kept, written + 1) << "kill " << kill_no;
     for (long long i = 0; i < kept; ++i) ASSERT_EQ(r.frames[static_cast<std::size_t>(i)].frame, i);
     std::printf("[fault] recorder kill -9 no. %d, %d ms in: %lld frames written before the kill, %lld read back%s\n",
-                kill_no, wait, written, kept, r.warnings.empty() ? "" : " (the last line, cut short, dropped with a warning)");
+                kill_no, wait, written, kept,
+                r.warnings.empty() ? "" : " (the last line, cut short, dropped with a warning)");
   }
   ::munmap(counted, sizeof(std::atomic<long long>));
 }
@@ -145,10 +148,13 @@ TEST_F(RecordingFaults, TimesThatJumpAreShortenedAndReported) {
   ASSERT_EQ(r.frames.size(), 2u);
   EXPECT_DOUBLE_EQ(r.frames[1].t, 5.0);
   ASSERT_EQ(r.warnings.size(), 1u);
-  EXPECT_THAT(r.warnings[0], HasSubstr("track.jsonl: frame 1 came 950400.0 s after frame 0: played back 5.0 s after it"));
+  EXPECT_THAT(r.warnings[0],
+              HasSubstr("track.jsonl: frame 1 came 950400.0 s after frame 0: played back 5.0 s after it"));
   // A jump of 1e300 s is no time a recording holds: the line is skipped, naming it.
-  std::ofstream(dir / "track.jsonl", std::ios::app) << R"({"frame": 2, "t": 1e300, "disks": []})" << "\n"
-                                                    << R"({"frame": 3, "t": 1, "disks": []})" << "\n";
+  std::ofstream(dir / "track.jsonl", std::ios::app) << R"({"frame": 2, "t": 1e300, "disks": []})"
+                                                    << "\n"
+                                                    << R"({"frame": 3, "t": 1, "disks": []})"
+                                                    << "\n";
   const Recording again = load_recording(dir);
   EXPECT_EQ(again.frames.size(), 3u) << "the line after it is read";
   ASSERT_GE(again.warnings.size(), 1u);

@@ -29,7 +29,7 @@ std::vector<nlohmann::json> whole_lines(const fs::path& file) {
   std::size_t pos = 0;
   while (pos < text.size()) {
     const std::size_t end = text.find('\n', pos);
-    if (end == std::string::npos) break;  // the last line, cut short: allowed
+    if (end == std::string::npos) break;                                // the last line, cut short: allowed
     out.push_back(nlohmann::json::parse(text.substr(pos, end - pos)));  // throws if a whole line is damaged
     pos = end + 1;
   }
@@ -101,8 +101,8 @@ TEST_P(RecordingKilled, LosesAtMostTwoSecondsAndTheRemainsReplayAndReport) {
   // The companion screen replays the remains, and says over its camera view what was lost.
   const fs::path views = path("replay-views.json");
   const std::string replay = "xvfb-run -a -s \"-screen 0 1280x800x24\" \"" + diskref_program() + "\" ui --replay \"" +
-                             rec.string() + "\" --screenshot \"" + path("replay.png") + "\" --views-json \"" + views.string() +
-                             "\" --frames 5 2>\"" + path("replay-err.txt") + "\"";
+                             rec.string() + "\" --screenshot \"" + path("replay.png") + "\" --views-json \"" +
+                             views.string() + "\" --frames 5 2>\"" + path("replay-err.txt") + "\"";
   ASSERT_EQ(std::system(replay.c_str()), 0) << slurp(path("replay-err.txt"));
   const nlohmann::json shown = read_json(views);
   EXPECT_THAT(shown.at("camera_view").at("warnings").dump(), HasSubstr("cut short")) << shown.dump();

@@ -124,8 +124,9 @@ TEST_F(RefereeRecording, AReferencedVideoIsTrackedAgainOnlyIfItIsTheSameFile) {
 // The game's meaning without its measurements: what was done and what came of it, poses aside.
 nlohmann::json without_measurements(nlohmann::json j) {
   if (j.is_object()) {
-    for (const char* k : {"t", "pose", "heading", "x", "y", "margin_mm", "sigma_mm", "distance_mm", "drift_mm", "off_by_mm",
-                          "gap_mm", "landings", "legal_landings", "start", "end", "placed", "text", "detail"})
+    for (const char* k :
+         {"t", "pose", "heading", "x", "y", "margin_mm", "sigma_mm", "distance_mm", "drift_mm", "off_by_mm", "gap_mm",
+          "landings", "legal_landings", "start", "end", "placed", "text", "detail"})
       j.erase(k);
     for (auto& [key, value] : j.items()) value = without_measurements(value);
   } else if (j.is_array()) {
@@ -137,7 +138,8 @@ nlohmann::json without_measurements(nlohmann::json j) {
 TEST_F(RefereeRecording, TheRecordedPicturesRefereedAgainGiveTheSameGame) {
   // JPEG frames are not the video's bytes: poses and margins move by hundredths, the game must not.
   const RecordedSample& s = sample();
-  CommandRun r = run("referee --session " + s.recording.string() + " --retrack --out " + path("again.json") + " --quiet");
+  CommandRun r =
+      run("referee --session " + s.recording.string() + " --retrack --out " + path("again.json") + " --quiet");
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json a = read_json(s.log), b = read_json(path("again.json"));
   ASSERT_EQ(a["log"].size(), b["log"].size());

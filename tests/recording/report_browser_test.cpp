@@ -11,9 +11,9 @@
 #include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
-#include <nlohmann/json.hpp>
 
 #include "tests/net/headless_chromium.h"
 #include "tests/recording/recorded_sample.h"
@@ -50,9 +50,11 @@ TEST_F(Report, TheSampleGamesReportShowsEveryRulingWithItsPictureAndNumbers) {
   browser.navigate("file://" + html.string());
   const nlohmann::json log = read_json(s.log);
   // Every entry of the log is a ruling on the page, in order.
-  EXPECT_EQ(browser.evaluate("document.querySelectorAll('section.ruling').length").get<std::size_t>(), log["log"].size());
+  EXPECT_EQ(browser.evaluate("document.querySelectorAll('section.ruling').length").get<std::size_t>(),
+            log["log"].size());
   // Every picture loaded (none broken), and there are pictures.
-  EXPECT_TRUE(browser.wait_until("[...document.images].every(i => i.complete && i.naturalWidth > 0)", std::chrono::seconds(10)));
+  EXPECT_TRUE(browser.wait_until("[...document.images].every(i => i.complete && i.naturalWidth > 0)",
+                                 std::chrono::seconds(10)));
   const std::size_t images = browser.evaluate("document.images.length").get<std::size_t>();
   EXPECT_GE(images, 4u);
   // Every verdict's margin, as the log has it, is on the page.
@@ -61,14 +63,16 @@ TEST_F(Report, TheSampleGamesReportShowsEveryRulingWithItsPictureAndNumbers) {
   for (const nlohmann::json& e : log["log"])
     if (e.contains("observed"))
       for (const nlohmann::json& v : e["observed"]["verdicts"]) {
-        EXPECT_THAT(text, HasSubstr(fmt::format("{:+.2f} ± {:.2f} mm", v["margin_mm"].get<double>(), v["sigma_mm"].get<double>())));
+        EXPECT_THAT(text, HasSubstr(fmt::format("{:+.2f} ± {:.2f} mm", v["margin_mm"].get<double>(),
+                                                v["sigma_mm"].get<double>())));
         ++verdicts;
       }
   EXPECT_GE(verdicts, 3);
   EXPECT_THAT(text, HasSubstr("The final state"));
   EXPECT_THAT(text, HasSubstr("Tracking health"));
   EXPECT_EQ(browser.evaluate("document.querySelectorAll('svg.plot').length").get<int>() >= 4, true);
-  EXPECT_EQ(browser.evaluate("document.getElementById('warnings')").is_null(), true) << "a whole recording warns of nothing";
+  EXPECT_EQ(browser.evaluate("document.getElementById('warnings')").is_null(), true)
+      << "a whole recording warns of nothing";
 
   // The screenshot is a page, not a blank: it has text and pictures (contrast), and is not all white.
   const cv::Mat shot = cv::imdecode(browser.screenshot_png(), cv::IMREAD_COLOR);
@@ -80,7 +84,8 @@ TEST_F(Report, TheSampleGamesReportShowsEveryRulingWithItsPictureAndNumbers) {
   // Scrolled to the first ruling with a picture: the photo is drawn on (not the bare still).
   browser.evaluate("document.querySelector('img.photo').scrollIntoView()");
   const cv::Mat ruling = cv::imdecode(browser.screenshot_png(), cv::IMREAD_COLOR);
-  if (const char* keep = std::getenv("DISKREF_SCREENSHOT_DIR")) cv::imwrite(std::string(keep) + "/report-ruling.png", ruling);
+  if (const char* keep = std::getenv("DISKREF_SCREENSHOT_DIR"))
+    cv::imwrite(std::string(keep) + "/report-ruling.png", ruling);
 
   // The PDF: a PDF, with pages.
   const std::string pdf = slurp(path("report.pdf"));
@@ -119,7 +124,8 @@ TEST_F(Report, ADamagedRecordingIsReportedWithWhatIsMissingAndEverythingElse) {
   // Everything else is still there: as many rulings as the log has.
   const nlohmann::json log = read_json(rec / "log.json");
   std::size_t sections = 0;
-  for (std::size_t at = page.find("<section class=\"ruling"); at != std::string::npos; at = page.find("<section class=\"ruling", at + 1))
+  for (std::size_t at = page.find("<section class=\"ruling"); at != std::string::npos;
+       at = page.find("<section class=\"ruling", at + 1))
     ++sections;
   EXPECT_EQ(sections, log["log"].size());
 }
@@ -143,10 +149,10 @@ TEST_F(Report, EachDropReadFromTheCountersIsShownWithThePictureItWasReadFromAndW
   // The drops sample recorded: a beam's damage drop, then its critical check, whose counter lying
   // against one left from the damage drop was asked about and answered by the referee's input.
   const fs::path s = fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "drops";
-  CommandRun r = run("referee " + (s / "video.mp4").string() + " --calib " + (s / "camera.json").string() + " --table " +
-                     (s / "table.json").string() + " --disks " + (s / "disks.json").string() + " --game " +
-                     (s / "game.json").string() + " --inputs " + (s / "inputs.jsonl").string() + " --record " +
-                     path("drops-rec") + " --out " + path("drops-log.json") + " --quiet");
+  CommandRun r = run("referee " + (s / "video.mp4").string() + " --calib " + (s / "camera.json").string() +
+                     " --table " + (s / "table.json").string() + " --disks " + (s / "disks.json").string() +
+                     " --game " + (s / "game.json").string() + " --inputs " + (s / "inputs.jsonl").string() +
+                     " --record " + path("drops-rec") + " --out " + path("drops-log.json") + " --quiet");
   ASSERT_EQ(r.status, 0) << r.err;
   const fs::path html = dir_ / "drops.html";
   r = run("report " + path("drops-rec") + " --out " + html.string() + " --quiet");
@@ -162,17 +168,22 @@ TEST_F(Report, EachDropReadFromTheCountersIsShownWithThePictureItWasReadFromAndW
   ASSERT_EQ(drops.size(), 2u);
   // One part of the page per drop, each with its picture (loaded) and its diagram.
   EXPECT_EQ(browser.evaluate("document.querySelectorAll('div.drop').length").get<std::size_t>(), drops.size());
-  EXPECT_EQ(browser.evaluate("document.querySelectorAll('div.drop img.photo').length").get<std::size_t>(), drops.size());
-  EXPECT_EQ(browser.evaluate("document.querySelectorAll('div.drop svg.diagram').length").get<std::size_t>(), drops.size());
-  EXPECT_TRUE(browser.wait_until("[...document.images].every(i => i.complete && i.naturalWidth > 0)", std::chrono::seconds(10)));
+  EXPECT_EQ(browser.evaluate("document.querySelectorAll('div.drop img.photo').length").get<std::size_t>(),
+            drops.size());
+  EXPECT_EQ(browser.evaluate("document.querySelectorAll('div.drop svg.diagram').length").get<std::size_t>(),
+            drops.size());
+  EXPECT_TRUE(browser.wait_until("[...document.images].every(i => i.complete && i.naturalWidth > 0)",
+                                 std::chrono::seconds(10)));
   // Each drop's tally, and why the counter was asked about with the referee's word on it.
   const std::string text = browser.evaluate("document.body.innerText").get<std::string>();
   for (const nlohmann::json& d : drops) EXPECT_THAT(text, HasSubstr(d["tally"].get<std::string>()));
-  EXPECT_THAT(text, ::testing::ContainsRegex("counter-5: it overlaps counter-8 by [0-9.]+ mm: one lies on or against the "
-                                             "other — the referee said: [A-Za-z0-9!-]+ \\(referee\\)"));
+  EXPECT_THAT(text,
+              ::testing::ContainsRegex("counter-5: it overlaps counter-8 by [0-9.]+ mm: one lies on or against the "
+                                       "other — the referee said: [A-Za-z0-9!-]+ \\(referee\\)"));
   // The critical check's picture is drawn on: its counters read (green), counter-5 (amber) and
   // counter-8's outline under it (red).
-  const std::string src = browser.evaluate("document.querySelectorAll('div.drop img.photo')[1].getAttribute('src')").get<std::string>();
+  const std::string src =
+      browser.evaluate("document.querySelectorAll('div.drop img.photo')[1].getAttribute('src')").get<std::string>();
   const cv::Mat photo = cv::imread((dir_ / src).string(), cv::IMREAD_COLOR);
   ASSERT_FALSE(photo.empty()) << src;
   auto pixels_like = [&](cv::Vec3b bgr) {

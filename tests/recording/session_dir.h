@@ -26,9 +26,7 @@ class SessionDir : public ::testing::Test {
     write(root_ / "table.json", model::table_to_json(model::default_table()).dump());
     write(root_ / "disks.json", model::disk_registry_to_json(referee::testing::test_registry()).dump());
   }
-  static void write(const fs::path& p, const std::string& text) {
-    std::ofstream(p, std::ios::binary) << text;
-  }
+  static void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
   SessionFiles files() const { return {root_ / "table.json", root_ / "disks.json", std::nullopt}; }
   fs::path root_;
 };

@@ -7,8 +7,8 @@
 
 #include "engine/io/input_error.h"
 #include "engine/model/table_spec.h"
-#include "tests/referee/test_table.h"
 #include "tests/recording/session_dir.h"
+#include "tests/referee/test_table.h"
 
 namespace diskref::recording {
 namespace {
@@ -57,8 +57,10 @@ TEST_F(SessionDir, EachFrameIsOnDiskAsSoonAsItIsWritten) {
 
 TEST_F(SessionDir, ALastLineCutShortIsDroppedWithAWarning) {
   fs::path dir = root_ / "rec";
-  { SessionRecorder rec(dir, {"video", "v.mp4", std::nullopt, "", "tracker"}, files());
-    rec.write_frame(referee::testing::spec_example_frame()); }
+  {
+    SessionRecorder rec(dir, {"video", "v.mp4", std::nullopt, "", "tracker"}, files());
+    rec.write_frame(referee::testing::spec_example_frame());
+  }
   std::ofstream(dir / "track.jsonl", std::ios::app) << R"({"frame": 1, "t": 0.03, "disks": [{"name": "ent)";
   Recording r = load_recording(dir);
   EXPECT_EQ(r.frames.size(), 1u);
@@ -70,7 +72,8 @@ TEST_F(SessionDir, ALastLineCutShortIsDroppedWithAWarning) {
 TEST_F(SessionDir, ABadLineInTheMiddleIsSkippedAndNamedAndTheRestIsRead) {
   fs::path dir = root_ / "rec";
   { SessionRecorder rec(dir, {"video", "v.mp4", std::nullopt, "", "tracker"}, files()); }
-  write(dir / "track.jsonl", "{\"frame\": 0, \"t\": 0, \"disks\": []}\nnot json\n{\"frame\": 2, \"t\": 0, \"disks\": []}\n");
+  write(dir / "track.jsonl",
+        "{\"frame\": 0, \"t\": 0, \"disks\": []}\nnot json\n{\"frame\": 2, \"t\": 0, \"disks\": []}\n");
   const Recording r = load_recording(dir);
   ASSERT_EQ(r.frames.size(), 2u);
   EXPECT_EQ(r.frames[1].frame, 2);

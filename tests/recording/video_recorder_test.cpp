@@ -253,10 +253,11 @@ TEST(VideoRecorder, ASlowEncoderDropsFramesAndNeverHoldsTheCallerUp) {
   EXPECT_FALSE(rec.failed());
   const RecordedVideo video = RecordedVideo::open(dir);
   ASSERT_EQ(static_cast<long long>(video.frames().size()), rec.frames_written());
-  EXPECT_TRUE(std::is_sorted(video.frames().begin(), video.frames().end(),
-                             [](const RecordedVideoFrame& a, const RecordedVideoFrame& b) { return a.frame < b.frame; }));
-  std::printf("200 full-HD frames offered in %.0f ms: %lld written, %lld dropped\n", 1000 * adding_s, rec.frames_written(),
-              rec.frames_dropped());
+  EXPECT_TRUE(
+      std::is_sorted(video.frames().begin(), video.frames().end(),
+                     [](const RecordedVideoFrame& a, const RecordedVideoFrame& b) { return a.frame < b.frame; }));
+  std::printf("200 full-HD frames offered in %.0f ms: %lld written, %lld dropped\n", 1000 * adding_s,
+              rec.frames_written(), rec.frames_dropped());
 }
 
 TEST(VideoRecorder, AFullDiskStopsTheVideoSaysWhatWasKeptAndNeverHoldsTheCallerUp) {
@@ -294,10 +295,11 @@ TEST(VideoRecorder, AFullDiskStopsTheVideoSaysWhatWasKeptAndNeverHoldsTheCallerU
   EXPECT_LE(written, 20);
   EXPECT_EQ(written, written_at_failure) << "nothing written after the failure";
   EXPECT_EQ(dropped, 0);
-  EXPECT_THAT(failure, HasSubstr("video/segment-000000.mjpeg: writing frame " + std::to_string(written) +
-                                 " failed: File too large; the video keeps the " + std::to_string(written) +
-                                 " frame(s) written before, complete (in segment-000000.mjpeg, listed in frames.jsonl); " +
-                                 std::to_string(150 - written) + " frame(s) and 1 still(s) from then on were not recorded"));
+  EXPECT_THAT(failure,
+              HasSubstr("video/segment-000000.mjpeg: writing frame " + std::to_string(written) +
+                        " failed: File too large; the video keeps the " + std::to_string(written) +
+                        " frame(s) written before, complete (in segment-000000.mjpeg, listed in frames.jsonl); " +
+                        std::to_string(150 - written) + " frame(s) and 1 still(s) from then on were not recorded"));
   // Everything kept reads back, nothing cut: the segment ends with the last whole frame.
   const RecordedVideo video = RecordedVideo::open(dir);
   EXPECT_TRUE(video.warnings().empty()) << video.warnings().front();

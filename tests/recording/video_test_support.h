@@ -28,8 +28,9 @@ inline cv::Mat test_picture(long long i, cv::Size size = {160, 120}) {
   cv::Mat image(size, CV_8UC3);
   for (int y = 0; y < size.height; ++y)
     for (int x = 0; x < size.width; ++x)
-      image.at<cv::Vec3b>(y, x) = cv::Vec3b(static_cast<unsigned char>(255 * x / size.width),
-                                            static_cast<unsigned char>(255 * y / size.height), static_cast<unsigned char>(100));
+      image.at<cv::Vec3b>(y, x) =
+          cv::Vec3b(static_cast<unsigned char>(255 * x / size.width), static_cast<unsigned char>(255 * y / size.height),
+                    static_cast<unsigned char>(100));
   const int bar_x = static_cast<int>((i * 7) % (size.width - 16));
   cv::rectangle(image, cv::Rect(bar_x, size.height / 4, 16, size.height / 2),
                 cv::Scalar(static_cast<double>((i * 37) % 256), 255, 255), cv::FILLED);

@@ -23,8 +23,10 @@ using testing::kShipFlip;
 std::vector<std::string> gap_test_outline(const std::vector<Entry>& log) {
   std::vector<std::string> out;
   for (const Entry& e : log) {
-    if (e.kind == Entry::Kind::warning) out.push_back(e.warning.kind);
-    else if (e.kind == Entry::Kind::action) out.emplace_back(rules::action_name(e.play.action.body));
+    if (e.kind == Entry::Kind::warning)
+      out.push_back(e.warning.kind);
+    else if (e.kind == Entry::Kind::action)
+      out.emplace_back(rules::action_name(e.play.action.body));
   }
   return out;
 }
@@ -109,7 +111,8 @@ TEST(CameraGap, DisksMovedWhileAwayAreOneWarningAndTheBooksTakeThemNeverAMove) {
   EXPECT_NEAR(j.at("seconds").get<double>(), 3.0 + 1.0 / 30, 1e-3);
   const std::string text = entry_text(w);
   EXPECT_EQ(text.rfind("WARNING moved_unseen: moved while the camera was away", 0), 0u) << text;
-  EXPECT_NE(text.find("enterprise 57.2 mm (turned 0.2 degrees, the other face up); tderet 11.2 mm"), std::string::npos) << text;
+  EXPECT_NE(text.find("enterprise 57.2 mm (turned 0.2 degrees, the other face up); tderet 11.2 mm"), std::string::npos)
+      << text;
   // The books take where they were found; the enterprise has not moved this phase.
   EXPECT_NEAR(g.ship("enterprise").pose.position.x, 257.5, 1e-9);
   EXPECT_NEAR(g.ship("tderet").pose.position.x, 690, 1e-9);
@@ -248,7 +251,8 @@ TEST(CameraGap, ACorrectionReplaysTheGapWhereItWas) {
   Game g(duel());
   g.start(t, 0.5);
   t.still(1.0);
-  g.give(input(t.now(), R"({"do": "drops", "drops": [{"purpose": "damage", "hits": 1}]})"));  // input 5: nothing waits for drops
+  g.give(input(t.now(),
+               R"({"do": "drops", "drops": [{"purpose": "damage", "hits": 1}]})"));  // input 5: nothing waits for drops
   t.still(0.5);
   t.camera_away(3.0);
   t.moved_unseen("tderet", 690, 595, 175);

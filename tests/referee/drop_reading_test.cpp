@@ -20,7 +20,8 @@ using testing::input;
 using testing::pose;
 using Counter = FakeTable::Counter;
 
-const char* kBeam = R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack", "attack": "beam", "target": "tderet"})";
+const char* kBeam =
+    R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack", "attack": "beam", "target": "tderet"})";
 
 // The enterprise at (200, 300) facing the tderet at (320, 300), in range of its beam (rating 4);
 // the referee has entered the beam at 0.7 s and the drop is asked for.
@@ -111,8 +112,7 @@ TEST(DropReading, TheDamageAndTheCriticalCheckAreReadFromTheCountersAsSoonAsThey
   ASSERT_FALSE(attack->play.refusal) << attack->play.refusal->reason;
   ASSERT_EQ(attack->drops_read.size(), 2u);
   const DropRead& damage = attack->drops_read[0];
-  EXPECT_EQ(damage.reading, read_index)
-      << "the settle it was read at: the recording's still";
+  EXPECT_EQ(damage.reading, read_index) << "the settle it was read at: the recording's still";
   EXPECT_EQ(damage.drop.hits, 3);
   ASSERT_EQ(damage.counters.counters.size(), 4u);
   for (const CounterSeen& c : damage.counters.counters) {
@@ -160,7 +160,8 @@ TEST(DropReading, ACounterLeaningOnAShipIsAskedAboutAloneAndTheAnswerCompletesTh
   ASSERT_NE(attack, nullptr);
   ASSERT_EQ(attack->drops_read.size(), 1u);
   bool answered = false;
-  for (const DropSlot& s : attack->drops_read[0].counters.slots) answered = answered || (s.counter == "counter-4" && s.answered);
+  for (const DropSlot& s : attack->drops_read[0].counters.slots)
+    answered = answered || (s.counter == "counter-4" && s.answered);
   EXPECT_TRUE(answered) << "logged as the referee's answer";
 }
 
@@ -174,7 +175,9 @@ TEST(DropReading, ACounterNotSeenIsAskedForAndTheRefereesDropOverrulesTheReading
   EXPECT_NE(a.expecting().counters->question().find("a counter is not seen"), std::string::npos)
       << a.expecting().counters->question();
   // The referee gives the whole drop instead.
-  a.g->give(input(a.t.now(), R"({"do": "drops", "drops": [{"purpose": "damage", "hits": 1}, {"purpose": "critical", "crits": []}]})"));
+  a.g->give(
+      input(a.t.now(),
+            R"({"do": "drops", "drops": [{"purpose": "damage", "hits": 1}, {"purpose": "critical", "crits": []}]})"));
   a.t.still(0.6);
   a.g->play(a.t);
   EXPECT_EQ(a.g->ship("tderet").shields, 7 - 1) << "the referee's word, not the three counters read";
@@ -295,17 +298,18 @@ TEST(DropReading, NothingIsReadWhileAHandIsHeldStillOverTheTable) {
 // every counter within kUnreadNearMm.
 TEST(DropReading, WhatTheTrackerSaysCouldLieUnderACounterIsAskedAboutWhatLiesAgainstOrBesideItIsNot) {
   BeamAttack a;
-  auto part = [](double x0, double y0, double x1, double y1, std::vector<std::string> against, std::vector<std::string> under) {
+  auto part = [](double x0, double y0, double x1, double y1, std::vector<std::string> against,
+                 std::vector<std::string> under) {
     model::ForeignBox b{x0, y0, x1, y1};
     b.outline = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
     b.against = std::move(against);
     b.under = std::move(under);
     return b;
   };
-  a.t.foreign(part(444, 515, 447, 525, {}, {}));                           // 11 mm beside counter-1's edge, on its edge
-  a.t.foreign(part(457, 535, 460, 545, {"counter-2"}, {}));                 // on its edge, touching counter-2
-  a.t.foreign(part(520, 478, 530, 490, {"counter-3"}, {"counter-3"}));      // the rim of something under counter-3
-  a.t.foreign({452, 596, 455, 604});                                         // beside counter-4, not measured at full resolution
+  a.t.foreign(part(444, 515, 447, 525, {}, {}));                        // 11 mm beside counter-1's edge, on its edge
+  a.t.foreign(part(457, 535, 460, 545, {"counter-2"}, {}));             // on its edge, touching counter-2
+  a.t.foreign(part(520, 478, 530, 490, {"counter-3"}, {"counter-3"}));  // the rim of something under counter-3
+  a.t.foreign({452, 596, 455, 604});  // beside counter-4, not measured at full resolution
   a.drop(four_clear_counters());
   const Expectation e = a.expecting();
   ASSERT_TRUE(e.counters);
@@ -316,14 +320,17 @@ TEST(DropReading, WhatTheTrackerSaysCouldLieUnderACounterIsAskedAboutWhatLiesAga
     throw std::logic_error(name + " not in the reading");
   };
   EXPECT_TRUE(seen("counter-1").readable) << seen("counter-1").why;
-  EXPECT_TRUE(seen("counter-2").readable) << "against it, but no counter could lie under it so: " << seen("counter-2").why;
+  EXPECT_TRUE(seen("counter-2").readable)
+      << "against it, but no counter could lie under it so: " << seen("counter-2").why;
   EXPECT_FALSE(seen("counter-3").readable);
   EXPECT_NE(seen("counter-3").why.find("could be a counter under it"), std::string::npos) << seen("counter-3").why;
   EXPECT_FALSE(seen("counter-4").readable) << "within kUnreadNearMm of a part with no outline";
   EXPECT_NE(r.question().find("counter-3"), std::string::npos) << r.question();
   // What each was asked about, for the screen: the part's outline, or its box when it has none.
-  EXPECT_EQ(seen("counter-3").why_outline_mm, (std::vector<geom::Vec2>{{520, 478}, {530, 478}, {530, 490}, {520, 490}}));
-  EXPECT_EQ(seen("counter-4").why_outline_mm, (std::vector<geom::Vec2>{{452, 596}, {455, 596}, {455, 604}, {452, 604}}));
+  EXPECT_EQ(seen("counter-3").why_outline_mm,
+            (std::vector<geom::Vec2>{{520, 478}, {530, 478}, {530, 490}, {520, 490}}));
+  EXPECT_EQ(seen("counter-4").why_outline_mm,
+            (std::vector<geom::Vec2>{{452, 596}, {455, 596}, {455, 604}, {452, 604}}));
   EXPECT_TRUE(seen("counter-1").why_outline_mm.empty());
 }
 
@@ -362,7 +369,8 @@ TEST(DropReading, ACounterSeenTiltedIsAskedByNameAndThePartItMakesIsNoCounterUnd
     EXPECT_EQ(tilted.pose->position, (geom::Vec2{463, 540}));
     ASSERT_EQ(r.questions().size(), 1u) << "counter-4 alone is asked about";
     EXPECT_NE(r.question().find("counter-4: it lies tilted 88°"), std::string::npos) << r.question();
-    EXPECT_EQ(counter_reading_to_json(r)["counters"][static_cast<std::size_t>(r.counters.size() - 1)]["tilt_deg"], 88.0);
+    EXPECT_EQ(counter_reading_to_json(r)["counters"][static_cast<std::size_t>(r.counters.size() - 1)]["tilt_deg"],
+              88.0);
     // The part is said to be where counter-4 stands, not left as something unknown.
     ASSERT_EQ(r.notes.size(), 1u);
     EXPECT_NE(r.notes[0].find("mm, where counter-4 is seen tilted"), std::string::npos) << r.notes[0];
@@ -430,7 +438,8 @@ TEST(DropReading, ACounterLyingOnAnEarlierCounterIsAskedAbout) {
   a.g->play(a.t);
   const Expectation e = a.expecting();
   ASSERT_TRUE(e.counters);
-  EXPECT_NE(e.counters->question().find("counter-6: it overlaps counter-1"), std::string::npos) << e.counters->question();
+  EXPECT_NE(e.counters->question().find("counter-6: it overlaps counter-1"), std::string::npos)
+      << e.counters->question();
   // ...with counter-1's outline, where it was last seen, for the screen to draw.
   for (const CounterSeen& c : e.counters->counters) {
     if (c.name != "counter-6") continue;
@@ -468,7 +477,8 @@ TEST(DropReading, TheRefereesWordOnACounterAndACorrectedDropAreInputs) {
   EXPECT_EQ(word.kind, Input::Kind::counter);
   EXPECT_EQ(word.counter.counter, "counter-7");
   EXPECT_EQ(word.counter.shows, model::CounterFace::Shows::critical);
-  EXPECT_EQ(input_to_json(word), nlohmann::json::parse(R"({"t": 3.0, "do": "counter", "counter": "counter-7", "shows": "critical"})"));
+  EXPECT_EQ(input_to_json(word),
+            nlohmann::json::parse(R"({"t": 3.0, "do": "counter", "counter": "counter-7", "shows": "critical"})"));
   Input unseen = input(3.0, R"({"do": "counter", "shows": "hit"})");
   EXPECT_TRUE(unseen.counter.counter.empty());
   Input corrected = input(4.0, R"({"do": "correct", "entry": 12, "drops": [{"purpose": "damage", "hits": 1}]})");
@@ -483,11 +493,14 @@ TEST(DropReading, TheRefereesWordOnACounterAndACorrectedDropAreInputs) {
     }
     return std::string("(no error)");
   };
-  EXPECT_NE(error_of(R"({"do": "counter", "counter": "counter-7", "shows": "miss"})").find("\"miss\" is not one of"), std::string::npos);
-  EXPECT_NE(error_of(R"({"do": "counter", "counter": "counter-7"})").find("shows"), std::string::npos);
-  EXPECT_NE(error_of(R"({"do": "correct", "entry": 3, "drops": [{"hits": 1}], "decide": {"kind": "range", "with": "x", "call": "yes"}})")
-                .find("either decides its verdict again"),
+  EXPECT_NE(error_of(R"({"do": "counter", "counter": "counter-7", "shows": "miss"})").find("\"miss\" is not one of"),
             std::string::npos);
+  EXPECT_NE(error_of(R"({"do": "counter", "counter": "counter-7"})").find("shows"), std::string::npos);
+  EXPECT_NE(
+      error_of(
+          R"({"do": "correct", "entry": 3, "drops": [{"hits": 1}], "decide": {"kind": "range", "with": "x", "call": "yes"}})")
+          .find("either decides its verdict again"),
+      std::string::npos);
 }
 
 std::string game_file_error(const nlohmann::json& setup, const model::DiskRegistry& registry) {
@@ -509,19 +522,22 @@ TEST(DropReading, ACounterOfATypeTheGameLacksAndABadDropZoneAreRefusedWithTheirP
   const std::size_t index = *registry.index_of("counter-3");
   EXPECT_NE(game_file_error(testing::duel(), registry)
                 .find("disks.json: disks[" + std::to_string(index) +
-                      "].tags[1].crit: counter \"counter-3\": \"helm\" is no critical type of the game's data (its types: bridge, "
+                      "].tags[1].crit: counter \"counter-3\": \"helm\" is no critical type of the game's data (its "
+                      "types: bridge, "
                       "crit-2, crit-3, crit-4, crit-5)"),
             std::string::npos)
       << game_file_error(testing::duel(), registry);
   nlohmann::json setup = testing::duel();
   setup["drops"] = {{"mode", "table"}, {"zone_mm", {500, 500, 1000, 700}}};
-  EXPECT_NE(game_file_error(setup, testing::game_registry_with_counters()).find("drops.zone_mm: must lie inside the play area"),
+  EXPECT_NE(game_file_error(setup, testing::game_registry_with_counters())
+                .find("drops.zone_mm: must lie inside the play area"),
             std::string::npos)
       << game_file_error(setup, testing::game_registry_with_counters());
   setup["drops"] = {{"mode", "table"}, {"zone_mm", {500, 500, 400, 700}}};
   EXPECT_NE(game_file_error(setup, testing::game_registry_with_counters()).find("x0 < x1"), std::string::npos);
   setup["drops"] = {{"mode", "virtual"}, {"seed", 1}, {"zone_mm", {0, 0, 100, 100}}};
-  EXPECT_NE(game_file_error(setup, testing::game_registry_with_counters()).find("a drop zone is for drops read from the table"),
+  EXPECT_NE(game_file_error(setup, testing::game_registry_with_counters())
+                .find("a drop zone is for drops read from the table"),
             std::string::npos);
 }
 

@@ -18,7 +18,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path sample() { return fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "drops"; }
+fs::path sample() {
+  return fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "drops";
+}
 
 // A recording's still of settle N (spec §11): stills/settle-NNNNNN.jpg.
 std::string fmt_still(std::size_t settle) {
@@ -76,14 +78,16 @@ void expect_the_samples_drops(const nlohmann::json& log) {
 class DropsSample : public CommandTest {};
 
 TEST_F(DropsSample, FromItsTruthTheDropsAreReadAndTheLeaningCounterAnswered) {
-  CommandRun r = run("referee --tracks " + (sample() / "truth.jsonl").string() + " " + files() + " --out " + path("log.json"));
+  CommandRun r =
+      run("referee --tracks " + (sample() / "truth.jsonl").string() + " " + files() + " --out " + path("log.json"));
   ASSERT_EQ(r.status, 0) << r.err;
   expect_the_samples_drops(nlohmann::json::parse(slurp(path("log.json"))));
 }
 
 TEST_F(DropsSample, FromItsVideoTheSameAndTheRecordingKeepsTheStillOfEachReading) {
-  CommandRun r = run("referee " + (sample() / "video.mp4").string() + " --calib " + (sample() / "camera.json").string() + " " +
-                     files() + " --out " + path("log.json") + " --record " + path("rec"));
+  CommandRun r =
+      run("referee " + (sample() / "video.mp4").string() + " --calib " + (sample() / "camera.json").string() + " " +
+          files() + " --out " + path("log.json") + " --record " + path("rec"));
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json log = nlohmann::json::parse(slurp(path("log.json")));
   expect_the_samples_drops(log);
@@ -95,7 +99,8 @@ TEST_F(DropsSample, FromItsVideoTheSameAndTheRecordingKeepsTheStillOfEachReading
   std::optional<geom::Vec2> counter8;
   for (const auto& d : e.at("drops_read"))  // it was read in the damage drop, and lies there since
     for (const auto& c : d.at("counters"))
-      if (c.at("name") == "counter-8" && c.contains("x")) counter8 = geom::Vec2{c.at("x").get<double>(), c.at("y").get<double>()};
+      if (c.at("name") == "counter-8" && c.contains("x"))
+        counter8 = geom::Vec2{c.at("x").get<double>(), c.at("y").get<double>()};
   for (const auto& c : e.at("drops_read").at(1).at("counters"))
     if (c.at("name") == "counter-5" && c.contains("why")) {
       why = c.at("why").get<std::string>().find("overlaps counter-8") != std::string::npos;

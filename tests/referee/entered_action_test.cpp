@@ -114,12 +114,11 @@ TEST(EnteredAction, DropsOnTheLineThatDoNotFitRefuseTheLineNamingItAndTheMember)
     rules::RefusalKind kind;
     std::string says;
   };
-  for (const Case& c : {Case{R"([{"purpose": "collision", "hits": 3}, {"purpose": "critical", "crits": []}])",
-                             rules::RefusalKind::bad_drop,
-                             "inputs.jsonl: line 6: member \"drops\": drop 0 (damage drop for tderet"},
-                        Case{R"([{"purpose": "damage", "hits": 3}, {"purpose": "critical", "crits": []}, {"hits": 1}])",
-                             rules::RefusalKind::unused_drops,
-                             "inputs.jsonl: line 6: member \"drops\": 3 drops given, 2 needed"}}) {
+  for (const Case& c :
+       {Case{R"([{"purpose": "collision", "hits": 3}, {"purpose": "critical", "crits": []}])",
+             rules::RefusalKind::bad_drop, "inputs.jsonl: line 6: member \"drops\": drop 0 (damage drop for tderet"},
+        Case{R"([{"purpose": "damage", "hits": 3}, {"purpose": "critical", "crits": []}, {"hits": 1}])",
+             rules::RefusalKind::unused_drops, "inputs.jsonl: line 6: member \"drops\": 3 drops given, 2 needed"}}) {
     InRange a;
     a.g.give(line_input(0.7, 6, kBeamOpen + R"(, "drops": )" + c.drops + "}"));
     a.t.still(1.0);
@@ -146,7 +145,8 @@ TEST(EnteredAction, DropsOnTheLineThatDoNotFitRefuseTheLineNamingItAndTheMember)
   later.g.play(later.t);
   const Entry* attack = later.g.last_action("execute");
   ASSERT_TRUE(attack && attack->play.refusal);
-  EXPECT_EQ(attack->play.refusal->reason.rfind("inputs.jsonl: line 7: member \"drops\": 3 drops given, 2 needed", 0), 0u)
+  EXPECT_EQ(attack->play.refusal->reason.rfind("inputs.jsonl: line 7: member \"drops\": 3 drops given, 2 needed", 0),
+            0u)
       << attack->play.refusal->reason;
 }
 
@@ -191,7 +191,8 @@ TEST(EnteredAction, ATorpedoCarryingItsDropsUsesThemOnceItsRunHasStruck) {
     a->g.play(a->t);
     EXPECT_EQ(a->g.ref->expecting().need, Expectation::Need::nothing) << a->g.ref->expecting().what;
     const Entry* attack = a->g.last_action("execute");
-    EXPECT_TRUE(attack && !attack->play.refusal && attack->observed) << (attack && attack->play.refusal ? attack->play.refusal->reason : "");
+    EXPECT_TRUE(attack && !attack->play.refusal && attack->observed)
+        << (attack && attack->play.refusal ? attack->play.refusal->reason : "");
     return a;
   };
   auto carried = play(launch + R"(, "drops": )" + drops + "}", false);
@@ -218,8 +219,9 @@ TEST(EnteredAction, ATorpedoCarryingItsDropsUsesThemOnceItsRunHasStruck) {
   EXPECT_EQ(rules::state_to_json(named->g.ref->state()), rules::state_to_json(carried->g.ref->state()));
   auto w = named->g.warnings("input");
   ASSERT_EQ(w.size(), 1u);
-  EXPECT_EQ(w[0]->warning.text, "inputs.jsonl: line 6: member \"torpedo\": photon-2 was named, photon-1 was put in the "
-                                "bay: the table's is taken");
+  EXPECT_EQ(w[0]->warning.text,
+            "inputs.jsonl: line 6: member \"torpedo\": photon-2 was named, photon-1 was put in the "
+            "bay: the table's is taken");
   // Where it was put, its shape, its headings: the table's; on a line without its run, bad input.
   for (const char* member : {R"("placed": {"x": 241, "y": 300, "heading": 0})", R"("headings_after_flips": [10])"}) {
     try {
@@ -243,9 +245,11 @@ TEST(EnteredAction, AnInitiativeTieTakesItsDropsFromItsLineOrFromALaterOne) {
     t.still(1.0);
     auto g = std::make_unique<Game>(setup, "tie");
     int line = 1;
-    for (const char* l : {R"({"do": "reveal", "player": "diana"})", R"({"do": "reveal", "player": "owen"})",
-                          R"({"do": "orders", "player": "diana", "ship": "enterprise", "orders": ["change_speed", "raise_shields", "attack"]})",
-                          R"({"do": "orders", "player": "owen", "ship": "reliant", "orders": ["change_speed", "raise_shields", "attack"]})"})
+    for (
+        const char* l :
+        {R"({"do": "reveal", "player": "diana"})", R"({"do": "reveal", "player": "owen"})",
+         R"({"do": "orders", "player": "diana", "ship": "enterprise", "orders": ["change_speed", "raise_shields", "attack"]})",
+         R"({"do": "orders", "player": "owen", "ship": "reliant", "orders": ["change_speed", "raise_shields", "attack"]})"})
       g->give(line_input(0.5, line++, l));
     if (on_the_line) {
       g->give(line_input(0.5, line++, R"({"do": "initiative", "drops": )" + drops + "}"));
@@ -287,8 +291,9 @@ TEST(EnteredAction, ACollisionCheckAfterAnAttackWaitsForItsOwnDropsInBothStyles)
     t.place("reliant", 360, 300, 180);
     t.still(1.0);
     auto g = std::make_unique<Game>(setup);
-    g->start(t, 0.5, {"attack", "raise_shields", "change_speed"}, {"change_speed", "raise_shields", "attack"},
-             {R"({"do": "orders", "player": "owen", "ship": "reliant", "orders": ["change_speed", "raise_shields", "attack"]})"});
+    g->start(
+        t, 0.5, {"attack", "raise_shields", "change_speed"}, {"change_speed", "raise_shields", "attack"},
+        {R"({"do": "orders", "player": "owen", "ship": "reliant", "orders": ["change_speed", "raise_shields", "attack"]})"});
     if (on_the_line) {
       g->give(line_input(0.7, 8, kBeamOpen + R"(, "drops": )" + kDamage3 + "}"));
     } else {
@@ -302,7 +307,9 @@ TEST(EnteredAction, ACollisionCheckAfterAnAttackWaitsForItsOwnDropsInBothStyles)
     EXPECT_EQ(g->ref->expecting().need, Expectation::Need::drops) << g->ref->expecting().what;
     EXPECT_EQ(g->ref->expecting().drop->purpose, "collision");
     EXPECT_EQ(g->ref->expecting().drop->index, 0u) << "the move's own drops: none taken from the attack";
-    g->give(line_input(t.now(), 20, R"({"do": "drops", "drops": [{"purpose": "collision", "crits": ["bridge"]}, {"purpose": "critical", "crits": []}]})"));
+    g->give(line_input(
+        t.now(), 20,
+        R"({"do": "drops", "drops": [{"purpose": "collision", "crits": ["bridge"]}, {"purpose": "critical", "crits": []}]})"));
     t.still(0.5);
     g->play(t);
     EXPECT_EQ(g->ref->expecting().need, Expectation::Need::placement) << g->ref->expecting().what;
@@ -331,7 +338,8 @@ TEST(EnteredAction, ACollisionCheckAfterAnAttackWaitsForItsOwnDropsInBothStyles)
   EXPECT_EQ(rules::state_to_json(carried->ref->state()), rules::state_to_json(separate->ref->state()));
   auto needs = [](const Game& g) {
     std::vector<std::string> out;
-    for (const Entry* w : waits(g)) out.push_back(w->waiting.need + (w->waiting.drop ? " " + w->waiting.drop->purpose : ""));
+    for (const Entry* w : waits(g))
+      out.push_back(w->waiting.need + (w->waiting.drop ? " " + w->waiting.drop->purpose : ""));
     return out;
   };
   EXPECT_EQ(needs(*carried), (std::vector<std::string>{"drops collision", "placement"}));

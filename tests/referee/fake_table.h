@@ -184,7 +184,8 @@ class FakeTable {
   // While the camera is away: the disk is put down elsewhere (on `face`). Seen again, the tracker
   // finds it jumped: moving in the first frame back, at rest from the next, where it reports a
   // landing (a rest half a flip or more from the last).
-  void moved_unseen(const std::string& name, double x, double y, double heading, std::optional<model::Face> face = std::nullopt) {
+  void moved_unseen(const std::string& name, double x, double y, double heading,
+                    std::optional<model::Face> face = std::nullopt) {
     Disk& d = disks_.at(name);
     d.x = x;
     d.y = y;

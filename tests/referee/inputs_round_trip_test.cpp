@@ -49,7 +49,7 @@ bool is_entered_action(const nlohmann::json& line) {
 
 // The entries whose first input is an entered action that took drops: (that input, the entry).
 std::vector<std::pair<std::size_t, nlohmann::json>> actions_with_drops(const std::vector<nlohmann::json>& lines,
-                                                                        const nlohmann::json& log) {
+                                                                       const nlohmann::json& log) {
   std::vector<std::pair<std::size_t, nlohmann::json>> out;
   for (const auto& e : log.at("log")) {
     if (!e.contains("action") || !e.contains("inputs") || e.contains("refused")) continue;
@@ -85,8 +85,9 @@ std::vector<nlohmann::json> drops_as_lines(const std::vector<nlohmann::json>& li
     out[first].erase("drops");
     out.push_back({{"t", e.at("t")}, {"do", "drops"}, {"drops", e.at("action").at("drops")}});
   }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const nlohmann::json& a, const nlohmann::json& b) { return a.at("t").get<double>() < b.at("t").get<double>(); });
+  std::stable_sort(out.begin(), out.end(), [](const nlohmann::json& a, const nlohmann::json& b) {
+    return a.at("t").get<double>() < b.at("t").get<double>();
+  });
   return out;
 }
 
@@ -112,9 +113,10 @@ std::string fmt_s(double t) {
 class InputsRoundTrip : public CommandTest {
  protected:
   nlohmann::json referee(const fs::path& game, const fs::path& inputs, const std::string& name) {
-    CommandRun r = run("referee --tracks " + (game / "truth.jsonl").string() + " --table " + (game / "table.json").string() +
-                       " --disks " + (game / "disks.json").string() + " --game " + (game / "game.json").string() +
-                       " --inputs " + inputs.string() + " --out " + path(name) + " --quiet");
+    CommandRun r =
+        run("referee --tracks " + (game / "truth.jsonl").string() + " --table " + (game / "table.json").string() +
+            " --disks " + (game / "disks.json").string() + " --game " + (game / "game.json").string() + " --inputs " +
+            inputs.string() + " --out " + path(name) + " --quiet");
     EXPECT_EQ(r.status, 0) << game << " " << name << ": " << r.err;
     return nlohmann::json::parse(slurp(path(name)));
   }
@@ -185,13 +187,14 @@ TEST_F(InputsRoundTrip, DropsGivenLateStallTheGameVisiblyAndTheMoveMadeMeanwhile
   late[beam_drops]["t"] = moved_t;  // given as the table settled after the move, before its collision check
   // Owen, meanwhile, reveals his order too early: refused, naming the wait.
   late.push_back({{"t", beam_t + 0.1}, {"do", "reveal_order"}, {"player", "owen"}, {"ship", "tderet"}});
-  std::stable_sort(late.begin(), late.end(),
-                   [](const nlohmann::json& a, const nlohmann::json& b) { return a.at("t").get<double>() < b.at("t").get<double>(); });
+  std::stable_sort(late.begin(), late.end(), [](const nlohmann::json& a, const nlohmann::json& b) {
+    return a.at("t").get<double>() < b.at("t").get<double>();
+  });
   write_lines(path("late.jsonl"), late);
-  CommandRun r = run("referee --tracks " + (game / "truth.jsonl").string() + " --table " + (game / "table.json").string() +
-                     " --disks " + (game / "disks.json").string() + " --game " + (game / "game.json").string() +
-                     " --inputs " + path("late.jsonl") + " --out " + path("late.json") + " --record " + path("rec") +
-                     " --story --quiet");
+  CommandRun r =
+      run("referee --tracks " + (game / "truth.jsonl").string() + " --table " + (game / "table.json").string() +
+          " --disks " + (game / "disks.json").string() + " --game " + (game / "game.json").string() + " --inputs " +
+          path("late.jsonl") + " --out " + path("late.json") + " --record " + path("rec") + " --story --quiet");
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json log = nlohmann::json::parse(slurp(path("late.json")));
   EXPECT_EQ(log["final_state"], in_time["final_state"]);
@@ -201,7 +204,8 @@ TEST_F(InputsRoundTrip, DropsGivenLateStallTheGameVisiblyAndTheMoveMadeMeanwhile
     if (late[i].at("do") == "reveal_order" && late[i].at("t").get<double>() == beam_t + 0.1) reveal_line = i + 1;
   std::string refusal;
   for (const auto& e : log.at("log"))
-    if (e.contains("refused")) refusal = e["refused"]["kind"].get<std::string>() + ": " + e["refused"]["reason"].get<std::string>();
+    if (e.contains("refused"))
+      refusal = e["refused"]["kind"].get<std::string>() + ": " + e["refused"]["reason"].get<std::string>();
   EXPECT_EQ(refusal.rfind("wrong_step: " + path("late.jsonl") + ": line " + std::to_string(reveal_line) +
                               ": waiting for drops: needs a damage drop for tderet",
                           0),
@@ -215,7 +219,8 @@ TEST_F(InputsRoundTrip, DropsGivenLateStallTheGameVisiblyAndTheMoveMadeMeanwhile
   }
   const nlohmann::json* wait = nullptr;
   for (const auto& e : log.at("log"))
-    if (!wait && e.contains("waiting") && e["waiting"].contains("drop") && e["waiting"]["drop"]["purpose"] == "damage") wait = &e;
+    if (!wait && e.contains("waiting") && e["waiting"].contains("drop") && e["waiting"]["drop"]["purpose"] == "damage")
+      wait = &e;
   ASSERT_NE(wait, nullptr) << "the stall is in the log";
   EXPECT_NEAR(wait->at("t").get<double>(), beam_t, 1e-6) << "from the moment the beam began waiting";
   EXPECT_EQ(wait->at("waiting").at("disk"), "enterprise");

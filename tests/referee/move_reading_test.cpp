@@ -25,7 +25,8 @@ ReadingInput straight(std::vector<Rest> rests, int speed) {
 }
 
 TEST(MoveReading, EveryLandingSeenCountsTheFlipsAndMeasuresTheDrift) {
-  MoveReading r = read_move(straight({at(157.2, 100.5, 0, down), at(214.4, 101.8, 0, up), at(271.6, 103.0, 0, down)}, 3));
+  MoveReading r =
+      read_move(straight({at(157.2, 100.5, 0, down), at(214.4, 101.8, 0, up), at(271.6, 103.0, 0, down)}, 3));
   ASSERT_TRUE(r.counted) << r.uncounted_why;
   EXPECT_EQ(r.flips, 3);
   ASSERT_EQ(r.legal.size(), 3u);
@@ -71,9 +72,8 @@ TEST(MoveReading, RestsAtOnePlaceAreOneLanding) {
 
 TEST(MoveReading, ATurnMidMoveIsFoundAndTheLegalPathTurnsWithIt) {
   // One flip east, then turned north and two flips: evasive action after flip 1.
-  MoveReading r = read_move(straight({at(157.2, 100, 0, down), at(157.2, 100, 90, down), at(157.2, 157.2, 90, up),
-                                      at(157.2, 214.4, 90, down)},
-                                     3));
+  MoveReading r = read_move(straight(
+      {at(157.2, 100, 0, down), at(157.2, 100, 90, down), at(157.2, 157.2, 90, up), at(157.2, 214.4, 90, down)}, 3));
   ASSERT_TRUE(r.counted) << r.uncounted_why;
   EXPECT_EQ(r.flips, 3);
   ASSERT_TRUE(r.turned_after);

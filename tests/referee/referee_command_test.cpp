@@ -18,14 +18,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path sample() { return fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "skirmish"; }
+fs::path sample() {
+  return fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "skirmish";
+}
 
 std::string files(const fs::path& s = sample()) {
   return "--table " + (s / "table.json").string() + " --disks " + (s / "disks.json").string() + " --game " +
          (s / "game.json").string() + " --inputs " + (s / "inputs.jsonl").string();
 }
 
-nlohmann::json read(const std::string& file) { return nlohmann::json::parse(slurp(file)); }
+nlohmann::json read(const std::string& file) {
+  return nlohmann::json::parse(slurp(file));
+}
 
 // The table-read entries of a log: what was read, by whom, and its flips.
 struct Reading {
@@ -69,9 +73,9 @@ TEST_F(RefereeCommand, TheSampleGameFromItsTruthFollowsTheStory) {
   std::vector<Reading> read = readings(log);
   std::vector<std::pair<std::string, std::size_t>> expected = {
       {"execute enterprise", 0},  // the Change Heading, turned in place
-      {"move enterprise", 2},      {"move tderet", 3}, {"execute enterprise", 0},  // the beam's range
-      {"move enterprise", 2},      {"execute tderet", 2},                         // into the tderet; the torpedo
-      {"move tderet", 3},          {"move enterprise", 0},                        // ...; Full Stop
+      {"move enterprise", 2},    {"move tderet", 3},     {"execute enterprise", 0},  // the beam's range
+      {"move enterprise", 2},    {"execute tderet", 2},                              // into the tderet; the torpedo
+      {"move tderet", 3},        {"move enterprise", 0},                             // ...; Full Stop
       {"move tderet", 3}};
   ASSERT_EQ(read.size(), expected.size());
   for (std::size_t i = 0; i < expected.size(); ++i) {
@@ -115,12 +119,14 @@ TEST_F(RefereeCommand, TheStoryIsTheLogALineAnEntry) {
     lines.push_back(r.out.substr(at, next - at));
   }
   ASSERT_EQ(lines.size(), log["log"].size());
-  EXPECT_NE(lines[0].find("the table as the game begins: enterprise at (260.0, 380.0) mm"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[0].find("the table as the game begins: enterprise at (260.0, 380.0) mm"), std::string::npos)
+      << lines[0];
   std::size_t flips = 0, contact = 0;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     EXPECT_NE(lines[i].find(" s  "), std::string::npos) << lines[i];
     if (lines[i].find("enterprise flips 2 times") != std::string::npos) ++flips;
-    if (lines[i].find("torpedo-1 torpedo_contact enterprise at flip 2: yes (margin -3.") != std::string::npos) ++contact;
+    if (lines[i].find("torpedo-1 torpedo_contact enterprise at flip 2: yes (margin -3.") != std::string::npos)
+      ++contact;
   }
   EXPECT_EQ(flips, 2u);
   EXPECT_EQ(contact, 1u);
@@ -167,7 +173,8 @@ TEST_F(RefereeCommand, ACameraGapIsSaidOnceAndTheTableIsReadAgainAfterIt) {
       if (e.contains("warning") && e["warning"]["kind"] == kind) out.push_back(e);
     return out;
   };
-  CommandRun r = run("referee --tracks " + (sample() / "truth.jsonl").string() + " " + files() + " --out " + path("whole.json"));
+  CommandRun r =
+      run("referee --tracks " + (sample() / "truth.jsonl").string() + " " + files() + " --out " + path("whole.json"));
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json whole = read(path("whole.json"));
 
@@ -208,12 +215,14 @@ TEST_F(RefereeCommand, ACameraGapIsSaidOnceAndTheTableIsReadAgainAfterIt) {
   r = run("referee --session " + path("rec-lenient") + " --out " + path("lenient-again.json") + " --quiet");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(read(path("lenient-again.json"))["log"], read(path("lenient.json"))["log"]);
-  r = run("referee --tracks " + path("across.jsonl") + " " + files() + " --out " + path("x.json") + " --camera-gap-s 0");
+  r = run("referee --tracks " + path("across.jsonl") + " " + files() + " --out " + path("x.json") +
+          " --camera-gap-s 0");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--camera-gap-s: must be between 0.1 and 3600 s"), std::string::npos) << r.err;
 
   without_frames(3.4, 5.3, "over.jsonl");
-  r = run("referee --tracks " + path("over.jsonl") + " " + files() + " --out " + path("over.json") + " --story --quiet");
+  r = run("referee --tracks " + path("over.jsonl") + " " + files() + " --out " + path("over.json") +
+          " --story --quiet");
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json over = read(path("over.json"));
   ASSERT_EQ(warnings_of(over, "moved_unseen").size(), 1u);
@@ -228,7 +237,8 @@ TEST_F(RefereeCommand, ACameraGapIsSaidOnceAndTheTableIsReadAgainAfterIt) {
     displaced = displaced || (reading.what == "displaced enterprise" && reading.t == unseen["t"].get<double>());
   }
   EXPECT_TRUE(displaced) << "the books take where it was found";
-  EXPECT_NE(r.out.find("WARNING moved_unseen: moved while the camera was away (3.40 s to 5.30 s): enterprise "), std::string::npos)
+  EXPECT_NE(r.out.find("WARNING moved_unseen: moved while the camera was away (3.40 s to 5.30 s): enterprise "),
+            std::string::npos)
       << r.out;
 }
 
@@ -239,8 +249,8 @@ TEST_F(RefereeCommand, BadInputIsNamedAndExitsTwo) {
   game["data"] = {(fs::path(DISKREF_SOURCE_DIR) / "data" / "rules").string()};
   std::ofstream(path("game.json")) << game.dump();
   std::string base = "referee --tracks " + (sample() / "truth.jsonl").string() + " --table " +
-                     (sample() / "table.json").string() + " --disks " + (sample() / "disks.json").string() +
-                     " --out " + path("log.json");
+                     (sample() / "table.json").string() + " --disks " + (sample() / "disks.json").string() + " --out " +
+                     path("log.json");
   CommandRun r = run(base + " --game " + path("game.json"));
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("kobayashi"), std::string::npos) << r.err;
@@ -252,7 +262,8 @@ TEST_F(RefereeCommand, BadInputIsNamedAndExitsTwo) {
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("late.jsonl: line 2"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("time order"), std::string::npos) << r.err;
-  std::ofstream(path("move.jsonl")) << "{\"t\": 5, \"do\": \"move\", \"player\": \"diana\", \"ship\": \"enterprise\"}\n";
+  std::ofstream(path("move.jsonl"))
+      << "{\"t\": 5, \"do\": \"move\", \"player\": \"diana\", \"ship\": \"enterprise\"}\n";
   r = run(base + " --game " + (sample() / "game.json").string() + " --inputs " + path("move.jsonl"));
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("read from the table"), std::string::npos) << r.err;
@@ -267,7 +278,9 @@ TEST_F(RefereeCommand, AnInputForAShipThatIsNotActingIsALoggedRefusal) {
   int n = 0;
   while (std::getline(in, line)) {
     out << line << "\n";
-    if (++n == 5) out << R"({"t": 1.2, "do": "reveal_order", "player": "owen", "ship": "tderet"})" << "\n";
+    if (++n == 5)
+      out << R"({"t": 1.2, "do": "reveal_order", "player": "owen", "ship": "tderet"})"
+          << "\n";
   }
   out.close();
   fs::path s = sample();
@@ -288,7 +301,8 @@ TEST_F(RefereeCommand, AnInputForAShipThatIsNotActingIsALoggedRefusal) {
 // the truth's, the same calls, the same books.
 TEST_F(RefereeCommand, TheSampleVideoThroughTheTrackerRulesAsItsTruthDoes) {
   fs::path s = sample();
-  CommandRun truth = run("referee --tracks " + (s / "truth.jsonl").string() + " " + files() + " --out " + path("truth.json"));
+  CommandRun truth =
+      run("referee --tracks " + (s / "truth.jsonl").string() + " " + files() + " --out " + path("truth.json"));
   ASSERT_EQ(truth.status, 0) << truth.err;
   CommandRun video = run("referee " + (s / "video.mp4").string() + " --calib " + (s / "camera.json").string() + " " +
                          files() + " --out " + path("video.json") + " --quiet");

@@ -16,14 +16,20 @@
 
 namespace diskref::referee::testing {
 
-inline nlohmann::json pose(double x, double y, double h) { return {{"x", x}, {"y", y}, {"heading", h}}; }
+inline nlohmann::json pose(double x, double y, double h) {
+  return {{"x", x}, {"y", y}, {"heading", h}};
+}
 
 // Diana's enterprise (La Forge aboard: she has the option first) at (200, 300) heading east at
 // speed 2; Owen's tderet at (700, 600) heading west at speed 1.
 inline nlohmann::json duel(int enterprise_speed = 2, nlohmann::json extra_ships = nlohmann::json::array()) {
   nlohmann::json ships = {
-      {{"id", "enterprise"}, {"card", "federation_cruiser"}, {"player", "diana"}, {"speed", enterprise_speed},
-       {"pose", pose(200, 300, 0)}, {"crew", {{{"id", "laforge"}, {"card", "la_forge"}, {"revealed", true}}}}},
+      {{"id", "enterprise"},
+       {"card", "federation_cruiser"},
+       {"player", "diana"},
+       {"speed", enterprise_speed},
+       {"pose", pose(200, 300, 0)},
+       {"crew", {{{"id", "laforge"}, {"card", "la_forge"}, {"revealed", true}}}}},
       {{"id", "tderet"}, {"card", "tderet"}, {"player", "owen"}, {"speed", 1}, {"pose", pose(700, 600, 180)}}};
   for (const auto& s : extra_ships) ships.push_back(s);
   return {{"players", {{{"id", "diana"}, {"team", "federation"}}, {{"id", "owen"}, {"team", "romulans"}}}},
@@ -33,10 +39,18 @@ inline nlohmann::json duel(int enterprise_speed = 2, nlohmann::json extra_ships 
 // Two ships alike (card, speed, no crew), so that their initiative is decided by drops: Diana's
 // enterprise at (200, 300) heading east, Owen's reliant at (700, 600) heading west, both at speed 1.
 inline nlohmann::json twins() {
-  nlohmann::json ships = {
-      {{"id", "enterprise"}, {"card", "federation_cruiser"}, {"player", "diana"}, {"speed", 1}, {"pose", pose(200, 300, 0)}},
-      {{"id", "reliant"}, {"card", "federation_cruiser"}, {"player", "owen"}, {"speed", 1}, {"pose", pose(700, 600, 180)}}};
-  return {{"players", {{{"id", "diana"}, {"team", "federation"}}, {{"id", "owen"}, {"team", "klingons"}}}}, {"ships", ships}};
+  nlohmann::json ships = {{{"id", "enterprise"},
+                           {"card", "federation_cruiser"},
+                           {"player", "diana"},
+                           {"speed", 1},
+                           {"pose", pose(200, 300, 0)}},
+                          {{"id", "reliant"},
+                           {"card", "federation_cruiser"},
+                           {"player", "owen"},
+                           {"speed", 1},
+                           {"pose", pose(700, 600, 180)}}};
+  return {{"players", {{{"id", "diana"}, {"team", "federation"}}, {{"id", "owen"}, {"team", "klingons"}}}},
+          {"ships", ships}};
 }
 
 inline Input input(double t, const std::string& json) {
@@ -52,7 +66,8 @@ struct Game {
     ref.emplace(load_game_file(testing::write_game(setup, name), table, registry), table, registry);
   }
   // The inputs every game starts with: nobody reveals more, orders, the first initiative.
-  void start(FakeTable& table, double t, const std::vector<std::string>& diana_orders = {"change_speed", "raise_shields", "attack"},
+  void start(FakeTable& table, double t,
+             const std::vector<std::string>& diana_orders = {"change_speed", "raise_shields", "attack"},
              const std::vector<std::string>& owen_orders = {"change_speed", "raise_shields", "attack"},
              const std::vector<std::string>& more_orders = {}) {
     auto list = [](const std::vector<std::string>& orders) {
@@ -61,7 +76,8 @@ struct Game {
     };
     give(input(t, R"({"do": "reveal", "player": "diana"})"));
     give(input(t, R"({"do": "reveal", "player": "owen"})"));
-    give(input(t, R"({"do": "orders", "player": "diana", "ship": "enterprise", "orders": )" + list(diana_orders) + "}"));
+    give(
+        input(t, R"({"do": "orders", "player": "diana", "ship": "enterprise", "orders": )" + list(diana_orders) + "}"));
     give(input(t, R"({"do": "orders", "player": "owen", "ship": "tderet", "orders": )" + list(owen_orders) + "}"));
     for (const std::string& o : more_orders) give(input(t, o));
     give(input(t, R"({"do": "initiative"})"));

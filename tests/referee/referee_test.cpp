@@ -56,7 +56,9 @@ TEST(Referee, AMoveIsReadFromTheTableWithItsFlipsAndDrift) {
   EXPECT_EQ(move->observed->landings.size(), 2u);
   EXPECT_TRUE(move->observed->landings[0] && move->observed->landings[1]);
   ASSERT_EQ(move->observed->drift_mm.size(), 2u);
-  EXPECT_NEAR(*move->observed->drift_mm[1], std::hypot(314.7 - (200.3 + 2 * kShipFlip), 301.0 - 299.8 - 2 * kShipFlip * std::sin(0.2 * M_PI / 180)), 0.05);
+  EXPECT_NEAR(*move->observed->drift_mm[1],
+              std::hypot(314.7 - (200.3 + 2 * kShipFlip), 301.0 - 299.8 - 2 * kShipFlip * std::sin(0.2 * M_PI / 180)),
+              0.05);
   EXPECT_NEAR(g.ship("enterprise").pose.position.x, 314.7, 1e-9) << "the books keep the pose on the table";
   EXPECT_TRUE(g.ship("enterprise").moved);
   EXPECT_TRUE(g.warnings("off_path").empty());
@@ -105,7 +107,7 @@ TEST(Referee, ADiskTheGameLacksIsSaidOnceAndNeverRefereed) {
   t.still(1.0);
   t.place("reliant", 400, 200, 90);  // in the registry, but no ship of this game
   t.still(1.0);
-  t.set("reliant", 430, 200, 90);    // pushed about while it lies there
+  t.set("reliant", 430, 200, 90);  // pushed about while it lies there
   t.still(1.0);
   g.play(t);
   auto w = g.warnings("not_in_game");
@@ -134,10 +136,12 @@ TEST(Referee, AnInitiativeTieEnteredWaitsForItsDropsAndTheDropsDecideIt) {
   t.place("reliant", 700, 600, 180);
   t.still(1.0);
   Game g(setup, "tie");
-  for (const char* line : {R"({"do": "reveal", "player": "diana"})", R"({"do": "reveal", "player": "owen"})",
-                           R"({"do": "orders", "player": "diana", "ship": "enterprise", "orders": ["change_speed", "raise_shields", "attack"]})",
-                           R"({"do": "orders", "player": "owen", "ship": "reliant", "orders": ["change_speed", "raise_shields", "attack"]})",
-                           R"({"do": "initiative"})"})
+  for (
+      const char* line :
+      {R"({"do": "reveal", "player": "diana"})", R"({"do": "reveal", "player": "owen"})",
+       R"({"do": "orders", "player": "diana", "ship": "enterprise", "orders": ["change_speed", "raise_shields", "attack"]})",
+       R"({"do": "orders", "player": "owen", "ship": "reliant", "orders": ["change_speed", "raise_shields", "attack"]})",
+       R"({"do": "initiative"})"})
     g.give(input(0.5, line));
   g.play(t);
   ASSERT_EQ(g.ref->expecting().need, Expectation::Need::drops) << g.ref->expecting().what;
@@ -173,9 +177,11 @@ TEST(Referee, ABoardingSegmentWaitsForItsDropsThenForEachSidesLoss) {
                                crew("at1", "away_team", "diana"), crew("at2", "away_team", "diana")};
   FakeTable t = duel_table();
   Game g(setup, "boarding");
-  for (const char* line : {R"({"do": "reveal", "player": "diana"})", R"({"do": "reveal", "player": "owen"})",
-                           R"({"do": "orders", "player": "diana", "ship": "enterprise", "orders": ["change_speed", "raise_shields", "attack"]})",
-                           R"({"do": "orders", "player": "owen", "ship": "tderet", "orders": ["change_speed", "raise_shields", "attack"]})"})
+  for (
+      const char* line :
+      {R"({"do": "reveal", "player": "diana"})", R"({"do": "reveal", "player": "owen"})",
+       R"({"do": "orders", "player": "diana", "ship": "enterprise", "orders": ["change_speed", "raise_shields", "attack"]})",
+       R"({"do": "orders", "player": "owen", "ship": "tderet", "orders": ["change_speed", "raise_shields", "attack"]})"})
     g.give(input(0.5, line));
   g.play(t);
   // Three phases of ships at Full Stop declining their orders.
@@ -183,7 +189,8 @@ TEST(Referee, ABoardingSegmentWaitsForItsDropsThenForEachSidesLoss) {
     const rules::GameState& s = g.ref->state();
     std::string line = R"({"do": "initiative"})";
     if (g.ref->expecting().need == Expectation::Need::drops)  // the two ships tie for initiative
-      line = R"({"do": "drops", "drops": [{"purpose": "initiative", "hits": 2}, {"purpose": "initiative", "hits": 0}]})";
+      line =
+          R"({"do": "drops", "drops": [{"purpose": "initiative", "hits": 2}, {"purpose": "initiative", "hits": 0}]})";
     else if (s.phase.stage == rules::PhaseStage::ships) {
       const std::string id = s.phase.to_act[static_cast<std::size_t>(s.phase.option)];
       line = R"({"do": "decline", "player": ")" + g.ship(id).controller + R"(", "ship": ")" + id + R"("})";
@@ -200,7 +207,9 @@ TEST(Referee, ABoardingSegmentWaitsForItsDropsThenForEachSidesLoss) {
   ASSERT_EQ(g.ref->expecting().need, Expectation::Need::drops) << g.ref->expecting().what;
   EXPECT_EQ(g.ref->expecting().drop->purpose, "boarding");
   // No hits either side: a tie, each side loses one revealed crew of its choosing.
-  g.give(input(t.now(), R"({"do": "drops", "drops": [{"purpose": "boarding", "hits": 0}, {"purpose": "boarding", "hits": 0}]})"));
+  g.give(
+      input(t.now(),
+            R"({"do": "drops", "drops": [{"purpose": "boarding", "hits": 0}, {"purpose": "boarding", "hits": 0}]})"));
   t.still(0.2);
   g.play(t);
   ASSERT_EQ(g.ref->expecting().need, Expectation::Need::choice) << g.ref->expecting().what;
@@ -218,8 +227,9 @@ TEST(Referee, ABoardingSegmentWaitsForItsDropsThenForEachSidesLoss) {
   t.still(0.2);
   g.play(t);
   ASSERT_EQ(g.warnings("input").size(), 2u);
-  EXPECT_NE(g.warnings("input")[1]->warning.text.find("member \"player\": " + other_side + " is not of the side that loses"),
-            std::string::npos)
+  EXPECT_NE(
+      g.warnings("input")[1]->warning.text.find("member \"player\": " + other_side + " is not of the side that loses"),
+      std::string::npos)
       << g.warnings("input")[1]->warning.text;
   EXPECT_EQ(g.ref->expecting().options, first);
   g.give(input(t.now(), R"({"do": "choose", "choice": ")" + first[0] + R"("})"));
@@ -319,8 +329,9 @@ TEST(Referee, ACollisionWaitsForItsDropsThenForTheShipToBePutDown) {
   t.place("reliant", 360, 300, 180);
   t.still(1.0);
   Game g(duel(2, nlohmann::json::array({reliant})));
-  g.start(t, 0.5, {"change_speed", "raise_shields", "attack"}, {"change_speed", "raise_shields", "attack"},
-          {R"({"do": "orders", "player": "owen", "ship": "reliant", "orders": ["change_speed", "raise_shields", "attack"]})"});
+  g.start(
+      t, 0.5, {"change_speed", "raise_shields", "attack"}, {"change_speed", "raise_shields", "attack"},
+      {R"({"do": "orders", "player": "owen", "ship": "reliant", "orders": ["change_speed", "raise_shields", "attack"]})"});
   t.still(1.0);
   t.flips("enterprise", {{257.2, 300, 0}, {314.4, 300, 0}});  // ends 11.8 mm deep in the reliant
   t.still(1.0);
@@ -332,7 +343,9 @@ TEST(Referee, ACollisionWaitsForItsDropsThenForTheShipToBePutDown) {
   EXPECT_EQ(g.ref->expecting().drop->purpose, "collision");
   EXPECT_EQ(g.ref->expecting().drop->index, 0u);
   // The collision check: one critical showing (collided); the critical check after the hull hit.
-  g.give(input(t.now(), R"({"do": "drops", "drops": [{"purpose": "collision", "crits": ["bridge"]}, {"purpose": "critical", "crits": []}]})"));
+  g.give(input(
+      t.now(),
+      R"({"do": "drops", "drops": [{"purpose": "collision", "crits": ["bridge"]}, {"purpose": "critical", "crits": []}]})"));
   t.still(0.5);
   g.play(t);
   EXPECT_EQ(g.ref->expecting().need, Expectation::Need::placement) << g.ref->expecting().what;
@@ -366,14 +379,18 @@ TEST(Referee, TooCloseToCallWaitsForTheRefereesDecision) {
   setup["ships"][1]["pose"] = pose(tderet_x, 300, 180);
   Game g(setup);
   g.start(t, 0.5, {"attack", "raise_shields", "change_speed"});
-  g.give(input(0.7, R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack", "attack": "beam", "target": "tderet"})"));
+  g.give(input(
+      0.7,
+      R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack", "attack": "beam", "target": "tderet"})"));
   t.still(0.5);
   g.play(t);
   ASSERT_EQ(g.ref->expecting().need, Expectation::Need::decision) << g.ref->expecting().what;
   ASSERT_EQ(g.ref->expecting().undecided.size(), 1u);
   EXPECT_EQ(g.ref->expecting().undecided[0].kind, VerdictKind::range);
   g.give(input(t.now(), R"({"do": "decide", "kind": "range", "with": "tderet", "call": "yes"})"));
-  g.give(input(t.now(), R"({"do": "drops", "drops": [{"purpose": "damage", "hits": 2}, {"purpose": "critical", "crits": []}]})"));
+  g.give(
+      input(t.now(),
+            R"({"do": "drops", "drops": [{"purpose": "damage", "hits": 2}, {"purpose": "critical", "crits": []}]})"));
   t.still(0.5);
   g.play(t);
   const Entry* attack = g.last_action("execute");
@@ -394,14 +411,19 @@ TEST(Referee, ACorrectedDropReplaysTheGameWithIt) {
   setup["ships"][1]["pose"] = pose(320, 300, 180);
   Game g(setup);
   g.start(t, 0.5, {"attack", "raise_shields", "change_speed"});
-  g.give(input(0.7, R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack", "attack": "beam", "target": "tderet"})"));
-  g.give(input(0.8, R"({"do": "drops", "drops": [{"purpose": "damage", "hits": 1}, {"purpose": "critical", "crits": []}]})"));
+  g.give(input(
+      0.7,
+      R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack", "attack": "beam", "target": "tderet"})"));
+  g.give(input(
+      0.8, R"({"do": "drops", "drops": [{"purpose": "damage", "hits": 1}, {"purpose": "critical", "crits": []}]})"));
   t.still(1.0);
   g.play(t);
   ASSERT_EQ(g.ship("tderet").shields, 6);
   std::size_t entries_before = g.ref->log().size();
   // The referee mistyped: it was three hits. Input 6 (0-based) is the drops.
-  g.give(input(t.now(), R"({"do": "correct", "input": 6, "with": {"do": "drops", "drops": [{"purpose": "damage", "hits": 3}, {"purpose": "critical", "crits": []}]}})"));
+  g.give(input(
+      t.now(),
+      R"({"do": "correct", "input": 6, "with": {"do": "drops", "drops": [{"purpose": "damage", "hits": 3}, {"purpose": "critical", "crits": []}]}})"));
   EXPECT_EQ(g.ship("tderet").shields, 6) << "a correction is due at its time: the next frame's";
   t.still(0.1);
   g.play(t);
@@ -422,8 +444,11 @@ TEST(Referee, ACorrectionWithNullDropsTheInput) {
   setup["ships"][1]["pose"] = pose(320, 300, 180);
   Game g(setup);
   g.start(t, 0.5, {"attack", "raise_shields", "change_speed"});
-  g.give(input(0.7, R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack", "attack": "beam", "target": "tderet"})"));
-  g.give(input(0.8, R"({"do": "drops", "drops": [{"purpose": "damage", "hits": 1}, {"purpose": "critical", "crits": []}]})"));
+  g.give(input(
+      0.7,
+      R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack", "attack": "beam", "target": "tderet"})"));
+  g.give(input(
+      0.8, R"({"do": "drops", "drops": [{"purpose": "damage", "hits": 1}, {"purpose": "critical", "crits": []}]})"));
   t.still(1.0);
   g.play(t);
   ASSERT_EQ(g.ship("tderet").shields, 6);

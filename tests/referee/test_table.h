@@ -26,8 +26,8 @@ inline model::DiskRegistry test_registry() {
   return model::DiskRegistry(std::move(disks));
 }
 
-inline model::DiskTrack track(std::string name, model::DiskKind kind, std::optional<geom::Vec2> at, double heading, double sigma = 0.0,
-                       model::TrackState state = model::TrackState::visible) {
+inline model::DiskTrack track(std::string name, model::DiskKind kind, std::optional<geom::Vec2> at, double heading,
+                              double sigma = 0.0, model::TrackState state = model::TrackState::visible) {
   model::DiskTrack t;
   t.name = std::move(name);
   t.kind = kind;

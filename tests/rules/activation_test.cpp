@@ -12,14 +12,14 @@
 namespace diskref::rules::testing {
 namespace {
 
-
 nlohmann::json disk(const std::string& id, const std::string& card, bool revealed = true, bool ready = true) {
   return {{"id", id}, {"card", card}, {"revealed", revealed}, {"ready", ready}};
 }
 
 // face_to_face with these crew and tech aboard the enterprise (La Forge is added).
 Game facing(double gap, const nlohmann::json& crew, const nlohmann::json& tech, const std::vector<std::string>& orders,
-            nlohmann::json enterprise_extra = nlohmann::json::object(), const nlohmann::json& tderet_extra = nlohmann::json::object()) {
+            nlohmann::json enterprise_extra = nlohmann::json::object(),
+            const nlohmann::json& tderet_extra = nlohmann::json::object()) {
   if (!enterprise_extra.is_object()) enterprise_extra = nlohmann::json::object();
   // A braced list of one disk arrives as that disk (nlohmann's initializer-list rule).
   auto as_list = [](const nlohmann::json& j) {
@@ -62,7 +62,8 @@ TEST(Activation, ActivatedDisksCannotIssueOrdersOrBeUsed) {
   Game g = facing(30, {disk("picard", "picard", true, false)}, {}, {"activate", "raise_shields", "change_speed"});
   EXPECT_TRUE(g.disk("picard").revealed);
   EXPECT_FALSE(g.disk("picard").ready);
-  std::string reason = g.refused(execute(R"("order": "activate", "disk": "picard", "row": 2)"), RefusalKind::disk_not_ready);
+  std::string reason =
+      g.refused(execute(R"("order": "activate", "disk": "picard", "row": 2)"), RefusalKind::disk_not_ready);
   EXPECT_NE(reason.find("activated"), std::string::npos);
   g.play(execute(R"("order": "activate", "disk": "laforge", "row": 2)"));
   EXPECT_FALSE(g.disk("laforge").ready) << "flipped over: activated";
@@ -133,18 +134,21 @@ TEST(Activation, PairedRowOrdersInAnyOrderAroundMovement) {
 // (unless destroyed), without requiring activation."
 TEST(Activation, AdvancedTransporterAddsOneRangeContinuously) {
   EXPECT_EQ(sample_data().disk("advanced_transporter")->text, "+1 transporter range.");
-  const std::string transport = execute(R"("order": "attack", "attack": "transport", "target": "tderet", "crew": ["at"])");
+  const std::string transport =
+      execute(R"("order": "attack", "attack": "transport", "target": "tderet", "crew": ["at"])");
   nlohmann::json crew = nlohmann::json::array({disk("at", "away_team")});
   // Beyond one template, within two: only with the Advanced Transporter.
-  Game with = facing(kTemplateReach + 20, crew, {disk("adv", "advanced_transporter")}, {"attack", "raise_shields", "change_speed"},
-                     {{"shields", 0}}, {{"shields", 0}});
+  Game with = facing(kTemplateReach + 20, crew, {disk("adv", "advanced_transporter")},
+                     {"attack", "raise_shields", "change_speed"}, {{"shields", 0}}, {{"shields", 0}});
   with.play(transport);
   EXPECT_EQ(with.disk("at").location, "tderet");
   EXPECT_TRUE(with.disk("adv").ready) << "no activation needed";
-  Game without = facing(kTemplateReach + 20, crew, {}, {"attack", "raise_shields", "change_speed"}, {{"shields", 0}}, {{"shields", 0}});
+  Game without = facing(kTemplateReach + 20, crew, {}, {"attack", "raise_shields", "change_speed"}, {{"shields", 0}},
+                        {{"shields", 0}});
   without.refused(transport, RefusalKind::out_of_range);
   // The bonus is for transporting only: the beam's range is unchanged.
-  Game beam = facing(kTemplateReach + 20, crew, {disk("adv", "advanced_transporter")}, {"attack", "raise_shields", "change_speed"});
+  Game beam = facing(kTemplateReach + 20, crew, {disk("adv", "advanced_transporter")},
+                     {"attack", "raise_shields", "change_speed"});
   beam.refused(execute(R"("order": "attack", "attack": "beam", "target": "tderet", "drops": [{"hits": 1}])"),
                RefusalKind::out_of_range);
 }
@@ -154,10 +158,13 @@ TEST(Activation, AdvancedTransporterAddsOneRangeContinuously) {
 // special ability effects."
 // "This is true of all disks, including those that don’t need to be flipped to perform their abilities."
 TEST(Activation, ActivatedOrConcealedContinuousDisksHaveNoEffect) {
-  const std::string transport = execute(R"("order": "attack", "attack": "transport", "target": "tderet", "crew": ["at"])");
+  const std::string transport =
+      execute(R"("order": "attack", "attack": "transport", "target": "tderet", "crew": ["at"])");
   nlohmann::json crew = nlohmann::json::array({disk("at", "away_team")});
-  for (auto adv : {disk("adv", "advanced_transporter", true, false), disk("adv", "advanced_transporter", false, true)}) {
-    Game g = facing(kTemplateReach + 20, crew, {adv}, {"attack", "raise_shields", "change_speed"}, {{"shields", 0}}, {{"shields", 0}});
+  for (auto adv :
+       {disk("adv", "advanced_transporter", true, false), disk("adv", "advanced_transporter", false, true)}) {
+    Game g = facing(kTemplateReach + 20, crew, {adv}, {"attack", "raise_shields", "change_speed"}, {{"shields", 0}},
+                    {{"shields", 0}});
     g.refused(transport, RefusalKind::out_of_range);
   }
   // On the other ship it does nothing for this one.

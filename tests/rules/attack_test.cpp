@@ -13,8 +13,6 @@
 namespace diskref::rules::testing {
 namespace {
 
-
-
 Game facing(double gap, nlohmann::json enterprise_extra = nlohmann::json::object(),
             nlohmann::json tderet_extra = nlohmann::json::object()) {
   return face_to_face(gap, std::move(enterprise_extra), tderet_extra);
@@ -48,14 +46,16 @@ TEST(Attack, BeamNeedsTheTargetInRangeOfTheTemplate) {
   ASSERT_TRUE(has_event(events, "in_range"));
   EXPECT_NEAR(of_type(events, "in_range").front().detail["margin_mm"].get<double>(), 0.3, 1e-6);
   // The verdict is the geometry engine's.
-  const auto r = geom::range_check(placed(near.ship("enterprise")), placed(near.ship("tderet")), geom::Rect{88.9, 25.4});
+  const auto r =
+      geom::range_check(placed(near.ship("enterprise")), placed(near.ship("tderet")), geom::Rect{88.9, 25.4});
   EXPECT_TRUE(r.in_range);
 
   Game far = facing(kTemplateReach + 0.3);
   std::string reason = far.refused(kBeam + R"(, "drops": [{"hits": 0}]})", RefusalKind::out_of_range);
   EXPECT_NE(reason.find("out of range"), std::string::npos);
   far.refused(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack", "attack": "beam",
-                  "target": "enterprise"})", RefusalKind::bad_choice);
+                  "target": "enterprise"})",
+              RefusalKind::bad_choice);
 }
 
 // "Your ship has a beam weapon rating describing how much damage it does."
@@ -100,7 +100,8 @@ TEST(Attack, TorpedoDamageIsItsRatingToo) {
 // "When launching a torpedo, place the torpedo in the bay."
 TEST(Attack, TheTorpedoStartsInTheBayAtTheFront) {
   Game g = facing(600);
-  auto events = g.play(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack", "attack": "torpedo"})");
+  auto events =
+      g.play(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack", "attack": "torpedo"})");
   const Event launch = of_type(events, "torpedo_launched").front();
   // Touching the middle of the front flat: centre 28.6 + 12.7 mm ahead of the ship's centre.
   EXPECT_NEAR(launch.detail["x"].get<double>(), 300 + kFlip / 2 + 12.7, 1e-9);
@@ -149,9 +150,12 @@ TEST(Attack, TransportNeedsRangeAndBothShieldsDown) {
 }
 
 TEST(Attack, TransportToATerrainDisk) {
-  nlohmann::json setup = duel_setup(300, 300, 0, 800, 800, 180, 0,
-                                    {{"shields", 0}, {"crew", {la_forge_disk(), {{"id", "at1"}, {"card", "away_team"}, {"revealed", true}}}}});
-  setup["terrain"] = {{{"id", "vulcan"}, {"kind", "planet"}, {"pose", pose(420, 300, 0)},
+  nlohmann::json setup = duel_setup(
+      300, 300, 0, 800, 800, 180, 0,
+      {{"shields", 0}, {"crew", {la_forge_disk(), {{"id", "at1"}, {"card", "away_team"}, {"revealed", true}}}}});
+  setup["terrain"] = {{{"id", "vulcan"},
+                       {"kind", "planet"},
+                       {"pose", pose(420, 300, 0)},
                        {"shape", {{"type", "circle"}, {"diameter_mm", 100}}}}};
   Game g(setup);
   g.start_duel({"attack", "raise_shields", "change_speed"}, {"attack", "raise_shields", "change_speed"});

@@ -15,8 +15,10 @@ nlohmann::json crew(const std::string& id, const std::string& card, const std::s
 
 // Diana's enterprise and Owen's tderet, far apart at Full Stop; `aboard_tderet` are the crew on the
 // tderet (either side's). Virtual drops for initiative; the tests give the boarding drops.
-Game boarding_game(const nlohmann::json& aboard_tderet, const nlohmann::json& aboard_enterprise = nlohmann::json::array()) {
-  nlohmann::json setup = duel_setup(200, 200, 0, 700, 700, 180, 0, {{"crew", aboard_enterprise}}, {{"crew", aboard_tderet}});
+Game boarding_game(const nlohmann::json& aboard_tderet,
+                   const nlohmann::json& aboard_enterprise = nlohmann::json::array()) {
+  nlohmann::json setup =
+      duel_setup(200, 200, 0, 700, 700, 180, 0, {{"crew", aboard_enterprise}}, {{"crew", aboard_tderet}});
   setup["drops"] = {{"mode", "virtual"}, {"seed", 3}};
   return Game(setup);
 }
@@ -79,9 +81,10 @@ TEST(Boarding, CombatOnShipsHoldingOpposingCrew) {
 
 // "If you’ve transported to a ship with enemy crew aboard, combat ensues during Step 4: Boarding."
 TEST(Boarding, TransportingAboardLeadsToCombat) {
-  nlohmann::json setup = duel_setup(300, 300, 0, 300 + kFlip + 30, 300, 180, 0,
-                                    {{"shields", 0}, {"crew", {crew("lf", "la_forge", "diana"), crew("at", "away_team", "diana")}}},
-                                    {{"shields", 0}, {"crew", {crew("sec", "security", "owen")}}});
+  nlohmann::json setup =
+      duel_setup(300, 300, 0, 300 + kFlip + 30, 300, 180, 0,
+                 {{"shields", 0}, {"crew", {crew("lf", "la_forge", "diana"), crew("at", "away_team", "diana")}}},
+                 {{"shields", 0}, {"crew", {crew("sec", "security", "owen")}}});
   setup["drops"] = {{"mode", "virtual"}, {"seed", 1}};
   Game g(setup);
   g.start_duel({"attack", "raise_shields", "change_speed"}, {"attack", "raise_shields", "change_speed"});
@@ -138,8 +141,8 @@ TEST(Boarding, TheLoserChoosesWhichCrewDiesNeverAnUnrevealedOne) {
   EXPECT_NE(reason.find("sec2"), std::string::npos);
   EXPECT_EQ(reason.find("sec3"), std::string::npos) << "unrevealed crew cannot be killed";
   g.refused(segment + R"(, "losses": ["sec3"]})", RefusalKind::choice_needed);
-  g.refused(segment + R"(, "losses": ["sec1", "at1"]})", RefusalKind::bad_choice) ;  // Diana won: she loses nobody
-  g.play(segment + R"(, "losses": ["sec2"]})");  // the activated one
+  g.refused(segment + R"(, "losses": ["sec1", "at1"]})", RefusalKind::bad_choice);  // Diana won: she loses nobody
+  g.play(segment + R"(, "losses": ["sec2"]})");                                     // the activated one
   EXPECT_FALSE(g.disk("sec2").in_play);
   EXPECT_TRUE(g.disk("sec1").in_play);
   EXPECT_TRUE(g.disk("at1").in_play);
@@ -172,8 +175,8 @@ TEST(Boarding, ThreeSegmentsThenTheHighestCommandControls) {
 }
 
 TEST(Boarding, CombatEndsWhenOneSideHasNoCrewLeft) {
-  Game g = boarding_game({crew("sec1", "security", "owen"), crew("at1", "away_team", "diana"),
-                          crew("at2", "away_team", "diana")});
+  Game g = boarding_game(
+      {crew("sec1", "security", "owen"), crew("at1", "away_team", "diana"), crew("at2", "away_team", "diana")});
   to_step_four(g);
   auto events = g.play(R"({"do": "boarding_segment", "ship": "tderet", "drops": [{"hits": 3}, {"hits": 0}]})");
   EXPECT_TRUE(has_event(events, "boarding_over"));
@@ -193,8 +196,9 @@ TEST(Boarding, TheNewControllerCommandsTheShipAndTheOldOneIsNotOut) {
   EXPECT_EQ(g.state().step, Step::reveal);
   EXPECT_FALSE(g.state().winner.has_value());
   g.reveal_all();
-  g.refused(R"({"do": "orders", "player": "owen", "ship": "tderet", "orders": ["attack", "raise_shields", "change_speed"]})",
-            RefusalKind::not_yours);
+  g.refused(
+      R"({"do": "orders", "player": "owen", "ship": "tderet", "orders": ["attack", "raise_shields", "change_speed"]})",
+      RefusalKind::not_yours);
   g.orders("diana", "tderet", {"attack", "raise_shields", "change_speed"});
   EXPECT_EQ(g.ship("tderet").orders.size(), 3u);
 }

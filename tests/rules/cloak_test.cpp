@@ -10,7 +10,8 @@ namespace {
 
 // Owen's tderet (La Forge aboard, so it acts first) carries a cloaking device `card`; Diana's
 // enterprise sits 30 mm in front of it. Both at Full Stop.
-Game cloaked_duel(const std::string& card, std::vector<std::string> owen_orders = {"activate", "raise_shields", "attack"},
+Game cloaked_duel(const std::string& card,
+                  std::vector<std::string> owen_orders = {"activate", "raise_shields", "attack"},
                   std::vector<std::string> diana_orders = {"attack", "raise_shields", "change_speed"}) {
   nlohmann::json tderet = {{"crew", {{{"id", "lf"}, {"card", "la_forge"}, {"revealed", true}}}},
                            {"tech", {{{"id", "cloak"}, {"card", card}, {"revealed", true}}}}};
@@ -55,9 +56,10 @@ TEST(Cloak, TypeOneNeedsAnOrderAndThenCannotFireOrBeFiredUpon) {
   EXPECT_EQ(g.ship("tderet").shields, 0);
   EXPECT_FALSE(g.disk("cloak").ready) << "the cloak is raised while its disk is activated";
   g.play(kOwen + R"("do": "move"})");
-  std::string fired_upon = g.refused(kDiana + R"("do": "execute", "order": "attack", "attack": "beam", "target": "tderet",
+  std::string fired_upon =
+      g.refused(kDiana + R"("do": "execute", "order": "attack", "attack": "beam", "target": "tderet",
                                                  "drops": [{"hits": 4}, {"crits": []}]})",
-                                     RefusalKind::cloaked);
+                RefusalKind::cloaked);
   EXPECT_NE(fired_upon.find("cannot be fired upon"), std::string::npos);
   finish_phase(g);
   // Phase 2: the cloaked tderet cannot raise its shields...
@@ -66,8 +68,10 @@ TEST(Cloak, TypeOneNeedsAnOrderAndThenCannotFireOrBeFiredUpon) {
   finish_phase(g);
   // ... and in phase 3 cannot fire or launch.
   g.play(R"({"do": "initiative"})");
-  g.refused(kOwen + R"("do": "execute", "order": "attack", "attack": "beam", "target": "enterprise", "drops": [{"hits": 1}]})",
-            RefusalKind::cloaked);
+  g.refused(
+      kOwen +
+          R"("do": "execute", "order": "attack", "attack": "beam", "target": "enterprise", "drops": [{"hits": 1}]})",
+      RefusalKind::cloaked);
   g.refused(kOwen + R"("do": "execute", "order": "attack", "attack": "torpedo"})", RefusalKind::cloaked);
 }
 

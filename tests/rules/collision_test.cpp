@@ -8,7 +8,6 @@
 namespace diskref::rules::testing {
 namespace {
 
-
 // The enterprise (speed 2, heading east from x = 300) ends its move at x = 414.4, y = 300.
 constexpr double kEndX = 300 + 2 * kFlip;
 
@@ -29,7 +28,8 @@ const std::string kMove = R"({"do": "move", "player": "diana", "ship": "enterpri
 TEST(Collision, OverlapAtTheEndOfMovementTriggersTheCollisionCheck) {
   for (int crits : {0, 2, 3, 5}) {
     Game g = head_on(kEndX);
-    auto events = g.play(kMove + R"(, "drops": [{"purpose": "collision", "hits": )" + std::to_string(5 - crits) + "}]}");
+    auto events =
+        g.play(kMove + R"(, "drops": [{"purpose": "collision", "hits": )" + std::to_string(5 - crits) + "}]}");
     ASSERT_TRUE(has_event(events, "no_collision")) << crits << " crits";
     EXPECT_EQ(of_type(events, "drop").front().detail["counters"], 5);
     EXPECT_EQ(g.ship("enterprise").hull, 7);
@@ -92,8 +92,11 @@ TEST(Collision, CollisionHullDamageTriggersTheCriticalCheckByParameter) {
 // to the planet."
 TEST(Collision, ShipPlanetCollisionTwoHullHitsAndTheColliderRepositions) {
   for (const char* kind : {"planet", "station", "terrain"}) {
-    nlohmann::json terrain = {{"terrain", {{{"id", "vulcan"}, {"kind", kind}, {"pose", pose(450, 300, 0)},
-                                            {"shape", {{"type", "circle"}, {"diameter_mm", 150}}}}}}};
+    nlohmann::json terrain = {{"terrain",
+                               {{{"id", "vulcan"},
+                                 {"kind", kind},
+                                 {"pose", pose(450, 300, 0)},
+                                 {"shape", {{"type", "circle"}, {"diameter_mm", 150}}}}}}};
     Game g = head_on(800, terrain);
     const std::string collide = kMove + R"(, "drops": [{"purpose": "collision", "hits": 4}, {"crits": []}])";
     std::string reason = g.refused(collide + "}", RefusalKind::choice_needed);
@@ -108,8 +111,11 @@ TEST(Collision, ShipPlanetCollisionTwoHullHitsAndTheColliderRepositions) {
     EXPECT_TRUE(has_event(events, "repositioned"));
   }
   // No single critical: no collision, no repositioning.
-  nlohmann::json terrain = {{"terrain", {{{"id", "vulcan"}, {"kind", "planet"}, {"pose", pose(450, 300, 0)},
-                                          {"shape", {{"type", "circle"}, {"diameter_mm", 150}}}}}}};
+  nlohmann::json terrain = {{"terrain",
+                             {{{"id", "vulcan"},
+                               {"kind", "planet"},
+                               {"pose", pose(450, 300, 0)},
+                               {"shape", {{"type", "circle"}, {"diameter_mm", 150}}}}}}};
   Game g = head_on(800, terrain);
   g.play(kMove + R"(, "drops": [{"hits": 5}]})");
   EXPECT_EQ(g.ship("enterprise").hull, 7);
@@ -118,8 +124,11 @@ TEST(Collision, ShipPlanetCollisionTwoHullHitsAndTheColliderRepositions) {
 // docs/rules.md, ruling r-adjacent: a disk put down by hand and measured by the camera counts as
 // touching within the tolerance either way, an overlap of a few tenths of a millimetre included.
 TEST(Collision, AnOverlapWithinTheToleranceCountsAsTouching) {
-  nlohmann::json terrain = {{"terrain", {{{"id", "vulcan"}, {"kind", "planet"}, {"pose", pose(450, 300, 0)},
-                                          {"shape", {{"type", "circle"}, {"diameter_mm", 150}}}}}}};
+  nlohmann::json terrain = {{"terrain",
+                             {{{"id", "vulcan"},
+                               {"kind", "planet"},
+                               {"pose", pose(450, 300, 0)},
+                               {"shape", {{"type", "circle"}, {"diameter_mm", 150}}}}}}};
   const std::string collide = kMove + R"(, "drops": [{"purpose": "collision", "hits": 4}, {"crits": []}])";
   // The front flat is 28.6 mm ahead of the centre; the planet's edge at 375: touching at 346.4.
   Game deep = head_on(800, terrain);
@@ -136,9 +145,12 @@ TEST(Collision, AnOverlapWithinTheToleranceCountsAsTouching) {
 // "Generally, this damage is not random—instead of dropping damage disks, you simply take a number
 // of hits equal to the obstruction’s damage value."
 TEST(Collision, ObstructionIsRemovedAndDealsItsDamageValue) {
-  nlohmann::json terrain = {{"terrain", {{{"id", "debris"}, {"kind", "obstruction"}, {"damage", 3},
-                                          {"pose", pose(kEndX + 40, 300, 0)},
-                                          {"shape", {{"type", "circle"}, {"diameter_mm", 40}}}}}}};
+  nlohmann::json terrain = {{"terrain",
+                             {{{"id", "debris"},
+                               {"kind", "obstruction"},
+                               {"damage", 3},
+                               {"pose", pose(kEndX + 40, 300, 0)},
+                               {"shape", {{"type", "circle"}, {"diameter_mm", 40}}}}}}};
   Game g = head_on(800, terrain);
   // Only the critical check drops: the damage itself is not random.
   auto events = g.play(kMove + R"(, "drops": [{"purpose": "critical", "crits": []}]})");
@@ -169,7 +181,8 @@ TEST(Collision, EvasiveActionTurnsMidMoveThenStopsAndLosesRemainingOrders) {
 
 TEST(Collision, EvasiveActionOnlyWhenAboutToCollide) {
   Game g = head_on(800);
-  std::string reason = g.refused(kMove + R"(, "evasive": {"after_flip": 1, "heading": 90}})", RefusalKind::illegal_value);
+  std::string reason =
+      g.refused(kMove + R"(, "evasive": {"after_flip": 1, "heading": 90}})", RefusalKind::illegal_value);
   EXPECT_NE(reason.find("not about to collide"), std::string::npos);
 }
 
@@ -178,7 +191,8 @@ TEST(Collision, EvasiveActionCannotAvoidATorpedo) {
   Game g = head_on(800);
   g.mutable_state().torpedoes.push_back(
       {"torpedo-9", "tderet", geom::Pose::from_degrees(kEndX, 300, 180), geom::Circle{25.4}, 3, 3, 2});
-  std::string reason = g.refused(kMove + R"(, "evasive": {"after_flip": 1, "heading": 90}})", RefusalKind::illegal_value);
+  std::string reason =
+      g.refused(kMove + R"(, "evasive": {"after_flip": 1, "heading": 90}})", RefusalKind::illegal_value);
   EXPECT_NE(reason.find("torpedo"), std::string::npos);
 }
 

@@ -27,7 +27,8 @@ TEST(Criticals, EveryHitIsFollowedByACriticalCheck) {
   auto events = one.play(fire(1, "[]"));
   EXPECT_EQ(of_type(events, "drop").size(), 2u) << "one hit: damage drop, then the critical check";
   Game none = in_sights({});
-  auto quiet = none.play(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack", "attack": "beam",
+  auto quiet =
+      none.play(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack", "attack": "beam",
                              "target": "tderet", "drops": [{"hits": 0}]})");
   EXPECT_EQ(of_type(quiet, "drop").size(), 1u) << "no hit, no critical check";
 }
@@ -39,8 +40,8 @@ TEST(Criticals, EveryHitIsFollowedByACriticalCheck) {
 TEST(Criticals, TheCheckDropsOneCounterOfEachOfTheFiveTypes) {
   ASSERT_EQ(sample_data().crit_types.size(), 5u);
   Game g = in_sights({});
-  g.refused(fire(2, R"(["bridge", "bridge"])"), RefusalKind::bad_drop);   // one counter of each type
-  g.refused(fire(2, R"(["warp-core"])"), RefusalKind::bad_drop);          // not a critical type
+  g.refused(fire(2, R"(["bridge", "bridge"])"), RefusalKind::bad_drop);  // one counter of each type
+  g.refused(fire(2, R"(["warp-core"])"), RefusalKind::bad_drop);         // not a critical type
   auto events = g.play(fire(2, R"(["crit-4"])"));
   const Event check = of_type(events, "drop")[1];
   EXPECT_EQ(check.detail["purpose"], "critical");

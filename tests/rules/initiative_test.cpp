@@ -13,16 +13,30 @@ nlohmann::json crew(const std::string& id, const std::string& card, bool reveale
 }
 
 // Three players, one ship each, far apart; `commands` picks crew for each.
-Game three_ships(const nlohmann::json& crew_a, const nlohmann::json& crew_b, const nlohmann::json& crew_c, int sa, int sb,
-                 int sc) {
+Game three_ships(const nlohmann::json& crew_a, const nlohmann::json& crew_b, const nlohmann::json& crew_c, int sa,
+                 int sb, int sc) {
   nlohmann::json setup = {{"players", {{{"id", "ann"}}, {{"id", "bob"}}, {{"id", "cy"}}}}};
-  setup["ships"] = {
-      {{"id", "a"}, {"card", "federation_cruiser"}, {"player", "ann"}, {"pose", pose(100, 100, 90)}, {"shape", ship_shape()},
-       {"speed", sa}, {"crew", crew_a}},
-      {{"id", "b"}, {"card", "federation_cruiser"}, {"player", "bob"}, {"pose", pose(450, 100, 90)}, {"shape", ship_shape()},
-       {"speed", sb}, {"crew", crew_b}},
-      {{"id", "c"}, {"card", "federation_cruiser"}, {"player", "cy"}, {"pose", pose(800, 100, 90)}, {"shape", ship_shape()},
-       {"speed", sc}, {"crew", crew_c}}};
+  setup["ships"] = {{{"id", "a"},
+                     {"card", "federation_cruiser"},
+                     {"player", "ann"},
+                     {"pose", pose(100, 100, 90)},
+                     {"shape", ship_shape()},
+                     {"speed", sa},
+                     {"crew", crew_a}},
+                    {{"id", "b"},
+                     {"card", "federation_cruiser"},
+                     {"player", "bob"},
+                     {"pose", pose(450, 100, 90)},
+                     {"shape", ship_shape()},
+                     {"speed", sb},
+                     {"crew", crew_b}},
+                    {{"id", "c"},
+                     {"card", "federation_cruiser"},
+                     {"player", "cy"},
+                     {"pose", pose(800, 100, 90)},
+                     {"shape", ship_shape()},
+                     {"speed", sc},
+                     {"crew", crew_c}}};
   Game g(setup);
   g.reveal_all();
   for (auto [p, s] : {std::pair{"ann", "a"}, std::pair{"bob", "b"}, std::pair{"cy", "c"}})
@@ -67,8 +81,8 @@ TEST(Initiative, StepThreeHasThreePhasesInEachOfWhichEveryShipActs) {
 TEST(Initiative, HighestRevealedCommandGoesFirst) {
   // a: Picard concealed (does not count) + Security (0); b: La Forge (4); c: Away Team (1).
   Game g = three_ships(nlohmann::json::array({crew("pic", "picard", false), crew("sec", "security")}),
-                       nlohmann::json::array({crew("lf", "la_forge")}), nlohmann::json::array({crew("at", "away_team")}),
-                       1, 1, 1);
+                       nlohmann::json::array({crew("lf", "la_forge")}),
+                       nlohmann::json::array({crew("at", "away_team")}), 1, 1, 1);
   auto events = g.play(R"({"do": "initiative"})");
   EXPECT_EQ(order_of(events), (std::vector<std::string>{"b", "c", "a"}));
   EXPECT_EQ(g.state().phase.to_act.front(), "b");
@@ -110,7 +124,8 @@ TEST(Initiative, OnceATurnKeepsThePhaseOneOrderWhenTheParameterSaysSo) {
   data.parameters.initiative = InitiativeTiming::once_per_turn;
   nlohmann::json setup = duel_setup(100, 100, 90, 700, 100, 90, 1, {{"crew", {crew("lf", "la_forge")}}});
   Game g(setup, data);
-  g.start_duel({"raise_shields", "change_speed", "change_heading"}, {"raise_shields", "change_speed", "change_heading"});
+  g.start_duel({"raise_shields", "change_speed", "change_heading"},
+               {"raise_shields", "change_speed", "change_heading"});
   for (auto [p, s] : {std::pair{"diana", "enterprise"}, std::pair{"owen", "tderet"}}) {
     std::string prefix = R"({"player": ")" + std::string(p) + R"(", "ship": ")" + s + R"(", )";
     g.play(prefix + R"("do": "decline"})");

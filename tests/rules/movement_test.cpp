@@ -10,7 +10,6 @@
 namespace diskref::rules::testing {
 namespace {
 
-
 // Diana (La Forge, so she has the option first) at (100, 100) heading east; Owen far away.
 Game ready_to_act(int speed, const std::vector<std::string>& diana_orders,
                   nlohmann::json enterprise_extra = la_forge_aboard()) {
@@ -67,7 +66,8 @@ TEST(Movement, RaiseShieldsBeforeOrAfterMoving) {
   for (bool move_first : {true, false}) {
     Game g = ready_to_act(1, {"raise_shields", "change_speed", "change_heading"});
     const std::string move = R"({"do": "move", "player": "diana", "ship": "enterprise"})";
-    const std::string shields = R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "raise_shields", "value": 2})";
+    const std::string shields =
+        R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "raise_shields", "value": 2})";
     g.play(move_first ? move : shields);
     g.play(move_first ? shields : move);
     EXPECT_EQ(g.ship("enterprise").shields, 2);
@@ -96,8 +96,10 @@ TEST(Movement, CrewOrdersBeforeAndAfterMovementInEverySequence) {
   nlohmann::json picard = {{"crew", {{{"id", "picard"}, {"card", "picard"}, {"revealed", true}}}}};
   const std::string activate = R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "activate",
                                    "disk": "picard", "row": 1})";
-  const std::string shields = R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "raise_shields", "value": 1})";
-  const std::string speed = R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "change_speed", "speed": 4})";
+  const std::string shields =
+      R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "raise_shields", "value": 1})";
+  const std::string speed =
+      R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "change_speed", "speed": 4})";
   const std::string move = R"({"do": "move", "player": "diana", "ship": "enterprise"})";
   const std::vector<std::vector<std::string>> sequences = {
       {activate, shields, speed, move}, {move, activate, shields, speed}, {activate, speed, move, shields}};
@@ -116,7 +118,8 @@ TEST(Movement, CrewOrdersBeforeAndAfterMovementInEverySequence) {
 // "It flips a number of times equal to its current speed."
 TEST(Movement, FlipsItsSpeedInAStraightLine) {
   Game g(duel_setup(300, 300, 30, 800, 800, 180, 3, la_forge_aboard()));
-  g.start_duel({"raise_shields", "change_speed", "change_heading"}, {"raise_shields", "change_speed", "change_heading"});
+  g.start_duel({"raise_shields", "change_speed", "change_heading"},
+               {"raise_shields", "change_speed", "change_heading"});
   auto events = g.play(R"({"do": "move", "player": "diana", "ship": "enterprise"})");
   EXPECT_EQ(of_type(events, "move").front().detail["flips"], 3);
   double rad = 30 * 3.14159265358979323846 / 180;
@@ -172,7 +175,8 @@ TEST(Movement, SpeedChangesByOneOrTwoNeverAboveTheMaximum) {
 TEST(Movement, ShipsPassOverOneAnother) {
   // The enterprise's path crosses the tderet and ends well past it.
   Game g(duel_setup(100, 300, 0, 100 + 2 * kFlip, 300, 90, 4, la_forge_aboard()));
-  g.start_duel({"raise_shields", "change_speed", "change_heading"}, {"raise_shields", "change_speed", "change_heading"});
+  g.start_duel({"raise_shields", "change_speed", "change_heading"},
+               {"raise_shields", "change_speed", "change_heading"});
   auto events = g.play(R"({"do": "move", "player": "diana", "ship": "enterprise"})");
   EXPECT_NEAR(g.ship("enterprise").pose.position.x, 100 + 4 * kFlip, 1e-6);
   EXPECT_FALSE(has_event(events, "collision"));
@@ -183,7 +187,8 @@ TEST(Movement, ShipsPassOverOneAnother) {
 // "Any ship that moves out of the play area is considered destroyed."
 TEST(Movement, MovingOutOfThePlayAreaDestroys) {
   Game g(duel_setup(800, 100, 0, 100, 800, 180, 3, la_forge_aboard()));
-  g.start_duel({"raise_shields", "change_speed", "change_heading"}, {"raise_shields", "change_speed", "change_heading"});
+  g.start_duel({"raise_shields", "change_speed", "change_heading"},
+               {"raise_shields", "change_speed", "change_heading"});
   auto events = g.play(R"({"do": "move", "player": "diana", "ship": "enterprise"})");
   EXPECT_TRUE(g.ship("enterprise").destroyed);
   ASSERT_TRUE(has_event(events, "destroyed"));

@@ -23,7 +23,8 @@ struct CliRun {
 CliRun play(const std::string& args) {
   // One file per test process: CTest runs these tests in parallel processes.
   const std::string err_file =
-      (std::filesystem::temp_directory_path() / ("diskref_play_cli_test." + std::to_string(::getpid()) + ".err")).string();
+      (std::filesystem::temp_directory_path() / ("diskref_play_cli_test." + std::to_string(::getpid()) + ".err"))
+          .string();
   const std::string command = std::string(DISKREF_BINARY_DIR) + "/diskref play " + args + " 2>" + err_file;
   CliRun run;
   FILE* pipe = popen(command.c_str(), "r");
@@ -59,8 +60,8 @@ TEST(PlayCli, TheDuelPrintsItsLogAndFinalStateAsJson) {
 }
 
 TEST(PlayCli, EveryExampleScriptRuns) {
-  for (const char* name : {"charles_picard.json", "boarding_christian_julie_matt.json", "virtual_skirmish.json",
-                           "registry_shapes.json"}) {
+  for (const char* name :
+       {"charles_picard.json", "boarding_christian_julie_matt.json", "virtual_skirmish.json", "registry_shapes.json"}) {
     CliRun r = play(kScripts + name);
     EXPECT_EQ(r.status, 0) << name << ": " << r.err;
     EXPECT_TRUE(nlohmann::json::accept(r.out)) << name;

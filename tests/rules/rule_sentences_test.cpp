@@ -3,8 +3,8 @@
 // flavour rather than a rule. This test splits the pages into sentences
 // the same way a reader would and fails, naming the sentence, when one is not accounted for.
 
-#include <filesystem>
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -28,19 +28,48 @@ std::string read_file(const fs::path& p) {
 }
 
 // Page furniture and section headings: whole lines that are not sentences.
-const std::set<std::string> kHeadings = {
-    "Red Alert", "Official Rules!", "Keywords", "Step", "Two: Assign Orders", "Placing Order Disks", "Next", ">",
-    "Next >", "BACK", "HOME", "MEMBERSHIP", "SUBMISSIONS", "Step Three: Execute Orders",
-    "Determining Command Initiative", "Movement & Orders", "Movement", "Torpedoes", "Collision",
-    "Attacking and Damage", "Firing Beam Weapons", "Launching Torpedoes", "Transporting Crew", "Damage",
-    "Critical Hits", "Activating Crew/Tech", "Ready & Activated", "Special Abilities",
-    "Using Crew to Execute Orders", "Cloaking Devices", "Step 4: Boarding", "Resolving Crew Combat", "Taking Control"};
+const std::set<std::string> kHeadings = {"Red Alert",
+                                         "Official Rules!",
+                                         "Keywords",
+                                         "Step",
+                                         "Two: Assign Orders",
+                                         "Placing Order Disks",
+                                         "Next",
+                                         ">",
+                                         "Next >",
+                                         "BACK",
+                                         "HOME",
+                                         "MEMBERSHIP",
+                                         "SUBMISSIONS",
+                                         "Step Three: Execute Orders",
+                                         "Determining Command Initiative",
+                                         "Movement & Orders",
+                                         "Movement",
+                                         "Torpedoes",
+                                         "Collision",
+                                         "Attacking and Damage",
+                                         "Firing Beam Weapons",
+                                         "Launching Torpedoes",
+                                         "Transporting Crew",
+                                         "Damage",
+                                         "Critical Hits",
+                                         "Activating Crew/Tech",
+                                         "Ready & Activated",
+                                         "Special Abilities",
+                                         "Using Crew to Execute Orders",
+                                         "Cloaking Devices",
+                                         "Step 4: Boarding",
+                                         "Resolving Crew Combat",
+                                         "Taking Control"};
 
 // Sentences that state flavour, labels or cross-references rather than a rule, so no test checks
 // them (each must still be a sentence of the pages: see FlavourListIsCurrent).
 const std::vector<std::string> kFlavour = {
     // The bullet labels of Step Two's list of orders.
-    "Change Speed.", "Change Heading.", "Raise Shields.", "Attack.",
+    "Change Speed.",
+    "Change Heading.",
+    "Raise Shields.",
+    "Attack.",
     // Cross-references.
     R"(See “Activating Crew/Tech” for more information.)",
     R"(Torpedoes have special rules for movement—see “Torpedoes,” below.)",
@@ -64,7 +93,9 @@ std::string trim(const std::string& s) {
   return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
 }
 
-bool starts_with(const std::string& s, std::size_t at, const std::string& prefix) { return s.compare(at, prefix.size(), prefix) == 0; }
+bool starts_with(const std::string& s, std::size_t at, const std::string& prefix) {
+  return s.compare(at, prefix.size(), prefix) == 0;
+}
 
 // Straight quotes and single spaces, so that a sentence quoted across comment lines still matches.
 std::string normalize(const std::string& text) {
@@ -100,7 +131,8 @@ std::vector<std::string> sentences_of(const std::string& page) {
   std::istringstream lines(page);
   for (std::string line; std::getline(lines, line);) {
     line = trim(line);
-    if (line.size() > 6 && line.compare(line.size() - 6, 6, "Next >") == 0) line = trim(line.substr(0, line.size() - 6));
+    if (line.size() > 6 && line.compare(line.size() - 6, 6, "Next >") == 0)
+      line = trim(line.substr(0, line.size() - 6));
     if (line.empty() || kHeadings.count(line)) continue;
     if (starts_with(line, 0, "- ")) line = line.substr(2);
     text += line + " ";

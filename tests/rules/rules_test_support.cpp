@@ -22,7 +22,9 @@ nlohmann::json ship_shape() {
   return {{"type", "flatted_circle"}, {"diameter_mm", kShipDiameter}, {"flat_to_flat_mm", kFlip}};
 }
 
-nlohmann::json pose(double x, double y, double heading) { return {{"x", x}, {"y", y}, {"heading", heading}}; }
+nlohmann::json pose(double x, double y, double heading) {
+  return {{"x", x}, {"y", y}, {"heading", heading}};
+}
 
 Game::Game(const nlohmann::json& setup, GameData data) : data_(std::move(data)) {
   state_ = build_initial_state(io::JsonCursor(setup, "test setup"), data_, nullptr);
@@ -44,7 +46,8 @@ ActionResult Game::try_play(const std::string& action_json) const {
 std::vector<Event> Game::play(const std::string& action_json) {
   ActionResult r = try_play(action_json);
   if (!r.applied()) {
-    ADD_FAILURE() << "refused (" << to_string(r.refusal->kind) << "): " << r.refusal->reason << "\n  action: " << action_json;
+    ADD_FAILURE() << "refused (" << to_string(r.refusal->kind) << "): " << r.refusal->reason
+                  << "\n  action: " << action_json;
     return {};
   }
   for (const std::string& problem : state_problems(*r.state, data_))
@@ -109,13 +112,15 @@ std::vector<Event> of_type(const std::vector<Event>& events, const std::string& 
   return out;
 }
 
-bool has_event(const std::vector<Event>& events, const std::string& type) { return !of_type(events, type).empty(); }
+bool has_event(const std::vector<Event>& events, const std::string& type) {
+  return !of_type(events, type).empty();
+}
 
 nlohmann::json duel_setup(double x1, double y1, double h1, double x2, double y2, double h2, int speed,
                           const nlohmann::json& enterprise_extra, const nlohmann::json& tderet_extra) {
-  nlohmann::json enterprise = {{"id", "enterprise"}, {"card", "federation_cruiser"}, {"player", "diana"},
-                               {"pose", pose(x1, y1, h1)}, {"shape", ship_shape()}, {"speed", speed}};
-  nlohmann::json tderet = {{"id", "tderet"}, {"card", "tderet"}, {"player", "owen"},
+  nlohmann::json enterprise = {{"id", "enterprise"},       {"card", "federation_cruiser"}, {"player", "diana"},
+                               {"pose", pose(x1, y1, h1)}, {"shape", ship_shape()},        {"speed", speed}};
+  nlohmann::json tderet = {{"id", "tderet"},           {"card", "tderet"},      {"player", "owen"},
                            {"pose", pose(x2, y2, h2)}, {"shape", ship_shape()}, {"speed", speed}};
   if (enterprise_extra.is_object()) enterprise.update(enterprise_extra);
   if (tderet_extra.is_object()) tderet.update(tderet_extra);
@@ -133,7 +138,11 @@ Game face_to_face(double gap, nlohmann::json enterprise_extra, const nlohmann::j
   return g;
 }
 
-nlohmann::json la_forge_disk() { return {{"id", "laforge"}, {"card", "la_forge"}, {"revealed", true}}; }
-nlohmann::json la_forge_aboard() { return {{"crew", nlohmann::json::array({la_forge_disk()})}}; }
+nlohmann::json la_forge_disk() {
+  return {{"id", "laforge"}, {"card", "la_forge"}, {"revealed", true}};
+}
+nlohmann::json la_forge_aboard() {
+  return {{"crew", nlohmann::json::array({la_forge_disk()})}};
+}
 
 }  // namespace diskref::rules::testing

@@ -38,9 +38,10 @@ std::string data_error(const std::string& json) {
 
 TEST(ScriptLoading, BadScriptsNameFilePlaceAndProblem) {
   EXPECT_EQ(load_error(kBad + "unknown_action.json"),
-            kBad + "unknown_action.json: actions[1].do: \"warp\" is not an action (one of: reveal, orders, initiative, "
-                   "defer, reveal_order, decline, execute, move, move_torpedoes, raise_cloak, drop_cloak, turn, "
-                   "boarding_segment, displaced)");
+            kBad +
+                "unknown_action.json: actions[1].do: \"warp\" is not an action (one of: reveal, orders, initiative, "
+                "defer, reveal_order, decline, execute, move, move_torpedoes, raise_cloak, drop_cloak, turn, "
+                "boarding_segment, displaced)");
   EXPECT_EQ(load_error(kBad + "unknown_card.json"),
             kBad + "unknown_card.json: setup.ships[0].card: no ship card \"galaxy_class\" in the game data");
   EXPECT_EQ(load_error(kBad + "missing_data.json"),
@@ -48,8 +49,9 @@ TEST(ScriptLoading, BadScriptsNameFilePlaceAndProblem) {
   EXPECT_EQ(load_error(kBad + "bad_data_file.json"),
             kBad + "bad_data/ships.json: ships[0].hull: must be an integer between 1 and 100 (got -1)");
   EXPECT_EQ(load_error(kBad + "missing_shape.json"),
-            kBad + "missing_shape.json: setup.ships[0]: no shape for \"enterprise\": give \"shape\" or a registry with "
-                   "a disk of that name");
+            kBad +
+                "missing_shape.json: setup.ships[0]: no shape for \"enterprise\": give \"shape\" or a registry with "
+                "a disk of that name");
   EXPECT_NE(load_error(kBad + "broken.json").find("broken.json: is not valid JSON"), std::string::npos);
   EXPECT_NE(load_error(kBad + "nothing_here.json").find("cannot be opened"), std::string::npos);
 }
@@ -70,7 +72,8 @@ TEST(DataLoading, TheSampleDataSetLoadsWithTheDefaultParameters) {
   EXPECT_EQ(data.ship("tderet")->hull, 7);
   EXPECT_EQ(data.ship("federation_cruiser")->beam, 4);
   EXPECT_EQ(data.disk("la_forge")->command, 4);
-  for (const char* id : {"picard", "barclay", "advanced_transporter", "pulse_phasers"}) EXPECT_NE(data.disk(id), nullptr) << id;
+  for (const char* id : {"picard", "barclay", "advanced_transporter", "pulse_phasers"})
+    EXPECT_NE(data.disk(id), nullptr) << id;
   // Guessed values are marked as such.
   EXPECT_FALSE(data.ship("tderet")->placeholders.empty());
   EXPECT_TRUE(std::find(data.ship("tderet")->placeholders.begin(), data.ship("tderet")->placeholders.end(), "hull") ==
@@ -102,8 +105,10 @@ TEST(DataLoading, BadDataNamesThePlace) {
   EXPECT_EQ(data_error(R"({"ships": [{"id": "s", "name": "S", "max_speed": 1, "shields": 1, "hull": 1, "beam": 1,
                                       "capacity": 1, "points": 1, "placeholder": ["torpedo"]}]})"),
             "cards.json: ships[0].placeholder[0]: names \"torpedo\", which this entry does not have");
-  EXPECT_EQ(data_error(R"({"crit_types": [{"id": "a", "name": "A", "effects": []}, {"id": "a", "name": "B", "effects": []}]})"),
-            "cards.json: crit_types[1].id: critical type \"a\" is defined twice");
+  EXPECT_EQ(
+      data_error(
+          R"({"crit_types": [{"id": "a", "name": "A", "effects": []}, {"id": "a", "name": "B", "effects": []}]})"),
+      "cards.json: crit_types[1].id: critical type \"a\" is defined twice");
   EXPECT_EQ(data_error(R"({"ships": [], "cards": []})"),
             "cards.json: unknown member \"cards\" (allowed: about, parameters, crit_types, ships, crew, tech)");
 }
@@ -121,15 +126,17 @@ TEST(DataLoading, SetupEnforcesKeywordLimits) {
   EXPECT_NE(setup_error({{"crew", {crew("b1", "barclay"), crew("b2", "barclay")}}}).find("more than one Lt. Barclay"),
             std::string::npos);
   EXPECT_EQ(setup_error({{"crew", {crew("s1", "security"), crew("s2", "security")}}}), "(no error)") << "Unlimited";
-  EXPECT_NE(setup_error({{"crew", {crew("a", "away_team"), crew("b", "away_team"), crew("c", "away_team"),
-                                   crew("d", "away_team"), crew("e", "away_team"), crew("f", "away_team"),
-                                   crew("g", "away_team")}}})
-                .find("capacity is 6"),
-            std::string::npos);
+  EXPECT_NE(
+      setup_error({{"crew",
+                    {crew("a", "away_team"), crew("b", "away_team"), crew("c", "away_team"), crew("d", "away_team"),
+                     crew("e", "away_team"), crew("f", "away_team"), crew("g", "away_team")}}})
+          .find("capacity is 6"),
+      std::string::npos);
   EXPECT_NE(setup_error({{"crew", {crew("l", "la_forge")}}, {"speed", 9}}).find("speed"), std::string::npos);
   // Unique: one per game, across ships.
   try {
-    Game g(duel_setup(100, 100, 0, 800, 800, 0, 0, {{"crew", {crew("l1", "la_forge")}}}, {{"crew", {crew("l2", "la_forge")}}}));
+    Game g(duel_setup(100, 100, 0, 800, 800, 0, 0, {{"crew", {crew("l1", "la_forge")}}},
+                      {{"crew", {crew("l2", "la_forge")}}}));
     ADD_FAILURE() << "two La Forges accepted";
   } catch (const io::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("Unique: one per game"), std::string::npos) << e.what();

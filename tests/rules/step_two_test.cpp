@@ -22,13 +22,15 @@ Game two_ships(int speed = 2) {
 TEST(StepTwo, EachShipTakesExactlyThreeOrdersPlacedInStepTwo) {
   Game g = two_ships();
   g.refused(R"({"do": "orders", "player": "diana", "ship": "enterprise",
-                "orders": ["attack", "change_speed", "raise_shields"]})", RefusalKind::wrong_step);
+                "orders": ["attack", "change_speed", "raise_shields"]})",
+            RefusalKind::wrong_step);
   g.reveal_all();
   EXPECT_EQ(g.state().step, Step::orders);
   g.refused(R"({"do": "orders", "player": "diana", "ship": "enterprise", "orders": ["attack", "change_speed"]})",
             RefusalKind::illegal_value);
   g.refused(R"({"do": "orders", "player": "diana", "ship": "enterprise",
-                "orders": ["attack", "change_speed", "raise_shields", "change_heading"]})", RefusalKind::illegal_value);
+                "orders": ["attack", "change_speed", "raise_shields", "change_heading"]})",
+            RefusalKind::illegal_value);
   g.orders("diana", "enterprise", {"attack", "change_speed", "raise_shields"});
   EXPECT_EQ(g.ship("enterprise").orders.size(), 3u);
   for (const OrderSlot& slot : g.ship("enterprise").orders) EXPECT_FALSE(slot.revealed) << "placed face down";
@@ -57,8 +59,9 @@ TEST(StepTwo, FiveOrdersEachADifferentDisk) {
   g.reveal_all();
   // Each order is a different disk: the same order twice is refused
   // (docs/rules.md, open parameter 15).
-  g.refused(R"({"do": "orders", "player": "diana", "ship": "enterprise", "orders": ["attack", "attack", "raise_shields"]})",
-            RefusalKind::illegal_value);
+  g.refused(
+      R"({"do": "orders", "player": "diana", "ship": "enterprise", "orders": ["attack", "attack", "raise_shields"]})",
+      RefusalKind::illegal_value);
   // Anything else is not an order at all: the script itself is refused.
   EXPECT_THROW(g.try_play(R"({"do": "orders", "player": "diana", "ship": "enterprise",
                               "orders": ["attack", "warp", "raise_shields"]})"),
@@ -86,7 +89,8 @@ TEST(StepTwo, ChangeSpeedByOneOrTwoAndFullStop) {
             RefusalKind::illegal_value);
   g.refused(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "change_speed", "speed": 2})",
             RefusalKind::illegal_value);
-  auto events = g.play(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "change_speed", "speed": 0})");
+  auto events =
+      g.play(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "change_speed", "speed": 0})");
   EXPECT_EQ(g.ship("enterprise").speed, 0);
   ASSERT_TRUE(has_event(events, "speed"));
   EXPECT_TRUE(of_type(events, "speed").front().detail["full_stop"].get<bool>());
@@ -100,7 +104,8 @@ TEST(StepTwo, ChangeHeadingTurnsAnyAmountAndOnlyByOrderWhenMoving) {
   Game g = two_ships(2);
   g.start_duel({"change_heading", "attack", "raise_shields"}, {"change_speed", "attack", "raise_shields"});
   // Moving ships cannot turn without the order.
-  g.refused(R"({"do": "turn", "player": "diana", "ship": "enterprise", "heading": 90})", RefusalKind::order_not_available);
+  g.refused(R"({"do": "turn", "player": "diana", "ship": "enterprise", "heading": 90})",
+            RefusalKind::order_not_available);
   g.play(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "change_heading", "heading": 359})");
   EXPECT_NEAR(g.ship("enterprise").pose.heading_deg(), 359, 1e-9);
   // The move then goes straight along the new heading.
@@ -126,7 +131,9 @@ TEST(StepTwo, AShipAtSpeedZeroTurnsAtAnyTime) {
 TEST(StepTwo, EvasiveActionTurnsWithoutAnOrder) {
   // Head-on: the enterprise would end its 2 flips on top of the tderet.
   Game g(duel_setup(300, 300, 0, 300 + 2 * kFlip, 300, 180, 2));
-  g.start_duel({"attack", "raise_shields", "change_speed"}, {"attack", "raise_shields", "change_speed"}, R"({"do": "initiative", "drops": [{"subject": "enterprise", "hits": 3}, {"subject": "tderet", "hits": 1}]})");
+  g.start_duel(
+      {"attack", "raise_shields", "change_speed"}, {"attack", "raise_shields", "change_speed"},
+      R"({"do": "initiative", "drops": [{"subject": "enterprise", "hits": 3}, {"subject": "tderet", "hits": 1}]})");
   g.play(R"({"do": "move", "player": "diana", "ship": "enterprise", "evasive": {"after_flip": 1, "heading": 90}})");
   EXPECT_NEAR(g.ship("enterprise").pose.heading_deg(), 90, 1e-9);
 }
@@ -147,7 +154,8 @@ TEST(StepTwo, RaiseShieldsAnySettingOrMaximumByParameter) {
   GameData data = sample_data();
   data.parameters.raise_shields = RaiseShieldsRule::maximum;
   Game m(duel_setup(200, 200, 0, 700, 700, 180, 2, {{"shields", 2}}), data);
-  m.start_duel({"raise_shields", "attack", "change_speed"}, {"raise_shields", "attack", "change_speed"}, R"({"do": "initiative", "drops": [{"hits": 4}, {"hits": 2}]})");
+  m.start_duel({"raise_shields", "attack", "change_speed"}, {"raise_shields", "attack", "change_speed"},
+               R"({"do": "initiative", "drops": [{"hits": 4}, {"hits": 2}]})");
   m.refused(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "raise_shields", "value": 5})",
             RefusalKind::illegal_value);
   m.play(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "raise_shields"})");
@@ -159,12 +167,14 @@ TEST(StepTwo, RaiseShieldsAnySettingOrMaximumByParameter) {
 // your ship to another ship or terrain disk."
 TEST(StepTwo, AttackIsOneAttackAction) {
   Game g(duel_setup(300, 300, 0, 420, 300, 180, 0));
-  g.start_duel({"attack", "raise_shields", "change_speed"}, {"attack", "raise_shields", "change_speed"}, R"({"do": "initiative", "drops": [{"hits": 3}, {"hits": 1}]})");
+  g.start_duel({"attack", "raise_shields", "change_speed"}, {"attack", "raise_shields", "change_speed"},
+               R"({"do": "initiative", "drops": [{"hits": 3}, {"hits": 1}]})");
   g.play(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack", "attack": "beam",
              "target": "tderet", "drops": [{"purpose": "damage", "hits": 0}]})");
   // The one attack is spent: no second beam, and no torpedo either.
   g.refused(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack", "attack": "beam",
-                "target": "tderet", "drops": [{"hits": 0}]})", RefusalKind::order_not_available);
+                "target": "tderet", "drops": [{"hits": 0}]})",
+            RefusalKind::order_not_available);
   g.refused(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack", "attack": "torpedo"})",
             RefusalKind::order_not_available);
 }
@@ -177,7 +187,8 @@ TEST(StepTwo, ActivateCrewTechUsesACrewDiskAboard) {
   nlohmann::json crew = {{"crew", {{{"id", "laforge"}, {"card", "la_forge"}, {"revealed", true}}}}};
   Game g(duel_setup(200, 200, 0, 700, 700, 180, 2, crew));
   g.start_duel({"activate", "attack", "change_speed"}, {"activate", "attack", "change_speed"});
-  g.play(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "activate", "disk": "laforge", "row": 1})");
+  g.play(
+      R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "activate", "disk": "laforge", "row": 1})");
   EXPECT_FALSE(g.disk("laforge").ready);
   ASSERT_EQ(g.ship("enterprise").pending.size(), 1u);
   EXPECT_EQ(g.ship("enterprise").pending[0].kind, OrderKind::change_speed);
@@ -192,8 +203,12 @@ TEST(StepTwo, OrdersAreHiddenFromOpponentsButNotFromTeammates) {
   setup["players"] = {{{"id", "diana"}, {"team", "federation"}},
                       {{"id", "owen"}, {"team", "romulans"}},
                       {{"id", "charles"}, {"team", "federation"}}};
-  setup["ships"].push_back({{"id", "defiant"}, {"card", "escort"}, {"player", "charles"},
-                            {"pose", pose(500, 100, 90)}, {"shape", ship_shape()}, {"speed", 1}});
+  setup["ships"].push_back({{"id", "defiant"},
+                            {"card", "escort"},
+                            {"player", "charles"},
+                            {"pose", pose(500, 100, 90)},
+                            {"shape", ship_shape()},
+                            {"speed", 1}});
   Game g(setup);
   g.reveal_all();
   g.orders("diana", "enterprise", {"attack", "change_speed", "raise_shields"});
@@ -221,7 +236,8 @@ TEST(StepTwo, OrdersAreExecutedLeftToRightOnePerPhase) {
     g.play(R"({"do": "initiative"})");
     for (const char* who : {"diana", "owen"}) {
       std::string ship = std::string(who) == "diana" ? "enterprise" : "tderet";
-      auto events = g.play(R"({"do": "reveal_order", "player": ")" + std::string(who) + R"(", "ship": ")" + ship + "\"}");
+      auto events =
+          g.play(R"({"do": "reveal_order", "player": ")" + std::string(who) + R"(", "ship": ")" + ship + "\"}");
       OrderKind expected = g.ship(ship).orders[static_cast<std::size_t>(phase - 1)].kind;
       EXPECT_EQ(of_type(events, "order_revealed").front().detail["order"], to_string(expected));
       g.play(R"({"do": "decline", "player": ")" + std::string(who) + R"(", "ship": ")" + ship + "\"}");

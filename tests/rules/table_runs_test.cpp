@@ -14,7 +14,6 @@
 namespace diskref::rules::testing {
 namespace {
 
-
 // Diana's enterprise (La Forge aboard: she acts first) at (100, 100) heading east at `speed`, the
 // tderet far away unless given.
 Game ready(int speed, nlohmann::json tderet = pose(800, 800, 180),
@@ -37,7 +36,8 @@ nlohmann::json landings(std::initializer_list<std::array<double, 3>> poses) {
 
 // Adds a torpedo of tderet's in flight at (x, y).
 void torpedo_at(Game& g, const std::string& id, double x, double y) {
-  g.mutable_state().torpedoes.push_back({id, "tderet", geom::Pose::from_degrees(x, y, 180), geom::Circle{25.4}, 3, 3, 3});
+  g.mutable_state().torpedoes.push_back(
+      {id, "tderet", geom::Pose::from_degrees(x, y, 180), geom::Circle{25.4}, 3, 3, 3});
 }
 
 TEST(TableRun, TheBooksKeepTheLandingsTheTableShowed) {
@@ -76,7 +76,8 @@ TEST(TableRun, ATorpedoAtALandingOfTheTableIsMetEvenWhereTheLegalPathMissesIt) {
   std::string move = move_with({{"landings", landings({{157.2, 104, 0}, {214.4, 110, 0}})}});
   g.refused(move, RefusalKind::missing_drop);  // the torpedo's damage drop is needed
   nlohmann::json with_drops = nlohmann::json::parse(move);
-  with_drops["drops"] = {{{"purpose", "damage"}, {"hits", 1}}, {{"purpose", "critical"}, {"crits", nlohmann::json::array()}}};
+  with_drops["drops"] = {{{"purpose", "damage"}, {"hits", 1}},
+                         {{"purpose", "critical"}, {"crits", nlohmann::json::array()}}};
   auto events = g.play(with_drops.dump());
   ASSERT_TRUE(has_event(events, "torpedo_contact"));
   EXPECT_TRUE(g.state().torpedoes.empty()) << "it struck and was removed";
@@ -115,7 +116,8 @@ TEST(TableRun, EndingOnAShipAsTheTableShowsIsACollisionCheck) {
 TEST(TableRun, AMoveWithARunRoundTripsThroughJson) {
   nlohmann::json move = nlohmann::json::parse(move_with(
       {{"landings", landings({{157.2, 100, 0}, {214.4, 100, 0}})},
-       {"rulings", {{"contacts", {{{"flip", 1}, {"disk", "photon"}}}}, {"end_overlaps", {"tderet"}}, {"left_play_area_at", 2}}}}));
+       {"rulings",
+        {{"contacts", {{{"flip", 1}, {"disk", "photon"}}}}, {"end_overlaps", {"tderet"}}, {"left_play_area_at", 2}}}}));
   Action a = parse_action(io::JsonCursor(move, "test"));
   const Move& m = std::get<Move>(a.body);
   ASSERT_TRUE(m.run && m.run->rulings);
@@ -128,8 +130,13 @@ TEST(TableRun, AMoveWithARunRoundTripsThroughJson) {
 
 TEST(TableRun, ALaunchedTorpedoTakesItsDisksNameAndRunsAsTheTableShowed) {
   Game g = ready(0, pose(800, 800, 180), {"attack", "raise_shields", "change_speed"});
-  nlohmann::json launch = {{"do", "execute"}, {"player", "diana"}, {"ship", "enterprise"}, {"order", "attack"},
-                           {"attack", "torpedo"}, {"torpedo", "photon-2"}, {"placed", pose(141.5, 101, 0)},
+  nlohmann::json launch = {{"do", "execute"},
+                           {"player", "diana"},
+                           {"ship", "enterprise"},
+                           {"order", "attack"},
+                           {"attack", "torpedo"},
+                           {"torpedo", "photon-2"},
+                           {"placed", pose(141.5, 101, 0)},
                            {"run", {{"landings", landings({{167, 101.5, 0}, {192.5, 102, 0}, {218, 103, 2}})}}}};
   // A disk already in play cannot be the torpedo.
   nlohmann::json taken = launch;
@@ -152,8 +159,9 @@ TEST(TableRun, TorpedoesRunAsTheTableShowedAtTheEndOfThePhase) {
     g.play(std::string(R"({"do": "decline", "player": )") + who + "}");
     g.play(std::string(R"({"do": "move", "player": )") + who + "}");
   }
-  nlohmann::json runs = {{"do", "move_torpedoes"},
-                         {"runs", {{"photon", {{"landings", landings({{475, 501, 180}, {450, 502, 180}, {424, 503, 181}})}}}}}};
+  nlohmann::json runs = {
+      {"do", "move_torpedoes"},
+      {"runs", {{"photon", {{"landings", landings({{475, 501, 180}, {450, 502, 180}, {424, 503, 181}})}}}}}};
   g.refused(R"({"do": "move_torpedoes", "runs": {"nothing": {"landings": []}}})", RefusalKind::unknown_name);
   g.play(runs.dump());
   ASSERT_EQ(g.state().torpedoes.size(), 1u);
@@ -183,7 +191,8 @@ TEST(Displaced, TheBooksTakeWhereTheDiskLiesAndSaySo) {
   EXPECT_NEAR(of_type(events, "displaced")[0].detail.at("moved_mm").get<double>(), 5.0, 1e-9);
   EXPECT_NEAR(g.ship("tderet").pose.position.x, 803, 1e-9);
   EXPECT_NEAR(g.ship("tderet").pose.heading_deg(), 182, 1e-9);
-  g.refused(R"({"do": "displaced", "disk": "nothing", "pose": {"x": 1, "y": 1, "heading": 0}})", RefusalKind::unknown_name);
+  g.refused(R"({"do": "displaced", "disk": "nothing", "pose": {"x": 1, "y": 1, "heading": 0}})",
+            RefusalKind::unknown_name);
 }
 
 }  // namespace

@@ -8,15 +8,15 @@
 namespace diskref::rules::testing {
 namespace {
 
-constexpr double kTorpedo = 25.4;                          // diameter = one flip
+constexpr double kTorpedo = 25.4;                         // diameter = one flip
 constexpr double kBayX = 100 + kFlip / 2 + kTorpedo / 2;  // the torpedo's centre in the bay
 
 // Diana's enterprise at (100, 457) facing east, Full Stop, La Forge aboard (she acts first); the
 // tderet out of the way unless placed by `tderet_pose`.
 Game launcher(nlohmann::json tderet_pose = pose(800, 100, 90), int speed = 0, GameData data = sample_data()) {
-  nlohmann::json setup = duel_setup(100, 457, 0, 0, 0, 0, speed,
-                                    {{"crew", {{{"id", "lf"}, {"card", "la_forge"}, {"revealed", true}}}}},
-                                    {{"pose", tderet_pose}, {"speed", 0}});
+  nlohmann::json setup =
+      duel_setup(100, 457, 0, 0, 0, 0, speed, {{"crew", {{{"id", "lf"}, {"card", "la_forge"}, {"revealed", true}}}}},
+                 {{"pose", tderet_pose}, {"speed", 0}});
   Game g(setup, data);
   g.start_duel({"attack", "raise_shields", "change_speed"}, {"attack", "raise_shields", "change_speed"});
   return g;
@@ -28,7 +28,8 @@ void rest_of_phase(Game& g) {
   g.play(R"({"do": "move", "player": "owen", "ship": "tderet"})");
 }
 
-const std::string kLaunch = R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack", "attack": "torpedo")";
+const std::string kLaunch =
+    R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack", "attack": "torpedo")";
 
 // "Torpedoes move when they are first launched, then again at the end of the orders phase, after each
 // player has moved his ships and completed his orders."
@@ -89,7 +90,8 @@ TEST(Torpedo, HeadingAfterEachLaunchFlipAndAtTheStartOfLaterMoves) {
 TEST(Torpedo, AllTorpedoesMoveInOneStep) {
   Game g = launcher();
   g.play(kLaunch + "}");
-  g.mutable_state().torpedoes.push_back({"torpedo-x", "tderet", geom::Pose::from_degrees(700, 300, 180), geom::Circle{kTorpedo}, 3, 3, 3});
+  g.mutable_state().torpedoes.push_back(
+      {"torpedo-x", "tderet", geom::Pose::from_degrees(700, 300, 180), geom::Circle{kTorpedo}, 3, 3, 3});
   rest_of_phase(g);
   auto events = g.play(R"({"do": "move_torpedoes"})");
   EXPECT_NEAR(g.state().torpedoes.at(0).pose.position.x, kBayX + 8 * kTorpedo, 1e-6);
@@ -123,7 +125,8 @@ TEST(Torpedo, ContactDuringEndOfPhaseMovement) {
 // "Ships can hit their own torpedoes, so be careful!"
 TEST(Torpedo, AShipMovingIntoATorpedoIsHitEvenByItsOwn) {
   Game g = launcher(pose(800, 100, 90), 2);
-  g.mutable_state().torpedoes.push_back({"torpedo-9", "enterprise", geom::Pose::from_degrees(100 + kFlip, 457, 90), geom::Circle{kTorpedo}, 4, 3, 2});
+  g.mutable_state().torpedoes.push_back(
+      {"torpedo-9", "enterprise", geom::Pose::from_degrees(100 + kFlip, 457, 90), geom::Circle{kTorpedo}, 4, 3, 2});
   auto events = g.play(R"({"do": "move", "player": "diana", "ship": "enterprise",
                            "drops": [{"purpose": "damage", "subject": "enterprise", "hits": 3}, {"crits": []}]})");
   ASSERT_TRUE(has_event(events, "torpedo_contact"));
@@ -136,7 +139,8 @@ TEST(Torpedo, ATurnIntoATorpedoIsContactToo) {
   // A ship at Full Stop turning in place: its front flat (28.6 mm from the centre) is 1 mm short of a
   // torpedo ahead; turned 90 degrees, its round side (31.75 mm) reaches it.
   Game g = launcher();
-  g.mutable_state().torpedoes.push_back({"torpedo-9", "tderet", geom::Pose::from_degrees(kBayX + 1, 457, 0), geom::Circle{kTorpedo}, 4, 3, 2});
+  g.mutable_state().torpedoes.push_back(
+      {"torpedo-9", "tderet", geom::Pose::from_degrees(kBayX + 1, 457, 0), geom::Circle{kTorpedo}, 4, 3, 2});
   auto events = g.play(R"({"do": "turn", "player": "diana", "ship": "enterprise", "heading": 90,
                            "drops": [{"hits": 1}, {"crits": []}]})");
   EXPECT_TRUE(has_event(events, "torpedo_contact"));

@@ -103,12 +103,15 @@ TEST(VirtualDrops, TheRngLivesInTheStateAndARefusalDoesNotAdvanceIt) {
   const std::uint64_t rng = g.state().drops.rng;
   const std::string first = g.state().phase.to_act.front();
   const std::string other = first == "enterprise" ? "tderet" : "enterprise";
-  g.refused(R"({"do": "move", "player": ")" + std::string(other == "tderet" ? "owen" : "diana") + R"(", "ship": ")" + other + "\"}",
+  g.refused(R"({"do": "move", "player": ")" + std::string(other == "tderet" ? "owen" : "diana") + R"(", "ship": ")" +
+                other + "\"}",
             RefusalKind::not_your_option);
   EXPECT_EQ(g.state().drops.rng, rng);
   // Seen drops given with an action are used first even in virtual mode.
   Game h(setup);
-  h.start_duel({"attack", "raise_shields", "change_speed"}, {"attack", "raise_shields", "change_speed"}, R"({"do": "initiative", "drops": [{"subject": "enterprise", "hits": 0}, {"subject": "tderet", "hits": 5}]})");
+  h.start_duel(
+      {"attack", "raise_shields", "change_speed"}, {"attack", "raise_shields", "change_speed"},
+      R"({"do": "initiative", "drops": [{"subject": "enterprise", "hits": 0}, {"subject": "tderet", "hits": 5}]})");
   EXPECT_EQ(h.state().phase.to_act.front(), "tderet");
   EXPECT_EQ(h.state().drops.rng, before) << "no virtual drop was needed";
 }

@@ -13,7 +13,9 @@
 namespace diskref::rules::testing {
 namespace {
 
-Script load(const std::string& name) { return load_script(std::string(DISKREF_SOURCE_DIR) + "/data/scripts/" + name); }
+Script load(const std::string& name) {
+  return load_script(std::string(DISKREF_SOURCE_DIR) + "/data/scripts/" + name);
+}
 
 void check_invariants(const GameState& state, const GameData& data) {
   for (const std::string& problem : state_problems(state, data)) ADD_FAILURE() << problem;
@@ -75,7 +77,8 @@ TEST(WorkedExamples, DuelMovement) {
   Prefix owen_turned = after(s, 8);
   const ShipState& t = ship_in(owen_turned.state, "tderet");
   const ShipState& e = ship_in(owen_turned.state, "enterprise");
-  double to_diana = geom::rad_to_deg(std::atan2(e.pose.position.y - t.pose.position.y, e.pose.position.x - t.pose.position.x));
+  double to_diana =
+      geom::rad_to_deg(std::atan2(e.pose.position.y - t.pose.position.y, e.pose.position.x - t.pose.position.x));
   EXPECT_NEAR(geom::angle_difference_deg(t.pose.heading_deg(), to_diana), 0, 1e-9) << "facing Diana";
   Prefix diana_moved = after(s, 10);
   double gap = geom::signed_distance(placed(ship_in(diana_moved.state, "enterprise")),
@@ -112,8 +115,10 @@ TEST(WorkedExamples, DuelBeamAttackAndBridgeCrit) {
   EXPECT_EQ(ship_in(before.state, "tderet").shields, 7);
   EXPECT_EQ(ship_in(before.state, "tderet").hull, 7);
   Prefix moved = after(s, 12);
-  EXPECT_NEAR(geom::distance(geom::Vec2{ship_in(before.state, "enterprise").pose.position.x, ship_in(before.state, "enterprise").pose.position.y},
-                             geom::Vec2{ship_in(moved.state, "enterprise").pose.position.x, ship_in(moved.state, "enterprise").pose.position.y}),
+  EXPECT_NEAR(geom::distance(geom::Vec2{ship_in(before.state, "enterprise").pose.position.x,
+                                        ship_in(before.state, "enterprise").pose.position.y},
+                             geom::Vec2{ship_in(moved.state, "enterprise").pose.position.x,
+                                        ship_in(moved.state, "enterprise").pose.position.y}),
               3 * kFlip, 1e-6);
   Prefix fired = after(s, 13);
   ASSERT_TRUE(has_event(fired.events, "in_range"));
@@ -165,7 +170,8 @@ TEST(WorkedExamples, CharlesUsesPicardsPairedRow) {
   const ShipState& ship = ship_in(r.final_state, "stargazer");
   EXPECT_EQ(ship.shields, 7);
   EXPECT_EQ(ship.speed, 3);
-  EXPECT_NEAR(ship.pose.position.x, 200 + 2 * kFlip * std::cos(geom::deg_to_rad(45)), 1e-6) << "moved at the old speed, 2";
+  EXPECT_NEAR(ship.pose.position.x, 200 + 2 * kFlip * std::cos(geom::deg_to_rad(45)), 1e-6)
+      << "moved at the old speed, 2";
   for (const CrewTechDisk& d : r.final_state.disks)
     if (d.id == "picard") {
       EXPECT_FALSE(d.ready) << "Picard was flipped";

@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/setup/setup_scene.h"
 #include <opencv2/imgproc.hpp>
+#include "tests/setup/setup_scene.h"
 
 #include "setup/calibration_session.h"
 #include "setup/kit.h"
@@ -23,8 +23,8 @@ calib::CameraModel true_lens() {
   return c;
 }
 
-cv::Mat gray_view(const calib::CameraModel& lens, const std::pair<cv::Matx33d, cv::Vec3d>& pose, const print::BoardSpec& board,
-                  std::uint64_t seed, double blur = 0) {
+cv::Mat gray_view(const calib::CameraModel& lens, const std::pair<cv::Matx33d, cv::Vec3d>& pose,
+                  const print::BoardSpec& board, std::uint64_t seed, double blur = 0) {
   simulator::ImageEffects fx;
   fx.noise_sigma = 1.5;
   cv::Mat bgr = simulator::render_board_view(lens, pose.first, pose.second, board, fx, seed), gray;
@@ -52,16 +52,19 @@ TEST(CalibrationSession, ViewsAreJudgedAsTheyComeAndTheLensFoundIsTheTrueOne) {
   EXPECT_TRUE(blurred.accepted) << blurred.text;
   EXPECT_EQ(blurred.brief, "kept: view 2");
   EXPECT_FALSE(session.ready());
-  EXPECT_NE(testing::all_text(session.advice(t)).find("2 of 12 views kept"), std::string::npos) << testing::all_text(session.advice(t));
+  EXPECT_NE(testing::all_text(session.advice(t)).find("2 of 12 views kept"), std::string::npos)
+      << testing::all_text(session.advice(t));
 
-  for (std::size_t i = 1; i < poses.size(); ++i) session.add_frame(gray_view(lens, poses[i], board, 10 + i), cv::Mat(), t += 0.5);
+  for (std::size_t i = 1; i < poses.size(); ++i)
+    session.add_frame(gray_view(lens, poses[i], board, 10 + i), cv::Mat(), t += 0.5);
   EXPECT_GE(session.views_kept(), kWantedViews);
   EXPECT_TRUE(session.ready()) << testing::all_text(session.advice(t));
   // Where the lens is known worst is said while views come ("show the board here").
   EXPECT_FALSE(session.worst_known_region().empty());
   EXPECT_GT(session.worst_known_sigma_px(), 0.0);
   const std::string advice = testing::all_text(session.advice(t));
-  EXPECT_TRUE(advice.find("the lens is known worst at the picture's " + session.worst_known_region()) != std::string::npos ||
+  EXPECT_TRUE(advice.find("the lens is known worst at the picture's " + session.worst_known_region()) !=
+                  std::string::npos ||
               advice.find("the lens is known within ") != std::string::npos)
       << advice;
   const cv::Mat map = session.coverage();
@@ -125,8 +128,10 @@ TEST(CalibrationSession, ABoardNeverFoundIsSaidWithWhatToCheck) {
   ASSERT_FALSE(advice.empty());
   EXPECT_EQ(advice.front().level, Advice::Level::problem);
   EXPECT_EQ(advice.front().text, "no board found in 6 s of pictures");
-  EXPECT_NE(advice.front().fix.find("hold the printed board (ChArUco 7x5 squares, 30 mm squares, 22 mm markers, DICT_5X5_100)"),
-            std::string::npos) << advice.front().fix;
+  EXPECT_NE(advice.front().fix.find(
+                "hold the printed board (ChArUco 7x5 squares, 30 mm squares, 22 mm markers, DICT_5X5_100)"),
+            std::string::npos)
+      << advice.front().fix;
   EXPECT_THROW(session.calibrate(), calib::CalibrationRefused);
 }
 

@@ -43,7 +43,8 @@ TEST(DisksCheck, ADownFaceGluedTurnedIsFoundFromFlipsWithTheOffsetThatCorrectsIt
                    {{"t", 0.6}, {"flip", {{"disk", "defiant"}, {"count", 1}}}}};
   // Enterprise's down face as made: its tag turned 8 degrees (heading_offset 8 describes it); the
   // registry says 0. Defiant's is right.
-  DisksCheck check = check_render(doc, [](std::vector<model::DiskSpec>& d) { tag(d, "enterprise", model::Face::down).heading_offset_deg = 8; });
+  DisksCheck check = check_render(
+      doc, [](std::vector<model::DiskSpec>& d) { tag(d, "enterprise", model::Face::down).heading_offset_deg = 8; });
   const std::string text = testing::all_text(check.advice());
   EXPECT_NE(text.find("enterprise's down face reads"), std::string::npos) << text;
   EXPECT_NE(text.find("clockwise of its up face (over 2 flips)"), std::string::npos) << text;

@@ -8,8 +8,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "tests/setup/setup_scene.h"
 #include <opencv2/imgproc.hpp>
+#include "tests/setup/setup_scene.h"
 
 #include "engine/io/input_error.h"
 #include "setup/kit.h"
@@ -21,7 +21,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path game() { return fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "skirmish" / "game.json"; }
+fs::path game() {
+  return fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "skirmish" / "game.json";
+}
 
 fs::path temp_dir(const std::string& name) {
   fs::path d = fs::temp_directory_path() / ("diskref-kit-" + name + "-" + std::to_string(::getpid()));
@@ -83,8 +85,10 @@ TEST(Kit, ACameraTooFarForTheTagsIsAProblemWithItsFix) {
   // The torpedoes' 9.5 mm tags and the template's 14 mm one.
   ASSERT_EQ(problems.size(), 2u) << testing::all_text(kit.advice);
   EXPECT_EQ(problems[1].text.rfind("range (tag 26): 14 mm tag reads at 2.13 px per cell", 0), 0u) << problems[1].text;
-  EXPECT_NE(problems[0].text.find("torpedo-1, torpedo-2, torpedo-3, torpedo-4, torpedo-5 and torpedo-6 (tags 14 to 25): 9.5 mm tags"),
-            std::string::npos) << problems[0].text;
+  EXPECT_NE(problems[0].text.find(
+                "torpedo-1, torpedo-2, torpedo-3, torpedo-4, torpedo-5 and torpedo-6 (tags 14 to 25): 9.5 mm tags"),
+            std::string::npos)
+      << problems[0].text;
   EXPECT_NE(problems[0].fix.find("no height works for this camera"), std::string::npos) << problems[0].fix;
   EXPECT_NE(problems[0].fix.find("a 4K camera has 2160"), std::string::npos) << problems[0].fix;
   // A 4K camera 1.4 m up does it all.
@@ -99,7 +103,8 @@ TEST(Kit, MarkersGrowForACameraThatSeesThemSmall) {
   const double size = kit.table.corner_markers[0].size_mm;
   EXPECT_GT(size, 40);
   // At least 1.6 x 2.5 px per cell where it is, and the next smaller step would not be.
-  const model::CameraPlan plan = model::plan_camera(model::straight_above_play_area(*o.camera, kit.table), kit.table, nullptr);
+  const model::CameraPlan plan =
+      model::plan_camera(model::straight_above_play_area(*o.camera, kit.table), kit.table, nullptr);
   for (const model::TagReading& t : plan.tags) EXPECT_GE(t.px_per_cell, 4.0) << t.what;
 }
 
@@ -116,7 +121,8 @@ TEST(Kit, BadGameFilesAreNamedWithThePlaceAndTheProblem) {
     FAIL() << "a terrain piece without a shape";
   } catch (const io::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("no-shape.json: terrain[0]: terrain \"moon\" has no shape: give it \"shape\""),
-              std::string::npos) << e.what();
+              std::string::npos)
+        << e.what();
   }
   nlohmann::json script = {{"setup", g}, {"actions", nlohmann::json::array()}};
   std::ofstream(dir / "script.json") << script.dump();
@@ -142,7 +148,8 @@ TEST(Kit, ItsPagesReadBackAtTheirSizeWithEveryDiskNamed) {
       ++read[d.id];
       const double side_mm = cv::norm(d.corners[1] - d.corners[0]) / (150 / 25.4);
       const auto ref = kit.registry.find_tag(d.id);
-      const double expected = ref ? kit.registry.tag(*ref).size_mm : kit.table.corner_markers[static_cast<std::size_t>(d.id)].size_mm;
+      const double expected =
+          ref ? kit.registry.tag(*ref).size_mm : kit.table.corner_markers[static_cast<std::size_t>(d.id)].size_mm;
       EXPECT_NEAR(side_mm, expected, 0.5) << "tag " << d.id;
     }
   }
@@ -152,7 +159,8 @@ TEST(Kit, ItsPagesReadBackAtTheirSizeWithEveryDiskNamed) {
   std::map<std::string, int> named;
   for (const print::SheetPlacement& p : placed)
     for (const auto& l : p.inside_labels) ++named[l.text];
-  for (const model::DiskSpec& d : kit.registry.disks()) EXPECT_GE(named[d.name], static_cast<int>(d.tags.size())) << d.name;
+  for (const model::DiskSpec& d : kit.registry.disks())
+    EXPECT_GE(named[d.name], static_cast<int>(d.tags.size())) << d.name;
 }
 
 TEST(SetupState, IsKeptInItsFolderAndTakenUpAgain) {

@@ -17,29 +17,39 @@ namespace {
 using testing::CommandRun;
 using SetupCommand = testing::CommandTest;
 
-std::string game() { return std::string(DISKREF_SOURCE_DIR) + "/sample_videos/skirmish/game.json"; }
+std::string game() {
+  return std::string(DISKREF_SOURCE_DIR) + "/sample_videos/skirmish/game.json";
+}
 
 TEST_F(SetupCommand, PlanPrintsTheReadmeTableOneRowPerCameraAndHeight) {
-  const CommandRun r = run("plan --camera-resolution 1920x1080 --camera-resolution 3840x2160 --camera-fov 70 --camera-height 600 "
-                           "--camera-height 900 --camera-height 1200 --disks " + std::string(DISKREF_SOURCE_DIR) +
-                           "/sample_videos/scenarios/disks-small-torpedoes.json --markdown");
+  const CommandRun r =
+      run("plan --camera-resolution 1920x1080 --camera-resolution 3840x2160 --camera-fov 70 --camera-height 600 "
+          "--camera-height 900 --camera-height 1200 --disks " +
+          std::string(DISKREF_SOURCE_DIR) + "/sample_videos/scenarios/disks-small-torpedoes.json --markdown");
   ASSERT_EQ(r.status, 0) << r.err;
-  const std::regex row(R"(\| (1920x1080|3840x2160), 70° \| (60|90|120) cm \| [0-9.]+ \| [0-9.]+ mm \| [^|]+ \| [^|]+ \|)");
+  const std::regex row(
+      R"(\| (1920x1080|3840x2160), 70° \| (60|90|120) cm \| [0-9.]+ \| [0-9.]+ mm \| [^|]+ \| [^|]+ \|)");
   int rows = 0;
   std::istringstream lines(r.out);
   for (std::string l; std::getline(lines, l);) rows += std::regex_match(l, row);
   EXPECT_EQ(rows, 6) << r.out;
   // 1080p from 1.2 m cannot read the 9.5 mm torpedo tags; 4K can.
-  EXPECT_NE(r.out.find("| 1920x1080, 70° | 120 cm | 0.88 | 10.9 mm | play area, not every marker | torpedo 9.5 mm |"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("| 3840x2160, 70° | 120 cm | 0.44 | 5.5 mm | play area, not every marker | none |"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| 1920x1080, 70° | 120 cm | 0.88 | 10.9 mm | play area, not every marker | torpedo 9.5 mm |"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("| 3840x2160, 70° | 120 cm | 0.44 | 5.5 mm | play area, not every marker | none |"),
+            std::string::npos)
+      << r.out;
 }
 
 TEST_F(SetupCommand, PlanSaysWhatToChangeForOneCamera) {
   const CommandRun r = run("plan --camera-resolution 1920x1080 --camera-fov 70 --camera-height 1000");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("0.729 mm per pixel at its centre"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("problem: the play area (914.4 x 914.4 mm) is not all in the picture\n  fix: raise the camera to at least 1389 mm"),
-            std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("problem: the play area (914.4 x 914.4 mm) is not all in the picture\n  fix: raise the camera "
+                       "to at least 1389 mm"),
+            std::string::npos)
+      << r.out;
   const CommandRun bad = run("plan --camera-resolution 1920x --camera-fov 70 --camera-height 1000");
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.err.find("--camera-resolution: expected WIDTHxHEIGHT"), std::string::npos) << bad.err;
@@ -48,14 +58,18 @@ TEST_F(SetupCommand, PlanSaysWhatToChangeForOneCamera) {
 
 TEST_F(SetupCommand, KitThenStatusThenStepsInOrder) {
   const std::string dir = path("mytable");
-  CommandRun r = run("setup kit " + dir + " --game " + game() + " --play-area 600x500 --camera-resolution 1920x1080 --camera-fov 70 "
+  CommandRun r = run("setup kit " + dir + " --game " + game() +
+                     " --play-area 600x500 --camera-resolution 1920x1080 --camera-fov 70 "
                      "--camera-height 950");
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("wrote " + dir + "/table.json, " + dir + "/disks.json and " + dir + "/kit.pdf"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("wrote " + dir + "/table.json, " + dir + "/disks.json and " + dir + "/kit.pdf"),
+            std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("next: diskref setup calibrate " + dir), std::string::npos) << r.out;
   r = run("setup status " + dir);
   ASSERT_EQ(r.status, 0);
-  EXPECT_NE(r.out.find("Kit          done: 9 disks, corner markers of 40 mm, 7 pages printed"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Kit          done: 9 disks, corner markers of 40 mm, 7 pages printed"), std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("Calibration  not done"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("next: diskref setup calibrate " + dir), std::string::npos) << r.out;
   // The disks step before the table's: refused, saying what comes next.
@@ -77,7 +91,8 @@ TEST_F(SetupCommand, BadInputIsNamed) {
       {"setup kit " + path("b") + " --game " + path("missing.json"), "missing.json: game file not found"},
       {"setup kit " + path("c") + " --game " + game() + " --play-area 5x5", "--play-area: expected WIDTHxHEIGHT in mm"},
       {"setup kit " + path("d") + " --game " + game() + " --camera-fov 70", "give all three"},
-      {"setup kit " + path("e") + " --game " + game() + " --board charuco:7x5:30:40", "--board: a ChArUco marker must be > 0 and smaller than the square"},
+      {"setup kit " + path("e") + " --game " + game() + " --board charuco:7x5:30:40",
+       "--board: a ChArUco marker must be > 0 and smaller than the square"},
       {"setup status " + path("f"), "no setup here yet"},
   };
   for (const Case& c : cases) {
@@ -106,7 +121,8 @@ TEST_F(SetupCommand, EveryHelpGivesAnExample) {
     from = comma == std::string::npos ? list.size() : comma + 2;
   }
   EXPECT_GE(subs.size(), 12u) << list;
-  for (const char* step : {"setup kit", "setup calibrate", "setup table", "setup disks", "setup status"}) subs.push_back(step);
+  for (const char* step : {"setup kit", "setup calibrate", "setup table", "setup disks", "setup status"})
+    subs.push_back(step);
   for (const std::string& sub : subs) {
     const CommandRun r = run(sub + " --help");
     EXPECT_EQ(r.status, 0) << sub;

@@ -3,8 +3,8 @@
 // said with the fix.
 
 #include <gtest/gtest.h>
-#include <opencv2/imgproc.hpp>
 #include <nlohmann/json.hpp>
+#include <opencv2/imgproc.hpp>
 
 #include "setup/table_check.h"
 #include "tests/setup/setup_scene.h"
@@ -47,19 +47,27 @@ TEST(TableCheck, TheRightLayoutGivesAPoseWhoseDistancesAgree) {
 }
 
 TEST(TableCheck, MarkersInTheWrongCornersAreSaidWithTheSwapThatFixesThem) {
-  TableCheck check = check_render([](simulator::Scenario& s) { std::swap(s.table.corner_markers[1].center_mm, s.table.corner_markers[3].center_mm); });
+  TableCheck check = check_render([](simulator::Scenario& s) {
+    std::swap(s.table.corner_markers[1].center_mm, s.table.corner_markers[3].center_mm);
+  });
   EXPECT_FALSE(check.ready());
   EXPECT_FALSE(check.pose());
   auto p = problems_of(check.advice());
   ASSERT_EQ(p.size(), 1u) << testing::all_text(check.advice());
-  EXPECT_NE(p[0].text.find("in the wrong corners: going round the table counter-clockwise (seen from above) they read 0, 3, 2, 1"),
-            std::string::npos) << p[0].text;
+  EXPECT_NE(p[0].text.find(
+                "in the wrong corners: going round the table counter-clockwise (seen from above) they read 0, 3, 2, 1"),
+            std::string::npos)
+      << p[0].text;
   // Going round the wrong way: either diagonal pair may be the one swapped.
-  EXPECT_NE(p[0].fix.find("swap markers 1 and 3 (marker 1 belongs at the near right corner, marker 3 at the far left corner), "
-                          "or markers 0 and 2"),
-            std::string::npos) << p[0].fix;
+  EXPECT_NE(p[0].fix.find(
+                "swap markers 1 and 3 (marker 1 belongs at the near right corner, marker 3 at the far left corner), "
+                "or markers 0 and 2"),
+            std::string::npos)
+      << p[0].fix;
 
-  TableCheck adjacent = check_render([](simulator::Scenario& s) { std::swap(s.table.corner_markers[0].center_mm, s.table.corner_markers[1].center_mm); });
+  TableCheck adjacent = check_render([](simulator::Scenario& s) {
+    std::swap(s.table.corner_markers[0].center_mm, s.table.corner_markers[1].center_mm);
+  });
   p = problems_of(adjacent.advice());
   ASSERT_EQ(p.size(), 1u) << testing::all_text(adjacent.advice());
   EXPECT_EQ(p[0].fix.rfind("swap markers 0 and 1 (marker 0 belongs at the near left corner", 0), 0u) << p[0].fix;
@@ -84,7 +92,8 @@ TEST(TableCheck, AMarkerTurnedOnTheTableIsSaidWithWhichWayToTurnItBack) {
   auto p = marker_layout_problems(seen);
   ASSERT_EQ(p.size(), 1u);
   EXPECT_EQ(p[0].text, "corner marker 2 is turned a quarter turn counter-clockwise on the table");
-  EXPECT_NE(p[0].fix.find("turn marker 2 back clockwise so that its card's text reads upright from the near edge"), std::string::npos)
+  EXPECT_NE(p[0].fix.find("turn marker 2 back clockwise so that its card's text reads upright from the near edge"),
+            std::string::npos)
       << p[0].fix;
   // Half a turn.
   std::rotate(m2.begin(), m2.begin() + 1, m2.end());
@@ -104,11 +113,14 @@ TEST(TableCheck, AMarkerOutsideThePictureIsToldFromOneCoveredInIt) {
   EXPECT_NE(p[0].fix.find("move or raise the camera"), std::string::npos);
 
   // A hand over marker 2: in the picture, not read.
-  nlohmann::json hand = nlohmann::json::array({{{"t", 0.0}, {"hand", {{"at_mm", {436, 336}}, {"height_mm", 25}, {"enter_s", 0.3}, {"hold_s", 5}, {"from", "north"}}}}});
+  nlohmann::json hand = nlohmann::json::array(
+      {{{"t", 0.0},
+        {"hand", {{"at_mm", {436, 336}}, {"height_mm", 25}, {"enter_s", 0.3}, {"hold_s", 5}, {"from", "north"}}}}});
   TableCheck covered = check_render([](simulator::Scenario&) {}, 1.0, 2.0, hand);
   p = problems_of(covered.advice());
   ASSERT_FALSE(p.empty()) << testing::all_text(covered.advice());
-  EXPECT_NE(p[0].text.find("corner marker 2 (far right corner) is in the picture (near pixel"), std::string::npos) << p[0].text;
+  EXPECT_NE(p[0].text.find("corner marker 2 (far right corner) is in the picture (near pixel"), std::string::npos)
+      << p[0].text;
   EXPECT_NE(p[0].fix.find("uncover it"), std::string::npos) << p[0].fix;
 }
 
@@ -118,9 +130,12 @@ TEST(TableCheck, AMarkerOutOfPlaceIsSaidWithWhereItBelongs) {
   const std::string text = testing::all_text(problems_of(moved.advice()));
   // Left out of the fit for disagreeing, or measured too far from marker 0: either names it and its place.
   if (text.find("corner marker 1 is not where the table file puts it") != std::string::npos) {
-    EXPECT_NE(text.find("put it back at the near right corner, its centre at (436, -36) mm"), std::string::npos) << text;
+    EXPECT_NE(text.find("put it back at the near right corner, its centre at (436, -36) mm"), std::string::npos)
+        << text;
   } else {
-    EXPECT_NE(text.find("markers 0 and 1 are 487.0 mm apart, the table file says 472.0 mm (+15.0 mm)"), std::string::npos) << text;
+    EXPECT_NE(text.find("markers 0 and 1 are 487.0 mm apart, the table file says 472.0 mm (+15.0 mm)"),
+              std::string::npos)
+        << text;
     EXPECT_NE(text.find("lay the markers at its corners"), std::string::npos) << text;
   }
 }

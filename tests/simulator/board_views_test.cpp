@@ -11,8 +11,12 @@
 namespace diskref::simulator {
 namespace {
 
-print::BoardSpec chessboard_9x6() { return {print::BoardSpec::Type::chessboard, 9, 6, 25.0, 0, 0}; }
-print::BoardSpec charuco_7x5() { return {print::BoardSpec::Type::charuco, 7, 5, 30.0, 22.0, cv::aruco::DICT_5X5_100}; }
+print::BoardSpec chessboard_9x6() {
+  return {print::BoardSpec::Type::chessboard, 9, 6, 25.0, 0, 0};
+}
+print::BoardSpec charuco_7x5() {
+  return {print::BoardSpec::Type::charuco, 7, 5, 30.0, 22.0, cv::aruco::DICT_5X5_100};
+}
 
 ImageEffects clean() {
   ImageEffects e;
@@ -27,7 +31,8 @@ struct CornerErrors {
 
 // Distances from the detected chessboard corners to their truth; the detector may report a board
 // seen upside down in reverse order, so the better of both orders counts.
-CornerErrors chessboard_error(const cv::Mat& image, const std::vector<cv::Point2d>& truth, const print::BoardSpec& board) {
+CornerErrors chessboard_error(const cv::Mat& image, const std::vector<cv::Point2d>& truth,
+                              const print::BoardSpec& board) {
   cv::Mat gray;
   cv::cvtColor(image, gray, cv::COLOR_BGR2GRAY);
   std::vector<cv::Point2f> found;
@@ -96,7 +101,8 @@ TEST(BoardViews, CharucoCornersMatchTruthById) {
     auto truth = board_corner_truth(camera, r, t, board);
     EXPECT_EQ(ids.size(), truth.size());
     for (std::size_t i = 0; i < ids.size(); ++i)
-      EXPECT_LT(cv::norm(cv::Point2d(corners[i]) - truth[static_cast<std::size_t>(ids[i])]), 0.3) << "corner " << ids[i];
+      EXPECT_LT(cv::norm(cv::Point2d(corners[i]) - truth[static_cast<std::size_t>(ids[i])]), 0.3)
+          << "corner " << ids[i];
   }
 }
 
@@ -110,7 +116,8 @@ TEST(BoardViews, EdgeCoverageGivesTheTrueEdgePosition) {
   auto truth = board_corner_truth(camera, cv::Matx33d::eye(), t, chessboard_9x6());
   auto grey = [&](int v, int u) { return double(image.at<cv::Vec3b>(v, u)[1]); };
   // Square (1, 1), below right of corner 0, is black (board_pattern.cpp); the one left of it white.
-  double black = grey(int(truth[0].y) + 12, int(truth[0].x) + 12), white = grey(int(truth[0].y) + 12, int(truth[0].x) - 12);
+  double black = grey(int(truth[0].y) + 12, int(truth[0].x) + 12),
+         white = grey(int(truth[0].y) + 12, int(truth[0].x) - 12);
   ASSERT_GT(white - black, 150);
   for (int j = 1; j < 8; ++j) {
     // A vertical edge through corner j, 25 px below it: black on the left when j is odd.

@@ -19,9 +19,12 @@ nlohmann::json with_counters(nlohmann::json events) {
   nlohmann::json doc = testing::small_table_scenario(false, false);
   for (int i = 1; i <= 4; ++i)
     doc["disks"]["disks"].push_back(
-        {{"name", "counter-" + std::to_string(i)}, {"kind", "counter"}, {"shape", {{"type", "circle"}, {"diameter_mm", 38.1}}},
-         {"tags", {{{"id", 98 + 2 * i}, {"face", "up"}, {"size_mm", 14.5}, {"shows", "hit"}},
-                   {{"id", 99 + 2 * i}, {"face", "down"}, {"size_mm", 14.5}, {"shows", "critical"}, {"crit", "bridge"}}}}});
+        {{"name", "counter-" + std::to_string(i)},
+         {"kind", "counter"},
+         {"shape", {{"type", "circle"}, {"diameter_mm", 38.1}}},
+         {"tags",
+          {{{"id", 98 + 2 * i}, {"face", "up"}, {"size_mm", 14.5}, {"shows", "hit"}},
+           {{"id", 99 + 2 * i}, {"face", "down"}, {"size_mm", 14.5}, {"shows", "critical"}, {"crit", "bridge"}}}}});
   doc["events"] = std::move(events);
   doc["duration_s"] = 10.0;
   return doc;
@@ -45,7 +48,8 @@ double lowest_z(const DiskInstant& d, double radius, double thickness) {
 }
 
 struct Drop {
-  explicit Drop(const nlohmann::json& events) : scenario(testing::parse_test_scenario(with_counters(events))), timeline(scenario) {}
+  explicit Drop(const nlohmann::json& events)
+      : scenario(testing::parse_test_scenario(with_counters(events))), timeline(scenario) {}
   std::optional<DiskInstant> disk(double t, const std::string& name) const {
     const std::size_t i = *scenario.registry.index_of(name);
     for (const DiskInstant& d : timeline.at(t).disks)
@@ -125,7 +129,8 @@ TEST(CounterDrop, ACounterMayComeToRestOnOneOfTheSameDrop) {
   nlohmann::json stacked = counter("counter-3", 300, 300);
   nlohmann::json on_it = counter("counter-4", 310, 305);
   on_it["on"] = "counter-3";
-  Drop d(nlohmann::json::array({{{"t", 1.0}, {"drop", {{"counters", {counter("counter-1", 200, 150), leaning, stacked, on_it}}}}}}));
+  Drop d(nlohmann::json::array(
+      {{{"t", 1.0}, {"drop", {{"counters", {counter("counter-1", 200, 150), leaning, stacked, on_it}}}}}}));
   EXPECT_EQ(d.landing("counter-2").kind, CounterRestKind::leaning);
   EXPECT_EQ(d.landing("counter-4").kind, CounterRestKind::on_disk);
   const auto top = d.disk(5.0, "counter-4");
@@ -137,7 +142,8 @@ TEST(CounterDrop, GatheredCountersLeaveTheTableAndMayBeDroppedAgain) {
   nlohmann::json first = {{"counters", {counter("counter-1", 200, 150), counter("counter-2", 240, 150)}}};
   nlohmann::json gather = {{"disks", {"counter-1", "counter-2"}}, {"duration_s", 1.0}};
   nlohmann::json again_drop = {{"counters", nlohmann::json::array({counter("counter-1", 150, 100, "down")})}};
-  Drop d(nlohmann::json::array({{{"t", 0.5}, {"drop", first}}, {{"t", 3.0}, {"gather", gather}}, {{"t", 5.0}, {"drop", again_drop}}}));
+  Drop d(nlohmann::json::array(
+      {{{"t", 0.5}, {"drop", first}}, {{"t", 3.0}, {"gather", gather}}, {{"t", 5.0}, {"drop", again_drop}}}));
   EXPECT_TRUE(d.disk(2.9, "counter-2"));
   EXPECT_FALSE(d.disk(4.1, "counter-2")) << "taken away";
   ASSERT_EQ(d.timeline.counter_landings().size(), 3u);
@@ -162,17 +168,20 @@ TEST(CounterDrop, DropsThatCannotHappenAreRefusedWithTheirPlace) {
   auto one_drop = [](std::initializer_list<nlohmann::json> counters) {
     return nlohmann::json::array({{{"t", 1.0}, {"drop", {{"counters", std::vector<nlohmann::json>(counters)}}}}});
   };
-  EXPECT_NE(error_of(one_drop({counter("enterprise", 200, 150)})).find("events[0].drop.counters[0].disk: \"enterprise\" is not a counter"),
+  EXPECT_NE(error_of(one_drop({counter("enterprise", 200, 150)}))
+                .find("events[0].drop.counters[0].disk: \"enterprise\" is not a counter"),
             std::string::npos)
       << error_of(one_drop({counter("enterprise", 200, 150)}));
   EXPECT_NE(error_of(one_drop({counter("counter-1", 200, 150), counter("counter-1", 250, 150)})).find("dropped twice"),
             std::string::npos);
   nlohmann::json far = counter("counter-1", 200, 150);
   far["on"] = "enterprise";
-  EXPECT_NE(error_of(one_drop({far})).find("does not touch the disk it is to rest on"), std::string::npos) << error_of(one_drop({far}));
+  EXPECT_NE(error_of(one_drop({far})).find("does not touch the disk it is to rest on"), std::string::npos)
+      << error_of(one_drop({far}));
   nlohmann::json twice = one_drop({counter("counter-1", 200, 150)});
   twice.push_back({{"t", 3.0}, {"drop", {{"counters", nlohmann::json::array({counter("counter-1", 200, 150)})}}}});
-  EXPECT_NE(error_of(twice).find("events[1]: counter \"counter-1\" is on the table: gather it before dropping it"), std::string::npos)
+  EXPECT_NE(error_of(twice).find("events[1]: counter \"counter-1\" is on the table: gather it before dropping it"),
+            std::string::npos)
       << error_of(twice);
 }
 

@@ -56,9 +56,13 @@ TEST(Determinism, WebcamBehavioursAreAPureFunctionOfTheFrameAndARepeatedFrameIsT
     EXPECT_EQ(cv::norm(backwards.frame(k), frames[static_cast<std::size_t>(k)], cv::NORM_INF), 0.0) << "frame " << k;
     if (k > 0 && in_order.shown_frame(k) == in_order.shown_frame(k - 1)) {
       ++repeated;
-      EXPECT_EQ(cv::norm(frames[static_cast<std::size_t>(k)], frames[static_cast<std::size_t>(k - 1)], cv::NORM_INF), 0.0) << k;
+      EXPECT_EQ(cv::norm(frames[static_cast<std::size_t>(k)], frames[static_cast<std::size_t>(k - 1)], cv::NORM_INF),
+                0.0)
+          << k;
     } else if (k > 0) {
-      EXPECT_GT(cv::norm(frames[static_cast<std::size_t>(k)], frames[static_cast<std::size_t>(k - 1)], cv::NORM_L1), 0.0) << k;
+      EXPECT_GT(cv::norm(frames[static_cast<std::size_t>(k)], frames[static_cast<std::size_t>(k - 1)], cv::NORM_L1),
+                0.0)
+          << k;
     }
   }
   EXPECT_GT(repeated, 0);

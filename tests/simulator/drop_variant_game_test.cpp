@@ -23,7 +23,8 @@ TEST(DropVariantGame, LoadsWithTheRendersTableAndDisksWithItsShipsWhereTheRender
   const DropVariant variant = standard_drop_variants("").front();
   const nlohmann::json scenario = varied_drops(variant);
   const model::TableSpec table = model::parse_table(io::JsonCursor(scenario.at("table"), "scenario.json table"));
-  const model::DiskRegistry registry = model::parse_disk_registry(io::JsonCursor(scenario.at("disks"), "scenario.json disks"));
+  const model::DiskRegistry registry =
+      model::parse_disk_registry(io::JsonCursor(scenario.at("disks"), "scenario.json disks"));
   const fs::path file = fs::temp_directory_path() / "diskref-drop-variant-game.json";
   std::ofstream(file) << drop_variant_game(fs::path(DISKREF_SOURCE_DIR) / "data" / "rules").dump(1);
   const referee::GameFile game = referee::load_game_file(file, table, registry);

@@ -19,8 +19,8 @@
 #include <vector>
 
 #include <gtest/gtest.h>
-#include <opencv2/imgproc.hpp>
 #include <nlohmann/json.hpp>
+#include <opencv2/imgproc.hpp>
 
 #include "print/disk_appearance.h"
 #include "simulator/session.h"
@@ -37,7 +37,8 @@ constexpr double kHalfWhiteMm = (print::kTagCells / 2.0 + print::kTagQuietCells)
 nlohmann::json one_ship(double heading) {
   nlohmann::json scenario = testing::small_table_scenario(false, false);
   scenario["disks"] = {{"disks",
-                        {{{"name", "ship"}, {"kind", "ship"},
+                        {{{"name", "ship"},
+                          {"kind", "ship"},
                           {"shape", {{"type", "flatted_circle"}, {"diameter_mm", 44}, {"flat_to_flat_mm", 40}}},
                           {"tags", {{{"id", 10}, {"face", "up"}, {"size_mm", kTagMm}, {"heading_offset_deg", 0}}}}}}}};
   scenario["start"] = {{{"disk", "ship"}, {"x", 200.31}, {"y", 150.17}, {"heading", heading}}};
@@ -48,7 +49,7 @@ nlohmann::json one_ship(double heading) {
 
 struct EdgeErrors {
   int pixels = 0;
-  double worst = 0;     // |measured - exact| fraction of the pixel, worst
+  double worst = 0;  // |measured - exact| fraction of the pixel, worst
   double mean_abs = 0;
 };
 
@@ -82,15 +83,20 @@ EdgeErrors white_square_edges(double heading) {
       const cv::Point2d on = image(normal.x * kHalfWhiteMm + along.x * a, normal.y * kHalfWhiteMm + along.y * a);
       const int u = static_cast<int>(std::lround(on.x)), v = static_cast<int>(std::lround(on.y));
       const float fu = static_cast<float>(u), fv = static_cast<float>(v);
-      const std::vector<cv::Point2f> pixel = {{fu - 0.5f, fv - 0.5f}, {fu + 0.5f, fv - 0.5f}, {fu + 0.5f, fv + 0.5f}, {fu - 0.5f, fv + 0.5f}};
+      const std::vector<cv::Point2f> pixel = {
+          {fu - 0.5f, fv - 0.5f}, {fu + 0.5f, fv - 0.5f}, {fu + 0.5f, fv + 0.5f}, {fu - 0.5f, fv + 0.5f}};
       std::vector<cv::Point2f> inside;
       const double exact = cv::intersectConvexConvex(pixel, square, inside);
       if (exact < 0.02 || exact > 0.98) continue;
       // The two sides' grey levels, measured two pixels in and out along the edge's normal.
-      const cv::Point2d in_mm = image(normal.x * (kHalfWhiteMm - 1.4) + along.x * a, normal.y * (kHalfWhiteMm - 1.4) + along.y * a);
-      const cv::Point2d out_mm = image(normal.x * (kHalfWhiteMm + 1.4) + along.x * a, normal.y * (kHalfWhiteMm + 1.4) + along.y * a);
-      const double white = grey.at<double>(static_cast<int>(std::lround(in_mm.y)), static_cast<int>(std::lround(in_mm.x)));
-      const double body = grey.at<double>(static_cast<int>(std::lround(out_mm.y)), static_cast<int>(std::lround(out_mm.x)));
+      const cv::Point2d in_mm =
+          image(normal.x * (kHalfWhiteMm - 1.4) + along.x * a, normal.y * (kHalfWhiteMm - 1.4) + along.y * a);
+      const cv::Point2d out_mm =
+          image(normal.x * (kHalfWhiteMm + 1.4) + along.x * a, normal.y * (kHalfWhiteMm + 1.4) + along.y * a);
+      const double white =
+          grey.at<double>(static_cast<int>(std::lround(in_mm.y)), static_cast<int>(std::lround(in_mm.x)));
+      const double body =
+          grey.at<double>(static_cast<int>(std::lround(out_mm.y)), static_cast<int>(std::lround(out_mm.x)));
       const double measured = (grey.at<double>(v, u) - body) / (white - body);
       const double err = std::abs(measured - exact);
       e.worst = std::max(e.worst, err);
@@ -99,8 +105,8 @@ EdgeErrors white_square_edges(double heading) {
     }
   }
   e.mean_abs = e.pixels ? sum / e.pixels : 1;
-  std::printf("heading %4.1f: %d edge pixels, white fraction off by %.4f on average, %.4f at worst\n", heading, e.pixels,
-              e.mean_abs, e.worst);
+  std::printf("heading %4.1f: %d edge pixels, white fraction off by %.4f on average, %.4f at worst\n", heading,
+              e.pixels, e.mean_abs, e.worst);
   return e;
 }
 

@@ -44,8 +44,8 @@ TEST(LensRays, InverseRoundTripsEveryPixelOfAStrongLens) {
 // Every model a camera file may hold (spec §7: 4, 5, 8, 12 or 14 coefficients) renders as OpenCV
 // projects, and inverts.
 TEST(LensRays, EveryDistortionModelIsOpenCVsAndInverts) {
-  const std::vector<double> full{-0.21, 0.08, 0.0007, -0.0004, -0.015, 0.02, -0.01, 0.004,
-                                 0.0012, -0.0005, -0.0009, 0.0003, 0.01, -0.008};
+  const std::vector<double> full{-0.21, 0.08,   0.0007,  -0.0004, -0.015, 0.02, -0.01,
+                                 0.004, 0.0012, -0.0005, -0.0009, 0.0003, 0.01, -0.008};
   for (std::size_t count : calib::kDistortionCounts) {
     calib::CameraModel camera = testing::test_camera(true);
     camera.dist_coeffs.assign(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(count));
@@ -53,7 +53,8 @@ TEST(LensRays, EveryDistortionModelIsOpenCVsAndInverts) {
     for (double x = -0.6; x <= 0.6; x += 0.15)
       for (double y = -0.35; y <= 0.35; y += 0.1) points.emplace_back(x, y, 1.0);
     std::vector<cv::Point2d> projected;
-    cv::projectPoints(points, cv::Vec3d(0, 0, 0), cv::Vec3d(0, 0, 0), camera.camera_matrix, camera.dist_mat(), projected);
+    cv::projectPoints(points, cv::Vec3d(0, 0, 0), cv::Vec3d(0, 0, 0), camera.camera_matrix, camera.dist_mat(),
+                      projected);
     for (std::size_t i = 0; i < points.size(); ++i) {
       cv::Point2d mine = pixel_from_ray(camera, {points[i].x, points[i].y});
       EXPECT_NEAR(mine.x, projected[i].x, 1e-7) << count << " coefficients";
@@ -96,7 +97,8 @@ TEST(SupersamplePattern, StratifiedWithDistinctDiagonalsAndCentred) {
       EXPECT_GT(o.y, -0.5);
       EXPECT_LT(o.y, 0.5);
       // The stratum of each coordinate, and the sample's place in it (its middle).
-      const double cx = (o.x + 0.5) * static_cast<double>(count) - 0.5, cy = (o.y + 0.5) * static_cast<double>(count) - 0.5;
+      const double cx = (o.x + 0.5) * static_cast<double>(count) - 0.5,
+                   cy = (o.y + 0.5) * static_cast<double>(count) - 0.5;
       EXPECT_NEAR(cx, std::round(cx), 1e-9);
       EXPECT_NEAR(cy, std::round(cy), 1e-9);
       const long long i = std::llround(cx), j = std::llround(cy);

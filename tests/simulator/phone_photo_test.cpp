@@ -13,9 +13,9 @@
 #include <opencv2/imgproc.hpp>
 
 #include "engine/io/json_cursor.h"
+#include "photo/photo_decode.h"
 #include "simulator/coarse_rays.h"
 #include "simulator/lens_rays.h"
-#include "photo/photo_decode.h"
 #include "simulator/phone_exif.h"
 #include "simulator/phone_photo.h"
 #include "vision/apriltag_detector.h"
@@ -26,13 +26,18 @@ namespace {
 PhoneScene two_ships_and_a_torpedo() {
   const nlohmann::json disks = {
       {"disks",
-       {{{"name", "enterprise"}, {"kind", "ship"}, {"thickness_mm", 3.0},
+       {{{"name", "enterprise"},
+         {"kind", "ship"},
+         {"thickness_mm", 3.0},
          {"shape", {{"type", "flatted_circle"}, {"diameter_mm", 63.5}, {"flat_to_flat_mm", 57.2}}},
          {"tags", {{{"id", 10}, {"face", "up"}, {"size_mm", 24}, {"heading_offset_deg", 0}}}}},
-        {{"name", "reliant"}, {"kind", "ship"}, {"thickness_mm", 2.0},
+        {{"name", "reliant"},
+         {"kind", "ship"},
+         {"thickness_mm", 2.0},
          {"shape", {{"type", "flatted_circle"}, {"diameter_mm", 63.5}, {"flat_to_flat_mm", 57.2}}},
          {"tags", {{{"id", 12}, {"face", "up"}, {"size_mm", 24}, {"heading_offset_deg", 0}}}}},
-        {{"name", "torpedo"}, {"kind", "torpedo"},
+        {{"name", "torpedo"},
+         {"kind", "torpedo"},
          {"shape", {{"type", "circle"}, {"diameter_mm", 25.4}}},
          {"tags", {{{"id", 40}, {"face", "up"}, {"size_mm", 9.5}, {"heading_offset_deg", 0}}}}}}}};
   PhoneScene scene;
@@ -124,9 +129,8 @@ TEST(PhonePhoto, TheFileIsAJpegWithTheExifItWasGivenAndChromaSubsampled420) {
   EXPECT_EQ(photo.jpeg[1], 0xD8);
   EXPECT_EQ(photo.jpeg[3], 0xE1) << "the EXIF APP1 segment right after SOI";
 
-  std::unique_ptr<ExifData, decltype(&exif_data_unref)> exif(exif_data_new_from_data(photo.jpeg.data(),
-                                                                                      static_cast<unsigned int>(photo.jpeg.size())),
-                                                             &exif_data_unref);
+  std::unique_ptr<ExifData, decltype(&exif_data_unref)> exif(
+      exif_data_new_from_data(photo.jpeg.data(), static_cast<unsigned int>(photo.jpeg.size())), &exif_data_unref);
   ASSERT_TRUE(exif);
   const ExifByteOrder order = exif_data_get_byte_order(exif.get());
   ExifEntry* focal = exif_content_get_entry(exif->ifd[EXIF_IFD_EXIF], EXIF_TAG_FOCAL_LENGTH);
@@ -175,9 +179,8 @@ TEST(PhonePhoto, WithoutFocalLengthTheExifSaysNone) {
   PhoneShot shot = small_shot();
   shot.exif_focal_length = false;
   const PhonePhoto photo = take_phone_photo(two_ships_and_a_torpedo(), shot);
-  std::unique_ptr<ExifData, decltype(&exif_data_unref)> exif(exif_data_new_from_data(photo.jpeg.data(),
-                                                                                      static_cast<unsigned int>(photo.jpeg.size())),
-                                                             &exif_data_unref);
+  std::unique_ptr<ExifData, decltype(&exif_data_unref)> exif(
+      exif_data_new_from_data(photo.jpeg.data(), static_cast<unsigned int>(photo.jpeg.size())), &exif_data_unref);
   ASSERT_TRUE(exif);
   EXPECT_EQ(exif_content_get_entry(exif->ifd[EXIF_IFD_EXIF], EXIF_TAG_FOCAL_LENGTH), nullptr);
   EXPECT_NE(exif_content_get_entry(exif->ifd[EXIF_IFD_0], EXIF_TAG_ORIENTATION), nullptr);
@@ -233,7 +236,8 @@ TEST(PhonePhoto, ImageSizeIsFourByThreeWithFocalLengthFromThe35mmEquivalent) {
   // The diagonal field of a 24 mm lens on 35 mm film: 2 atan(43.27 / 48) = 84.1 degrees.
   EXPECT_NEAR(2 * std::atan(diagonal / 2 / rig.camera.fx()) * 180 / std::numbers::pi, 84.1, 0.1);
   // Where it looks: the look-at point projects to the image's centre, from distance_mm away.
-  EXPECT_NEAR(cv::norm(rig.center_table() - cv::Vec3d(shot.look_at_mm.x, shot.look_at_mm.y, 0)), shot.distance_mm, 1e-6);
+  EXPECT_NEAR(cv::norm(rig.center_table() - cv::Vec3d(shot.look_at_mm.x, shot.look_at_mm.y, 0)), shot.distance_mm,
+              1e-6);
 }
 
 }  // namespace

@@ -6,8 +6,8 @@
 #include <string>
 
 #include <gtest/gtest.h>
-#include <opencv2/videoio.hpp>
 #include <nlohmann/json.hpp>
+#include <opencv2/videoio.hpp>
 
 #include "calibration/camera_model.h"
 #include "engine/model/track_frame.h"
@@ -46,7 +46,8 @@ TEST(RenderCommand, WritesVideoTruthAndTheTableDisksAndCameraFiles) {
   nlohmann::json doc = testing::small_table_scenario(true, true);
   doc["camera"]["resolution"] = {640, 360};
   std::ofstream(dir / "scenario.json") << doc.dump(2);
-  CommandResult r = run("render " + (dir / "scenario.json").string() + " --out " + (dir / "out").string() + " --frames 4 --snapshot 2 --quiet");
+  CommandResult r = run("render " + (dir / "scenario.json").string() + " --out " + (dir / "out").string() +
+                        " --frames 4 --snapshot 2 --quiet");
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("rendered 4 frames (640x360)"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("frames/s"), std::string::npos);
@@ -77,7 +78,8 @@ TEST(RenderCommand, ABadScenarioIsNamedWithItsPlaceAndProblem) {
   std::ofstream(dir / "scenario.json") << doc.dump(2);
   CommandResult r = run("render " + (dir / "scenario.json").string() + " --out " + (dir / "out").string());
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.output.find("scenario.json: events[0].flip.disk: no disk named \"voyager\""), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("scenario.json: events[0].flip.disk: no disk named \"voyager\""), std::string::npos)
+      << r.output;
   EXPECT_FALSE(fs::exists(dir / "out" / "video.mp4"));
   fs::remove_all(dir);
 }

@@ -36,8 +36,8 @@ inline nlohmann::json small_table_scenario(bool distorted, bool effects) {
       {"effects", {{"supersample", 3}, {"shutter", 0}}}};
   if (distorted) scenario["camera"]["dist_coeffs"] = {-0.25, 0.08, 0.001, -0.0012, -0.01};
   if (effects)
-    scenario["effects"] = {{"noise_sigma", 2.0}, {"blur_sigma_px", 0.5}, {"vignetting", 0.3}, {"light_gradient", 0.25},
-                           {"supersample", 3},   {"shutter", 0.5}};
+    scenario["effects"] = {{"noise_sigma", 2.0},     {"blur_sigma_px", 0.5}, {"vignetting", 0.3},
+                           {"light_gradient", 0.25}, {"supersample", 3},     {"shutter", 0.5}};
   return scenario;
 }
 

@@ -47,7 +47,9 @@ Agreement compare(const Scenario& scenario, int frame) {
       ++a.detected_visible;
       auto corners = truth.tag_corners(d);
       for (int k = 0; k < 4; ++k)
-        a.worst_corner_px = std::max(a.worst_corner_px, cv::norm(det.corners[static_cast<std::size_t>(k)] - pixel_of(scenario.rig, corners[static_cast<std::size_t>(k)])));
+        a.worst_corner_px =
+            std::max(a.worst_corner_px, cv::norm(det.corners[static_cast<std::size_t>(k)] -
+                                                 pixel_of(scenario.rig, corners[static_cast<std::size_t>(k)])));
     }
   }
   for (const model::CornerMarker& m : scenario.table.corner_markers) {
@@ -56,8 +58,10 @@ Agreement compare(const Scenario& scenario, int frame) {
       ++a.markers_found;
       auto corners = m.corners_mm();
       for (int k = 0; k < 4; ++k)
-        a.worst_corner_px = std::max(a.worst_corner_px, cv::norm(det.corners[static_cast<std::size_t>(k)] -
-                                                                 pixel_of(scenario.rig, {corners[static_cast<std::size_t>(k)].x, corners[static_cast<std::size_t>(k)].y, 0})));
+        a.worst_corner_px =
+            std::max(a.worst_corner_px, cv::norm(det.corners[static_cast<std::size_t>(k)] -
+                                                 pixel_of(scenario.rig, {corners[static_cast<std::size_t>(k)].x,
+                                                                         corners[static_cast<std::size_t>(k)].y, 0})));
     }
   }
   return a;

@@ -42,10 +42,13 @@ nlohmann::json with_events(nlohmann::json events) {
   return doc;
 }
 
-double heading_of(const DiskInstant& d) { return geom::wrap_degrees(std::atan2(d.rotation(1, 0), d.rotation(0, 0)) * 180 / CV_PI); }
+double heading_of(const DiskInstant& d) {
+  return geom::wrap_degrees(std::atan2(d.rotation(1, 0), d.rotation(0, 0)) * 180 / CV_PI);
+}
 
 TEST(Timeline, AFlipLandsOneFlipLengthAheadWithTheOtherFaceUp) {
-  World w(with_events({{{"t", 1.0}, {"flip", {{"disk", "enterprise"}, {"count", 2}, {"seconds_per_flip", 0.5}, {"pause_s", 0.2}}}}}));
+  World w(with_events(
+      {{{"t", 1.0}, {"flip", {{"disk", "enterprise"}, {"count", 2}, {"seconds_per_flip", 0.5}, {"pause_s", 0.2}}}}}));
   double step = geom::flip_length(w.scenario.registry.find("enterprise")->shape);  // 57.2
   auto before = w.disk(0.9, "enterprise");
   auto mid = w.disk(1.25, "enterprise");
@@ -78,14 +81,15 @@ TEST(Timeline, AFlipLandsOneFlipLengthAheadWithTheOtherFaceUp) {
 }
 
 TEST(Timeline, TurnsPlacementsRemovalsAndTemplates) {
-  World w(with_events({{{"t", 0.5}, {"rotate", {{"disk", "torpedo"}, {"heading", 200}, {"duration_s", 1.0}}}},
-                       {{"t", 2.0}, {"remove", {{"disk", "torpedo"}, {"duration_s", 1.0}}}},
-                       {{"t", 4.0}, {"place", {{"disk", "torpedo"}, {"x", 150}, {"y", 150}, {"heading", 10}, {"duration_s", 1.0}}}},
-                       {{"t", 6.0}, {"flip", {{"disk", "enterprise"}}}}}));
+  World w(with_events(
+      {{{"t", 0.5}, {"rotate", {{"disk", "torpedo"}, {"heading", 200}, {"duration_s", 1.0}}}},
+       {{"t", 2.0}, {"remove", {{"disk", "torpedo"}, {"duration_s", 1.0}}}},
+       {{"t", 4.0}, {"place", {{"disk", "torpedo"}, {"x", 150}, {"y", 150}, {"heading", 10}, {"duration_s", 1.0}}}},
+       {{"t", 6.0}, {"flip", {{"disk", "enterprise"}}}}}));
   EXPECT_NEAR(heading_of(w.disk(1.6, "torpedo").value()), 200.0, 1e-9);
   EXPECT_TRUE(w.disk(1.0, "torpedo").value().resting);  // turning in place stays on the table
   EXPECT_FALSE(w.disk(3.5, "torpedo"));                 // carried away
-  EXPECT_FALSE(w.timeline->at(4.3).hands.empty());               // the hand that brings it back
+  EXPECT_FALSE(w.timeline->at(4.3).hands.empty());      // the hand that brings it back
   auto placed = w.disk(5.5, "torpedo");
   ASSERT_TRUE(placed);
   EXPECT_TRUE(placed->resting);
@@ -94,10 +98,19 @@ TEST(Timeline, TurnsPlacementsRemovalsAndTemplates) {
 }
 
 TEST(Timeline, TheTemplateLiesAcrossTheTwoDisksFacingFromTheFirstToTheSecond) {
-  nlohmann::json doc = with_events({{{"t", 1.0}, {"template", {{"disk", "range"}, {"between", {"enterprise", "torpedo"}}, {"lay_s", 1.0}, {"hold_s", 2.0}, {"lift_s", 1.0}}}}});
-  doc["disks"]["disks"].push_back({{"name", "range"}, {"kind", "template"}, {"thickness_mm", 1.5},
-                                   {"shape", {{"type", "rect"}, {"length_mm", 88.9}, {"width_mm", 25.4}}},
-                                   {"tags", {{{"id", 60}, {"face", "up"}, {"size_mm", 14}, {"heading_offset_deg", 0}}}}});
+  nlohmann::json doc = with_events({{{"t", 1.0},
+                                     {"template",
+                                      {{"disk", "range"},
+                                       {"between", {"enterprise", "torpedo"}},
+                                       {"lay_s", 1.0},
+                                       {"hold_s", 2.0},
+                                       {"lift_s", 1.0}}}}});
+  doc["disks"]["disks"].push_back(
+      {{"name", "range"},
+       {"kind", "template"},
+       {"thickness_mm", 1.5},
+       {"shape", {{"type", "rect"}, {"length_mm", 88.9}, {"width_mm", 25.4}}},
+       {"tags", {{{"id", 60}, {"face", "up"}, {"size_mm", 14}, {"heading_offset_deg", 0}}}}});
   World w(doc);
   auto t = w.disk(2.5, "range");
   ASSERT_TRUE(t);
@@ -110,9 +123,10 @@ TEST(Timeline, TheTemplateLiesAcrossTheTwoDisksFacingFromTheFirstToTheSecond) {
 }
 
 TEST(GroundTruth, VisibleStaleLostAndNeverSeen) {
-  nlohmann::json doc = with_events({{{"t", 0.0}, {"hand", {{"over", {"defiant"}}, {"enter_s", 0.3}, {"hold_s", 10}, {"from", "east"}}}},
-                                    {{"t", 1.0}, {"flip", {{"disk", "enterprise"}, {"seconds_per_flip", 0.5}}}},
-                                    {{"t", 1.0}, {"place", {{"disk", "edge"}, {"x", 290}, {"y", 70}, {"heading", 0}, {"duration_s", 1.0}}}}});
+  nlohmann::json doc = with_events(
+      {{{"t", 0.0}, {"hand", {{"over", {"defiant"}}, {"enter_s", 0.3}, {"hold_s", 10}, {"from", "east"}}}},
+       {{"t", 1.0}, {"flip", {{"disk", "enterprise"}, {"seconds_per_flip", 0.5}}}},
+       {{"t", 1.0}, {"place", {{"disk", "edge"}, {"x", 290}, {"y", 70}, {"heading", 0}, {"duration_s", 1.0}}}}});
   doc["start"].erase(3);  // "edge" starts off the table
   World w(doc);
   GroundTruth truth(w.model, w.scenario.rig, 2.0);
@@ -125,7 +139,7 @@ TEST(GroundTruth, VisibleStaleLostAndNeverSeen) {
   EXPECT_EQ(state_of(f0, "enterprise").value().state, model::TrackState::visible);
   EXPECT_EQ(state_of(f0, "defiant").value().state, model::TrackState::visible) << "the hand has not arrived yet";
   EXPECT_FALSE(state_of(f0, "edge"));  // never seen: not listed
-  EXPECT_EQ(f0.settled, false);  // nothing watched before the first frame (and a hand comes)
+  EXPECT_EQ(f0.settled, false);        // nothing watched before the first frame (and a hand comes)
   model::TrackFrame f1 = truth.next(1, 1.25, w.timeline->at(1.25));
   model::DiskTrack mid = state_of(f1, "enterprise").value();
   EXPECT_EQ(mid.state, model::TrackState::stale);
@@ -145,9 +159,10 @@ TEST(GroundTruth, VisibleStaleLostAndNeverSeen) {
 }
 
 TEST(Timeline, EveryFlipLandingIsListedWithItsPoseAndHowLongItLies) {
-  World w(with_events({{{"t", 1.0}, {"flip", {{"disk", "enterprise"}, {"count", 2}, {"seconds_per_flip", 0.5}, {"pause_s", 0.2}}}},
-                       {{"t", 4.0}, {"rotate", {{"disk", "enterprise"}, {"heading", 100}}}},
-                       {{"t", 5.0}, {"flip", {{"disk", "torpedo"}}}}}));
+  World w(with_events(
+      {{{"t", 1.0}, {"flip", {{"disk", "enterprise"}, {"count", 2}, {"seconds_per_flip", 0.5}, {"pause_s", 0.2}}}},
+       {{"t", 4.0}, {"rotate", {{"disk", "enterprise"}, {"heading", 100}}}},
+       {{"t", 5.0}, {"flip", {{"disk", "torpedo"}}}}}));
   const auto& landings = w.timeline->flip_landings();
   ASSERT_EQ(landings.size(), 3u);
   const double step = geom::flip_length(w.scenario.registry.find("enterprise")->shape);
@@ -173,8 +188,10 @@ std::vector<model::TrackFrame> truth_frames(const World& w, double fps, double s
 TEST(GroundTruth, SettledOnceNothingButStillDisksHasCoveredThePlayAreaForTheWindow) {
   // A still hand over defiant from 1.0 to 3.0 s (moving in 0.5 s before, out in 0.5 s after), a
   // flip of enterprise at 5 s.
-  World w(with_events({{{"t", 0.5}, {"hand", {{"over", {"defiant"}}, {"enter_s", 0.5}, {"hold_s", 2.0}, {"leave_s", 0.5}, {"from", "east"}}}},
-                       {{"t", 5.0}, {"flip", {{"disk", "enterprise"}, {"seconds_per_flip", 0.4}}}}}));
+  World w(with_events(
+      {{{"t", 0.5},
+        {"hand", {{"over", {"defiant"}}, {"enter_s", 0.5}, {"hold_s", 2.0}, {"leave_s", 0.5}, {"from", "east"}}}},
+       {{"t", 5.0}, {"flip", {{"disk", "enterprise"}, {"seconds_per_flip", 0.4}}}}}));
   const double fps = 20;
   const std::vector<model::TrackFrame> frames = truth_frames(w, fps);
   auto settled_at = [&](double t) { return frames.at(static_cast<std::size_t>(std::lround(t * fps))).settled.value(); };
@@ -206,8 +223,9 @@ TEST(GroundTruth, SettledOnceNothingButStillDisksHasCoveredThePlayAreaForTheWind
 TEST(GroundTruth, AHandBeyondThePlayAreasEdgeDoesNotDisturbItOneOverItDoes) {
   // Play area 400 x 300 mm; the fingertips of a hand from the east with its palm at x = 570 end
   // about 50 mm beyond the edge, and the camera above the middle sees them beyond it too.
-  World w(with_events({{{"t", 0.0}, {"hand", {{"at_mm", {570, 150}}, {"enter_s", 0.5}, {"hold_s", 2.0}, {"from", "east"}}}},
-                       {{"t", 3.5}, {"hand", {{"at_mm", {350, 150}}, {"enter_s", 0.5}, {"hold_s", 2.0}, {"from", "east"}}}}}));
+  World w(with_events(
+      {{{"t", 0.0}, {"hand", {{"at_mm", {570, 150}}, {"enter_s", 0.5}, {"hold_s", 2.0}, {"from", "east"}}}},
+       {{"t", 3.5}, {"hand", {{"at_mm", {350, 150}}, {"enter_s", 0.5}, {"hold_s", 2.0}, {"from", "east"}}}}}));
   GroundTruth truth(w.model, w.scenario.rig);
   EXPECT_FALSE(truth.play_area_disturbed(w.timeline->at(1.5)));
   EXPECT_TRUE(truth.play_area_disturbed(w.timeline->at(5.0)));
@@ -217,10 +235,11 @@ TEST(GroundTruth, AHandBeyondThePlayAreasEdgeDoesNotDisturbItOneOverItDoes) {
 TEST(LandingTruth, EveryLandingOnceInTheFrameItHappensWithWhetherItsTagWasSeen) {
   // enterprise flips twice; the torpedo (a tag on its up face only) once, so it lies face down;
   // reliant flips under a hand that stays until the end.
-  World w(with_events({{{"t", 0.5}, {"flip", {{"disk", "enterprise"}, {"count", 2}, {"seconds_per_flip", 0.3}, {"pause_s", 0.4}}}},
-                       {{"t", 0.5}, {"flip", {{"disk", "torpedo"}}}},
-                       {{"t", 2.0}, {"hand", {{"over", {"reliant"}}, {"enter_s", 0.5}, {"hold_s", 30}, {"from", "west"}}}},
-                       {{"t", 3.0}, {"flip", {{"disk", "reliant"}}}}}));
+  World w(with_events(
+      {{{"t", 0.5}, {"flip", {{"disk", "enterprise"}, {"count", 2}, {"seconds_per_flip", 0.3}, {"pause_s", 0.4}}}},
+       {{"t", 0.5}, {"flip", {{"disk", "torpedo"}}}},
+       {{"t", 2.0}, {"hand", {{"over", {"reliant"}}, {"enter_s", 0.5}, {"hold_s", 30}, {"from", "west"}}}},
+       {{"t", 3.0}, {"flip", {{"disk", "reliant"}}}}}));
   const double fps = 10;
   const int frames = static_cast<int>(w.scenario.duration_s * fps);
   GroundTruth truth(w.model, w.scenario.rig);
@@ -254,11 +273,14 @@ TEST(Timeline, ImpossibleEventsAreRefusedWithTheirPlace) {
     }
     return std::string();
   };
-  EXPECT_EQ(refused({{{"t", 1.0}, {"flip", {{"disk", "enterprise"}, {"count", 3}}}}, {{"t", 1.5}, {"rotate", {{"disk", "enterprise"}, {"heading", 0}}}}}),
+  EXPECT_EQ(refused({{{"t", 1.0}, {"flip", {{"disk", "enterprise"}, {"count", 3}}}},
+                     {{"t", 1.5}, {"rotate", {{"disk", "enterprise"}, {"heading", 0}}}}}),
             "events[1]: disk \"enterprise\" is still moving until t = 2.4 s");
-  EXPECT_NE(refused({{{"t", 1.0}, {"remove", {{"disk", "torpedo"}}}}, {{"t", 5.0}, {"flip", {{"disk", "torpedo"}}}}}).find("is not on the table"),
+  EXPECT_NE(refused({{{"t", 1.0}, {"remove", {{"disk", "torpedo"}}}}, {{"t", 5.0}, {"flip", {{"disk", "torpedo"}}}}})
+                .find("is not on the table"),
             std::string::npos);
-  EXPECT_NE(refused({{{"t", 1.0}, {"place", {{"disk", "torpedo"}, {"x", 1}, {"y", 1}, {"heading", 0}}}}}).find("already on the table"),
+  EXPECT_NE(refused({{{"t", 1.0}, {"place", {{"disk", "torpedo"}, {"x", 1}, {"y", 1}, {"heading", 0}}}}})
+                .find("already on the table"),
             std::string::npos);
 }
 

@@ -8,8 +8,8 @@
 #include <cmath>
 
 #include <gtest/gtest.h>
-#include <opencv2/imgproc.hpp>
 #include <nlohmann/json.hpp>
+#include <opencv2/imgproc.hpp>
 
 #include "engine/io/input_error.h"
 #include "simulator/webcam_variety.h"
@@ -28,7 +28,8 @@ TEST(MainsFlicker, TheRippleIsTheLightsSwingAveragedOverTheExposure) {
   // exposure (16.7 ms) a swing of 18 % leaves 18 % * |sin(x) / x|, x = pi * 100 * E: 3 %.
   const MainsFlicker flicker{.mains_hz = 50, .depth = 0.18};
   const double exposure = 0.5 / 30, x = CV_PI * 100 * exposure;
-  EXPECT_NEAR(amplitude(flicker_row_gains(flicker, 1080, 0.0, 1 / 30.0, exposure)), 0.18 * std::fabs(std::sin(x) / x), 2e-4);
+  EXPECT_NEAR(amplitude(flicker_row_gains(flicker, 1080, 0.0, 1 / 30.0, exposure)), 0.18 * std::fabs(std::sin(x) / x),
+              2e-4);
   EXPECT_NEAR(amplitude(flicker_row_gains(flicker, 1080, 0.0, 1 / 30.0, exposure)), 0.03, 0.002);
   // An exposure of whole periods of the light (2 x 10 ms) sees none: anti-flicker.
   EXPECT_LT(amplitude(flicker_row_gains(flicker, 1080, 0.0, 1 / 25.0, 0.02)), 1e-6);
@@ -71,7 +72,10 @@ TEST(AutoExposure, StepsTowardsTheHandsGainAfterTheDelayAndBackWhenItGoes) {
   EXPECT_NEAR(gains[30], 0.88, 1e-12);
   EXPECT_NEAR(gains[59], 1.0, 1e-12);
   // Only the three levels in between: steps, not a ramp.
-  for (double g : gains) EXPECT_TRUE(std::fabs(g - 1) < 1e-9 || std::fabs(g - 0.96) < 1e-9 || std::fabs(g - 0.92) < 1e-9 || std::fabs(g - 0.88) < 1e-9) << g;
+  for (double g : gains)
+    EXPECT_TRUE(std::fabs(g - 1) < 1e-9 || std::fabs(g - 0.96) < 1e-9 || std::fabs(g - 0.92) < 1e-9 ||
+                std::fabs(g - 0.88) < 1e-9)
+        << g;
 }
 
 TEST(BoomKnock, SwingsFromRestAndStaysALittleOff) {
@@ -163,7 +167,8 @@ TEST(WebcamVariety, FlickerRendersHaveTheRippleAsked) {
     if (v.ripple <= 0) continue;
     const nlohmann::json scenario = webcam_session(v);
     const MainsFlicker flicker{.mains_hz = v.mains_hz, .depth = scenario["webcam"]["flicker"]["depth"].get<double>()};
-    EXPECT_NEAR(amplitude(flicker_row_gains(flicker, 1080, 0.0, 1 / v.fps, v.shutter / v.fps)), v.ripple, 0.002) << v.name;
+    EXPECT_NEAR(amplitude(flicker_row_gains(flicker, 1080, 0.0, 1 / v.fps, v.shutter / v.fps)), v.ripple, 0.002)
+        << v.name;
   }
 }
 

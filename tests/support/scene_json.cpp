@@ -10,7 +10,9 @@ nlohmann::json flatted_ship_shape() {
   return {{"type", "flatted_circle"}, {"diameter_mm", 63.5}, {"flat_to_flat_mm", 57.2}};
 }
 
-nlohmann::json circle_shape(double diameter_mm) { return {{"type", "circle"}, {"diameter_mm", diameter_mm}}; }
+nlohmann::json circle_shape(double diameter_mm) {
+  return {{"type", "circle"}, {"diameter_mm", diameter_mm}};
+}
 
 nlohmann::json disk_json(const std::string& name, const std::string& kind, const nlohmann::json& shape,
                          std::vector<nlohmann::json> tags, std::optional<double> thickness_mm) {

@@ -40,7 +40,9 @@ TEST(CalibrationWarnings, EachSaysWhatToDo) {
   }
 }
 
-TEST(CalibrationWarnings, NoneWhenAllIsWell) { EXPECT_TRUE(calibration_warnings(good_pose(), 0.4, false).empty()); }
+TEST(CalibrationWarnings, NoneWhenAllIsWell) {
+  EXPECT_TRUE(calibration_warnings(good_pose(), 0.4, false).empty());
+}
 
 TEST(CalibrationWarnings, EachProblemIsSaid) {
   EXPECT_TRUE(any_contains(calibration_warnings(std::nullopt, 0.4, false), "table not found"));

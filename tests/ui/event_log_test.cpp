@@ -73,7 +73,8 @@ TEST(TableEvents, StateFaceAndMotionChanges) {
 
 TEST(EventLogTest, KeepsTheNewestWithinCapacity) {
   EventLog log(3);
-  for (int i = 0; i < 5; ++i) log.add({static_cast<double>(i), i, Severity::info, std::string("e").append(std::to_string(i))});
+  for (int i = 0; i < 5; ++i)
+    log.add({static_cast<double>(i), i, Severity::info, std::string("e").append(std::to_string(i))});
   ASSERT_EQ(log.events().size(), 3u);
   EXPECT_EQ(log.events().front().text, "e2");
   EXPECT_EQ(log.total_added(), 5u);

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/model/disk_registry.h"
-#include "engine/rules/apply.h"
 #include "engine/model/table_spec.h"
+#include "engine/rules/apply.h"
 #include "ui/game_inputs.h"
 
 namespace diskref::ui {
@@ -16,7 +16,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path skirmish_sample() { return fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "skirmish"; }
+fs::path skirmish_sample() {
+  return fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "skirmish";
+}
 
 std::vector<std::string> labels(const std::vector<InputChoice>& choices) {
   std::vector<std::string> out;
@@ -24,7 +26,9 @@ std::vector<std::string> labels(const std::vector<InputChoice>& choices) {
   return out;
 }
 
-bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+bool has(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
 
 struct Game {
   model::TableSpec table = model::load_table(skirmish_sample() / "table.json");
@@ -82,22 +86,26 @@ TEST(GameInputs, ABoardingLossIsChosenAmongTheCrewItMayBe) {
 TEST(GameInputs, AnActivateOrderOffersTheCrewAboardWithEachChoiceItNeeds) {
   Game g;
   rules::GameState s = g.file.initial;
-  for (const char* line : {R"({"do": "reveal", "player": "diana", "reveal": ["laforge"]})", R"({"do": "reveal", "player": "owen"})",
-                           R"({"do": "orders", "player": "diana", "ship": "enterprise", "orders": ["activate", "attack", "change_speed"]})",
-                           R"({"do": "orders", "player": "owen", "ship": "tderet", "orders": ["change_speed", "attack", "raise_shields"]})",
-                           R"({"do": "initiative"})", R"({"do": "reveal_order", "player": "diana", "ship": "enterprise"})"}) {
+  for (
+      const char* line :
+      {R"({"do": "reveal", "player": "diana", "reveal": ["laforge"]})", R"({"do": "reveal", "player": "owen"})",
+       R"({"do": "orders", "player": "diana", "ship": "enterprise", "orders": ["activate", "attack", "change_speed"]})",
+       R"({"do": "orders", "player": "owen", "ship": "tderet", "orders": ["change_speed", "attack", "raise_shields"]})",
+       R"({"do": "initiative"})", R"({"do": "reveal_order", "player": "diana", "ship": "enterprise"})"}) {
     rules::ActionResult r = rules::apply_action(s, g.file.data, make_input(nlohmann::json::parse(line), 1.0).action);
     ASSERT_TRUE(r.applied()) << line << ": " << r.refusal->reason;
     s = *r.state;
   }
   std::vector<InputChoice> c = input_choices(s, g.file.data, {});
   std::vector<std::string> l = labels(c);
-  ASSERT_TRUE(std::any_of(l.begin(), l.end(), [](const std::string& x) { return x.rfind("enterprise: activate laforge", 0) == 0; }))
-      << ::testing::PrintToString(l);
+  ASSERT_TRUE(std::any_of(l.begin(), l.end(), [](const std::string& x) {
+    return x.rfind("enterprise: activate laforge", 0) == 0;
+  })) << ::testing::PrintToString(l);
   // Every button is an input the rules take as it is: no choice left open behind it.
   for (const InputChoice& choice : c) {
     rules::ActionResult r = rules::apply_action(s, g.file.data, make_input(choice.line, 1.0).action);
-    EXPECT_TRUE(r.applied() || r.refusal->kind == rules::RefusalKind::missing_drop) << choice.label << ": " << r.refusal->reason;
+    EXPECT_TRUE(r.applied() || r.refusal->kind == rules::RefusalKind::missing_drop)
+        << choice.label << ": " << r.refusal->reason;
   }
 }
 

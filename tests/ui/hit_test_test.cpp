@@ -59,7 +59,7 @@ TEST(PickInTable, NearestCentreWinsAmongStackedDisksAndLostDisksAreNeverPicked) 
   referee::TableSnapshot scene = referee::make_snapshot(reg, f);
   EXPECT_EQ(pick_disk_in_table(scene, {528, 501}, 0.0), std::optional<std::size_t>(1));  // the torpedo on top
   EXPECT_EQ(pick_disk_in_table(scene, {470, 501}, 0.0), std::optional<std::size_t>(0));  // the template
-  EXPECT_FALSE(pick_disk_in_table(scene, {100, 100}, 50.0));                              // lost: no pose
+  EXPECT_FALSE(pick_disk_in_table(scene, {100, 100}, 50.0));                             // lost: no pose
   EXPECT_FALSE(pick_disk_in_table(scene, {800, 800}, 10.0));
 }
 

@@ -9,7 +9,9 @@
 namespace diskref::ui {
 namespace {
 
-ScreenRect rect_at(const Vec2& at, const LabelWish& w) { return {at.x, at.y, w.size.x, w.size.y}; }
+ScreenRect rect_at(const Vec2& at, const LabelWish& w) {
+  return {at.x, at.y, w.size.x, w.size.y};
+}
 
 TEST(PlaceLabels, ALabelAloneGoesUnderWhatItNames) {
   const std::vector<Vec2> at = place_labels({{{400, 300}, {60, 16}, 12}}, {0, 0, 800, 600}, {});
@@ -88,7 +90,9 @@ TEST(PlaceLabels, TheCountersOfACrowdedDropGetLabelsThatCoverNoOther) {
     // Under each counter, as before: some cover another.
     for (std::size_t i = 0; i < wishes.size() && crowded <= drop; ++i)
       for (std::size_t j = 0; j < i; ++j) {
-        const auto under = [](const LabelWish& w) { return ScreenRect{w.anchor.x - w.size.x / 2, w.anchor.y + 12, w.size.x, w.size.y}; };
+        const auto under = [](const LabelWish& w) {
+          return ScreenRect{w.anchor.x - w.size.x / 2, w.anchor.y + 12, w.size.x, w.size.y};
+        };
         if (overlap_area(under(wishes[i]), under(wishes[j])) > 0) {
           ++crowded;
           break;

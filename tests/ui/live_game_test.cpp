@@ -22,7 +22,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path sample() { return fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "skirmish"; }
+fs::path sample() {
+  return fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "skirmish";
+}
 
 fs::path out_dir() {
   fs::path d = fs::path(DISKREF_BINARY_DIR) / "test-output" / "live-game";
@@ -313,13 +315,15 @@ TEST(LiveGame, ItsRulingsGoOutOnTheFeedAndTheNetworkSaysSoOnTheScreen) {
   auto feed = std::make_unique<net::LiveFeed>(net::LiveFeedOptions{}, s.table, s.registry, nullptr);
   net::FeedHub& hub = feed->hub();
   auto notes = std::make_shared<NetworkNotes>();
-  LiveGame game(s.make_referee(), referee::load_inputs(sample() / "inputs.jsonl"), std::nullopt, std::move(feed), notes);
+  LiveGame game(s.make_referee(), referee::load_inputs(sample() / "inputs.jsonl"), std::nullopt, std::move(feed),
+                notes);
   const std::size_t half = s.frames.size() / 2;
   for (std::size_t i = 0; i < half; ++i) game.on_frame(s.frames[i]);
   EXPECT_EQ(game.view()->network, "");
   // Said on the broker's thread.
-  std::thread([&] { notes->say("MQTT: the broker at 127.0.0.1:1883 is lost (refused); refereeing goes on, reconnecting"); })
-      .join();
+  std::thread([&] {
+    notes->say("MQTT: the broker at 127.0.0.1:1883 is lost (refused); refereeing goes on, reconnecting");
+  }).join();
   game.on_frame(s.frames[half]);
   EXPECT_TRUE(game.view()->network_trouble);
   EXPECT_NE(game.view()->network.find("is lost"), std::string::npos);
@@ -377,9 +381,10 @@ TEST(LiveGame, BeyondLoopbackTheScreenIsGivenTheFeedsAddressWithItsTokenAndItsQr
 // screen's font has not) is left out, and the line says where the screen's code is.
 TEST(NetworkNotes, TheNoticesTerminalQrCodeIsLeftOutAndTheScreensCodeNamed) {
   NetworkNotes notes;
-  notes.say("the live feed: listening beyond this machine (0.0.0.0): a token is required; open "
-            "http://192.0.2.2:8090/?token=ab (the token is kept by the browser), or scan:\n"
-            "\u2588\u2588\u2580\u2584\n\u2588\u2588\u2588\u2588");
+  notes.say(
+      "the live feed: listening beyond this machine (0.0.0.0): a token is required; open "
+      "http://192.0.2.2:8090/?token=ab (the token is kept by the browser), or scan:\n"
+      "\u2588\u2588\u2580\u2584\n\u2588\u2588\u2588\u2588");
   bool trouble = true;
   long long serial = 0;
   const std::string shown = notes.latest(trouble, serial);

@@ -20,21 +20,23 @@ namespace fs = std::filesystem;
 struct Rig {
   model::DiskRegistry registry = testing::photo_test_registry();
   std::vector<nlohmann::json> asked;  // only the worker's thread writes it; read after wait_for
-  PhotoWorker worker{[](const fs::path& f) {
-                       photo::Photo p;
-                       p.image = cv::Mat(20, 20, CV_8UC3);
-                       p.source = f.string();
-                       return p;
-                     },
-                     [this](const photo::Photo&, const nlohmann::json& q) {
-                       asked.push_back(q);
-                       photo::PhotoRuling r;
-                       r.answer = {{"disks", {{{"name", "ktinga"}}, {{"name", "torpedo-1"}}}}, {"unseen", {"enterprise"}},
-                                   {"answers", {{{"id", "q1"}, {"overlap", false}, {"separation_mm", 4.0}, {"sigma_mm", 0.5},
-                                                 {"call", "no"}}}}};
-                       return r;
-                     },
-                     0};
+  PhotoWorker worker{
+      [](const fs::path& f) {
+        photo::Photo p;
+        p.image = cv::Mat(20, 20, CV_8UC3);
+        p.source = f.string();
+        return p;
+      },
+      [this](const photo::Photo&, const nlohmann::json& q) {
+        asked.push_back(q);
+        photo::PhotoRuling r;
+        r.answer = {{"disks", {{{"name", "ktinga"}}, {{"name", "torpedo-1"}}}},
+                    {"unseen", {"enterprise"}},
+                    {"answers",
+                     {{{"id", "q1"}, {"overlap", false}, {"separation_mm", 4.0}, {"sigma_mm", 0.5}, {"call", "no"}}}}};
+        return r;
+      },
+      0};
   PhotoDispute dispute{registry, {{"rules", {88.9, 25.4}}, {"long", {120.0, 25.4}}}, worker};
   // Its own name: CTest runs the tests side by side, and each Rig removes its photo at the end.
   fs::path photo = fs::temp_directory_path() / ("diskref-photo-dispute-" + std::to_string(::getpid()) + ".jpg");

@@ -28,10 +28,12 @@ TEST(PhotoQuestion, OverlapAndMoveAreAskedAsSpecSixSays) {
   q.a = "a";
   q.b = "b";
   std::string missing;
-  EXPECT_EQ(*photo_questions_json(q, missing), nlohmann::json::parse(R"([{"id": "q1", "overlap": {"a": "a", "b": "b"}}])"));
+  EXPECT_EQ(*photo_questions_json(q, missing),
+            nlohmann::json::parse(R"([{"id": "q1", "overlap": {"a": "a", "b": "b"}}])"));
   q.kind = PhotoQuestion::Kind::move;
   q.flips = 2;
-  EXPECT_EQ(*photo_questions_json(q, missing), nlohmann::json::parse(R"([{"id": "q1", "move": {"disk": "a", "flips": 2}}])"));
+  EXPECT_EQ(*photo_questions_json(q, missing),
+            nlohmann::json::parse(R"([{"id": "q1", "move": {"disk": "a", "flips": 2}}])"));
   EXPECT_EQ(question_text(q), "move a 2 flips");
 }
 
@@ -55,7 +57,8 @@ TEST(PhotoQuestion, AnUnfinishedQuestionSaysWhatIsMissing) {
 TEST(PhotoQuestion, TheDisksToChooseAreThoseThePhotoShows) {
   const model::DiskRegistry registry = testing::photo_test_registry();
   // Before a photo: the registry's, in its order.
-  EXPECT_EQ(question_disk_choices(registry, std::nullopt, false), (std::vector<std::string>{"enterprise", "ktinga", "torpedo-1"}));
+  EXPECT_EQ(question_disk_choices(registry, std::nullopt, false),
+            (std::vector<std::string>{"enterprise", "ktinga", "torpedo-1"}));
   EXPECT_EQ(question_disk_choices(registry, std::nullopt, true), (std::vector<std::string>{"enterprise", "ktinga"}));
   // After: those seen, in the photo's order, names not in the registry left out.
   const std::vector<std::string> seen{"torpedo-1", "ktinga", "stranger"};

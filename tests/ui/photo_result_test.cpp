@@ -9,7 +9,16 @@ namespace diskref::ui {
 namespace {
 
 nlohmann::json ruling_with(nlohmann::json answer) {
-  return {{"photo", {{"source", "table.jpg"}, {"size", {4000, 3000}}, {"frame", "origin at enterprise's centre, +x along its tag's +x, mm"}, {"camera", {{"model", "Pixel 7"}, {"focal_px", 3120.4}, {"focal_from", "exif"}, {"tilt_deg", 31.6}, {"distance_mm", 642.0}}}}},
+  return {{"photo",
+           {{"source", "table.jpg"},
+            {"size", {4000, 3000}},
+            {"frame", "origin at enterprise's centre, +x along its tag's +x, mm"},
+            {"camera",
+             {{"model", "Pixel 7"},
+              {"focal_px", 3120.4},
+              {"focal_from", "exif"},
+              {"tilt_deg", 31.6},
+              {"distance_mm", 642.0}}}}},
           {"disks", {{{"name", "enterprise"}}, {{"name", "ktinga"}}}},
           {"unseen", {"torpedo-1"}},
           {"answers", {std::move(answer)}},
@@ -17,8 +26,14 @@ nlohmann::json ruling_with(nlohmann::json answer) {
 }
 
 TEST(PhotoResult, ARangeShowsItsCallAndMarginWithTheBandOfTheLivePanel) {
-  const PhotoShown s = photo_shown(ruling_with({{"id", "q1"}, {"in_range", true}, {"gap_mm", 60.0}, {"reach_mm", 92.46},
-                                                {"margin_mm", 32.46}, {"decisive_margin_mm", 32.46}, {"sigma_mm", 0.4}, {"call", "yes"}}));
+  const PhotoShown s = photo_shown(ruling_with({{"id", "q1"},
+                                                {"in_range", true},
+                                                {"gap_mm", 60.0},
+                                                {"reach_mm", 92.46},
+                                                {"margin_mm", 32.46},
+                                                {"decisive_margin_mm", 32.46},
+                                                {"sigma_mm", 0.4},
+                                                {"call", "yes"}}));
   ASSERT_EQ(s.answers.size(), 1u);
   EXPECT_EQ(s.answers[0].call, referee::Call::yes);
   EXPECT_EQ(s.answers[0].headline, "IN RANGE");
@@ -35,8 +50,13 @@ TEST(PhotoResult, ARangeShowsItsCallAndMarginWithTheBandOfTheLivePanel) {
 }
 
 TEST(PhotoResult, AMarginInsideTheUncertaintyIsTooCloseToCall) {
-  const PhotoShown s = photo_shown(ruling_with({{"id", "q1"}, {"in_range", false}, {"gap_mm", 93.0}, {"reach_mm", 92.46},
-                                                {"margin_mm", -0.54}, {"sigma_mm", 2.3}, {"call", "too close to call"}}));
+  const PhotoShown s = photo_shown(ruling_with({{"id", "q1"},
+                                                {"in_range", false},
+                                                {"gap_mm", 93.0},
+                                                {"reach_mm", 92.46},
+                                                {"margin_mm", -0.54},
+                                                {"sigma_mm", 2.3},
+                                                {"call", "too close to call"}}));
   ASSERT_EQ(s.answers.size(), 1u);
   EXPECT_EQ(s.answers[0].call, referee::Call::too_close);
   EXPECT_EQ(s.answers[0].headline, "TOO CLOSE TO CALL");
@@ -44,9 +64,12 @@ TEST(PhotoResult, AMarginInsideTheUncertaintyIsTooCloseToCall) {
 }
 
 TEST(PhotoResult, OutOfRangeAndOverlap) {
-  EXPECT_EQ(photo_shown(ruling_with({{"in_range", false}, {"margin_mm", -12.0}, {"sigma_mm", 0.3}, {"call", "no"}})).answers.at(0).headline,
+  EXPECT_EQ(photo_shown(ruling_with({{"in_range", false}, {"margin_mm", -12.0}, {"sigma_mm", 0.3}, {"call", "no"}}))
+                .answers.at(0)
+                .headline,
             "OUT OF RANGE");
-  const PhotoShown o = photo_shown(ruling_with({{"overlap", true}, {"separation_mm", -1.5}, {"sigma_mm", 0.2}, {"call", "yes"}}));
+  const PhotoShown o =
+      photo_shown(ruling_with({{"overlap", true}, {"separation_mm", -1.5}, {"sigma_mm", 0.2}, {"call", "yes"}}));
   EXPECT_EQ(o.answers.at(0).headline, "OVERLAPPING");
   EXPECT_EQ(o.answers.at(0).detail, "separation -1.50 mm \u00b1 0.40");
 }
@@ -54,8 +77,11 @@ TEST(PhotoResult, OutOfRangeAndOverlap) {
 TEST(PhotoResult, AMoveSaysWhereItEndsAndWhatItHits) {
   const PhotoShown s = photo_shown(ruling_with(
       {{"landings", {{{"x", 100}, {"y", 257.2}, {"heading", 90}}, {{"x", 100}, {"y", 314.4}, {"heading", 90}}}},
-       {"torpedo_contacts", nlohmann::json::array()}, {"end_overlaps", {"tderet"}}, {"decisive_margin_mm", -6.5},
-       {"sigma_mm", 0.5}, {"call", "yes"}}));
+       {"torpedo_contacts", nlohmann::json::array()},
+       {"end_overlaps", {"tderet"}},
+       {"decisive_margin_mm", -6.5},
+       {"sigma_mm", 0.5},
+       {"call", "yes"}}));
   ASSERT_EQ(s.answers.size(), 1u);
   EXPECT_EQ(s.answers[0].headline, "ENDS ON tderet");
   EXPECT_EQ(s.answers[0].call, referee::Call::yes);
@@ -63,7 +89,8 @@ TEST(PhotoResult, AMoveSaysWhereItEndsAndWhatItHits) {
   EXPECT_EQ(s.answers[0].lines.at(0), "lands at (100.0, 314.4) mm, heading 90 deg after 2 flips");
   EXPECT_EQ(s.answers[0].lines.at(2), "ends overlapping: tderet");
   // Without a call (nothing to touch): clear.
-  EXPECT_EQ(photo_shown(ruling_with({{"landings", {{{"x", 1}, {"y", 2}, {"heading", 0}}}}, {"end_overlaps", nlohmann::json::array()}}))
+  EXPECT_EQ(photo_shown(ruling_with({{"landings", {{{"x", 1}, {"y", 2}, {"heading", 0}}}},
+                                     {"end_overlaps", nlohmann::json::array()}}))
                 .answers.at(0)
                 .headline,
             "ENDS CLEAR");
@@ -78,7 +105,8 @@ TEST(PhotoResult, AQuestionOnADiskNotInThePhotoCannotBeTold) {
 }
 
 TEST(PhotoResult, ARulingWithoutAnswersShowsTheDisksAlone) {
-  const PhotoShown s = photo_shown(nlohmann::json::parse(R"({"disks": [{"name": "ktinga"}], "unseen": [], "answers": []})"));
+  const PhotoShown s =
+      photo_shown(nlohmann::json::parse(R"({"disks": [{"name": "ktinga"}], "unseen": [], "answers": []})"));
   EXPECT_TRUE(s.answers.empty());
   EXPECT_EQ(s.disks_seen, std::vector<std::string>{"ktinga"});
   EXPECT_TRUE(photo_shown(nlohmann::json()).answers.empty());  // nothing at all: nothing shown, no throw

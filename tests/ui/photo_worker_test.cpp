@@ -40,7 +40,8 @@ struct Fakes {
         g->entered.set_value();
         g->released.wait();
       }
-      if (file.extension() == ".txt") throw photo::PhotoRefused(file.filename().string() + ": not an image (JPEG, PNG or WebP)");
+      if (file.extension() == ".txt")
+        throw photo::PhotoRefused(file.filename().string() + ": not an image (JPEG, PNG or WebP)");
       photo::Photo p;
       p.image = cv::Mat(30, 40, CV_8UC3, cv::Scalar(90, 90, 90));
       p.source = file.string();
@@ -85,12 +86,13 @@ TEST(PhotoWorker, OpeningReturnsAtOnceAndTheStageSaysReading) {
 
 TEST(PhotoWorker, ALargePhotoIsShownShrunkToThePreviewSide) {
   Fakes f;
-  PhotoWorker w([](const std::filesystem::path&) {
-                  photo::Photo p;
-                  p.image = cv::Mat(3000, 4000, CV_8UC3, cv::Scalar(0, 0, 255));
-                  return p;
-                },
-                f.rule(), 0);
+  PhotoWorker w(
+      [](const std::filesystem::path&) {
+        photo::Photo p;
+        p.image = cv::Mat(3000, 4000, CV_8UC3, cv::Scalar(0, 0, 255));
+        return p;
+      },
+      f.rule(), 0);
   const auto out = w.wait_for(w.open("big.jpg", nlohmann::json::array()));
   EXPECT_EQ(out->photo_size, cv::Size(4000, 3000));
   EXPECT_EQ(out->preview.cols, kPreviewSide);
@@ -119,7 +121,8 @@ TEST(PhotoWorker, ARefusedPhotoAndABadQuestionAreSaidInWords) {
   auto out = w.wait_for(w.open("notes.txt", nlohmann::json::array()));
   EXPECT_FALSE(out->ruling);
   EXPECT_EQ(out->refusal, "notes.txt: not an image (JPEG, PNG or WebP)");
-  out = w.wait_for(w.open("table.jpg", nlohmann::json::parse(R"([{"id": "q1", "overlap": {"a": "nosuch", "b": "y"}}])")));
+  out =
+      w.wait_for(w.open("table.jpg", nlohmann::json::parse(R"([{"id": "q1", "overlap": {"a": "nosuch", "b": "y"}}])")));
   EXPECT_FALSE(out->ruling);
   EXPECT_NE(out->refusal.find("no disk named \"nosuch\""), std::string::npos) << out->refusal;
 }

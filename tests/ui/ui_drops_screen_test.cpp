@@ -21,7 +21,9 @@ namespace fs = std::filesystem;
 using ui::testing::q;
 using ui::testing::rect_overlap;
 
-fs::path sample() { return fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "drops"; }
+fs::path sample() {
+  return fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "drops";
+}
 
 fs::path out_dir() {
   fs::path d = fs::path(DISKREF_BINARY_DIR) / "test-output" / "ui-drops";
@@ -42,8 +44,9 @@ Shown show(const std::string& name, int frames) {
   const fs::path s = sample();
   std::ostringstream cmd;
   cmd << "xvfb-run -a -s \"-screen 0 1600x900x24\" " << q(fs::path(DISKREF_BINARY_DIR) / "diskref") << " ui --video "
-      << q(s / "video.mp4") << " --game " << q(s / "game.json") << " --inputs " << q(s / "inputs.jsonl") << " --screenshot "
-      << q(png) << " --views-json " << q(views) << " --frames " << frames << " --size 1600x900 --zoom";
+      << q(s / "video.mp4") << " --game " << q(s / "game.json") << " --inputs " << q(s / "inputs.jsonl")
+      << " --screenshot " << q(png) << " --views-json " << q(views) << " --frames " << frames
+      << " --size 1600x900 --zoom";
   Shown out;
   out.status = ui::testing::run(cmd.str());
   out.views = ui::testing::read_json(views);
@@ -73,7 +76,8 @@ TEST(UiDropsScreen, ACounterAskedAboutIsOutlinedWithTheQuestionAndAButtonPerFace
   EXPECT_TRUE(c.at("asked").get<bool>());
   EXPECT_EQ(c.at("tally"), "bridge critical (4 of 5 counters known)");
   ASSERT_EQ(c.at("questions").size(), 1u);
-  EXPECT_NE(c.at("questions")[0].get<std::string>().find("counter-5: it overlaps counter-8"), std::string::npos) << c.dump();
+  EXPECT_NE(c.at("questions")[0].get<std::string>().find("counter-5: it overlaps counter-8"), std::string::npos)
+      << c.dump();
   bool hit = false, crit = false;
   for (const nlohmann::json& label : g.at("choices")) {
     hit = hit || label == "counter-5: HIT!";
@@ -83,7 +87,8 @@ TEST(UiDropsScreen, ACounterAskedAboutIsOutlinedWithTheQuestionAndAButtonPerFace
   // Drawn: the question in amber and the counters read in green, in the table view (zoomed to the
   // drop).
   const nlohmann::json& table = s.views.at("panels").at("table");
-  EXPECT_GT(pixels_like(s.png, table, cv::Vec3b(40, 176, 255)), 400) << "amber: counter-5's outline, its label, the question";
+  EXPECT_GT(pixels_like(s.png, table, cv::Vec3b(40, 176, 255)), 400)
+      << "amber: counter-5's outline, its label, the question";
   EXPECT_GT(pixels_like(s.png, table, cv::Vec3b(120, 230, 80)), 400) << "green: the counters read";
   // And what it is asked about: counter-8's outline where the table has it, dashed red.
   bool outlined = false;
@@ -115,8 +120,10 @@ TEST(UiDropsScreen, TheLabelsAndTheTallyCoverNoCounterAndNoOtherLabel) {
     ASSERT_TRUE(drawn.contains("box"));
     for (std::size_t i = 0; i < labels.size(); ++i) {
       for (std::size_t j = 0; j < i; ++j)
-        EXPECT_EQ(rect_overlap(labels[i].at("rect"), labels[j].at("rect")), 0.0) << labels[i].dump() << " " << labels[j].dump();
-      EXPECT_EQ(rect_overlap(labels[i].at("rect"), drawn.at("box")), 0.0) << labels[i].dump() << " " << drawn.at("box").dump();
+        EXPECT_EQ(rect_overlap(labels[i].at("rect"), labels[j].at("rect")), 0.0)
+            << labels[i].dump() << " " << labels[j].dump();
+      EXPECT_EQ(rect_overlap(labels[i].at("rect"), drawn.at("box")), 0.0)
+          << labels[i].dump() << " " << drawn.at("box").dump();
     }
   }
   const nlohmann::json& tv = s.views.at("table_view");
@@ -144,7 +151,8 @@ TEST(UiDropsScreen, TheRefereesWordCompletesTheDrop) {
     }
   bool read = false;
   for (const nlohmann::json& l : g.at("log"))
-    read = read || l.at("text").get<std::string>().find("critical drop read from the table: bridge critical") != std::string::npos;
+    read = read || l.at("text").get<std::string>().find("critical drop read from the table: bridge critical") !=
+                       std::string::npos;
   EXPECT_TRUE(read) << g.at("log").dump(1);
 }
 

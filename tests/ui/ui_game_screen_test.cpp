@@ -12,21 +12,25 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/support/qr_read.h"
-#include "tests/ui/screen_run.h"
 #include <nlohmann/json.hpp>
 #include <opencv2/calib3d.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
+#include "tests/support/qr_read.h"
+#include "tests/ui/screen_run.h"
 
 namespace diskref {
 namespace {
 
 namespace fs = std::filesystem;
 
-fs::path sample() { return fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "skirmish"; }
-fs::path diskref_bin() { return fs::path(DISKREF_BINARY_DIR) / "diskref"; }
+fs::path sample() {
+  return fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "skirmish";
+}
+fs::path diskref_bin() {
+  return fs::path(DISKREF_BINARY_DIR) / "diskref";
+}
 
 fs::path out_dir() {
   fs::path d = fs::path(DISKREF_BINARY_DIR) / "test-output" / "ui-game";
@@ -58,13 +62,14 @@ Played play(const std::string& name, const std::string& extra, const fs::path& v
   for (const fs::path& f : {p.inputs_out, p.png, views, log}) fs::remove(f);
   const fs::path s = sample();
   std::ostringstream cmd;
-  cmd << "xvfb-run -a -s \"-screen 0 1280x800x24\" " << q(diskref_bin()) << " ui --video " << q(video)
-      << " --game " << q(s / "game.json") << " --inputs " << q(s / "inputs.jsonl") << " --inputs-out " << q(p.inputs_out)
+  cmd << "xvfb-run -a -s \"-screen 0 1280x800x24\" " << q(diskref_bin()) << " ui --video " << q(video) << " --game "
+      << q(s / "game.json") << " --inputs " << q(s / "inputs.jsonl") << " --inputs-out " << q(p.inputs_out)
       << " --game-log " << q(log) << " --screenshot " << q(p.png) << " --views-json " << q(views) << " "
       << (extra.find("--frames") == std::string::npos ? "--frames 100000 " : "") << extra;
   // Another video of the same table: the sample's table, disks and camera files with it.
   if (video != sample() / "video.mp4")
-    cmd << " --table " << q(s / "table.json") << " --disks " << q(s / "disks.json") << " --calib " << q(s / "camera.json");
+    cmd << " --table " << q(s / "table.json") << " --disks " << q(s / "disks.json") << " --calib "
+        << q(s / "camera.json");
   p.status = run(cmd.str());
   p.views = read_json(views);
   p.log = read_json(log);
@@ -146,8 +151,8 @@ TEST(UiGameScreen, ARecordedGameReplaysWithItsRulingsOnTheTimelineAsTheyWereThen
   fs::remove(views);
   // First run to learn the marks (they come from the recording, whatever frame is shown).
   std::ostringstream cmd;
-  cmd << "xvfb-run -a -s \"-screen 0 1280x800x24\" " << q(diskref_bin()) << " ui --replay " << q(rec) << " --screenshot "
-      << q(png) << " --views-json " << q(views) << " --frames 2";
+  cmd << "xvfb-run -a -s \"-screen 0 1280x800x24\" " << q(diskref_bin()) << " ui --replay " << q(rec)
+      << " --screenshot " << q(png) << " --views-json " << q(views) << " --frames 2";
   ASSERT_EQ(run(cmd.str()), 0);
   const nlohmann::json marks = read_json(views).at("replay").at("ruling_marks");
   ASSERT_GE(marks.size(), 4u);
@@ -178,7 +183,8 @@ TEST(UiGameScreen, ARefusedInputAtTheScreenIsShownWithItsReasonAndTheGameGoesOnU
   {
     std::ofstream out(typed);
     // Initiative again, in the middle of phase 1: the rules refuse it.
-    out << R"({"t": 3.5, "do": "initiative"})" << "\n";
+    out << R"({"t": 3.5, "do": "initiative"})"
+        << "\n";
   }
   Played p = play("refused", "--screen-inputs " + q(typed));
   ASSERT_EQ(p.status, 0);
@@ -221,12 +227,20 @@ TEST(UiGameScreen, ADiskTheGameLacksOnTheTableIsShownPlainlyAndTheGameGoesOnUnto
     for (std::string line; std::getline(in, line);) {
       nlohmann::json f = nlohmann::json::parse(line);
       if (f.at("frame").get<int>() >= 330)
-        f["disks"].push_back({{"name", "reliant"}, {"kind", "ship"}, {"x", 460.0}, {"y", 140.0}, {"heading", 90.0},
-                              {"face", "up"}, {"state", "visible"}, {"motion", "settled"}, {"sigma_mm", 0.0}});
+        f["disks"].push_back({{"name", "reliant"},
+                              {"kind", "ship"},
+                              {"x", 460.0},
+                              {"y", 140.0},
+                              {"heading", 90.0},
+                              {"face", "up"},
+                              {"state", "visible"},
+                              {"motion", "settled"},
+                              {"sigma_mm", 0.0}});
       out << f.dump() << "\n";
     }
   }
-  const std::string extra = "--disks " + q(dir / "disks-with-reliant.json") + " --tracks " + q(dir / "tracks-with-reliant.jsonl");
+  const std::string extra =
+      "--disks " + q(dir / "disks-with-reliant.json") + " --tracks " + q(dir / "tracks-with-reliant.jsonl");
 
   // A second after it came: the banner and the log say it, in words.
   Played soon = play("stranger-soon", extra + " --frames 380");
@@ -319,8 +333,10 @@ TEST(UiGameScreen, WhereShipsMeetTheirNamesAndTheMovesTextCoverNoneOfEachOther) 
       ASSERT_TRUE(text.contains("move_text")) << text.dump();
       for (std::size_t i = 0; i < names.size(); ++i) {
         for (std::size_t j = 0; j < i; ++j)
-          EXPECT_EQ(rect_overlap(names[i].at("rect"), names[j].at("rect")), 0.0) << names[i].dump() << " " << names[j].dump();
-        EXPECT_EQ(rect_overlap(names[i].at("rect"), text.at("move_text")), 0.0) << names[i].dump() << " " << text.at("move_text").dump();
+          EXPECT_EQ(rect_overlap(names[i].at("rect"), names[j].at("rect")), 0.0)
+              << names[i].dump() << " " << names[j].dump();
+        EXPECT_EQ(rect_overlap(names[i].at("rect"), text.at("move_text")), 0.0)
+            << names[i].dump() << " " << text.at("move_text").dump();
       }
     }
   }

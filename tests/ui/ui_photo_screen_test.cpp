@@ -34,11 +34,15 @@ fs::path out_dir() {
   return d;
 }
 
-fs::path diskref_bin() { return fs::path(DISKREF_BINARY_DIR) / "diskref"; }
+fs::path diskref_bin() {
+  return fs::path(DISKREF_BINARY_DIR) / "diskref";
+}
 
 // The kitchen table (tests/photo/rendered_photo.h): three ships and a torpedo in the registry;
 // klingon stays in the box.
-nlohmann::json registry_json() { return photo::kitchen_registry_json(); }
+nlohmann::json registry_json() {
+  return photo::kitchen_registry_json();
+}
 const std::vector<photo::RenderedDisk>& kTable = photo::kKitchenTable;
 
 struct Files {
@@ -102,7 +106,8 @@ const char* range_headline(const std::string& call) {
 
 TEST(UiPhotoScreen, AtAKitchenTableThePhotoIsAnsweredAsRuleOnPhotoAnswersIt) {
   const Files f = kitchen_table();
-  const Shown s = run_screen("kitchen", "--disks " + q(f.disks) + " --photo " + q(f.photo) + " --select enterprise,tderet");
+  const Shown s =
+      run_screen("kitchen", "--disks " + q(f.disks) + " --photo " + q(f.photo) + " --select enterprise,tderet");
   ASSERT_EQ(s.status, 0);
   ASSERT_FALSE(s.png.empty());
   EXPECT_EQ(s.png.size(), cv::Size(1280, 800));
@@ -123,7 +128,9 @@ TEST(UiPhotoScreen, AtAKitchenTableThePhotoIsAnsweredAsRuleOnPhotoAnswersIt) {
   EXPECT_EQ(p.at("shown").at("disks_seen").size(), 3u);
 
   // Drawn: the banner in the call's colour, the photo in the picture's place.
-  const ui::Rgb colour = call == "yes" ? ui::colors::kVerdictYes : call == "no" ? ui::colors::kVerdictNo : ui::colors::kVerdictTooClose;
+  const ui::Rgb colour = call == "yes"  ? ui::colors::kVerdictYes
+                         : call == "no" ? ui::colors::kVerdictNo
+                                        : ui::colors::kVerdictTooClose;
   EXPECT_GT(pixels_of(s.png, p.at("banner_rect"), colour), 3000) << p.at("banner_rect").dump();
   const nlohmann::json& image = p.at("image_rect");
   ASSERT_TRUE(image.is_array());
@@ -152,9 +159,13 @@ TEST(UiPhotoScreen, AFileThatIsNoImageIsRefusedInWords) {
 // (2) before any window opens, as is a registry that is not there.
 TEST(UiPhotoScreen, WithoutACameraWhatNeedsOneIsRefusedBeforeAnyWindowOpens) {
   const Files f = kitchen_table();
-  EXPECT_EQ(ui::testing::run(q(diskref_bin()) + " ui --disks " + q(f.disks) + " --tracks " + q(f.disks) + " 2>/dev/null"), 2);
-  EXPECT_EQ(ui::testing::run(q(diskref_bin()) + " ui --disks " + q(f.disks) + " --record " + q(out_dir() / "rec") + " 2>/dev/null"), 2);
-  EXPECT_EQ(ui::testing::run(q(diskref_bin()) + " ui --disks " + q(out_dir() / "no-such-disks.json") + " 2>/dev/null"), 2);
+  EXPECT_EQ(
+      ui::testing::run(q(diskref_bin()) + " ui --disks " + q(f.disks) + " --tracks " + q(f.disks) + " 2>/dev/null"), 2);
+  EXPECT_EQ(ui::testing::run(q(diskref_bin()) + " ui --disks " + q(f.disks) + " --record " + q(out_dir() / "rec") +
+                             " 2>/dev/null"),
+            2);
+  EXPECT_EQ(ui::testing::run(q(diskref_bin()) + " ui --disks " + q(out_dir() / "no-such-disks.json") + " 2>/dev/null"),
+            2);
 }
 
 TEST(UiPhotoScreen, OverTheLiveScreenThePhotoPanelCoversTheViews) {
@@ -166,12 +177,17 @@ TEST(UiPhotoScreen, OverTheLiveScreenThePhotoPanelCoversTheViews) {
   for (const char* name : {"enterprise", "ktinga"}) {
     const model::DiskSpec* d = registry.find(name);
     ASSERT_NE(d, nullptr) << name;
-    const double diameter = std::visit([](const auto& shape) {
-      using S = std::decay_t<decltype(shape)>;
-      if constexpr (std::is_same_v<S, geom::Rect>) return shape.length_mm;
-      else return shape.diameter_mm;
-    }, d->shape);
-    table.push_back({name, 0, y, y == 0 ? 90.0 : 270.0, diameter, d->tags.front().size_mm, d->thickness_mm, d->tags.front().id});
+    const double diameter = std::visit(
+        [](const auto& shape) {
+          using S = std::decay_t<decltype(shape)>;
+          if constexpr (std::is_same_v<S, geom::Rect>)
+            return shape.length_mm;
+          else
+            return shape.diameter_mm;
+        },
+        d->shape);
+    table.push_back(
+        {name, 0, y, y == 0 ? 90.0 : 270.0, diameter, d->tags.front().size_mm, d->thickness_mm, d->tags.front().id});
     y += 160;
   }
   photo::PhotoCamera camera;
@@ -185,7 +201,8 @@ TEST(UiPhotoScreen, OverTheLiveScreenThePhotoPanelCoversTheViews) {
   ASSERT_EQ(s.status, 0);
   const nlohmann::json& panels = s.views.at("panels");
   ASSERT_TRUE(panels.contains("photo")) << panels.dump();
-  EXPECT_GE(ui::testing::rect_overlap(panels.at("photo"), panels.at("camera")), 0.99 * panels.at("camera")[2].get<double>() * panels.at("camera")[3].get<double>());
+  EXPECT_GE(ui::testing::rect_overlap(panels.at("photo"), panels.at("camera")),
+            0.99 * panels.at("camera")[2].get<double>() * panels.at("camera")[3].get<double>());
   EXPECT_GT(ui::testing::rect_overlap(panels.at("photo"), panels.at("table")), 0.0);
   const nlohmann::json& p = s.views.at("photo");
   EXPECT_FALSE(p.at("busy").get<bool>());
@@ -195,7 +212,9 @@ TEST(UiPhotoScreen, OverTheLiveScreenThePhotoPanelCoversTheViews) {
   EXPECT_TRUE(headline == "IN RANGE" || headline == "OUT OF RANGE" || headline == "TOO CLOSE TO CALL") << headline;
   // In front of the views, not behind them: its banner is seen whole.
   const std::string call = answer.at("call").get<std::string>();
-  const ui::Rgb colour = call == "yes" ? ui::colors::kVerdictYes : call == "no" ? ui::colors::kVerdictNo : ui::colors::kVerdictTooClose;
+  const ui::Rgb colour = call == "yes"  ? ui::colors::kVerdictYes
+                         : call == "no" ? ui::colors::kVerdictNo
+                                        : ui::colors::kVerdictTooClose;
   const nlohmann::json& banner = p.at("banner_rect");
   EXPECT_GT(pixels_of(s.png, banner, colour), 0.6 * banner[2].get<double>() * banner[3].get<double>()) << banner.dump();
 }

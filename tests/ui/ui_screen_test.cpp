@@ -8,16 +8,16 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
-#include <nlohmann/json.hpp>
 
 #include "calibration/camera_pose.h"
-#include "engine/rules/data_loading.h"
 #include "engine/geometry/range.h"
 #include "engine/io/json_cursor.h"
 #include "engine/model/disk_registry.h"
 #include "engine/model/track_frame.h"
+#include "engine/rules/data_loading.h"
 #include "referee/verdicts.h"
 #include "ui/theme.h"
 
@@ -39,8 +39,9 @@ fs::path out_dir() {
 
 // Runs `diskref ui ARGS` under xvfb-run; returns its exit status.
 int run_ui(const std::string& args) {
-  std::string cmd = "xvfb-run -a -s \"-screen 0 1280x800x24\" \"" + (fs::path(DISKREF_BINARY_DIR) / "diskref").string() +
-                    "\" ui --video \"" + (sample_dir() / "video.mp4").string() + "\" " + args;
+  std::string cmd = "xvfb-run -a -s \"-screen 0 1280x800x24\" \"" +
+                    (fs::path(DISKREF_BINARY_DIR) / "diskref").string() + "\" ui --video \"" +
+                    (sample_dir() / "video.mp4").string() + "\" " + args;
   int status = std::system(cmd.c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
@@ -185,10 +186,13 @@ TEST_F(UiScreen, TheDisputePanelGivesTheCallForTwoPreselectedDisks) {
   geom::PlacedShape pa{registry.find("enterprise")->shape, geom::Pose::from_degrees(*a.x, *a.y, *a.heading)};
   geom::PlacedShape pb{registry.find("ktinga")->shape, geom::Pose::from_degrees(*b.x, *b.y, *b.heading)};
   // The screen measures with the rules' template, from the game data.
-  geom::Rect rules_template = rules::load_game_data({fs::path(DISKREF_SOURCE_DIR) / "data" / "rules"}).parameters.range_template;
+  geom::Rect rules_template =
+      rules::load_game_data({fs::path(DISKREF_SOURCE_DIR) / "data" / "rules"}).parameters.range_template;
   geom::RangeOutput range = geom::range_check(pa, pb, rules_template);
   referee::Call expected = referee::call_margin(range.margin_mm, referee::combined_sigma(a.sigma_mm, b.sigma_mm));
-  Rgb banner = expected == referee::Call::yes ? colors::kVerdictYes : expected == referee::Call::no ? colors::kVerdictNo : colors::kVerdictTooClose;
+  Rgb banner = expected == referee::Call::yes  ? colors::kVerdictYes
+               : expected == referee::Call::no ? colors::kVerdictNo
+                                               : colors::kVerdictTooClose;
 
   const nlohmann::json& panel = s.views.at("panels").at("dispute");
   EXPECT_GT(count_in_rect(s.image, panel, banner), 3000) << "the verdict banner (margin " << range.margin_mm << " mm)";

@@ -24,9 +24,9 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/ui/screen_run.h"
 #include <nlohmann/json.hpp>
 #include <opencv2/imgcodecs.hpp>
+#include "tests/ui/screen_run.h"
 
 #include "calibration/camera_model.h"
 #include "calibration/camera_pose.h"
@@ -45,8 +45,12 @@ fs::path out_dir() {
   fs::create_directories(d);
   return d;
 }
-fs::path diskref_bin() { return fs::path(DISKREF_BINARY_DIR) / "diskref"; }
-fs::path game_file() { return fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "skirmish" / "game.json"; }
+fs::path diskref_bin() {
+  return fs::path(DISKREF_BINARY_DIR) / "diskref";
+}
+fs::path game_file() {
+  return fs::path(DISKREF_SOURCE_DIR) / "sample_videos" / "skirmish" / "game.json";
+}
 
 using testing::q;
 using testing::read_json;
@@ -58,13 +62,15 @@ void write_lines(const fs::path& file, const std::vector<std::string>& lines) {
 }
 
 std::string screenshot(double t, const std::string& name) {
-  return R"({"t": )" + std::to_string(t) + R"(, "do": "screenshot", "file": ")" + (out_dir() / (name + ".png")).string() + R"("})";
+  return R"({"t": )" + std::to_string(t) + R"(, "do": "screenshot", "file": ")" +
+         (out_dir() / (name + ".png")).string() + R"("})";
 }
 
 std::string advice_text(const nlohmann::json& shot) {
   std::string all;
   for (const nlohmann::json& a : shot.value("advice", nlohmann::json::array()))
-    all += a.at("level").get<std::string>() + ": " + a.at("text").get<std::string>() + " -> " + a.at("fix").get<std::string>() + "\n";
+    all += a.at("level").get<std::string>() + ": " + a.at("text").get<std::string>() + " -> " +
+           a.at("fix").get<std::string>() + "\n";
   return all;
 }
 
@@ -100,7 +106,9 @@ std::string scenario(const fs::path& setup_dir) {
         {{"disk", "torpedo-6"}, {"x", 440}, {"y", 90}, {"heading", 270}, {"face", "down"}},
         {{"disk", "range"}, {"x", 250}, {"y", 250}, {"heading", 60}}}},
       {"events",
-       {{{"t", 0.5}, {"board", {{"type", "charuco"}, {"cols", 7}, {"rows", 5}, {"square_mm", 30}, {"marker_mm", 22}, {"poses", 12}}}},
+       {{{"t", 0.5},
+         {"board",
+          {{"type", "charuco"}, {"cols", 7}, {"rows", 5}, {"square_mm", 30}, {"marker_mm", 22}, {"poses", 12}}}},
         {{"t", 16.5}, {"flip", {{"disk", "enterprise"}, {"count", 2}}}},
         {{"t", 18.0}, {"flip", {{"disk", "torpedo-1"}, {"count", 1}}}},
         {{"t", 19.0}, {"rotate", {{"disk", "tderet"}, {"heading", 150}}}}}},
@@ -127,7 +135,8 @@ TEST(UiSetupScreen, ANewTableFromTheGameFileAloneToTrackingThroughEveryStep) {
                         screenshot(0, "2-camera"), R"({"t": 0, "do": "next"})", R"({"t": 0, "do": "make_kit"})",
                         screenshot(0, "3-kit"), R"({"t": 0, "do": "next"})", screenshot(0, "4-no-camera"),
                         R"({"t": 0, "do": "quit"})"});
-  ASSERT_EQ(run(xvfb + q(diskref_bin()) + " ui --setup " + q(dir) + " --game " + q(game_file()) + " --setup-script " + q(script1)),
+  ASSERT_EQ(run(xvfb + q(diskref_bin()) + " ui --setup " + q(dir) + " --game " + q(game_file()) + " --setup-script " +
+                q(script1)),
             0);
   for (const char* f : {"setup.json", "table.json", "disks.json", "kit.pdf"}) ASSERT_TRUE(fs::exists(dir / f)) << f;
   const nlohmann::json play_area = read_json(out_dir() / "1-play-area.json");
@@ -151,19 +160,21 @@ TEST(UiSetupScreen, ANewTableFromTheGameFileAloneToTrackingThroughEveryStep) {
   // 2. The new table, rendered from the kit the setup wrote.
   const fs::path render = out_dir() / "render";
   std::ofstream(out_dir() / "scenario.json") << scenario(dir);
-  ASSERT_EQ(run(q(diskref_bin()) + " render " + q(out_dir() / "scenario.json") + " --out " + q(render) + " --quiet > /dev/null"), 0);
+  ASSERT_EQ(run(q(diskref_bin()) + " render " + q(out_dir() / "scenario.json") + " --out " + q(render) +
+                " --quiet > /dev/null"),
+            0);
 
   // 3. Calibration, table, disks, then the table itself: taken up where the first run stopped.
   const fs::path script2 = out_dir() / "script-2.jsonl";
-  write_lines(script2, {screenshot(9.0, "5-calibration"), R"({"t": 14.5, "do": "calibrate"})", screenshot(14.55, "6-calibrated"),
-                        R"({"t": 14.6, "do": "next"})", screenshot(15.3, "7-table"), R"({"t": 15.4, "do": "next"})",
-                        screenshot(20.5, "8-disks"), R"({"t": 20.6, "do": "next"})", screenshot(20.6, "9-ready"),
-                        R"({"t": 20.7, "do": "start"})"});
+  write_lines(script2, {screenshot(9.0, "5-calibration"), R"({"t": 14.5, "do": "calibrate"})",
+                        screenshot(14.55, "6-calibrated"), R"({"t": 14.6, "do": "next"})", screenshot(15.3, "7-table"),
+                        R"({"t": 15.4, "do": "next"})", screenshot(20.5, "8-disks"), R"({"t": 20.6, "do": "next"})",
+                        screenshot(20.6, "9-ready"), R"({"t": 20.7, "do": "start"})"});
   const fs::path rec = out_dir() / "recorded";
   fs::remove_all(rec);
-  ASSERT_EQ(run(xvfb + q(diskref_bin()) + " ui --setup " + q(dir) + " --video " + q(render / "video.mp4") + " --setup-script " +
-                q(script2) + " --record " + q(rec) + " --screenshot " + q(out_dir() / "10-table.png") + " --views-json " +
-                q(out_dir() / "10-table.json") + " --frames 100000"),
+  ASSERT_EQ(run(xvfb + q(diskref_bin()) + " ui --setup " + q(dir) + " --video " + q(render / "video.mp4") +
+                " --setup-script " + q(script2) + " --record " + q(rec) + " --screenshot " +
+                q(out_dir() / "10-table.png") + " --views-json " + q(out_dir() / "10-table.json") + " --frames 100000"),
             0);
 
   // Calibration: a good fit, kept, and the lens is the render's.
@@ -172,19 +183,21 @@ TEST(UiSetupScreen, ANewTableFromTheGameFileAloneToTrackingThroughEveryStep) {
   EXPECT_FALSE(calibrating.at("log").empty()) << "views are judged as they come";
   // Under way, the region known worst so far is drawn over the picture with the words.
   bool board_here = false;
-  for (const auto& label : calibrating.at("labels")) board_here |= label.get<std::string>().find("show the board here") == 0;
+  for (const auto& label : calibrating.at("labels"))
+    board_here |= label.get<std::string>().find("show the board here") == 0;
   EXPECT_TRUE(board_here) << calibrating.at("labels").dump();
   const nlohmann::json calibrated = read_json(out_dir() / "6-calibrated.json");
   ASSERT_TRUE(calibrated.contains("rms_px")) << calibrated.dump(1);
   // Judged by its projection uncertainty over the central picture, not by the RMS.
   const std::string judged = advice_text(calibrated);
-  EXPECT_TRUE(judged.find("excellent: the lens (") != std::string::npos || judged.find("good: the lens (") != std::string::npos)
+  EXPECT_TRUE(judged.find("excellent: the lens (") != std::string::npos ||
+              judged.find("good: the lens (") != std::string::npos)
       << judged;
   const calib::CameraModel found = calib::load_camera_model(dir / "camera.json");
   const calib::CameraModel lens = calib::load_camera_model(render / "camera.json");
   std::printf("calibration: RMS %.3f px; fx %.2f px (true %.2f, %+.3f %%), cx %+.2f px, cy %+.2f px off\n",
-              calibrated.at("rms_px").get<double>(), found.fx(), lens.fx(), 100 * (found.fx() / lens.fx() - 1), found.cx() - lens.cx(),
-              found.cy() - lens.cy());
+              calibrated.at("rms_px").get<double>(), found.fx(), lens.fx(), 100 * (found.fx() / lens.fx() - 1),
+              found.cx() - lens.cx(), found.cy() - lens.cy());
   EXPECT_NEAR(found.fx(), lens.fx(), 0.005 * lens.fx());
   EXPECT_NEAR(found.cx(), lens.cx(), 3.0);
   EXPECT_NEAR(found.cy(), lens.cy(), 3.0);
@@ -206,8 +219,9 @@ TEST(UiSetupScreen, ANewTableFromTheGameFileAloneToTrackingThroughEveryStep) {
     ASSERT_FALSE(shot.empty());
     const nlohmann::json& p = table.at("picture");
     const model::TableSpec spec = model::load_table(dir / "table.json");
-    const cv::Point2d px = calib::image_from_table(pose, {spec.corner_markers[0].center_mm.x + spec.corner_markers[0].size_mm / 2,
-                                                         spec.corner_markers[0].center_mm.y, 0});
+    const cv::Point2d px =
+        calib::image_from_table(pose, {spec.corner_markers[0].center_mm.x + spec.corner_markers[0].size_mm / 2,
+                                       spec.corner_markers[0].center_mm.y, 0});
     const double k = p.at("scale").get<double>();
     const cv::Point at(static_cast<int>(p.at("image_rect")[0].get<double>() + k * (px.x + 0.5)),
                        static_cast<int>(p.at("image_rect")[1].get<double>() + k * (px.y + 0.5)));
@@ -215,7 +229,8 @@ TEST(UiSetupScreen, ANewTableFromTheGameFileAloneToTrackingThroughEveryStep) {
     for (int y = at.y - 4; y <= at.y + 4; ++y)
       for (int x = at.x - 4; x <= at.x + 4; ++x) {
         const cv::Vec3b c = shot.at<cv::Vec3b>(y, x);
-        green += std::abs(c[1] - colors::kVisible.g) < 30 && std::abs(c[2] - colors::kVisible.r) < 40 && std::abs(c[0] - colors::kVisible.b) < 40;
+        green += std::abs(c[1] - colors::kVisible.g) < 30 && std::abs(c[2] - colors::kVisible.r) < 40 &&
+                 std::abs(c[0] - colors::kVisible.b) < 40;
       }
     EXPECT_GT(green, 3) << "marker 0's outline at " << at;
   }
@@ -267,18 +282,20 @@ TEST(UiSetupScreen, ANewTableFromTheGameFileAloneToTrackingThroughEveryStep) {
     ++compared;
   }
   EXPECT_EQ(compared, 9);
-  std::printf("the table started from the setup: frames %lld to %lld tracked, %d disks, the farthest %.2f mm from the truth\n",
-              tracked.front().frame, last.frame, compared, worst);
+  std::printf(
+      "the table started from the setup: frames %lld to %lld tracked, %d disks, the farthest %.2f mm from the truth\n",
+      tracked.front().frame, last.frame, compared, worst);
   // Every step's picture, at the window's size; a JPEG copy of each for the docs
   // (scripts/setup-screenshots.sh copies them to docs/images).
   fs::create_directories(out_dir() / "readme");
-  for (const char* name : {"1-play-area", "2-camera", "3-kit", "4-no-camera", "5-calibration", "6-calibrated", "7-table", "8-disks",
-                           "9-ready", "10-table"}) {
+  for (const char* name : {"1-play-area", "2-camera", "3-kit", "4-no-camera", "5-calibration", "6-calibrated",
+                           "7-table", "8-disks", "9-ready", "10-table"}) {
     const cv::Mat shot = cv::imread((out_dir() / (std::string(name) + ".png")).string());
     EXPECT_EQ(shot.cols, 1280) << name;
     EXPECT_EQ(shot.rows, 800) << name;
     if (!shot.empty())
-      cv::imwrite((out_dir() / "readme" / ("setup-" + std::string(name) + ".jpg")).string(), shot, {cv::IMWRITE_JPEG_QUALITY, 88});
+      cv::imwrite((out_dir() / "readme" / ("setup-" + std::string(name) + ".jpg")).string(), shot,
+                  {cv::IMWRITE_JPEG_QUALITY, 88});
   }
 }
 

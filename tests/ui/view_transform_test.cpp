@@ -68,8 +68,8 @@ TEST(TableView, TableYGoesUpTheScreen) {
   Vec2 origin = t.screen_from_table({0, 0});
   Vec2 up = t.screen_from_table({0, 100});
   Vec2 right = t.screen_from_table({100, 0});
-  EXPECT_LT(up.y, origin.y);      // +y is up on the screen
-  EXPECT_GT(right.x, origin.x);   // +x is right
+  EXPECT_LT(up.y, origin.y);     // +y is up on the screen
+  EXPECT_GT(right.x, origin.x);  // +x is right
   // Centred: the box's middle lands in the area's middle.
   Vec2 mid = t.screen_from_table({500, 250});
   EXPECT_DOUBLE_EQ(mid.x, 200);
@@ -104,7 +104,9 @@ TEST(ScreenRectTest, InsetNeverGoesNegative) {
   EXPECT_DOUBLE_EQ(r.y, 2);
 }
 
-double area(const ScreenRect& r) { return r.w * r.h; }
+double area(const ScreenRect& r) {
+  return r.w * r.h;
+}
 
 bool overlap(const ScreenRect& a, const ScreenRect& b) {
   return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
@@ -135,9 +137,13 @@ void expect_tiles_exactly(L (*layout)(Vec2), const Panels& panels) {
   }
 }
 
-TEST(LayoutTest, TilesTheWindowExactly) { expect_tiles_exactly(&compute_layout, kAllPanels); }
+TEST(LayoutTest, TilesTheWindowExactly) {
+  expect_tiles_exactly(&compute_layout, kAllPanels);
+}
 
-TEST(LayoutTest, TheGameLayoutTilesTheWindowExactly) { expect_tiles_exactly(&compute_game_layout, kAllGamePanels); }
+TEST(LayoutTest, TheGameLayoutTilesTheWindowExactly) {
+  expect_tiles_exactly(&compute_game_layout, kAllGamePanels);
+}
 
 TEST(LayoutTest, TheGameKeepsTheViewsOnTopAndTheBooksBelow) {
   GameLayout l = compute_game_layout({1280, 800});

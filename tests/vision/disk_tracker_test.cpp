@@ -239,7 +239,8 @@ TEST(DiskTracker, OnlyASettledVisibleDiskCanBeUnchanged) {
 }
 
 // Frames of a disk lying at (x, y) on `face` from frame `from` to frame `to` (inclusive), 30 fps.
-void lie(DiskTracker& tracker, int from, int to, double x, double y, model::Face face, std::vector<model::Landing>& landings) {
+void lie(DiskTracker& tracker, int from, int to, double x, double y, model::Face face,
+         std::vector<model::Landing>& landings) {
   for (int k = from; k <= to; ++k) {
     std::vector<DiskObservation> obs = {seen(0, x, y, 90, face)};
     for (model::Landing& l : tracker.update(k, k / 30.0, obs).landings) landings.push_back(l);
@@ -254,7 +255,7 @@ void unseen(DiskTracker& tracker, int from, int to, std::vector<model::Landing>&
 TEST(DiskTracker, EveryLandingBetweenFlipsIsReportedOnceWithItsStillPose) {
   DiskTracker tracker(two_disk_registry());
   std::vector<model::Landing> landings;
-  lie(tracker, 0, 9, 100, 200, model::Face::up, landings);       // where it starts: no landing
+  lie(tracker, 0, 9, 100, 200, model::Face::up, landings);        // where it starts: no landing
   unseen(tracker, 10, 18, landings);                              // turning over: no tag lies flat
   lie(tracker, 19, 27, 100, 257.2, model::Face::down, landings);  // landed; flipped again at once
   unseen(tracker, 28, 36, landings);

@@ -52,17 +52,18 @@ struct FakeCamera {
   };
   std::vector<Format> formats;
   std::vector<FakeControl> controls;
-  std::set<std::uint32_t> refused;  // S_CTRL on these fails with EIO
-  double delivered_fps = 0;         // 0: the rate started
-  std::set<long long> dropped;      // frame numbers the driver never delivers (their time passes)
+  std::set<std::uint32_t> refused;      // S_CTRL on these fails with EIO
+  double delivered_fps = 0;             // 0: the rate started
+  std::set<long long> dropped;          // frame numbers the driver never delivers (their time passes)
   long long frames_before_unplug = -1;  // reads that work before the device goes away (-1: never)
 
   // A C920-like camera: 1080p30 only in MJPEG, raw YUYV at 5 fps at that size.
   static FakeCamera webcam() {
     FakeCamera c;
-    c.formats = {{V4L2_PIX_FMT_YUYV, false, {{{640, 480}, {30, 15}}, {{1280, 720}, {10, 5}}, {{1920, 1080}, {5}}}},
-                 {V4L2_PIX_FMT_MJPEG, true, {{{640, 480}, {30, 15}}, {{1280, 720}, {30, 15}}, {{1920, 1080}, {30, 15}}}},
-                 {V4L2_PIX_FMT_H264, true, {{{1920, 1080}, {30}}}}};
+    c.formats = {
+        {V4L2_PIX_FMT_YUYV, false, {{{640, 480}, {30, 15}}, {{1280, 720}, {10, 5}}, {{1920, 1080}, {5}}}},
+        {V4L2_PIX_FMT_MJPEG, true, {{{640, 480}, {30, 15}}, {{1280, 720}, {30, 15}}, {{1920, 1080}, {30, 15}}}},
+        {V4L2_PIX_FMT_H264, true, {{{1920, 1080}, {30}}}}};
     c.controls = {{V4L2_CID_FOCUS_AUTO, 0, 1, 1, 1, 1, {}},
                   {V4L2_CID_FOCUS_ABSOLUTE, 0, 250, 5, 0, 40, {}},
                   {V4L2_CID_EXPOSURE_AUTO, 0, 3, 1, 3, 3, {1, 3}},
@@ -89,7 +90,8 @@ class FakeV4l2Device final : public V4l2Device {
  public:
   // `camera` is shared with the test, which reads the controls back; a fresh device (a camera
   // plugged in again) starts from `camera` as it is.
-  FakeV4l2Device(std::shared_ptr<FakeCamera> camera, std::shared_ptr<ManualClock> clock) : camera_(std::move(camera)), clock_(std::move(clock)) {}
+  FakeV4l2Device(std::shared_ptr<FakeCamera> camera, std::shared_ptr<ManualClock> clock)
+      : camera_(std::move(camera)), clock_(std::move(clock)) {}
 
   int ioctl(unsigned long request, void* arg) override {
     FakeCamera& c = *camera_;
@@ -108,8 +110,8 @@ class FakeV4l2Device final : public V4l2Device {
         const auto& format = c.formats[f->index];
         f->pixelformat = format.fourcc;
         f->flags = format.compressed ? V4L2_FMT_FLAG_COMPRESSED : 0;
-        std::strncpy(reinterpret_cast<char*>(f->description), format.fourcc == V4L2_PIX_FMT_MJPEG ? "Motion-JPEG" : "Some format",
-                     sizeof f->description - 1);
+        std::strncpy(reinterpret_cast<char*>(f->description),
+                     format.fourcc == V4L2_PIX_FMT_MJPEG ? "Motion-JPEG" : "Some format", sizeof f->description - 1);
         return 0;
       }
       case VIDIOC_ENUM_FRAMESIZES: {
@@ -188,7 +190,8 @@ class FakeV4l2Device final : public V4l2Device {
         p->parm.capture.timeperframe.denominator = static_cast<std::uint32_t>(mode_.fps);
         return 0;
       }
-      default: return ENOTTY;
+      default:
+        return ENOTTY;
     }
   }
 

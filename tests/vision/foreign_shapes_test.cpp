@@ -12,7 +12,9 @@ namespace {
 
 constexpr int kSize = 120;
 
-cv::Mat felt(int level = 40) { return cv::Mat(kSize, kSize, CV_8U, cv::Scalar(level)); }
+cv::Mat felt(int level = 40) {
+  return cv::Mat(kSize, kSize, CV_8U, cv::Scalar(level));
+}
 
 // Gaussian sensor noise of `sigma` grey levels, the same seed giving the same noise.
 cv::Mat noisy(const cv::Mat& clean, double sigma, unsigned seed) {
@@ -64,8 +66,8 @@ TEST(ForeignShapes, ARimOutsideAKnownDiskIsFoundAndTheDiskItselfIsNot) {
 TEST(ForeignShapes, TwoSeparateThingsAreTwoShapes) {
   const cv::Mat background = felt();
   cv::Mat now = background.clone();
-  cv::rectangle(now, cv::Rect(10, 10, 4, 30), cv::Scalar(200), cv::FILLED);   // a counter on its edge
-  cv::rectangle(now, cv::Rect(80, 70, 20, 20), cv::Scalar(10), cv::FILLED);   // something darker than the felt
+  cv::rectangle(now, cv::Rect(10, 10, 4, 30), cv::Scalar(200), cv::FILLED);  // a counter on its edge
+  cv::rectangle(now, cv::Rect(80, 70, 20, 20), cv::Scalar(10), cv::FILLED);  // something darker than the felt
   EXPECT_EQ(foreign_shapes(now, background, {}, 0).size(), 2u);
 }
 

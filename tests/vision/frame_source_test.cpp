@@ -30,7 +30,9 @@ fs::path write_video(const fs::path& file, int frames, double fps) {
   return file;
 }
 
-long long level_of(const cv::Mat& image) { return std::llround(cv::mean(image)[0] / 8.0); }
+long long level_of(const cv::Mat& image) {
+  return std::llround(cv::mean(image)[0] / 8.0);
+}
 
 TEST(VideoFileSource, GivesEveryFrameWithItsNumberAndTime) {
   const fs::path file = write_video(temp_dir() / "good.avi", 20, 10.0);
@@ -74,7 +76,8 @@ TEST(VideoFileSource, SkipsAndCountsACorruptFrameInTheMiddle) {
   // Overwrite the start of frame 9's JPEG (its 10th start-of-image marker) with junk.
   std::vector<std::size_t> starts;
   for (std::size_t i = 0; i + 1 < data.size(); ++i)
-    if (static_cast<unsigned char>(data[i]) == 0xFF && static_cast<unsigned char>(data[i + 1]) == 0xD8) starts.push_back(i);
+    if (static_cast<unsigned char>(data[i]) == 0xFF && static_cast<unsigned char>(data[i + 1]) == 0xD8)
+      starts.push_back(i);
   ASSERT_EQ(starts.size(), 20u);
   for (std::size_t k = starts[9]; k < starts[9] + 300; ++k) data[k] = 'Z';
   const fs::path bad = temp_dir() / "corrupt.avi";

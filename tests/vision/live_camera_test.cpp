@@ -91,7 +91,8 @@ TEST(CameraAddress, TakesANumberADeviceOrAUrl) {
   EXPECT_EQ(parse_camera_address("RTSP://cam/stream").kind, CameraAddress::Kind::network);
   EXPECT_EQ(parse_camera_address("https://cam/x").kind, CameraAddress::Kind::network);
   // A password stays out of messages.
-  EXPECT_EQ(parse_camera_address("rtsp://admin:secret@cam:554/h264").description(), "camera rtsp://admin:***@cam:554/h264");
+  EXPECT_EQ(parse_camera_address("rtsp://admin:secret@cam:554/h264").description(),
+            "camera rtsp://admin:***@cam:554/h264");
   for (const char* bad : {"", "webcam", "ftp://cam/x", "http://", "-1"}) {
     try {
       parse_camera_address(bad);
@@ -174,9 +175,11 @@ TEST(FormatChoice, WhatTheCameraCannotGiveIsNamed) {
     }
     return "taken";
   };
-  EXPECT_NE(problem({3840, 2160, 30, std::nullopt}).find("--camera-size: the camera does not give 3840x2160 (it gives 640x480, 1280x720, 1920x1080)"),
+  EXPECT_NE(problem({3840, 2160, 30, std::nullopt})
+                .find("--camera-size: the camera does not give 3840x2160 (it gives 640x480, 1280x720, 1920x1080)"),
             std::string::npos);
-  EXPECT_NE(problem({0, 0, 0, parse_fourcc("NV12")}).find("--camera-format: the camera offers no NV12 (it offers YUYV, MJPG, H264)"),
+  EXPECT_NE(problem({0, 0, 0, parse_fourcc("NV12")})
+                .find("--camera-format: the camera offers no NV12 (it offers YUYV, MJPG, H264)"),
             std::string::npos);
   EXPECT_NE(problem({0, 0, 0, parse_fourcc("H264")}).find("cannot be decoded"), std::string::npos);
   FakeCamera only_h264;
@@ -206,12 +209,15 @@ TEST(PictureLock, LocksWhatTheDriverAllowsAndNamesWhatItRefuses) {
   EXPECT_EQ(camera->at(V4L2_CID_AUTO_WHITE_BALANCE).value, 1);
   EXPECT_EQ(out.values, (std::map<std::string, int>{{"focus_absolute", 40}, {"exposure_absolute", 180}}));
   ASSERT_EQ(out.not_locked.size(), 1u);
-  EXPECT_NE(out.not_locked[0].find("white balance: the driver refused to turn white_balance_automatic off"), std::string::npos);
+  EXPECT_NE(out.not_locked[0].find("white balance: the driver refused to turn white_balance_automatic off"),
+            std::string::npos);
 }
 
 TEST(PictureLock, ACameraWithoutAutofocusHasNothingToLockThere) {
   auto camera = std::make_shared<FakeCamera>(FakeCamera::webcam());
-  std::erase_if(camera->controls, [](const testing::FakeControl& c) { return c.id == V4L2_CID_FOCUS_AUTO || c.id == V4L2_CID_FOCUS_ABSOLUTE; });
+  std::erase_if(camera->controls, [](const testing::FakeControl& c) {
+    return c.id == V4L2_CID_FOCUS_AUTO || c.id == V4L2_CID_FOCUS_ABSOLUTE;
+  });
   // An exposure with no manual mode in its menu cannot be locked.
   camera->at(V4L2_CID_EXPOSURE_AUTO).menu = {3};
   FakeV4l2Device device(camera, std::make_shared<ManualClock>());
@@ -280,7 +286,8 @@ TEST(LiveCamera, ARateBelowTheOneAskedIsMeasuredAndSaid) {
   EXPECT_NEAR(*source->measured_fps(), 15, 1e-6);
   const auto warnings = rig.of_kind(CameraEvent::Kind::warning);
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_NE(warnings[0].message.find("delivers 15.0 frames/s, below the 30.0 asked"), std::string::npos) << warnings[0].message;
+  EXPECT_NE(warnings[0].message.find("delivers 15.0 frames/s, below the 30.0 asked"), std::string::npos)
+      << warnings[0].message;
   // A camera delivering what was asked is not warned about.
   Rig full;
   o = full.options();
@@ -300,7 +307,7 @@ TEST(LiveCamera, PictureLockedAfterItSettledAndKeptForTheNextEvening) {
   o.power_line = "60";
   auto source = open_live_camera(o);
   for (int i = 0; i < 20; ++i) source->next();
-  EXPECT_EQ(rig.value(V4L2_CID_FOCUS_AUTO), 1);  // not yet: the picture settles first
+  EXPECT_EQ(rig.value(V4L2_CID_FOCUS_AUTO), 1);        // not yet: the picture settles first
   rig.camera->at(V4L2_CID_FOCUS_ABSOLUTE).value = 85;  // autofocus found the table
   for (int i = 0; i < 20; ++i) source->next();
   EXPECT_EQ(rig.value(V4L2_CID_FOCUS_AUTO), 0);

@@ -30,7 +30,7 @@ class MjpegStreamServer {
  public:
   struct Plan {
     std::vector<std::vector<unsigned char>> jpegs;  // the frames, in order
-    long long cut_after = -1;  // -1: no cut
+    long long cut_after = -1;                       // -1: no cut
     long long lost = 0;
     long long stall_after = -1;  // after this frame, once: the connection held open, silent, until the client leaves
     bool garbage = false;
@@ -137,7 +137,8 @@ class MjpegStreamServer {
       bool cut_now = false;
       while (!stop_ && next < static_cast<long long>(plan_.jpegs.size())) {
         const std::vector<unsigned char>& j = plan_.jpegs[static_cast<std::size_t>(next)];
-        if (!send_text(fd, "--frame\r\nContent-Type: image/jpeg\r\nContent-Length: " + std::to_string(j.size()) + "\r\n\r\n") ||
+        if (!send_text(fd, "--frame\r\nContent-Type: image/jpeg\r\nContent-Length: " + std::to_string(j.size()) +
+                               "\r\n\r\n") ||
             !send_all(fd, j.data(), j.size()) || !send_text(fd, "\r\n"))
           break;
         ++served_;

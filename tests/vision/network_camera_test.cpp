@@ -16,10 +16,10 @@
 #include <sstream>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
-#include <nlohmann/json.hpp>
 
 #include "engine/io/input_error.h"
 #include "tests/support/free_port.h"
@@ -186,9 +186,10 @@ TEST(NetworkCamera, ACameraWhoseFramesDoNotFitItsCalibrationIsRefused) {
   fs::create_directories(dir);
   const fs::path err = dir / "err.txt";
   const std::string sample = std::string(DISKREF_SOURCE_DIR) + "/sample_videos/duel/";
-  const std::string command = std::string(DISKREF_BINARY_DIR) + "/diskref track --camera " + server.url() + " --table " + sample +
-                              "table.json --disks " + sample + "disks.json --calib " + sample + "camera.json --out " +
-                              (dir / "t.jsonl").string() + " --camera-give-up 1 2> " + err.string();
+  const std::string command = std::string(DISKREF_BINARY_DIR) + "/diskref track --camera " + server.url() +
+                              " --table " + sample + "table.json --disks " + sample + "disks.json --calib " + sample +
+                              "camera.json --out " + (dir / "t.jsonl").string() + " --camera-give-up 1 2> " +
+                              err.string();
   const int status = std::system(command.c_str());
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 2);
@@ -221,7 +222,8 @@ TEST(NetworkCamera, CamerasMeasuresWhatAStreamDelivers) {
   const fs::path dir = fs::temp_directory_path() / ("diskref_network_camera_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const std::string command = std::string(DISKREF_BINARY_DIR) + "/diskref cameras --camera " + server.url() +
-                              " --measure 0.5 --camera-give-up 1 > " + (dir / "measure.txt").string() + " 2> " + (dir / "measure_err.txt").string();
+                              " --measure 0.5 --camera-give-up 1 > " + (dir / "measure.txt").string() + " 2> " +
+                              (dir / "measure_err.txt").string();
   const int status = std::system(command.c_str());
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0) << file_text(dir / "measure_err.txt");
@@ -241,17 +243,22 @@ TEST(NetworkCamera, TheScreenLogsWhatTheCameraSays) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string sample = std::string(DISKREF_SOURCE_DIR) + "/sample_videos/duel/";
-  const std::string command = "xvfb-run -a -s \"-screen 0 1280x800x24\" " + std::string(DISKREF_BINARY_DIR) + "/diskref ui --camera " +
-                              server.url() + " --table " + sample + "table.json --disks " + sample + "disks.json --calib " + sample +
-                              "camera.json --frames 20 --screenshot " + (dir / "shot.png").string() + " --record " +
-                              (dir / "session").string() + " 2> " + (dir / "err.txt").string();
+  const std::string command = "xvfb-run -a -s \"-screen 0 1280x800x24\" " + std::string(DISKREF_BINARY_DIR) +
+                              "/diskref ui --camera " + server.url() + " --table " + sample + "table.json --disks " +
+                              sample + "disks.json --calib " + sample + "camera.json --frames 20 --screenshot " +
+                              (dir / "shot.png").string() + " --record " + (dir / "session").string() + " 2> " +
+                              (dir / "err.txt").string();
   const int status = std::system(command.c_str());
   ASSERT_TRUE(WIFEXITED(status));
   ASSERT_EQ(WEXITSTATUS(status), 0) << file_text(dir / "err.txt");
   const std::string events = file_text(dir / "session" / "events.jsonl");
-  EXPECT_NE(events.find("camera " + server.url() + ": an MJPEG stream (frames timed as they arrive), 960x540"), std::string::npos) << events;
+  EXPECT_NE(events.find("camera " + server.url() + ": an MJPEG stream (frames timed as they arrive), 960x540"),
+            std::string::npos)
+      << events;
   // Once the table was found, the picture was to be locked: a network camera's is the app's.
-  EXPECT_NE(events.find("camera " + server.url() + ": a network camera's picture is set in the camera"), std::string::npos) << events;
+  EXPECT_NE(events.find("camera " + server.url() + ": a network camera's picture is set in the camera"),
+            std::string::npos)
+      << events;
 }
 #endif
 

@@ -1,4 +1,5 @@
-// One definition of a quiet play area: what breaks it for the settle and for stillness alike, and the two ways they differ.
+// One definition of a quiet play area: what breaks it for the settle and for stillness alike, and the two ways they
+// differ.
 #include "vision/play_area_quiet.h"
 
 #include <gtest/gtest.h>

@@ -26,7 +26,8 @@ std::vector<calib::MarkerObservation> seen_markers(const model::TableSpec& table
     calib::MarkerObservation o;
     o.id = m.id;
     const auto corners = m.corners_mm();
-    for (std::size_t k = 0; k < 4; ++k) o.corners_px[k] = calib::image_from_table(pose, {corners[k].x, corners[k].y, 0.0});
+    for (std::size_t k = 0; k < 4; ++k)
+      o.corners_px[k] = calib::image_from_table(pose, {corners[k].x, corners[k].y, 0.0});
     out.push_back(o);
   }
   return out;
@@ -62,7 +63,8 @@ TEST(PoseUncertainty, MarkersAlongThePixelGridCarryMoreBias) {
   calib::CameraPose turned = square;
   const double a = geom::deg_to_rad(30);
   turned.rotation = cv::Matx33d(std::cos(a), -std::sin(a), 0, std::sin(a), std::cos(a), 0, 0, 0, 1) * square.rotation;
-  turned.translation = cv::Matx33d(std::cos(a), -std::sin(a), 0, std::sin(a), std::cos(a), 0, 0, 0, 1) * square.translation;
+  turned.translation =
+      cv::Matx33d(std::cos(a), -std::sin(a), 0, std::sin(a), std::cos(a), 0, 0, 0, 1) * square.translation;
   const PoseUncertainty along(table, square, seen_markers(table, square), square.camera, square.camera.image_size);
   const PoseUncertainty oblique(table, turned, seen_markers(table, turned), turned.camera, turned.camera.image_size);
   EXPECT_GT(along.sigma_mm({300, 300}, 2.0), 2.0 * oblique.sigma_mm({300, 300}, 2.0));
@@ -91,7 +93,8 @@ TEST(PoseUncertainty, TheLensShareIsItsProjectionUncertaintyInMillimetresThere) 
   const double expected = pose.camera.uncertainty->at(middle, pose.camera.image_size) * 998.0 / 1300.0;
   EXPECT_NEAR(u.lens_sigma_mm({300, 300}, 2.0), expected, 0.01 * expected);
   // Larger where the picture's right side sees the table.
-  const cv::Point2d a = calib::image_from_table(pose, {0, 300, 2.0}), b = calib::image_from_table(pose, {600, 300, 2.0});
+  const cv::Point2d a = calib::image_from_table(pose, {0, 300, 2.0}),
+                    b = calib::image_from_table(pose, {600, 300, 2.0});
   const geom::Vec2 right = a.x > b.x ? geom::Vec2{0, 300} : geom::Vec2{600, 300};
   const geom::Vec2 left = a.x > b.x ? geom::Vec2{600, 300} : geom::Vec2{0, 300};
   EXPECT_GT(u.lens_sigma_mm(right, 2.0), 1.5 * u.lens_sigma_mm(left, 2.0));
@@ -102,7 +105,8 @@ TEST(PoseUncertainty, WithoutALensModelTheMarkersLeftOutSetAFloor) {
   // A barrel lens that the pinhole estimated from the markers does not know.
   const calib::CameraPose lens = test::camera_looking_at({1920, 1080}, 1300, {300, 300}, 1000, 15, -0.2);
   const auto markers = seen_markers(table, lens);
-  const calib::CameraPoseEstimate estimate = calib::estimate_camera_pose(table, markers, std::nullopt, lens.camera.image_size);
+  const calib::CameraPoseEstimate estimate =
+      calib::estimate_camera_pose(table, markers, std::nullopt, lens.camera.image_size);
   ASSERT_TRUE(estimate.pose);
   const PoseUncertainty u(table, *estimate.pose, markers, std::nullopt, lens.camera.image_size);
   EXPECT_GT(u.model_floor_mm(), 0.05);
@@ -129,12 +133,15 @@ TEST(PoseUncertainty, NoisierMarkersInFewerFramesMakeAnUncertainerPose) {
   EXPECT_EQ(frame_corner_noise_px({exact}), 0.0);
 
   PoseUncertaintyOptions options;
-  const double floor = PoseUncertainty(table, pose, exact, pose.camera, pose.camera.image_size, options).sigma_mm({300, 300}, 2.0);
+  const double floor =
+      PoseUncertainty(table, pose, exact, pose.camera, pose.camera.image_size, options).sigma_mm({300, 300}, 2.0);
   options.frame_corner_noise_px = 0.2;
   options.median_frames = 5;
-  const double five = PoseUncertainty(table, pose, exact, pose.camera, pose.camera.image_size, options).sigma_mm({300, 300}, 2.0);
+  const double five =
+      PoseUncertainty(table, pose, exact, pose.camera, pose.camera.image_size, options).sigma_mm({300, 300}, 2.0);
   options.median_frames = 1e6;  // so many frames that only the floor is left
-  const double many = PoseUncertainty(table, pose, exact, pose.camera, pose.camera.image_size, options).sigma_mm({300, 300}, 2.0);
+  const double many =
+      PoseUncertainty(table, pose, exact, pose.camera, pose.camera.image_size, options).sigma_mm({300, 300}, 2.0);
   EXPECT_GT(five, 1.2 * floor);
   EXPECT_DOUBLE_EQ(many, floor);
 }

@@ -44,11 +44,17 @@ inline nlohmann::json tracking_scenario(bool distorted) {
         {{"disk", "torpedo-1"}, {"x", 220}, {"y", 70}, {"heading", 270}}}},
       {"events",
        {{{"t", 0.3}, {"flip", {{"disk", "enterprise"}, {"count", 2}, {"seconds_per_flip", 0.5}, {"pause_s", 0.3}}}},
-        {{"t", 0.4}, {"hand", {{"over", {"defiant"}}, {"enter_s", 0.4}, {"hold_s", 0.8}, {"leave_s", 0.4}, {"from", "east"}}}},
+        {{"t", 0.4},
+         {"hand", {{"over", {"defiant"}}, {"enter_s", 0.4}, {"hold_s", 0.8}, {"leave_s", 0.4}, {"from", "east"}}}},
         {{"t", 1.6},
-         {"place", {{"disk", "torpedo-2"}, {"x", 250}, {"y", 240}, {"heading", 45}, {"duration_s", 1.0}, {"from", "north"}}}}}},
+         {"place",
+          {{"disk", "torpedo-2"}, {"x", 250}, {"y", 240}, {"heading", 45}, {"duration_s", 1.0}, {"from", "north"}}}}}},
       {"effects",
-       {{"noise_sigma", 2.0}, {"blur_sigma_px", 0.5}, {"vignetting", 0.25}, {"light_gradient", 0.2}, {"supersample", 2},
+       {{"noise_sigma", 2.0},
+        {"blur_sigma_px", 0.5},
+        {"vignetting", 0.25},
+        {"light_gradient", 0.2},
+        {"supersample", 2},
         {"shutter", 0.5}}}};
   if (distorted) scenario["camera"]["dist_coeffs"] = {-0.22, 0.07, 0.001, -0.001, -0.01};
   return scenario;
@@ -66,8 +72,9 @@ inline const std::filesystem::path& rendered_session(bool distorted) {
   static std::filesystem::path dirs[2];
   std::filesystem::path& dir = dirs[distorted ? 1 : 0];
   if (dir.empty()) {
-    dir = std::filesystem::temp_directory_path() / ("diskref-vision-render-" + std::string(distorted ? "distorted" : "plain") +
-                                                    "-" + std::to_string(::getpid()));
+    dir =
+        std::filesystem::temp_directory_path() /
+        ("diskref-vision-render-" + std::string(distorted ? "distorted" : "plain") + "-" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir);
     render_tracking_session(tracking_scenario(distorted), dir);
   }

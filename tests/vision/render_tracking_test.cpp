@@ -10,17 +10,17 @@
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"
 #include "render_scenarios.h"
-#include "vision/frame_source.h"
 #include "simulator/track_evaluation.h"
+#include "vision/frame_source.h"
 #include "vision/tracker.h"
 
 namespace diskref::vision {
 namespace {
 
-using simulator::TrackEvaluation;
 using simulator::evaluate_tracks;
 using simulator::format_evaluation;
 using simulator::KindFigures;
+using simulator::TrackEvaluation;
 
 namespace fs = std::filesystem;
 

@@ -45,7 +45,8 @@ class RimUnder : public ::testing::Test {
     for (double h : heights)
       for (const geom::Vec2& p : outline) solid.emplace_back(p.x, p.y, h);
     std::vector<cv::Point> px, hull;
-    for (const cv::Point2d& p : calib::image_from_table(camera, solid)) px.emplace_back(cvRound(p.x) - roi.x, cvRound(p.y) - roi.y);
+    for (const cv::Point2d& p : calib::image_from_table(camera, solid))
+      px.emplace_back(cvRound(p.x) - roi.x, cvRound(p.y) - roi.y);
     cv::convexHull(px, hull);
     cv::fillConvexPoly(mask, hull, cv::Scalar(255));
   }
@@ -65,7 +66,9 @@ class RimUnder : public ::testing::Test {
   }
   // A counter lying flat somewhere (under the known ones, where they lie over it).
   void flat_counter(geom::Vec2 at) { fill(drawn, circle(at, kUnderCounterMm / 2), {0.0, kUnderThicknessMm}); }
-  void flat_counter(const geom::PlacedShape& counter) { fill(drawn, geom::outline_polygon(counter, 1.0), {0.0, kUnderThicknessMm}); }
+  void flat_counter(const geom::PlacedShape& counter) {
+    fill(drawn, geom::outline_polygon(counter, 1.0), {0.0, kUnderThicknessMm});
+  }
   // A counter standing on its edge: its footprint from `a` to `b` (its diameter), standing up.
   void standing_counter(geom::Vec2 a, geom::Vec2 b) {
     const geom::Vec2 d = (b - a) / geom::length(b - a), n{-d.y * kUnderThicknessMm / 2, d.x * kUnderThicknessMm / 2};
@@ -121,7 +124,8 @@ TEST_F(RimUnder, ACounterStandingOnItsEdgePointingAwayFromItCouldNotBe) {
     SetUp();
     const double a = angle_deg * std::numbers::pi / 180;
     const geom::Vec2 out{std::cos(a), std::sin(a)};
-    standing_counter(kUpperAt + (kUnderCounterMm / 2 + 2) * out, kUpperAt + (kUnderCounterMm / 2 + 2 + kUnderCounterMm) * out);
+    standing_counter(kUpperAt + (kUnderCounterMm / 2 + 2) * out,
+                     kUpperAt + (kUnderCounterMm / 2 + 2 + kUnderCounterMm) * out);
     EXPECT_FALSE(could_lie_under_upper()) << angle_deg << " deg";
   }
 }
@@ -185,7 +189,8 @@ TEST(CounterBodies, OneOfEachShapeAndThicknessOfTheRegistrysCounters) {
     d.kind = kind;
     d.shape = shape;
     d.thickness_mm = thickness;
-    d.tags = {{static_cast<int>(disks.size()) * 2, model::Face::up, 10, 0}, {static_cast<int>(disks.size()) * 2 + 1, model::Face::down, 10, 0}};
+    d.tags = {{static_cast<int>(disks.size()) * 2, model::Face::up, 10, 0},
+              {static_cast<int>(disks.size()) * 2 + 1, model::Face::down, 10, 0}};
     if (kind == model::DiskKind::counter)
       d.faces = model::CounterFaces{model::CounterFace{model::CounterFace::Shows::hit, ""},
                                     model::CounterFace{model::CounterFace::Shows::blank, ""}};

@@ -58,7 +58,8 @@ TEST(StillCountersOnRenders, ACounterSeenLyingStillStaysSeenWhileNothingMoves) {
     const double t = e.at("t").get<double>();
     if (e.contains("hand")) {
       const auto& h = e.at("hand");
-      hands.emplace_back(t, t + h.at("enter_s").get<double>() + h.at("hold_s").get<double>() + h.at("leave_s").get<double>());
+      hands.emplace_back(
+          t, t + h.at("enter_s").get<double>() + h.at("hold_s").get<double>() + h.at("leave_s").get<double>());
     } else {
       happenings.push_back(t);
     }

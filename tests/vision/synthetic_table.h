@@ -57,9 +57,12 @@ class SyntheticTable {
       const int n = 48;
       for (int k = 0; k < n; ++k) {
         const double a = 2 * 3.141592653589793 * k / n;
-        geom::Vec2 local = t.disk_radius_mm > 0 ? geom::Vec2{t.disk_radius_mm * std::cos(a), t.disk_radius_mm * std::sin(a)}
-                                                : geom::Vec2{1.1 * t.size_mm * (std::cos(a) > 0 ? 1 : -1) * std::min(1.0, std::fabs(std::cos(a)) * 1.5),
-                                                             1.1 * t.size_mm * (std::sin(a) > 0 ? 1 : -1) * std::min(1.0, std::fabs(std::sin(a)) * 1.5)};
+        geom::Vec2 local =
+            t.disk_radius_mm > 0
+                ? geom::Vec2{t.disk_radius_mm * std::cos(a), t.disk_radius_mm * std::sin(a)}
+                : geom::Vec2{
+                      1.1 * t.size_mm * (std::cos(a) > 0 ? 1 : -1) * std::min(1.0, std::fabs(std::cos(a)) * 1.5),
+                      1.1 * t.size_mm * (std::sin(a) > 0 ? 1 : -1) * std::min(1.0, std::fabs(std::sin(a)) * 1.5)};
         const geom::Vec2 p = geom::to_table(t.table_from_tag, local);
         outline.emplace_back(p.x, p.y, t.height_mm);
       }
@@ -80,7 +83,8 @@ class SyntheticTable {
  private:
   static void fill(cv::Mat& grey, const std::vector<cv::Point2d>& polygon, int value) {
     std::vector<cv::Point> p;
-    for (const auto& q : polygon) p.emplace_back(static_cast<int>(std::lround(q.x * 16)), static_cast<int>(std::lround(q.y * 16)));
+    for (const auto& q : polygon)
+      p.emplace_back(static_cast<int>(std::lround(q.x * 16)), static_cast<int>(std::lround(q.y * 16)));
     cv::fillPoly(grey, std::vector<std::vector<cv::Point>>{p}, cv::Scalar(value), cv::LINE_AA, 4);
   }
 

@@ -49,7 +49,7 @@ TEST(TableWatch, ForeignThingsAreGivenPartByPart) {
   TableWatch watch;
   auto no_disks = [&] { return table.no_disks; };
   watch.adopt(table.felt);
-  cv::Mat two = table.with_blob({60, 40}, 4, 200);  // a counter on its edge, small...
+  cv::Mat two = table.with_blob({60, 40}, 4, 200);              // a counter on its edge, small...
   cv::circle(two, {160, 90}, 18, cv::Scalar(170), cv::FILLED);  // ...and a hand, large
   const TableWatchResult r = watch.update(0.5, two, table.nothing_changed, table.play, no_disks);
   ASSERT_TRUE(r.foreign);
@@ -87,10 +87,13 @@ TEST(TableWatch, WhereDisksLieNowOrLayThenIsNotForeignNorIsABrightnessShift) {
   watch.adopt(before);
   const cv::Mat brighter = before * 1.1;
   asked = false;
-  EXPECT_FALSE(watch.update(1.2, brighter, table.nothing_changed, table.play, [&] {
-                 asked = true;
-                 return disks;
-               }).foreign);
+  EXPECT_FALSE(watch
+                   .update(1.2, brighter, table.nothing_changed, table.play,
+                           [&] {
+                             asked = true;
+                             return disks;
+                           })
+                   .foreign);
   EXPECT_FALSE(asked);
   // Outside the play area nothing counts.
   const cv::Mat beside = table.with_blob({8, 130}, 5, 200);
@@ -125,7 +128,8 @@ TEST(TableWatch, WhatWasTakenInAndGoesAgainLeavesNoGhost) {
   cv::Mat moved = cv::Mat::zeros(table.felt.size(), CV_8U);
   cv::circle(moved, {120, 60}, 16, cv::Scalar(255), cv::FILLED);
   EXPECT_TRUE(watch.update(1.0, hand, moved, table.play, no_disks).foreign);
-  EXPECT_FALSE(watch.update(3.1, hand, table.nothing_changed, table.play, no_disks).foreign) << "held perfectly still: taken in";
+  EXPECT_FALSE(watch.update(3.1, hand, table.nothing_changed, table.play, no_disks).foreign)
+      << "held perfectly still: taken in";
   // It goes: the table shows as it was when it settled, which is nothing foreign.
   EXPECT_FALSE(watch.update(3.2, table.felt, moved, table.play, no_disks).foreign);
   EXPECT_FALSE(watch.update(3.3, table.felt, table.nothing_changed, table.play, no_disks).foreign);
@@ -138,7 +142,8 @@ TEST(TableWatch, WhatWasTakenInAndGoesAgainLeavesNoGhost) {
 cv::Mat relit(const cv::Mat& small, double amplitude, double cycles, double phase, double gain) {
   cv::Mat out(small.size(), CV_8U);
   for (int v = 0; v < small.rows; ++v)
-    small.row(v).convertTo(out.row(v), CV_8U, gain * (1 + amplitude * std::cos(2 * CV_PI * cycles * v / small.rows + phase)));
+    small.row(v).convertTo(out.row(v), CV_8U,
+                           gain * (1 + amplitude * std::cos(2 * CV_PI * cycles * v / small.rows + phase)));
   return out;
 }
 
@@ -149,14 +154,16 @@ TEST(TableWatch, FlickerAndAnExposureStepSinceTheSettleAreNotForeign) {
   cv::Mat bright = table.felt + cv::Scalar(100);  // pale felt: a 3 % ripple is 6 grey levels
   watch.adopt(relit(bright, 0.03, 3.3, 0.0, 1.0));
   for (int k = 1; k <= 5; ++k)
-    EXPECT_FALSE(watch.update(k / 30.0, relit(bright, 0.03, 3.3, k * 2.1, k % 2 ? 0.9 : 1.0), table.nothing_changed, table.play,
-                              no_disks)
+    EXPECT_FALSE(watch
+                     .update(k / 30.0, relit(bright, 0.03, 3.3, k * 2.1, k % 2 ? 0.9 : 1.0), table.nothing_changed,
+                             table.play, no_disks)
                      .foreign)
         << k;
   // A hand at the play area's edge in the same light is.
   cv::Mat hand = bright.clone();
   cv::circle(hand, {22, 70}, 12, cv::Scalar(120), cv::FILLED);
-  const TableWatchResult r = watch.update(0.3, relit(hand, 0.03, 3.3, 1.0, 0.9), table.nothing_changed, table.play, no_disks);
+  const TableWatchResult r =
+      watch.update(0.3, relit(hand, 0.03, 3.3, 1.0, 0.9), table.nothing_changed, table.play, no_disks);
   EXPECT_TRUE(r.foreign);
   EXPECT_TRUE(r.foreign_box.contains({24, 70}));
 }

@@ -143,11 +143,14 @@ TEST(TagMeasurement, ATagAlongThePixelGridCarriesTheGridLockedBias) {
   // grid, heading 30 across it. 0.8 mm per pixel.
   const calib::CameraPose pose = camera_above({1280, 720}, 1000, {400, 400}, 800, 0);
   TagMeasurementOptions options;
-  auto along = measure_tag(pose, tag_corners_image(pose, geom::Pose::from_degrees(400, 400, 0), 20, 0.0), 20, 0.0, options);
-  auto across = measure_tag(pose, tag_corners_image(pose, geom::Pose::from_degrees(400, 400, 30), 20, 0.0), 20, 0.0, options);
+  auto along =
+      measure_tag(pose, tag_corners_image(pose, geom::Pose::from_degrees(400, 400, 0), 20, 0.0), 20, 0.0, options);
+  auto across =
+      measure_tag(pose, tag_corners_image(pose, geom::Pose::from_degrees(400, 400, 30), 20, 0.0), 20, 0.0, options);
   ASSERT_TRUE(along && across);
   EXPECT_NEAR(along->center_bias_px, std::hypot(options.still_bias_px, options.grid_locked_bias_px), 1e-9);
-  EXPECT_NEAR(across->center_bias_px, options.still_bias_px, 0.02 * options.still_bias_px) << "across the grid: the locked share is negligible";
+  EXPECT_NEAR(across->center_bias_px, options.still_bias_px, 0.02 * options.still_bias_px)
+      << "across the grid: the locked share is negligible";
   // In millimetres through the pixel footprint.
   EXPECT_NEAR(along->center_bias_sigma_mm, 0.8 * along->center_bias_px, 1e-6);
   EXPECT_NEAR(across->center_bias_sigma_mm, 0.8 * across->center_bias_px, 1e-6);

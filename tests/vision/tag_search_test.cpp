@@ -23,7 +23,12 @@ std::vector<DrawnTag> draw_scene(cv::Mat& grey) {
   grey = cv::Mat(720, 1280, CV_8U, cv::Scalar(70));
   apriltag_family_t* family = tagStandard41h12_create();
   std::vector<DrawnTag> tags;
-  const struct { int id; cv::Point2d centre; double side; double angle_deg; } layout[] = {
+  const struct {
+    int id;
+    cv::Point2d centre;
+    double side;
+    double angle_deg;
+  } layout[] = {
       {10, {200, 200}, 40, 0}, {11, {500, 220}, 30, 33}, {40, {800, 400}, 16, -70}, {12, {1000, 600}, 25, 180}};
   for (const auto& l : layout) {
     cv::circle(grey, cv::Point(static_cast<int>(l.centre.x), static_cast<int>(l.centre.y)),
@@ -68,9 +73,10 @@ TEST(TagSearch, OverlappingRegionsGiveOneDetectionPerTagAndNothingOutside) {
   TagSearch search(DetectorOptions{});
   // Three windows on tag 10 (two overlapping, one with coarser decimation), one on tag 40; tags
   // 11 and 12 lie in no window.
-  std::vector<SearchRegion> regions = {
-      {cv::Rect(130, 130, 140, 140), 1.0}, {cv::Rect(150, 140, 130, 130), 2.0}, {cv::Rect(120, 120, 160, 160), 1.5},
-      {cv::Rect(760, 360, 80, 80), 1.0}};
+  std::vector<SearchRegion> regions = {{cv::Rect(130, 130, 140, 140), 1.0},
+                                       {cv::Rect(150, 140, 130, 130), 2.0},
+                                       {cv::Rect(120, 120, 160, 160), 1.5},
+                                       {cv::Rect(760, 360, 80, 80), 1.0}};
   auto found = search.detect(grey, regions);
   ASSERT_EQ(found.size(), 2u);
   EXPECT_EQ(found[0].id, 10);

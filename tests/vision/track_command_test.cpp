@@ -46,8 +46,9 @@ std::string files(const fs::path& dir) {
 TEST(TrackCommand, WritesOneLinePerFrameInOrderAndASummary) {
   const fs::path& dir = test::rendered_session(false);
   const fs::path out = dir / "out.jsonl";
-  CommandRun r = diskref("track " + (dir / "video.mp4").string() + files(dir) + " --calib " + (dir / "camera.json").string() +
-                  " --out " + out.string() + " --truth " + (dir / "truth.jsonl").string());
+  CommandRun r =
+      diskref("track " + (dir / "video.mp4").string() + files(dir) + " --calib " + (dir / "camera.json").string() +
+              " --out " + out.string() + " --truth " + (dir / "truth.jsonl").string());
   ASSERT_EQ(r.status, 0) << r.stderr_text;
   const auto frames = model::load_track_jsonl(out);
   const auto truth = model::load_track_jsonl(dir / "truth.jsonl");
@@ -89,13 +90,15 @@ TEST(TrackCommand, BadInputIsNamedWithStatus2) {
   ASSERT_NE(at, std::string::npos) << registry;
   registry.replace(at, 8, "\"id\": 40");
   std::ofstream(tmp / "twice.json") << registry;
-  r = diskref("track " + video + " --table " + (dir / "table.json").string() + " --disks " + (tmp / "twice.json").string() + out);
+  r = diskref("track " + video + " --table " + (dir / "table.json").string() + " --disks " +
+              (tmp / "twice.json").string() + out);
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.stderr_text.find("twice.json"), std::string::npos) << r.stderr_text;
   EXPECT_NE(r.stderr_text.find("40"), std::string::npos) << r.stderr_text;
 
   std::ofstream(tmp / "broken.json") << "{\"play_area_mm\": [914.4, ";
-  r = diskref("track " + video + " --table " + (tmp / "broken.json").string() + " --disks " + (dir / "disks.json").string() + out);
+  r = diskref("track " + video + " --table " + (tmp / "broken.json").string() + " --disks " +
+              (dir / "disks.json").string() + out);
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.stderr_text.find("broken.json"), std::string::npos) << r.stderr_text;
   // Camera settings: only with a camera, and a size is WIDTHxHEIGHT (checked before the device).

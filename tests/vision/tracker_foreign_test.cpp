@@ -1,7 +1,7 @@
 // What the tracker says of things it cannot explain near damage counters, at the camera's full
 // resolution: the rim of something under a counter lies against it, and could be a counter under
-// it; something a few millimetres beside one does not; and a counter whose small tag is missed at the camera's resolution is found
-// in the picture enlarged.
+// it; something a few millimetres beside one does not; and a counter whose small tag is missed at the camera's
+// resolution is found in the picture enlarged.
 #include <algorithm>
 
 #include <gtest/gtest.h>
@@ -38,7 +38,8 @@ model::DiskRegistry registry(double counter_tag_mm) {
 }
 
 PlacedTag disc(const model::DiskSpec& disk, geom::Vec2 at) {
-  return {disk.tags.front().id, disk.tags.front().size_mm, disk.thickness_mm, geom::Pose{at, {}}, geom::bounding_radius(disk.shape)};
+  return {disk.tags.front().id, disk.tags.front().size_mm, disk.thickness_mm, geom::Pose{at, {}},
+          geom::bounding_radius(disk.shape)};
 }
 
 const model::ForeignBox* part_against(const model::TrackFrame& f, const std::string& name) {
@@ -88,7 +89,8 @@ TEST_F(TrackerForeign, TheRimOfSomethingUnderACounterLiesAgainstItWhatLiesBeside
   const model::ForeignBox* rim = part_against(last, "counter-1");
   ASSERT_NE(rim, nullptr) << "the rim of what lies under counter-1";
   EXPECT_FALSE(rim->outline.empty());
-  EXPECT_EQ(rim->under, std::vector<std::string>{"counter-1"}) << "a counter could lie under counter-1, showing that rim";
+  EXPECT_EQ(rim->under, std::vector<std::string>{"counter-1"})
+      << "a counter could lie under counter-1, showing that rim";
   // The rim lies outside counter-1, over the counter under it (give or take the blur of its edge:
   // two pixels of the 3 x 3 mean, at 1.3 px/mm, and its anti-aliased pixel).
   for (const geom::Vec2& p : rim->outline) {
@@ -98,7 +100,8 @@ TEST_F(TrackerForeign, TheRimOfSomethingUnderACounterLiesAgainstItWhatLiesBeside
   EXPECT_EQ(part_against(last, "counter-2"), nullptr) << "6 mm away is beside it, not against it";
   // ...but it is seen, with its outline, where it is.
   const auto blob = std::find_if(last.foreign.begin(), last.foreign.end(), [&](const model::ForeignBox& b) {
-    return !b.outline.empty() && std::fabs((b.x0 + b.x1) / 2 - beside.x) < 3 && std::fabs((b.y0 + b.y1) / 2 - beside.y) < 3;
+    return !b.outline.empty() && std::fabs((b.x0 + b.x1) / 2 - beside.x) < 3 &&
+           std::fabs((b.y0 + b.y1) / 2 - beside.y) < 3;
   });
   ASSERT_NE(blob, last.foreign.end());
   // 4 mm, and a pixel more each side (the 3 x 3 mean; 1.3 px/mm here).

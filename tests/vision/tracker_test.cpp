@@ -34,9 +34,10 @@ model::DiskRegistry registry() {
   return model::DiskRegistry({ship, klingon, torpedo});
 }
 
-
 // 1920 x 1080, about 1.3 px per mm, a little tilted, the table in the middle of the view.
-calib::CameraPose camera() { return test::camera_looking_at({1920, 1080}, 1300, {300, 300}, 1000, 10); }
+calib::CameraPose camera() {
+  return test::camera_looking_at({1920, 1080}, 1300, {300, 300}, 1000, 10);
+}
 
 struct Truth {
   std::string name;
@@ -150,7 +151,8 @@ TEST_F(TrackerOnSyntheticTable, ACoveredDiskIsStaleAndDoesNotMove) {
   for (int i = 0; i < 20; ++i) {
     const bool covered = i >= 5 && i < 15;
     const std::vector<std::pair<geom::Vec2, double>> hands =
-        covered ? std::vector<std::pair<geom::Vec2, double>>{{{400, 400}, 70.0}} : std::vector<std::pair<geom::Vec2, double>>{};
+        covered ? std::vector<std::pair<geom::Vec2, double>>{{{400, 400}, 70.0}}
+                : std::vector<std::pair<geom::Vec2, double>>{};
     TrackerResult r = tracker.process(frame({ship, torpedo}, {}, hands), i, i / 30.0);
     const model::DiskTrack* d = find(r.track, "enterprise");
     ASSERT_NE(d, nullptr);
@@ -174,7 +176,8 @@ TEST_F(TrackerOnSyntheticTable, AHandHeldStillOverTheTableKeepsItUnsettledUntilI
   const std::vector<std::pair<geom::Vec2, double>> hand = {{{420, 250}, 60.0}};  // over nothing but felt
   for (int i = 0; i < 90; ++i) {
     const bool held = i >= 20 && i < 60;  // comes in at frame 20, perfectly still, gone at 60
-    TrackerResult r = tracker.process(frame({ship}, {}, held ? hand : std::vector<std::pair<geom::Vec2, double>>{}), i, i / 30.0);
+    TrackerResult r =
+        tracker.process(frame({ship}, {}, held ? hand : std::vector<std::pair<geom::Vec2, double>>{}), i, i / 30.0);
     if (held) {
       EXPECT_TRUE(r.foreign_over_table) << i;
       EXPECT_FALSE(*r.track.settled) << i;
@@ -191,7 +194,8 @@ TEST_F(TrackerOnSyntheticTable, StillnessIsMeasuredAndWhatLiesUnexplainedIsPlace
   const std::vector<std::pair<geom::Vec2, double>> hand = {{{420, 250}, 60.0}};
   for (int i = 0; i < 50; ++i) {
     const bool held = i >= 20;  // comes in at frame 20 and stays perfectly still
-    TrackerResult r = tracker.process(frame({ship}, {}, held ? hand : std::vector<std::pair<geom::Vec2, double>>{}), i, i / 30.0);
+    TrackerResult r =
+        tracker.process(frame({ship}, {}, held ? hand : std::vector<std::pair<geom::Vec2, double>>{}), i, i / 30.0);
     ASSERT_TRUE(r.track.still_s) << i;
     // Still from frame 1 (the first frame starts the clock), again from the frame after it came.
     EXPECT_NEAR(*r.track.still_s, i < 20 ? i / 30.0 : (i - 20) / 30.0, 1e-9) << i;
@@ -355,10 +359,10 @@ TEST_F(TrackerOnSyntheticTable, DetectionsThatCannotBeRealAreRejectedByReason) {
   Tracker tracker(table, reg, pose.camera);
   std::vector<Truth> truth = {{"enterprise", geom::Pose::from_degrees(200, 300, 0)}};
   std::vector<PlacedTag> extra = {
-      {30, 24, 2, geom::Pose::from_degrees(450, 300, 0), 32},    // id in no disk
-      {12, 40, 3, geom::Pose::from_degrees(420, 470, 0), 40},    // d7's id, printed far too big
-      {40, 12, 2, geom::Pose::from_degrees(100, 500, 0), 13},    // the torpedo...
-      {40, 12, 2, geom::Pose::from_degrees(450, 100, 0), 13}};   // ...twice
+      {30, 24, 2, geom::Pose::from_degrees(450, 300, 0), 32},   // id in no disk
+      {12, 40, 3, geom::Pose::from_degrees(420, 470, 0), 40},   // d7's id, printed far too big
+      {40, 12, 2, geom::Pose::from_degrees(100, 500, 0), 13},   // the torpedo...
+      {40, 12, 2, geom::Pose::from_degrees(450, 100, 0), 13}};  // ...twice
   TrackerResult r = tracker.process(frame(truth, extra), 0, 0.0);
   const auto& rejected = tracker.stats().rejected;
   EXPECT_EQ(rejected[static_cast<std::size_t>(RejectReason::unknown_id)], 1);
@@ -441,9 +445,11 @@ TEST_F(TrackerOnSyntheticTable, ATagThatFadesSlowlyOrADiskTakenAwayIsNotHeldVisi
   const cv::Mat without = frame({ship});
   cv::Mat white = clean.clone();  // the torpedo's tag gone: its disc white all over
   {
-    const std::array<cv::Point2d, 4> c = test::tag_corners_image(pose, tag_for(reg, torpedo).table_from_tag, 12 * 9.0 / 5, 2.0);
+    const std::array<cv::Point2d, 4> c =
+        test::tag_corners_image(pose, tag_for(reg, torpedo).table_from_tag, 12 * 9.0 / 5, 2.0);
     std::vector<cv::Point> poly;
-    for (const cv::Point2d& p : c) poly.emplace_back(static_cast<int>(std::lround(p.x)), static_cast<int>(std::lround(p.y)));
+    for (const cv::Point2d& p : c)
+      poly.emplace_back(static_cast<int>(std::lround(p.x)), static_cast<int>(std::lround(p.y)));
     cv::fillConvexPoly(white, poly, cv::Scalar(255));
   }
   for (const bool fade : {true, false}) {

@@ -21,10 +21,11 @@ namespace diskref::vision::test {
 // A camera looking at the table point `target` from `distance_mm` away, its view turned from
 // straight down by `tilt_deg` about its own x axis, with OpenCV distortion k1 (k2..k3 zero).
 inline calib::CameraPose camera_looking_at(cv::Size image, double focal_px, geom::Vec2 target, double distance_mm,
-                                   double tilt_deg, double k1 = 0.0) {
+                                           double tilt_deg, double k1 = 0.0) {
   calib::CameraPose pose;
   pose.camera.image_size = image;
-  pose.camera.camera_matrix = cv::Matx33d(focal_px, 0, (image.width - 1) / 2.0, 0, focal_px, (image.height - 1) / 2.0, 0, 0, 1);
+  pose.camera.camera_matrix =
+      cv::Matx33d(focal_px, 0, (image.width - 1) / 2.0, 0, focal_px, (image.height - 1) / 2.0, 0, 0, 1);
   pose.camera.dist_coeffs = {k1, 0, 0, 0, 0};
   pose.lens_calibrated = true;
   const double a = geom::deg_to_rad(tilt_deg);
@@ -39,8 +40,8 @@ inline calib::CameraPose camera_looking_at(cv::Size image, double focal_px, geom
 
 // A camera `height_mm` straight above the table point `above`, then tilted by `tilt_deg` about its
 // own x axis (its centre stays put), with OpenCV distortion k1.
-inline calib::CameraPose camera_above(cv::Size image, double focal_px, geom::Vec2 above, double height_mm, double tilt_deg,
-                              double k1 = 0.0) {
+inline calib::CameraPose camera_above(cv::Size image, double focal_px, geom::Vec2 above, double height_mm,
+                                      double tilt_deg, double k1 = 0.0) {
   calib::CameraPose pose = camera_looking_at(image, focal_px, above, height_mm, 0.0, k1);
   const double a = geom::deg_to_rad(tilt_deg);
   const cv::Matx33d tilt(1, 0, 0, 0, std::cos(a), -std::sin(a), 0, std::sin(a), std::cos(a));
@@ -51,7 +52,8 @@ inline calib::CameraPose camera_above(cv::Size image, double focal_px, geom::Vec
 
 // A tag's detector corners on the table (apriltag order: bottom-left, bottom-right, top-right,
 // top-left of the upright bitmap, seen from above) for a tag of `size_mm` at `table_from_tag`.
-inline std::array<cv::Point3d, 4> tag_corners_table(const geom::Pose& table_from_tag, double size_mm, double height_mm) {
+inline std::array<cv::Point3d, 4> tag_corners_table(const geom::Pose& table_from_tag, double size_mm,
+                                                    double height_mm) {
   const double h = size_mm / 2;
   const geom::Vec2 local[4] = {{-h, -h}, {h, -h}, {h, h}, {-h, h}};
   std::array<cv::Point3d, 4> out;
@@ -78,12 +80,14 @@ inline void draw_tag(cv::Mat& grey, apriltag_family_t* family, int id, const std
   const int per_cell = 24;
   cv::Mat big(cells * per_cell, cells * per_cell, CV_8U);
   for (int y = 0; y < big.rows; ++y)
-    for (int x = 0; x < big.cols; ++x) big.at<uint8_t>(y, x) = bitmap->buf[(y / per_cell) * bitmap->stride + x / per_cell];
+    for (int x = 0; x < big.cols; ++x)
+      big.at<uint8_t>(y, x) = bitmap->buf[(y / per_cell) * bitmap->stride + x / per_cell];
   image_u8_destroy(bitmap);
   // Cell coordinates of the detector's corners: the border square, centred in the bitmap.
   const double lo = (cells - family->width_at_border) / 2.0;
   const double hi = lo + family->width_at_border;
-  std::vector<cv::Point2f> cell = {{float(lo), float(hi)}, {float(hi), float(hi)}, {float(hi), float(lo)}, {float(lo), float(lo)}};
+  std::vector<cv::Point2f> cell = {
+      {float(lo), float(hi)}, {float(hi), float(hi)}, {float(hi), float(lo)}, {float(lo), float(lo)}};
   std::vector<cv::Point2f> image;
   for (const auto& c : corners_px) image.emplace_back(static_cast<float>(c.x), static_cast<float>(c.y));
   const cv::Matx33d image_from_cell = cv::getPerspectiveTransform(cell, image);

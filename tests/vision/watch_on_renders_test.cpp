@@ -32,16 +32,16 @@
 #include "engine/model/table_spec.h"
 #include "engine/model/track_frame.h"
 #include "simulator/session_variety.h"
-#include "vision/frame_source.h"
 #include "simulator/track_evaluation.h"
+#include "vision/frame_source.h"
 #include "vision/tracker.h"
 
 namespace diskref::vision {
 namespace {
 
-using simulator::TrackEvaluation;
-using simulator::evaluate_tracks;
 using simulator::accumulate;
+using simulator::evaluate_tracks;
+using simulator::TrackEvaluation;
 
 namespace fs = std::filesystem;
 
@@ -68,7 +68,8 @@ TrackEvaluation track_variant(const simulator::SessionVariant& variant, const Tr
 const std::map<std::string, TrackEvaluation>& evaluations() {
   static const std::map<std::string, TrackEvaluation> all = [] {
     std::map<std::string, TrackEvaluation> out;
-    for (const simulator::SessionVariant& variant : simulator::standard_variants()) out[variant.name] = track_variant(variant, {});
+    for (const simulator::SessionVariant& variant : simulator::standard_variants())
+      out[variant.name] = track_variant(variant, {});
     return out;
   }();
   return all;
@@ -106,7 +107,8 @@ TEST(WatchOnRenders, EveryLandingWhoseTagWasSeenIsReportedWhereItWas) {
     found += e.landings.found;
     within += e.landings.within_2_sigma;
   }
-  EXPECT_GE(static_cast<double>(within), 0.9 * static_cast<double>(found)) << within << " of " << found << " within 2 sigma";
+  EXPECT_GE(static_cast<double>(within), 0.9 * static_cast<double>(found))
+      << within << " of " << found << " within 2 sigma";
 }
 
 // Per render the samples are few and correlated (a still disk's error hardly changes from frame
@@ -135,8 +137,8 @@ TEST(WatchOnRenders, SigmaIsNotFarWiderThanTheErrorsOverWhatTheRendersContain) {
   ASSERT_GT(pooled.sigma_axis_samples, 8000);
   for (int axis = 0; axis < 2; ++axis) {
     const double two = pooled.axis_fraction_within_2_sigma(axis), one = pooled.axis_fraction_within_1_sigma(axis);
-    std::printf("axis %d: 1 sigma covers %.1f %%, 2 sigma %.1f %%; per rest (%lld): %.1f %%, %.1f %%\n", axis, 100 * one,
-                100 * two, pooled.rests, 100 * pooled.rest_axis_fraction_within_1_sigma(axis),
+    std::printf("axis %d: 1 sigma covers %.1f %%, 2 sigma %.1f %%; per rest (%lld): %.1f %%, %.1f %%\n", axis,
+                100 * one, 100 * two, pooled.rests, 100 * pooled.rest_axis_fraction_within_1_sigma(axis),
                 100 * pooled.rest_axis_fraction_within_2_sigma(axis));
     EXPECT_GE(two, 0.93) << "axis " << axis;
     EXPECT_LE(one, 0.90) << "axis " << axis;

@@ -18,24 +18,24 @@
 #include "engine/model/table_spec.h"
 #include "engine/model/track_frame.h"
 #include "simulator/session_variety.h"
+#include "simulator/track_evaluation.h"
 #include "simulator/webcam_variety.h"
 #include "vision/frame_source.h"
 #include "vision/settle_readings.h"
-#include "simulator/track_evaluation.h"
 #include "vision/tracker.h"
 
 namespace diskref::vision {
 namespace {
 
-using simulator::TrackEvaluation;
 using simulator::evaluate_tracks;
+using simulator::TrackEvaluation;
 
 namespace fs = std::filesystem;
 
 TEST(WebcamOnRenders, UnderMainsFlickerTheTableSettlesAndEveryMoveIsRead) {
   // 720p: the flicker family's ripple at a smaller picture, for a test's time.
-  const simulator::WebcamVariant variant{.name = "test-flicker-50hz-30fps", .width = 1280, .height = 720, .ripple = 0.03,
-                                         .mains_hz = 50};
+  const simulator::WebcamVariant variant{
+      .name = "test-flicker-50hz-30fps", .width = 1280, .height = 720, .ripple = 0.03, .mains_hz = 50};
   const fs::path dir = simulator::render_once(simulator::webcam_session(variant), variant.name, DISKREF_WEBCAM_RENDERS);
   Tracker tracker(model::load_table(dir / "table.json"), model::load_disk_registry(dir / "disks.json"),
                   calib::load_camera_model(dir / "camera.json"));
@@ -50,9 +50,11 @@ TEST(WebcamOnRenders, UnderMainsFlickerTheTableSettlesAndEveryMoveIsRead) {
   EXPECT_GT(e.settles.agreed_settled, e.settles.truth_settled / 2);
 
   const SettleReadings read = settle_readings(output), expected = settle_readings(truth);
-  ASSERT_EQ(expected.moves.size(), 3u) << describe(expected.moves);  // enterprise flipped, torpedo-2 brought, torpedo-1 flipped
+  ASSERT_EQ(expected.moves.size(), 3u) << describe(
+      expected.moves);  // enterprise flipped, torpedo-2 brought, torpedo-1 flipped
   double max_mm = 0;
-  EXPECT_TRUE(same_moves(read.moves, expected.moves, max_mm)) << describe(read.moves) << " against " << describe(expected.moves);
+  EXPECT_TRUE(same_moves(read.moves, expected.moves, max_mm))
+      << describe(read.moves) << " against " << describe(expected.moves);
   EXPECT_LT(max_mm, 1.5);
 }
 
@@ -82,7 +84,8 @@ TEST(WebcamOnRenders, AfterAKnockedBoomThePosesComeBackToWithinATenthOfAMillimet
     return t;
   };
   auto noted = [](const Tracked& t, const std::string& what) {
-    return std::any_of(t.notes.begin(), t.notes.end(), [&](const std::string& n) { return n.find(what) != std::string::npos; });
+    return std::any_of(t.notes.begin(), t.notes.end(),
+                       [&](const std::string& n) { return n.find(what) != std::string::npos; });
   };
   const SettleReadings expected = settle_readings(truth);
   ASSERT_TRUE(expected.last);
