@@ -11,6 +11,7 @@
 #include "engine/geometry/distance.h"
 #include "engine/geometry/range.h"
 #include "engine/io/input_error.h"
+#include "engine/model/call_band.h"
 #include "engine/model/scene_check.h"
 #include "engine/model/shape_json.h"
 #include "photo/photo_drawing.h"
@@ -121,7 +122,7 @@ std::string precision_note(const std::string& id, const char* word, double sigma
                          placement.corner_sigma_px);
     remedy = "hold the phone closer and still";
   }
-  return fmt::format("{}: {}: {} known only to +- {:.1f} mm; {}", id, reason, word, sigma, remedy);
+  return fmt::format("{}: {}: {} known only to +- {:.1f} mm (1 sigma); {}", id, reason, word, sigma, remedy);
 }
 
 }  // namespace
@@ -241,14 +242,15 @@ PhotoRuling rule_on_photo(const Photo& photo, const model::DiskRegistry& registr
       continue;
     }
     const double sigma = margin_sigma(scene, question, placement.pose_covariance);
-    const bool too_close = std::abs(margin->margin_mm) < 2 * sigma;
+    const bool too_close = std::abs(margin->margin_mm) < model::kCallSigmas * sigma;
     a["decisive_margin_mm"] = round2(margin->margin_mm);
     a["sigma_mm"] = round2(sigma);
     a["call"] = too_close ? "too close to call" : (margin->yes ? "yes" : "no");
     if (sigma > options.precision_mm)
       notes.push_back(precision_note(original.id, question_word(question), sigma, involved, placement));
     const std::string label =
-        fmt::format("{} {:+.1f} +- {:.1f} mm: {}", original.id, margin->margin_mm, sigma, a["call"].get<std::string>());
+        fmt::format("{} {:+.1f} +- {:.1f} mm ({:g} sigma): {}", original.id, margin->margin_mm,
+                    model::kCallSigmas * sigma, model::kCallSigmas, a["call"].get<std::string>());
     if (const auto* range = std::get_if<model::RangeQuestion>(&question.question)) {
       const geom::RangeOutput r =
           geom::range_check(scene.disks[std::size_t(range->from)].placed, scene.disks[std::size_t(range->to)].placed,
@@ -308,6 +310,7 @@ PhotoRuling rule_on_photo(const Photo& photo, const model::DiskRegistry& registr
   answer["disks"] = disks;
   answer["unseen"] = unseen;
   answer["answers"] = answers;
+  answer["call_sigmas"] = model::kCallSigmas;
   answer["notes"] = notes;
 
   PhotoRuling ruling;

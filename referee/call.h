@@ -7,10 +7,11 @@
 // is too close to call and the referee decides. Heading uncertainty is not included (the tracker
 // does not report it); it matters for flatted disks whose flats face each other.
 
+#include "engine/model/call_band.h"
+
 namespace diskref::referee {
 
-// About 95 % confidence for a Gaussian error.
-inline constexpr double kCallSigmas = 2.0;
+inline constexpr double kCallSigmas = model::kCallSigmas;
 
 enum class Call { yes, no, too_close };
 // "yes", "no", "too close to call" (for people).

@@ -87,7 +87,9 @@ function showAnswer(k, reply) {
   const [text, tone, why] = callText(k, a);
   $("call").textContent = text;
   $("call").className = tone;
-  const sigma = a.sigma_mm !== undefined ? ` ± ${number(a.sigma_mm)} mm` : "";
+  // The band the call was made on (spec §14: ± call_sigmas sigma), as the screen shows it.
+  const sigmas = ruling.call_sigmas || 1;
+  const sigma = a.sigma_mm !== undefined ? ` ± ${number(sigmas * a.sigma_mm)} mm (${sigmas}σ)` : "";
   $("margin").textContent = why ||
     (k === "range" ? `margin ${number(a.margin_mm)} mm${sigma}` :
      k === "overlap" ? `separation ${number(a.separation_mm)} mm${sigma}` :

@@ -93,6 +93,7 @@ class PhotoPageBrowser : public ::testing::Test {
       "photo": {"source": "upload from 127.0.0.1"},
       "answers": [{"id": "phone", "in_range": true, "gap_mm": 70.1, "reach_mm": 82.44, "margin_mm": 12.34,
                    "sigma_mm": 0.81, "call": "yes"}],
+      "call_sigmas": 2,
       "notes": ["the tags are 31 px wide: hold the phone closer for a closer call"]})");
     r.picture = png;  // the photo itself stands for the annotated one
     r.picture_type = "image/png";
@@ -134,7 +135,7 @@ TEST_F(PhotoPageBrowser, APhotoTakenOnThePhoneIsRuledOnAndTheAnswerShown) {
         "to": "tderet", "template": {"length_mm": 88.9, "width_mm": 25.4}}}])"));
   }
   EXPECT_EQ(phone.evaluate("document.getElementById('call').textContent"), "IN RANGE");
-  EXPECT_EQ(phone.evaluate("document.getElementById('margin').textContent"), "margin 12.3 mm ± 0.8 mm");
+  EXPECT_EQ(phone.evaluate("document.getElementById('margin').textContent"), "margin 12.3 mm ± 1.6 mm (2σ)");
   EXPECT_EQ(phone.evaluate("document.getElementById('notes').textContent"),
             "the tags are 31 px wide: hold the phone closer for a closer call");
   EXPECT_EQ(phone.evaluate("document.getElementById('picture').naturalWidth"), 640);

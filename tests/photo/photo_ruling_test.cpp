@@ -157,6 +157,8 @@ TEST(RuleOnPhoto, AMarginWithinTwoSigmaIsTooCloseToCall) {
   const auto& range = ruling.answer["answers"][0];
   EXPECT_LT(std::abs(range["decisive_margin_mm"].get<double>()), 2 * range["sigma_mm"].get<double>()) << range.dump();
   EXPECT_EQ(range["call"], "too close to call") << range.dump();
+  // The band the call was made on is said with it, so a page can show that band and no other.
+  EXPECT_EQ(ruling.answer.value("call_sigmas", 0.0), 2.0) << ruling.answer.dump();
 }
 
 TEST(RuleOnPhoto, SaysWhenThePhotoIsTooOblique) {
