@@ -80,13 +80,14 @@ std::string ChildProcess::log_text() const {
   return s.str();
 }
 
-std::optional<std::string> ChildProcess::wait_for_log(const std::regex& pattern,
-                                                      std::chrono::milliseconds timeout) const {
+std::optional<std::string> ChildProcess::wait_for_log(const std::regex& pattern, std::chrono::milliseconds timeout,
+                                                      int occurrence) const {
   const auto end = std::chrono::steady_clock::now() + timeout;
   for (;;) {
     const std::string text = log_text();
-    std::smatch m;
-    if (std::regex_search(text, m, pattern)) return m.size() > 1 ? m[1].str() : m[0].str();
+    int seen = 0;
+    for (std::sregex_iterator m(text.begin(), text.end(), pattern), none; m != none; ++m)
+      if (++seen == occurrence) return m->size() > 1 ? (*m)[1].str() : (*m)[0].str();
     if (std::chrono::steady_clock::now() >= end) return std::nullopt;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }

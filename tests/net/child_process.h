@@ -24,9 +24,10 @@ class ChildProcess {
   void kill_now();  // SIGKILL, and reaped
   bool running();
   std::string log_text() const;
-  // Waits up to `timeout` for a line of the log matching `pattern`; its first group (or the whole
-  // match), or nullopt.
-  std::optional<std::string> wait_for_log(const std::regex& pattern, std::chrono::milliseconds timeout) const;
+  // Waits up to `timeout` for a line of the log matching `pattern` (the `occurrence`th such match,
+  // for a line said again later); its first group (or the whole match), or nullopt.
+  std::optional<std::string> wait_for_log(const std::regex& pattern, std::chrono::milliseconds timeout,
+                                          int occurrence = 1) const;
   int pid() const { return pid_; }
 
  private:

@@ -2,14 +2,22 @@
 // A camera on the network, for tests: an HTTP server on loopback serving JPEG frames as an MJPEG
 // stream (multipart/x-mixed-replace), as phone camera apps do.
 //
-// Paced by frame count, not by wall time: the stream is written as fast as the client reads it (TCP
-// holds the server back), and the test says where the stream is cut: after frame `cut_after` the
-// connection is closed and the server is gone (its port closed: connections are refused) until the
-// test calls come_back(); the stream then goes on with frame `cut_after + 1 + lost` (the frames the
-// camera took while the network was gone are never sent). A connection that sends no request (a
-// client checking that the port answers) is closed and forgotten. `stall_after`: after that frame
-// the server falls silent, the connection open, until the client gives up on it. `garbage` serves
-// bytes that are no stream at all.
+// Paced by frame count, not by wall time (unless `fps` is given): the stream is written as fast as
+// the client reads it (TCP holds the server back), and the test says where the stream is cut: after
+// frame `cut_after` the connection is closed and the server is gone (its port closed: connections
+// are refused) until the test calls come_back(); the stream then goes on with frame
+// `cut_after + 1 + lost` (the frames the camera took while the network was gone are never sent). A
+// connection that sends no request (a client checking that the port answers) is closed and
+// forgotten. `stall_after`: after that frame the server falls silent, the connection open, until
+// the client gives up on it. `garbage` serves bytes that are no stream at all.
+//
+// Paced as a phone's camera is (`fps` given): frame i is written at start + i / fps on the steady
+// clock, start being the moment the first request came, so that the times frames arrive at are the
+// camera's. The cut then lasts `away_s` of wall time from the moment the camera takes the frame
+// after `cut_after` (however late a slow client took the frames before), after which the server
+// listens again on its own; the stream goes on with the frame the camera is taking when the next request comes (the
+// frames it took meanwhile are never sent; `lost` is not used). Waiting for a frame's moment is the
+// camera's nature, not a test's pause: the waits end at once when the server is destroyed.
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -17,9 +25,12 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -34,6 +45,8 @@ class MjpegStreamServer {
     long long lost = 0;
     long long stall_after = -1;  // after this frame, once: the connection held open, silent, until the client leaves
     bool garbage = false;
+    double fps = 0;     // > 0: paced as a camera at this rate (see above)
+    double away_s = 0;  // with fps: how long the cut lasts
   };
 
   explicit MjpegStreamServer(Plan plan) : plan_(std::move(plan)) {
@@ -69,6 +82,11 @@ class MjpegStreamServer {
   long long frames_served() const { return served_; }
   // Connections accepted (the refused ones included).
   int connections() const { return connections_; }
+  // The frame the stream went on with after the cut (nullopt: not yet).
+  std::optional<long long> resumed_at() {
+    std::lock_guard lock(mutex_);
+    return resumed_at_;
+  }
 
  private:
   static bool send_all(int fd, const void* data, std::size_t size) {
@@ -98,14 +116,40 @@ class MjpegStreamServer {
     port_ = ntohs(a.sin_port);
   }
 
-  // The cut: the port closed until come_back().
+  using Clock = std::chrono::steady_clock;
+
+  // The cut: the port closed until come_back(), or for `away_s` when paced.
   bool go_away() {
     std::unique_lock lock(mutex_);
     ::close(listener_);
     listener_ = -1;
     gone_ = true;
+    if (plan_.fps > 0) {
+      const auto until = due(plan_.cut_after + 1) +
+                         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(plan_.away_s));
+      if (back_.wait_until(lock, until, [&] { return !gone_ || stop_; })) return !stop_;
+      listen_on(port_);
+      gone_ = false;
+      return true;
+    }
     back_.wait(lock, [&] { return !gone_ || stop_; });
     return !stop_;
+  }
+
+  // Paced: the moment the camera takes frame `i`.
+  Clock::time_point due(long long i) const {
+    return *start_ + std::chrono::duration_cast<Clock::duration>(
+                         std::chrono::duration<double>(static_cast<double>(i) / plan_.fps));
+  }
+  // Paced: waits for frame `i`'s moment; false when the server is being destroyed.
+  bool wait_for_frame(long long i) {
+    std::unique_lock lock(mutex_);
+    return !back_.wait_until(lock, due(i), [&] { return stop_.load(); });
+  }
+  // Paced: the frame the camera is taking now.
+  long long frame_now() const {
+    const double since = std::chrono::duration<double>(Clock::now() - *start_).count();
+    return static_cast<long long>(std::ceil(since * plan_.fps));
   }
 
   void run() {
@@ -133,9 +177,20 @@ class MjpegStreamServer {
         ::close(fd);
         continue;
       }
+      if (plan_.fps > 0) {
+        if (!start_) start_ = Clock::now();
+        if (cut_done && !resumed_) {
+          // Back after the cut: the camera has gone on taking frames meanwhile.
+          next = std::max(next, frame_now());
+          resumed_ = true;
+          std::lock_guard lock(mutex_);
+          resumed_at_ = next;
+        }
+      }
       send_text(fd, "HTTP/1.0 200 OK\r\nContent-Type: multipart/x-mixed-replace;boundary=frame\r\n\r\n");
       bool cut_now = false;
       while (!stop_ && next < static_cast<long long>(plan_.jpegs.size())) {
+        if (plan_.fps > 0 && !wait_for_frame(next)) break;
         const std::vector<unsigned char>& j = plan_.jpegs[static_cast<std::size_t>(next)];
         if (!send_text(fd, "--frame\r\nContent-Type: image/jpeg\r\nContent-Length: " + std::to_string(j.size()) +
                                "\r\n\r\n") ||
@@ -164,11 +219,14 @@ class MjpegStreamServer {
   }
 
   Plan plan_;
-  std::mutex mutex_;  // guards listener_, gone_, stop_ (with the atomics below)
+  std::optional<Clock::time_point> start_;  // paced: the first request's moment (the server's thread)
+  bool resumed_ = false;                    // paced: the stream went on after the cut (the server's thread)
+  std::mutex mutex_;                        // guards listener_, gone_, stop_ (with the atomics below), resumed_at_
   std::condition_variable back_;
   int listener_ = -1;
   int port_ = 0;
   bool gone_ = false;
+  std::optional<long long> resumed_at_;
   std::atomic<bool> stop_{false};
   std::atomic<long long> served_{0};
   std::atomic<int> connections_{0};
