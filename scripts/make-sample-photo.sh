@@ -15,15 +15,11 @@ cmake --build "$build" -j"$(nproc)" --target make_sample_photo diskref >/dev/nul
 out=sample_photos/dispute
 "$build/simulator/make_sample_photo" sample_videos/skirmish/disks.json "$out"
 echo "$out: diskref photo $out/photo.jpg --disks $out/disks.json --range enterprise tderet --overlap tderet torpedo-1"
-"$build/diskref" photo "$out/photo.jpg" --disks "$out/disks.json" --range enterprise tderet --overlap tderet torpedo-1 |
-  /usr/bin/python3 -c '
-import json, sys
-truth = json.load(open(sys.argv[1]))["answers"]
-for answer, true in zip(json.load(sys.stdin)["answers"], truth):
-    question, call, true_call = true["question"], answer["call"], true["call"]
-    margin, sigma = answer["decisive_margin_mm"], answer["sigma_mm"]
-    true_margin = true.get("margin_mm", true.get("separation_mm"))
-    print(f"  {question}: {call}, {margin:+.2f} +- {sigma:.2f} mm (truth: {true_call}, {true_margin:+.3f} mm)")
-    if call != true_call:
-        sys.exit(f"make-sample-photo: {question}: answered {call}, truth.json says {true_call}")
-' "$out/truth.json"
+"$build/diskref" photo "$out/photo.jpg" --disks "$out/disks.json" --range enterprise tderet --overlap tderet torpedo-1 \
+  >"$out/.ruling.json"
+trap 'rm -f "$out/.ruling.json"' EXIT
+jq -r --slurpfile truth "$out/truth.json" '[.answers, $truth[0].answers] | transpose[] |
+  "  \(.[1].question): \(.[0].call), \(.[0].decisive_margin_mm) +- \(.[0].sigma_mm) mm" +
+  " (truth: \(.[1].call), \(.[1].margin_mm // .[1].separation_mm) mm)"' "$out/.ruling.json"
+jq -e --slurpfile truth "$out/truth.json" '[.answers[].call] == [$truth[0].answers[].call]' "$out/.ruling.json" \
+  >/dev/null || { echo "make-sample-photo: diskref's calls are not truth.json's" >&2; exit 1; }
