@@ -66,14 +66,9 @@ photo=$share/sample_photos/dispute
 "$diskref" photo "$photo/photo.jpg" --disks "$photo/disks.json" --range enterprise tderet --overlap tderet torpedo-1 \
   --annotated answer.png >ruling.json
 test -s answer.png
-calls_are_true() { # RULING_JSON: its answers' calls, in order, are truth.json's
-  jq -e --slurpfile truth "$photo/truth.json" '[.answers[].call] == [$truth[0].answers[].call]' "$1" >/dev/null || {
-    echo "check-package: $1: the calls $(jq -c '[.answers[].call]' "$1") are not truth.json's" \
-      "$(jq -c '[.answers[].call]' "$photo/truth.json")" >&2
-    exit 1
-  }
-}
-calls_are_true ruling.json
+jq -e --slurpfile truth "$photo/truth.json" '[.answers[].call] == [$truth[0].answers[].call]' ruling.json >/dev/null ||
+  { echo "check-package: photo: the calls $(jq -c '[.answers[].call]' ruling.json) are not truth.json's" \
+    "$(jq -c '[.answers[].call]' "$photo/truth.json")" >&2; exit 1; }
 echo "check-package: photo: $(jq -r '[.answers[] | "\(.id) \(.call) (\(.decisive_margin_mm) +- \(.sigma_mm) mm)"] | join(", ")' ruling.json)," \
   "as truth.json says; answer.png ($(wc -c <answer.png) bytes)"
 
@@ -95,19 +90,22 @@ if [[ -z $url ]]; then
   exit 1
 fi
 curl -fsS "$url" -o page.html
-grep -q "<html" page.html
-test "$(curl -fsS "${url}photo/v1/disks" | jq -c '[.disks[].name]')" = '["enterprise","tderet","torpedo-1","torpedo-2"]'
+grep -q "<html" page.html || { echo "check-package: serve: $url is not the photo page" >&2; exit 1; }
+disks=$(curl -fsS "${url}photo/v1/disks" | jq -c '[.disks[].name]')
+[[ $disks == '["enterprise","tderet","torpedo-1","torpedo-2"]' ]] ||
+  { echo "check-package: serve: /photo/v1/disks offers $disks, not the registry's disks" >&2; exit 1; }
 question=$(jq -rn '{"id": "q", "range": {"from": "enterprise", "to": "tderet", "template": {"length_mm": 88.9, "width_mm": 25.4}}}
   | tojson | @uri')
-curl -fsS -X POST -H "Content-Type: image/jpeg" --data-binary @"$photo/photo.jpg" "${url}photo/v1/ruling?question=$question" \
-  -o upload.json
+curl -sS --fail-with-body -X POST -H "Content-Type: image/jpeg" --data-binary @"$photo/photo.jpg" \
+  "${url}photo/v1/ruling?question=$question" -o upload.json ||
+  { echo "check-package: serve: the photo's upload was refused: $(cat upload.json)" >&2; exit 1; }
 jq '.ruling' upload.json >upload-ruling.json
-test "$(jq -r '.answers | length' upload-ruling.json)" = 1
-jq -e --slurpfile truth "$photo/truth.json" '.answers[0].call == $truth[0].answers[0].call' upload-ruling.json >/dev/null ||
-  { echo "check-package: the page's ruling is not truth.json's: $(jq -c '.answers' upload-ruling.json)" >&2; exit 1; }
-test "$(jq -r '.picture_type' upload.json)" = image/jpeg
+jq -e --slurpfile truth "$photo/truth.json" '.answers | length == 1 and .[0].call == $truth[0].answers[0].call' \
+  upload-ruling.json >/dev/null ||
+  { echo "check-package: serve: the page's ruling is not truth.json's: $(jq -c '.answers' upload-ruling.json)" >&2; exit 1; }
 jq -r '.picture' upload.json | base64 -d >upload-answer.jpg
-test "$(head -c 3 upload-answer.jpg | od -An -tx1 | tr -d ' ')" = ffd8ff
+[[ $(jq -r '.picture_type' upload.json) == image/jpeg && $(head -c 3 upload-answer.jpg | od -An -tx1 | tr -d ' ') == ffd8ff ]] ||
+  { echo "check-package: serve: the answer's picture is not a JPEG" >&2; exit 1; }
 kill -INT "$serve_pid"
 wait "$serve_pid" || { echo "check-package: diskref serve did not stop cleanly on SIGINT:" >&2; cat serve.txt >&2; exit 1; }
 serve_pid=
