@@ -75,7 +75,9 @@ echo "check-package: photo: $(jq -r '[.answers[] | "\(.id) \(.call) (\(.decisive
 # The photo page served alone on a free loopback port (the system picks it; the address is printed),
 # the page fetched and the photo uploaded as the page uploads it: its bytes as the body of a POST,
 # the question in the query (docs/reference/commands/serve.md; on loopback no token is needed).
-"$diskref" serve --disks "$photo/disks.json" --serve 127.0.0.1:0 --for 300 2>serve.txt &
+# serve.txt exists before the background job opens it, so that the first look never misses it.
+: >serve.txt
+"$diskref" serve --disks "$photo/disks.json" --serve 127.0.0.1:0 --for 300 2>>serve.txt &
 serve_pid=$!
 url=
 for _ in $(seq 300); do
