@@ -11,11 +11,13 @@ set(DISKREF_MAINTAINER "The diskref developers <diskref@example.org>" CACHE STRI
     "The package's maintainer (name <address>): whoever builds and hands out the .deb")
 
 # The program and its data: the rules, the example scenes and scripts, the sample games a user tries
-# first (the pages of the live feed and the hall are compiled into the program).
+# first, and the example photo of a dispute that `diskref photo` and `diskref serve` are tried on
+# (the pages of the live feed and the hall are compiled into the program).
 install(TARGETS diskref RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY data/rules data/scenes data/scripts DESTINATION ${CMAKE_INSTALL_DATADIR}/diskref/data)
 install(DIRECTORY sample_videos/skirmish sample_videos/drops sample_videos/duel
         DESTINATION ${CMAKE_INSTALL_DATADIR}/diskref/sample_videos)
+install(DIRECTORY sample_photos/dispute DESTINATION ${CMAKE_INSTALL_DATADIR}/diskref/sample_photos)
 
 # Documentation: the README, the docs (guide, reference, design notes, figures, pictures), the
 # licence as Debian wants it (copyright) and the changelog, compressed as Debian policy says.

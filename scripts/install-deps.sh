@@ -16,7 +16,7 @@ packages=(
   libexif-dev
   clang libclang-rt-dev clang-tidy
   ninja-build lld ccache clang-format
-  dpkg-dev file lintian mandoc
+  dpkg-dev file lintian mandoc curl jq
 )
 missing=()
 for p in "${packages[@]}"; do

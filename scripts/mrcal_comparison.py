@@ -4,13 +4,17 @@
 # predicted projection uncertainty? Prints Markdown; run it through scripts/figures.sh so that
 # docs/figures/mrcal_comparison.md is written by it:
 #
-#   scripts/figures.sh mrcal_comparison scripts/mrcal_comparison.py TESTDATA [EXPORTER]
+#   scripts/figures.sh mrcal_comparison scripts/mrcal_comparison.py [TESTDATA [EXPORTER]]
 #
-# TESTDATA is the real-calibration folder (../shared/testdata/real-calibration: GPL-3.0
-# photographs, read here and never committed). EXPORTER is build/bench/export_board_corners (the
-# default), which writes the corners diskref itself finds (examine_view, as `diskref calibrate`
-# and calibration_bench) as mrcal's corners.vnl: mrcal is fed diskref's corners, not its own
-# detector's. Everything mrcal writes goes to a temporary folder.
+# TESTDATA is the real-calibration folder (GPL-3.0 photographs, read here and never committed): the
+# argument when given, else $DISKREF_REAL_CALIBRATION, else ../shared/testdata/real-calibration
+# beside the checkout. Give it through the variable, not the argument, so that the figures' header
+# (which repeats the command's arguments) names no folder of this machine. EXPORTER writes the
+# corners diskref itself finds (examine_view, as `diskref calibrate` and calibration_bench) as
+# mrcal's corners.vnl: mrcal is fed diskref's corners, not its own detector's. By default it is
+# build/bench/export_board_corners, or build-dev/bench/export_board_corners (the dev preset with
+# DISKREF_BUILD_BENCH=ON) when only that one is built. Everything mrcal writes goes to a temporary
+# folder.
 #
 # For each set, three lens models, each fitted by mrcal-calibrate-cameras (mrcal's own seeding,
 # outlier rejection and board-warp fit) on all the views and on the even and the odd views (the
@@ -163,15 +167,49 @@ def leave_one_out(views, lensmodel, size, width_n, height_n, focal, work):
             "largest": shifts[0], "median_shift": float(np.median([d for d, _ in shifts]))}
 
 
+CHECKOUT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FOLDER_VARIABLE = "DISKREF_REAL_CALIBRATION"
+EXPORTERS = ["build/bench/export_board_corners", "build-dev/bench/export_board_corners"]
+
+
+def real_calibration_folder(argument):
+    """The photographs' folder: the argument, the variable, or the default beside the checkout."""
+    if argument:
+        folder, source = argument, "given as the argument"
+    elif os.environ.get(FOLDER_VARIABLE):
+        folder, source = os.environ[FOLDER_VARIABLE], f"from ${FOLDER_VARIABLE}"
+    else:
+        # Beside the checkout, as docs/development/mrcal.md says: found from any working directory.
+        folder = os.path.normpath(os.path.join(CHECKOUT, "..", "shared", "testdata", "real-calibration"))
+        source = f"the default beside the checkout, as {FOLDER_VARIABLE} is not set"
+    if not os.path.isdir(folder):
+        fail(f"{folder} ({source}): not a folder; the real-calibration photographs are needed "
+             f"(set {FOLDER_VARIABLE} to their folder; docs/development/mrcal.md)")
+    missing = [name for _, name, *_ in SETS if not os.path.isdir(os.path.join(folder, name))]
+    if missing:
+        fail(f"{folder} ({source}): not the real-calibration photographs: no {', '.join(missing)} in it")
+    return folder
+
+
+def corner_exporter(argument):
+    """export_board_corners: the argument, or the first built of EXPORTERS in the checkout."""
+    if argument:
+        if not os.access(argument, os.X_OK):
+            fail(f"{argument}: no such program (the corner exporter given as the second argument)")
+        return argument
+    for relative in EXPORTERS:
+        path = os.path.join(CHECKOUT, relative)
+        if os.access(path, os.X_OK):
+            return path
+    fail(f"export_board_corners is not built (looked for {' and '.join(EXPORTERS)}): "
+         "cmake --build build --target export_board_corners")
+
+
 def main():
-    if len(sys.argv) < 2 or len(sys.argv) > 3:
-        fail("usage: scripts/mrcal_comparison.py TESTDATA [EXPORTER]")
-    testdata = sys.argv[1]
-    exporter = sys.argv[2] if len(sys.argv) == 3 else "build/bench/export_board_corners"
-    if not os.path.isdir(testdata):
-        fail(f"{testdata}: not a folder (the real-calibration photographs)")
-    if not os.access(exporter, os.X_OK):
-        fail(f"{exporter}: not built (cmake --build build --target export_board_corners)")
+    if len(sys.argv) > 3:
+        fail("usage: scripts/mrcal_comparison.py [TESTDATA [EXPORTER]]")
+    testdata = real_calibration_folder(sys.argv[1] if len(sys.argv) >= 2 else None)
+    exporter = corner_exporter(sys.argv[2] if len(sys.argv) == 3 else None)
 
     work = tempfile.mkdtemp(prefix="diskref-mrcal-")
     print("# diskref's corners fitted by mrcal: do mrcal's models predict their own disagreement?\n")
@@ -185,8 +223,6 @@ def main():
     rows, fit_rows, jackknife_rows = [], [], []
     for name, folder, board, width_n, height_n, nx, ny in SETS:
         path = os.path.join(testdata, folder)
-        if not os.path.isdir(path):
-            fail(f"{path}: missing")
         size = image_size_of(path)
         vnl = os.path.join(work, folder + ".vnl")
         with open(vnl, "w") as out:

@@ -75,5 +75,26 @@ TEST_F(PhotoCommand, BadInputIsRefusedWithStatusTwoNamingTheProblem) {
   EXPECT_THAT(bad_flips.err, HasSubstr("--move"));
 }
 
+// The example photo shipped for users to try (sample_photos/dispute, docs/guide/photo-disputes.md)
+// is answered as its truth.json says, with the command the guide gives.
+TEST_F(PhotoCommand, TheShippedExamplePhotoIsAnsweredAsItsTruthSays) {
+  const std::string folder = std::string(DISKREF_SOURCE_DIR) + "/sample_photos/dispute/";
+  const auto r = run("photo " + folder + "photo.jpg --disks " + folder +
+                     "disks.json --range enterprise tderet --overlap tderet torpedo-1");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json answer = nlohmann::json::parse(r.out);
+  const nlohmann::json truth = nlohmann::json::parse(std::ifstream(folder + "truth.json"));
+  ASSERT_EQ(answer["answers"].size(), truth["answers"].size()) << r.out;
+  for (std::size_t i = 0; i < truth["answers"].size(); ++i) {
+    const nlohmann::json& given = answer["answers"][i];
+    const nlohmann::json& truly = truth["answers"][i];
+    EXPECT_EQ(given["call"], truly["call"]) << truly["question"];
+    const double true_margin = truly.contains("margin_mm") ? truly["margin_mm"] : truly["separation_mm"];
+    EXPECT_NEAR(given["decisive_margin_mm"].get<double>(), true_margin, 3 * given["sigma_mm"].get<double>() + 0.01)
+        << truly["question"];
+  }
+  EXPECT_EQ(answer["unseen"], nlohmann::json::array({"range"}));
+}
+
 }  // namespace
 }  // namespace diskref::photo
