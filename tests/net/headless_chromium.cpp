@@ -40,7 +40,8 @@ constexpr const char* kSayDiskrefChanges = R"JS(
 
 // A promise, in the page, of EXPRESSION becoming true: looked at now and again at each change of
 // the document (a MutationObserver), each resource that loads or fails (load and error, caught on
-// their way down to the element) and each change of window.diskref; false after LIMIT ms.
+// their way down to the element: on the document, as an element's load event never passes through
+// window) and each change of window.diskref; false after LIMIT ms.
 constexpr const char* kWaitUntil = R"JS(
 new Promise((resolve, reject) => {
   const observer = new MutationObserver(() => look());
@@ -48,8 +49,8 @@ new Promise((resolve, reject) => {
   const stop = () => {
     clearTimeout(bound);
     observer.disconnect();
-    window.removeEventListener("load", look, true);
-    window.removeEventListener("error", look, true);
+    document.removeEventListener("load", look, true);
+    document.removeEventListener("error", look, true);
     window.removeEventListener("diskref-changed", look);
   };
   function look() {
@@ -59,8 +60,8 @@ new Promise((resolve, reject) => {
   }
   bound = setTimeout(() => { stop(); resolve(false); }, LIMIT);
   observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-  window.addEventListener("load", look, true);
-  window.addEventListener("error", look, true);
+  document.addEventListener("load", look, true);
+  document.addEventListener("error", look, true);
   window.addEventListener("diskref-changed", look);
   look();
 })
