@@ -4,9 +4,7 @@
 // a tracker killed or out of disk. Each ends with its exit status (2 bad input, 1 failure while
 // running) and a message naming the problem, and loses nothing already written. Lines starting
 // "[fault]" are figures that scripts/reliability.sh writes to docs/figures/reliability.md.
-#include <poll.h>
 #include <signal.h>
-#include <sys/inotify.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,7 +12,6 @@
 #include <cstdio>
 #include <fstream>
 #include <random>
-#include <thread>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -22,6 +19,8 @@
 
 #include "engine/model/track_frame.h"
 #include "tests/calibration/command_runner.h"
+#include "tests/support/folder_writes.h"
+#include "tests/support/process_exit.h"
 
 namespace diskref {
 namespace {
@@ -214,30 +213,6 @@ TEST_F(CliFaults, ATrackerOutOfDiskStopsLoudlyWithItsLinesKept) {
               line_with(err, "diskref track").c_str());
 }
 
-// Wakes when a file in a folder is written (inotify), so that a test waits for a program's output
-// to grow instead of sleeping between looks.
-class FolderWrites {
- public:
-  explicit FolderWrites(const std::string& folder) : fd_(::inotify_init1(IN_CLOEXEC)) {
-    if (fd_ >= 0) ::inotify_add_watch(fd_, folder.c_str(), IN_MODIFY | IN_CREATE | IN_CLOSE_WRITE);
-  }
-  ~FolderWrites() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  FolderWrites(const FolderWrites&) = delete;
-  FolderWrites& operator=(const FolderWrites&) = delete;
-  // Until something is written there, or `limit` passes (the writer may have ended silently).
-  void wait(std::chrono::milliseconds limit) const {
-    pollfd p{fd_, POLLIN, 0};
-    if (::poll(&p, 1, static_cast<int>(limit.count())) <= 0) return;
-    char events[4096];
-    [[maybe_unused]] const ssize_t n = ::read(fd_, events, sizeof events);
-  }
-
- private:
-  int fd_;
-};
-
 // The newlines in `file` so far (0 when it is not there yet).
 long long whole_lines_in(const std::string& file) {
   std::ifstream in(file, std::ios::binary);
@@ -261,15 +236,18 @@ TEST_F(CliFaults, ATrackerKilledAtRandomMomentsLeavesAReadableFile) {
       ::_exit(127);
     }
     const long long kill_after = frames_before_kill(random);
-    const FolderWrites writes(std::filesystem::path(out).parent_path().string());
+    // Woken by each write to the output's folder, or by the tracker's end (it writes no more).
+    const testing::ProcessExit tracker_ended(child);
+    const testing::FolderWrites writes(std::filesystem::path(out).parent_path());
     int status = 0;
     bool ended = false;
     const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(180);
     while (!ended && whole_lines_in(out) < kill_after) {
-      ASSERT_LT(std::chrono::steady_clock::now(), give_up)
-          << "kill " << kill_no << ": not " << kill_after << " frames in 180 s";
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(give_up - std::chrono::steady_clock::now());
+      ASSERT_GT(left.count(), 0) << "kill " << kill_no << ": not " << kill_after << " frames in 180 s";
       ended = ::waitpid(child, &status, WNOHANG) == child;
-      if (!ended) writes.wait(std::chrono::milliseconds(200));
+      if (!ended) writes.wait(left, tracker_ended.fd());
     }
     if (!ended) {
       ::kill(child, SIGKILL);

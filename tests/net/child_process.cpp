@@ -4,11 +4,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <csignal>
-#include <thread>
 
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+
+#include "tests/support/folder_writes.h"
 
 namespace diskref::testing {
 
@@ -37,6 +38,7 @@ ChildProcess::ChildProcess(const std::string& program, const std::vector<std::st
     _exit(127);
   }
   ::setpgid(pid_, pid_);
+  exit_ = std::make_unique<ProcessExit>(pid_);
 }
 
 ChildProcess::~ChildProcess() {
@@ -48,17 +50,12 @@ bool ChildProcess::running() {
 }
 
 std::optional<int> ChildProcess::wait(std::chrono::milliseconds timeout) {
-  const auto end = std::chrono::steady_clock::now() + timeout;
-  while (!reaped_) {
+  if (!reaped_) {
+    if (!exit_->wait(timeout)) return std::nullopt;
     int status = 0;
-    const pid_t r = ::waitpid(pid_, &status, WNOHANG);
-    if (r == pid_) {
-      reaped_ = true;
-      status_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-      break;
-    }
-    if (std::chrono::steady_clock::now() >= end) return std::nullopt;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    ::waitpid(pid_, &status, 0);  // it has ended: this does not block
+    reaped_ = true;
+    status_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
   return status_;
 }
@@ -83,13 +80,17 @@ std::string ChildProcess::log_text() const {
 std::optional<std::string> ChildProcess::wait_for_log(const std::regex& pattern, std::chrono::milliseconds timeout,
                                                       int occurrence) const {
   const auto end = std::chrono::steady_clock::now() + timeout;
+  const FolderWrites writes(log_.parent_path());  // before the first look: no write is missed
   for (;;) {
+    // Asked before the log is read: a program that had ended by then has written all it will.
+    const bool ended = exit_->wait(std::chrono::milliseconds(0));
     const std::string text = log_text();
     int seen = 0;
     for (std::sregex_iterator m(text.begin(), text.end(), pattern), none; m != none; ++m)
       if (++seen == occurrence) return m->size() > 1 ? (*m)[1].str() : (*m)[0].str();
-    if (std::chrono::steady_clock::now() >= end) return std::nullopt;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
+    if (ended || left.count() <= 0) return std::nullopt;
+    writes.wait(left, exit_->fd());
   }
 }
 

@@ -16,6 +16,7 @@
 #include "child_process.h"
 #include "raw_http.h"
 #include "referee_feed_run.h"
+#include "sse_events.h"
 
 namespace diskref::testing {
 namespace {
@@ -56,30 +57,6 @@ class LiveFeedTest : public ::testing::Test {
     return std::stoi(*port);
   }
 };
-
-struct SseEvent {
-  std::string type;
-  nlohmann::json data;
-};
-
-// Splits a text/event-stream into its events (comments and keep-alives left out).
-std::vector<SseEvent> parse_sse(const std::string& stream) {
-  std::vector<SseEvent> events;
-  std::size_t at = 0;
-  for (auto end = stream.find("\n\n"); end != std::string::npos; at = end + 2, end = stream.find("\n\n", at)) {
-    std::string type, data;
-    std::size_t line_at = at;
-    while (line_at < end) {
-      const auto nl = std::min(stream.find('\n', line_at), end);
-      const std::string line = stream.substr(line_at, nl - line_at);
-      if (line.rfind("event: ", 0) == 0) type = line.substr(7);
-      if (line.rfind("data: ", 0) == 0) data = line.substr(6);
-      line_at = nl + 1;
-    }
-    if (!type.empty()) events.push_back({type, nlohmann::json::parse(data)});
-  }
-  return events;
-}
 
 TEST_F(LiveFeedTest, TheStreamCarriesEveryRulingTheLogRecords) {
   const std::filesystem::path log = dir_ / "served.json";

@@ -7,7 +7,6 @@
 #include <csignal>
 
 #include <stdexcept>
-#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -18,6 +17,55 @@ std::string chromium_path() {
   if (const char* p = std::getenv("DISKREF_CHROMIUM")) return p;
   return "/usr/bin/chromium";
 }
+
+// Run in every document before its own scripts: window.diskref, the state a page keeps for its
+// tests, says each change of it with an event "diskref-changed" on window (a setter for the
+// object the page puts there, and a proxy for its fields), so that wait_until wakes on a change
+// of state that touches no element.
+constexpr const char* kSayDiskrefChanges = R"JS(
+(() => {
+  const say = () => window.dispatchEvent(new Event("diskref-changed"));
+  const watched = value => value !== null && typeof value === "object"
+      ? new Proxy(value, { set(target, key, field) { target[key] = field; say(); return true; } })
+      : value;
+  let state;
+  Object.defineProperty(window, "diskref", {
+    configurable: true,
+    enumerable: true,
+    get: () => state,
+    set: value => { state = watched(value); say(); },
+  });
+})();
+)JS";
+
+// A promise, in the page, of EXPRESSION becoming true: looked at now and again at each change of
+// the document (a MutationObserver), each resource that loads or fails (load and error, caught on
+// their way down to the element: on the document, as an element's load event never passes through
+// window) and each change of window.diskref; false after LIMIT ms.
+constexpr const char* kWaitUntil = R"JS(
+new Promise((resolve, reject) => {
+  const observer = new MutationObserver(() => look());
+  let bound;
+  const stop = () => {
+    clearTimeout(bound);
+    observer.disconnect();
+    document.removeEventListener("load", look, true);
+    document.removeEventListener("error", look, true);
+    window.removeEventListener("diskref-changed", look);
+  };
+  function look() {
+    try {
+      if (Boolean((EXPRESSION))) { stop(); resolve(true); }
+    } catch (e) { stop(); reject(e); }
+  }
+  bound = setTimeout(() => { stop(); resolve(false); }, LIMIT);
+  observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  document.addEventListener("load", look, true);
+  document.addEventListener("error", look, true);
+  window.addEventListener("diskref-changed", look);
+  look();
+})
+)JS";
 
 }  // namespace
 
@@ -81,6 +129,7 @@ HeadlessChromium::HeadlessChromium(int width, int height, const std::filesystem:
             "about:blank", static_cast<char*>(nullptr));
     _exit(127);
   }
+  exit_ = std::make_unique<ProcessExit>(pid_);
   ::close(to[0]);
   ::close(from[1]);
   to_browser_ = to[1];
@@ -90,6 +139,7 @@ HeadlessChromium::HeadlessChromium(int width, int height, const std::filesystem:
                  .at("sessionId")
                  .get<std::string>();
   call("Page.enable", nlohmann::json::object());
+  call("Page.addScriptToEvaluateOnNewDocument", {{"source", kSayDiskrefChanges}});
   call("Emulation.setDeviceMetricsOverride",
        {{"width", width}, {"height", height}, {"deviceScaleFactor", 1}, {"mobile", false}});
 }
@@ -100,14 +150,8 @@ HeadlessChromium::~HeadlessChromium() {
   [[maybe_unused]] const ssize_t sent = ::write(to_browser_, text.data(), text.size());
   ::close(to_browser_);
   ::close(from_browser_);
-  for (int i = 0; i < 100; ++i) {
-    int status = 0;
-    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-      ::kill(-pid_, SIGKILL);  // anything of its group left behind
-      return;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(30));
-  }
+  // It has a while to close (a bound, then it is killed); whatever of its group is left goes too.
+  exit_->wait(std::chrono::seconds(3));
   ::kill(-pid_, SIGKILL);
   ::waitpid(pid_, nullptr, 0);
 }
@@ -131,7 +175,8 @@ nlohmann::json HeadlessChromium::read_message(std::chrono::milliseconds timeout)
   }
 }
 
-nlohmann::json HeadlessChromium::call(const std::string& method, nlohmann::json params, bool in_page) {
+nlohmann::json HeadlessChromium::call(const std::string& method, nlohmann::json params, bool in_page,
+                                      std::chrono::milliseconds reply_limit) {
   const long long id = next_id_++;
   nlohmann::json m{{"id", id}, {"method", method}, {"params", std::move(params)}};
   if (in_page) m["sessionId"] = session_;
@@ -139,7 +184,7 @@ nlohmann::json HeadlessChromium::call(const std::string& method, nlohmann::json 
   if (::write(to_browser_, text.data(), text.size()) != static_cast<ssize_t>(text.size()))
     throw std::runtime_error("cannot write to chromium");
   for (;;) {
-    nlohmann::json r = read_message(std::chrono::seconds(30));
+    nlohmann::json r = read_message(reply_limit);
     if (!r.contains("id")) {
       events_.push_back(std::move(r));
       continue;
@@ -172,12 +217,17 @@ nlohmann::json HeadlessChromium::evaluate(const std::string& expression) {
 }
 
 bool HeadlessChromium::wait_until(const std::string& expression, std::chrono::milliseconds timeout) {
-  const auto end = std::chrono::steady_clock::now() + timeout;
-  for (;;) {
-    if (evaluate("Boolean(" + expression + ")") == true) return true;
-    if (std::chrono::steady_clock::now() > end) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  std::string wait = kWaitUntil;
+  wait.replace(wait.find("EXPRESSION"), 10, expression);
+  wait.replace(wait.find("LIMIT"), 5, std::to_string(timeout.count()));
+  // The page answers by the bound it was given; the reply's own bound is later, for a browser
+  // that cannot answer at all.
+  const nlohmann::json r =
+      call("Runtime.evaluate", {{"expression", wait}, {"returnByValue", true}, {"awaitPromise", true}}, true,
+           timeout + std::chrono::seconds(30));
+  if (r.contains("exceptionDetails"))
+    throw std::runtime_error("in the page: " + expression + ": " + r["exceptionDetails"].dump());
+  return r["result"].value("value", nlohmann::json()) == true;
 }
 
 std::vector<unsigned char> HeadlessChromium::screenshot_png() {

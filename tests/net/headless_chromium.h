@@ -6,10 +6,13 @@
 
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "tests/support/process_exit.h"
 
 namespace diskref::testing {
 
@@ -24,16 +27,21 @@ class HeadlessChromium {
   void navigate(const std::string& url);
   // The value of a JavaScript expression in the page (promises awaited).
   nlohmann::json evaluate(const std::string& expression);
-  // Polls `expression` until it is true; false after `timeout`.
+  // Waits in the page until `expression` is true, looking again at each change the page makes (to
+  // its document, to an image or other resource loading, or to window.diskref); false after
+  // `timeout` (a failure's bound). An expression that throws throws here, as evaluate() does.
   bool wait_until(const std::string& expression, std::chrono::milliseconds timeout);
   // The page as shown now, PNG bytes.
   std::vector<unsigned char> screenshot_png();
 
  private:
-  nlohmann::json call(const std::string& method, nlohmann::json params, bool in_page = true);
+  // Sends a DevTools command and waits up to `reply_limit` (a failure's bound) for its answer.
+  nlohmann::json call(const std::string& method, nlohmann::json params, bool in_page = true,
+                      std::chrono::milliseconds reply_limit = std::chrono::seconds(30));
   nlohmann::json read_message(std::chrono::milliseconds timeout);
 
   int pid_ = -1;
+  std::unique_ptr<ProcessExit> exit_;  // readable once the browser has ended
   int to_browser_ = -1;
   int from_browser_ = -1;
   std::string buffer_;

@@ -3,8 +3,6 @@
 // segment missing, a garbage line, a corrupt JPEG. Every complete frame is kept, the others are
 // dropped with a warning naming the file; and the video as a FrameSource, with seeking.
 #include <algorithm>
-#include <chrono>
-#include <thread>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -13,6 +11,7 @@
 #include "recording/recorded_video.h"
 #include "recording/video_recorder.h"
 #include "tests/recording/video_test_support.h"
+#include "tests/support/becomes_true.h"
 
 namespace diskref::recording {
 namespace {
@@ -48,7 +47,8 @@ TEST(RecordedVideo, ACopyTakenWhileRecordingKeepsEveryFrameListed) {
   options.max_queued_s = 1e9;  // all of them waiting at once
   VideoRecorder rec(dir, options);
   for (long long i = 0; i < 200; ++i) rec.add(test_picture(i), i, static_cast<double>(i) / 30.0);
-  while (rec.frames_written() < 60) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  // Until the recorder has written 60 of them (it offers nothing to wait on: asked until so).
+  ASSERT_TRUE(diskref::testing::becomes_true([&] { return rec.frames_written() >= 60; }));
   const long long written_before_copy = rec.frames_written();
   fs::create_directories(copy);
   fs::copy_file(dir / "frames.jsonl", copy / "frames.jsonl");  // the index first: every frame it lists is in a segment

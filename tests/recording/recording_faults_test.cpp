@@ -13,7 +13,6 @@
 #include <cstdio>
 #include <fstream>
 #include <random>
-#include <thread>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -24,6 +23,7 @@
 #include "recording/session_recording.h"
 #include "tests/recording/child_report.h"
 #include "tests/referee/test_table.h"
+#include "tests/support/becomes_true.h"
 
 namespace diskref::recording {
 namespace {
@@ -34,8 +34,10 @@ using ::testing::HasSubstr;
 class RecordingFaults : public ::testing::Test {
  protected:
   void SetUp() override {
+    // Its own folder, also when another copy of the tests runs at the same time.
     root_ = fs::path(DISKREF_BINARY_DIR) / "test-output" / "ui-faults" /
-            ::testing::UnitTest::GetInstance()->current_test_info()->name();
+            (std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
+             std::to_string(::getpid()));
     fs::remove_all(root_);
     fs::create_directories(root_);
     std::ofstream(root_ / "table.json") << model::table_to_json(model::default_table()).dump();
@@ -93,14 +95,16 @@ TEST_F(RecordingFaults, AFullDiskStopsTheRecordingLoudlyAndKeepsEveryFrameWritte
 
 TEST_F(RecordingFaults, KilledAtRandomMomentsEveryFrameWrittenIsReadBack) {
   // The child records as fast as it can and counts, in shared memory, each frame write_frame has
-  // returned from; SIGKILL comes 5 to 80 ms in. A frame counted is on disk: the recording read
-  // back holds at least as many frames, at most one more (written, not yet counted), and no line
-  // cut short.
+  // returned from; SIGKILL comes once it has counted a number of frames drawn at random (from a
+  // fixed seed: the same numbers each run, whatever the machine's speed; 1 to 5000, about what 5 to
+  // 80 ms of writing make here), wherever its writing is then: it goes on while the kill is sent.
+  // A frame counted is on disk: the recording read back holds at least as many frames, at most
+  // one more (written, not yet counted), and no line cut short.
   auto* counted = static_cast<std::atomic<long long>*>(
       ::mmap(nullptr, sizeof(std::atomic<long long>), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0));
   ASSERT_NE(counted, MAP_FAILED);
   std::mt19937 random(20261202);
-  std::uniform_int_distribution<int> delay_ms(5, 80);
+  std::uniform_int_distribution<long long> frames_before_kill(1, 5000);
   for (int kill_no = 1; kill_no <= 10; ++kill_no) {
     const fs::path dir = root_ / ("rec-" + std::to_string(kill_no));
     new (counted) std::atomic<long long>(0);
@@ -114,13 +118,13 @@ TEST_F(RecordingFaults, KilledAtRandomMomentsEveryFrameWrittenIsReadBack) {
         counted->store(i + 1);
       }
     }
-    // Wait until the recording is under way, then a random while longer.
-    while (counted->load() == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
-    const int wait = delay_ms(random);
-    std::this_thread::sleep_for(std::chrono::milliseconds(wait));
+    // The child offers nothing to wait on but its count: asked until it is reached.
+    const long long kill_after = frames_before_kill(random);
+    const bool reached = diskref::testing::becomes_true([&] { return counted->load() >= kill_after; });
     ::kill(child, SIGKILL);
     int status = 0;
     ::waitpid(child, &status, 0);
+    ASSERT_TRUE(reached) << "kill " << kill_no << ": not " << kill_after << " frames counted in 30 s";
     ASSERT_TRUE(WIFSIGNALED(status));
     const long long written = counted->load();
     const Recording r = load_recording(dir);
@@ -128,9 +132,11 @@ TEST_F(RecordingFaults, KilledAtRandomMomentsEveryFrameWrittenIsReadBack) {
     EXPECT_GE(kept, written) << "kill " << kill_no;
     EXPECT_LE(kept, written + 1) << "kill " << kill_no;
     for (long long i = 0; i < kept; ++i) ASSERT_EQ(r.frames[static_cast<std::size_t>(i)].frame, i);
-    std::printf("[fault] recorder kill -9 no. %d, %d ms in: %lld frames written before the kill, %lld read back%s\n",
-                kill_no, wait, written, kept,
-                r.warnings.empty() ? "" : " (the last line, cut short, dropped with a warning)");
+    std::printf(
+        "[fault] recorder kill -9 no. %d, once %lld frames were counted: %lld frames written before the kill, %lld "
+        "read back%s\n",
+        kill_no, kill_after, written, kept,
+        r.warnings.empty() ? "" : " (the last line, cut short, dropped with a warning)");
   }
   ::munmap(counted, sizeof(std::atomic<long long>));
 }

@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <thread>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -14,6 +13,7 @@
 
 #include "tests/net/child_process.h"
 #include "tests/recording/recorded_sample.h"
+#include "tests/support/folder_writes.h"
 
 namespace diskref::testing {
 namespace {
@@ -36,11 +36,15 @@ std::vector<nlohmann::json> whole_lines(const fs::path& file) {
   return out;
 }
 
-// The video time of the last whole line of track.jsonl (-1: none yet).
+// The video time of the last whole line of track.jsonl (-1: none yet). Only that line is read:
+// this is asked at each write of the recording.
 double tracked_to(const fs::path& file) {
-  if (!fs::exists(file)) return -1;
-  const std::vector<nlohmann::json> lines = whole_lines(file);
-  return lines.empty() ? -1 : lines.back()["t"].get<double>();
+  const std::string text = fs::exists(file) ? slurp(file) : "";
+  const std::size_t end = text.rfind('\n');
+  if (end == std::string::npos) return -1;
+  const std::size_t before = end == 0 ? std::string::npos : text.rfind('\n', end - 1);
+  const std::size_t begin = before == std::string::npos ? 0 : before + 1;
+  return nlohmann::json::parse(text.substr(begin, end - begin))["t"].get<double>();
 }
 
 // The parameter: the kill comes once this many milliseconds of the video are tracked.
@@ -57,11 +61,23 @@ TEST_P(RecordingKilled, LosesAtMostTwoSecondsAndTheRemainsReplayAndReport) {
   args.push_back(path("log.json"));
   ChildProcess referee(diskref_program(), args, dir_ / "referee.log");
   const double kill_at = GetParam() / 1000.0;
+  // Woken by each write to the test's folder until the referee has made the recording's, then by
+  // each write to that (track.jsonl grows there), or by the referee's end.
   const auto give_up = std::chrono::steady_clock::now() + 180s;
+  const auto left = [&] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(give_up - std::chrono::steady_clock::now());
+  };
+  {
+    const FolderWrites made(dir_);
+    while (!fs::exists(rec)) {
+      ASSERT_TRUE(referee.running()) << "ended before it made " << rec << ":\n" << referee.log_text();
+      ASSERT_TRUE(made.wait(left(), referee.ended_fd())) << "no " << rec << " in 180 s";
+    }
+  }
+  const FolderWrites writes(rec);
   while (tracked_to(rec / "track.jsonl") < kill_at) {
     ASSERT_TRUE(referee.running()) << "ended before " << kill_at << " s of video were tracked:\n" << referee.log_text();
-    ASSERT_LT(std::chrono::steady_clock::now(), give_up) << "not at " << kill_at << " s of video in 180 s";
-    std::this_thread::sleep_for(20ms);
+    ASSERT_TRUE(writes.wait(left(), referee.ended_fd())) << "not at " << kill_at << " s of video in 180 s";
   }
   referee.kill_now();
 

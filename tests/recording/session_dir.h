@@ -1,6 +1,8 @@
 #pragma once
 // A fresh folder for a recording test, with a table and a disk registry to record with.
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -19,8 +21,10 @@ namespace fs = std::filesystem;
 class SessionDir : public ::testing::Test {
  protected:
   void SetUp() override {
+    // Its own folder, also when another copy of the tests runs at the same time.
     root_ = fs::path(DISKREF_BINARY_DIR) / "test-output" / "ui" /
-            ::testing::UnitTest::GetInstance()->current_test_info()->name();
+            (std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
+             std::to_string(::getpid()));
     fs::remove_all(root_);
     fs::create_directories(root_);
     write(root_ / "table.json", model::table_to_json(model::default_table()).dump());

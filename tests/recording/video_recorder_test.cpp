@@ -13,7 +13,6 @@
 #include <cstdio>
 #include <future>
 #include <optional>
-#include <thread>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -24,6 +23,7 @@
 #include "recording/video_recorder.h"
 #include "tests/recording/child_report.h"
 #include "tests/recording/video_test_support.h"
+#include "tests/support/becomes_true.h"
 
 namespace diskref::recording {
 namespace {
@@ -275,8 +275,9 @@ TEST(VideoRecorder, AFullDiskStopsTheVideoSaysWhatWasKeptAndNeverHoldsTheCallerU
     rlimit r{limit, limit};
     ::setrlimit(RLIMIT_FSIZE, &r);
     for (long long i = 0; i < 100; ++i) rec.add(test_picture(i), i, static_cast<double>(i) / 30.0);
-    // The encoder runs when a core is idle: on a busy machine, it may take a while.
-    for (int wait = 0; wait < 6000 && !rec.failed(); ++wait) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    // Until the encoder has met the full disk (the recorder offers nothing to wait on: asked until
+    // so). It runs when a core is idle: on a busy machine, that may take a while.
+    diskref::testing::becomes_true([&] { return rec.failed(); }, std::chrono::seconds(60));
     // After the failure: add() and still() throw nothing, and what they are given is counted as
     // not recorded (below), not queued for an encoder that has stopped.
     const long long written_at_failure = rec.frames_written();

@@ -1,6 +1,8 @@
 #pragma once
 // What the video tests share: a scratch folder per test, pictures that differ from frame to frame
 // (so that a frame read back in the wrong place is noticed), and how close a JPEG came back.
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -13,11 +15,13 @@
 
 namespace diskref::recording::testing {
 
-// An empty folder for the running test: build/test-output/recording/<suite>.<test>.
+// An empty folder for the running test: build/test-output/recording/<suite>.<test>-<process id>
+// (its own, when another copy of the tests runs at the same time).
 inline std::filesystem::path scratch_folder() {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  const std::filesystem::path dir = std::filesystem::path(DISKREF_BINARY_DIR) / "test-output" / "recording" /
-                                    (std::string(info->test_suite_name()) + "." + info->name());
+  const std::filesystem::path dir =
+      std::filesystem::path(DISKREF_BINARY_DIR) / "test-output" / "recording" /
+      (std::string(info->test_suite_name()) + "." + info->name() + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;

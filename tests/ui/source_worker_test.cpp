@@ -1,17 +1,14 @@
 #include "ui/source_worker.h"
 
 #include <atomic>
-#include <chrono>
-#include <thread>
 
 #include <gtest/gtest.h>
 
 #include "tests/referee/test_table.h"
+#include "tests/support/becomes_true.h"
 
 namespace diskref::ui {
 namespace {
-
-using namespace std::chrono_literals;
 
 // A video of `count` frames at 30 fps whose images are 1x1 with the frame index as their value.
 class CountingFeed : public vision::FrameSource {
@@ -60,15 +57,9 @@ class FakeTracker : public TrackProducer {
   std::atomic<int>* restarts_;
 };
 
-template <typename Pred>
-bool wait_for(Pred pred, std::chrono::milliseconds limit = 5000ms) {
-  auto end = std::chrono::steady_clock::now() + limit;
-  while (std::chrono::steady_clock::now() < end) {
-    if (pred()) return true;
-    std::this_thread::sleep_for(1ms);
-  }
-  return pred();
-}
+// The screen's way of following the worker: it takes the newest snapshot when it likes, and the
+// worker offers nothing to wait on; a test asks until what it waits for is shown.
+using diskref::testing::becomes_true;
 
 TEST(SourceWorkerTest, StopsAfterTheAskedFrameAndHooksEveryFrame) {
   std::atomic<int> restarts{0};
@@ -82,10 +73,10 @@ TEST(SourceWorkerTest, StopsAfterTheAskedFrameAndHooksEveryFrame) {
                    std::lock_guard lock(m);
                    hooked.push_back(f.frame);
                  });
-  ASSERT_TRUE(wait_for([&] { return w.latest() && w.latest()->source.index == 9 && w.paused(); }));
+  ASSERT_TRUE(becomes_true([&] { return w.latest() && w.latest()->source.index == 9 && w.paused(); }));
   // Paused after frame 9: one step shows frame 10 and no other (a worker that ran on would be past it).
   w.step();
-  ASSERT_TRUE(wait_for([&] { return w.latest()->source.index >= 10; }));
+  ASSERT_TRUE(becomes_true([&] { return w.latest()->source.index >= 10; }));
   EXPECT_EQ(w.latest()->source.index, 10) << "paused after frame 9, then one step";
   std::lock_guard lock(m);
   ASSERT_EQ(hooked.size(), 11u) << "the recorder's hook sees every frame, even those the screen skipped";
@@ -99,7 +90,7 @@ TEST(SourceWorkerTest, EventsOfEveryFrameReachTheScreen) {
   o.realtime = false;
   o.stop_after = 9;
   SourceWorker w(std::make_unique<CountingFeed>(100), std::make_unique<FakeTracker>(&restarts), o);
-  ASSERT_TRUE(wait_for([&] { return w.paused() && w.latest() && w.latest()->source.index == 9; }));
+  ASSERT_TRUE(becomes_true([&] { return w.paused() && w.latest() && w.latest()->source.index == 9; }));
   std::vector<Event> e = w.take_events();
   std::vector<std::string> t;
   for (const Event& ev : e) t.push_back(std::to_string(ev.frame).append(" ").append(ev.text));
@@ -116,7 +107,7 @@ TEST(SourceWorkerTest, ACameraMoveIsKeptInLaterSnapshotsForAScreenThatSkippedIts
   o.realtime = false;
   o.stop_after = 9;
   SourceWorker w(std::make_unique<CountingFeed>(100), std::make_unique<FakeTracker>(&restarts), o);
-  ASSERT_TRUE(wait_for([&] { return w.paused() && w.latest() && w.latest()->source.index == 9; }));
+  ASSERT_TRUE(becomes_true([&] { return w.paused() && w.latest() && w.latest()->source.index == 9; }));
   // The screen saw only frame 9; frame 4 said the camera moved.
   std::shared_ptr<const Snapshot> last = w.latest();
   EXPECT_FALSE(last->result.camera_moved);
@@ -130,15 +121,15 @@ TEST(SourceWorkerTest, StepSeekAndEnd) {
   o.realtime = false;
   o.start_paused = true;
   SourceWorker w(std::make_unique<CountingFeed>(20), std::make_unique<FakeTracker>(&restarts), o);
-  ASSERT_TRUE(wait_for([&] { return w.latest() && w.latest()->source.index == 0; })) << "paused on the first frame";
+  ASSERT_TRUE(becomes_true([&] { return w.latest() && w.latest()->source.index == 0; })) << "paused on the first frame";
   w.step();
-  ASSERT_TRUE(wait_for([&] { return w.latest()->source.index >= 1; }));
+  ASSERT_TRUE(becomes_true([&] { return w.latest()->source.index >= 1; }));
   EXPECT_EQ(w.latest()->source.index, 1) << "paused on the first frame and only that one, then one step";
   w.seek(15);
-  ASSERT_TRUE(wait_for([&] { return w.latest()->source.index == 15; }));
+  ASSERT_TRUE(becomes_true([&] { return w.latest()->source.index == 15; }));
   EXPECT_EQ(restarts.load(), 1) << "the tracker is told the frames no longer follow";
   w.set_paused(false);
-  ASSERT_TRUE(wait_for([&] { return w.stats().at_end; }));
+  ASSERT_TRUE(becomes_true([&] { return w.stats().at_end; }));
   EXPECT_EQ(w.latest()->source.index, 19);
 }
 
@@ -156,7 +147,7 @@ TEST(SourceWorkerTest, RealTimePlaybackShowsEveryFrameInOrderAndTakesANewSpeed) 
                    std::lock_guard lock(m);
                    hooked.push_back(f.frame);
                  });
-  ASSERT_TRUE(wait_for([&] { return w.paused() && w.latest() && w.latest()->source.index == 6; }));
+  ASSERT_TRUE(becomes_true([&] { return w.paused() && w.latest() && w.latest()->source.index == 6; }));
   {
     std::lock_guard lock(m);
     EXPECT_EQ(hooked, (std::vector<long long>{0, 1, 2, 3, 4, 5, 6}));
