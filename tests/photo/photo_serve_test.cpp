@@ -134,7 +134,7 @@ TEST(PhotoServe, APhonesPhotoIsRuledOnAndTheAnswerShownOnThePage) {
   EXPECT_EQ(answer.at("call"), "yes") << answer.dump();
   EXPECT_EQ(phone.evaluate("document.getElementById('call').textContent"), "IN RANGE");
   const std::string margin = phone.evaluate("document.getElementById('margin').textContent");
-  EXPECT_TRUE(std::regex_match(margin, std::regex(R"(margin \d+\.\d mm ± \d+\.\d mm)"))) << margin;
+  EXPECT_TRUE(std::regex_match(margin, std::regex(R"(margin \d+\.\d mm ± \d+\.\d mm \(2σ\))"))) << margin;
   // Upright by its EXIF orientation (2000 x 1500), then shrunk to 1600 pixels a side for the phone.
   EXPECT_EQ(phone.evaluate("document.getElementById('picture').naturalWidth"), 1600);
   EXPECT_EQ(phone.evaluate("document.getElementById('picture').naturalHeight"), 1200);
