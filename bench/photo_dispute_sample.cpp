@@ -7,6 +7,7 @@
 #include "engine/geometry/range.h"
 #include "engine/io/json_cursor.h"
 #include "engine/random/splitmix64.h"
+#include "simulator/disk_placing.h"
 
 namespace diskref::bench {
 namespace {
@@ -19,37 +20,6 @@ nlohmann::json ship(const std::string& name, int tag, double thickness) {
           {"thickness_mm", thickness},
           {"shape", {{"type", "flatted_circle"}, {"diameter_mm", 63.5}, {"flat_to_flat_mm", 57.2}}},
           {"tags", {{{"id", tag}, {"face", "up"}, {"size_mm", 24}, {"heading_offset_deg", 0}}}}};
-}
-
-geom::PlacedShape placed(const model::DiskRegistry& registry, const simulator::PlacedDisk& d) {
-  return {registry.find(d.name)->shape, geom::Pose::from_degrees(d.x, d.y, d.heading)};
-}
-
-// `b` moved along `direction_deg` from `a` until the range margin between them is `margin_mm`
-// (the margin shrinks as they part: bisection on the distance between centres).
-void place_at_margin(const model::DiskRegistry& registry, const simulator::PlacedDisk& a, simulator::PlacedDisk& b,
-                     double direction_deg, double margin_mm) {
-  const double t = direction_deg * std::numbers::pi / 180;
-  double near = 30, far = 400;
-  for (int i = 0; i < 60; ++i) {
-    const double mid = 0.5 * (near + far);
-    b.x = a.x + mid * std::cos(t);
-    b.y = a.y + mid * std::sin(t);
-    (geom::range_check(placed(registry, a), placed(registry, b), kTemplate).margin_mm > margin_mm ? near : far) = mid;
-  }
-}
-
-// `b` moved along `direction_deg` from `a` until their outlines are `separation_mm` apart.
-void place_at_separation(const model::DiskRegistry& registry, const simulator::PlacedDisk& a, simulator::PlacedDisk& b,
-                         double direction_deg, double separation_mm) {
-  const double t = direction_deg * std::numbers::pi / 180;
-  double near = 0, far = 400;
-  for (int i = 0; i < 60; ++i) {
-    const double mid = 0.5 * (near + far);
-    b.x = a.x + mid * std::cos(t);
-    b.y = a.y + mid * std::sin(t);
-    (geom::signed_distance(placed(registry, a), placed(registry, b)).distance < separation_mm ? near : far) = mid;
-  }
 }
 
 }  // namespace
@@ -86,19 +56,19 @@ DisputePhoto draw_dispute_photo(const SampleSpace& space, uint64_t seed, int ind
     simulator::PlacedDisk reliant{"reliant", 0, 0, heading()};
     auto close = [&] { return std::exp(rng.uniform(std::log(space.close_lo_mm), std::log(space.close_hi_mm))); };
     const double margin = (rng.uniform() < 0.5 ? -1 : 1) * close();
-    place_at_margin(scene.registry, enterprise, reliant, rng.uniform(-60, 60), margin);
+    simulator::place_at_range_margin(scene.registry, enterprise, reliant, rng.uniform(-60, 60), margin, kTemplate);
     simulator::PlacedDisk defiant{"defiant", cx - 40 + rng.uniform(-10, 10), cy + 60 + rng.uniform(-10, 10), heading()};
     simulator::PlacedDisk tderet{"tderet", 0, 0, heading()};
-    place_at_separation(scene.registry, defiant, tderet, rng.uniform(-45, 45), close());
+    simulator::place_at_separation(scene.registry, defiant, tderet, rng.uniform(-45, 45), close());
     simulator::PlacedDisk torpedo{"torpedo", cx + 90 + rng.uniform(-15, 15), cy - 60 + rng.uniform(-15, 15), heading()};
     scene.disks = {enterprise, reliant, defiant, tderet, torpedo};
     bool clear = true;
     for (std::size_t i = 0; i < scene.disks.size(); ++i)
       for (std::size_t j = i + 1; j < scene.disks.size(); ++j) {
         const bool close_pair = i == 2 && j == 3;
-        if (!close_pair &&
-            geom::signed_distance(placed(scene.registry, scene.disks[i]), placed(scene.registry, scene.disks[j]))
-                    .distance < 5)
+        if (!close_pair && geom::signed_distance(simulator::placed(scene.registry, scene.disks[i]),
+                                                 simulator::placed(scene.registry, scene.disks[j]))
+                                   .distance < 5)
           clear = false;
       }
     if (clear) break;

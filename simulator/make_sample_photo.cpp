@@ -28,6 +28,7 @@
 #include "engine/io/input_error.h"
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"
+#include "simulator/disk_placing.h"
 #include "simulator/phone_photo.h"
 
 namespace diskref::simulator {
@@ -38,27 +39,6 @@ namespace fs = std::filesystem;
 const geom::Rect kRangeTemplate{88.9, 25.4};  // the rules' template (spec §6)
 constexpr double kRangeMarginMm = 3;          // enterprise to tderet: in range by this much
 constexpr double kTorpedoGapMm = 1;           // torpedo-1 to tderet: this far from touching
-
-geom::PlacedShape placed(const model::DiskRegistry& registry, const PlacedDisk& disk) {
-  const model::DiskSpec* spec = registry.find(disk.name);
-  if (spec == nullptr) throw io::InputError("", "", "the registry has no disk \"" + disk.name + "\"");
-  return {spec->shape, geom::Pose::from_degrees(disk.x, disk.y, disk.heading)};
-}
-
-// `b` moved from `a` along `direction_deg` until `measure(a, b)` (which grows as they part) is
-// `target_mm`: bisection on the distance between their centres.
-template <typename Measure>
-void place_apart(const model::DiskRegistry& registry, const PlacedDisk& a, PlacedDisk& b, double direction_deg,
-                 double target_mm, Measure measure) {
-  const double t = direction_deg * std::numbers::pi / 180;
-  double near = 0, far = 500;
-  for (int i = 0; i < 60; ++i) {
-    const double mid = 0.5 * (near + far);
-    b.x = a.x + mid * std::cos(t);
-    b.y = a.y + mid * std::sin(t);
-    (measure(placed(registry, a), placed(registry, b)) < target_mm ? near : far) = mid;
-  }
-}
 
 PhoneScene dispute_scene(const model::DiskRegistry& registry) {
   PhoneScene scene;
