@@ -16,6 +16,7 @@
 #include <opencv2/videoio.hpp>
 
 #include "engine/io/input_error.h"
+#include "vision/stream_clock.h"
 
 namespace diskref::vision {
 namespace {
@@ -140,11 +141,7 @@ class NetworkStream final : public LiveStream {
     if (stream_times_) {
       const double ms = capture_.get(cv::CAP_PROP_POS_MSEC);
       if (std::isfinite(ms) && ms >= 0) {
-        const double stream_t = ms / 1000.0;
-        // Placed on the clock at the first frame; placed again when the two drift more than a
-        // second apart (a sender's clock restarted, a stream that jumped).
-        if (!anchor_ || std::abs(*anchor_ + stream_t - now) > 1.0) anchor_ = now - stream_t;
-        f.time = *anchor_ + stream_t;
+        f.time = stream_clock_.place(ms / 1000.0, now);
       }
     }
     return f;
@@ -160,7 +157,7 @@ class NetworkStream final : public LiveStream {
   cv::Size size_;
   double fps_ = 0;
   bool stream_times_ = false;
-  std::optional<double> anchor_;
+  StreamClock stream_clock_;  // the stream's own times, on the local clock
   std::vector<std::string> notes_;
 };
 

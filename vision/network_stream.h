@@ -8,7 +8,8 @@
 // read fail instead of blocking). Low-latency demuxer options are given through
 // OPENCV_FFMPEG_CAPTURE_OPTIONS for the opening only, unless the user set that variable.
 //
-// Frame times: the stream's own timestamps (RTSP's), placed on the clock at the first frame; an
+// Frame times: the stream's own timestamps (RTSP's), placed on the clock at the first frame and
+// trusted from then on, also when frames are read late (vision/stream_clock.h); an
 // MJPEG stream over HTTP carries none (FFmpeg numbers its frames at an assumed 25 fps), so its
 // frames are timed when they arrive, and its rate is not known in advance (nominal_fps() 0).
 
