@@ -9,12 +9,11 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <opencv2/imgcodecs.hpp>
-#include <opencv2/videoio.hpp>
 
 #include "../net/child_process.h"
 #include "../support/free_port.h"
 #include "../vision/mjpeg_stream_server.h"
+#include "phone_stream_game.h"
 #include "recording/game_recording.h"
 #include "sample_game.h"
 
@@ -26,27 +25,11 @@ using diskref::testing::ChildProcess;
 using diskref::testing::diskref_program;
 using vision::testing::MjpegStreamServer;
 
-std::vector<std::vector<unsigned char>> first_frames_as_jpegs(const fs::path& video, int count) {
-  cv::VideoCapture capture(video.string(), cv::CAP_FFMPEG);
-  std::vector<std::vector<unsigned char>> out;
-  cv::Mat frame;
-  while (static_cast<int>(out.size()) < count && capture.read(frame)) {
-    out.emplace_back();
-    cv::imencode(".jpg", frame, out.back(), {cv::IMWRITE_JPEG_QUALITY, 90});
-  }
-  return out;
-}
-
-std::vector<std::string> setup_args(const fs::path& sample) {
-  return {"--table", (sample / "table.json").string(),  "--disks", (sample / "disks.json").string(),
-          "--calib", (sample / "camera.json").string(), "--game",  (sample / "game.json").string()};
-}
-
 TEST(RefereeCameraCommand, RefereesAPhonesStreamTakesTypedInputsAndEndsWholeOnCtrlC) {
   const fs::path sample = testing::sample_dir("skirmish");
   const fs::path out = testing::test_output("referee-camera");
   MjpegStreamServer::Plan plan;
-  plan.jpegs = first_frames_as_jpegs(sample / "video.mp4", 90);
+  plan.jpegs = testing::video_as_jpegs(sample / "video.mp4", 90, 90);
   ASSERT_EQ(plan.jpegs.size(), 90u);
   plan.cut_after = 89;  // then the phone is gone (its app closed) until the game is ended
   MjpegStreamServer phone(plan);
@@ -58,7 +41,7 @@ TEST(RefereeCameraCommand, RefereesAPhonesStreamTakesTypedInputsAndEndsWholeOnCt
     lines << "{\"do\": \"fly\"}\n";
   }
   std::vector<std::string> args{"referee", "--camera", phone.url()};
-  for (const std::string& a : setup_args(sample)) args.push_back(a);
+  for (const std::string& a : testing::sample_setup_args(sample)) args.push_back(a);
   for (const std::string& a : {std::string("--follow-inputs"), typed.string(), std::string("--out"),
                                (out / "log.json").string(), std::string("--record"), (out / "session").string()})
     args.push_back(a);
@@ -110,7 +93,7 @@ TEST(RefereeCameraCommand, ACameraThatIsNotThereOrALiveMistakeIsRefusedBeforeAny
   for (const Case& c : cases) {
     const fs::path dir = out / std::to_string(n++);
     std::vector<std::string> args{"referee"};
-    for (const std::string& a : setup_args(sample)) args.push_back(a);
+    for (const std::string& a : testing::sample_setup_args(sample)) args.push_back(a);
     for (const std::string& a : c.extra) args.push_back(a);
     for (const std::string& a :
          {std::string("--out"), (dir / "log.json").string(), std::string("--record"), (dir / "session").string()})

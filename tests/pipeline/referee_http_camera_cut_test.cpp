@@ -19,11 +19,10 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <opencv2/imgcodecs.hpp>
-#include <opencv2/videoio.hpp>
 
 #include "../net/child_process.h"
 #include "../vision/mjpeg_stream_server.h"
+#include "phone_stream_game.h"
 #include "recording/game_recording.h"
 #include "recording/recorded_video.h"
 #include "same_game.h"
@@ -40,18 +39,6 @@ using vision::testing::MjpegStreamServer;
 
 constexpr double kFps = 30;  // the sample videos' rate
 constexpr double kAwayS = 3;
-
-// Every frame of the video as the phone's app sends it: a JPEG (quality 95, as good as such apps go).
-std::vector<std::vector<unsigned char>> frames_as_jpegs(const fs::path& video) {
-  cv::VideoCapture capture(video.string(), cv::CAP_FFMPEG);
-  std::vector<std::vector<unsigned char>> out;
-  cv::Mat frame;
-  while (capture.read(frame)) {
-    out.emplace_back();
-    cv::imencode(".jpg", frame, out.back(), {cv::IMWRITE_JPEG_QUALITY, 95});
-  }
-  return out;
-}
 
 // The longest stretch of the video in which the table lies still (the ground truth's still_s: no
 // disk moving, nothing over the table), ending before the video does: where the network can go
@@ -71,10 +58,12 @@ nlohmann::json read_json(const fs::path& file) {
   return nlohmann::json::parse(in);
 }
 
+// The sample's setup and its inputs, as both the file's referee and the camera's are given them.
 std::vector<std::string> setup_args(const fs::path& sample) {
-  return {"--table",  (sample / "table.json").string(),  "--disks", (sample / "disks.json").string(),
-          "--calib",  (sample / "camera.json").string(), "--game",  (sample / "game.json").string(),
-          "--inputs", (sample / "inputs.jsonl").string()};
+  std::vector<std::string> args = testing::sample_setup_args(sample);
+  args.push_back("--inputs");
+  args.push_back((sample / "inputs.jsonl").string());
+  return args;
 }
 
 // The largest sigma_mm the log gives anywhere (the tracker's word on how well it placed a disk).
@@ -113,7 +102,7 @@ TEST(RefereeHttpCameraCut, APhonesStreamCutForThreeSecondsMidGameGivesTheFilesGa
   const Stretch still = longest_still(s);
   ASSERT_GE(still.to - still.from, 4.0) << "the sample has no still stretch long enough to lose the camera in";
   MjpegStreamServer::Plan plan;
-  plan.jpegs = frames_as_jpegs(s.dir / "video.mp4");
+  plan.jpegs = testing::video_as_jpegs(s.dir / "video.mp4", -1, 95);  // every frame, as good as phone apps go
   ASSERT_EQ(plan.jpegs.size(), s.frames.size());
   plan.fps = kFps;
   plan.cut_after = static_cast<long long>(std::ceil(still.from * kFps - 1e-6));

@@ -15,9 +15,10 @@
 // clock, start being the moment the first request came, so that the times frames arrive at are the
 // camera's. The cut then lasts `away_s` of wall time from the moment the camera takes the frame
 // after `cut_after` (however late a slow client took the frames before), after which the server
-// listens again on its own; the stream goes on with the frame the camera is taking when the next request comes (the
-// frames it took meanwhile are never sent; `lost` is not used). Waiting for a frame's moment is the
-// camera's nature, not a test's pause: the waits end at once when the server is destroyed.
+// listens again on its own; the stream goes on with the frame the camera is taking when the next
+// request comes (the frames it took meanwhile are never sent; `lost` is not used). Waiting for a
+// frame's moment is the camera's nature, not a test's pause: the waits end at once when the server
+// is destroyed.
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -179,11 +180,10 @@ class MjpegStreamServer {
       }
       if (plan_.fps > 0) {
         if (!start_) start_ = Clock::now();
-        if (cut_done && !resumed_) {
+        std::lock_guard lock(mutex_);
+        if (cut_done && !resumed_at_) {
           // Back after the cut: the camera has gone on taking frames meanwhile.
           next = std::max(next, frame_now());
-          resumed_ = true;
-          std::lock_guard lock(mutex_);
           resumed_at_ = next;
         }
       }
@@ -220,7 +220,6 @@ class MjpegStreamServer {
 
   Plan plan_;
   std::optional<Clock::time_point> start_;  // paced: the first request's moment (the server's thread)
-  bool resumed_ = false;                    // paced: the stream went on after the cut (the server's thread)
   std::mutex mutex_;                        // guards listener_, gone_, stop_ (with the atomics below), resumed_at_
   std::condition_variable back_;
   int listener_ = -1;
