@@ -1,6 +1,7 @@
 #include "ui/game_inputs.h"
 
 #include <algorithm>
+#include <variant>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -27,11 +28,11 @@ Trial trial(const rules::GameState& state, const rules::GameData& data, const js
     return Trial::not_an_input;
   }
   if (in.kind != referee::Input::Kind::action) return Trial::taken;
-  rules::ActionResult r = rules::apply_action(state, data, in.action);
-  if (r.applied()) return Trial::taken;
-  if (r.refusal->kind == rules::RefusalKind::missing_drop) return Trial::waits_for_drop;
-  if (r.refusal->kind == rules::RefusalKind::choice_needed) return Trial::waits_for_choice;
-  return Trial::refused;
+  rules::ActionNeeds n = rules::needs(state, data, in.action);
+  if (n.outcome.applied()) return Trial::taken;  // also when a ship-ship collision's placement may follow
+  if (!n.need) return Trial::refused;
+  if (std::holds_alternative<rules::NeededDrop>(n.need->what)) return Trial::waits_for_drop;
+  return Trial::waits_for_choice;  // a choice, a value to name, a ship put down again
 }
 
 // Kept when the rules apply it, or when it is only waiting for what the table gives next (a drop,

@@ -1,8 +1,8 @@
 #pragma once
 // The inputs the screen offers the referee (spec §9 JSON lines, without "t"): what the rules state
 // and the referee's expectation allow now, each a button with a label. The rules decide what is
-// legal: every candidate action is tried on a copy of the state (rules::apply_action is pure) and
-// kept when it applies, or when it only waits for a drop or a choice the table will give.
+// legal: every candidate action is asked on a copy of the state (rules::needs, pure) and kept when
+// it applies, or when it only needs a drop or a choice the table will give.
 
 #include <string>
 #include <vector>

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/rules/cloaks.h"
+#include "engine/rules/need.h"
 #include "engine/rules/refusal.h"
 #include "engine/rules/state_queries.h"
 
@@ -54,7 +55,7 @@ void activate_row(Ctx& ctx, ShipState& ship, CrewTechDisk& disk, const DiskCard&
 }
 
 void ready_a_tech(Ctx& ctx, ShipState& ship, CrewTechDisk& disk, const std::string& target_id) {
-  if (target_id.empty()) refuse(RefusalKind::choice_needed, disk.id + " readies a tech: say which (ready_target)");
+  if (target_id.empty()) need_choice(disk.id + " readies a tech: say which (ready_target)");
   CrewTechDisk& target = disk_or_refuse(ctx.state, target_id);
   if (card_of(ctx.data, target).kind != DiskKindOfCard::tech)
     refuse(RefusalKind::bad_choice, target.id + " is not a tech disk");
@@ -82,8 +83,7 @@ void execute_activate(Ctx& ctx, ShipState& ship, const ActivateDisk& order) {
     return;
   }
   if (!card.order_rows.empty())
-    refuse(RefusalKind::choice_needed,
-           disk.id + " has " + std::to_string(card.order_rows.size()) + " order rows: choose one (row)");
+    need_choice(disk.id + " has " + std::to_string(card.order_rows.size()) + " order rows: choose one (row)");
   refuse(RefusalKind::order_not_available, disk.id + " has no orders and no Activate Crew/Tech ability");
 }
 

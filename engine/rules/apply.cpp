@@ -72,16 +72,17 @@ std::vector<std::string> crit_ids(const GameData& data) {
   return ids;
 }
 
-}  // namespace
-
-ActionResult apply_action(const GameState& state, const GameData& data, const Action& action) {
-  ActionResult result;
+// The one run of the rules behind both entry points: the action resolved on a copy of the state.
+// A need met on the way stops it as a refusal does (the copy is dropped) and is kept typed; an
+// optional placement met on the way is kept beside the applied outcome.
+ActionNeeds run_rules(const GameState& state, const GameData& data, const Action& action) {
+  ActionNeeds result;
   if (state.step == Step::game_over) {
-    result.refusal = Refusal{RefusalKind::game_over, "the game is over", std::nullopt, {}, std::nullopt};
+    result.outcome.refusal = Refusal{RefusalKind::game_over, "the game is over", std::nullopt, {}, std::nullopt};
     return result;
   }
   if ((needs_player(action.body) || !action.player.empty()) && find_player(state, action.player) == nullptr) {
-    result.refusal =
+    result.outcome.refusal =
         Refusal{RefusalKind::unknown_name, "no player " + in_quotes(action.player), std::nullopt, {}, std::nullopt};
     return result;
   }
@@ -89,7 +90,7 @@ ActionResult apply_action(const GameState& state, const GameData& data, const Ac
   VirtualDrops virtual_drops(next.drops.rng, data.parameters.hit_face_odds);
   SeenDrops drops(action.drops, next.drops.mode == DropMode::virtual_drops ? &virtual_drops : nullptr, crit_ids(data));
   std::vector<Event> events;
-  Ctx ctx{next, data, drops, events, action.player, {}};
+  Ctx ctx{next, data, drops, events, action.player, {}, {}};
   try {
     dispatch(ctx, action.body);
     // "If a torpedo makes contact with any ship at any time": after turns and repositions too.
@@ -97,13 +98,32 @@ ActionResult apply_action(const GameState& state, const GameData& data, const Ac
     advance(ctx);
     drops.check_all_used();
   } catch (const Refused& refused) {
-    result.refusal = refused.refusal();
+    result.outcome.refusal = refused.refusal();
+    return result;
+  } catch (const NeedsMore& needed) {
+    result.need = needed.need();
+    result.outcome.refusal = as_refusal(needed.need());
     return result;
   }
   ++next.actions_applied;
-  result.state = std::move(next);
-  result.events = std::move(events);
+  result.outcome.state = std::move(next);
+  result.outcome.events = std::move(events);
+  if (ctx.placement_offered) {
+    const NeededPlacement& p = *ctx.placement_offered;
+    result.need = Need{p, p.adjacent_to + "'s player may put " + p.ship + " down touching " + p.adjacent_to +
+                              " (reposition), or leave it where it is"};
+  }
   return result;
+}
+
+}  // namespace
+
+ActionResult apply_action(const GameState& state, const GameData& data, const Action& action) {
+  return run_rules(state, data, action).outcome;
+}
+
+ActionNeeds needs(const GameState& state, const GameData& data, const Action& action) {
+  return run_rules(state, data, action);
 }
 
 }  // namespace diskref::rules

@@ -7,6 +7,7 @@
 
 #include "engine/rules/activation.h"
 #include "engine/rules/damage.h"
+#include "engine/rules/need.h"
 #include "engine/rules/refusal.h"
 #include "engine/rules/state_queries.h"
 #include "engine/rules/table_geometry.h"
@@ -74,7 +75,7 @@ void fire_beam(Ctx& ctx, ShipState& ship, const BeamAttack& order) {
 }
 
 void transport_crew(Ctx& ctx, ShipState& ship, const Transport& order) {
-  if (order.crew.empty()) refuse(RefusalKind::choice_needed, "name the crew to transport");
+  if (order.crew.empty()) need_choice("name the crew to transport");
   geom::PlacedShape target_shape;
   int target_shields = 0;
   if (ShipState* target = find_ship(ctx.state, order.target); target != nullptr && !target->destroyed) {

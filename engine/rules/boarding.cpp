@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/rules/need.h"
 #include "engine/rules/refusal.h"
 #include "engine/rules/state_queries.h"
 #include "engine/rules/text.h"
@@ -107,8 +108,8 @@ void boarding_segment(Ctx& ctx, const BoardingSegment& action) {
     if (chosen.empty()) {
       std::string list;
       for (const std::string& c : candidates) list += (list.empty() ? "" : ", ") + c;
-      refuse_choice("team " + team + " loses a crew on " + action.ship + ": choose one of " + list + " (losses)",
-                    candidates);
+      need_choice("team " + team + " loses a crew on " + action.ship + ": choose one of " + list + " (losses)",
+                  candidates);
     }
     find_disk(ctx.state, chosen)->in_play = false;
     used.push_back(chosen);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "engine/rules/damage.h"
+#include "engine/rules/need.h"
 #include "engine/rules/phase_turns.h"
 #include "engine/rules/refusal.h"
 #include "engine/rules/state_queries.h"
@@ -61,7 +62,11 @@ void resolve_collisions(Ctx& ctx, ShipState& ship, const std::vector<std::string
     if (ShipState* other = find_ship(ctx.state, id); other != nullptr && !other->destroyed) {
       // Ship-Ship: one hit to the hull; "the player whose ship you hit may pick your disk up and
       // place it anywhere adjacent to ... his ship".
-      if (!collision_check(ctx, ship, id) || !collision_results(ctx, ship, 1, id)) continue;
+      if (!collision_check(ctx, ship, id)) continue;
+      // Offered once it collides, also when the collision's hull hit destroys the ship.
+      if (!reposition && !ctx.placement_offered)
+        ctx.placement_offered = NeededPlacement{ship.id, id, other->controller, true};
+      if (!collision_results(ctx, ship, 1, id)) continue;
       if (reposition) {
         place_adjacent(ctx, ship, *reposition, placed(*other), id, other->controller);
         placed_again = true;
@@ -85,8 +90,9 @@ void resolve_collisions(Ctx& ctx, ShipState& ship, const std::vector<std::string
     // Ship-Planet: two hits to the hull, and "you reposition your ship adjacent to the planet".
     if (!collision_check(ctx, ship, id) || !collision_results(ctx, ship, 2, id)) continue;
     if (!reposition)
-      refuse(RefusalKind::choice_needed, ship.id + " collided with " + id + ": give the pose adjacent to it where " +
-                                             ship.controller + " places the ship (reposition)");
+      need_placement({ship.id, id, ship.controller, false}, ship.id + " collided with " + id +
+                                                                ": give the pose adjacent to it where " +
+                                                                ship.controller + " places the ship (reposition)");
     place_adjacent(ctx, ship, *reposition, placed(*terrain), id, ship.controller);
     placed_again = true;
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/random/splitmix64.h"
+#include "engine/rules/need.h"
 #include "engine/rules/refusal.h"
 #include "engine/rules/text.h"
 
@@ -116,13 +117,9 @@ DropOutcome SeenDrops::drop(const DropRequest& request) {
     return outcome_from_seen(seen_[index], request, index, crit_ids_);
   }
   if (fallback_ != nullptr) return fallback_->drop(request);
-  Refusal r{RefusalKind::missing_drop,
-            "needs a " + describe(request) + ": give the result seen on the table as drop " + std::to_string(next_),
-            NeededDrop{std::string(to_string(request.purpose)), request.subject, request.counters,
+  need_drop(NeededDrop{std::string(to_string(request.purpose)), request.subject, request.counters,
                        request.typed_counters, next_},
-            {},
-            std::nullopt};
-  throw Refused(std::move(r));
+            "needs a " + describe(request) + ": give the result seen on the table as drop " + std::to_string(next_));
 }
 
 void SeenDrops::check_all_used() const {

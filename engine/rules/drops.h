@@ -41,7 +41,8 @@ struct DropOutcome {
 class DropSource {
  public:
   virtual ~DropSource() = default;
-  // Throws Refused (missing_drop / bad_drop) when it cannot give this drop.
+  // Throws NeedsMore (a NeededDrop, need.h) when the drop is not given yet, Refused (bad_drop) when
+  // the given one does not fit.
   virtual DropOutcome drop(const DropRequest& request) = 0;
 };
 
@@ -62,8 +63,8 @@ class VirtualDrops : public DropSource {
 
 class SeenDrops : public DropSource {
  public:
-  // Uses `seen` in order; once they run out, asks `fallback` (virtual drops) or refuses with
-  // missing_drop when there is none. `crit_type_ids` are the known critical types.
+  // Uses `seen` in order; once they run out, asks `fallback` (virtual drops) or says the drop is
+  // needed (NeedsMore) when there is none. `crit_type_ids` are the known critical types.
   SeenDrops(std::vector<SeenDrop> seen, DropSource* fallback, std::vector<std::string> crit_type_ids)
       : seen_(std::move(seen)), fallback_(fallback), crit_ids_(std::move(crit_type_ids)) {}
   DropOutcome drop(const DropRequest& request) override;

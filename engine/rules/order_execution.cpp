@@ -6,6 +6,7 @@
 #include "engine/geometry/vec2.h"
 #include "engine/rules/activation.h"
 #include "engine/rules/attack.h"
+#include "engine/rules/need.h"
 #include "engine/rules/phase_turns.h"
 #include "engine/rules/refusal.h"
 #include "engine/rules/state_queries.h"
@@ -63,9 +64,9 @@ namespace {
 double heading_to(Ctx& ctx, const ShipState& ship, const ChangeHeading& order) {
   if (order.face.empty()) {
     if (!order.heading_deg)
-      refuse(RefusalKind::choice_needed,
-             "Change Heading needs the new heading (or a disk to face); the referee reads it "
-             "from the table when the ship is turned");
+      need_choice(
+          "Change Heading needs the new heading (or a disk to face); the referee reads it "
+          "from the table when the ship is turned");
     return *order.heading_deg;
   }
   const geom::Pose* target = nullptr;

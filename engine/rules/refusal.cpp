@@ -1,5 +1,9 @@
 #include "engine/rules/refusal.h"
 
+#include <type_traits>
+
+#include "engine/rules/need.h"
+
 namespace diskref::rules {
 
 std::string_view to_string(RefusalKind kind) {
@@ -42,6 +46,22 @@ std::string_view to_string(RefusalKind kind) {
       return "bad_choice";
   }
   return "?";
+}
+
+Refusal as_refusal(const Need& need) {
+  return std::visit(
+      [&](const auto& what) {
+        using T = std::decay_t<decltype(what)>;
+        if constexpr (std::is_same_v<T, NeededDrop>) {
+          return Refusal{RefusalKind::missing_drop, need.reason, what, {}, std::nullopt};
+        } else if constexpr (std::is_same_v<T, NeededChoice>) {
+          return Refusal{RefusalKind::choice_needed, need.reason, std::nullopt, what.options, std::nullopt};
+        } else {
+          static_assert(std::is_same_v<T, NeededPlacement>);
+          return Refusal{RefusalKind::choice_needed, need.reason, std::nullopt, {}, std::nullopt};
+        }
+      },
+      need.what);
 }
 
 }  // namespace diskref::rules

@@ -1,6 +1,10 @@
 #pragma once
 // Why an action was refused. A refused action changes nothing; the reason says what rule or input
 // stopped it, so a UI or the play command can show it and the game goes on.
+//
+// Two kinds are not "not legal" but "not yet": missing_drop and choice_needed are how apply_action
+// says what an action still needs (need.h: a drop, a choice, a placement). A caller that would
+// wait for it asks `needs` (apply.h), which gives the need as a typed value.
 
 #include <exception>
 #include <optional>
@@ -24,10 +28,10 @@ enum class RefusalKind {
   shields_up,           // transporting needs both shields at 0
   disk_not_ready,       // concealed, activated or removed from play
   cloaked,              // cloaked ships cannot fire or be fired upon
-  missing_drop,         // the action needs a drop the referee did not give (table drops)
+  missing_drop,         // the action needs a drop the referee did not give (table drops): a NeededDrop
   unused_drops,         // the action gave more drops than it needed
   bad_drop,             // a given drop does not fit what is asked
-  choice_needed,        // a player's choice is needed (reposition, combat loss, ...)
+  choice_needed,        // a player's choice is needed (reposition, combat loss, ...): a NeededChoice or NeededPlacement
   bad_choice,           // the given choice is not allowed
 };
 
@@ -75,11 +79,6 @@ class Refused : public std::exception {
 // A given drop, the action's `drops[drop]`, is wrong (bad_drop) or more than needed (unused_drops).
 [[noreturn]] inline void refuse_drop(RefusalKind kind, std::string reason, std::size_t drop) {
   throw Refused({kind, std::move(reason), std::nullopt, {}, drop});
-}
-
-// A player's choice among `options` is needed (RefusalKind::choice_needed).
-[[noreturn]] inline void refuse_choice(std::string reason, std::vector<std::string> options) {
-  throw Refused({RefusalKind::choice_needed, std::move(reason), std::nullopt, std::move(options), std::nullopt});
 }
 
 }  // namespace diskref::rules

@@ -43,6 +43,10 @@ ActionResult Game::try_play(const std::string& action_json) const {
   return apply_action(state_, data_, parse(action_json));
 }
 
+ActionNeeds Game::needs_of(const std::string& action_json) const {
+  return needs(state_, data_, parse(action_json));
+}
+
 std::vector<Event> Game::play(const std::string& action_json) {
   ActionResult r = try_play(action_json);
   if (!r.applied()) {

@@ -44,6 +44,8 @@ class Game {
   std::string refused(const std::string& action_json, RefusalKind kind);
   // The raw result, for tests that look at both outcomes.
   ActionResult try_play(const std::string& action_json) const;
+  // What the action still needs, and the outcome of the rules' run (rules::needs); nothing changes.
+  ActionNeeds needs_of(const std::string& action_json) const;
 
   // Step One for every player (nobody reveals anything more) and Step Two with these orders.
   void reveal_all();

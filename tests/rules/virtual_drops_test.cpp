@@ -32,7 +32,7 @@ double critical_rate(bool hull_damage, double hit_odds, std::uint64_t seed, int 
     state.ships[0].crits.clear();
     std::vector<Event> events;
     VirtualDrops drops(state.drops.rng, hit_odds);
-    Ctx ctx{state, data, drops, events, "", {}};
+    Ctx ctx{state, data, drops, events, "", {}, {}};
     critical_check(ctx, state.ships[0], hull_damage);
     criticals += has_event(events, "critical") ? 1 : 0;
   }
