@@ -3,6 +3,7 @@
 // most applied at once, some waiting for the table (a heading turned in place, a torpedo
 // launched, an attack's range) or for what the line does not carry.
 #include <algorithm>
+#include <variant>
 
 #include <fmt/format.h>
 
@@ -142,21 +143,23 @@ void Referee::apply_input(std::size_t index, double t) {
 // An action entered whose counters are still to be dropped (an initiative tie, a boarding
 // segment's crew combat, ...) or that waits for a player's choice among named disks (the crew a
 // boarding side loses) waits for them as an action read from the table does; the rest is applied
-// (or refused) at once.
+// (or refused) at once, as the rules' one run of it came out (another need, a value the line is
+// to name or a planet's placement, is refused as the rules say it; a ship-ship collision's ship is
+// left where it is).
 void Referee::commit_or_wait(std::size_t index, double t) {
   const rules::Action& action = effective_[index].action;
-  rules::ActionResult trial = rules::apply_action(state_, game_.data, action);
-  const bool waits = !trial.applied() &&
-                     (trial.refusal->kind == rules::RefusalKind::missing_drop ||
-                      (trial.refusal->kind == rules::RefusalKind::choice_needed && !trial.refusal->options.empty()));
+  rules::ActionNeeds trial = rules::needs(state_, game_.data, action);
+  const auto* choice = trial.need ? std::get_if<rules::NeededChoice>(&trial.need->what) : nullptr;
+  const bool waits = trial.need && (std::holds_alternative<rules::NeededDrop>(trial.need->what) ||
+                                    (choice != nullptr && !choice->options.empty()));
   if (!waits) {
-    if (!trial.applied() && trial.refusal->drop) {
+    if (!trial.outcome.applied() && trial.outcome.refusal->drop) {
       // A drop on the line that does not fit, or one too many: the line is refused, naming it.
       std::vector<std::string> sources(action.drops.size(), member_place(effective_[index], "drops"));
-      refuse_entry(action, naming_the_drop(*trial.refusal, sources), t, std::nullopt, {index});
+      refuse_entry(action, naming_the_drop(*trial.outcome.refusal, sources), t, std::nullopt, {index});
       return;
     }
-    commit(action, t, std::nullopt, {index});
+    commit(action, t, std::nullopt, {index}, {}, {}, std::move(trial.outcome));
     return;
   }
   PendingAction waits_for;
@@ -189,9 +192,10 @@ void Referee::begin_input_action(std::size_t index, double t) {
     // Whether the rules refuse it before the table shows anything: its drops (for what the table
     // is still to show) are left out of the question.
     probe.drops.clear();
-    rules::ActionResult trial = rules::apply_action(state_, game_.data, probe);
-    if (trial.applied() || trial.refusal->kind == rules::RefusalKind::missing_drop) return false;
-    refuse_entry(action, *trial.refusal, t, std::nullopt, {index});
+    rules::ActionNeeds trial = rules::needs(state_, game_.data, probe);
+    if (trial.outcome.applied() || (trial.need && std::holds_alternative<rules::NeededDrop>(trial.need->what)))
+      return false;
+    refuse_entry(action, *trial.outcome.refusal, t, std::nullopt, {index});
     return true;
   };
   const rules::ShipState* ship = nullptr;

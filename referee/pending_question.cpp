@@ -4,14 +4,13 @@
 // committed to the rules; the wait said in the log; what the game waits for, for the screen.
 #include <algorithm>
 #include <map>
+#include <variant>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "engine/rules/apply.h"
 #include "referee/input_places.h"
 #include "referee/referee.h"
-#include "referee/referee_queries.h"
 
 namespace diskref::referee {
 namespace {
@@ -80,40 +79,47 @@ void Referee::try_complete(double t) {
           }
         },
         action.body);
-    rules::ActionResult r = rules::apply_action(state_, game_.data, action);
-    if (!r.applied()) {
-      const rules::Refusal& why = *r.refusal;
-      if (why.kind == rules::RefusalKind::missing_drop) {
-        p.need = Need::drops;
-        p.need_text = "drops: " + why.reason;
-        p.needed_drop = why.needed_drop;
-        if (has_counters_ && why.needed_drop && (!p.drop_asked || *p.drop_asked != why.needed_drop->index)) {
-          // Asked for now: the counters that come to rest from here on are this drop's.
-          p.drop_asked = why.needed_drop->index;
-          p.drop_baseline = drop_look_;
-          p.answers.clear();
-          p.reading.reset();
-        }
-        if (p.reading) p.need_text += "; on the table: " + p.reading->tally() + "; " + p.reading->question();
-        say_waiting(t);
-        return;
+    // The rules run once: what the action still needs, or its outcome, committed as it is.
+    rules::ActionNeeds r = rules::needs(state_, game_.data, action);
+    const auto* needed_drop = r.need ? std::get_if<rules::NeededDrop>(&r.need->what) : nullptr;
+    const auto* choice = r.need ? std::get_if<rules::NeededChoice>(&r.need->what) : nullptr;
+    const auto* placement = r.need ? std::get_if<rules::NeededPlacement>(&r.need->what) : nullptr;
+    if (needed_drop != nullptr) {
+      p.need = Need::drops;
+      p.need_text = "drops: " + r.need->reason;
+      p.needed_drop = *needed_drop;
+      if (has_counters_ && (!p.drop_asked || *p.drop_asked != needed_drop->index)) {
+        // Asked for now: the counters that come to rest from here on are this drop's.
+        p.drop_asked = needed_drop->index;
+        p.drop_baseline = drop_look_;
+        p.answers.clear();
+        p.reading.reset();
       }
-      if (why.kind == rules::RefusalKind::choice_needed && std::holds_alternative<rules::Move>(p.action.body)) {
-        p.need = Need::placement;
-        p.placing = p.disk;
-        p.placement_optional = false;
-        p.need_text = p.disk + " to be put down again: " + why.reason;
-        say_waiting(t);
-        return;
-      }
-      if (why.kind == rules::RefusalKind::choice_needed && !why.options.empty() &&
-          std::holds_alternative<rules::BoardingSegment>(p.action.body)) {
-        p.need = Need::choice;
-        p.options = why.options;
-        p.need_text = "a choice: " + why.reason;
-        say_waiting(t);
-        return;
-      }
+      if (p.reading) p.need_text += "; on the table: " + p.reading->tally() + "; " + p.reading->question();
+      say_waiting(t);
+      return;
+    }
+    if (placement != nullptr && !placement->optional && std::holds_alternative<rules::Move>(p.action.body)) {
+      // A ship-planet collision: the ship is put down again before the move is resolved.
+      p.need = Need::placement;
+      p.placing = p.disk;
+      p.placement_optional = false;
+      p.need_text = p.disk + " to be put down again: " + r.need->reason;
+      say_waiting(t);
+      return;
+    }
+    if (choice != nullptr && !choice->options.empty() &&
+        std::holds_alternative<rules::BoardingSegment>(p.action.body)) {
+      p.need = Need::choice;
+      p.options = choice->options;
+      p.need_text = "a choice: " + r.need->reason;
+      say_waiting(t);
+      return;
+    }
+    if (!r.outcome.applied()) {
+      // Refused, or a need the referee does not wait for (a value the action is to name): as the
+      // rules refuse it.
+      const rules::Refusal& why = *r.outcome.refusal;
       if (why.kind == rules::RefusalKind::bad_choice && std::holds_alternative<rules::Move>(p.action.body) &&
           std::get<rules::Move>(p.action.body).reposition) {
         warn(t, {"placement", p.placing, 0, why.reason + ": put it down again"});
@@ -171,27 +177,18 @@ void Referee::try_complete(double t) {
       read_held_motions();
       return;
     }
-    // A ship-ship collision: the hit player may put the ship down elsewhere (or leave it).
-    if (auto* move = std::get_if<rules::Move>(&p.action.body);
-        move != nullptr && !move->reposition && !p.left_in_place) {
-      for (const rules::Event& e : r.events) {
-        if (e.type != "collision") continue;
-        // Read once, through a copy and at(): gcc 12 sees a null dereference inside json.hpp's
-        // value() when this file is compiled in one unity batch with referee.cpp.
-        const nlohmann::json detail = e.detail;
-        const std::string with = detail.is_object() && detail.contains("with") && detail.at("with").is_string()
-                                     ? detail.at("with").get<std::string>()
-                                     : "";
-        const rules::ShipState* hit = ship_in(state_, with);
-        if (hit == nullptr) continue;
-        p.need = Need::placement;
-        p.placing = p.disk;
-        p.placement_optional = true;
-        p.hit_player = hit->controller;
-        p.need_text = fmt::format("{}'s player to put {} down touching {} (or leave it in place)", with, p.disk, with);
-        say_waiting(t);
-        return;
-      }
+    // A ship-ship collision: the hit player may put the ship down elsewhere (or leave it, the
+    // outcome applied here).
+    if (placement != nullptr && placement->optional && std::holds_alternative<rules::Move>(p.action.body) &&
+        !p.left_in_place) {
+      const std::string& with = placement->adjacent_to;
+      p.need = Need::placement;
+      p.placing = p.disk;
+      p.placement_optional = true;
+      p.hit_player = placement->placer;
+      p.need_text = fmt::format("{}'s player to put {} down touching {} (or leave it in place)", with, p.disk, with);
+      say_waiting(t);
+      return;
     }
     rules::Action done = action;
     std::optional<Observed> o = p.observed;
@@ -200,7 +197,7 @@ void Referee::try_complete(double t) {
     std::vector<Warning> warnings = p.warnings;
     std::vector<DropRead> drops_read = std::move(p.drops_read);
     pending_.reset();
-    commit(done, t, o, inputs, warnings, std::move(drops_read));
+    commit(done, t, o, inputs, warnings, std::move(drops_read), std::move(r.outcome));
     read_held_motions();
     return;
   }

@@ -44,6 +44,7 @@
 #include "engine/model/disk_registry.h"
 #include "engine/model/table_spec.h"
 #include "engine/model/track_frame.h"
+#include "engine/rules/apply.h"
 #include "referee/camera_gaps.h"
 #include "referee/counter_reading.h"
 #include "referee/game_file.h"
@@ -196,12 +197,15 @@ class Referee {
 
   // Committing to the rules, and the log (rulings.cpp).
   // An action to the rules, logged, and the Full Stop moves that follow it (full_stop_moves).
+  // `outcome`, when given, is the rules' run of this action on the state now (rules::needs): it is
+  // what is entered, and the rules do not run again.
   void commit(const rules::Action& action, double t, std::optional<Observed> observed, std::vector<std::size_t> inputs,
-              std::vector<Warning> warnings = {}, std::vector<DropRead> drops_read = {});
+              std::vector<Warning> warnings = {}, std::vector<DropRead> drops_read = {},
+              std::optional<rules::ActionResult> outcome = std::nullopt);
   // An action to the rules, logged with its warnings: nothing follows.
   void enter_ruling(const rules::Action& action, double t, std::optional<Observed> observed,
                     std::vector<std::size_t> inputs, std::vector<Warning> warnings = {},
-                    std::vector<DropRead> drops_read = {});
+                    std::vector<DropRead> drops_read = {}, std::optional<rules::ActionResult> outcome = std::nullopt);
   void refuse_entry(const rules::Action& action, const rules::Refusal& refusal, double t,
                     std::optional<Observed> observed, std::vector<std::size_t> inputs,
                     std::vector<DropRead> drops_read = {});

@@ -31,15 +31,18 @@ Entry& Referee::warn(double t, Warning w, std::vector<std::size_t> inputs) {
 }
 
 void Referee::commit(const rules::Action& action, double t, std::optional<Observed> observed,
-                     std::vector<std::size_t> inputs, std::vector<Warning> warnings, std::vector<DropRead> drops_read) {
-  enter_ruling(action, t, std::move(observed), std::move(inputs), std::move(warnings), std::move(drops_read));
+                     std::vector<std::size_t> inputs, std::vector<Warning> warnings, std::vector<DropRead> drops_read,
+                     std::optional<rules::ActionResult> outcome) {
+  enter_ruling(action, t, std::move(observed), std::move(inputs), std::move(warnings), std::move(drops_read),
+               std::move(outcome));
   if (!pending_) full_stop_moves(t);
 }
 
 void Referee::enter_ruling(const rules::Action& action, double t, std::optional<Observed> observed,
                            std::vector<std::size_t> inputs, std::vector<Warning> warnings,
-                           std::vector<DropRead> drops_read) {
-  rules::ActionResult r = rules::apply_action(state_, game_.data, action);
+                           std::vector<DropRead> drops_read, std::optional<rules::ActionResult> outcome) {
+  // The rules run once a ruling: the trial's outcome when the caller had one.
+  rules::ActionResult r = outcome ? std::move(*outcome) : rules::apply_action(state_, game_.data, action);
   Entry e;
   e.kind = Entry::Kind::action;
   e.t = t;
