@@ -75,6 +75,9 @@ TEST(NetworkCamera, AStreamCutForThreeSecondsComesBackAndTheGapIsSaidOnce) {
   o.clock = clock;
   o.on_event = [&](const CameraEvent& e) { events.push_back(e); };
   o.give_up_after_s = 10;  // the stream's end: no more frames, ever
+  // Read in this thread: the test's clock moves with each frame taken, and the server is not
+  // paced, so a thread reading ahead would drop what this loop has not yet taken.
+  o.network_read_ahead_frames = 0;
   // 1 s between openings: the 3 s make three refused openings, and the fourth finds the server.
   o.first_backoff_s = 1;
   o.max_backoff_s = 1;
@@ -132,6 +135,7 @@ TEST(NetworkCamera, AStreamThatFallsSilentIsNoticedAndOpenedAgain) {
   o.device = server.url();
   o.clock = clock;
   o.network_read_timeout_s = 0.3;
+  o.network_read_ahead_frames = 0;  // as above: every frame served is to be taken
   o.give_up_after_s = 5;
   o.on_event = [&](const CameraEvent& e) { events.push_back(e); };
   auto source = open_live_camera(o);
