@@ -242,6 +242,10 @@ TEST(NetworkCamera, CamerasMeasuresWhatAStreamDelivers) {
 TEST(NetworkCamera, TheScreenLogsWhatTheCameraSays) {
   MjpegStreamServer::Plan plan;
   plan.jpegs = sample_jpegs(60);
+  // At a camera's pace, as a phone sends them: the screen reads the stream as it comes and keeps
+  // only the newest frames when it falls behind, so a stream sent all at once would leave it fewer
+  // than the 20 it waits for.
+  plan.fps = kFps;
   MjpegStreamServer server(plan);
   const fs::path dir = fs::temp_directory_path() / ("diskref_network_camera_ui_" + std::to_string(::getpid()));
   fs::remove_all(dir);
