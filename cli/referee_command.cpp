@@ -313,9 +313,13 @@ void check_referee_options(const RefereeCommandOptions& o) {
 void print_camera_summary(const vision::LiveCameraSource& camera) {
   std::string rate = "not measured";
   if (const std::optional<double> fps = camera.measured_fps()) rate = fmt::format("{:.1f} frames per second", *fps);
-  std::fprintf(stderr, "%s: %s; %zu gap%s, %lld frame%s lost\n", camera.description().c_str(), rate.c_str(),
+  std::string behind;
+  if (camera.frames_dropped_behind() > 0)
+    behind = fmt::format(" ({} of them arrived and were dropped while the referee was behind)",
+                         camera.frames_dropped_behind());
+  std::fprintf(stderr, "%s: %s; %zu gap%s, %lld frame%s lost%s\n", camera.description().c_str(), rate.c_str(),
                camera.gaps().size(), camera.gaps().size() == 1 ? "" : "s", camera.frames_lost(),
-               camera.frames_lost() == 1 ? "" : "s");
+               camera.frames_lost() == 1 ? "" : "s", behind.c_str());
 }
 
 int run_referee(const RefereeCommandOptions& o) {

@@ -135,7 +135,12 @@ std::unique_ptr<LiveCameraSource> open_live_camera(const CameraOptions& options)
       throw io::InputError("", "--camera-format",
                            "goes with a V4L2 camera: a network camera sends the format it sends");
     NetworkStreamOptions n{options.network_open_timeout_s, options.network_read_timeout_s};
-    opener = [address, n, clock] { return open_network_stream(address, n, clock); };
+    const std::size_t read_ahead = options.network_read_ahead_frames;
+    opener = [address, n, clock, read_ahead] {
+      std::unique_ptr<LiveStream> stream = open_network_stream(address, n, clock);
+      if (read_ahead > 0) stream = read_on_arrival(std::move(stream), read_ahead);
+      return stream;
+    };
   } else {
     V4l2StreamOptions v;
     v.request = format_request(options);

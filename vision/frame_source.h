@@ -22,6 +22,7 @@
 
 #include <opencv2/core.hpp>
 
+#include "vision/arrival_reader.h"
 #include "vision/live_stream.h"
 #include "vision/v4l2_device.h"
 
@@ -86,6 +87,11 @@ struct CameraOptions {
   double max_backoff_s = 5;      // this
   double network_open_timeout_s = 10;
   double network_read_timeout_s = 3;
+  // A network camera is read on a thread of its own that times each frame as it arrives and keeps
+  // this many waiting, dropping the oldest when the consumer falls behind (vision/arrival_reader.h).
+  // 0: read in the consumer's thread, each frame timed when it is read (a test whose clock moves
+  // with each frame taken).
+  std::size_t network_read_ahead_frames = kArrivalReaderDepth;
   // Told what the camera chose, what it could not do, when it was lost and came back.
   CameraEventSink on_event;
   std::shared_ptr<LiveClock> clock;  // default: the steady clock

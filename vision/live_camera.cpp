@@ -180,6 +180,10 @@ Frame LiveCameraSource::accept(StreamFrame&& s) {
   double t = s.time - origin_;
   if (last_t_) t = std::max(t, *last_t_);  // never backwards, whatever a stream's clock does
   long long step = 1;
+  // Frames that arrived and were dropped before this one (arrival_reader.h); where a known rate
+  // counts frames from the times, they are among those it counts.
+  long long dropped_unseen = s.dropped_before;
+  frames_dropped_behind_ += s.dropped_before;
   if (open_gap_) {
     // Back: the gap closes at this frame; the frames the camera took meanwhile are counted lost.
     CameraGap gap = *open_gap_;
@@ -197,7 +201,10 @@ Frame LiveCameraSource::accept(StreamFrame&& s) {
     // Inside a connection, a known rate tells frames the camera took and never delivered.
     step = std::max(1LL, std::llround((t - *last_t_) * nominal_fps_));
     frames_lost_ += step - 1;
+    dropped_unseen = 0;
   }
+  step += dropped_unseen;
+  frames_lost_ += dropped_unseen;
   if (first_of_connection_) connection_start_t_ = t;
   first_of_connection_ = false;
   failed_reads_ = 0;

@@ -57,6 +57,9 @@ class LiveCameraSource final : public FrameSource {
   // Reader thread only.
   const std::vector<CameraGap>& gaps() const { return gaps_; }
   long long frames_lost() const { return frames_lost_; }  // inside connections and in gaps
+  // Of those, the frames that arrived and were dropped because the consumer was behind
+  // (arrival_reader.h): the referee's machine, not the camera.
+  long long frames_dropped_behind() const { return frames_dropped_behind_; }
   std::optional<double> measured_fps() const;
   double nominal_fps() const { return nominal_fps_; }  // the camera's own word (0: it does not say)
 
@@ -91,6 +94,7 @@ class LiveCameraSource final : public FrameSource {
   double gap_rate_ = 0;                // the rate when they stopped (counts the frames lost)
   std::vector<CameraGap> gaps_;
   long long frames_lost_ = 0;
+  long long frames_dropped_behind_ = 0;
   long long wrong_size_frames_ = 0;
   std::deque<double> recent_;  // recent frame times of this connection, for the rate
   double connection_start_t_ = 0;

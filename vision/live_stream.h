@@ -31,6 +31,9 @@ std::shared_ptr<LiveClock> steady_live_clock();
 struct StreamFrame {
   cv::Mat image;
   double time = 0;  // the clock's seconds
+  // Frames that arrived just before this one and were dropped unseen, the consumer being behind
+  // (vision/arrival_reader.h).
+  long long dropped_before = 0;
 };
 
 class LiveStream {

@@ -134,9 +134,11 @@ class NetworkStream final : public LiveStream {
   }
 
   std::optional<StreamFrame> read() override {
-    StreamFrame f;
-    if (!capture_.read(f.image) || f.image.empty()) return std::nullopt;
+    // Timed as soon as it is received, before it is decoded.
+    if (!capture_.grab()) return std::nullopt;
     const double now = clock_->now();
+    StreamFrame f;
+    if (!capture_.retrieve(f.image) || f.image.empty()) return std::nullopt;
     f.time = now;
     if (stream_times_) {
       const double ms = capture_.get(cv::CAP_PROP_POS_MSEC);

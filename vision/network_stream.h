@@ -11,7 +11,9 @@
 // Frame times: the stream's own timestamps (RTSP's), placed on the clock at the first frame and
 // trusted from then on, also when frames are read late (vision/stream_clock.h); an
 // MJPEG stream over HTTP carries none (FFmpeg numbers its frames at an assumed 25 fps), so its
-// frames are timed when they arrive, and its rate is not known in advance (nominal_fps() 0).
+// frames are timed when they are received (before they are decoded), and its rate is not known in
+// advance (nominal_fps() 0). Received is arrived only when read as they come: open_live_camera()
+// reads a network stream on a thread of its own (arrival_reader.h).
 
 #include <memory>
 

@@ -75,6 +75,9 @@ TEST(NetworkCamera, AStreamCutForThreeSecondsComesBackAndTheGapIsSaidOnce) {
   o.clock = clock;
   o.on_event = [&](const CameraEvent& e) { events.push_back(e); };
   o.give_up_after_s = 10;  // the stream's end: no more frames, ever
+  // Read in this thread: the test's clock moves with each frame taken, and the server is not
+  // paced, so a thread reading ahead would drop what this loop has not yet taken.
+  o.network_read_ahead_frames = 0;
   // 1 s between openings: the 3 s make three refused openings, and the fourth finds the server.
   o.first_backoff_s = 1;
   o.max_backoff_s = 1;
@@ -132,6 +135,7 @@ TEST(NetworkCamera, AStreamThatFallsSilentIsNoticedAndOpenedAgain) {
   o.device = server.url();
   o.clock = clock;
   o.network_read_timeout_s = 0.3;
+  o.network_read_ahead_frames = 0;  // as above: every frame served is to be taken
   o.give_up_after_s = 5;
   o.on_event = [&](const CameraEvent& e) { events.push_back(e); };
   auto source = open_live_camera(o);
@@ -238,6 +242,10 @@ TEST(NetworkCamera, CamerasMeasuresWhatAStreamDelivers) {
 TEST(NetworkCamera, TheScreenLogsWhatTheCameraSays) {
   MjpegStreamServer::Plan plan;
   plan.jpegs = sample_jpegs(60);
+  // At a camera's pace, as a phone sends them: the screen reads the stream as it comes and keeps
+  // only the newest frames when it falls behind, so a stream sent all at once would leave it fewer
+  // than the 20 it waits for.
+  plan.fps = kFps;
   MjpegStreamServer server(plan);
   const fs::path dir = fs::temp_directory_path() / ("diskref_network_camera_ui_" + std::to_string(::getpid()));
   fs::remove_all(dir);
