@@ -6,7 +6,6 @@
 #include <map>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "engine/rules/apply.h"
 #include "referee/input_places.h"
@@ -175,13 +174,9 @@ void Referee::try_complete(double t) {
     if (auto* move = std::get_if<rules::Move>(&p.action.body);
         move != nullptr && !move->reposition && !p.left_in_place) {
       for (const rules::Event& e : r.events) {
-        if (e.type != "collision") continue;
-        // Read once, through a copy and at(): gcc 12 sees a null dereference inside json.hpp's
-        // value() when this file is compiled in one unity batch with referee.cpp.
-        const nlohmann::json detail = e.detail;
-        const std::string with = detail.is_object() && detail.contains("with") && detail.at("with").is_string()
-                                     ? detail.at("with").get<std::string>()
-                                     : "";
+        const auto* collision = e.as<rules::event::Collision>();
+        if (collision == nullptr) continue;
+        const std::string& with = collision->with;
         const rules::ShipState* hit = ship_in(state_, with);
         if (hit == nullptr) continue;
         p.need = Need::placement;

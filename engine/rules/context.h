@@ -8,8 +8,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "engine/rules/drops.h"
 #include "engine/rules/events.h"
 #include "engine/rules/game_data.h"
@@ -27,9 +25,8 @@ struct Ctx {
   // of resting contacts after the action leaves them alone, so that the ruling stands.
   std::set<std::string> ruled;
 
-  void emit(std::string type, std::string text, nlohmann::json detail = nlohmann::json::object()) {
-    events.push_back({std::move(type), std::move(text), std::move(detail)});
-  }
+  // Logs what happened (an event:: struct) with its sentence for people.
+  void emit(EventBody what, std::string text) { events.push_back({std::move(text), std::move(what)}); }
 
   // Drops counters through the source, counts the drop and logs it.
   DropOutcome drop(const DropRequest& request);
