@@ -266,8 +266,8 @@ ReportResult write_game_report(const fs::path& dir, const fs::path& out_html,
     // The damage and criticals as they fell, picked out of the ruling's events.
     if (e.kind == referee::Entry::Kind::action)
       for (const rules::Event& ev : e.play.events)
-        if (ev.type == "hits" || ev.type == "damage" || ev.type == "critical" || ev.type == "no_critical" ||
-            ev.type == "destroyed" || ev.type == "crew_killed" || ev.type == "torpedo_contact")
+        if (ev.is<rules::event::Hits, rules::event::Damage, rules::event::Critical, rules::event::NoCritical,
+                  rules::event::Destroyed, rules::event::CrewKilled, rules::event::TorpedoContact>())
           body += "<p class=\"damage\">" + html_text(ev.text) + "</p>";
     ++result.rulings;
     const model::TrackFrame snapshot = e.reading < game.settles.size() ? game.settles[e.reading] : model::TrackFrame{};

@@ -1,7 +1,5 @@
 #include "engine/rules/activation.h"
 
-#include <nlohmann/json.hpp>
-
 #include "engine/rules/cloaks.h"
 #include "engine/rules/need.h"
 #include "engine/rules/refusal.h"
@@ -11,7 +9,7 @@ namespace diskref::rules {
 
 void flip_to_activated(Ctx& ctx, CrewTechDisk& disk, const std::string& why) {
   disk.ready = false;
-  ctx.emit("disk_activated", disk.id + " is flipped (activated): " + why, {{"disk", disk.id}});
+  ctx.emit(event::DiskActivated{disk.id}, disk.id + " is flipped (activated): " + why);
 }
 
 void ready_disk(Ctx& ctx, ShipState& ship, CrewTechDisk& disk, const std::string& why) {
@@ -20,7 +18,7 @@ void ready_disk(Ctx& ctx, ShipState& ship, CrewTechDisk& disk, const std::string
     return;
   }
   disk.ready = true;
-  ctx.emit("disk_readied", disk.id + " is readied: " + why, {{"disk", disk.id}});
+  ctx.emit(event::DiskReadied{disk.id}, disk.id + " is readied: " + why);
 }
 
 namespace {
@@ -43,15 +41,12 @@ void activate_row(Ctx& ctx, ShipState& ship, CrewTechDisk& disk, const DiskCard&
     refuse(RefusalKind::illegal_value, disk.id + " has order rows 0.." + std::to_string(card.order_rows.size() - 1));
   const auto& orders = card.order_rows[static_cast<std::size_t>(row)];
   flip_to_activated(ctx, disk, "issues its orders");
-  nlohmann::json names = nlohmann::json::array();
   std::string text;
   for (OrderKind k : orders) {
     ship.pending.push_back({k, disk.id});
-    names.push_back(to_string(k));
     text += (text.empty() ? "" : " and ") + std::string(display_name(k));
   }
-  ctx.emit("crew_orders", disk.id + " issues " + text + " to " + ship.id,
-           {{"ship", ship.id}, {"disk", disk.id}, {"row", row}, {"orders", names}});
+  ctx.emit(event::CrewOrders{ship.id, disk.id, row, orders}, disk.id + " issues " + text + " to " + ship.id);
 }
 
 void ready_a_tech(Ctx& ctx, ShipState& ship, CrewTechDisk& disk, const std::string& target_id) {

@@ -31,13 +31,8 @@ geom::RangeOutput require_in_range(Ctx& ctx, const ShipState& from, const geom::
   if (!in_range)
     refuse(RefusalKind::out_of_range, to_id + " is out of range of " + from.id + ": gap " + mm(range.gap_mm) +
                                           ", the template reaches " + mm(range.reach_mm) + by);
-  ctx.emit("in_range", to_id + " is in range of " + from.id + " (margin " + mm(range.margin_mm) + ")" + by,
-           {{"from", from.id},
-            {"to", to_id},
-            {"gap_mm", range.gap_mm},
-            {"reach_mm", range.reach_mm},
-            {"margin_mm", range.margin_mm},
-            {"ruled", ruled.has_value()}});
+  ctx.emit(event::InRange{from.id, to_id, range.gap_mm, range.reach_mm, range.margin_mm, ruled.has_value()},
+           to_id + " is in range of " + from.id + " (margin " + mm(range.margin_mm) + ")" + by);
   return range;
 }
 
@@ -62,8 +57,8 @@ void fire_beam(Ctx& ctx, ShipState& ship, const BeamAttack& order) {
   const int rating = card_of(ctx.data, ship).beam;
   for (bool fire = true; fire;) {
     require_in_range(ctx, ship, placed(target), target.id, 0, order.in_range);
-    ctx.emit("beam_fired", ship.id + " fires its beam weapon (rating " + std::to_string(rating) + ") at " + target.id,
-             {{"ship", ship.id}, {"target", target.id}, {"rating", rating}});
+    ctx.emit(event::BeamFired{ship.id, target.id, rating},
+             ship.id + " fires its beam weapon (rating " + std::to_string(rating) + ") at " + target.id);
     DamageResult r = weapon_damage(ctx, target, rating, "beam from " + ship.id);
     fire = false;
     if (!order.refire || target.destroyed) break;
@@ -105,10 +100,9 @@ void transport_crew(Ctx& ctx, ShipState& ship, const Transport& order) {
     moving.push_back(&disk);
   }
   for (CrewTechDisk* d : moving) d->location = order.target;
-  ctx.emit("transported",
+  ctx.emit(event::Transported{ship.id, order.target, order.crew, bonus},
            std::to_string(moving.size()) + " crew transported from " + ship.id + " to " + order.target +
-               (bonus > 0 ? " (+" + std::to_string(bonus) + " transporter range)" : ""),
-           {{"from", ship.id}, {"to", order.target}, {"crew", order.crew}, {"range_bonus", bonus}});
+               (bonus > 0 ? " (+" + std::to_string(bonus) + " transporter range)" : ""));
 }
 
 }  // namespace diskref::rules

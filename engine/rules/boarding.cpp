@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <map>
 
-#include <nlohmann/json.hpp>
-
 #include "engine/rules/need.h"
 #include "engine/rules/refusal.h"
 #include "engine/rules/state_queries.h"
@@ -75,10 +73,9 @@ void boarding_segment(Ctx& ctx, const BoardingSegment& action) {
     if (!present) continue;
     int hits = total > 0 ? ctx.drop({DropPurpose::boarding, p.id, total, {}}).hits() : 0;
     team_hits[p.team] += hits;
-    ctx.emit("boarding_drop",
+    ctx.emit(event::BoardingDrop{action.ship, p.id, total, hits},
              p.id + " drops " + std::to_string(total) + " counters for crew combat: " + std::to_string(hits) +
-                 (hits == 1 ? " hit" : " hits"),
-             {{"ship", action.ship}, {"player", p.id}, {"combat", total}, {"hits", hits}});
+                 (hits == 1 ? " hit" : " hits"));
   }
   int best = 0;
   for (const auto& [team, hits] : team_hits) best = std::max(best, hits);
@@ -87,11 +84,9 @@ void boarding_segment(Ctx& ctx, const BoardingSegment& action) {
   std::vector<std::string> losers;
   for (const auto& [team, hits] : team_hits)
     if (hits < best || at_best > 1) losers.push_back(team);
-  nlohmann::json totals = team_hits;
-  ctx.emit("boarding_segment",
+  ctx.emit(event::BoardingSegment{action.ship, team_hits, losers},
            "segment " + std::to_string(combat->segments + 1) + " on " + action.ship +
-               (at_best > 1 ? ": a tie, every side loses one crew" : ": the side with most hits wins"),
-           {{"ship", action.ship}, {"team_hits", totals}, {"losing_teams", losers}});
+               (at_best > 1 ? ": a tie, every side loses one crew" : ": the side with most hits wins"));
 
   // Each losing side loses one revealed crew of its choosing ("The opponent may choose to kill an
   // activated crew, but unrevealed crew cannot be killed.").
@@ -113,7 +108,7 @@ void boarding_segment(Ctx& ctx, const BoardingSegment& action) {
     }
     find_disk(ctx.state, chosen)->in_play = false;
     used.push_back(chosen);
-    ctx.emit("crew_killed", chosen + " (team " + team + ") is killed", {{"ship", action.ship}, {"crew", chosen}});
+    ctx.emit(event::CrewKilled{action.ship, chosen}, chosen + " (team " + team + ") is killed");
   }
   for (const std::string& id : action.losses)
     if (std::find(used.begin(), used.end(), id) == used.end())
@@ -124,10 +119,9 @@ void boarding_segment(Ctx& ctx, const BoardingSegment& action) {
   bool sides_left = teams_with_revealed_crew(ctx.state, data, action.ship).size() >= 2;
   if (combat->segments >= 3 || !sides_left) {
     combat->over = true;
-    ctx.emit("boarding_over",
-             "crew combat on " + action.ship + " ends after " + std::to_string(combat->segments) + " segment" +
-                 (combat->segments == 1 ? "" : "s"),
-             {{"ship", action.ship}, {"segments", combat->segments}});
+    ctx.emit(event::BoardingOver{action.ship, combat->segments}, "crew combat on " + action.ship + " ends after " +
+                                                                     std::to_string(combat->segments) + " segment" +
+                                                                     (combat->segments == 1 ? "" : "s"));
   }
 }
 
@@ -160,8 +154,8 @@ void resolve_control(Ctx& ctx) {
     }
     if (best.empty() || best == ship.controller) continue;
     if (defenders_revealed && command[ship.controller] == best_command) continue;
-    ctx.emit("control", best + " takes control of " + ship.id + " (command " + std::to_string(best_command) + ")",
-             {{"ship", ship.id}, {"from", ship.controller}, {"to", best}, {"command", best_command}});
+    ctx.emit(event::Control{ship.id, ship.controller, best, best_command},
+             best + " takes control of " + ship.id + " (command " + std::to_string(best_command) + ")");
     ship.controller = best;
   }
 }

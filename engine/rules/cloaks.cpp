@@ -31,8 +31,8 @@ void raise_cloak(Ctx& ctx, ShipState& ship, CrewTechDisk& device, bool by_order)
   ship.cloaked = true;
   ship.cloak_raised_phase = ctx.state.phase_serial;
   ship.shields = 0;
-  ctx.emit("cloak_raised", ship.id + " raises its Type " + roman(type) + " cloak; shields reduced to 0",
-           {{"ship", ship.id}, {"device", device.id}, {"type", static_cast<int>(type)}});
+  ctx.emit(event::CloakRaised{ship.id, device.id, type},
+           ship.id + " raises its Type " + roman(type) + " cloak; shields reduced to 0");
 }
 
 void drop_cloak(Ctx& ctx, ShipState& ship, CrewTechDisk& device) {
@@ -43,11 +43,10 @@ void drop_cloak(Ctx& ctx, ShipState& ship, CrewTechDisk& device) {
   device.ready = true;
   ship.cloaked = false;
   if (type == CloakType::type_3) ship.shields = max_shields(ctx.data, ship);
-  ctx.emit("cloak_dropped",
+  ctx.emit(event::CloakDropped{ship.id, device.id, ship.shields},
            ship.id + " drops its cloak; shields " +
                (type == CloakType::type_3 ? "raise to full (" + std::to_string(ship.shields) + ")"
-                                          : std::string("remain at 0 until raised")),
-           {{"ship", ship.id}, {"device", device.id}, {"shields", ship.shields}});
+                                          : std::string("remain at 0 until raised")));
 }
 
 namespace {

@@ -16,10 +16,12 @@ namespace {
 bool collision_check(Ctx& ctx, const ShipState& ship, const std::string& other) {
   DropOutcome drop = ctx.drop({DropPurpose::collision, ship.id, kCollisionCheckCounters, {}});
   bool collided = collision_check_collides(drop.crits());
-  ctx.emit(collided ? "collision" : "no_collision",
-           ship.id + (collided ? " collides with " : " passes clear of ") + other + " (" +
-               std::to_string(drop.crits()) + " critical" + (drop.crits() == 1 ? "" : "s") + " showing)",
-           {{"ship", ship.id}, {"with", other}, {"crits", drop.crits()}});
+  std::string text = ship.id + (collided ? " collides with " : " passes clear of ") + other + " (" +
+                     std::to_string(drop.crits()) + " critical" + (drop.crits() == 1 ? "" : "s") + " showing)";
+  if (collided)
+    ctx.emit(event::Collision{ship.id, other, drop.crits()}, std::move(text));
+  else
+    ctx.emit(event::NoCollision{ship.id, other, drop.crits()}, std::move(text));
   return collided;
 }
 
@@ -35,12 +37,8 @@ void place_adjacent(Ctx& ctx, ShipState& ship, const geom::Pose& pose, const geo
                fmt::format("{:.2f} mm", a.gap_mm) + (a.gap_mm < 0 ? " (overlapping)" : " (not touching)"));
   }
   ship.pose = pose;
-  ctx.emit("repositioned", who + " places " + ship.id + " adjacent to " + other_id,
-           {{"ship", ship.id},
-            {"x", pose.position.x},
-            {"y", pose.position.y},
-            {"heading", pose.heading_deg()},
-            {"gap_mm", a.gap_mm}});
+  ctx.emit(event::Repositioned{ship.id, pose.position.x, pose.position.y, pose.heading_deg(), a.gap_mm},
+           who + " places " + ship.id + " adjacent to " + other_id);
 }
 
 // The results a collision shares: hull hits, speed zero and orders removed "just as if you had
@@ -71,7 +69,7 @@ void resolve_collisions(Ctx& ctx, ShipState& ship, const std::vector<std::string
         place_adjacent(ctx, ship, *reposition, placed(*other), id, other->controller);
         placed_again = true;
       } else {
-        ctx.emit("not_repositioned", other->controller + " leaves " + ship.id + " where it is", {{"ship", ship.id}});
+        ctx.emit(event::NotRepositioned{ship.id}, other->controller + " leaves " + ship.id + " where it is");
       }
       continue;
     }
@@ -80,10 +78,9 @@ void resolve_collisions(Ctx& ctx, ShipState& ship, const std::vector<std::string
     if (terrain->kind == TerrainKind::obstruction) {
       // Ship-Obstruction: removed from play, and its damage value in hits (not random).
       terrain->in_play = false;
-      ctx.emit("obstruction",
-               ship.id + " hits obstruction " + id + " (damage " + std::to_string(terrain->damage) +
-                   "); the obstruction is removed from play",
-               {{"ship", ship.id}, {"obstruction", id}, {"damage", terrain->damage}});
+      ctx.emit(event::Obstruction{ship.id, id, terrain->damage}, ship.id + " hits obstruction " + id + " (damage " +
+                                                                     std::to_string(terrain->damage) +
+                                                                     "); the obstruction is removed from play");
       apply_hits(ctx, ship, terrain->damage, "obstruction " + id);
       continue;
     }

@@ -9,8 +9,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "engine/rules/drops.h"
 #include "engine/rules/events.h"
 #include "engine/rules/game_data.h"
@@ -32,9 +30,8 @@ struct Ctx {
   // ship down elsewhere), the first one met; the action resolves without it.
   std::optional<NeededPlacement> placement_offered;
 
-  void emit(std::string type, std::string text, nlohmann::json detail = nlohmann::json::object()) {
-    events.push_back({std::move(type), std::move(text), std::move(detail)});
-  }
+  // Logs what happened (an event:: struct) with its sentence for people.
+  void emit(EventBody what, std::string text) { events.push_back({std::move(text), std::move(what)}); }
 
   // Drops counters through the source, counts the drop and logs it.
   DropOutcome drop(const DropRequest& request);

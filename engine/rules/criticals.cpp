@@ -18,10 +18,9 @@ void critical_check(Ctx& ctx, ShipState& ship, bool hull_damage) {
   std::vector<std::string> showing = drop.crit_types(request);
   std::vector<std::string> effective = criticals_taking_effect(showing, hull_damage);
   if (effective.empty()) {
-    ctx.emit("no_critical",
+    ctx.emit(event::NoCritical{ship.id, showing, hull_damage},
              "no critical on " + ship.id + ": " + std::to_string(showing.size()) + " showing after " +
-                 (hull_damage ? "hull damage (one or two needed)" : "shield-only damage (exactly one needed)"),
-             {{"ship", ship.id}, {"showing", showing}, {"hull_damage", hull_damage}});
+                 (hull_damage ? "hull damage (one or two needed)" : "shield-only damage (exactly one needed)"));
     return;
   }
   for (const std::string& id : effective) {
@@ -43,25 +42,24 @@ void apply_effect(Ctx& ctx, ShipState& ship, const CritEffect& effect, const Cri
           removed.push_back(d->id);
         }
       }
-      ctx.emit("crew_removed",
+      ctx.emit(event::CrewRemoved{ship.id, removed},
                removed.empty() ? crit.name + ": no revealed " + effect.keyword + " crew aboard " + ship.id
                                : crit.name + ": " + std::to_string(removed.size()) + " revealed " + effect.keyword +
-                                     " crew removed from play",
-               {{"ship", ship.id}, {"crew", removed}});
+                                     " crew removed from play");
       break;
     }
     case CritEffectType::shields_down:
       ship.shields = 0;
-      ctx.emit("shields", crit.name + ": " + ship.id + "'s shields drop to 0", {{"ship", ship.id}, {"shields", 0}});
+      ctx.emit(event::Shields{ship.id, 0}, crit.name + ": " + ship.id + "'s shields drop to 0");
       break;
     case CritEffectType::full_stop:
       ship.speed = 0;
-      ctx.emit("speed", crit.name + ": " + ship.id + " comes to Full Stop", {{"ship", ship.id}, {"speed", 0}});
+      ctx.emit(event::Speed{ship.id, 0, std::nullopt}, crit.name + ": " + ship.id + " comes to Full Stop");
       break;
     case CritEffectType::max_speed_penalty:
       ship.max_speed_penalty += effect.amount;
-      ctx.emit("max_speed", crit.name + ": " + ship.id + "'s maximum speed falls by " + std::to_string(effect.amount),
-               {{"ship", ship.id}, {"max_speed", max_speed(ctx.state, ctx.data, ship)}});
+      ctx.emit(event::MaxSpeed{ship.id, max_speed(ctx.state, ctx.data, ship)},
+               crit.name + ": " + ship.id + "'s maximum speed falls by " + std::to_string(effect.amount));
       break;
   }
 }
@@ -70,8 +68,8 @@ void apply_effect(Ctx& ctx, ShipState& ship, const CritEffect& effect, const Cri
 
 void take_critical(Ctx& ctx, ShipState& ship, const CritType& crit) {
   int count = ++ship.crits[crit.id];
-  ctx.emit("critical", ship.id + " takes a " + crit.name + " critical (" + std::to_string(count) + " of this type)",
-           {{"ship", ship.id}, {"crit", crit.id}, {"count", count}});
+  ctx.emit(event::Critical{ship.id, crit.id, count},
+           ship.id + " takes a " + crit.name + " critical (" + std::to_string(count) + " of this type)");
   if (count >= 2) {
     destroy_ship(ctx, ship, "a second " + crit.name + " critical");
     return;

@@ -32,7 +32,7 @@ void destroy_ship(Ctx& ctx, ShipState& ship, const std::string& why) {
     phase.acting.reset();
     phase.option = 0;
   }
-  ctx.emit("destroyed", ship.id + " is destroyed: " + why, {{"ship", ship.id}, {"why", why}});
+  ctx.emit(event::Destroyed{ship.id, why}, ship.id + " is destroyed: " + why);
 }
 
 namespace {
@@ -40,16 +40,10 @@ namespace {
 DamageResult finish(Ctx& ctx, ShipState& ship, DamageResult r, const std::string& cause, bool crit_check) {
   ship.shields -= r.to_shields;
   ship.hull -= r.to_hull;
-  ctx.emit("damage",
+  ctx.emit(event::Damage{ship.id, cause, r.to_shields, r.to_hull, ship.shields, ship.hull},
            ship.id + " takes " + std::to_string(r.to_shields + r.to_hull) + " damage from " + cause + ": shields " +
                std::to_string(ship.shields + r.to_shields) + " -> " + std::to_string(ship.shields) + ", hull " +
-               std::to_string(ship.hull + r.to_hull) + " -> " + std::to_string(ship.hull),
-           {{"ship", ship.id},
-            {"cause", cause},
-            {"to_shields", r.to_shields},
-            {"to_hull", r.to_hull},
-            {"shields", ship.shields},
-            {"hull", ship.hull}});
+               std::to_string(ship.hull + r.to_hull) + " -> " + std::to_string(ship.hull));
   if (ship.hull <= 0) {
     destroy_ship(ctx, ship, "hull reached 0");
     return r;
@@ -74,9 +68,8 @@ DamageResult apply_hull_hits(Ctx& ctx, ShipState& ship, int hits, const std::str
 DamageResult weapon_damage(Ctx& ctx, ShipState& target, int rating, const std::string& cause) {
   DropOutcome drop = ctx.drop({DropPurpose::damage, target.id, rating, {}});
   ctx.emit(
-      "hits",
-      cause + " scores " + std::to_string(drop.hits()) + " hit" + (drop.hits() == 1 ? "" : "s") + " on " + target.id,
-      {{"ship", target.id}, {"cause", cause}, {"hits", drop.hits()}, {"rating", rating}});
+      event::Hits{target.id, cause, drop.hits(), rating},
+      cause + " scores " + std::to_string(drop.hits()) + " hit" + (drop.hits() == 1 ? "" : "s") + " on " + target.id);
   DamageResult r = apply_hits(ctx, target, drop.hits(), cause);
   r.scored = drop.hits();
   return r;

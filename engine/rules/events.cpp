@@ -1,13 +1,9 @@
 #include "engine/rules/events.h"
 
-#include <nlohmann/json.hpp>
-
 namespace diskref::rules {
 
-nlohmann::json event_to_json(const Event& event) {
-  nlohmann::json out = {{"event", event.type}, {"text", event.text}};
-  for (const auto& [key, value] : event.detail.items()) out[key] = value;
-  return out;
+std::string_view Event::kind() const {
+  return std::visit([](const auto& e) { return std::string_view(std::decay_t<decltype(e)>::kind); }, what);
 }
 
 }  // namespace diskref::rules

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <set>
 
-#include <nlohmann/json.hpp>
-
 #include "engine/rules/boarding.h"
 #include "engine/rules/initiative.h"
 #include "engine/rules/phase_turns.h"
@@ -23,17 +21,17 @@ void begin_phase(Ctx& ctx, int number) {
   phase.acting.reset();
   ++ctx.state.phase_serial;
   reset_ships_for_phase(ctx.state);
-  ctx.emit("phase", "Step Three, orders phase " + std::to_string(number) + " of turn " + std::to_string(ctx.state.turn),
-           {{"turn", ctx.state.turn}, {"phase", number}});
+  ctx.emit(event::Phase{ctx.state.turn, number},
+           "Step Three, orders phase " + std::to_string(number) + " of turn " + std::to_string(ctx.state.turn));
 }
 
 void start_boarding(Ctx& ctx) {
   ctx.state.step = Step::boarding;
   ctx.state.boarding = find_combats(ctx.state, ctx.data);
-  nlohmann::json ships = nlohmann::json::array();
+  std::vector<std::string> ships;
   for (const BoardingCombat& c : ctx.state.boarding) ships.push_back(c.ship);
-  ctx.emit("boarding", "Step 4: Boarding; crew combat on " + std::to_string(ctx.state.boarding.size()) + " ship(s)",
-           {{"combats", ships}});
+  ctx.emit(event::Boarding{std::move(ships)},
+           "Step 4: Boarding; crew combat on " + std::to_string(ctx.state.boarding.size()) + " ship(s)");
 }
 
 void next_turn(Ctx& ctx) {
@@ -49,7 +47,7 @@ void next_turn(Ctx& ctx) {
     ship.moved = false;
     ship.order_revealed = false;
   }
-  ctx.emit("turn", "turn " + std::to_string(s.turn) + ", Step One: reveal or conceal", {{"turn", s.turn}});
+  ctx.emit(event::Turn{s.turn}, "turn " + std::to_string(s.turn) + ", Step One: reveal or conceal");
 }
 
 bool all_players_revealed(const GameState& s) {
@@ -81,15 +79,13 @@ bool check_victory(Ctx& ctx) {
   if (alive.size() > 1) return false;
   s.step = Step::game_over;
   s.winner = alive.empty() ? std::string() : *alive.begin();
-  ctx.emit("game_over",
-           alive.empty() ? "the game is over: no side is left" : "the game is over: team " + *s.winner + " wins",
-           {{"winner", *s.winner}});
+  ctx.emit(event::GameOver{*s.winner},
+           alive.empty() ? "the game is over: no side is left" : "the game is over: team " + *s.winner + " wins");
   return true;
 }
 
 void end_phase(Ctx& ctx) {
-  ctx.emit("phase_end", "orders phase " + std::to_string(ctx.state.phase.number) + " ends",
-           {{"phase", ctx.state.phase.number}});
+  ctx.emit(event::PhaseEnd{ctx.state.phase.number}, "orders phase " + std::to_string(ctx.state.phase.number) + " ends");
   if (ctx.state.phase.number < 3) {
     begin_phase(ctx, ctx.state.phase.number + 1);
   } else {
@@ -106,7 +102,7 @@ void advance(Ctx& ctx) {
       case Step::reveal:
         if (!all_players_revealed(s)) return;
         s.step = Step::orders;
-        ctx.emit("step", "Step Two: assign orders", {{"turn", s.turn}});
+        ctx.emit(event::Step{s.turn}, "Step Two: assign orders");
         continue;
       case Step::orders:
         if (!all_orders_placed(s)) return;
@@ -119,15 +115,15 @@ void advance(Ctx& ctx) {
           std::vector<std::string> order;
           for (const std::string& id : s.phase.initiative)
             if (const ShipState* ship = find_ship(s, id); ship != nullptr && !ship->destroyed) order.push_back(id);
-          ctx.emit("initiative", "initiative kept from phase 1 (once a turn: docs/rules.md, open parameter 12)",
-                   {{"order", order}});
+          ctx.emit(event::InitiativeKept{order},
+                   "initiative kept from phase 1 (once a turn: docs/rules.md, open parameter 12)");
           start_ships_stage(ctx, order);
           continue;
         }
         if (s.phase.stage == PhaseStage::torpedoes || !s.phase.to_act.empty()) return;
         if (!s.torpedoes.empty()) {
           s.phase.stage = PhaseStage::torpedoes;
-          ctx.emit("torpedo_stage", "every ship has acted; the torpedoes move", {{"phase", s.phase.number}});
+          ctx.emit(event::TorpedoStage{s.phase.number}, "every ship has acted; the torpedoes move");
           return;
         }
         end_phase(ctx);

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <map>
 
-#include <nlohmann/json.hpp>
-
 #include "engine/rules/refusal.h"
 #include "engine/rules/state_queries.h"
 
@@ -47,16 +45,16 @@ std::vector<std::string> initiative_order(Ctx& ctx) {
     for (const std::string& id : break_tie(ctx, group)) order.push_back(id);
     i = j;
   }
-  nlohmann::json detail = nlohmann::json::array();
+  std::vector<event::InitiativeShip> ranked;
   std::string text;
   for (const std::string& id : order) {
     const Entry& e = *std::find_if(entries.begin(), entries.end(), [&](const Entry& x) { return x.id == id; });
-    detail.push_back({{"ship", id}, {"command", e.command}, {"speed", e.speed}});
+    ranked.push_back({id, e.command, e.speed});
     text += (text.empty() ? "" : ", ") + id + " (command " + std::to_string(e.command) + ", speed " +
             std::to_string(e.speed) + ")";
   }
-  ctx.emit("initiative", "initiative for phase " + std::to_string(ctx.state.phase.number) + ": " + text,
-           {{"phase", ctx.state.phase.number}, {"order", detail}});
+  ctx.emit(event::Initiative{ctx.state.phase.number, std::move(ranked)},
+           "initiative for phase " + std::to_string(ctx.state.phase.number) + ": " + text);
   return order;
 }
 
@@ -68,7 +66,7 @@ void start_ships_stage(Ctx& ctx, std::vector<std::string> order) {
   phase.acting.reset();
   phase.stage = PhaseStage::ships;
   if (!phase.to_act.empty())
-    ctx.emit("option", phase.to_act.front() + " has the first option to act", {{"ship", phase.to_act.front()}});
+    ctx.emit(event::Option{phase.to_act.front()}, phase.to_act.front() + " has the first option to act");
 }
 
 void determine_initiative(Ctx& ctx) {

@@ -126,16 +126,15 @@ void move_on_table(Ctx& ctx, ShipState& ship, const Move& action, std::vector<st
   if (run.rulings) ctx.ruled.insert(ship.id);
   std::size_t flips = run.landings.size();
   if (static_cast<int>(flips) != ship.speed)
-    ctx.emit("flip_count",
+    ctx.emit(event::FlipCount{ship.id, flips, ship.speed},
              ship.id + " flipped " + std::to_string(flips) + " time" + (flips == 1 ? "" : "s") +
-                 " on the table (speed " + std::to_string(ship.speed) + "): the books keep where it lies",
-             {{"ship", ship.id}, {"flips", flips}, {"speed", ship.speed}});
+                 " on the table (speed " + std::to_string(ship.speed) + "): the books keep where it lies");
   std::set<std::string> struck;
   std::size_t first_leg =
       action.evasive ? std::min<std::size_t>(flips, static_cast<std::size_t>(action.evasive->after_flip)) : flips;
   if (!flip_on_table(ctx, ship, run, rulings, 0, first_leg, struck)) return;
   if (action.evasive) {
-    ctx.emit("evasive", ship.id + " takes evasive action", {{"ship", ship.id}});
+    ctx.emit(event::Evasive{ship.id}, ship.id + " takes evasive action");
     change_heading(ctx, ship, first_leg < flips ? run.landings[first_leg].heading_deg() : action.evasive->heading_deg,
                    "evasive action");
     if (!flip_on_table(ctx, ship, run, rulings, first_leg, flips, struck)) return;
@@ -181,10 +180,9 @@ void move_ship(Ctx& ctx, const Move& action) {
   if (action.evasive) check_evasive_allowed(ctx, ship, *action.evasive);
   ship.moved = true;
   int speed = ship.speed;
-  ctx.emit("move",
+  ctx.emit(event::Move{ship.id, speed, action.run.has_value()},
            speed == 0 ? ship.id + " is at Full Stop and does not move"
-                      : ship.id + " flips " + std::to_string(speed) + " time" + (speed == 1 ? "" : "s"),
-           {{"ship", ship.id}, {"flips", speed}, {"from_table", action.run.has_value()}});
+                      : ship.id + " flips " + std::to_string(speed) + " time" + (speed == 1 ? "" : "s"));
   std::set<std::string> struck;
   std::vector<std::string> overlapped;
   if (action.run) {
@@ -194,7 +192,7 @@ void move_ship(Ctx& ctx, const Move& action) {
     int first_leg = action.evasive ? action.evasive->after_flip : speed;
     if (first_leg > 0 && !flip_along(ctx, ship, first_leg, ship.pose.heading_deg(), struck)) return;
     if (action.evasive) {
-      ctx.emit("evasive", ship.id + " takes evasive action", {{"ship", ship.id}});
+      ctx.emit(event::Evasive{ship.id}, ship.id + " takes evasive action");
       change_heading(ctx, ship, action.evasive->heading_deg, "evasive action");
       if (speed > first_leg && !flip_along(ctx, ship, speed - first_leg, ship.pose.heading_deg(), struck)) return;
       remove_remaining_orders(ctx, ship, "evasive action");
@@ -219,15 +217,10 @@ void displace_disk(Ctx& ctx, const Displaced& action) {
   double moved = geom::distance(pose->position, action.pose.position);
   double turned = std::fabs(geom::angle_difference_deg(action.pose.heading_deg(), pose->heading_deg()));
   *pose = action.pose;
-  ctx.emit("displaced",
+  ctx.emit(event::Displaced{action.disk, moved, turned, action.pose.position.x, action.pose.position.y,
+                            action.pose.heading_deg()},
            action.disk + " is found " + fmt::format("{:.1f}", moved) + " mm from its place (turned " +
-               fmt::format("{:.1f}", turned) + " degrees): the books take where it lies",
-           {{"disk", action.disk},
-            {"moved_mm", moved},
-            {"turned_deg", turned},
-            {"x", action.pose.position.x},
-            {"y", action.pose.position.y},
-            {"heading", action.pose.heading_deg()}});
+               fmt::format("{:.1f}", turned) + " degrees): the books take where it lies");
 }
 
 void turn_at_full_stop(Ctx& ctx, const TurnAtFullStop& action) {

@@ -26,20 +26,18 @@ void change_speed(Ctx& ctx, ShipState& ship, int new_speed) {
     refuse(RefusalKind::illegal_value, ship.id + "'s maximum speed is " + std::to_string(most));
   int old = ship.speed;
   ship.speed = new_speed;
-  ctx.emit("speed",
-           ship.id + " changes speed " + std::to_string(old) + " -> " + std::to_string(new_speed) +
-               (new_speed == 0 ? " (Full Stop)" : ""),
-           {{"ship", ship.id}, {"speed", new_speed}, {"full_stop", new_speed == 0}});
+  ctx.emit(event::Speed{ship.id, new_speed, new_speed == 0}, ship.id + " changes speed " + std::to_string(old) +
+                                                                 " -> " + std::to_string(new_speed) +
+                                                                 (new_speed == 0 ? " (Full Stop)" : ""));
 }
 
 void change_heading(Ctx& ctx, ShipState& ship, double heading_deg, const std::string& how) {
   if (!std::isfinite(heading_deg)) refuse(RefusalKind::illegal_value, "the heading must be a finite angle");
   double old = ship.pose.heading_deg();
   ship.pose.rotation = geom::Rot::from_degrees(geom::wrap_degrees(heading_deg));
-  ctx.emit("heading",
+  ctx.emit(event::Heading{ship.id, ship.pose.heading_deg()},
            ship.id + " turns from " + std::to_string(std::lround(old)) + " to " +
-               std::to_string(std::lround(ship.pose.heading_deg())) + " degrees (" + how + ")",
-           {{"ship", ship.id}, {"heading", ship.pose.heading_deg()}});
+               std::to_string(std::lround(ship.pose.heading_deg())) + " degrees (" + how + ")");
 }
 
 void raise_shields(Ctx& ctx, ShipState& ship, const RaiseShields& order) {
@@ -54,8 +52,8 @@ void raise_shields(Ctx& ctx, ShipState& ship, const RaiseShields& order) {
     refuse(RefusalKind::cloaked, "while the cloak is raised the ship's shields are reduced to 0");
   int old = ship.shields;
   ship.shields = value;
-  ctx.emit("shields", ship.id + " sets shields " + std::to_string(old) + " -> " + std::to_string(value),
-           {{"ship", ship.id}, {"shields", value}});
+  ctx.emit(event::Shields{ship.id, value},
+           ship.id + " sets shields " + std::to_string(old) + " -> " + std::to_string(value));
 }
 
 namespace {
@@ -84,10 +82,9 @@ double heading_to(Ctx& ctx, const ShipState& ship, const ChangeHeading& order) {
 void take_pending(Ctx& ctx, ShipState& ship, OrderKind kind) {
   for (auto it = ship.pending.begin(); it != ship.pending.end(); ++it) {
     if (it->kind != kind) continue;
-    ctx.emit("order_executed",
+    ctx.emit(event::OrderExecuted{ship.id, kind, it->source},
              ship.id + " executes " + std::string(display_name(kind)) +
-                 (it->source == "panel" ? "" : " (issued by " + it->source + ")"),
-             {{"ship", ship.id}, {"order", to_string(kind)}, {"source", it->source}});
+                 (it->source == "panel" ? "" : " (issued by " + it->source + ")"));
     ship.pending.erase(it);
     return;
   }

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include <nlohmann/json.hpp>
-
 #include "engine/rules/refusal.h"
 #include "engine/rules/state_queries.h"
 
@@ -38,7 +36,7 @@ void begin_acting(Ctx& ctx, ShipState& ship) {
   if (holder != ship.id)
     refuse(RefusalKind::not_your_option, holder + " holds the option to act (it may act or defer)");
   phase.acting = ship.id;
-  ctx.emit("acts", ship.id + " acts in phase " + std::to_string(phase.number), {{"ship", ship.id}});
+  ctx.emit(event::Acts{ship.id}, ship.id + " acts in phase " + std::to_string(phase.number));
 }
 
 void defer_option(Ctx& ctx) {
@@ -53,8 +51,7 @@ void defer_option(Ctx& ctx) {
     refuse(RefusalKind::cannot_defer, "the last player to go cannot defer: " + holder + " must act");
   ++phase.option;
   const std::string& next = phase.to_act[static_cast<std::size_t>(phase.option)];
-  ctx.emit("defer", ship.controller + " defers with " + holder + "; the option passes to " + next,
-           {{"ship", holder}, {"option", next}});
+  ctx.emit(event::Defer{holder, next}, ship.controller + " defers with " + holder + "; the option passes to " + next);
 }
 
 void reveal_phase_order(Ctx& ctx, ShipState& ship) {
@@ -65,17 +62,17 @@ void reveal_phase_order(Ctx& ctx, ShipState& ship) {
   ship.order_revealed = true;
   slot.revealed = true;
   ship.pending.push_back({slot.kind, "panel"});
-  ctx.emit("order_revealed", ship.id + " reveals " + std::string(display_name(slot.kind)),
-           {{"ship", ship.id}, {"order", to_string(slot.kind)}, {"phase", ctx.state.phase.number}});
+  ctx.emit(event::OrderRevealed{ship.id, slot.kind, ctx.state.phase.number},
+           ship.id + " reveals " + std::string(display_name(slot.kind)));
 }
 
 void decline_orders(Ctx& ctx, ShipState& ship) {
   if (!ship.order_revealed) reveal_phase_order(ctx, ship);
   if (ship.pending.empty()) refuse(RefusalKind::already_done, ship.id + " has no pending order to decline");
-  nlohmann::json declined = nlohmann::json::array();
-  for (const PendingOrder& p : ship.pending) declined.push_back(to_string(p.kind));
+  std::vector<OrderKind> declined;
+  for (const PendingOrder& p : ship.pending) declined.push_back(p.kind);
   ship.pending.clear();
-  ctx.emit("declined", ship.id + " does not execute its remaining orders", {{"ship", ship.id}, {"orders", declined}});
+  ctx.emit(event::Declined{ship.id, std::move(declined)}, ship.id + " does not execute its remaining orders");
 }
 
 void remove_remaining_orders(Ctx& ctx, ShipState& ship, const std::string& why) {
@@ -90,10 +87,9 @@ void remove_remaining_orders(Ctx& ctx, ShipState& ship, const std::string& why) 
   if (ctx.state.step == Step::execute) ship.order_revealed = true;  // nothing left to reveal this phase
   int old_speed = ship.speed;
   ship.speed = 0;
-  ctx.emit("orders_removed",
+  ctx.emit(event::OrdersRemoved{ship.id, removed, 0},
            why + ": " + ship.id + " loses its " + std::to_string(removed) + " remaining order" +
-               (removed == 1 ? "" : "s") + " and its speed drops from " + std::to_string(old_speed) + " to 0",
-           {{"ship", ship.id}, {"removed", removed}, {"speed", 0}});
+               (removed == 1 ? "" : "s") + " and its speed drops from " + std::to_string(old_speed) + " to 0");
 }
 
 void finish_if_done(Ctx& ctx, ShipState& ship) {
@@ -104,7 +100,7 @@ void finish_if_done(Ctx& ctx, ShipState& ship) {
   phase.to_act.erase(it);
   phase.acting.reset();
   phase.option = 0;
-  ctx.emit("ship_done", ship.id + " has finished phase " + std::to_string(phase.number), {{"ship", ship.id}});
+  ctx.emit(event::ShipDone{ship.id}, ship.id + " has finished phase " + std::to_string(phase.number));
 }
 
 void reset_ships_for_phase(GameState& state) {

@@ -8,6 +8,7 @@
 #include "engine/rules/action_json.h"
 #include "engine/rules/apply.h"
 #include "engine/rules/data_loading.h"
+#include "engine/rules/event_json.h"
 #include "engine/rules/initial_state.h"
 #include "engine/rules/parameters_json.h"
 #include "engine/rules/player_view.h"

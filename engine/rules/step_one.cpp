@@ -44,7 +44,7 @@ void reveal_or_conceal(Ctx& ctx, const RevealConceal& action) {
     for (const std::string& id : action.reveal) text += " " + id;
   }
   if (!action.conceal.empty()) text += ", concealing " + std::to_string(action.conceal.size()) + " disk(s)";
-  ctx.emit("reveal", text, {{"player", ctx.player}, {"revealed", action.reveal}, {"concealed", action.conceal}});
+  ctx.emit(event::Reveal{ctx.player, action.reveal, action.conceal}, text);
 }
 
 }  // namespace diskref::rules

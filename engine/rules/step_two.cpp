@@ -27,7 +27,7 @@ void place_orders(Ctx& ctx, const PlaceOrders& action) {
                                                "(docs/rules.md, open parameter 15)");
   for (OrderKind k : action.orders) ship.orders.push_back({k, false, false});
   // The orders stay face down: the event names the ship, not the orders.
-  ctx.emit("orders_placed", ctx.player + " places three orders face down for " + ship.id, {{"ship", ship.id}});
+  ctx.emit(event::OrdersPlaced{ship.id}, ctx.player + " places three orders face down for " + ship.id);
 }
 
 }  // namespace diskref::rules

@@ -67,7 +67,7 @@ bool land(Ctx& ctx, const std::string& id, const geom::Pose& landing, const Land
   if (torpedo == nullptr) return false;
   torpedo->pose = landing;
   if (call.outside) {
-    ctx.emit("torpedo_gone", id + " leaves the play area", {{"torpedo", id}});
+    ctx.emit(event::TorpedoGone{id}, id + " leaves the play area");
     remove_torpedo(ctx.state, id);
     return false;
   }
@@ -112,8 +112,8 @@ void check_run(const TableRun& run, const std::string& id) {
 void torpedo_strikes(Ctx& ctx, const std::string& torpedo_id, ShipState& ship) {
   Torpedo torpedo = *find_torpedo(ctx.state, torpedo_id);
   remove_torpedo(ctx.state, torpedo_id);
-  ctx.emit("torpedo_contact", torpedo_id + " (from " + torpedo.launcher + ") makes contact with " + ship.id,
-           {{"torpedo", torpedo_id}, {"ship", ship.id}, {"launcher", torpedo.launcher}});
+  ctx.emit(event::TorpedoContact{torpedo_id, ship.id, torpedo.launcher},
+           torpedo_id + " (from " + torpedo.launcher + ") makes contact with " + ship.id);
   weapon_damage(ctx, ship, torpedo.damage, "torpedo " + torpedo_id);
 }
 
@@ -153,9 +153,8 @@ void launch_torpedo(Ctx& ctx, ShipState& ship, const LaunchTorpedo& order) {
   torpedo.damage = data.damage;
   torpedo.moves_left = ctx.params().torpedo_end_of_phase_moves;
   ctx.state.torpedoes.push_back(torpedo);
-  ctx.emit(
-      "torpedo_launched", ship.id + " launches " + torpedo.id,
-      {{"ship", ship.id}, {"torpedo", torpedo.id}, {"x", torpedo.pose.position.x}, {"y", torpedo.pose.position.y}});
+  ctx.emit(event::TorpedoLaunched{ship.id, torpedo.id, torpedo.pose.position.x, torpedo.pose.position.y},
+           ship.id + " launches " + torpedo.id);
   if (order.run) {
     check_run(*order.run, torpedo.id);
     if (order.run->rulings) ctx.ruled.insert(torpedo.id);
@@ -208,9 +207,8 @@ void move_all_torpedoes(Ctx& ctx, const MoveTorpedoes& action) {
     plans.push_back({t.id, torpedo_path(ctx, t, t.movement, t.pose.heading_deg()), nullptr});
     most_flips = std::max(most_flips, t.movement);
   }
-  ctx.emit("torpedoes_move",
-           std::to_string(plans.size()) + " torpedo" + (plans.size() == 1 ? "" : "es") + " move simultaneously",
-           {{"count", plans.size()}});
+  ctx.emit(event::TorpedoesMove{plans.size()},
+           std::to_string(plans.size()) + " torpedo" + (plans.size() == 1 ? "" : "es") + " move simultaneously");
   // "During torpedo movement, all torpedoes move simultaneously": flip by flip, all torpedoes.
   std::vector<bool> alive(plans.size(), true);
   for (int flip = 1; flip <= most_flips; ++flip) {
@@ -229,7 +227,7 @@ void move_all_torpedoes(Ctx& ctx, const MoveTorpedoes& action) {
     Torpedo* t = find_torpedo(ctx.state, plans[i].id);
     if (!alive[i] || t == nullptr) continue;
     if (--t->moves_left <= 0) {
-      ctx.emit("torpedo_expired", t->id + " expires and is removed from the table", {{"torpedo", t->id}});
+      ctx.emit(event::TorpedoExpired{t->id}, t->id + " expires and is removed from the table");
       remove_torpedo(ctx.state, plans[i].id);
     }
   }

@@ -187,19 +187,19 @@ TEST(Activation, PulsePhasersFireAgainOnceAfterThreeHitsAndFlip) {
   const std::string beam = R"("order": "attack", "attack": "beam", "target": "tderet", "refire": true, "drops": )";
   Game g = facing(30, {}, {disk("pulse", "pulse_phasers")}, {"attack", "raise_shields", "change_speed"});
   auto events = g.play(execute(beam + R"([{"hits": 3}, {"crits": []}, {"hits": 3}, {"crits": []}])"));
-  EXPECT_EQ(of_type(events, "beam_fired").size(), 2u) << "fired again, once";
+  EXPECT_EQ(of_type<event::BeamFired>(events).size(), 2u) << "fired again, once";
   EXPECT_FALSE(g.disk("pulse").ready) << "flipped to its activated side";
   EXPECT_EQ(g.ship("tderet").shields, 1);
   EXPECT_TRUE(g.ship("enterprise").pending.empty()) << "no order required for the second shot";
   // Two hits: no second shot.
   Game h = facing(30, {}, {disk("pulse", "pulse_phasers")}, {"attack", "raise_shields", "change_speed"});
   auto fewer = h.play(execute(beam + R"([{"hits": 2}, {"crits": []}])"));
-  EXPECT_EQ(of_type(fewer, "beam_fired").size(), 1u);
+  EXPECT_EQ(of_type<event::BeamFired>(fewer).size(), 1u);
   EXPECT_TRUE(h.disk("pulse").ready);
   // Already activated: no second shot.
   Game a = facing(30, {}, {disk("pulse", "pulse_phasers", true, false)}, {"attack", "raise_shields", "change_speed"});
   auto spent = a.play(execute(beam + R"([{"hits": 3}, {"crits": []}])"));
-  EXPECT_EQ(of_type(spent, "beam_fired").size(), 1u);
+  EXPECT_EQ(of_type<event::BeamFired>(spent).size(), 1u);
 }
 
 // "Finally, some disks require the Activate Crew/Tech order to use."

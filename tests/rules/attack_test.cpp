@@ -33,7 +33,7 @@ TEST(Attack, BeamTorpedoOrTransport) {
     if (std::string(attack) == "torpedo") a += R"(, "drops": [{"hits": 0}]})";  // strikes the tderet
     if (std::string(attack) == "transport") a += R"(, "target": "tderet", "crew": ["sec"]})";
     auto events = g.play(a);
-    EXPECT_TRUE(has_event(events, "order_executed")) << attack;
+    EXPECT_TRUE(has_event<event::OrderExecuted>(events)) << attack;
   }
 }
 
@@ -43,8 +43,8 @@ TEST(Attack, BeamTorpedoOrTransport) {
 TEST(Attack, BeamNeedsTheTargetInRangeOfTheTemplate) {
   Game near = facing(kTemplateReach - 0.3);
   auto events = near.play(kBeam + R"(, "drops": [{"hits": 0}]})");
-  ASSERT_TRUE(has_event(events, "in_range"));
-  EXPECT_NEAR(of_type(events, "in_range").front().detail["margin_mm"].get<double>(), 0.3, 1e-6);
+  ASSERT_TRUE(has_event<event::InRange>(events));
+  EXPECT_NEAR(of_type<event::InRange>(events).front().margin_mm, 0.3, 1e-6);
   // The verdict is the geometry engine's.
   const auto r =
       geom::range_check(placed(near.ship("enterprise")), placed(near.ship("tderet")), geom::Rect{88.9, 25.4});
@@ -79,10 +79,11 @@ TEST(Attack, DamageIsTheHitsOfRatingManyCounters) {
   EXPECT_EQ(extra.refusal->drop, std::optional<std::size_t>(2)) << extra.refusal->reason;
   EXPECT_FALSE(g.try_play(kBeam + "}").refusal->drop) << "a missing drop is none given";
   auto events = g.play(kBeam + R"(, "drops": [{"purpose": "damage", "subject": "tderet", "hits": 3}, {"crits": []}]})");
-  const Event drop = of_type(events, "drop").front();
-  EXPECT_EQ(drop.detail["counters"], 4);
-  EXPECT_EQ(drop.detail["hits"], 3);
-  EXPECT_EQ(drop.detail["crits"], 1) << "the fourth counter shows its back";
+  const event::Drop drop = of_type<event::Drop>(events).front();
+  EXPECT_EQ(drop.counters, 4);
+  EXPECT_EQ(drop.hits, 3);
+  EXPECT_EQ(drop.crits, 1) << "the fourth counter shows its back";
+  EXPECT_FALSE(drop.crit_types) << "a damage drop's counters are not typed";
   EXPECT_EQ(g.ship("tderet").shields, 4) << "three hits, the other counter ignored";
 }
 
@@ -91,8 +92,8 @@ TEST(Attack, TorpedoDamageIsItsRatingToo) {
   Game g = facing(5);
   auto events = g.play(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack",
                            "attack": "torpedo", "drops": [{"purpose": "damage", "hits": 2}, {"crits": []}]})");
-  EXPECT_TRUE(has_event(events, "torpedo_contact"));
-  EXPECT_EQ(of_type(events, "drop").front().detail["counters"], 3);
+  EXPECT_TRUE(has_event<event::TorpedoContact>(events));
+  EXPECT_EQ(of_type<event::Drop>(events).front().counters, 3);
   EXPECT_EQ(g.ship("tderet").shields, 5);
 }
 
@@ -102,10 +103,10 @@ TEST(Attack, TheTorpedoStartsInTheBayAtTheFront) {
   Game g = facing(600);
   auto events =
       g.play(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack", "attack": "torpedo"})");
-  const Event launch = of_type(events, "torpedo_launched").front();
+  const event::TorpedoLaunched launch = of_type<event::TorpedoLaunched>(events).front();
   // Touching the middle of the front flat: centre 28.6 + 12.7 mm ahead of the ship's centre.
-  EXPECT_NEAR(launch.detail["x"].get<double>(), 300 + kFlip / 2 + 12.7, 1e-9);
-  EXPECT_NEAR(launch.detail["y"].get<double>(), 300, 1e-9);
+  EXPECT_NEAR(launch.x, 300 + kFlip / 2 + 12.7, 1e-9);
+  EXPECT_NEAR(launch.y, 300, 1e-9);
   ASSERT_EQ(g.state().torpedoes.size(), 1u);
   // Its launch move: 4 flips (the cruiser's torpedo movement) of its 25.4 mm diameter, forwards.
   EXPECT_NEAR(g.state().torpedoes[0].pose.position.x, 300 + kFlip / 2 + 12.7 + 4 * 25.4, 1e-6);
@@ -184,8 +185,9 @@ TEST(Damage, ShieldsFirstThenHullAndHullZeroDestroys) {
     Game g = facing(30, {}, {{"shields", 0}, {"hull", 3}});
     auto events = g.play(kBeam + R"(, "drops": [{"hits": 3}]})");
     EXPECT_TRUE(g.ship("tderet").destroyed);
-    EXPECT_FALSE(has_event(of_type(events, "drop"), "critical")) << "destroyed at once: no critical check";
-    EXPECT_EQ(of_type(events, "drop").size(), 1u);
+    for (const event::Drop& drop : of_type<event::Drop>(events))
+      EXPECT_NE(drop.purpose, DropPurpose::critical) << "destroyed at once: no critical check";
+    EXPECT_EQ(of_type<event::Drop>(events).size(), 1u);
     EXPECT_EQ(g.state().winner, "diana");
   }
 }
@@ -198,9 +200,9 @@ TEST(Damage, TheTextsShieldsAtOneCase) {
   auto events = g.play(kBeam + R"(, "drops": [{"hits": 2}, {"crits": []}]})");
   EXPECT_EQ(g.ship("tderet").shields, 0);
   EXPECT_EQ(g.ship("tderet").hull, 6);
-  const Event damage = of_type(events, "damage").front();
-  EXPECT_EQ(damage.detail["to_shields"], 1);
-  EXPECT_EQ(damage.detail["to_hull"], 1);
+  const event::Damage damage = of_type<event::Damage>(events).front();
+  EXPECT_EQ(damage.to_shields, 1);
+  EXPECT_EQ(damage.to_hull, 1);
 }
 
 }  // namespace

@@ -122,10 +122,10 @@ TEST(Boarding, EachPlayerDropsHisReadyCrewsCombatTotal) {
   auto events = g.play(R"({"do": "boarding_segment", "ship": "tderet", "losses": ["sec1"],
                            "drops": [{"purpose": "boarding", "subject": "diana", "hits": 2},
                                      {"purpose": "boarding", "subject": "owen", "hits": 1}]})");
-  auto drops = of_type(events, "drop");
+  auto drops = of_type<event::Drop>(events);
   ASSERT_EQ(drops.size(), 2u);
-  EXPECT_EQ(drops[0].detail["counters"], 2);
-  EXPECT_EQ(drops[1].detail["counters"], 2);
+  EXPECT_EQ(drops[0].counters, 2);
+  EXPECT_EQ(drops[1].counters, 2);
 }
 
 // "The player scoring the most hits (or the team with the most total hits) wins, and his opponent
@@ -179,7 +179,7 @@ TEST(Boarding, CombatEndsWhenOneSideHasNoCrewLeft) {
       {crew("sec1", "security", "owen"), crew("at1", "away_team", "diana"), crew("at2", "away_team", "diana")});
   to_step_four(g);
   auto events = g.play(R"({"do": "boarding_segment", "ship": "tderet", "drops": [{"hits": 3}, {"hits": 0}]})");
-  EXPECT_TRUE(has_event(events, "boarding_over"));
+  EXPECT_TRUE(has_event<event::BoardingOver>(events));
   EXPECT_FALSE(g.disk("sec1").in_play);
   EXPECT_EQ(g.ship("tderet").controller, "diana");
 }

@@ -118,7 +118,7 @@ TEST(Cloak, TypeThreeRaisesShieldsToFullWhenDropped) {
   g.play(R"({"do": "initiative"})");
   auto events = g.play(kOwen + R"("do": "drop_cloak"})");
   EXPECT_EQ(g.ship("tderet").shields, 7);
-  EXPECT_FALSE(has_event(events, "order_executed")) << "no Raise Shields order needed";
+  EXPECT_FALSE(has_event<event::OrderExecuted>(events)) << "no Raise Shields order needed";
 }
 
 }  // namespace

@@ -30,8 +30,8 @@ TEST(Collision, OverlapAtTheEndOfMovementTriggersTheCollisionCheck) {
     Game g = head_on(kEndX);
     auto events =
         g.play(kMove + R"(, "drops": [{"purpose": "collision", "hits": )" + std::to_string(5 - crits) + "}]}");
-    ASSERT_TRUE(has_event(events, "no_collision")) << crits << " crits";
-    EXPECT_EQ(of_type(events, "drop").front().detail["counters"], 5);
+    ASSERT_TRUE(has_event<event::NoCollision>(events)) << crits << " crits";
+    EXPECT_EQ(of_type<event::Drop>(events).front().counters, 5);
     EXPECT_EQ(g.ship("enterprise").hull, 7);
     EXPECT_EQ(g.ship("enterprise").speed, 2);
   }
@@ -50,7 +50,7 @@ TEST(Collision, ShipShipCollisionHitsTheHullStopsAndMayBePlacedAdjacent) {
   g.refused(collide + R"(, "reposition": {"x": 380, "y": 300, "heading": 0}})", RefusalKind::bad_choice);
   g.refused(collide + R"(, "reposition": {"x": 300, "y": 300, "heading": 0}})", RefusalKind::bad_choice);
   auto events = g.play(collide + R"(, "reposition": {"x": 357.0, "y": 300, "heading": 180}})");
-  ASSERT_TRUE(has_event(events, "collision"));
+  ASSERT_TRUE(has_event<event::Collision>(events));
   const ShipState& e = g.ship("enterprise");
   EXPECT_EQ(e.shields, 7) << "regardless of its current shield rating";
   EXPECT_EQ(e.hull, 6);
@@ -66,7 +66,7 @@ TEST(Collision, ShipShipCollisionHitsTheHullStopsAndMayBePlacedAdjacent) {
 TEST(Collision, TheHitPlayerMayLeaveTheShipWhereItIs) {
   Game g = head_on(kEndX);
   auto events = g.play(kMove + R"(, "drops": [{"crits": ["crit-3"]}, {"crits": []}]})");
-  EXPECT_TRUE(has_event(events, "not_repositioned"));
+  EXPECT_TRUE(has_event<event::NotRepositioned>(events));
   EXPECT_NEAR(g.ship("enterprise").pose.position.x, kEndX, 1e-6);
 }
 
@@ -108,7 +108,7 @@ TEST(Collision, ShipPlanetCollisionTwoHullHitsAndTheColliderRepositions) {
     EXPECT_EQ(g.ship("enterprise").shields, 7);
     EXPECT_EQ(g.ship("enterprise").speed, 0);
     EXPECT_TRUE(g.ship("enterprise").orders[1].removed);
-    EXPECT_TRUE(has_event(events, "repositioned"));
+    EXPECT_TRUE(has_event<event::Repositioned>(events));
   }
   // No single critical: no collision, no repositioning.
   nlohmann::json terrain = {{"terrain",
@@ -135,8 +135,8 @@ TEST(Collision, AnOverlapWithinTheToleranceCountsAsTouching) {
   deep.refused(collide + R"(, "reposition": {"x": 348.0, "y": 300, "heading": 0}})", RefusalKind::bad_choice);
   Game shallow = head_on(800, terrain);
   auto events = shallow.play(collide + R"(, "reposition": {"x": 346.7, "y": 300, "heading": 0}})");
-  ASSERT_TRUE(has_event(events, "repositioned"));
-  double gap = of_type(events, "repositioned").at(0).detail.at("gap_mm").get<double>();
+  ASSERT_TRUE(has_event<event::Repositioned>(events));
+  double gap = of_type<event::Repositioned>(events).at(0).gap_mm;
   EXPECT_NEAR(gap, -0.3, 1e-6) << "0.3 mm deep, within the 1 mm tolerance";
 }
 
@@ -157,7 +157,7 @@ TEST(Collision, ObstructionIsRemovedAndDealsItsDamageValue) {
   EXPECT_FALSE(g.state().terrain[0].in_play);
   EXPECT_EQ(g.ship("enterprise").shields, 4);
   EXPECT_EQ(g.ship("enterprise").hull, 7);
-  EXPECT_EQ(of_type(events, "drop").size(), 1u);
+  EXPECT_EQ(of_type<event::Drop>(events).size(), 1u);
 }
 
 // "If your ship is about to collide with a ship, planet or obstruction, you may declare “Evasive Action.”"
@@ -175,7 +175,7 @@ TEST(Collision, EvasiveActionTurnsMidMoveThenStopsAndLosesRemainingOrders) {
   EXPECT_TRUE(e.orders[0].removed) << "this phase's unrevealed order too";
   EXPECT_TRUE(e.orders[1].removed);
   EXPECT_TRUE(e.orders[2].removed);
-  EXPECT_FALSE(has_event(events, "drop")) << "it no longer overlaps: no collision check";
+  EXPECT_FALSE(has_event<event::Drop>(events)) << "it no longer overlaps: no collision check";
   EXPECT_EQ(g.state().phase.to_act, (std::vector<std::string>{"tderet"}));
 }
 

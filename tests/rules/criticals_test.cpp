@@ -25,12 +25,12 @@ std::string fire(int hits, const std::string& crits) {
 TEST(Criticals, EveryHitIsFollowedByACriticalCheck) {
   Game one = in_sights({});
   auto events = one.play(fire(1, "[]"));
-  EXPECT_EQ(of_type(events, "drop").size(), 2u) << "one hit: damage drop, then the critical check";
+  EXPECT_EQ(of_type<event::Drop>(events).size(), 2u) << "one hit: damage drop, then the critical check";
   Game none = in_sights({});
   auto quiet =
       none.play(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "attack", "attack": "beam",
                              "target": "tderet", "drops": [{"hits": 0}]})");
-  EXPECT_EQ(of_type(quiet, "drop").size(), 1u) << "no hit, no critical check";
+  EXPECT_EQ(of_type<event::Drop>(quiet).size(), 1u) << "no hit, no critical check";
 }
 
 // "The back of every damage counter describes a type of critical result."
@@ -43,10 +43,10 @@ TEST(Criticals, TheCheckDropsOneCounterOfEachOfTheFiveTypes) {
   g.refused(fire(2, R"(["bridge", "bridge"])"), RefusalKind::bad_drop);  // one counter of each type
   g.refused(fire(2, R"(["warp-core"])"), RefusalKind::bad_drop);         // not a critical type
   auto events = g.play(fire(2, R"(["crit-4"])"));
-  const Event check = of_type(events, "drop")[1];
-  EXPECT_EQ(check.detail["purpose"], "critical");
-  EXPECT_EQ(check.detail["counters"], 5);
-  EXPECT_EQ(check.detail["crits"], nlohmann::json::array({"crit-4"}));
+  const event::Drop check = of_type<event::Drop>(events)[1];
+  EXPECT_EQ(check.purpose, DropPurpose::critical);
+  EXPECT_EQ(check.counters, 5);
+  EXPECT_EQ(check.crit_types, std::vector<std::string>{"crit-4"});
 }
 
 // "If your ship takes damage only to its shields, then a critical occurs if only one of the five
@@ -128,7 +128,7 @@ TEST(Criticals, ASecondCriticalOfTheSameTypeDestroys) {
   Game same = in_sights({{"crits", {{"crit-2", 1}}}});
   auto events = same.play(fire(1, R"(["crit-2"])"));
   EXPECT_TRUE(same.ship("tderet").destroyed);
-  EXPECT_NE(of_type(events, "destroyed").front().text.find("second"), std::string::npos);
+  EXPECT_NE(texts_of<event::Destroyed>(events).front().find("second"), std::string::npos);
 }
 
 }  // namespace

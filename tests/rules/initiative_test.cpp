@@ -46,8 +46,8 @@ Game three_ships(const nlohmann::json& crew_a, const nlohmann::json& crew_b, con
 
 std::vector<std::string> order_of(const std::vector<Event>& events) {
   std::vector<std::string> out;
-  const Event initiative = of_type(events, "initiative").front();
-  for (const auto& e : initiative.detail["order"]) out.push_back(e["ship"]);
+  const event::Initiative initiative = of_type<event::Initiative>(events).front();
+  for (const event::InitiativeShip& s : initiative.order) out.push_back(s.ship);
   return out;
 }
 
@@ -93,7 +93,7 @@ TEST(Initiative, TiesGoToTheLowestSpeed) {
   Game g = three_ships(nlohmann::json::array(), nlohmann::json::array(), nlohmann::json::array(), 3, 1, 2);
   auto events = g.play(R"({"do": "initiative"})");
   EXPECT_EQ(order_of(events), (std::vector<std::string>{"b", "c", "a"}));
-  EXPECT_FALSE(has_event(events, "drop")) << "no random method needed";
+  EXPECT_FALSE(has_event<event::Drop>(events)) << "no random method needed";
 }
 
 // "In the case of two or more ships having equal command going the same speed, use a random method
@@ -109,7 +109,7 @@ TEST(Initiative, EqualCommandAndSpeedDropFiveCountersMostHitsFirst) {
   auto events = g.play(R"({"do": "initiative", "drops": [{"purpose": "initiative", "subject": "a", "hits": 2},
                                                           {"purpose": "initiative", "subject": "b", "hits": 4}]})");
   EXPECT_EQ(order_of(events), (std::vector<std::string>{"c", "b", "a"}));
-  for (const Event& e : of_type(events, "drop")) EXPECT_EQ(e.detail["counters"], 5);
+  for (const event::Drop& drop : of_type<event::Drop>(events)) EXPECT_EQ(drop.counters, 5);
 }
 
 TEST(Initiative, StillTiedShipsDropAgain) {

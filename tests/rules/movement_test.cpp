@@ -121,7 +121,7 @@ TEST(Movement, FlipsItsSpeedInAStraightLine) {
   g.start_duel({"raise_shields", "change_speed", "change_heading"},
                {"raise_shields", "change_speed", "change_heading"});
   auto events = g.play(R"({"do": "move", "player": "diana", "ship": "enterprise"})");
-  EXPECT_EQ(of_type(events, "move").front().detail["flips"], 3);
+  EXPECT_EQ(of_type<event::Move>(events).front().flips, 3);
   double rad = 30 * 3.14159265358979323846 / 180;
   EXPECT_NEAR(g.ship("enterprise").pose.position.x, 300 + 3 * kFlip * std::cos(rad), 1e-6);
   EXPECT_NEAR(g.ship("enterprise").pose.position.y, 300 + 3 * kFlip * std::sin(rad), 1e-6);
@@ -132,7 +132,7 @@ TEST(Movement, FlipsItsSpeedInAStraightLine) {
 TEST(Movement, FullStopDoesNotMove) {
   Game g = ready_to_act(0, {"raise_shields", "change_speed", "change_heading"});
   auto events = g.play(R"({"do": "move", "player": "diana", "ship": "enterprise"})");
-  EXPECT_EQ(of_type(events, "move").front().detail["flips"], 0);
+  EXPECT_EQ(of_type<event::Move>(events).front().flips, 0);
   EXPECT_NEAR(g.ship("enterprise").pose.position.x, 100, 1e-12);
   EXPECT_NEAR(g.ship("enterprise").pose.position.y, 100, 1e-12);
 }
@@ -179,9 +179,9 @@ TEST(Movement, ShipsPassOverOneAnother) {
                {"raise_shields", "change_speed", "change_heading"});
   auto events = g.play(R"({"do": "move", "player": "diana", "ship": "enterprise"})");
   EXPECT_NEAR(g.ship("enterprise").pose.position.x, 100 + 4 * kFlip, 1e-6);
-  EXPECT_FALSE(has_event(events, "collision"));
-  EXPECT_FALSE(has_event(events, "no_collision")) << "no collision check: it did not end overlapping";
-  EXPECT_FALSE(has_event(events, "drop"));
+  EXPECT_FALSE(has_event<event::Collision>(events));
+  EXPECT_FALSE(has_event<event::NoCollision>(events)) << "no collision check: it did not end overlapping";
+  EXPECT_FALSE(has_event<event::Drop>(events));
 }
 
 // "Any ship that moves out of the play area is considered destroyed."
@@ -191,8 +191,8 @@ TEST(Movement, MovingOutOfThePlayAreaDestroys) {
                {"raise_shields", "change_speed", "change_heading"});
   auto events = g.play(R"({"do": "move", "player": "diana", "ship": "enterprise"})");
   EXPECT_TRUE(g.ship("enterprise").destroyed);
-  ASSERT_TRUE(has_event(events, "destroyed"));
-  EXPECT_NE(of_type(events, "destroyed").front().text.find("out of the play area"), std::string::npos);
+  ASSERT_TRUE(has_event<event::Destroyed>(events));
+  EXPECT_NE(texts_of<event::Destroyed>(events).front().find("out of the play area"), std::string::npos);
   EXPECT_EQ(g.state().step, Step::game_over);
   EXPECT_EQ(g.state().winner, "owen");
 }

@@ -110,16 +110,6 @@ const CrewTechDisk& Game::disk(const std::string& id) const {
   throw std::runtime_error("no disk " + id);
 }
 
-std::vector<Event> of_type(const std::vector<Event>& events, const std::string& type) {
-  std::vector<Event> out;
-  std::copy_if(events.begin(), events.end(), std::back_inserter(out), [&](const Event& e) { return e.type == type; });
-  return out;
-}
-
-bool has_event(const std::vector<Event>& events, const std::string& type) {
-  return !of_type(events, type).empty();
-}
-
 nlohmann::json duel_setup(double x1, double y1, double h1, double x2, double y2, double h2, int speed,
                           const nlohmann::json& enterprise_extra, const nlohmann::json& tderet_extra) {
   nlohmann::json enterprise = {{"id", "enterprise"},       {"card", "federation_cruiser"}, {"player", "diana"},

@@ -66,9 +66,26 @@ class Game {
   GameState state_;
 };
 
-// Events of a type.
-std::vector<Event> of_type(const std::vector<Event>& events, const std::string& type);
-bool has_event(const std::vector<Event>& events, const std::string& type);
+// The events of a kind (an event:: struct), in order.
+template <class T>
+std::vector<T> of_type(const std::vector<Event>& events) {
+  std::vector<T> out;
+  for (const Event& e : events)
+    if (const T* what = e.as<T>()) out.push_back(*what);
+  return out;
+}
+template <class T>
+bool has_event(const std::vector<Event>& events) {
+  return !of_type<T>(events).empty();
+}
+// The texts of the events of a kind, in order.
+template <class T>
+std::vector<std::string> texts_of(const std::vector<Event>& events) {
+  std::vector<std::string> out;
+  for (const Event& e : events)
+    if (e.is<T>()) out.push_back(e.text);
+  return out;
+}
 
 // Two players on opposite teams, "diana" with ship "enterprise" at (x1, y1, h1) and "owen" with
 // "tderet" at (x2, y2, h2), both at `speed`; extra members merged into each ship entry.

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/io/input_error.h"
+#include "engine/rules/event_json.h"
 #include "engine/rules/player_view.h"
 #include "tests/rules/rules_test_support.h"
 
@@ -92,9 +93,9 @@ TEST(StepTwo, ChangeSpeedByOneOrTwoAndFullStop) {
   auto events =
       g.play(R"({"do": "execute", "player": "diana", "ship": "enterprise", "order": "change_speed", "speed": 0})");
   EXPECT_EQ(g.ship("enterprise").speed, 0);
-  ASSERT_TRUE(has_event(events, "speed"));
-  EXPECT_TRUE(of_type(events, "speed").front().detail["full_stop"].get<bool>());
-  EXPECT_NE(of_type(events, "speed").front().text.find("Full Stop"), std::string::npos);
+  ASSERT_TRUE(has_event<event::Speed>(events));
+  EXPECT_EQ(of_type<event::Speed>(events).front().full_stop, true);
+  EXPECT_NE(texts_of<event::Speed>(events).front().find("Full Stop"), std::string::npos);
 }
 
 // "Normally, your ship moves in a straight line."
@@ -215,7 +216,7 @@ TEST(StepTwo, OrdersAreHiddenFromOpponentsButNotFromTeammates) {
   auto events = g.play(R"({"do": "orders", "player": "owen", "ship": "tderet",
                            "orders": ["change_heading", "attack", "activate"]})");
   // The log says that orders were placed, not which.
-  EXPECT_EQ(events.front().detail.dump().find("change_heading"), std::string::npos);
+  EXPECT_EQ(event_to_json(events.front()).dump().find("change_heading"), std::string::npos);
   nlohmann::json owen_view = state_view_for(g.state(), "owen");
   EXPECT_EQ(owen_view["ships"][0]["orders"][0]["order"], "hidden");
   nlohmann::json charles_view = state_view_for(g.state(), "charles");
@@ -239,7 +240,7 @@ TEST(StepTwo, OrdersAreExecutedLeftToRightOnePerPhase) {
       auto events =
           g.play(R"({"do": "reveal_order", "player": ")" + std::string(who) + R"(", "ship": ")" + ship + "\"}");
       OrderKind expected = g.ship(ship).orders[static_cast<std::size_t>(phase - 1)].kind;
-      EXPECT_EQ(of_type(events, "order_revealed").front().detail["order"], to_string(expected));
+      EXPECT_EQ(of_type<event::OrderRevealed>(events).front().order, expected);
       g.play(R"({"do": "decline", "player": ")" + std::string(who) + R"(", "ship": ")" + ship + "\"}");
       g.play(R"({"do": "move", "player": ")" + std::string(who) + R"(", "ship": ")" + ship + "\"}");
     }

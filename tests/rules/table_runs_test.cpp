@@ -49,16 +49,16 @@ TEST(TableRun, TheBooksKeepTheLandingsTheTableShowed) {
   EXPECT_NEAR(e.pose.position.y, 101.5, 1e-9);
   EXPECT_NEAR(e.pose.heading_deg(), 1.0, 1e-9);
   EXPECT_TRUE(e.moved);
-  EXPECT_FALSE(has_event(events, "flip_count")) << "two landings at speed 2";
-  ASSERT_TRUE(has_event(events, "move"));
-  EXPECT_TRUE(of_type(events, "move")[0].detail.at("from_table").get<bool>());
+  EXPECT_FALSE(has_event<event::FlipCount>(events)) << "two landings at speed 2";
+  ASSERT_TRUE(has_event<event::Move>(events));
+  EXPECT_TRUE(of_type<event::Move>(events)[0].from_table);
 }
 
 TEST(TableRun, FlipsOtherThanTheSpeedAreSaidAndKept) {
   Game g = ready(3);
   auto events = g.play(move_with({{"landings", landings({{157.2, 100, 0}, {214.4, 100, 0}})}}));
-  ASSERT_TRUE(has_event(events, "flip_count"));
-  EXPECT_EQ(of_type(events, "flip_count")[0].detail.at("flips").get<int>(), 2);
+  ASSERT_TRUE(has_event<event::FlipCount>(events));
+  EXPECT_EQ(of_type<event::FlipCount>(events)[0].flips, 2u);
   EXPECT_NEAR(g.ship("enterprise").pose.position.x, 214.4, 1e-9);
 }
 
@@ -69,7 +69,7 @@ TEST(TableRun, ATorpedoAtALandingOfTheTableIsMetEvenWhereTheLegalPathMissesIt) {
   Game legal = ready(2);
   torpedo_at(legal, "photon", 214.4, 150);
   auto straight = legal.play(R"({"do": "move", "player": "diana", "ship": "enterprise"})");
-  EXPECT_FALSE(has_event(straight, "torpedo_contact"));
+  EXPECT_FALSE(has_event<event::TorpedoContact>(straight));
 
   Game g = ready(2);
   torpedo_at(g, "photon", 214.4, 150);
@@ -79,7 +79,7 @@ TEST(TableRun, ATorpedoAtALandingOfTheTableIsMetEvenWhereTheLegalPathMissesIt) {
   with_drops["drops"] = {{{"purpose", "damage"}, {"hits", 1}},
                          {{"purpose", "critical"}, {"crits", nlohmann::json::array()}}};
   auto events = g.play(with_drops.dump());
-  ASSERT_TRUE(has_event(events, "torpedo_contact"));
+  ASSERT_TRUE(has_event<event::TorpedoContact>(events));
   EXPECT_TRUE(g.state().torpedoes.empty()) << "it struck and was removed";
 }
 
@@ -89,7 +89,7 @@ TEST(TableRun, TheRefereesRulingsStandOverTheExactGeometry) {
   torpedo_at(g, "photon", 214.4, 150);
   auto events = g.play(move_with({{"landings", landings({{157.2, 104, 0}, {214.4, 110, 0}})},
                                   {"rulings", {{"contacts", nlohmann::json::array()}}}}));
-  EXPECT_FALSE(has_event(events, "torpedo_contact"));
+  EXPECT_FALSE(has_event<event::TorpedoContact>(events));
   EXPECT_EQ(g.state().torpedoes.size(), 1u);
   // A contact ruled with a torpedo that is not in flight is refused, the state untouched.
   Game h = ready(2);
@@ -179,16 +179,16 @@ TEST(TableRun, RangeTheRefereeCalledStandsOverTheBooks) {
   reason = g.refused(fire + R"(, "in_range": false})", RefusalKind::out_of_range);
   EXPECT_NE(reason.find("referee"), std::string::npos) << reason;
   auto events = g.play(fire + R"(, "in_range": true, "drops": [{"hits": 1}, {"crits": []}]})");
-  ASSERT_TRUE(has_event(events, "in_range"));
-  EXPECT_TRUE(of_type(events, "in_range")[0].detail.at("ruled").get<bool>());
-  EXPECT_TRUE(has_event(events, "beam_fired"));
+  ASSERT_TRUE(has_event<event::InRange>(events));
+  EXPECT_TRUE(of_type<event::InRange>(events)[0].ruled);
+  EXPECT_TRUE(has_event<event::BeamFired>(events));
 }
 
 TEST(Displaced, TheBooksTakeWhereTheDiskLiesAndSaySo) {
   Game g = ready(2);
   auto events = g.play(R"({"do": "displaced", "disk": "tderet", "pose": {"x": 803, "y": 796, "heading": 182}})");
-  ASSERT_TRUE(has_event(events, "displaced"));
-  EXPECT_NEAR(of_type(events, "displaced")[0].detail.at("moved_mm").get<double>(), 5.0, 1e-9);
+  ASSERT_TRUE(has_event<event::Displaced>(events));
+  EXPECT_NEAR(of_type<event::Displaced>(events)[0].moved_mm, 5.0, 1e-9);
   EXPECT_NEAR(g.ship("tderet").pose.position.x, 803, 1e-9);
   EXPECT_NEAR(g.ship("tderet").pose.heading_deg(), 182, 1e-9);
   g.refused(R"({"do": "displaced", "disk": "nothing", "pose": {"x": 1, "y": 1, "heading": 0}})",

@@ -63,7 +63,7 @@ TEST(Torpedo, MovesAtLaunchAndAtTheEndOfThreePhasesThenExpires) {
       EXPECT_NEAR(g.state().torpedoes[0].pose.position.x, kBayX + (1 + end_of_phase) * per_move, 1e-6);
       EXPECT_EQ(g.state().torpedoes[0].moves_left, 3 - end_of_phase);
     } else {
-      EXPECT_TRUE(has_event(events, "torpedo_expired"));
+      EXPECT_TRUE(has_event<event::TorpedoExpired>(events));
       EXPECT_TRUE(g.state().torpedoes.empty()) << "removed from the table";
     }
   }
@@ -96,7 +96,7 @@ TEST(Torpedo, AllTorpedoesMoveInOneStep) {
   auto events = g.play(R"({"do": "move_torpedoes"})");
   EXPECT_NEAR(g.state().torpedoes.at(0).pose.position.x, kBayX + 8 * kTorpedo, 1e-6);
   EXPECT_NEAR(g.state().torpedoes.at(1).pose.position.x, 700 - 3 * kTorpedo, 1e-6);
-  EXPECT_EQ(of_type(events, "torpedoes_move").size(), 1u);
+  EXPECT_EQ(of_type<event::TorpedoesMove>(events).size(), 1u);
 }
 
 // "If a torpedo makes contact with any ship at any time, it inflicts its damage immediately and is
@@ -106,7 +106,7 @@ TEST(Torpedo, ContactInflictsDamageAndRemovesTheTorpedo) {
   Game g = launcher(pose(100 + kFlip / 2 + 150, 457, 180));
   auto events = g.play(kLaunch + R"(, "drops": [{"purpose": "damage", "subject": "tderet", "hits": 2},
                                                  {"purpose": "critical", "crits": []}]})");
-  ASSERT_TRUE(has_event(events, "torpedo_contact"));
+  ASSERT_TRUE(has_event<event::TorpedoContact>(events));
   EXPECT_TRUE(g.state().torpedoes.empty());
   EXPECT_EQ(g.ship("tderet").shields, 5);
 }
@@ -129,8 +129,8 @@ TEST(Torpedo, AShipMovingIntoATorpedoIsHitEvenByItsOwn) {
       {"torpedo-9", "enterprise", geom::Pose::from_degrees(100 + kFlip, 457, 90), geom::Circle{kTorpedo}, 4, 3, 2});
   auto events = g.play(R"({"do": "move", "player": "diana", "ship": "enterprise",
                            "drops": [{"purpose": "damage", "subject": "enterprise", "hits": 3}, {"crits": []}]})");
-  ASSERT_TRUE(has_event(events, "torpedo_contact"));
-  EXPECT_EQ(of_type(events, "torpedo_contact").front().detail["launcher"], "enterprise");
+  ASSERT_TRUE(has_event<event::TorpedoContact>(events));
+  EXPECT_EQ(of_type<event::TorpedoContact>(events).front().launcher, "enterprise");
   EXPECT_EQ(g.ship("enterprise").shields, 4);
   EXPECT_NEAR(g.ship("enterprise").pose.position.x, 100 + 2 * kFlip, 1e-6) << "the ship completes its move";
 }
@@ -143,7 +143,7 @@ TEST(Torpedo, ATurnIntoATorpedoIsContactToo) {
       {"torpedo-9", "tderet", geom::Pose::from_degrees(kBayX + 1, 457, 0), geom::Circle{kTorpedo}, 4, 3, 2});
   auto events = g.play(R"({"do": "turn", "player": "diana", "ship": "enterprise", "heading": 90,
                            "drops": [{"hits": 1}, {"crits": []}]})");
-  EXPECT_TRUE(has_event(events, "torpedo_contact"));
+  EXPECT_TRUE(has_event<event::TorpedoContact>(events));
 }
 
 TEST(Torpedo, TorpedoesHitCloakedShipsUnlessTheParameterSaysOtherwise) {

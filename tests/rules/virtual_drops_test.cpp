@@ -34,7 +34,7 @@ double critical_rate(bool hull_damage, double hit_odds, std::uint64_t seed, int 
     VirtualDrops drops(state.drops.rng, hit_odds);
     Ctx ctx{state, data, drops, events, "", {}, {}};
     critical_check(ctx, state.ships[0], hull_damage);
-    criticals += has_event(events, "critical") ? 1 : 0;
+    criticals += has_event<event::Critical>(events) ? 1 : 0;
   }
   return static_cast<double>(criticals) / trials;
 }

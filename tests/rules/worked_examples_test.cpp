@@ -49,9 +49,9 @@ TEST(WorkedExamples, DuelInitiativeAndDeferring) {
   Script s = load("diana_owen_duel.json");
   Prefix p = after(s, 5);  // reveal, orders, initiative
   EXPECT_EQ(p.state.phase.to_act, (std::vector<std::string>{"enterprise", "tderet"}));
-  const Event initiative = of_type(p.events, "initiative").front();
-  EXPECT_EQ(initiative.detail["order"][0]["command"], 4);
-  EXPECT_EQ(initiative.detail["order"][1]["command"], 0);
+  const event::Initiative initiative = of_type<event::Initiative>(p.events).front();
+  EXPECT_EQ(initiative.order[0].command, 4);
+  EXPECT_EQ(initiative.order[1].command, 0);
   Prefix deferred = after(s, 6);
   EXPECT_EQ(deferred.state.phase.option, 1) << "the option is Owen's";
   // Owen is last to go now: he cannot defer back.
@@ -121,20 +121,20 @@ TEST(WorkedExamples, DuelBeamAttackAndBridgeCrit) {
                                         ship_in(moved.state, "enterprise").pose.position.y}),
               3 * kFlip, 1e-6);
   Prefix fired = after(s, 13);
-  ASSERT_TRUE(has_event(fired.events, "in_range"));
-  auto drops = of_type(fired.events, "drop");
+  ASSERT_TRUE(has_event<event::InRange>(fired.events));
+  auto drops = of_type<event::Drop>(fired.events);
   ASSERT_EQ(drops.size(), 2u);
-  EXPECT_EQ(drops[0].detail["counters"], 4);
-  EXPECT_EQ(drops[0].detail["hits"], 2);
-  EXPECT_EQ(drops[1].detail["counters"], 5);
-  EXPECT_EQ(drops[1].detail["crits"], nlohmann::json::array({"bridge"}));
+  EXPECT_EQ(drops[0].counters, 4);
+  EXPECT_EQ(drops[0].hits, 2);
+  EXPECT_EQ(drops[1].counters, 5);
+  EXPECT_EQ(drops[1].crit_types, std::vector<std::string>{"bridge"});
   const ShipState& t = ship_in(fired.state, "tderet");
   EXPECT_EQ(t.shields, 5);
   EXPECT_EQ(t.hull, 7);
   EXPECT_EQ(t.crits.at("bridge"), 1);
   EXPECT_FALSE(t.destroyed);
-  ASSERT_TRUE(has_event(fired.events, "crew_removed"));
-  EXPECT_TRUE(of_type(fired.events, "crew_removed").front().detail["crew"].empty());
+  ASSERT_TRUE(has_event<event::CrewRemoved>(fired.events));
+  EXPECT_TRUE(of_type<event::CrewRemoved>(fired.events).front().crew.empty());
 }
 
 // "If he takes another bridge crit this game, his ship is destroyed and Diana wins."
@@ -199,21 +199,21 @@ TEST(WorkedExamples, ChristianJulieAndMattsBoarding) {
   ASSERT_EQ(before.state.boarding.size(), 1u);
   EXPECT_EQ(before.state.boarding[0].ship, "ship-m");
   Prefix first = after(s, first_segment + 1);
-  auto drops = of_type(first.events, "boarding_drop");
+  auto drops = of_type<event::BoardingDrop>(first.events);
   ASSERT_EQ(drops.size(), 3u);
-  EXPECT_EQ(drops[0].detail["player"], "christian");
-  EXPECT_EQ(drops[0].detail["combat"], 2);
-  EXPECT_EQ(drops[0].detail["hits"], 2);
-  EXPECT_EQ(drops[1].detail["combat"], 5);
-  EXPECT_EQ(drops[1].detail["hits"], 1);
-  EXPECT_EQ(drops[2].detail["combat"], 3);
-  EXPECT_EQ(drops[2].detail["hits"], 2);
-  const Event segment = of_type(first.events, "boarding_segment").front();
-  EXPECT_EQ(segment.detail["team_hits"]["federation"], 3);
-  EXPECT_EQ(segment.detail["team_hits"]["klingons"], 2);
-  EXPECT_EQ(segment.detail["losing_teams"], nlohmann::json::array({"klingons"}));
-  EXPECT_EQ(of_type(first.events, "crew_killed").size(), 1u);
-  EXPECT_EQ(of_type(first.events, "crew_killed").front().detail["crew"], "m-sec1") << "Matt's choice";
+  EXPECT_EQ(drops[0].player, "christian");
+  EXPECT_EQ(drops[0].combat, 2);
+  EXPECT_EQ(drops[0].hits, 2);
+  EXPECT_EQ(drops[1].combat, 5);
+  EXPECT_EQ(drops[1].hits, 1);
+  EXPECT_EQ(drops[2].combat, 3);
+  EXPECT_EQ(drops[2].hits, 2);
+  const event::BoardingSegment segment = of_type<event::BoardingSegment>(first.events).front();
+  EXPECT_EQ(segment.team_hits.at("federation"), 3);
+  EXPECT_EQ(segment.team_hits.at("klingons"), 2);
+  EXPECT_EQ(segment.losing_teams, std::vector<std::string>{"klingons"});
+  EXPECT_EQ(of_type<event::CrewKilled>(first.events).size(), 1u);
+  EXPECT_EQ(of_type<event::CrewKilled>(first.events).front().crew, "m-sec1") << "Matt's choice";
   // The script plays on: Matt loses his last crew and Julie (command 2) takes his ship.
   PlayResult r = run_script(s, check_invariants);
   EXPECT_EQ(r.refused, 0);
