@@ -36,7 +36,7 @@ std::string wrong_chooser(const rules::GameState& state, const std::string& play
 
 EnteredActions::EnteredActions(const Fixed& fixed, const Corrections& corrections, Books& books,
                                std::optional<Pending>& pending, Rulings& rulings, PendingQuestion& question,
-                               TableReader& reader)
+                               ShipReader& ships)
     : game_(fixed.game),
       registry_(fixed.registry),
       has_counters_(fixed.has_counters),
@@ -47,7 +47,7 @@ EnteredActions::EnteredActions(const Fixed& fixed, const Corrections& correction
       pending_(pending),
       rulings_(rulings),
       question_(question),
-      reader_(reader) {
+      ships_(ships) {
   for (const Input& input : effective_) given(input);
 }
 
@@ -68,7 +68,7 @@ void EnteredActions::apply_inputs_through(double t, bool strictly_before, double
 void EnteredActions::apply_input(std::size_t index, double t) {
   const Input& in = effective_[index];
   if (dropped_[index]) return;
-  if (pending_as<PendingMove>(pending_)) reader_.finalize_move(t);
+  if (pending_as<PendingMove>(pending_)) ships_.finalize_move(t);
   // The action waiting for the referee's word, if any: what the inputs below answer.
   PendingAction* awaiting = pending_as<PendingAction>(pending_);
   switch (in.kind) {

@@ -7,7 +7,7 @@
 //
 // Owns which inputs are applied. An input answers the pending question (pending_question.h) or
 // opens it, or is committed (rulings.h); a ship's move read so far is read as it stands first
-// (table_reading.h).
+// (ship_reading.h).
 
 #include <cstddef>
 #include <optional>
@@ -22,7 +22,7 @@
 #include "referee/pending_question.h"
 #include "referee/referee_pending.h"
 #include "referee/rulings.h"
-#include "referee/table_reading.h"
+#include "referee/ship_reading.h"
 
 namespace diskref::referee {
 
@@ -31,7 +31,7 @@ class EnteredActions {
   // Every input the corrections have so far is given, not yet applied (a correction applies as
   // nothing itself: it replays the game).
   EnteredActions(const Fixed& fixed, const Corrections& corrections, Books& books, std::optional<Pending>& pending,
-                 Rulings& rulings, PendingQuestion& question, TableReader& reader);
+                 Rulings& rulings, PendingQuestion& question, ShipReader& ships);
 
   // One more input given (the corrections' newest), applied when due.
   void given(const Input& input);
@@ -58,7 +58,7 @@ class EnteredActions {
   std::optional<Pending>& pending_;
   Rulings& rulings_;
   PendingQuestion& question_;
-  TableReader& reader_;
+  ShipReader& ships_;
 
   std::vector<bool> applied_;  // per effective input
 };

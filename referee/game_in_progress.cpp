@@ -12,8 +12,12 @@ GameInProgress::GameInProgress(const Fixed& fixed, const Corrections& correction
       rulings_(books_, fixed.game.data, pending_),
       // The one way back up: a question closed reads the motions held while it was open.
       question_(fixed, corrections, books_, pending_, rulings_, [this] { reader_.read_held_motions(); }),
-      reader_(fixed, settles, corrections, books_, pending_, rulings_, question_),
-      entered_(fixed, corrections, books_, pending_, rulings_, question_, reader_) {
+      landings_(fixed.registry, settles, books_),
+      ships_(fixed.options, corrections, books_, pending_, rulings_, question_, landings_),
+      torpedoes_(fixed.registry, fixed.options, corrections, books_, pending_, rulings_, question_, landings_),
+      reader_(fixed, settles, books_, pending_, rulings_, landings_, ships_, torpedoes_),
+      gaps_(fixed.options, books_, pending_, rulings_, landings_, reader_.held_motions()),
+      entered_(fixed, corrections, books_, pending_, rulings_, question_, ships_) {
   books_.state = fixed.game.initial;
 }
 
@@ -36,7 +40,7 @@ void GameInProgress::on_settle(const TableSettle& settle) {
   double first_motion = settle.t;
   for (const DiskMotion& m : settle.moved) first_motion = std::min(first_motion, m.first_motion_t);
   entered_.apply_inputs_through(first_motion, true, settle.t);
-  if (settle.after_gap) reader_.read_after_gap(settle);
+  if (settle.after_gap) gaps_.read_after_gap(settle);
   reader_.read_table(settle);
   // Counters that came to rest since the drop was asked for (at once, when the tracker gives no
   // counter settle before this one: a track file without `still_s`).

@@ -1,11 +1,11 @@
-// The table read again after a camera gap (camera_gaps.h, spec §9 "Camera gaps"): the gap said in
+// The table read again after a camera gap (gap_reading.h, camera_gaps.h, spec §9 "Camera gaps"): the gap said in
 // the log, and the disks the camera found elsewhere than the last settle before it had them.
 #include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "referee/table_reading.h"
+#include "referee/gap_reading.h"
 
 namespace diskref::referee {
 namespace {
@@ -40,7 +40,7 @@ std::string unseen_text(const GapSpan& gap, const std::vector<UnseenMove>& unsee
 
 }  // namespace
 
-void TableReader::say_camera_gap(const GapSpan& gap) {
+void GapReader::say_camera_gap(const GapSpan& gap) {
   Warning w;
   w.kind = "camera_gap";
   w.text = fmt::format(
@@ -50,12 +50,12 @@ void TableReader::say_camera_gap(const GapSpan& gap) {
   rulings_.warn(gap.to, std::move(w)).gap = gap;
 }
 
-std::vector<std::string> TableReader::in_question_after_gap(const TableSettle& settle, double from) const {
+std::vector<std::string> GapReader::in_question_after_gap(const TableSettle& settle, double from) const {
   std::vector<std::string> out;
   // Seen moving before the camera went away: the stretch goes on across the gap.
   for (const DiskMotion& m : settle.moved)
     if (m.first_motion_t <= from) out.push_back(m.name);
-  for (const HeldMotion& h : held_motions_) out.push_back(h.disk);
+  for (const TableReader::HeldMotion& h : held_motions_) out.push_back(h.disk);
   if (pending_) {
     if (const auto* move = pending_as<PendingMove>(pending_)) out.push_back(move->ship);
     if (const auto* heading = pending_as<PendingHeading>(pending_)) out.push_back(heading->ship);
@@ -72,7 +72,7 @@ std::vector<std::string> TableReader::in_question_after_gap(const TableSettle& s
   return out;
 }
 
-void TableReader::read_after_gap(const TableSettle& settle) {
+void GapReader::read_after_gap(const TableSettle& settle) {
   const AfterGap& gap = *settle.after_gap;
   const std::vector<std::string> in_question = in_question_after_gap(settle, gap.span.from);
   std::vector<UnseenMove> unseen;
@@ -121,7 +121,7 @@ void TableReader::read_after_gap(const TableSettle& settle) {
         d.face = u.found.face;
         d.sigma_mm = u.found.sigma_mm;
       }
-    unseen_rests_.push_back({books_.settle_index, u.disk, u.found.t});
+    landings_.found_after_gap(books_.settle_index, u.disk, u.found.t);
   }
 }
 

@@ -44,7 +44,7 @@ void Referee::feed(const model::TrackFrame& frame) {
   if (std::optional<GapSpan> gap = gaps_.feed(frame, game().books().last_settled)) {
     watch_.interrupt();
     noticed_gaps_.push_back({*gap, parts_->settles.size()});
-    game().reader().say_camera_gap(*gap);
+    game().gaps().say_camera_gap(*gap);
   }
   if (std::optional<TableSettle> s = watch_.feed(frame)) {
     if (s->kind == TableSettle::Kind::table) s->after_gap = gaps_.settled();
@@ -73,7 +73,7 @@ void Referee::finish() {
   finished_ = true;
   if (watch_.settled()) {
     game().entered().apply_inputs_through(watch_.last_t(), false, watch_.settled_since());
-    if (pending_as<PendingMove>(game().pending())) game().reader().finalize_move(watch_.last_t());
+    if (pending_as<PendingMove>(game().pending())) game().ships().finalize_move(watch_.last_t());
   }
   note_waiting();
 }
@@ -125,7 +125,7 @@ void Referee::replay() {
   std::size_t next_gap = 0;
   auto say_gaps_before = [&](std::size_t settle) {
     for (; next_gap < noticed_gaps_.size() && noticed_gaps_[next_gap].settles_before <= settle; ++next_gap)
-      game().reader().say_camera_gap(noticed_gaps_[next_gap].span);
+      game().gaps().say_camera_gap(noticed_gaps_[next_gap].span);
   };
   for (std::size_t s = 0; s < all_settles.size(); ++s) {
     if (s > 0) entered.apply_inputs_through(all_settles[s].still_until, false, settled_since);
@@ -141,7 +141,7 @@ void Referee::replay() {
     entered.apply_inputs_through(watch_.still_until(), false, settled_since);
   say_gaps_before(all_settles.size());
   if (finished_) {
-    if (watch_.settled() && pending_as<PendingMove>(game().pending())) game().reader().finalize_move(watch_.last_t());
+    if (watch_.settled() && pending_as<PendingMove>(game().pending())) game().ships().finalize_move(watch_.last_t());
     note_waiting();
   }
   // The corrections themselves stand in the log at their time.

@@ -1,17 +1,17 @@
-// A ship read from the table (table_reading.h): its move, flip by flip, until it has flipped its speed
+// A ship read from the table (ship_reading.h): its move, flip by flip, until it has flipped its speed
 // or something else moves; a Change Heading turned in place; a collided ship put down again.
 #include <cmath>
 
 #include <fmt/format.h>
 
 #include "referee/referee_queries.h"
-#include "referee/table_reading.h"
+#include "referee/ship_reading.h"
 
 namespace diskref::referee {
 
 // --- A ship's move.
 
-void TableReader::start_move(const std::string& ship, const TableSettle& settle, double since) {
+void ShipReader::start_move(const std::string& ship, const TableSettle& settle, double since) {
   const rules::ShipState* s = ship_in(books_.state, ship);
   model::Face face = model::Face::up;
   for (const model::DiskTrack& d : books_.previous_settled.disks)
@@ -20,12 +20,13 @@ void TableReader::start_move(const std::string& ship, const TableSettle& settle,
   continue_move(ship, settle);
 }
 
-void TableReader::continue_move(const std::string& ship, const TableSettle& settle) {
+void ShipReader::continue_move(const std::string& ship, const TableSettle& settle) {
   PendingMove& p = std::get<PendingMove>(*pending_);
-  for (const Rest& r : landings_of(settle, ship)) p.rests.push_back(r);
+  for (const Rest& r : landings_.landings_of(settle, ship)) p.rests.push_back(r);
   if (std::optional<Rest> now = rest_of(ship, settle.snapshot)) {
     // Where it lies now ends the rests (it is the last landing, seen best).
-    if (!p.rests.empty() && geom::distance(p.rests.back().pose.position, now->pose.position) < flip_length(ship) / 2)
+    if (!p.rests.empty() &&
+        geom::distance(p.rests.back().pose.position, now->pose.position) < landings_.flip_length(ship) / 2)
       p.rests.back() = *now;
     else
       p.rests.push_back(*now);
@@ -33,7 +34,7 @@ void TableReader::continue_move(const std::string& ship, const TableSettle& sett
   const rules::ShipState* s = ship_in(books_.state, ship);
   ReadingInput in{p.start,
                   p.rests,
-                  flip_length(ship),
+                  landings_.flip_length(ship),
                   s ? s->speed : 0,
                   Turns::once,
                   options_.off_path_tolerance_mm,
@@ -44,7 +45,7 @@ void TableReader::continue_move(const std::string& ship, const TableSettle& sett
   finalize_move(settle.t);
 }
 
-void TableReader::finalize_move(double t) {
+void ShipReader::finalize_move(double t) {
   const PendingMove& p = std::get<PendingMove>(*pending_);
   const rules::ShipState* s = ship_in(books_.state, p.ship);
   if (s == nullptr) {
@@ -53,7 +54,7 @@ void TableReader::finalize_move(double t) {
   }
   ReadingInput in{p.start,
                   p.rests,
-                  flip_length(p.ship),
+                  landings_.flip_length(p.ship),
                   s->speed,
                   Turns::once,
                   options_.off_path_tolerance_mm,
@@ -112,12 +113,12 @@ void TableReader::finalize_move(double t) {
 
 // --- A Change Heading turned on the table.
 
-void TableReader::read_heading(const std::string& ship, const TableSettle& settle) {
+void ShipReader::read_heading(const std::string& ship, const TableSettle& settle) {
   std::optional<Rest> now = rest_of(ship, settle.snapshot);
   const rules::ShipState* s = ship_in(books_.state, ship);
   if (!now || s == nullptr) return;
   double d = geom::distance(now->pose.position, s->pose.position);
-  if (d > options_.off_path_tolerance_mm || !landings_of(settle, ship).empty()) {
+  if (d > options_.off_path_tolerance_mm || !landings_.landings_of(settle, ship).empty()) {
     // It was flipped, not turned: the heading is not read; its move is.
     rulings_.warn(settle.t,
                   {"heading", ship, d,
@@ -145,7 +146,7 @@ void TableReader::read_heading(const std::string& ship, const TableSettle& settl
 
 // --- A collided ship put down again.
 
-void TableReader::read_placement(const std::string& ship, const TableSettle& settle) {
+void ShipReader::read_placement(const std::string& ship, const TableSettle& settle) {
   PendingAction& p = std::get<PendingAction>(*pending_);
   std::optional<Rest> now = rest_of(ship, settle.snapshot);
   bool visible = false;

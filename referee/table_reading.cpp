@@ -1,6 +1,6 @@
 // What the referee reads from the table at each settle (table_reading.h): where every disk lay
 // when the game began, what moved since the last settle and how it is read (a ship's move or a turn at
-// Full Stop, ship_reading.cpp; a launch or the torpedoes' runs, torpedo_reading.cpp; a motion held
+// Full Stop, ship_reading.h; a launch or the torpedoes' runs, torpedo_reading.h; a motion held
 // while the game waits; anything else out of turn), and the disks no part of the game.
 #include <algorithm>
 #include <cmath>
@@ -9,46 +9,24 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "engine/geometry/shape.h"
 #include "referee/referee_queries.h"
 #include "referee/table_reading.h"
 
 namespace diskref::referee {
 
-TableReader::TableReader(const Fixed& fixed, const std::vector<TableSettle>& settles, const Corrections& corrections,
-                         Books& books, std::optional<Pending>& pending, Rulings& rulings, PendingQuestion& question)
+TableReader::TableReader(const Fixed& fixed, const std::vector<TableSettle>& settles, Books& books,
+                         std::optional<Pending>& pending, Rulings& rulings, const Landings& landings, ShipReader& ships,
+                         TorpedoReader& torpedoes)
     : game_(fixed.game),
       registry_(fixed.registry),
       options_(fixed.options),
       settles_(settles),
-      corrections_(corrections),
-      effective_(corrections.effective()),
       books_(books),
       pending_(pending),
       rulings_(rulings),
-      question_(question) {}
-
-double TableReader::flip_length(const std::string& name) const {
-  if (const model::DiskSpec* d = registry_.find(name)) return geom::flip_length(d->shape);
-  for (const rules::ShipState& s : books_.state.ships)
-    if (s.id == name) return geom::flip_length(s.shape);
-  for (const rules::Torpedo& t : books_.state.torpedoes)
-    if (t.id == name) return geom::flip_length(t.shape);
-  return 0;
-}
-
-std::vector<Rest> TableReader::landings_of(const TableSettle& settle, const std::string& name) const {
-  const auto index = static_cast<std::size_t>(&settle - settles_.data());
-  double unseen_until = -std::numeric_limits<double>::infinity();
-  for (const UnseenRest& u : unseen_rests_)
-    if (u.settle == index && u.disk == name) unseen_until = std::max(unseen_until, u.until);
-  std::vector<Rest> out;
-  for (const DiskMotion& m : settle.moved)
-    if (m.name == name)
-      for (const model::Landing& l : m.landings)
-        if (l.t > unseen_until) out.push_back({geom::Pose::from_degrees(l.x, l.y, l.heading), l.face, l.sigma_mm, l.t});
-  return out;
-}
+      landings_(landings),
+      ships_(ships),
+      torpedoes_(torpedoes) {}
 
 // --- The game's start: every disk where the table has it.
 
@@ -108,7 +86,7 @@ void TableReader::read_table(const TableSettle& settle) {
     if (!now) return;
     double d = geom::distance(now->pose.position, books.position);
     double turn = std::fabs(geom::angle_difference_deg(now->pose.heading_deg(), books.heading_deg()));
-    bool landed = !landings_of(settle, name).empty();
+    bool landed = !landings_.landings_of(settle, name).empty();
     if (landed || d > std::max(options_.moved_mm, 3 * now->sigma_mm) || turn > options_.turned_deg) add(name);
   };
   for (const rules::ShipState& s : books_.state.ships)
@@ -127,12 +105,12 @@ void TableReader::read_table(const TableSettle& settle) {
   // The torpedoes' runs at the end of a phase are all read together.
   if (!pending_ && books_.state.step == rules::Step::execute &&
       books_.state.phase.stage == rules::PhaseStage::torpedoes)
-    begin_torpedo_runs(settle.t);
+    torpedoes_.begin_torpedo_runs(settle.t);
 
   for (const Moved& m : moved) read_disk(m.name, settle, m.since);
   // Readings that end with the table: a launch or the torpedoes' runs complete at a settle.
-  if (pending_as<PendingLaunch>(pending_)) read_launch(settle);
-  if (pending_as<PendingTorpedoRuns>(pending_)) read_torpedo_runs(settle);
+  if (pending_as<PendingLaunch>(pending_)) torpedoes_.read_launch(settle);
+  if (pending_as<PendingTorpedoRuns>(pending_)) torpedoes_.read_torpedo_runs(settle);
 }
 
 void TableReader::read_disk(const std::string& name, const TableSettle& settle, double since) {
@@ -148,19 +126,19 @@ void TableReader::read_disk(const std::string& name, const TableSettle& settle, 
     return;  // read_torpedo_runs
   if (const auto* action = pending_as<PendingAction>(pending_);
       action && action->need == Need::placement && name == action->placing) {
-    read_placement(name, settle);
+    ships_.read_placement(name, settle);
     return;
   }
   if (const auto* heading = pending_as<PendingHeading>(pending_); heading && name == heading->ship) {
-    read_heading(name, settle);
+    ships_.read_heading(name, settle);
     return;
   }
   if (const auto* move = pending_as<PendingMove>(pending_)) {
     if (name == move->ship) {
-      continue_move(name, settle);
+      ships_.continue_move(name, settle);
       return;
     }
-    finalize_move(settle.t);
+    ships_.finalize_move(settle.t);
   }
   if (torpedo_disk && !torpedo_in_flight(books_.state, name)) {
     // A torpedo disk moved while no launch waits for it: off the game (a spare, or one removed).
@@ -170,7 +148,7 @@ void TableReader::read_disk(const std::string& name, const TableSettle& settle, 
   if (ship != nullptr && name == books_.ship_to_act() && !ship->moved && !pending_) {
     std::optional<Rest> now = rest_of(name, settle.snapshot);
     double d = now ? geom::distance(now->pose.position, ship->pose.position) : 0;
-    if (ship->speed == 0 && d <= options_.off_path_tolerance_mm && landings_of(settle, name).size() <= 1) {
+    if (ship->speed == 0 && d <= options_.off_path_tolerance_mm && landings_.landings_of(settle, name).size() <= 1) {
       // "If your ship's current speed is 0, it may change its heading at any time."
       rules::TurnAtFullStop turn{name, now->pose.heading_deg()};
       Observed o;
@@ -180,13 +158,13 @@ void TableReader::read_disk(const std::string& name, const TableSettle& settle, 
       rulings_.commit(action_for(books_.state, name, turn), settle.t, o, {});
       return;
     }
-    start_move(name, settle, since);
+    ships_.start_move(name, settle, since);
     return;
   }
   if (ship != nullptr && ship->speed == 0) {
     std::optional<Rest> now = rest_of(name, settle.snapshot);
     if (now && geom::distance(now->pose.position, ship->pose.position) <= options_.off_path_tolerance_mm &&
-        landings_of(settle, name).size() <= 1) {
+        landings_.landings_of(settle, name).size() <= 1) {
       Observed o;
       o.disk = name;
       o.start = Rest{ship->pose, now->face, books_.sigma_of(name), since};
@@ -217,7 +195,7 @@ void TableReader::hold_motion(const std::string& name, const TableSettle& settle
   const HeldMotion* last = nullptr;
   for (const HeldMotion& h : held_motions_)
     if (h.disk == name) last = &h;
-  if (last != nullptr && landings_of(settle, name).empty()) {
+  if (last != nullptr && landings_.landings_of(settle, name).empty()) {
     std::optional<Rest> then = rest_of(name, settles_[last->settle].snapshot);
     std::optional<Rest> now = rest_of(name, settle.snapshot);
     if (then && now && geom::distance(then->pose.position, now->pose.position) <= options_.moved_mm &&

@@ -1,4 +1,4 @@
-// Torpedoes read from the table (table_reading.h): a torpedo put in the launcher's bay and flipped on its
+// Torpedoes read from the table (torpedo_reading.h): a torpedo put in the launcher's bay and flipped on its
 // launch run, and every torpedo's run at the end of a phase.
 #include <algorithm>
 #include <map>
@@ -8,22 +8,23 @@
 #include "engine/rules/table_geometry.h"
 #include "referee/input_places.h"
 #include "referee/referee_queries.h"
-#include "referee/table_reading.h"
+#include "referee/torpedo_reading.h"
 
 namespace diskref::referee {
 
 // --- A torpedo put in the bay and launched.
 
-void TableReader::read_launch(const TableSettle& settle) {
+void TorpedoReader::read_launch(const TableSettle& settle) {
   PendingLaunch& p = std::get<PendingLaunch>(*pending_);
   if (p.torpedo.empty()) return;
-  std::vector<Rest> rests = landings_of(settle, p.torpedo);
+  std::vector<Rest> rests = landings_.landings_of(settle, p.torpedo);
   std::optional<Rest> now = rest_of(p.torpedo, settle.snapshot);
   bool visible = false;
   for (const model::DiskTrack& d : settle.snapshot.disks)
     if (d.name == p.torpedo) visible = d.state == model::TrackState::visible;
   if (now && visible &&
-      (rests.empty() || geom::distance(rests.back().pose.position, now->pose.position) >= flip_length(p.torpedo) / 2))
+      (rests.empty() ||
+       geom::distance(rests.back().pose.position, now->pose.position) >= landings_.flip_length(p.torpedo) / 2))
     rests.push_back(*now);
   else if (now && visible && !rests.empty())
     rests.back() = *now;
@@ -42,7 +43,7 @@ void TableReader::read_launch(const TableSettle& settle) {
       // Its first rest is where it was put in the bay; when that rest lies a flip or more from
       // the bay, the placement was not seen (it was flipped before the table settled, under a
       // hand): the bay stands in for it, known to half the tolerance.
-      if (bay && geom::distance(r.pose.position, bay->position) >= flip_length(p.torpedo) / 2) {
+      if (bay && geom::distance(r.pose.position, bay->position) >= landings_.flip_length(p.torpedo) / 2) {
         p.placed = Rest{*bay, r.face, options_.off_path_tolerance_mm / 2, r.t};
         p.placement_seen = false;
         p.rests.push_back(r);
@@ -54,8 +55,9 @@ void TableReader::read_launch(const TableSettle& settle) {
     p.rests.push_back(r);
   }
   if (!p.placed) return;
-  ReadingInput in{
-      *p.placed, p.rests, flip_length(p.torpedo), p.movement, Turns::every_flip, options_.off_path_tolerance_mm, 180};
+  ReadingInput in{*p.placed,  p.rests,           landings_.flip_length(p.torpedo),
+                  p.movement, Turns::every_flip, options_.off_path_tolerance_mm,
+                  180};
   in.start_face_known = p.placement_seen;
   MoveReading reading = read_move(in);
   RunContext c{p.torpedo,       shape, true, &books_.state, [this](const std::string& n) { return books_.sigma_of(n); },
@@ -115,7 +117,7 @@ void TableReader::read_launch(const TableSettle& settle) {
 
 // --- The torpedoes' runs at the end of a phase.
 
-void TableReader::begin_torpedo_runs(double t) {
+void TorpedoReader::begin_torpedo_runs(double t) {
   PendingTorpedoRuns p;
   for (const rules::Torpedo& torpedo : books_.state.torpedoes) {
     TorpedoRun run;
@@ -128,25 +130,27 @@ void TableReader::begin_torpedo_runs(double t) {
   pending_.emplace(std::move(p));
 }
 
-void TableReader::read_torpedo_runs(const TableSettle& settle) {
+void TorpedoReader::read_torpedo_runs(const TableSettle& settle) {
   PendingTorpedoRuns& p = std::get<PendingTorpedoRuns>(*pending_);
   bool all_done = true;
   std::map<std::string, MoveReading> readings;
   for (auto& [id, run] : p.runs) {
-    std::vector<Rest> rests = landings_of(settle, id);
+    std::vector<Rest> rests = landings_.landings_of(settle, id);
     std::optional<Rest> now;
     bool visible = false;
     for (const model::DiskTrack& d : settle.snapshot.disks)
       if (d.name == id) visible = d.state == model::TrackState::visible;
     if (visible) now = rest_of(id, settle.snapshot);
-    if (now && (rests.empty() || geom::distance(rests.back().pose.position, now->pose.position) >= flip_length(id) / 2))
+    if (now && (rests.empty() ||
+                geom::distance(rests.back().pose.position, now->pose.position) >= landings_.flip_length(id) / 2))
       rests.push_back(*now);
     else if (now && !rests.empty())
       rests.back() = *now;
     run.rests.insert(run.rests.end(), rests.begin(), rests.end());
     if (!visible && !run.rests.empty()) run.gone = true;
-    ReadingInput in{
-        run.start, run.rests, flip_length(id), run.movement, Turns::at_start, options_.off_path_tolerance_mm, 180};
+    ReadingInput in{run.start,    run.rests,       landings_.flip_length(id),
+                    run.movement, Turns::at_start, options_.off_path_tolerance_mm,
+                    180};
     readings[id] = read_move(in);
     const MoveReading& r = readings[id];
     // A run ends after its movement, or where it struck a ship (the player then takes it off).
