@@ -1,11 +1,11 @@
-// The table read again after a camera gap (camera_gaps.h, spec §9 "Camera gaps"): the gap said in
+// The table read again after a camera gap (gap_reading.h, camera_gaps.h, spec §9 "Camera gaps"): the gap said in
 // the log, and the disks the camera found elsewhere than the last settle before it had them.
 #include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "referee/referee.h"
+#include "referee/gap_reading.h"
 
 namespace diskref::referee {
 namespace {
@@ -40,46 +40,46 @@ std::string unseen_text(const GapSpan& gap, const std::vector<UnseenMove>& unsee
 
 }  // namespace
 
-void Referee::say_camera_gap(const GapSpan& gap) {
+void GapReader::say_camera_gap(const GapSpan& gap) {
   Warning w;
   w.kind = "camera_gap";
   w.text = fmt::format(
       "no frame for {:.2f} s ({:.2f} s to {:.2f} s): what happened on the table meanwhile "
       "was not seen; the table is read again once it settles",
       gap.to - gap.from, gap.from, gap.to);
-  warn(gap.to, std::move(w)).gap = gap;
+  rulings_.warn(gap.to, std::move(w)).gap = gap;
 }
 
-std::vector<std::string> Referee::in_question_after_gap(const TableSettle& settle, double from) const {
+std::vector<std::string> GapReader::in_question_after_gap(const TableSettle& settle, double from) const {
   std::vector<std::string> out;
   // Seen moving before the camera went away: the stretch goes on across the gap.
   for (const DiskMotion& m : settle.moved)
     if (m.first_motion_t <= from) out.push_back(m.name);
-  for (const HeldMotion& h : held_motions_) out.push_back(h.disk);
+  for (const TableReader::HeldMotion& h : held_motions_) out.push_back(h.disk);
   if (pending_) {
-    if (const auto* move = pending_as<PendingMove>()) out.push_back(move->ship);
-    if (const auto* heading = pending_as<PendingHeading>()) out.push_back(heading->ship);
-    if (const auto* runs = pending_as<PendingTorpedoRuns>())
+    if (const auto* move = pending_as<PendingMove>(pending_)) out.push_back(move->ship);
+    if (const auto* heading = pending_as<PendingHeading>(pending_)) out.push_back(heading->ship);
+    if (const auto* runs = pending_as<PendingTorpedoRuns>(pending_))
       for (const auto& [id, run] : runs->runs) out.push_back(id);
-    if (const auto* action = pending_as<PendingAction>()) {
+    if (const auto* action = pending_as<PendingAction>(pending_)) {
       if (!action->placing.empty()) out.push_back(action->placing);
       for (const std::string& id : action->runs_read) out.push_back(id);
     }
-  } else if (state_.step == rules::Step::execute && state_.phase.stage == rules::PhaseStage::torpedoes) {
+  } else if (books_.state.step == rules::Step::execute && books_.state.phase.stage == rules::PhaseStage::torpedoes) {
     // The torpedoes' runs are due (read_table begins them at this settle).
-    for (const rules::Torpedo& t : state_.torpedoes) out.push_back(t.id);
+    for (const rules::Torpedo& t : books_.state.torpedoes) out.push_back(t.id);
   }
   return out;
 }
 
-void Referee::read_after_gap(const TableSettle& settle) {
+void GapReader::read_after_gap(const TableSettle& settle) {
   const AfterGap& gap = *settle.after_gap;
   const std::vector<std::string> in_question = in_question_after_gap(settle, gap.span.from);
   std::vector<UnseenMove> unseen;
   auto check = [&](const std::string& name) {
     if (std::find(in_question.begin(), in_question.end(), name) != in_question.end()) return;
-    // The last settle before the gap (previous_settled_: on_settle has moved on to this one).
-    const std::optional<Rest> before = rest_of(name, previous_settled_);
+    // The last settle before the gap (books_.previous_settled: on_settle has moved on to this one).
+    const std::optional<Rest> before = rest_of(name, books_.previous_settled);
     const std::optional<Rest> found = found_after_gap(gap, settle, name);
     if (!before || !found) return;
     const double d = geom::distance(before->pose.position, found->pose.position);
@@ -88,11 +88,11 @@ void Referee::read_after_gap(const TableSettle& settle) {
         std::fabs(turn) > options_.turned_deg || found->face != before->face)
       unseen.push_back({name, *before, *found, d, turn});
   };
-  for (const rules::ShipState& s : state_.ships)
+  for (const rules::ShipState& s : books_.state.ships)
     if (!s.destroyed) check(s.id);
-  for (const rules::Terrain& t : state_.terrain)
+  for (const rules::Terrain& t : books_.state.terrain)
     if (t.in_play) check(t.id);
-  for (const rules::Torpedo& t : state_.torpedoes) check(t.id);
+  for (const rules::Torpedo& t : books_.state.torpedoes) check(t.id);
   if (unseen.empty()) return;
 
   Warning w;
@@ -100,7 +100,7 @@ void Referee::read_after_gap(const TableSettle& settle) {
   w.disk = unseen.size() == 1 ? unseen.front().disk : "";
   for (const UnseenMove& u : unseen) w.distance_mm = std::max(w.distance_mm, u.distance_mm);
   w.text = unseen_text(gap.span, unseen);
-  Entry& e = warn(settle.t, std::move(w));
+  Entry& e = rulings_.warn(settle.t, std::move(w));
   e.gap = gap.span;
   e.unseen = unseen;
   for (const UnseenMove& u : unseen) {
@@ -110,10 +110,10 @@ void Referee::read_after_gap(const TableSettle& settle) {
     o.disk = u.disk;
     o.start = u.before;
     o.end = u.found;
-    commit(a, settle.t, o, {});
+    rulings_.commit(a, settle.t, o, {});
     // Found there: a move from now on starts there, on the face it was found on; the rest it was
     // found in is no landing (read_table, landings_of).
-    for (model::DiskTrack& d : previous_settled_.disks)
+    for (model::DiskTrack& d : books_.previous_settled.disks)
       if (d.name == u.disk) {
         d.x = u.found.pose.position.x;
         d.y = u.found.pose.position.y;
@@ -121,7 +121,7 @@ void Referee::read_after_gap(const TableSettle& settle) {
         d.face = u.found.face;
         d.sigma_mm = u.found.sigma_mm;
       }
-    unseen_rests_.push_back({settle_index_, u.disk, u.found.t});
+    landings_.found_after_gap(books_.settle_index, u.disk, u.found.t);
   }
 }
 

@@ -1,7 +1,7 @@
-// The pending question (referee.h, referee_pending.h): an action read from the table, or entered,
-// completed with the referee's word (drops, from a `drops` line or the counters on the table; a
-// decision on a verdict too close to call; a collided ship put down again; a choice) and then
-// committed to the rules; the wait said in the log; what the game waits for, for the screen.
+// The pending question (pending_question.h, referee_pending.h): an action read from the table, or
+// entered, completed with the referee's word (drops, from a `drops` line or the counters on the
+// table; a decision on a verdict too close to call; a collided ship put down again; a choice) and
+// then committed to the rules; the wait said in the log; what the game waits for, for the screen.
 #include <algorithm>
 #include <map>
 #include <variant>
@@ -10,7 +10,7 @@
 
 #include "engine/rules/apply.h"
 #include "referee/input_places.h"
-#include "referee/referee.h"
+#include "referee/pending_question.h"
 
 namespace diskref::referee {
 namespace {
@@ -23,9 +23,23 @@ constexpr int kMostTriesToComplete = 4;
 
 }  // namespace
 
+PendingQuestion::PendingQuestion(const Fixed& fixed, const Corrections& corrections, Books& books,
+                                 std::optional<Pending>& pending, Rulings& rulings,
+                                 std::function<void()> read_held_motions)
+    : game_(fixed.game),
+      table_(fixed.table),
+      registry_(fixed.registry),
+      options_(fixed.options),
+      has_counters_(fixed.has_counters),
+      drop_overrides_(corrections.drop_overrides()),
+      books_(books),
+      pending_(pending),
+      rulings_(rulings),
+      read_held_motions_(std::move(read_held_motions)) {}
+
 // --- Completing an action read from the table.
 
-void Referee::try_complete(double t) {
+void PendingQuestion::try_complete(double t) {
   for (int attempt = 0; attempt < kMostTriesToComplete; ++attempt) {
     PendingAction& p = std::get<PendingAction>(*pending_);
     // Rulings, disk by disk (the torpedoes' runs rule several): the calls, with the referee's
@@ -80,7 +94,7 @@ void Referee::try_complete(double t) {
         },
         action.body);
     // The rules run once: what the action still needs, or its outcome, committed as it is.
-    rules::ActionNeeds r = rules::needs(state_, game_.data, action);
+    rules::ActionNeeds r = rules::needs(books_.state, game_.data, action);
     const auto* needed_drop = r.need ? std::get_if<rules::NeededDrop>(&r.need->what) : nullptr;
     const auto* choice = r.need ? std::get_if<rules::NeededChoice>(&r.need->what) : nullptr;
     const auto* placement = r.need ? std::get_if<rules::NeededPlacement>(&r.need->what) : nullptr;
@@ -122,7 +136,7 @@ void Referee::try_complete(double t) {
       const rules::Refusal& why = *r.outcome.refusal;
       if (why.kind == rules::RefusalKind::bad_choice && std::holds_alternative<rules::Move>(p.action.body) &&
           std::get<rules::Move>(p.action.body).reposition) {
-        warn(t, {"placement", p.placing, 0, why.reason + ": put it down again"});
+        rulings_.warn(t, {"placement", p.placing, 0, why.reason + ": put it down again"});
         std::get<rules::Move>(p.action.body).reposition.reset();
         if (p.observed) p.observed->placed.reset();
         p.need = Need::placement;
@@ -136,8 +150,8 @@ void Referee::try_complete(double t) {
         for (const Verdict& v : p.verdicts)
           if (v.kind == VerdictKind::range && v.call == Call::no)
             why_not = v.with + " is out of range, as the table shows it";
-        warn(t, {"input", p.disk, 0, fmt::format("{}: not used: {}", p.drop_sources.front(), why_not)},
-             {p.inputs.front()});
+        rulings_.warn(t, {"input", p.disk, 0, fmt::format("{}: not used: {}", p.drop_sources.front(), why_not)},
+                      {p.inputs.front()});
         p.drops.clear();
         p.drop_sources.clear();
         p.line_drops = 0;
@@ -163,18 +177,19 @@ void Referee::try_complete(double t) {
       const bool line_drops_unused = p.line_drops > 0 && !why.drop;
       const std::string line_drops_place = p.line_drops > 0 ? p.drop_sources.front() : std::string();
       pending_.reset();
-      refuse_entry(refused, named, t, o, inputs, std::move(drops_read));
-      for (Warning& w : warnings) warn(t, std::move(w));
+      rulings_.refuse_entry(refused, named, t, o, inputs, std::move(drops_read));
+      for (Warning& w : warnings) rulings_.warn(t, std::move(w));
       if (line_drops_unused)  // refused as the table showed it (out of range): its drops say so too
-        warn(t,
-             {"input", mover, 0, fmt::format("{}: not used: the action is refused ({})", line_drops_place, why.reason)},
-             {inputs.front()});
-      if (o && o->end && books_pose(o->disk)) {
+        rulings_.warn(
+            t,
+            {"input", mover, 0, fmt::format("{}: not used: the action is refused ({})", line_drops_place, why.reason)},
+            {inputs.front()});
+      if (o && o->end && books_.books_pose(o->disk)) {
         rules::Action a;
         a.body = rules::Displaced{o->disk, o->end->pose};
-        commit(a, t, std::nullopt, {});
+        rulings_.commit(a, t, std::nullopt, {});
       }
-      read_held_motions();
+      read_held_motions_();
       return;
     }
     // A ship-ship collision: the hit player may put the ship down elsewhere (or leave it, the
@@ -197,13 +212,13 @@ void Referee::try_complete(double t) {
     std::vector<Warning> warnings = p.warnings;
     std::vector<DropRead> drops_read = std::move(p.drops_read);
     pending_.reset();
-    commit(done, t, o, inputs, warnings, std::move(drops_read), std::move(r.outcome));
-    read_held_motions();
+    rulings_.commit(done, t, o, inputs, warnings, std::move(drops_read), std::move(r.outcome));
+    read_held_motions_();
     return;
   }
 }
 
-void Referee::say_waiting(double t) {
+void PendingQuestion::say_waiting(double t) {
   PendingAction& p = std::get<PendingAction>(*pending_);
   const char* need = to_string(p.need);
   // Said once a wait: again only when it moves on (another drop, another ship to put down).
@@ -213,7 +228,7 @@ void Referee::say_waiting(double t) {
   Entry e;
   e.kind = Entry::Kind::waiting;
   e.t = t;
-  e.reading = settle_index_;
+  e.reading = books_.settle_index;
   e.inputs = p.inputs;
   e.waiting.need = need;
   e.waiting.disk = p.disk;
@@ -221,13 +236,13 @@ void Referee::say_waiting(double t) {
   if (p.need == Need::drops) e.waiting.drop = p.needed_drop;
   if (p.need == Need::choice) e.waiting.options = p.options;
   p.waiting_since = t;
-  log_.push_back(std::move(e));
+  books_.log.push_back(std::move(e));
 }
 
 // --- A drop read from the counters on the table.
 
-void Referee::read_drop(double t) {
-  PendingAction* awaiting = pending_as<PendingAction>();
+void PendingQuestion::read_drop(double t) {
+  PendingAction* awaiting = pending_as<PendingAction>(pending_);
   if (!has_counters_ || awaiting == nullptr || awaiting->need != Need::drops || !awaiting->needed_drop ||
       !awaiting->drop_asked)
     return;
@@ -236,7 +251,7 @@ void Referee::read_drop(double t) {
   in.need = *p.needed_drop;
   in.answers = p.answers;
   CounterReading reading = read_counters(in);
-  counters_seen_ = CountersSeen{reading, true, settle_index_, t};
+  counters_seen_ = CountersSeen{reading, true, books_.settle_index, t};
   if (reading.nothing_dropped()) {
     p.reading.reset();
     return;
@@ -247,10 +262,10 @@ void Referee::read_drop(double t) {
                   p.reading->question();
     return;
   }
-  DropRead read{settle_index_, t, reading, reading.drop(), std::nullopt, nullptr};
+  DropRead read{books_.settle_index, t, reading, reading.drop(), std::nullopt, nullptr};
   // A correction made later stands over what was read here.
   for (const DropOverride& o : drop_overrides_)
-    if (o.reading == settle_index_) {
+    if (o.reading == books_.settle_index) {
       read.drop = o.drop;
       read.corrected = o.correction;
     }
@@ -261,49 +276,80 @@ void Referee::read_drop(double t) {
   try_complete(t);
 }
 
+// --- The counters on the table.
+
+void PendingQuestion::look_at(const model::TrackFrame& snapshot) {
+  look_before_ = std::move(drop_look_);
+  drop_look_ = snapshot;
+}
+
+// Counters came to rest, the table not yet settled: the drop waited for is read, or the counters
+// are shown for what they are when none is.
+void PendingQuestion::on_counter_settle(const TableSettle& settle) {
+  if (const PendingAction* awaiting = pending_as<PendingAction>(pending_);
+      awaiting && awaiting->need == Need::drops && awaiting->drop_asked) {
+    read_drop(settle.t);
+    return;
+  }
+  CounterReadingInput in = counters_since(look_before_);
+  in.need.counters = -1;  // as many as came to rest
+  counters_seen_ = CountersSeen{read_counters(in), false, books_.settle_index, settle.t};
+}
+
+CounterReadingInput PendingQuestion::counters_since(const model::TrackFrame& baseline) const {
+  CounterReadingInput in;
+  in.now = drop_look_;
+  in.baseline = baseline;
+  in.registry = &registry_;
+  in.play_area_mm = table_.play_area_mm;
+  in.zone = game_.drop_zone;
+  in.moved_mm = options_.moved_mm;
+  return in;
+}
+
 // --- What the game waits for, for the screen.
 
-Expectation Referee::expecting() const {
+Expectation PendingQuestion::expecting() const {
   Expectation e;
-  if (!set_up_) {
+  if (!books_.set_up) {
     e.what = "the table to settle with every disk of the game on it";
     e.need = Expectation::Need::table;
     return e;
   }
   if (!pending_) {
-    std::string ship = ship_to_act();
-    if (state_.step == rules::Step::game_over)
+    std::string ship = books_.ship_to_act();
+    if (books_.state.step == rules::Step::game_over)
       e.what = "nothing: the game is over";
     else if (!ship.empty())
       e.what = ship + " to act: reveal its order, execute it, move it on the table";
     else
-      e.what = fmt::format("the referee's input ({})", rules::to_string(state_.step));
+      e.what = fmt::format("the referee's input ({})", rules::to_string(books_.state.step));
     e.disk = ship;
     return e;
   }
-  if (const auto* move = pending_as<PendingMove>()) {
+  if (const auto* move = pending_as<PendingMove>(pending_)) {
     int speed = 0;
-    for (const rules::ShipState& s : state_.ships)
+    for (const rules::ShipState& s : books_.state.ships)
       if (s.id == move->ship) speed = s.speed;
     e.disk = move->ship;
     e.what = fmt::format("{}'s move: {} of {} flips so far", move->ship, static_cast<int>(move->rests.size()), speed);
     e.need = Need::table;
     return e;
   }
-  if (const auto* heading = pending_as<PendingHeading>()) {
+  if (const auto* heading = pending_as<PendingHeading>(pending_)) {
     e.disk = heading->ship;
     e.what = heading->ship + " to be turned in place to its new heading (Change Heading)";
     e.need = Need::table;
     return e;
   }
-  if (const auto* launch = pending_as<PendingLaunch>()) {
+  if (const auto* launch = pending_as<PendingLaunch>(pending_)) {
     e.disk = launch->launcher;
     e.what = launch->torpedo.empty() ? "a torpedo disk to be put in " + launch->launcher + "'s bay and launched"
                                      : launch->torpedo + "'s launch run from " + launch->launcher + "'s bay";
     e.need = Need::table;
     return e;
   }
-  if (const auto* runs = pending_as<PendingTorpedoRuns>()) {
+  if (const auto* runs = pending_as<PendingTorpedoRuns>(pending_)) {
     std::string left;
     for (const auto& [id, run] : runs->runs)
       if (!run.gone && static_cast<int>(run.rests.size()) < run.movement) left += (left.empty() ? "" : ", ") + id;

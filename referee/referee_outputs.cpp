@@ -13,28 +13,29 @@ namespace diskref::referee {
 
 nlohmann::json Referee::log_json() const {
   nlohmann::json entries = nlohmann::json::array();
-  for (const Entry& e : log_) entries.push_back(entry_to_json(e));
-  nlohmann::json out = {{"log", entries}, {"refused", refused_}, {"final_state", rules::state_to_json(state_)}};
+  for (const Entry& e : log()) entries.push_back(entry_to_json(e));
+  nlohmann::json out = {{"log", entries}, {"refused", refused()}, {"final_state", rules::state_to_json(state())}};
   if (!waiting_.empty()) out["waiting"] = waiting_;
   return out;
 }
 
 nlohmann::json Referee::as_play_script() const {
-  nlohmann::json doc = io::read_json_file(game_.file);
+  nlohmann::json doc = io::read_json_file(parts_->fixed.game.file);
   doc.erase("about");
   // Paths in the game file are relative to its folder: make them absolute for a script elsewhere.
   auto absolute = [&](const std::string& p) {
     std::filesystem::path path(p);
-    return (path.is_absolute() ? path : std::filesystem::absolute(game_.file.parent_path() / path)).string();
+    return (path.is_absolute() ? path : std::filesystem::absolute(parts_->fixed.game.file.parent_path() / path))
+        .string();
   };
   if (doc.contains("data"))
     for (auto& d : doc["data"]) d = absolute(d.get<std::string>());
   doc.erase("table");
   doc.erase("registry");
   doc["parameters"] = doc.value("parameters", nlohmann::json::object());
-  doc["parameters"]["play_area_mm"] = {table_.play_area_mm.x, table_.play_area_mm.y};
+  doc["parameters"]["play_area_mm"] = {parts_->fixed.table.play_area_mm.x, parts_->fixed.table.play_area_mm.y};
   // The poses and shapes the game started from: the table's and the registry's.
-  const rules::GameState& start = initial_from_table_;
+  const rules::GameState& start = game().books().initial_from_table;
   for (auto& ship : doc["ships"]) {
     const std::string id = ship["id"];
     for (const rules::ShipState& s : start.ships)
@@ -53,8 +54,9 @@ nlohmann::json Referee::as_play_script() const {
         }
     }
   nlohmann::json actions = nlohmann::json::array();
-  for (const rules::Action& a : actions_) actions.push_back(rules::action_to_json(a));
-  return {{"about", "the game " + game_.file.filename().string() + " as diskref referee read it from the table"},
+  for (const rules::Action& a : game().books().actions) actions.push_back(rules::action_to_json(a));
+  return {{"about",
+           "the game " + parts_->fixed.game.file.filename().string() + " as diskref referee read it from the table"},
           {"setup", doc},
           {"actions", actions}};
 }

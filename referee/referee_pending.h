@@ -109,4 +109,14 @@ inline Need need_of(const Pending& pending) {
   return action != nullptr ? action->need : Need::table;
 }
 
+// The question held open, when it is of this kind.
+template <class Question>
+Question* pending_as(std::optional<Pending>& pending) {
+  return pending ? std::get_if<Question>(&*pending) : nullptr;
+}
+template <class Question>
+const Question* pending_as(const std::optional<Pending>& pending) {
+  return pending ? std::get_if<Question>(&*pending) : nullptr;
+}
+
 }  // namespace diskref::referee

@@ -1,10 +1,10 @@
-// Committing to the rules (referee.h): an action applied (or refused) and logged with its
+// Committing to the rules (rulings.h): an action applied (or refused) and logged with its
 // evidence, the Full Stop moves that follow it, and warnings. The only place the books change
 // by an action.
 #include <fmt/format.h>
 
 #include "engine/rules/apply.h"
-#include "referee/referee.h"
+#include "referee/rulings.h"
 
 namespace diskref::referee {
 namespace {
@@ -19,18 +19,18 @@ constexpr int kMostFullStopMovesInARow = 64;
 
 // --- The log.
 
-Entry& Referee::warn(double t, Warning w, std::vector<std::size_t> inputs) {
+Entry& Rulings::warn(double t, Warning w, std::vector<std::size_t> inputs) {
   Entry e;
   e.kind = Entry::Kind::warning;
   e.t = t;
-  e.reading = settle_index_;
+  e.reading = books_.settle_index;
   e.warning = std::move(w);
   e.inputs = std::move(inputs);
-  log_.push_back(std::move(e));
-  return log_.back();
+  books_.log.push_back(std::move(e));
+  return books_.log.back();
 }
 
-void Referee::commit(const rules::Action& action, double t, std::optional<Observed> observed,
+void Rulings::commit(const rules::Action& action, double t, std::optional<Observed> observed,
                      std::vector<std::size_t> inputs, std::vector<Warning> warnings, std::vector<DropRead> drops_read,
                      std::optional<rules::ActionResult> outcome) {
   enter_ruling(action, t, std::move(observed), std::move(inputs), std::move(warnings), std::move(drops_read),
@@ -38,43 +38,43 @@ void Referee::commit(const rules::Action& action, double t, std::optional<Observ
   if (!pending_) full_stop_moves(t);
 }
 
-void Referee::enter_ruling(const rules::Action& action, double t, std::optional<Observed> observed,
+void Rulings::enter_ruling(const rules::Action& action, double t, std::optional<Observed> observed,
                            std::vector<std::size_t> inputs, std::vector<Warning> warnings,
                            std::vector<DropRead> drops_read, std::optional<rules::ActionResult> outcome) {
   // The rules run once a ruling: the trial's outcome when the caller had one.
-  rules::ActionResult r = outcome ? std::move(*outcome) : rules::apply_action(state_, game_.data, action);
+  rules::ActionResult r = outcome ? std::move(*outcome) : rules::apply_action(books_.state, data_, action);
   Entry e;
   e.kind = Entry::Kind::action;
   e.t = t;
-  e.play.index = actions_.size();
+  e.play.index = books_.actions.size();
   e.play.action = action;
-  e.play.turn = state_.turn;
-  e.play.step = state_.step;
-  e.play.phase = state_.step == rules::Step::execute ? state_.phase.number : 0;
+  e.play.turn = books_.state.turn;
+  e.play.step = books_.state.step;
+  e.play.phase = books_.state.step == rules::Step::execute ? books_.state.phase.number : 0;
   e.observed = std::move(observed);
   e.inputs = std::move(inputs);
-  e.reading = settle_index_;
+  e.reading = books_.settle_index;
   e.drops_read = std::move(drops_read);
-  actions_.push_back(action);
+  books_.actions.push_back(action);
   if (r.applied()) {
-    state_ = std::move(*r.state);
+    books_.state = std::move(*r.state);
     e.play.events = std::move(r.events);
   } else {
     e.play.refusal = r.refusal;
-    ++refused_;
+    ++books_.refused;
   }
-  log_.push_back(std::move(e));
+  books_.log.push_back(std::move(e));
   for (Warning& w : warnings) warn(t, std::move(w));
 }
 
 // A ship at Full Stop "moves its current speed" without a motion the camera could see: once it has
 // nothing else to do this phase, its move of no flips is entered for it (and the next ship's, when
 // it is at Full Stop too). Entered as rulings of their own: nothing follows them.
-void Referee::full_stop_moves(double t) {
+void Rulings::full_stop_moves(double t) {
   for (int entered = 0; entered < kMostFullStopMovesInARow; ++entered) {
-    std::string id = ship_to_act();
+    std::string id = books_.ship_to_act();
     const rules::ShipState* ship = nullptr;
-    for (const rules::ShipState& s : state_.ships)
+    for (const rules::ShipState& s : books_.state.ships)
       if (s.id == id) ship = &s;
     if (ship == nullptr || ship->destroyed || ship->speed != 0 || ship->moved || !ship->order_revealed ||
         !ship->pending.empty())
@@ -84,33 +84,33 @@ void Referee::full_stop_moves(double t) {
     a.body = rules::Move{id, std::nullopt, std::nullopt, rules::TableRun{}};
     Observed o;
     o.disk = id;
-    o.start = rest_of(id, last_settled_);
+    o.start = rest_of(id, books_.last_settled);
     o.end = o.start;
-    std::size_t before = actions_.size();
+    std::size_t before = books_.actions.size();
     enter_ruling(a, t, o, {});
-    if (actions_.size() == before || log_.back().play.refusal) break;
+    if (books_.actions.size() == before || books_.log.back().play.refusal) break;
   }
 }
 
-void Referee::refuse_entry(const rules::Action& action, const rules::Refusal& refusal, double t,
+void Rulings::refuse_entry(const rules::Action& action, const rules::Refusal& refusal, double t,
                            std::optional<Observed> observed, std::vector<std::size_t> inputs,
                            std::vector<DropRead> drops_read) {
   Entry e;
   e.kind = Entry::Kind::action;
   e.t = t;
-  e.play.index = actions_.size();
+  e.play.index = books_.actions.size();
   e.play.action = action;
-  e.play.turn = state_.turn;
-  e.play.step = state_.step;
-  e.play.phase = state_.step == rules::Step::execute ? state_.phase.number : 0;
+  e.play.turn = books_.state.turn;
+  e.play.step = books_.state.step;
+  e.play.phase = books_.state.step == rules::Step::execute ? books_.state.phase.number : 0;
   e.play.refusal = refusal;
   e.observed = std::move(observed);
   e.inputs = std::move(inputs);
-  e.reading = settle_index_;
+  e.reading = books_.settle_index;
   e.drops_read = std::move(drops_read);
-  actions_.push_back(action);
-  ++refused_;
-  log_.push_back(std::move(e));
+  books_.actions.push_back(action);
+  ++books_.refused;
+  books_.log.push_back(std::move(e));
 }
 
 }  // namespace diskref::referee

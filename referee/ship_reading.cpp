@@ -1,39 +1,40 @@
-// A ship read from the table (referee.h): its move, flip by flip, until it has flipped its speed
+// A ship read from the table (ship_reading.h): its move, flip by flip, until it has flipped its speed
 // or something else moves; a Change Heading turned in place; a collided ship put down again.
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "referee/referee.h"
 #include "referee/referee_queries.h"
+#include "referee/ship_reading.h"
 
 namespace diskref::referee {
 
 // --- A ship's move.
 
-void Referee::start_move(const std::string& ship, const TableSettle& settle, double since) {
-  const rules::ShipState* s = ship_in(state_, ship);
+void ShipReader::start_move(const std::string& ship, const TableSettle& settle, double since) {
+  const rules::ShipState* s = ship_in(books_.state, ship);
   model::Face face = model::Face::up;
-  for (const model::DiskTrack& d : previous_settled_.disks)
+  for (const model::DiskTrack& d : books_.previous_settled.disks)
     if (d.name == ship) face = d.face;
-  pending_.emplace(PendingMove{ship, Rest{s->pose, face, sigma_of_previous(ship), since}, {}});
+  pending_.emplace(PendingMove{ship, Rest{s->pose, face, books_.sigma_of_previous(ship), since}, {}});
   continue_move(ship, settle);
 }
 
-void Referee::continue_move(const std::string& ship, const TableSettle& settle) {
+void ShipReader::continue_move(const std::string& ship, const TableSettle& settle) {
   PendingMove& p = std::get<PendingMove>(*pending_);
-  for (const Rest& r : landings_of(settle, ship)) p.rests.push_back(r);
+  for (const Rest& r : landings_.landings_of(settle, ship)) p.rests.push_back(r);
   if (std::optional<Rest> now = rest_of(ship, settle.snapshot)) {
     // Where it lies now ends the rests (it is the last landing, seen best).
-    if (!p.rests.empty() && geom::distance(p.rests.back().pose.position, now->pose.position) < flip_length(ship) / 2)
+    if (!p.rests.empty() &&
+        geom::distance(p.rests.back().pose.position, now->pose.position) < landings_.flip_length(ship) / 2)
       p.rests.back() = *now;
     else
       p.rests.push_back(*now);
   }
-  const rules::ShipState* s = ship_in(state_, ship);
+  const rules::ShipState* s = ship_in(books_.state, ship);
   ReadingInput in{p.start,
                   p.rests,
-                  flip_length(ship),
+                  landings_.flip_length(ship),
                   s ? s->speed : 0,
                   Turns::once,
                   options_.off_path_tolerance_mm,
@@ -44,16 +45,16 @@ void Referee::continue_move(const std::string& ship, const TableSettle& settle) 
   finalize_move(settle.t);
 }
 
-void Referee::finalize_move(double t) {
+void ShipReader::finalize_move(double t) {
   const PendingMove& p = std::get<PendingMove>(*pending_);
-  const rules::ShipState* s = ship_in(state_, p.ship);
+  const rules::ShipState* s = ship_in(books_.state, p.ship);
   if (s == nullptr) {
     pending_.reset();
     return;
   }
   ReadingInput in{p.start,
                   p.rests,
-                  flip_length(p.ship),
+                  landings_.flip_length(p.ship),
                   s->speed,
                   Turns::once,
                   options_.off_path_tolerance_mm,
@@ -95,33 +96,35 @@ void Referee::finalize_move(double t) {
                         fmt::format("{} flipped {} time{} at speed {}", p.ship, reading.flips,
                                     reading.flips == 1 ? "" : "s", s->speed)});
   }
-  RunContext c{p.ship,          s->shape, false, &state_, [this](const std::string& n) { return sigma_of(n); },
-               options_.near_mm};
+  RunContext c{
+      p.ship,          s->shape, false, &books_.state, [this](const std::string& n) { return books_.sigma_of(n); },
+      options_.near_mm};
   // Read: the move is an action to complete.
   PendingAction read;
   read.disk = p.ship;
   read.verdicts = run_verdicts(reading, c);
-  apply_overrides(read.disk, read.decisions);
-  read.action = action_for(state_, read.disk, move);
+  corrections_.apply_overrides(read.disk, books_.settle_index, read.decisions);
+  read.action = action_for(books_.state, read.disk, move);
   read.observed = o;
   read.warnings = std::move(warnings);
   pending_.emplace(std::move(read));
-  try_complete(t);
+  question_.try_complete(t);
 }
 
 // --- A Change Heading turned on the table.
 
-void Referee::read_heading(const std::string& ship, const TableSettle& settle) {
+void ShipReader::read_heading(const std::string& ship, const TableSettle& settle) {
   std::optional<Rest> now = rest_of(ship, settle.snapshot);
-  const rules::ShipState* s = ship_in(state_, ship);
+  const rules::ShipState* s = ship_in(books_.state, ship);
   if (!now || s == nullptr) return;
   double d = geom::distance(now->pose.position, s->pose.position);
-  if (d > options_.off_path_tolerance_mm || !landings_of(settle, ship).empty()) {
+  if (d > options_.off_path_tolerance_mm || !landings_.landings_of(settle, ship).empty()) {
     // It was flipped, not turned: the heading is not read; its move is.
-    warn(settle.t, {"heading", ship, d,
-                    fmt::format("{} was moved {:.1f} mm, not turned in place: its Change Heading still waits to be "
-                                "read; the motion is read as its move",
-                                ship, d)});
+    rulings_.warn(settle.t,
+                  {"heading", ship, d,
+                   fmt::format("{} was moved {:.1f} mm, not turned in place: its Change Heading still waits to be "
+                               "read; the motion is read as its move",
+                               ship, d)});
     Pending waiting_heading = std::move(*pending_);
     pending_.reset();
     start_move(ship, settle, first_motion(settle, ship));
@@ -134,16 +137,16 @@ void Referee::read_heading(const std::string& ship, const TableSettle& settle) {
   std::get<rules::ChangeHeading>(body.body).heading_deg = now->pose.heading_deg();
   Observed o;
   o.disk = ship;
-  o.start = Rest{s->pose, now->face, sigma_of_previous(ship), first_motion(settle, ship)};
+  o.start = Rest{s->pose, now->face, books_.sigma_of_previous(ship), first_motion(settle, ship)};
   o.end = now;
   std::vector<std::size_t> inputs = p.entered.inputs;
   pending_.reset();
-  commit(action, settle.t, o, inputs);
+  rulings_.commit(action, settle.t, o, inputs);
 }
 
 // --- A collided ship put down again.
 
-void Referee::read_placement(const std::string& ship, const TableSettle& settle) {
+void ShipReader::read_placement(const std::string& ship, const TableSettle& settle) {
   PendingAction& p = std::get<PendingAction>(*pending_);
   std::optional<Rest> now = rest_of(ship, settle.snapshot);
   bool visible = false;
@@ -160,7 +163,7 @@ void Referee::read_placement(const std::string& ship, const TableSettle& settle)
   auto& move = std::get<rules::Move>(p.action.body);
   move.reposition = now->pose;
   if (p.observed) p.observed->placed = now;
-  try_complete(settle.t);
+  question_.try_complete(settle.t);
 }
 
 }  // namespace diskref::referee
