@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "engine/rules/event_json.h"
 #include "engine/rules/events.h"
 #include "engine/rules/state_json.h"
 #include "tests/rules/rules_test_support.h"
@@ -165,12 +166,12 @@ TEST(Needs, AShipCollisionOffersTheHitPlayerAPlacementAndResolvesWithoutIt) {
   EXPECT_TRUE(placement->optional);
   EXPECT_FALSE(n.ready());
   ASSERT_TRUE(n.outcome.applied()) << "left where it is";
-  EXPECT_TRUE(has_event(n.outcome.events, "not_repositioned"));
+  EXPECT_TRUE(has_event<event::NotRepositioned>(n.outcome.events));
   expect_outcome_is_apply_actions(g, collide + "}", n);
   // Given, nothing more is needed.
   ActionNeeds placed = g.needs_of(collide + R"(, "reposition": {"x": 357.0, "y": 300, "heading": 180}})");
   EXPECT_TRUE(placed.ready());
-  EXPECT_TRUE(has_event(placed.outcome.events, "repositioned"));
+  EXPECT_TRUE(has_event<event::Repositioned>(placed.outcome.events));
 }
 
 TEST(Needs, AnActionWithAllItNeedsIsReadyWithTheStateToCommit) {
@@ -181,7 +182,7 @@ TEST(Needs, AnActionWithAllItNeedsIsReadyWithTheStateToCommit) {
   EXPECT_FALSE(n.refused());
   EXPECT_FALSE(n.need);
   ASSERT_TRUE(n.outcome.applied());
-  EXPECT_TRUE(has_event(n.outcome.events, "no_collision"));
+  EXPECT_TRUE(has_event<event::NoCollision>(n.outcome.events));
   expect_outcome_is_apply_actions(g, clear, n);
   const nlohmann::json before = state_to_json(g.state());
   g.needs_of(clear);
