@@ -107,9 +107,9 @@ int level(const StreamFrame& f) {
 
 // The clock, the wire and the reader, the wire closed before the reader goes (its thread may be
 // waiting for a frame).
-struct Rig {
-  explicit Rig(std::size_t depth) : reader(read_on_arrival(std::make_unique<WireStream>(wire), depth)) {}
-  ~Rig() { wire->close(); }
+struct WireRig {
+  explicit WireRig(std::size_t depth) : reader(read_on_arrival(std::make_unique<WireStream>(wire), depth)) {}
+  ~WireRig() { wire->close(); }
 
   std::shared_ptr<ManualClock> clock = std::make_shared<ManualClock>();
   std::shared_ptr<Wire> wire = std::make_shared<Wire>(clock);
@@ -117,7 +117,7 @@ struct Rig {
 };
 
 TEST(ArrivalReader, AFrameIsTimedWhenItArrivesNotWhenItIsTaken) {
-  Rig rig(8);
+  WireRig rig(8);
   rig.clock->t = 10.0;
   rig.wire->send(1);
   rig.wire->wait_until_idle();
@@ -130,7 +130,7 @@ TEST(ArrivalReader, AFrameIsTimedWhenItArrivesNotWhenItIsTaken) {
 }
 
 TEST(ArrivalReader, AConsumerBehindGetsTheNewestFramesAndTheOnesDroppedAreCounted) {
-  Rig rig(3);
+  WireRig rig(3);
   for (int i = 0; i < 10; ++i) {
     rig.clock->t = 10.0 + i / 30.0;
     rig.wire->send(i);
@@ -153,7 +153,7 @@ TEST(ArrivalReader, AConsumerBehindGetsTheNewestFramesAndTheOnesDroppedAreCounte
 }
 
 TEST(ArrivalReader, AFailedReadComesInItsTurnAndReadingGoesOnOnceItIsTaken) {
-  Rig rig(8);
+  WireRig rig(8);
   rig.wire->send(1);
   rig.wire->fail();
   rig.wire->send(2);
@@ -167,7 +167,7 @@ TEST(ArrivalReader, AFailedReadComesInItsTurnAndReadingGoesOnOnceItIsTaken) {
 // Dropped while the consumer takes the failure: the frames sent after a failed read wait on the
 // wire until the consumer has taken it, so a connection the consumer gives up on is read no more.
 TEST(ArrivalReader, NothingIsReadAfterAFailureTheConsumerHasNotTaken) {
-  auto rig = std::make_unique<Rig>(8);
+  auto rig = std::make_unique<WireRig>(8);
   rig->wire->fail();
   std::shared_ptr<Wire> wire = rig->wire;
   // The failure taken by the reader: the wire's read is over and the failure waits to be taken.
