@@ -60,8 +60,7 @@ void TorpedoReader::read_launch(const TableSettle& settle) {
                   180};
   in.start_face_known = p.placement_seen;
   MoveReading reading = read_move(in);
-  RunContext c{p.torpedo,       shape, true, &books_.state, [this](const std::string& n) { return books_.sigma_of(n); },
-               options_.near_mm};
+  const RunContext c = run_context(p.torpedo, shape);
   std::vector<Verdict> verdicts = run_verdicts(reading, c);
   bool struck = std::any_of(verdicts.begin(), verdicts.end(), [](const Verdict& v) {
     return v.kind == VerdictKind::torpedo_contact && v.call != Call::no;
@@ -159,12 +158,7 @@ void TorpedoReader::read_torpedo_runs(const TableSettle& settle) {
       const rules::Torpedo* t = nullptr;
       for (const rules::Torpedo& torpedo : books_.state.torpedoes)
         if (torpedo.id == id) t = &torpedo;
-      RunContext c{id,
-                   t->shape,
-                   true,
-                   &books_.state,
-                   [this](const std::string& n) { return books_.sigma_of(n); },
-                   options_.near_mm};
+      const RunContext c = run_context(id, t->shape);
       for (const Verdict& v : run_verdicts(r, c))
         struck = struck || (v.kind == VerdictKind::torpedo_contact && v.call != Call::no && v.flip == r.flips);
     }
@@ -182,12 +176,7 @@ void TorpedoReader::read_torpedo_runs(const TableSettle& settle) {
       const rules::Torpedo* t = nullptr;
       for (const rules::Torpedo& torpedo : books_.state.torpedoes)
         if (torpedo.id == id) t = &torpedo;
-      RunContext c{id,
-                   t->shape,
-                   true,
-                   &books_.state,
-                   [this](const std::string& n) { return books_.sigma_of(n); },
-                   options_.near_mm};
+      const RunContext c = run_context(id, t->shape);
       for (Verdict v : run_verdicts(r, c)) verdicts.push_back(v);
       if (r.max_drift_mm > options_.off_path_tolerance_mm)
         warnings.push_back(
@@ -213,6 +202,11 @@ void TorpedoReader::read_torpedo_runs(const TableSettle& settle) {
   read.warnings = std::move(warnings);
   pending_.emplace(std::move(read));
   question_.try_complete(settle.t);
+}
+
+RunContext TorpedoReader::run_context(const std::string& torpedo, const geom::Shape& shape) const {
+  return {torpedo,         shape, true, &books_.state, [this](const std::string& n) { return books_.sigma_of(n); },
+          options_.near_mm};
 }
 
 }  // namespace diskref::referee

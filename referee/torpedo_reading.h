@@ -16,6 +16,7 @@
 #include "referee/referee_options.h"
 #include "referee/referee_pending.h"
 #include "referee/rulings.h"
+#include "referee/run_verdicts.h"
 #include "referee/settle_watch.h"
 
 namespace diskref::referee {
@@ -40,6 +41,10 @@ class TorpedoReader {
   void read_torpedo_runs(const TableSettle& settle);
 
  private:
+  // What a torpedo's run is judged against: the other disks where the books have them, with their
+  // sigma now.
+  RunContext run_context(const std::string& torpedo, const geom::Shape& shape) const;
+
   const model::DiskRegistry& registry_;
   const RefereeOptions& options_;
   const Corrections& corrections_;       // rulings decided again

@@ -23,20 +23,6 @@ Game boarding_game(const nlohmann::json& aboard_tderet,
   return Game(setup);
 }
 
-// Plays the rest of Step Three with every ship declining its orders and staying put.
-void finish_step_three(Game& g) {
-  while (g.state().step == Step::execute) {
-    if (g.state().phase.stage == PhaseStage::initiative) {
-      g.play(R"({"do": "initiative"})");
-      continue;
-    }
-    const std::string id = g.state().phase.to_act[static_cast<std::size_t>(g.state().phase.option)];
-    const std::string who = R"({"player": ")" + g.ship(id).controller + R"(", "ship": ")" + id + R"(", )";
-    g.play(who + R"("do": "decline"})");
-    g.play(who + R"("do": "move"})");
-  }
-}
-
 // Plays Step One, Step Two and the three phases with every ship declining and staying put.
 void to_step_four(Game& g) {
   g.reveal_all();

@@ -114,16 +114,7 @@ TEST(Needs, AChoiceAmongNamedDisksNamesThem) {
   g.reveal_all();
   g.orders("diana", "enterprise", {"attack", "raise_shields", "change_speed"});
   g.orders("owen", "tderet", {"attack", "raise_shields", "change_speed"});
-  while (g.state().step == Step::execute) {
-    if (g.state().phase.stage == PhaseStage::initiative) {
-      g.play(R"({"do": "initiative"})");
-      continue;
-    }
-    const std::string id = g.state().phase.to_act[static_cast<std::size_t>(g.state().phase.option)];
-    const std::string who = R"({"player": ")" + g.ship(id).controller + R"(", "ship": ")" + id + R"(", )";
-    g.play(who + R"("do": "decline"})");
-    g.play(who + R"("do": "move"})");
-  }
+  finish_step_three(g);
   // Diana's Away Team (2 counters) scores 2, Owen's two Security score none: Owen loses one.
   const std::string segment = R"({"do": "boarding_segment", "ship": "tderet", "drops": [{"hits": 2}, {"hits": 0}])";
   ActionNeeds n = g.needs_of(segment + "}");

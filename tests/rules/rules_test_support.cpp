@@ -139,4 +139,17 @@ nlohmann::json la_forge_aboard() {
   return {{"crew", nlohmann::json::array({la_forge_disk()})}};
 }
 
+void finish_step_three(Game& g) {
+  while (g.state().step == Step::execute) {
+    if (g.state().phase.stage == PhaseStage::initiative) {
+      g.play(R"({"do": "initiative"})");
+      continue;
+    }
+    const std::string id = g.state().phase.to_act[static_cast<std::size_t>(g.state().phase.option)];
+    const std::string who = R"({"player": ")" + g.ship(id).controller + R"(", "ship": ")" + id + R"(", )";
+    g.play(who + R"("do": "decline"})");
+    g.play(who + R"("do": "move"})");
+  }
+}
+
 }  // namespace diskref::rules::testing

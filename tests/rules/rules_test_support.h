@@ -93,6 +93,9 @@ nlohmann::json duel_setup(double x1, double y1, double h1, double x2, double y2,
                           const nlohmann::json& enterprise_extra = nlohmann::json::object(),
                           const nlohmann::json& tderet_extra = nlohmann::json::object());
 
+// Plays the rest of Step Three with every ship declining its orders and staying put.
+void finish_step_three(Game& g);
+
 // Diana's enterprise at (300, 300) facing east and Owen's tderet `gap` mm beyond its front flat,
 // flats facing, both at Full Stop. La Forge (revealed) joins Diana's crew so that she has the
 // first option. Started: Step One, both ships' orders and the first initiative.
