@@ -168,7 +168,6 @@ void PendingQuestion::try_complete(double t) {
       // Refused by the rules: logged with its evidence (a drop refused names where it came from);
       // the disk lies where it lies.
       const rules::Refusal named = naming_the_drop(why, p.drop_sources);
-      rules::Action refused = action;
       std::optional<Observed> o = p.observed;
       std::vector<std::size_t> inputs = p.inputs;
       std::string mover = p.disk;
@@ -177,7 +176,7 @@ void PendingQuestion::try_complete(double t) {
       const bool line_drops_unused = p.line_drops > 0 && !why.drop;
       const std::string line_drops_place = p.line_drops > 0 ? p.drop_sources.front() : std::string();
       pending_.reset();
-      rulings_.refuse_entry(refused, named, t, o, inputs, std::move(drops_read));
+      rulings_.refuse_entry(action, named, t, o, inputs, std::move(drops_read));
       for (Warning& w : warnings) rulings_.warn(t, std::move(w));
       if (line_drops_unused)  // refused as the table showed it (out of range): its drops say so too
         rulings_.warn(

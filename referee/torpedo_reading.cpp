@@ -177,7 +177,7 @@ void TorpedoReader::read_torpedo_runs(const TableSettle& settle) {
       for (const rules::Torpedo& torpedo : books_.state.torpedoes)
         if (torpedo.id == id) t = &torpedo;
       const RunContext c = run_context(id, t->shape);
-      for (Verdict v : run_verdicts(r, c)) verdicts.push_back(v);
+      for (const Verdict& v : run_verdicts(r, c)) verdicts.push_back(v);
       if (r.max_drift_mm > options_.off_path_tolerance_mm)
         warnings.push_back(
             {"off_path", id, r.max_drift_mm,
