@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <condition_variable>
 #include <deque>
+#include <exception>
 #include <mutex>
 #include <thread>
 
@@ -34,7 +35,9 @@ class ArrivalReader final : public LiveStream {
 
   std::optional<StreamFrame> read() override {
     std::unique_lock lock(mutex_);
-    changed_.wait(lock, [this] { return !waiting_.empty(); });
+    changed_.wait(lock, [this] { return !waiting_.empty() || error_; });
+    // What the stream threw comes after the frames read before it, as it would without the thread.
+    if (waiting_.empty()) std::rethrow_exception(error_);
     std::optional<StreamFrame> next = std::move(waiting_.front());
     waiting_.pop_front();
     changed_.notify_all();
@@ -49,7 +52,16 @@ class ArrivalReader final : public LiveStream {
  private:
   void run() {
     for (;;) {
-      std::optional<StreamFrame> frame = stream_->read();
+      std::optional<StreamFrame> frame;
+      try {
+        frame = stream_->read();
+      } catch (...) {
+        // Handed to the consumer in its turn; this thread reads no more.
+        std::lock_guard lock(mutex_);
+        error_ = std::current_exception();
+        changed_.notify_all();
+        return;
+      }
       std::unique_lock lock(mutex_);
       if (stopping_) return;
       if (!frame) {
@@ -85,6 +97,7 @@ class ArrivalReader final : public LiveStream {
   std::mutex mutex_;
   std::condition_variable changed_;                 // a frame waits, one was taken, or stopping
   std::deque<std::optional<StreamFrame>> waiting_;  // nullopt: a failed read
+  std::exception_ptr error_;                        // what the stream threw: the thread has ended
   bool stopping_ = false;
   std::thread thread_;  // last: started once everything it uses is made
 };

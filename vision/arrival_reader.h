@@ -12,7 +12,8 @@
 //
 // A failed read is handed on in its turn, and the thread then waits until the consumer has taken
 // it before reading again: the consumer's retries and reopening (live_camera.h) decide whether
-// this connection is read any further, as without the thread.
+// this connection is read any further, as without the thread. An exception the stream throws is
+// handed on too: read() rethrows it once the frames before it are taken, and the thread ends.
 //
 // The wrapped stream is read only by the thread; lock_picture() is passed to it from the
 // consumer's thread while a read may be under way, so only streams whose lock_picture() touches

@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <stdexcept>
 
 #include <gtest/gtest.h>
 
@@ -18,9 +19,11 @@ namespace {
 
 using testing::ManualClock;
 
-// What the test sends down the wire: a frame (its grey level names it) or a failed read.
+// What the test sends down the wire: a frame (its grey level names it), a failed read, or a read
+// that throws.
 struct Sent {
   std::optional<int> level;
+  bool throws = false;
 };
 
 // The wire, shared by the test and the stream it feeds.
@@ -30,6 +33,7 @@ class Wire {
 
   void send(int level) { push({level}); }
   void fail() { push({std::nullopt}); }
+  void break_down() { push({std::nullopt, true}); }
   // Every read from now on fails at once (the reader can then be destroyed).
   void close() {
     std::lock_guard lock(mutex_);
@@ -62,6 +66,7 @@ class Wire {
     if (sent_.empty()) return std::nullopt;
     const Sent s = sent_.front();
     sent_.pop_front();
+    if (s.throws) throw std::runtime_error("the decoder broke");
     if (!s.level) return std::nullopt;
     // Timed when it is received, as a network stream times it.
     return StreamFrame{cv::Mat(4, 4, CV_8UC1, cv::Scalar(*s.level)), clock_->now(), 0};
@@ -162,6 +167,25 @@ TEST(ArrivalReader, AFailedReadComesInItsTurnAndReadingGoesOnOnceItIsTaken) {
   const std::optional<StreamFrame> after = rig.reader->read();
   ASSERT_TRUE(after);
   EXPECT_EQ(level(*after), 2);
+}
+
+TEST(ArrivalReader, WhatTheStreamThrowsReachesTheConsumerAfterTheFramesBeforeIt) {
+  WireRig rig(8);
+  rig.wire->send(1);
+  rig.wire->break_down();
+  const std::optional<StreamFrame> before = rig.reader->read();
+  ASSERT_TRUE(before);
+  EXPECT_EQ(level(*before), 1);
+  EXPECT_THROW(
+      {
+        try {
+          rig.reader->read();
+        } catch (const std::runtime_error& e) {
+          EXPECT_STREQ(e.what(), "the decoder broke");
+          throw;
+        }
+      },
+      std::runtime_error);
 }
 
 // Dropped while the consumer takes the failure: the frames sent after a failed read wait on the
