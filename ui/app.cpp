@@ -464,15 +464,23 @@ RunSummary run_app(const AppOptions& o) {
   // recording, on the worker thread; the worker tracks (and paces) the frames itself.
   pipeline::Pipeline pipe(nullptr, game ? game->game() : nullptr, std::move(recorder));
   recording::RefereedSessionRecorder* const recording = pipe.recorder();
-  SourceWorker::FrameHook hook;
-  if (recording || game) {
-    hook = [&pipe](const model::TrackFrame& f, const SourceFrame& source) {
-      pipe.frame(f, source.image.empty() ? nullptr : &source.image, source.jpeg);
-    };
-  }
   const std::shared_ptr<CameraEventInbox> camera_events = sources.camera_events;
   vision::LiveCameraSource* const live_camera = o.camera.picture_free ? nullptr : sources.live_camera;
-  bool picture_lock_asked = false;
+  SourceWorker::FrameHook hook;
+  if (recording || game || live_camera) {
+    hook = [&pipe, refereed = recording != nullptr || game != nullptr, live_camera, lock_asked = false](
+               const TrackResult& result, const SourceFrame& source) mutable {
+      // Focus, exposure and white balance are locked once the table is found: they have settled
+      // on it. Asked here, on the worker's thread, so the camera does it at its very next frame
+      // however late the screen is to show this one.
+      if (live_camera && !lock_asked && result.table_pose) {
+        live_camera->request_picture_lock();
+        lock_asked = true;
+      }
+      if (result.frame && refereed)
+        pipe.frame(*result.frame, source.image.empty() ? nullptr : &source.image, source.jpeg);
+    };
+  }
   SourceWorker worker(std::move(sources.frames), std::move(sources.producer), wo, hook);
   if (o.start_frame > 0) worker.seek(o.start_frame);
   screen.worker = &worker;
@@ -509,12 +517,6 @@ RunSummary run_app(const AppOptions& o) {
       }
       screen.snap = snap;
       ++summary.video_frames_shown;
-      // Focus, exposure and white balance are locked once the table is found: they have settled
-      // on it (asked here, done on the worker's thread at its next frame).
-      if (live_camera && !picture_lock_asked && snap->result.table_pose) {
-        live_camera->request_picture_lock();
-        picture_lock_asked = true;
-      }
       if (!first_shown) {
         first_shown = Clock::now();
         cpu_at_first_shown = process_cpu_seconds();

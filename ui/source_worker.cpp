@@ -167,7 +167,7 @@ void SourceWorker::run(std::stop_token stop) {
       schedule.shown(due_s, seconds(Clock::now()));
     }
 
-    if (result.frame && on_frame_) on_frame_(*result.frame, frame);
+    if (on_frame_) on_frame_(result, frame);
 
     auto snap = std::make_shared<Snapshot>();
     snap->display_image = display_image(frame.image, display_w_.load(), display_h_.load());

@@ -99,10 +99,10 @@ struct WorkerStats {
 
 class SourceWorker {
  public:
-  // `on_frame` (may be empty) runs on the worker thread for every processed frame with a track:
-  // recording hooks in here, so no frame is missed even when the screen skips some. The image
-  // is the source's, full resolution (a recording keeps it).
-  using FrameHook = std::function<void(const model::TrackFrame&, const SourceFrame&)>;
+  // `on_frame` (may be empty) runs on the worker thread for every processed frame: recording and
+  // the camera's picture lock hook in here, so no frame is missed even when the screen skips
+  // some. The image is the source's, full resolution (a recording keeps it).
+  using FrameHook = std::function<void(const TrackResult&, const SourceFrame&)>;
   SourceWorker(std::unique_ptr<vision::FrameSource> source, std::unique_ptr<TrackProducer> producer,
                WorkerOptions options, FrameHook on_frame = {});
   ~SourceWorker();  // stops the thread

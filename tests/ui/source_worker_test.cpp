@@ -69,9 +69,9 @@ TEST(SourceWorkerTest, StopsAfterTheAskedFrameAndHooksEveryFrame) {
   o.realtime = false;
   o.stop_after = 9;
   SourceWorker w(std::make_unique<CountingFeed>(100), std::make_unique<FakeTracker>(&restarts), o,
-                 [&](const model::TrackFrame& f, const SourceFrame&) {
+                 [&](const TrackResult& r, const SourceFrame&) {
                    std::lock_guard lock(m);
-                   hooked.push_back(f.frame);
+                   hooked.push_back(r.frame ? r.frame->frame : -1);  // -1: a frame hooked without its track
                  });
   ASSERT_TRUE(becomes_true([&] { return w.latest() && w.latest()->source.index == 9 && w.paused(); }));
   // Paused after frame 9: one step shows frame 10 and no other (a worker that ran on would be past it).
@@ -143,9 +143,9 @@ TEST(SourceWorkerTest, RealTimePlaybackShowsEveryFrameInOrderAndTakesANewSpeed) 
   o.realtime = true;
   o.stop_after = 6;
   SourceWorker w(std::make_unique<CountingFeed>(100), std::make_unique<FakeTracker>(&restarts), o,
-                 [&](const model::TrackFrame& f, const SourceFrame&) {
+                 [&](const TrackResult& r, const SourceFrame&) {
                    std::lock_guard lock(m);
-                   hooked.push_back(f.frame);
+                   hooked.push_back(r.frame ? r.frame->frame : -1);  // -1: a frame hooked without its track
                  });
   ASSERT_TRUE(becomes_true([&] { return w.paused() && w.latest() && w.latest()->source.index == 6; }));
   {
