@@ -134,17 +134,26 @@ HeadlessChromium::HeadlessChromium(int width, int height, const std::filesystem:
   ::close(from[1]);
   to_browser_ = to[1];
   from_browser_ = from[0];
-  const nlohmann::json target = call("Target.createTarget", {{"url", "about:blank"}}, false);
-  session_ = call("Target.attachToTarget", {{"targetId", target.at("targetId")}, {"flatten", true}}, false)
-                 .at("sessionId")
-                 .get<std::string>();
-  call("Page.enable", nlohmann::json::object());
-  call("Page.addScriptToEvaluateOnNewDocument", {{"source", kSayDiskrefChanges}});
-  call("Emulation.setDeviceMetricsOverride",
-       {{"width", width}, {"height", height}, {"deviceScaleFactor", 1}, {"mobile", false}});
+  try {
+    const nlohmann::json target = call("Target.createTarget", {{"url", "about:blank"}}, false);
+    session_ = call("Target.attachToTarget", {{"targetId", target.at("targetId")}, {"flatten", true}}, false)
+                   .at("sessionId")
+                   .get<std::string>();
+    call("Page.enable", nlohmann::json::object());
+    call("Page.addScriptToEvaluateOnNewDocument", {{"source", kSayDiskrefChanges}});
+    call("Emulation.setDeviceMetricsOverride",
+         {{"width", width}, {"height", height}, {"deviceScaleFactor", 1}, {"mobile", false}});
+  } catch (...) {
+    // No destructor runs for an object whose constructor throws: a browser that started but would
+    // not answer is ended here, not left running after the test.
+    close_browser();
+    throw;
+  }
 }
 
-HeadlessChromium::~HeadlessChromium() {
+HeadlessChromium::~HeadlessChromium() { close_browser(); }
+
+void HeadlessChromium::close_browser() {
   // Asked to close; if it cannot be asked (already gone), the group is killed below anyway.
   const std::string text = nlohmann::json{{"id", next_id_++}, {"method", "Browser.close"}}.dump() + '\0';
   [[maybe_unused]] const ssize_t sent = ::write(to_browser_, text.data(), text.size());

@@ -39,6 +39,8 @@ class HeadlessChromium {
   nlohmann::json call(const std::string& method, nlohmann::json params, bool in_page = true,
                       std::chrono::milliseconds reply_limit = std::chrono::seconds(30));
   nlohmann::json read_message(std::chrono::milliseconds timeout);
+  // Asks the browser to close, gives it a while, then kills its process group.
+  void close_browser();
 
   int pid_ = -1;
   std::unique_ptr<ProcessExit> exit_;  // readable once the browser has ended
