@@ -180,16 +180,17 @@ Frame LiveCameraSource::accept(StreamFrame&& s) {
   double t = s.time - origin_;
   if (last_t_) t = std::max(t, *last_t_);  // never backwards, whatever a stream's clock does
   long long step = 1;
-  // Frames that arrived and were dropped before this one (arrival_reader.h); where a known rate
-  // counts frames from the times, they are among those it counts.
-  long long dropped_unseen = s.dropped_before;
+  // Frames that arrived and were dropped before this one (arrival_reader.h) are lost frames, except
+  // where a known rate counts the lost frames from the times: they are then among those it counts.
   frames_dropped_behind_ += s.dropped_before;
+  bool counted_from_times = false;
   if (open_gap_) {
     // Back: the gap closes at this frame; the frames the camera took meanwhile are counted lost.
     CameraGap gap = *open_gap_;
     open_gap_.reset();
     gap.end_t = t;
     gap.frames_lost = gap_rate_ > 0 ? std::max(0LL, std::llround((gap.end_t - gap.start_t) * gap_rate_) - 1) : 0;
+    counted_from_times = gap_rate_ > 0;
     step += gap.frames_lost;
     frames_lost_ += gap.frames_lost;
     gaps_.push_back(gap);
@@ -201,10 +202,12 @@ Frame LiveCameraSource::accept(StreamFrame&& s) {
     // Inside a connection, a known rate tells frames the camera took and never delivered.
     step = std::max(1LL, std::llround((t - *last_t_) * nominal_fps_));
     frames_lost_ += step - 1;
-    dropped_unseen = 0;
+    counted_from_times = true;
   }
-  step += dropped_unseen;
-  frames_lost_ += dropped_unseen;
+  if (!counted_from_times) {
+    step += s.dropped_before;
+    frames_lost_ += s.dropped_before;
+  }
   if (first_of_connection_) connection_start_t_ = t;
   first_of_connection_ = false;
   failed_reads_ = 0;

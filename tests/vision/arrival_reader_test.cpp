@@ -233,5 +233,54 @@ TEST(ArrivalReader, ACameraSourceCountsTheFramesItsConsumerWasTooSlowFor) {
   EXPECT_EQ(source.frames_dropped_behind(), 7);
 }
 
+// A stream that gives what the test wrote down, in order, then fails every read: no thread, so
+// that the frames dropped before one (StreamFrame::dropped_before) are what the test says.
+class ScriptedStream final : public LiveStream {
+ public:
+  using Script = std::deque<std::optional<StreamFrame>>;  // nullopt: a failed read
+  ScriptedStream(std::shared_ptr<Script> script, double nominal_fps)
+      : script_(std::move(script)), nominal_fps_(nominal_fps) {}
+  std::optional<StreamFrame> read() override {
+    if (script_->empty()) return std::nullopt;
+    std::optional<StreamFrame> next = std::move(script_->front());
+    script_->pop_front();
+    return next;
+  }
+  cv::Size size() const override { return {4, 4}; }
+  double nominal_fps() const override { return nominal_fps_; }
+  std::vector<std::string> notes() const override { return {}; }
+
+ private:
+  std::shared_ptr<Script> script_;
+  double nominal_fps_;
+};
+
+StreamFrame frame_at(double time, long long dropped_before) {
+  return StreamFrame{cv::Mat(4, 4, CV_8UC1, cv::Scalar(0)), time, dropped_before};
+}
+
+// A camera of known rate (an RTSP stream's) back after a gap: the gap's frames are counted from its
+// times, and those that arrived once it was back and were dropped before the first one taken are
+// among them, not counted again.
+TEST(ArrivalReader, FramesDroppedAsTheCameraComesBackAreCountedOnceWithTheGap) {
+  auto script = std::make_shared<ScriptedStream::Script>();
+  script->push_back(frame_at(0, 0));
+  for (int i = 0; i < 3; ++i) script->push_back(std::nullopt);  // the third failed read drops the connection
+  script->push_back(frame_at(1.0, 2));
+  LiveCameraOptions options;
+  options.clock = std::make_shared<ManualClock>();
+  LiveCameraSource source(
+      "camera rtsp://phone/video", [script] { return std::make_unique<ScriptedStream>(script, 30); }, options);
+  const std::optional<Frame> first = source.next();
+  ASSERT_TRUE(first);
+  const std::optional<Frame> back = source.next();
+  ASSERT_TRUE(back);
+  ASSERT_EQ(source.gaps().size(), 1u);
+  EXPECT_EQ(source.gaps()[0].frames_lost, 29) << "1 s at 30 frames/s: the frames between the two";
+  EXPECT_EQ(back->index, 30) << "the frame 1 s after frame 0 at 30 frames/s";
+  EXPECT_EQ(source.frames_lost(), 29);
+  EXPECT_EQ(source.frames_dropped_behind(), 2) << "still said apart: the machine's doing";
+}
+
 }  // namespace
 }  // namespace diskref::vision
