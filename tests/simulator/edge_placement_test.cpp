@@ -86,7 +86,7 @@ EdgeErrors white_square_edges(double heading) {
       const std::vector<cv::Point2f> pixel = {
           {fu - 0.5f, fv - 0.5f}, {fu + 0.5f, fv - 0.5f}, {fu + 0.5f, fv + 0.5f}, {fu - 0.5f, fv + 0.5f}};
       std::vector<cv::Point2f> inside;
-      const double exact = cv::intersectConvexConvex(pixel, square, inside);
+      const double exact = static_cast<double>(cv::intersectConvexConvex(pixel, square, inside));
       if (exact < 0.02 || exact > 0.98) continue;
       // The two sides' grey levels, measured two pixels in and out along the edge's normal.
       const cv::Point2d in_mm =
